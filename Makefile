@@ -1,0 +1,47 @@
+# Tokyo Table Companion -- works from a fresh clone with only python3, make and apt.
+PY ?= python3
+VENV := .venv
+ARGS ?=
+
+.PHONY: venv .venv chromium test run bench clean
+
+venv .venv: $(VENV)/.installed
+
+# Rebuilt whenever pyproject.toml changes. Debian's python3 ships without ensurepip until
+# python3-venv is installed, so install it (as root) when it is missing.
+$(VENV)/.installed: pyproject.toml
+	@if ! $(PY) -c 'import ensurepip' >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv; \
+	  else \
+	    echo "$(PY) cannot create virtual environments: install Debian's python3-venv (sudo apt-get install python3-venv)" >&2; \
+	    exit 1; \
+	  fi; \
+	fi
+	$(PY) -m venv $(VENV)
+	$(VENV)/bin/pip install -q -e '.[test]'
+	touch $@
+
+# The browser tests drive Debian's chromium (not a Playwright-downloaded build).
+chromium:
+	@if [ -x /usr/bin/chromium ]; then \
+	  :; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+	  echo "/usr/bin/chromium is missing: install Debian's chromium (sudo apt-get install chromium), then run make again" >&2; \
+	  exit 1; \
+	fi
+
+test: $(VENV)/.installed chromium
+	$(VENV)/bin/python -m pytest
+
+run: $(VENV)/.installed
+	$(VENV)/bin/companion serve --port 8000 $(ARGS)
+
+bench: $(VENV)/.installed
+	$(VENV)/bin/python benchmarks/engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,96 @@
+"""The ``companion`` command (contracts in DESIGN.md). With ``--json`` the JSON goes
+to stdout and nothing else does; messages and progress go to stderr."""
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="companion", description="Tokyo Table Companion")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the service and the dashboard")
+    serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, for the LAN)")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data", type=Path, default=None, help="data directory (default: per-user)")
+    serve.add_argument("--camera", default=None, help="camera source (not available in this version)")
+    serve.add_argument("--serial", default=None, help="sensor board port or 'auto' (not available in this version)")
+
+    replay = sub.add_parser("replay", help="replay a game log and print the final view and payouts")
+    replay.add_argument("log", type=Path)
+    replay.add_argument("--json", action="store_true", help="print JSON on stdout")
+
+    args = parser.parse_args(argv)
+    return {"serve": _serve, "replay": _replay}[args.command](args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .table.store import EventStore, StoreError, default_data_dir
+
+    for flag, value in (("--camera", args.camera), ("--serial", args.serial)):
+        if value:
+            print(f"companion: {flag} is not supported by this version yet; start without it to "
+                  "play on the simulated table", file=sys.stderr)
+            return 2
+    data = args.data or default_data_dir()
+    try:
+        store = EventStore(data)
+    except StoreError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 1
+    import uvicorn
+
+    from .server.app import create_app
+
+    lan = _lan_address() if args.host in ("0.0.0.0", "::") else None
+    lan_url = f"http://{lan}:{args.port}" if lan else None
+    print(f"Tokyo Table Companion: simulated table (no camera or sensor board attached)\n"
+          f"  data:   {store.path}\n"
+          f"  open:   http://127.0.0.1:{args.port}" + (f"\n  tablets and phones on this Wi-Fi: {lan_url}" if lan_url else ""),
+          file=sys.stderr, flush=True)
+    uvicorn.run(create_app(store, lan_url=lan_url), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _lan_address() -> str | None:
+    """This machine's address on the local network, without sending anything."""
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return None
+    addresses = [info[4][0] for info in infos if not info[4][0].startswith("127.")]
+    return addresses[0] if addresses else None
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from .table.log import LogError, read_jsonl
+
+    try:
+        lines = args.log.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        print(f"companion: cannot read {args.log}: {exc.strerror}", file=sys.stderr)
+        return 1
+    try:
+        folded = read_jsonl(lines)
+    except LogError as exc:
+        if args.json:
+            print(json.dumps({"error": {"line": exc.line, "reason": exc.reason}}))
+        print(f"companion: {args.log}: line {exc.line}: {exc.reason}", file=sys.stderr)
+        return 2
+    result = {"view": folded.game.view(folded.state, None), "payouts": folded.game.payouts(folded.state)}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        p = result["payouts"]
+        names = [pl["name"] for pl in result["view"]["players"]]
+        print(f"{'final' if p['final'] else 'in progress'}: " +
+              ", ".join(f"{n} {y} yen" for n, y in zip(names, p["yen"])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

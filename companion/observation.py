@@ -1,0 +1,38 @@
+"""Observations: what the camera, the sensors, the simulated table or a person saw.
+
+An observation decides nothing; the table session asks the engine what it means
+in the current state. It is shared by ``vision``, ``sensors`` and ``sim`` (which
+must not import the rules) and by ``table`` (which interprets it).
+"""
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from .drinks import DRINK_IDS
+
+
+class Observation(BaseModel):
+    """Drinks that appeared in (or were taken from) the output tray.
+
+    ``appeared`` are drinks that landed since the tray was last still; ``removed``
+    are drinks a hand took out. ``confidence`` (0-1) is how sure the source is; the
+    table asks a person to confirm below its threshold.
+    """
+
+    source: Literal["camera", "sensors", "sim", "person"] = "person"
+    kind: Literal["tray"] = "tray"
+    appeared: list[str] = Field(default_factory=list)
+    removed: list[str] = Field(default_factory=list)
+    confidence: float = Field(1.0, ge=0.0, le=1.0)
+
+    @field_validator("appeared", "removed")
+    @classmethod
+    def _known_drinks(cls, value: list[str]) -> list[str]:
+        unknown = [d for d in value if d not in DRINK_IDS]
+        if unknown:
+            raise ValueError(f"unknown drink id(s) {', '.join(unknown)}; ids look like 'red-short_can'")
+        if len(set(value)) != len(value):
+            raise ValueError("a drink is listed twice")
+        return value

@@ -1,0 +1,1 @@
+"""The FastAPI app (REST + WebSocket) and the static dashboard it serves."""

@@ -1,0 +1,200 @@
+"""The HTTP face of the companion: REST for games, moves and observations, a
+WebSocket per dashboard that pushes that viewer's view after every change, and
+the static dashboard. Secrets leave only through a player's own token."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import segno
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from ..observation import Observation
+from ..rules.engine import IllegalMove, Move
+from ..rules.games import GAMES
+from ..table.session import Forbidden, TableSession
+from ..table.store import EventStore
+
+STATIC = Path(__file__).parent / "static"
+
+
+class NewGame(BaseModel):
+    game: str = Field("pocari_bet", description="game id, e.g. pocari_bet")
+    names: list[str] = Field(default_factory=lambda: ["Aki", "Ben", "Chie"], min_length=1, max_length=8)
+    bots: list[int] = Field(default_factory=list, description="seats played by the computer")
+    simulated: bool = Field(True, description="True: the simulated tower supplies drops")
+    seed: int | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class MoveIn(BaseModel):
+    move: dict[str, Any] = Field(description='{"kind": ..., "player": seat or "chance", "args": {...}}')
+    token: str | None = Field(None, description="the player's link token; none for the table view")
+
+
+class Tables:
+    """The sessions of this server, resumed from the store at start."""
+
+    def __init__(self, store: EventStore):
+        self.store = store
+        self.sessions: dict[str, TableSession] = {}
+        for info in store.games(status="open"):
+            self.sessions[info.id] = TableSession(store, info.id)
+
+    def get(self, game_id: str) -> TableSession:
+        if game_id not in self.sessions:
+            try:
+                self.sessions[game_id] = TableSession(self.store, game_id)
+            except KeyError:
+                raise HTTPException(404, f"no game {game_id!r}; GET /api/games lists the games") from None
+        return self.sessions[game_id]
+
+
+def create_app(store: EventStore, lan_url: str | None = None) -> FastAPI:
+    app = FastAPI(title="Tokyo Table Companion", version="0.1.0",
+                  description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights.")
+    tables = Tables(store)
+    app.state.tables, app.state.lan_url = tables, lan_url
+
+    def viewer_of(session: TableSession, token: str | None):
+        try:
+            return session.seat_for_token(token)
+        except Forbidden as exc:
+            raise HTTPException(403, str(exc)) from None
+
+    def act(fn, *args):
+        try:
+            return fn(*args)
+        except IllegalMove as exc:
+            raise HTTPException(409, exc.reason) from None
+        except Forbidden as exc:
+            raise HTTPException(403, str(exc)) from None
+
+    @app.get("/api/games", summary="List games, newest first")
+    def list_games() -> list[dict]:
+        return [{"id": g.id, "game": g.game, "status": g.status, "created": g.created,
+                 "names": g.config.get("names", []), "bots": g.config.get("bots", []),
+                 "simulated": g.config.get("simulated", True)} for g in store.games()]
+
+    @app.get("/api/game-types", summary="The games this server knows")
+    def game_types() -> list[dict]:
+        return [{"id": name, "players": list(mod.PLAYERS)} for name, mod in GAMES.items()]
+
+    @app.post("/api/games", status_code=201, summary="Start a game; answers the player links")
+    def new_game(body: NewGame, request: Request) -> dict:
+        if any(not 0 <= b < len(body.names) for b in body.bots):
+            raise HTTPException(422, f"bots must be seats 0 to {len(body.names) - 1}")
+        try:
+            session = TableSession.create(store, body.game, body.names, body.bots, body.simulated,
+                                          body.seed, body.options)
+        except KeyError as exc:
+            raise HTTPException(422, str(exc.args[0])) from None
+        except IllegalMove as exc:
+            raise HTTPException(422, exc.reason) from None
+        tables.sessions[session.id] = session
+        return {"id": session.id, "players": player_links(session, request)}
+
+    def base_url(request: Request) -> str:
+        return (app.state.lan_url or str(request.base_url)).rstrip("/")
+
+    def player_links(session: TableSession, request: Request) -> list[dict]:
+        base = base_url(request)
+        return [{"seat": seat, "name": name, "bot": seat in session.bots,
+                 "url": f"{base}/player?game={session.id}&token={session.config['tokens'][seat]}"}
+                for seat, name in enumerate(session.config["names"])]
+
+    @app.get("/api/games/{game_id}/players", summary="Player links (for the table view's join panel)")
+    def players(game_id: str, request: Request) -> list[dict]:
+        return player_links(tables.get(game_id), request)
+
+    @app.get("/api/games/{game_id}/players/{seat}/qr.svg", summary="A QR code of a player's link")
+    def player_qr(game_id: str, seat: int, request: Request) -> Response:
+        links = player_links(tables.get(game_id), request)
+        if not 0 <= seat < len(links):
+            raise HTTPException(404, f"no seat {seat}")
+        svg = segno.make(links[seat]["url"], error="m").svg_inline(scale=6, border=2)
+        return Response(svg, media_type="image/svg+xml")
+
+    @app.get("/api/games/{game_id}/view", summary="The view of the table, or of one player with a token")
+    def get_view(game_id: str, token: str | None = Query(None)) -> dict:
+        session = tables.get(game_id)
+        return session.view(viewer_of(session, token))
+
+    @app.post("/api/games/{game_id}/moves", summary="Make a move; 409 with the reason if illegal")
+    def post_move(game_id: str, body: MoveIn) -> dict:
+        session = tables.get(game_id)
+        viewer = viewer_of(session, body.token)
+        move = act(Move.from_json, body.move)
+        events = act(session.submit, move, viewer)
+        return {"events": events, "view": session.view(viewer)}
+
+    @app.post("/api/games/{game_id}/observations", summary="Report what a source saw in the tray")
+    def post_observation(game_id: str, obs: Observation) -> dict:
+        return act(tables.get(game_id).observe, obs)
+
+    @app.post("/api/games/{game_id}/throw", summary="Simulated table: throw the due drinks in")
+    def post_throw(game_id: str) -> dict:
+        return act(tables.get(game_id).throw)
+
+    @app.post("/api/games/{game_id}/undo", summary="Take back the latest move (appends an undo)")
+    def post_undo(game_id: str) -> dict:
+        session = tables.get(game_id)
+        return {"events": act(session.undo), "view": session.view(None)}
+
+    @app.get("/api/games/{game_id}/log.jsonl", response_class=PlainTextResponse,
+             summary="The game log, for `companion replay`")
+    def get_log(game_id: str) -> str:
+        return tables.get(game_id).log_jsonl()
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        try:
+            session = tables.get(game_id)
+            viewer = session.seat_for_token(token)
+        except (HTTPException, Forbidden) as exc:
+            await websocket.close(code=4403, reason=str(getattr(exc, "detail", exc))[:120])
+            return
+        await websocket.accept()
+        changed = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def listener() -> None:
+            loop.call_soon_threadsafe(changed.set)
+
+        session.listeners.append(listener)
+        try:
+            receiver = asyncio.create_task(_drain(websocket))
+            while not receiver.done():
+                await websocket.send_json(session.view(viewer))
+                waiter = asyncio.create_task(changed.wait())
+                await asyncio.wait({waiter, receiver}, return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                changed.clear()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            session.listeners.remove(listener)
+
+    @app.get("/", include_in_schema=False)
+    def table_page() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/player", include_in_schema=False)
+    def player_page() -> FileResponse:
+        return FileResponse(STATIC / "player.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+async def _drain(websocket: WebSocket) -> None:
+    """Read (and ignore) what the client sends, so that a disconnect is noticed."""
+    try:
+        while True:
+            await websocket.receive_text()
+    except (WebSocketDisconnect, RuntimeError):
+        return

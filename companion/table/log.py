@@ -1,0 +1,115 @@
+"""A game's log and its fold: the one place that turns records into a state.
+
+Records (one JSON object each; docs/log-format.md):
+
+- ``{"type": "move", "move": {...}, "by": ...}``: a move, applied in order;
+- ``{"type": "undo", "by": ...}``: takes back the latest move a person made, with
+  the automatic moves (simulated table, computer players) that followed it;
+- ``{"type": "observation", "observation": {...}, "question": {...} | null}``:
+  what a source saw; a question waits for a person until the next move.
+
+A log file (``.jsonl``) starts with ``{"type": "game", "game": ..., "config": ...}``.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from ..rules.engine import Event, IllegalMove, Move
+from ..rules.games import get as get_game
+
+
+AUTOMATIC = ("sim", "bot")  # who makes moves that an undo takes back along with a person's
+
+
+class LogError(ValueError):
+    """A record that cannot be applied: ``line`` (1-based) and ``reason``."""
+
+    def __init__(self, line: int, reason: str):
+        super().__init__(f"line {line}: {reason}")
+        self.line, self.reason = line, reason
+
+
+@dataclass
+class Folded:
+    """The state after a log, the states before each live move (for undo), the
+    open question, and the events of the latest record."""
+
+    game: Any
+    config: Mapping[str, Any]
+    state: Any
+    history: list[tuple[Any, Move, str]] = field(default_factory=list)  # (state before, move, by)
+    question: dict | None = None
+    events: list[Event] = field(default_factory=list)
+
+    def last_personal_move(self) -> int | None:
+        """Index in ``history`` of the latest move a person (or a real sensor) made."""
+        return next((i for i in range(len(self.history) - 1, -1, -1)
+                     if self.history[i][2] not in AUTOMATIC), None)
+
+    def step(self, record: Mapping[str, Any]) -> None:
+        """Apply one record; IllegalMove/ValueError leaves this object unchanged."""
+        kind = record.get("type")
+        if kind == "move":
+            move = Move.from_json(record.get("move"))
+            state, events = self.game.apply(self.state, move)
+            self.history.append((self.state, move, str(record.get("by", ""))))
+            self.state, self.events, self.question = state, events, None
+        elif kind == "undo":
+            last = self.last_personal_move()
+            if last is None:
+                raise IllegalMove("there is no move made by a person to undo")
+            self.state, move, _ = self.history[last]
+            del self.history[last:]
+            self.events, self.question = [Event("undone", {"move": move.to_json()})], None
+        elif kind == "observation":
+            self.question = record.get("question")
+            self.events = []
+        else:
+            raise ValueError(f"unknown record type {kind!r}; expected move, undo or observation")
+
+
+def start(game_name: str, config: Mapping[str, Any]) -> Folded:
+    game = get_game(game_name)
+    return Folded(game, config, game.setup(config))
+
+
+def fold(game_name: str, config: Mapping[str, Any], records: Iterable[Mapping[str, Any]],
+         first_line: int = 1) -> Folded:
+    """Rebuild a game from its records; LogError names the first record that fails."""
+    folded = start(game_name, config)
+    for line, record in enumerate(records, start=first_line):
+        try:
+            folded.step(record)
+        except (IllegalMove, ValueError, KeyError, TypeError) as exc:
+            raise LogError(line, str(exc)) from None
+    return folded
+
+
+def read_jsonl(lines: Iterable[str]) -> Folded:
+    """Fold a log file's lines (header first)."""
+    lines = list(lines)
+    try:
+        header = json.loads(lines[0]) if lines else None
+    except json.JSONDecodeError as exc:
+        raise LogError(1, f"not JSON: {exc}") from None
+    if not isinstance(header, dict) or header.get("type") != "game":
+        raise LogError(1, 'the first line must be {"type": "game", "game": ..., "config": ...}')
+    records = []
+    for line, text in enumerate(lines[1:], start=2):
+        if not text.strip():
+            continue
+        try:
+            records.append(json.loads(text))
+        except json.JSONDecodeError as exc:
+            raise LogError(line, f"not JSON: {exc}") from None
+    try:
+        return fold(header.get("game", ""), header.get("config") or {}, records, first_line=2)
+    except KeyError as exc:
+        raise LogError(1, str(exc.args[0])) from None
+
+
+def to_jsonl(game_name: str, config: Mapping[str, Any], records: Iterable[Mapping[str, Any]]) -> str:
+    header = {"type": "game", "game": game_name, "config": dict(config)}
+    return "".join(json.dumps(r, sort_keys=True) + "\n" for r in [header, *records])

@@ -1,0 +1,236 @@
+"""One table's session: the live game, who may act, observations, the simulated table.
+
+Every change goes the same way: check it against the engine on a copy, commit the
+record to the store, then adopt the new state and tell the listeners. So an
+illegal move or a failed write changes nothing, and a restart folds the same log
+back to the same point.
+"""
+from __future__ import annotations
+
+import secrets
+import threading
+from typing import Any, Callable, Mapping
+
+from ..observation import Observation
+from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
+from ..sim.players import choose
+from ..sim.tower import SimTower
+from .log import Folded, fold, to_jsonl
+from .store import EventStore
+
+Viewer = int | None  # a seat, or None for the shared table view
+CONFIRM_BELOW = 0.8  # observations less sure than this wait for a person
+
+
+class Forbidden(Exception):
+    """The caller may not do this (wrong or missing player token)."""
+
+
+class TableSession:
+    def __init__(self, store: EventStore, game_id: str):
+        info = store.game(game_id)
+        self.store, self.id, self.name, self.config = store, game_id, info.game, info.config
+        self.records = store.records(game_id)
+        self.folded: Folded = fold(info.game, info.config, self.records)
+        self.lock = threading.RLock()
+        self.listeners: list[Callable[[], None]] = []
+
+    # --- creating -----------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, store: EventStore, game: str, names: list[str], bots: list[int] = (),
+               simulated: bool = True, seed: int | None = None,
+               options: Mapping[str, Any] | None = None) -> "TableSession":
+        config = {"names": list(names), "bots": sorted(set(bots)), "simulated": simulated,
+                  "seed": secrets.randbits(32) if seed is None else seed,
+                  "tokens": [secrets.token_urlsafe(12) for _ in names],
+                  "options": dict(options or {})}
+        fold(game, config, [])  # raises (KeyError / IllegalMove) before anything is stored
+        session = cls(store, store.create_game(game, config))
+        session.advance()
+        return session
+
+    # --- reading ------------------------------------------------------------------------
+
+    @property
+    def game(self):
+        return self.folded.game
+
+    @property
+    def state(self):
+        return self.folded.state
+
+    @property
+    def bots(self) -> list[int]:
+        return list(self.config.get("bots", []))
+
+    @property
+    def simulated(self) -> bool:
+        return bool(self.config.get("simulated", True))
+
+    def seat_for_token(self, token: str | None) -> Viewer:
+        """The seat a player link's token belongs to; None for no token."""
+        if not token:
+            return None
+        for seat, known in enumerate(self.config["tokens"]):
+            if secrets.compare_digest(known, token):
+                return seat
+        raise Forbidden("this player link is not valid for this game; ask the table for a new one")
+
+    def view(self, viewer: Viewer) -> dict:
+        with self.lock:
+            game, state = self.game, self.state
+            moves = []
+            for move in self.allowed_moves(viewer):
+                info = game.move_info(state, move)
+                moves.append({"move": move.to_json(), "cost": info.cost, "pays_up_to": info.pays_up_to})
+            return {
+                "game_id": self.id, "game": self.name, "simulated": self.simulated, "viewer": viewer,
+                "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
+                "chance": self._chance_for(viewer), "payouts": game.payouts(state),
+                "question": self.folded.question if viewer is None else None,
+                "events": [e.to_json() for e in self.folded.events],
+                "seq": len(self.records), "can_undo": viewer is None and self.folded.last_personal_move() is not None,
+                "over": game.is_over(state),
+            }
+
+    def allowed_moves(self, viewer: Viewer) -> list[Move]:
+        """Player moves this viewer may make now (the table may act for human seats)."""
+        moves = []
+        for pending in self.game.pending(self.state):
+            seat = pending.actor
+            if seat == CHANCE or seat in self.bots or (viewer is not None and viewer != seat):
+                continue
+            moves.extend(self.game.legal_moves(self.state, seat))
+        return moves
+
+    def _chance_for(self, viewer: Viewer) -> dict | None:
+        """The chance outcome this viewer is asked to supply, if any."""
+        spec = self.game.chance(self.state)
+        if spec is None:
+            return None
+        secret_for = next((p.secret_for for p in self.game.pending(self.state) if p.actor == CHANCE), None)
+        if secret_for is not None and viewer != secret_for:
+            return None
+        if secret_for is None and viewer is not None:
+            return None
+        if isinstance(spec, ChanceDrop):
+            return {"kind": "drop", "move_kind": spec.move_kind, "thrown": list(spec.thrown),
+                    "inside": list(spec.inside), "secret": False}
+        return {"kind": "choice", "secret": secret_for is not None,
+                "outcomes": [{"move": m.to_json(), "p": p} for m, p in spec.outcomes]}
+
+    def log_jsonl(self) -> str:
+        return to_jsonl(self.name, self.public_config(), self.records)
+
+    def public_config(self) -> dict:
+        return {k: v for k, v in self.config.items() if k != "tokens"}
+
+    # --- changing -----------------------------------------------------------------------
+
+    def submit(self, move: Move, viewer: Viewer, by: str | None = None) -> list[dict]:
+        """A move from the table view or a player's phone; raises IllegalMove or Forbidden."""
+        with self.lock:
+            self._authorize(move, viewer)
+            events = self._commit({"type": "move", "move": move.to_json(),
+                                   "by": by or ("table" if viewer is None else f"seat {viewer}")})
+            self.advance()
+            return events
+
+    def _authorize(self, move: Move, viewer: Viewer) -> None:
+        if move.player == CHANCE:
+            secret_for = next((p.secret_for for p in self.game.pending(self.state)
+                               if p.actor == CHANCE), None)
+            if secret_for is not None and viewer != secret_for:
+                raise Forbidden("only the player who drew the card enters it, on their own phone")
+            if secret_for is None and viewer is not None:
+                raise Forbidden("table outcomes (cards turned up, the tower) are entered on the table view")
+            return
+        if move.player in self.bots:
+            raise Forbidden(f"seat {move.player} is played by the computer")
+        if viewer is not None and viewer != move.player:
+            raise Forbidden("a player's phone can only act for that player")
+
+    def undo(self) -> list[dict]:
+        with self.lock:
+            return self._commit({"type": "undo", "by": "table"})
+
+    def observe(self, obs: Observation) -> dict:
+        """What an observation means now: a drop, a spill, or a question for a person."""
+        with self.lock:
+            spec = self.game.chance(self.state)
+            appeared = sorted(obs.appeared)
+            if not appeared:
+                return {"result": "ignored", "why": "no drink arrived in the tray"}
+            if isinstance(spec, ChanceDrop):
+                move = Move(spec.move_kind, CHANCE, {"out": appeared})
+            else:
+                move = Move("spill", CHANCE, {"out": appeared})
+            question = None
+            try:
+                self.game.apply(self.state, move)
+            except IllegalMove as exc:
+                question = {"kind": "contradiction", "observation": obs.model_dump(), "reason": exc.reason}
+            if question is None and obs.confidence < CONFIRM_BELOW:
+                question = {"kind": "confirm", "observation": obs.model_dump(), "move": move.to_json()}
+            if question is not None:
+                self._commit({"type": "observation", "observation": obs.model_dump(), "question": question})
+                return {"result": "question", "question": question}
+            self._commit({"type": "observation", "observation": obs.model_dump(), "question": None})
+            events = self._commit({"type": "move", "move": move.to_json(), "by": obs.source})
+            self.advance()
+            return {"result": "applied", "move": move.to_json(), "events": events}
+
+    def throw(self) -> dict:
+        """Simulated table only: throw what is due into the simulated tower."""
+        with self.lock:
+            if not self.simulated:
+                raise Forbidden("this table has a real tower: throw the drinks, the camera or a tap reports them")
+            spec = self.game.chance(self.state)
+            if not isinstance(spec, ChanceDrop):
+                raise IllegalMove("nothing is waiting to be thrown into the tower now")
+            return self.observe(self._sim_tower().drop(list(spec.thrown), list(spec.inside)))
+
+    def _sim_tower(self) -> SimTower:
+        opts = self.config.get("sim_tower", {})
+        return SimTower(seed=f"{self.config['seed']}:{len(self.records)}", **opts)
+
+    def advance(self) -> None:
+        """Let the simulated table and the computer players take their turns."""
+        for _ in range(10_000):  # a bound: a game never needs this many automatic moves
+            move = self._automatic_move()
+            if move is None:
+                return
+            if isinstance(move, Observation):
+                self.observe(move)
+                continue
+            self._commit({"type": "move", "move": move.to_json(), "by": "sim" if move.player == CHANCE else "bot"})
+
+    def _automatic_move(self) -> Move | Observation | None:
+        if self.game.is_over(self.state):
+            return None
+        seed = f"{self.config['seed']}:{len(self.records)}"
+        for pending in self.game.pending(self.state):
+            if pending.actor in self.bots:
+                return choose(self.game.legal_moves(self.state, pending.actor), seed)
+            if pending.actor == CHANCE and self.simulated:
+                spec = self.game.chance(self.state)
+                if isinstance(spec, ChanceDrop):
+                    # People throw the drinks themselves; a table of computers throws at once.
+                    humans = set(range(len(self.config["names"]))) - set(self.bots)
+                    return self._sim_tower().drop(list(spec.thrown), list(spec.inside)) if not humans else None
+                return choose([m for m, _ in spec.outcomes], seed)
+        return None
+
+    def _commit(self, record: dict) -> list[dict]:
+        """Check on the fold, write to the store, then adopt. Raises before writing."""
+        trial = Folded(self.game, self.config, self.state, list(self.folded.history), self.folded.question)
+        trial.step(record)
+        self.store.append(self.id, record)
+        self.records.append(record)
+        self.folded = trial
+        if self.game.is_over(trial.state):
+            self.store.set_status(self.id, "finished")
+        for listener in list(self.listeners):
+            listener()
+        return [e.to_json() for e in trial.events]

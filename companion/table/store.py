@@ -1,0 +1,239 @@
+"""The append-only event store: one SQLite file per user, one log of JSON records per game.
+
+Game state is a fold over events, so the log is the only thing worth keeping: it must survive a
+pulled plug (WAL + synchronous=FULL, committed before `append` returns) and it must never be
+rewritten (triggers refuse UPDATE and DELETE of records). The store knows nothing about games;
+a record is whatever dict the table hands it.
+
+A file we did not write is never touched: it is inspected read-only first, and anything that is
+not our database (not SQLite, damaged, another application's, a newer schema) is refused with a
+message that names the file and says what to do.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+APPLICATION_ID = 0x544B5443  # "TKTC": marks a file as ours in the SQLite header
+SCHEMA_VERSION = 1
+STATUSES = ("open", "finished")
+
+_SCHEMA = (
+    """CREATE TABLE games (
+        id      TEXT PRIMARY KEY,
+        game    TEXT NOT NULL,
+        config  TEXT NOT NULL,        -- JSON
+        created TEXT NOT NULL,        -- ISO 8601, UTC
+        status  TEXT NOT NULL CHECK (status IN ('open', 'finished')))""",
+    """CREATE TABLE records (
+        game_id TEXT NOT NULL REFERENCES games(id),
+        seq     INTEGER NOT NULL,     -- 1-based within the game, gap-free
+        at      TEXT NOT NULL,        -- ISO 8601, UTC
+        body    TEXT NOT NULL,        -- JSON
+        PRIMARY KEY (game_id, seq))""",
+    """CREATE TRIGGER records_no_update BEFORE UPDATE ON records
+        BEGIN SELECT RAISE(ABORT, 'records are append-only'); END""",
+    """CREATE TRIGGER records_no_delete BEFORE DELETE ON records
+        BEGIN SELECT RAISE(ABORT, 'records are append-only'); END""",
+    f"PRAGMA application_id={APPLICATION_ID}",
+    f"PRAGMA user_version={SCHEMA_VERSION}",
+)
+
+
+class StoreError(Exception):
+    """A message a person can act on: it names the file and says what to do."""
+
+
+def default_data_dir() -> Path:
+    """Where a user's games live unless `--data DIR` says otherwise (XDG on Unix, APPDATA on Windows)."""
+    if os.name == "nt":
+        base = os.environ.get("APPDATA") or str(Path.home() / "AppData" / "Roaming")
+        return Path(base) / "tokyo-table-companion"
+    xdg = os.environ.get("XDG_DATA_HOME")
+    base = Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".local" / "share"
+    return base / "tokyo-table-companion"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: str
+    game: str
+    config: dict
+    created: str
+    status: str  # 'open' | 'finished'
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+def _refuse(path: Path, why: str) -> StoreError:
+    return StoreError(
+        f"{path} {why}. It was left untouched: move it aside, or start with --data DIR "
+        f"pointing to another folder."
+    )
+
+
+def _inspect(path: Path) -> bool:
+    """Check an existing file read-only; True if it is an empty database we may initialise."""
+    with open(path, "rb") as f:
+        header = f.read(16)
+    if not header:
+        return True  # zero bytes: what a crash before the first commit leaves behind
+    if header != b"SQLite format 3\x00":
+        raise _refuse(path, "is not an SQLite database, so it is not a Tokyo Table Companion store")
+    try:
+        con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+    except sqlite3.Error as e:
+        raise _refuse(path, f"cannot be opened ({e})") from e
+    try:
+        check = con.execute("PRAGMA quick_check").fetchall()
+        app_id = con.execute("PRAGMA application_id").fetchone()[0]
+        version = con.execute("PRAGMA user_version").fetchone()[0]
+        tables = con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    except sqlite3.Error as e:
+        raise _refuse(path, f"is damaged or unreadable ({e})") from e
+    finally:
+        con.close()
+    if check != [("ok",)]:
+        raise _refuse(path, f"is damaged (integrity check: {check[0][0]})")
+    if app_id == 0 and version == 0 and tables == 0:
+        return True
+    if app_id != APPLICATION_ID:
+        raise _refuse(path, "belongs to another application (it is not a Tokyo Table Companion store)")
+    if version > SCHEMA_VERSION:
+        raise _refuse(
+            path,
+            f"was written by a newer Tokyo Table Companion (schema {version}, this one knows "
+            f"{SCHEMA_VERSION}); upgrade the companion to open it",
+        )
+    if version < 1:
+        raise _refuse(path, "has no known schema version")
+    return False
+
+
+class EventStore:
+    """The games and their logs in DATA_DIR/companion.sqlite3; safe to share between threads."""
+
+    FILE_NAME = "companion.sqlite3"
+
+    def __init__(self, data_dir: Path):
+        self.path = Path(data_dir) / self.FILE_NAME
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fresh = _inspect(self.path) if self.path.exists() else True
+            # Autocommit mode: transactions are explicit, so commit points are obvious.
+            self._con = sqlite3.connect(
+                self.path, timeout=30, isolation_level=None, check_same_thread=False
+            )
+            self._con.execute("PRAGMA journal_mode=WAL")
+            self._con.execute("PRAGMA synchronous=FULL")
+            self._con.execute("PRAGMA foreign_keys=ON")
+        except OSError as e:
+            raise StoreError(
+                f"cannot use {self.path} ({e.strerror or e}): check the folder's permissions, "
+                f"or start with --data DIR pointing to another folder."
+            ) from e
+        except sqlite3.Error as e:
+            raise _refuse(self.path, f"cannot be opened ({e})") from e
+        self._lock = threading.Lock()
+        if fresh:
+            with self._tx() as con:  # re-checked under the write lock: another process may have won
+                if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+                    for statement in _SCHEMA:
+                        con.execute(statement)
+
+    @contextmanager
+    def _tx(self):
+        """Hold the lock for BEGIN IMMEDIATE ... COMMIT: one writer, no half-done changes."""
+        with self._lock:
+            self._con.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._con
+            except BaseException:
+                self._con.execute("ROLLBACK")
+                raise
+            self._con.execute("COMMIT")
+
+    def _read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._con.execute(sql, args).fetchall()
+
+    def create_game(self, game: str, config: dict) -> str:
+        """Start a new game log (status 'open') and return its short id."""
+        config_json = json.dumps(config, ensure_ascii=False, allow_nan=False)
+        with self._tx() as con:
+            while True:
+                game_id = secrets.token_hex(4)
+                if not con.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone():
+                    break
+            con.execute(
+                "INSERT INTO games (id, game, config, created, status) VALUES (?, ?, ?, ?, 'open')",
+                (game_id, game, config_json, _now()),
+            )
+        return game_id
+
+    def append(self, game_id: str, record: dict) -> int:
+        """Append one record; it is on disk when this returns. Returns its 1-based sequence number."""
+        body = json.dumps(record, ensure_ascii=False, allow_nan=False)
+        with self._tx() as con:
+            if not con.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone():
+                raise KeyError(game_id)
+            (last,) = con.execute(
+                "SELECT coalesce(max(seq), 0) FROM records WHERE game_id=?", (game_id,)
+            ).fetchone()
+            con.execute(
+                "INSERT INTO records (game_id, seq, at, body) VALUES (?, ?, ?, ?)",
+                (game_id, last + 1, _now(), body),
+            )
+        return last + 1
+
+    def records(self, game_id: str) -> list[dict]:
+        """The game's records in the order they were appended (unknown game: KeyError)."""
+        self.game(game_id)
+        rows = self._read("SELECT body FROM records WHERE game_id=? ORDER BY seq", (game_id,))
+        return [json.loads(body) for (body,) in rows]
+
+    def game(self, game_id: str) -> GameInfo:
+        rows = self._read(_GAME_SQL + " WHERE id=?", (game_id,))
+        if not rows:
+            raise KeyError(game_id)
+        return _info(rows[0])
+
+    def games(self, status: str | None = None) -> list[GameInfo]:
+        """All games, or those with the given status; newest first."""
+        where, args = (" WHERE status=?", (status,)) if status is not None else ("", ())
+        rows = self._read(_GAME_SQL + where + " ORDER BY created DESC, rowid DESC", args)
+        return [_info(row) for row in rows]
+
+    def set_status(self, game_id: str, status: str) -> None:
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {STATUSES}, not {status!r}")
+        with self._tx() as con:
+            if con.execute("UPDATE games SET status=? WHERE id=?", (status, game_id)).rowcount == 0:
+                raise KeyError(game_id)
+
+    def close(self) -> None:
+        with self._lock:
+            self._con.close()
+
+    def __enter__(self) -> "EventStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+_GAME_SQL = "SELECT id, game, config, created, status FROM games"
+
+
+def _info(row: tuple) -> GameInfo:
+    return GameInfo(id=row[0], game=row[1], config=json.loads(row[2]), created=row[3], status=row[4])

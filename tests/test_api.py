@@ -1,0 +1,213 @@
+"""The REST and WebSocket API over the real app and a real SQLite store."""
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from companion.drinks import CARD_IDS
+
+
+def new_game(client, **body):
+    body = {"names": ["Aki", "Ben", "Chie"], "seed": 3, **body}
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    data = r.json()
+    tokens = [parse_qs(urlparse(p["url"]).query)["token"][0] for p in data["players"]]
+    return data["id"], tokens
+
+
+def view(client, gid, token=None):
+    r = client.get(f"/api/games/{gid}/view", params={"token": token} if token else {})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def move(client, gid, m, token=None):
+    return client.post(f"/api/games/{gid}/moves", json={"move": m, "token": token})
+
+
+def test_openapi_documents_the_game_routes(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/games", "/api/games/{game_id}/moves", "/api/games/{game_id}/observations",
+                 "/api/games/{game_id}/view", "/api/games/{game_id}/undo"):
+        assert path in paths
+
+
+def test_new_game_on_the_simulated_table_waits_for_the_first_draw(client):
+    gid, _ = new_game(client)
+    v = view(client, gid)
+    assert v["simulated"] is True
+    assert v["state"]["phase"] == "draw"  # the simulated table chose the start player
+    start = v["state"]["to_act"][0]["actor"]
+    assert {m["move"]["args"]["deck"] for m in v["moves"]} == {"colour", "shape"}
+    assert all(m["move"]["player"] == start for m in v["moves"])
+
+
+def test_secret_card_reaches_only_its_owner(client):
+    gid, tokens = new_game(client)
+    start = view(client, gid)["state"]["to_act"][0]["actor"]
+    assert move(client, gid, {"kind": "draw", "player": start, "args": {"deck": "colour"}}).status_code == 200
+    mine = view(client, gid, tokens[start])["state"]["players"][start]
+    assert mine["secret"] in CARD_IDS and mine["has_secret"]
+    for viewer in [None] + [t for s, t in enumerate(tokens) if s != start]:
+        players = view(client, gid, viewer)["state"]["players"]
+        assert all(p["secret"] is None for p in players if p["seat"] != (None if viewer is None else tokens.index(viewer)))
+    assert players[start]["has_secret"] is True
+
+
+def test_illegal_move_is_refused_with_the_reason_and_nothing_is_stored(client, store):
+    gid, tokens = new_game(client)
+    before = len(store.records(gid))
+    start = view(client, gid)["state"]["to_act"][0]["actor"]
+    other = (start + 1) % 3
+    r = move(client, gid, {"kind": "draw", "player": other, "args": {"deck": "colour"}})
+    assert r.status_code == 409 and "turn" in r.json()["detail"]
+    r = move(client, gid, {"kind": "draw", "player": start, "args": {"deck": "hats"}})
+    assert r.status_code == 409 and "colour" in r.json()["detail"]
+    r = move(client, gid, {"kind": "draw", "player": "seven"})
+    assert r.status_code == 409 and "seat" in r.json()["detail"]
+    r = client.post(f"/api/games/{gid}/moves", json={"nonsense": 1})
+    assert r.status_code == 422
+    assert len(store.records(gid)) == before
+
+
+def test_a_phone_acts_only_for_its_own_seat(client):
+    gid, tokens = new_game(client)
+    start = view(client, gid)["state"]["to_act"][0]["actor"]
+    other = tokens[(start + 1) % 3]
+    r = move(client, gid, {"kind": "draw", "player": start, "args": {"deck": "shape"}}, token=other)
+    assert r.status_code == 403
+    r = move(client, gid, {"kind": "draw", "player": start, "args": {"deck": "shape"}}, token="forged")
+    assert r.status_code == 403
+    assert client.get(f"/api/games/{gid}/view", params={"token": "forged"}).status_code == 403
+    assert move(client, gid, {"kind": "draw", "player": start, "args": {"deck": "shape"}},
+                token=tokens[start]).status_code == 200
+
+
+def test_computer_seats_cannot_be_played_by_people(client):
+    gid, _ = new_game(client, bots=[0, 1, 2])
+    v = view(client, gid)
+    assert v["over"] and v["payouts"]["final"]  # three computers play to the end at once
+    gid, _ = new_game(client, bots=[1, 2], seed=11)
+    v = view(client, gid)
+    assert [p["actor"] for p in v["state"]["to_act"]] == [0]
+    r = move(client, gid, {"kind": "draw", "player": 1, "args": {"deck": "shape"}})
+    assert r.status_code in (403, 409)
+
+
+def play_to_drop(client, gid):
+    for _ in range(50):
+        v = view(client, gid)
+        if v["state"]["phase"] == "drop":
+            return v
+        r = move(client, gid, v["moves"][0]["move"])
+        assert r.status_code == 200, r.text
+    raise AssertionError("never reached the drop")
+
+
+def test_a_round_through_the_simulated_tower_pays_out(client):
+    gid, _ = new_game(client)
+    v = play_to_drop(client, gid)
+    assert len(v["state"]["thrown"]) == 7
+    yen_before = [p["yen"] for p in v["state"]["players"]]
+    r = client.post(f"/api/games/{gid}/throw")
+    assert r.status_code == 200 and r.json()["result"] == "applied"
+    v = view(client, gid)
+    result = v["state"]["last_round"]
+    assert v["state"]["round"] == 2
+    assert [b + p for b, p in zip(yen_before, result["paid"])] == [p["yen"] for p in v["state"]["players"]]
+    assert set(result["drop"]["out"]) | set(v["state"]["tower"]["stuck"]) >= set(result["drop"]["thrown"])
+
+
+def test_observation_of_the_drop_is_applied_and_a_bad_one_becomes_a_question(client, store):
+    gid, _ = new_game(client, simulated=False, seed=5)
+    obs = client.post(f"/api/games/{gid}/observations", json={"appeared": ["red-short_can"]})
+    assert obs.status_code == 200 and obs.json()["result"] == "question"  # nothing is in the tower
+    assert view(client, gid)["question"]["kind"] == "contradiction"
+    r = client.post(f"/api/games/{gid}/observations", json={"appeared": ["lemon-can"]})
+    assert r.status_code == 422 and "unknown drink" in r.text
+    # A real table: a person supplies the start player, then cards, then the drop.
+    v = view(client, gid)
+    assert v["chance"]["kind"] == "choice"
+    assert move(client, gid, v["chance"]["outcomes"][0]["move"]).status_code == 200
+    assert view(client, gid)["question"] is None
+
+
+def test_low_confidence_observation_asks_a_person(client):
+    gid, tokens = new_game(client, simulated=False)
+    v = view(client, gid)
+    move(client, gid, v["chance"]["outcomes"][0]["move"])  # start player: seat 0
+    for seat in (0, 1, 2):
+        assert move(client, gid, {"kind": "draw", "player": seat, "args": {"deck": "colour"}}).status_code == 200
+        # the secret card is entered on that player's phone, never by the table
+        card = view(client, gid, tokens[seat])["chance"]["outcomes"][0]["move"]
+        assert move(client, gid, card).status_code == 403
+        assert move(client, gid, card, token=tokens[seat]).status_code == 200
+    v = view(client, gid)
+    move(client, gid, v["chance"]["outcomes"][0]["move"])  # turn up
+    v = play_to_drop(client, gid)
+    thrown = v["state"]["thrown"]
+    r = client.post(f"/api/games/{gid}/observations",
+                    json={"source": "camera", "appeared": thrown[:3], "confidence": 0.4}).json()
+    assert r["result"] == "question" and view(client, gid)["state"]["phase"] == "drop"
+    q = view(client, gid)["question"]
+    assert q["kind"] == "confirm"
+    assert move(client, gid, q["move"]).status_code == 200
+    v = view(client, gid)
+    assert v["state"]["round"] == 2 and v["question"] is None
+    assert sorted(v["state"]["last_round"]["drop"]["out"]) == sorted(thrown[:3])
+
+
+def test_undo_appends_and_restores_the_previous_state(client, store):
+    gid, _ = new_game(client)
+    before = view(client, gid)
+    first = before["moves"][0]["move"]
+    move(client, gid, first)
+    n = len(store.records(gid))
+    r = client.post(f"/api/games/{gid}/undo")
+    assert r.status_code == 200
+    assert len(store.records(gid)) == n + 1 and store.records(gid)[-1]["type"] == "undo"
+    assert view(client, gid)["state"] == before["state"]
+
+
+def test_unknown_game_and_bad_config_are_clear_errors(client):
+    assert client.get("/api/games/nope/view").status_code == 404
+    r = client.post("/api/games", json={"game": "chess"})
+    assert r.status_code == 422 and "pocari_bet" in r.json()["detail"]
+    r = client.post("/api/games", json={"names": ["A", "B"]})
+    assert r.status_code == 422 and "3" in r.json()["detail"]
+    r = client.post("/api/games", json={"options": {"rounds": 4, "colour": 1}})
+    assert r.status_code == 422 and "colour" in r.json()["detail"]
+
+
+def test_websocket_pushes_each_viewers_view_after_every_change(client):
+    gid, tokens = new_game(client)
+    start = view(client, gid)["state"]["to_act"][0]["actor"]
+    with client.websocket_connect(f"/api/games/{gid}/ws") as table, \
+            client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[start]}") as phone:
+        assert table.receive_json()["viewer"] is None
+        assert phone.receive_json()["viewer"] == start
+        move(client, gid, {"kind": "draw", "player": start, "args": {"deck": "colour"}})
+        seen_table, seen_phone = table.receive_json(), phone.receive_json()
+        assert seen_phone["state"]["players"][start]["secret"] in CARD_IDS
+        assert seen_table["state"]["players"][start]["secret"] is None
+        assert seen_table["seq"] > 0
+
+
+def test_websocket_with_a_forged_token_is_closed(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    gid, _ = new_game(client)
+    with pytest.raises(WebSocketDisconnect):
+        with client.websocket_connect(f"/api/games/{gid}/ws?token=forged") as ws:
+            ws.receive_json()
+
+
+def test_player_links_and_qr_codes(client):
+    gid, tokens = new_game(client, bots=[2])
+    players = client.get(f"/api/games/{gid}/players").json()
+    assert [p["bot"] for p in players] == [False, False, True]
+    r = client.get(f"/api/games/{gid}/players/0/qr.svg")
+    assert r.status_code == 200 and r.text.lstrip().startswith("<svg")
+    assert client.get(f"/api/games/{gid}/players/9/qr.svg").status_code == 404
