@@ -170,8 +170,11 @@ def _draftable(state: State) -> list[str]:
     return sorted(state.supply, key=_drink_order)
 
 
+_CATALOGUE_ORDER = {d.id: i for i, d in enumerate(ALL_DRINKS)}
+
+
 def _drink_order(drink_id: str) -> int:
-    return [d.id for d in ALL_DRINKS].index(drink_id)
+    return _CATALOGUE_ORDER[drink_id]
 
 
 def chance(state: State) -> ChanceSpec | None:

@@ -1,0 +1,138 @@
+"""The `companion` command as a person or a script uses it: serve (with a SIGKILL in
+the middle of a game), replay, and a refused foreign database."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def companion(*args: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
+                          text=True, timeout=60, **kw)
+
+
+class Server:
+    def __init__(self, data):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--data", str(data)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"server exited: {self.proc.stderr.read()}")
+            try:
+                httpx.get(self.url + "/api/games", timeout=1)
+                return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("server did not start")
+
+    def kill(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
+
+
+def test_sigkill_mid_game_then_restart_shows_the_same_game(tmp_path):
+    server = Server(tmp_path)
+    try:
+        gid = httpx.post(server.url + "/api/games", json={"bots": [2], "seed": 9}).json()["id"]
+        for _ in range(8):  # into the middle of round 1
+            v = httpx.get(f"{server.url}/api/games/{gid}/view").json()
+            r = httpx.post(f"{server.url}/api/games/{gid}/moves", json={"move": v["moves"][-1]["move"]})
+            assert r.status_code == 200, r.text
+        before = httpx.get(f"{server.url}/api/games/{gid}/view").json()
+    finally:
+        server.kill()
+    server = Server(tmp_path)
+    try:
+        games = httpx.get(server.url + "/api/games").json()
+        assert [g["id"] for g in games] == [gid]
+        after = httpx.get(f"{server.url}/api/games/{gid}/view").json()
+        assert after == before
+        v = after  # and the game goes on from there
+        r = httpx.post(f"{server.url}/api/games/{gid}/moves", json={"move": v["moves"][0]["move"]})
+        assert r.status_code == 200
+    finally:
+        server.kill()
+
+
+def test_serve_refuses_a_foreign_database_and_leaves_it_alone(tmp_path):
+    db = tmp_path / "companion.sqlite3"
+    db.write_bytes(b"not a database at all " * 100)
+    result = companion("serve", "--data", str(tmp_path), "--port", str(free_port()))
+    assert result.returncode == 1
+    assert str(db) in result.stderr and "--data" in result.stderr
+    assert db.read_bytes() == b"not a database at all " * 100
+
+
+def test_serve_says_camera_support_is_not_there_yet(tmp_path):
+    result = companion("serve", "--data", str(tmp_path), "--camera", "0")
+    assert result.returncode == 2 and "--camera" in result.stderr
+
+
+def play_log(tmp_path, client_fixture_store=None):
+    """A finished game's log, played by three computer players through the real app."""
+    from fastapi.testclient import TestClient
+
+    from companion.server.app import create_app
+    from companion.table.store import EventStore
+
+    with TestClient(create_app(EventStore(tmp_path / "d"))) as client:
+        gid = client.post("/api/games", json={"bots": [0, 1, 2], "seed": 4}).json()["id"]
+        log = client.get(f"/api/games/{gid}/log.jsonl").text
+        final = client.get(f"/api/games/{gid}/view").json()
+    path = tmp_path / "game.jsonl"
+    path.write_text(log)
+    return path, final
+
+
+def test_replay_prints_the_final_view_and_payouts(tmp_path):
+    path, final = play_log(tmp_path)
+    result = companion("replay", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)  # stdout is JSON and nothing else
+    assert out["view"] == final["state"]
+    assert out["payouts"] == final["payouts"] and out["payouts"]["final"]
+    assert "tokens" not in path.read_text()  # player links stay out of exported logs
+
+
+def test_replay_names_the_first_illegal_line(tmp_path):
+    path, _ = play_log(tmp_path)
+    lines = path.read_text().splitlines()
+    record = json.loads(lines[5])
+    record["move"]["player"] = 99 if record["move"]["player"] != "chance" else record["move"]["player"]
+    record["move"]["args"] = {"nonsense": True}
+    lines[5] = json.dumps(record)
+    path.write_text("\n".join(lines) + "\n")
+    result = companion("replay", str(path), "--json")
+    assert result.returncode == 2
+    assert json.loads(result.stdout)["error"]["line"] == 6
+    assert "line 6" in result.stderr
+
+
+@pytest.mark.parametrize("content, line", [("", 1), ("{not json\n", 1),
+                                            ('{"type": "game", "game": "go", "config": {}}\n', 1)])
+def test_replay_of_a_broken_file_is_a_clear_error(tmp_path, content, line):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    result = companion("replay", str(path), "--json")
+    assert result.returncode == 2 and json.loads(result.stdout)["error"]["line"] == line
