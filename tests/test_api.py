@@ -144,8 +144,13 @@ def test_low_confidence_observation_asks_a_person(client):
         card = view(client, gid, tokens[seat])["chance"]["outcomes"][0]["move"]
         assert move(client, gid, card).status_code == 403
         assert move(client, gid, card, token=tokens[seat]).status_code == 200
-    v = view(client, gid)
-    move(client, gid, v["chance"]["outcomes"][0]["move"])  # turn up
+    # turn up: the table is offered every pair, so those naming a drawn card are refused
+    offered = [o["move"] for o in view(client, gid)["chance"]["outcomes"]]
+    assert len(offered) == 36
+    assert offered[0]["args"] == {"colour": "black", "shape": "stubby_can"}
+    assert move(client, gid, offered[0]).status_code == 409  # black was drawn as a secret
+    assert offered[6]["args"] == {"colour": "white", "shape": "stubby_can"}
+    assert move(client, gid, offered[6]).status_code == 200
     v = play_to_drop(client, gid)
     thrown = v["state"]["thrown"]
     r = client.post(f"/api/games/{gid}/observations",
@@ -211,3 +216,25 @@ def test_player_links_and_qr_codes(client):
     r = client.get(f"/api/games/{gid}/players/0/qr.svg")
     assert r.status_code == 200 and r.text.lstrip().startswith("<svg")
     assert client.get(f"/api/games/{gid}/players/9/qr.svg").status_code == 404
+
+
+def test_the_log_with_its_secret_cards_is_downloadable_only_after_the_game(client):
+    gid, _ = new_game(client)
+    assert client.get(f"/api/games/{gid}/log.jsonl").status_code == 409
+    gid, _ = new_game(client, bots=[0, 1, 2])
+    r = client.get(f"/api/games/{gid}/log.jsonl")
+    assert r.status_code == 200 and r.text.startswith('{"config"')
+
+
+def test_a_stake_sent_as_a_float_is_taken_as_whole_yen(client):
+    gid, _ = new_game(client)
+    for _ in range(50):
+        v = view(client, gid)
+        if v["state"]["phase"] == "invest":
+            break
+        move(client, gid, v["moves"][0]["move"])
+    seat = v["moves"][0]["move"]["player"]
+    r = move(client, gid, {"kind": "invest", "player": seat, "args": {"amount": 200.0}})
+    assert r.status_code == 200
+    yen = view(client, gid)["state"]["players"][seat]["yen"]
+    assert yen == 800 and isinstance(yen, int)

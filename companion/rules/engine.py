@@ -38,6 +38,9 @@ class Move:
     player: Actor
     args: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "args", _freeze(self.args))
+
     def to_json(self) -> dict:
         return {"kind": self.kind, "player": self.player, "args": dict(self.args)}
 
@@ -95,9 +98,15 @@ class Pending:
 
 @dataclass(frozen=True)
 class ChanceChoice:
-    """A chance move with listed outcomes and their probabilities."""
+    """A chance move with listed outcomes and their probabilities.
+
+    ``offer`` is what a person at a real table is asked to pick from when listing
+    the possible outcomes would give a secret away (the cards left in a deck tell
+    which cards the players drew); None means the outcomes themselves.
+    """
 
     outcomes: tuple[tuple[Move, float], ...]
+    offer: tuple[Move, ...] | None = None
     kind: Literal["choice"] = "choice"
 
 

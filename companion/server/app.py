@@ -148,7 +148,11 @@ def create_app(store: EventStore, lan_url: str | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/log.jsonl", response_class=PlainTextResponse,
              summary="The game log, for `companion replay`")
     def get_log(game_id: str) -> str:
-        return tables.get(game_id).log_jsonl()
+        session = tables.get(game_id)
+        if not session.game.is_over(session.state):
+            # The log holds every secret card drawn; it leaves the server once they are all revealed.
+            raise HTTPException(409, "the log can be downloaded when the game is over: it holds the secret cards")
+        return session.log_jsonl()
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:

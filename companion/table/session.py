@@ -117,8 +117,9 @@ class TableSession:
         if isinstance(spec, ChanceDrop):
             return {"kind": "drop", "move_kind": spec.move_kind, "thrown": list(spec.thrown),
                     "inside": list(spec.inside), "secret": False}
+        offered = spec.offer if spec.offer is not None else [m for m, _ in spec.outcomes]
         return {"kind": "choice", "secret": secret_for is not None,
-                "outcomes": [{"move": m.to_json(), "p": p} for m, p in spec.outcomes]}
+                "outcomes": [{"move": m.to_json()} for m in offered]}
 
     def log_jsonl(self) -> str:
         return to_jsonl(self.name, self.public_config(), self.records)
@@ -160,12 +161,12 @@ class TableSession:
         with self.lock:
             spec = self.game.chance(self.state)
             appeared = sorted(obs.appeared)
-            if not appeared:
-                return {"result": "ignored", "why": "no drink arrived in the tray"}
-            if isinstance(spec, ChanceDrop):
+            if isinstance(spec, ChanceDrop):  # an empty tray after a throw: nothing came out
                 move = Move(spec.move_kind, CHANCE, {"out": appeared})
-            else:
+            elif appeared:
                 move = Move("spill", CHANCE, {"out": appeared})
+            else:
+                return {"result": "ignored", "why": "no drink arrived in the tray"}
             question = None
             try:
                 self.game.apply(self.state, move)

@@ -185,8 +185,12 @@ def chance(state: State) -> ChanceSpec | None:
         deck = state.colour_deck if state.drawing_from == "colour" else state.shape_deck
         return uniform(Move("secret_card", CHANCE, {"card": c}) for c in sorted(deck))
     if state.phase == TURN_UP:
-        return uniform(Move("turn_up", CHANCE, {"colour": c, "shape": s})
-                       for c in sorted(state.colour_deck) for s in sorted(state.shape_deck))
+        possible = uniform(Move("turn_up", CHANCE, {"colour": c, "shape": s})
+                           for c in sorted(state.colour_deck) for s in sorted(state.shape_deck))
+        # The table is offered every pair: the cards left would tell which ones were drawn.
+        every_pair = tuple(Move("turn_up", CHANCE, {"colour": c.id, "shape": s.id})
+                           for c in COLOUR_CARDS for s in SHAPE_CARDS)
+        return replace(possible, offer=every_pair)
     if state.phase == DROP:
         return ChanceDrop("drop", _thrown(state), tuple(sorted(state.tower.inside)))
     return None
@@ -210,16 +214,18 @@ def apply(state: State, move: Move) -> tuple[State, list[Event]]:
     """The new state and what happened; IllegalMove (state untouched) if not allowed now."""
     if state.phase == OVER:
         raise IllegalMove("the game is over", move)
-    if move.kind == "spill":  # may happen at any moment, so it is not in legal_moves
+    if move.kind == "spill" and move.player == CHANCE:  # may happen at any moment: not in legal_moves
         return _apply_spill(state, move)
     if move.player == CHANCE:
         handler = _CHANCE_HANDLERS.get((state.phase, move.kind))
         if handler is None:
             raise IllegalMove(f"no {move.kind!r} outcome is awaited now; the game waits for: {_waiting(state)}", move)
         return handler(state, move)
-    if move not in legal_moves(state, move.player):
+    legal = legal_moves(state, move.player) if isinstance(move.player, int) else []
+    canonical = next((m for m in legal if m == move), None)  # e.g. 200.0 from JSON becomes 200
+    if canonical is None:
         raise IllegalMove(_why_illegal(state, move), move)
-    return _PLAYER_HANDLERS[move.kind](state, move)
+    return _PLAYER_HANDLERS[move.kind](state, canonical)
 
 
 def _waiting(state: State) -> str:
@@ -273,8 +279,22 @@ def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
             [Event("drew", {"seat": move.player, "deck": deck})])
 
 
+def _text_arg(move: Move, name: str) -> str:
+    value = move.args.get(name)
+    if not isinstance(value, str):
+        raise IllegalMove(f"'{name}' must be an id (text), not {value!r}", move)
+    return value
+
+
+def _drinks_arg(move: Move) -> tuple[str, ...]:
+    out = move.args.get("out")
+    if not isinstance(out, (list, tuple)) or not all(isinstance(d, str) for d in out):
+        raise IllegalMove("'out' must be the list of drink ids that came out", move)
+    return tuple(out)
+
+
 def _secret_card(state: State, move: Move) -> tuple[State, list[Event]]:
-    card = move.args.get("card")
+    card = _text_arg(move, "card")
     deck_name = state.drawing_from
     deck = state.colour_deck if deck_name == "colour" else state.shape_deck
     if card not in deck:
@@ -289,10 +309,11 @@ def _secret_card(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _turn_up(state: State, move: Move) -> tuple[State, list[Event]]:
-    colour, shape = move.args.get("colour"), move.args.get("shape")
+    colour, shape = _text_arg(move, "colour"), _text_arg(move, "shape")
     if colour not in state.colour_deck or shape not in state.shape_deck:
-        raise IllegalMove(f"turn up a colour card still in its deck ({', '.join(sorted(state.colour_deck))}) "
-                          f"and a shape card still in its deck ({', '.join(sorted(state.shape_deck))})", move)
+        # Naming the cards left would give the secret cards away.
+        raise IllegalMove(f"{colour} and {shape} cannot both be turned up now: one of them is not a "
+                          "card left in its deck (is it a player's secret card?); check the cards", move)
     seventh = drink_of(Card.parse(colour), Card.parse(shape)).id
     set_aside = seventh not in state.tower.inside
     state = replace(state, phase=DRAFT, face_up=(colour, shape), seventh=seventh,
@@ -342,10 +363,7 @@ def _declare(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _drop(state: State, move: Move) -> tuple[State, list[Event]]:
-    out = move.args.get("out")
-    if not isinstance(out, (list, tuple)) or not all(isinstance(d, str) for d in out):
-        raise IllegalMove("a drop needs 'out': the list of drink ids that came out", move)
-    tower, drop = state.tower.drop(_thrown(state), tuple(out))
+    tower, drop = state.tower.drop(_thrown(state), _drinks_arg(move))
     result = score_round(state, drop.out)
     events = [Event("drop", drop.to_json()), Event("round_scored", result)]
     seats = tuple(replace(s, yen=s.yen + result["paid"][i]) for i, s in enumerate(state.seats))
@@ -383,7 +401,8 @@ def _end_round(state: State) -> tuple[State, list[Event]]:
         best = max(state.seats[p].yen for p in contenders)
         winners = tuple(p for p in contenders if state.seats[p].yen == best)
         seats = tuple(replace(s, secret=None, hand=(), stake=0, declared=None) for s in state.seats)
-        state = replace(state, seats=seats, phase=OVER, winners=winners)
+        state = replace(state, seats=seats, phase=OVER, winners=winners, seventh=None,
+                        seventh_set_aside=False, face_up=())
         return state, [Event("game_over", {"winners": list(winners), "instant": bool(rich)})]
     seats, bank = [], state.bank
     for p, s in enumerate(state.seats):
@@ -400,7 +419,7 @@ def _end_round(state: State) -> tuple[State, list[Event]]:
 
 
 def _apply_spill(state: State, move: Move) -> tuple[State, list[Event]]:
-    out = tuple(move.args.get("out") or ())
+    out = _drinks_arg(move)
     tower = state.tower.spill(out)
     # Drinks that fall out between throws go back in with the next throw.
     state = replace(state, tower=tower, rethrow=state.rethrow | set(out))

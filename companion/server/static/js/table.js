@@ -1,0 +1,106 @@
+// The shared table view (/?game=ID) for a tablet at arm's length; the lobby at / without one.
+// It never receives a secret card: its view and WebSocket carry no token.
+import { h, replace, toast, langToggle, connBadge } from "./dom.js";
+import { t, applyStatic, onLangChange } from "./i18n.js";
+import { api, liveView, newer } from "./api.js";
+import { startLobby } from "./lobby.js";
+import { movesPanel } from "./moves.js";
+import { freshUi, syncUi, chancePanel, questionPanel, spillControl } from "./pickers.js";
+import {
+  playerCard, faceUpPanel, stuckPanel, resultPanel, gameOverPanel, phaseText, roundText, waitingText,
+} from "./parts.js";
+
+const app = document.getElementById("app");
+const badge = connBadge();
+document.getElementById("conn-slot").append(badge);
+document.getElementById("lang-slot").append(langToggle());
+applyStatic();
+onLangChange(() => applyStatic());
+
+const gameId = new URLSearchParams(location.search).get("game");
+if (gameId) startTable(gameId);
+else startLobby(app);
+
+function startTable(id) {
+  let view = null;
+  let links = null;
+  let joinEl = null;
+  let joinOpen = true;
+  const ui = freshUi();
+
+  const accept = (next) => {
+    if (next && newer(view, next)) { view = next; render(); }
+  };
+  const refresh = async () => accept(await api.view(id, null, { quiet: true }).catch(() => null));
+  const act = {
+    move: async (move) => accept((await api.move(id, move)).view),
+    observe: async (drinks) => { await api.observe(id, drinks); await refresh(); },
+    throw: async () => { await api.throw(id); await refresh(); },
+    undo: async () => accept((await api.undo(id)).view),
+    rerender: () => render(),
+  };
+
+  function joinPanel() {
+    if (joinEl || !links) return joinEl;
+    const humans = links.filter((p) => !p.bot);
+    if (!humans.length) return null;
+    joinEl = h("details", { class: "panel join", testid: "join", open: joinOpen,
+      ontoggle: () => { joinOpen = joinEl.open; } },
+    h("summary", {}, h("h2", {}, t("join.title"))),
+    h("p", { class: "hint" }, t("join.hint")),
+    h("div", { class: "join-list" }, humans.map((p) => h("div", { class: "join-item" },
+      h("span", { class: "join-name" }, p.name),
+      h("img", { class: "qr", src: api.qr(id, p.seat), alt: t("join.qr", { name: p.name }), width: 150, height: 150 }),
+      h("a", { class: "join-link", href: p.url, target: "_blank", rel: "noopener", testid: `join-${p.seat}` }, p.url)))));
+    return joinEl;
+  }
+
+  function actionPanel() {
+    const question = questionPanel(view, ui, act);
+    if (question) return question;
+    const chance = chancePanel(view, ui, act);
+    const moves = movesPanel(view, act.move);
+    return h("section", { class: "panel action", testid: "action" },
+      h("h2", { class: "who", testid: "who" }, waitingText(view)),
+      chance, view.moves.length ? moves : null);
+  }
+
+  function render() {
+    if (!view) return;
+    syncUi(ui, view);
+    const st = view.state;
+    document.title = `${t("app.game.pocari_bet")} · ${roundText(st)}`;
+    replace(app,
+      view.simulated ? h("div", { class: "banner sim", testid: "simulated-banner", role: "note" }, t("sim.banner")) : null,
+      h("div", { class: "statusbar" },
+        h("a", { class: "back", href: "/", testid: "lobby-link" }, "‹ ", t("lobby.back")),
+        h("span", { class: "round", testid: "round" }, roundText(st)),
+        h("span", { class: "phase", testid: "phase", dataset: { phase: st.phase } }, phaseText(st)),
+        view.can_undo ? h("button", { class: "big subtle undo", testid: "undo", onclick: (e) => {
+          e.currentTarget.disabled = true;
+          act.undo().catch(() => {}).finally(render);
+        } }, "↶ ", t("undo")) : null),
+      h("div", { class: "table-grid" },
+        h("div", { class: "col-main" },
+          view.over ? gameOverPanel(view) : null,
+          h("div", { class: "players" }, st.players.map((p) => playerCard(p, view))),
+          view.over ? null : actionPanel(),
+          resultPanel(st)),
+        h("aside", { class: "col-side" },
+          faceUpPanel(st),
+          stuckPanel(st, spillControl(view, ui, act)),
+          joinPanel())));
+  }
+
+  onLangChange(() => { joinEl = null; render(); });
+
+  api.view(id, null, { quiet: true }).then((v) => {
+    accept(v);
+    liveView(id, null, { onView: accept, onState: (s) => badge.show(s),
+      onRefused: (why) => toast(t("error.nogame", { why })) });
+    api.players(id).then((p) => { links = p; render(); }).catch(() => {});
+  }).catch((err) => {
+    replace(app, h("section", { class: "panel notice", testid: "error" }, t("error.nogame", { why: err.message }),
+      h("p", {}, h("a", { href: "/", class: "big" }, t("lobby.back")))));
+  });
+}
