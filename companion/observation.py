@@ -14,7 +14,7 @@ from .drinks import DRINK_IDS
 
 
 class Observation(BaseModel):
-    """Drinks that appeared in (or were taken from) the output tray.
+    """Drinks that appeared in (or were taken from) the output tray, or beam counts.
 
     ``appeared`` are drinks that landed since the tray was last still; ``removed``
     are drinks a hand took out. ``confidence`` (0-1) is how sure the source is; the
@@ -22,10 +22,15 @@ class Observation(BaseModel):
     """
 
     source: Literal["camera", "sensors", "sim", "person"] = "person"
-    kind: Literal["tray"] = "tray"
+    kind: Literal["tray", "beams"] = "tray"
     appeared: list[str] = Field(default_factory=list)
     removed: list[str] = Field(default_factory=list)
+    # kind "beams": drinks counted by the break-beams at the input slot and the exit chute
+    passes_in: int = Field(0, ge=0)
+    passes_out: int = Field(0, ge=0)
     confidence: float = Field(1.0, ge=0.0, le=1.0)
+    # source-specific facts for the log and the dashboard (detections, beam widths, event ids)
+    detail: dict = Field(default_factory=dict)
 
     @field_validator("appeared", "removed")
     @classmethod
