@@ -214,7 +214,7 @@ def test_player_links_and_qr_codes(client):
     players = client.get(f"/api/games/{gid}/players").json()
     assert [p["bot"] for p in players] == [False, False, True]
     r = client.get(f"/api/games/{gid}/players/0/qr.svg")
-    assert r.status_code == 200 and r.text.lstrip().startswith("<svg")
+    assert r.status_code == 200 and '<svg xmlns="http://www.w3.org/2000/svg"' in r.text
     assert client.get(f"/api/games/{gid}/players/9/qr.svg").status_code == 404
 
 
@@ -238,3 +238,26 @@ def test_a_stake_sent_as_a_float_is_taken_as_whole_yen(client):
     assert r.status_code == 200
     yen = view(client, gid)["state"]["players"][seat]["yen"]
     assert yen == 800 and isinstance(yen, int)
+
+
+def test_a_question_can_be_dismissed_and_that_is_logged(client, store):
+    gid, _ = new_game(client, simulated=False)
+    client.post(f"/api/games/{gid}/observations", json={"appeared": ["red-short_can"]})
+    assert view(client, gid)["question"] is not None
+    r = client.post(f"/api/games/{gid}/question/dismiss")
+    assert r.status_code == 200 and r.json()["view"]["question"] is None
+    assert store.records(gid)[-1]["type"] == "dismiss"
+    assert client.post(f"/api/games/{gid}/question/dismiss").status_code == 409
+
+
+def test_on_a_real_table_the_table_enters_a_computer_players_card(client):
+    gid, tokens = new_game(client, simulated=False, bots=[1, 2])
+    v = view(client, gid)
+    move(client, gid, v["chance"]["outcomes"][0]["move"])  # start player: seat 0 (a person)
+    move(client, gid, {"kind": "draw", "player": 0, "args": {"deck": "shape"}})
+    assert view(client, gid)["chance"] is None  # seat 0's card is entered on seat 0's phone
+    card = view(client, gid, tokens[0])["chance"]["outcomes"][0]["move"]
+    assert move(client, gid, card, token=tokens[0]).status_code == 200
+    v = view(client, gid)  # the computer (seat 1) drew: the table enters its card
+    assert v["state"]["phase"] == "secret" and v["chance"]["secret"] is True
+    assert move(client, gid, v["chance"]["outcomes"][0]["move"]).status_code == 200

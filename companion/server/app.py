@@ -4,6 +4,7 @@ the static dashboard. Secrets leave only through a player's own token."""
 from __future__ import annotations
 
 import asyncio
+import io
 from pathlib import Path
 from typing import Any
 
@@ -116,8 +117,9 @@ def create_app(store: EventStore, lan_url: str | None = None) -> FastAPI:
         links = player_links(tables.get(game_id), request)
         if not 0 <= seat < len(links):
             raise HTTPException(404, f"no seat {seat}")
-        svg = segno.make(links[seat]["url"], error="m").svg_inline(scale=6, border=2)
-        return Response(svg, media_type="image/svg+xml")
+        buffer = io.BytesIO()  # a whole SVG document (with its namespace), so <img> can show it
+        segno.make(links[seat]["url"], error="m").save(buffer, kind="svg", scale=6, border=2)
+        return Response(buffer.getvalue(), media_type="image/svg+xml")
 
     @app.get("/api/games/{game_id}/view", summary="The view of the table, or of one player with a token")
     def get_view(game_id: str, token: str | None = Query(None)) -> dict:
@@ -134,11 +136,19 @@ def create_app(store: EventStore, lan_url: str | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/observations", summary="Report what a source saw in the tray")
     def post_observation(game_id: str, obs: Observation) -> dict:
-        return act(tables.get(game_id).observe, obs)
+        session = tables.get(game_id)
+        return {**act(session.observe, obs), "view": session.view(None)}
 
     @app.post("/api/games/{game_id}/throw", summary="Simulated table: throw the due drinks in")
     def post_throw(game_id: str) -> dict:
-        return act(tables.get(game_id).throw)
+        session = tables.get(game_id)
+        return {**act(session.throw), "view": session.view(None)}
+
+    @app.post("/api/games/{game_id}/question/dismiss", summary="Dismiss the open question (logged)")
+    def dismiss_question(game_id: str) -> dict:
+        session = tables.get(game_id)
+        act(session.dismiss_question)
+        return {"view": session.view(None)}
 
     @app.post("/api/games/{game_id}/undo", summary="Take back the latest move (appends an undo)")
     def post_undo(game_id: str) -> dict:

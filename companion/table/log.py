@@ -6,7 +6,8 @@ Records (one JSON object each; docs/log-format.md):
 - ``{"type": "undo", "by": ...}``: takes back the latest move a person made, with
   the automatic moves (simulated table, computer players) that followed it;
 - ``{"type": "observation", "observation": {...}, "question": {...} | null}``:
-  what a source saw; a question waits for a person until the next move.
+  what a source saw; a question waits for a person until the next move;
+- ``{"type": "dismiss", "by": ...}``: a person set the open question aside.
 
 A log file (``.jsonl``) starts with ``{"type": "game", "game": ..., "config": ...}``.
 """
@@ -66,8 +67,12 @@ class Folded:
         elif kind == "observation":
             self.question = record.get("question")
             self.events = []
+        elif kind == "dismiss":
+            if self.question is None:
+                raise IllegalMove("there is no open question to dismiss")
+            self.question, self.events = None, []
         else:
-            raise ValueError(f"unknown record type {kind!r}; expected move, undo or observation")
+            raise ValueError(f"unknown record type {kind!r}; expected move, undo, observation or dismiss")
 
 
 def start(game_name: str, config: Mapping[str, Any]) -> Folded:

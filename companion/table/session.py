@@ -109,17 +109,24 @@ class TableSession:
         spec = self.game.chance(self.state)
         if spec is None:
             return None
-        secret_for = next((p.secret_for for p in self.game.pending(self.state) if p.actor == CHANCE), None)
-        if secret_for is not None and viewer != secret_for:
+        if self._chance_enterer() != viewer:
             return None
-        if secret_for is None and viewer is not None:
-            return None
+        secret_for = self._secret_for()
         if isinstance(spec, ChanceDrop):
             return {"kind": "drop", "move_kind": spec.move_kind, "thrown": list(spec.thrown),
                     "inside": list(spec.inside), "secret": False}
         offered = spec.offer if spec.offer is not None else [m for m, _ in spec.outcomes]
         return {"kind": "choice", "secret": secret_for is not None,
                 "outcomes": [{"move": m.to_json()} for m in offered]}
+
+    def _secret_for(self) -> int | None:
+        return next((p.secret_for for p in self.game.pending(self.state) if p.actor == CHANCE), None)
+
+    def _chance_enterer(self) -> Viewer:
+        """Who enters the awaited chance outcome: the player who drew a secret card, or
+        the table (for everything else, and for a computer player's card: it has no phone)."""
+        secret_for = self._secret_for()
+        return None if secret_for is None or secret_for in self.bots else secret_for
 
     def log_jsonl(self) -> str:
         return to_jsonl(self.name, self.public_config(), self.records)
@@ -140,17 +147,19 @@ class TableSession:
 
     def _authorize(self, move: Move, viewer: Viewer) -> None:
         if move.player == CHANCE:
-            secret_for = next((p.secret_for for p in self.game.pending(self.state)
-                               if p.actor == CHANCE), None)
-            if secret_for is not None and viewer != secret_for:
+            if self._chance_enterer() == viewer:
+                return
+            if self._secret_for() is not None and viewer is None:
                 raise Forbidden("only the player who drew the card enters it, on their own phone")
-            if secret_for is None and viewer is not None:
-                raise Forbidden("table outcomes (cards turned up, the tower) are entered on the table view")
-            return
+            raise Forbidden("table outcomes (cards turned up, the tower) are entered on the table view")
         if move.player in self.bots:
             raise Forbidden(f"seat {move.player} is played by the computer")
         if viewer is not None and viewer != move.player:
             raise Forbidden("a player's phone can only act for that player")
+
+    def dismiss_question(self) -> None:
+        with self.lock:
+            self._commit({"type": "dismiss", "by": "table"})
 
     def undo(self) -> list[dict]:
         with self.lock:

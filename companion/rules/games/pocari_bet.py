@@ -390,7 +390,8 @@ def score_round(state: State, out: tuple[str, ...]) -> dict:
         bonus.append(got_bonus)
     return {"paid": paid, "matches": matches, "bonus": bonus, "seventh_out": seventh_out,
             "stakes": [s.stake for s in state.seats], "declared": [s.declared for s in state.seats],
-            "secrets": [s.secret for s in state.seats], "start_player": state.start_player}
+            "secrets": [s.secret for s in state.seats], "start_player": state.start_player,
+            "seventh": state.seventh}
 
 
 def _end_round(state: State) -> tuple[State, list[Event]]:

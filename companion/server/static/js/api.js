@@ -43,7 +43,7 @@ export async function request(method, path, body, { quiet = false } = {}) {
 export const api = {
   games: () => request("GET", "/api/games"),
   create: (body) => request("POST", "/api/games", body),
-  players: (id) => request("GET", `/api/games/${id}/players`),
+  players: (id, opts) => request("GET", `/api/games/${id}/players`, undefined, opts),
   qr: (id, seat) => `/api/games/${encodeURIComponent(id)}/players/${seat}/qr.svg`,
   view: (id, token, opts) => request("GET", `/api/games/${id}/view${token ? `?token=${encodeURIComponent(token)}` : ""}`, undefined, opts),
   move: (id, move, token) => request("POST", `/api/games/${id}/moves`, token ? { move, token } : { move }),

@@ -81,5 +81,6 @@ export function connBadge() {
     el.dataset.state = state;
     el.textContent = state === "open" ? "" : t(state === "closed" ? "conn.offline" : "conn.reconnecting");
   };
+  onLangChange(() => { if (el.dataset.state) el.show(el.dataset.state); });
   return el;
 }

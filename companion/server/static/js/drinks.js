@@ -152,5 +152,3 @@ export function crateSvg(cls = "") {
     s("line", { x1: 4, x2: 40, y1: 15, y2: 15, stroke: "#c89c1c", "stroke-width": 2 }));
   return labelled(svg, t("crate"));
 }
-
-export function isColour(id) { return COLOURS.includes(id); }

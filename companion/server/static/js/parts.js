@@ -33,7 +33,13 @@ export function waitingText(view, me = null) {
   const nameOf = (seat) => st.players[seat].name;
   if (first.actor === "chance") {
     if (first.secret_for !== null && first.secret_for !== undefined) {
-      return me === first.secret_for ? t("chance.secret") : t("act.waitSecret", { name: nameOf(first.secret_for) });
+      if (me === first.secret_for) return t("chance.secret");
+      const bot = view.bots.includes(first.secret_for);
+      return t(bot ? "act.waitBotSecret" : "act.waitSecret", { name: nameOf(first.secret_for) });
+    }
+    if (st.phase === "drop" && me === null) {
+      const starter = st.players.find((p) => p.start);
+      return t("act.throw", { name: starter ? starter.name : "" });
     }
     return t("act.waitTable");
   }
@@ -58,8 +64,8 @@ export function playerCard(p, view, { compact = false } = {}) {
     h("div", { class: "bet" }, h("span", { class: "label" }, t("player.stake")),
       p.stake ? yenEl(p.stake, `player-${p.seat}-stake`, "stake") : h("span", { class: "muted", testid: `player-${p.seat}-stake` }, t("player.noStake"))),
     h("div", { class: "bet" }, h("span", { class: "label" }, t("player.declared")),
-      p.declared ? cardSvg(p.declared, "small") : h("span", { class: "muted" }, t("player.noStake"))),
-    p.has_secret ? h("div", { class: "bet" }, h("span", { class: "label" }, t("player.secret")), cardBackSvg("small")) : null),
+      p.declared ? cardSvg(p.declared, "card-sm") : h("span", { class: "muted" }, t("player.noStake"))),
+    p.has_secret ? h("div", { class: "bet" }, h("span", { class: "label" }, t("player.secret")), cardBackSvg("card-sm")) : null),
   compact ? null : drinkRow(p.hand, { cls: "hand", testid: `player-${p.seat}-hand`, empty: "" }));
 }
 
@@ -72,7 +78,7 @@ export function faceUpPanel(state) {
       cardSvg(colour), cardSvg(shape),
       h("div", { class: "seventh" },
         h("span", { class: "label" }, t("seventh.title")),
-        state.seventh ? drinkSvg(state.seventh, "big") : null,
+        state.seventh ? drinkSvg(state.seventh, "drink-lg") : null,
         state.seventh && !state.seventh_set_aside ? h("span", { class: "muted" }, t("seventh.stuck")) : null))
       : h("p", { class: "muted" }, t("faceup.none")));
 }
@@ -93,17 +99,17 @@ export function resultPanel(state, { compact = false } = {}) {
   const line = (key, ids, cls) => h("div", { class: `result-line ${cls}` },
     h("span", { class: "label" }, t(key)), drinkRow(ids, { testid: `result-${cls}` }));
   const rows = state.players.map((p) => h("tr", { class: last.paid[p.seat] ? "won" : "" },
-    h("th", { scope: "row" }, p.name, last.start_player === p.seat ? crateSvg("tiny") : null),
-    compact ? null : h("td", {}, last.stakes[p.seat] ? yen(last.stakes[p.seat]) : t("player.noStake")),
-    h("td", {}, last.declared[p.seat] ? cardSvg(last.declared[p.seat], "tiny") : t("player.noStake")),
+    h("th", { scope: "row" }, p.name, last.start_player === p.seat ? crateSvg("crate-xs") : null),
+    compact ? null : h("td", { class: "col-stake" }, last.stakes[p.seat] ? yen(last.stakes[p.seat]) : t("player.noStake")),
+    h("td", {}, last.declared[p.seat] ? cardSvg(last.declared[p.seat], "card-xs") : t("player.noStake")),
     h("td", { class: "num" }, `× ${last.matches[p.seat]}`),
-    compact ? null : h("td", {}, last.secrets[p.seat] ? cardSvg(last.secrets[p.seat], "tiny") : ""),
+    compact ? null : h("td", {}, last.secrets[p.seat] ? cardSvg(last.secrets[p.seat], "card-xs") : ""),
     compact ? null : h("td", {}, last.bonus[p.seat] ? t("result.yes") : ""),
     h("td", { class: "num paid" }, yenEl(last.paid[p.seat], `paid-${p.seat}`, "paid"),
       last.seventh_out && last.start_player === p.seat
         ? h("div", { class: "forfeit", testid: `forfeit-${p.seat}` }, t("result.forfeit")) : null)));
-  const head = [t("result.player"), compact ? null : t("result.stake"), t("result.declared"), t("result.matches"),
-    compact ? null : t("result.secret"), compact ? null : t("result.bonus"), t("result.paid")].filter((x) => x !== null);
+  const head = [["result.player"], compact ? null : ["result.stake", "col-stake"], ["result.declared"], ["result.matches", "num"],
+    compact ? null : ["result.secret"], compact ? null : ["result.bonus"], ["result.paid", "num"]].filter((x) => x !== null);
   return h("section", { class: "panel result", testid: "round-result" },
     h("h2", {}, t("result.title", { round: last.round })),
     compact ? line("result.out", drop.out, "out") : [
@@ -113,9 +119,9 @@ export function resultPanel(state, { compact = false } = {}) {
       line("result.stuck", drop.stuck, "still"),
     ],
     h("h3", {}, t("result.pay.title")),
-    h("table", { class: "payouts" },
-      h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col" }, x)))),
-      h("tbody", {}, rows)));
+    h("div", { class: "payouts-wrap" }, h("table", { class: "payouts" },
+      h("thead", {}, h("tr", {}, head.map(([key, cls]) => h("th", { scope: "col", class: cls }, t(key))))),
+      h("tbody", {}, rows))));
 }
 
 export function gameOverPanel(view) {

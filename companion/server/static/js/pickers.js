@@ -52,7 +52,7 @@ function turnUpPicker(view, outcomes, ui, act) {
     h("h3", {}, t("chance.turnUpColour")), h("div", { class: "card-grid" }, colours.map((c) => toggle("colour", c))),
     h("h3", {}, t("chance.turnUpShape")), h("div", { class: "card-grid" }, shapes.map((sh) => toggle("shape", sh))),
     h("div", { class: "confirm-row" },
-      ready ? [h("span", { class: "label" }, t("chance.seventh")), drinkSvg(`${ui.colour}-${ui.shape}`, "big")] : null,
+      ready ? [h("span", { class: "label" }, t("chance.seventh")), drinkSvg(`${ui.colour}-${ui.shape}`, "drink-lg")] : null,
       confirm));
 }
 
@@ -62,7 +62,7 @@ export function secretPicker(outcomes, act) {
     h("p", { class: "hint" }, t("chance.secretHint")),
     h("div", { class: "card-grid" }, outcomes.map((o) => {
       const card = o.move.args.card;
-      const b = h("button", { class: "move move-card", testid: `secret-${card}`, onclick: () => busy(b, () => act.move(o.move)) },
+      const b = h("button", { class: "move move-card", testid: `enter-secret-${card}`, onclick: () => busy(b, () => act.move(o.move)) },
         cardSvg(card), h("span", { class: "card-name" }, cardName(card)));
       return b;
     })));
@@ -76,7 +76,8 @@ function genericChoice(outcomes, act) {
 // Tap the drinks that came out (or fell out, or the right ones when correcting).
 function tapper({ title, candidates, ui, act, onConfirm, allowNone, cancel }) {
   const n = ui.tapped.size;
-  const confirm = bigButton(n ? t("drop.confirm", { n }) : t("drop.nothing"), "tap-confirm",
+  const label = n ? t("drop.confirm", { n }) : allowNone ? t("drop.nothing") : t("question.yes");
+  const confirm = bigButton(label, "tap-confirm",
     () => onConfirm([...ui.tapped].sort()), "primary");
   confirm.disabled = !n && !allowNone;
   return h("div", { class: "picker tapper", testid: "tapper" },

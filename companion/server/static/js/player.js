@@ -1,6 +1,6 @@
 // A player's phone (/player?game=ID&token=T): my money, my secret card, my moves, and a
 // compact summary of the table. The token makes the server show this player's secret.
-import { h, replace, toast, langToggle, connBadge } from "./dom.js";
+import { h, replace, langToggle, connBadge } from "./dom.js";
 import { t, yen, applyStatic, onLangChange } from "./i18n.js";
 import { api, liveView, newer } from "./api.js";
 import { cardSvg, crateSvg } from "./drinks.js";
@@ -43,10 +43,11 @@ function startPhone(id, tok) {
     rerender: () => render(),
   };
 
+  // My secret card, large: only this page (with my token) ever receives it.
   function secretCard(me) {
-    return h("section", { class: "panel secret-box", testid: "secret-card", dataset: { card: me.secret || "" } },
-      h("h2", {}, t("phone.secretTitle")),
-      me.secret ? cardSvg(me.secret, "huge") : h("p", { class: "muted no-card" }, t("phone.noCard")));
+    return h("div", { class: "secret-box", testid: "secret-card", dataset: { card: me.secret || "" } },
+      h("span", { class: "label" }, t("phone.secretTitle")),
+      me.secret ? cardSvg(me.secret, "card-xl") : h("p", { class: "muted no-card" }, t("phone.noCard")));
   }
 
   function turnPanel() {
@@ -61,6 +62,7 @@ function startPhone(id, tok) {
   function render() {
     if (!view) return;
     const st = view.state;
+    app.dataset.seq = String(view.seq); // tests and tools can tell which view is on screen
     const me = st.players[view.viewer];
     const last = st.last_round;
     title.textContent = me.name;
@@ -68,22 +70,21 @@ function startPhone(id, tok) {
     replace(app,
       view.simulated ? h("div", { class: "banner sim", testid: "simulated-banner", role: "note" }, t("sim.banner")) : null,
       h("section", { class: "panel me", testid: "me" },
-        h("div", { class: "me-line" },
-          yenEl(me.yen, "my-yen", "yen my-yen"),
-          me.start ? h("span", { class: "start-mark", title: t("player.startPlayer") }, crateSvg()) : null),
-        h("div", { class: "me-line small" },
-          h("span", { class: "round", testid: "round" }, roundText(st)),
-          h("span", { class: "phase", testid: "phase", dataset: { phase: st.phase } }, phaseText(st))),
-        me.stake ? h("div", { class: "me-line small" }, h("span", { class: "label" }, t("player.stake")), yenEl(me.stake, "my-stake", "stake"),
-          me.declared ? cardSvg(me.declared, "small") : null) : null,
-        last && last.round === st.round - 1 && last.paid[me.seat]
-          ? h("p", { class: "last-paid" }, t("phone.lastPaid", { yen: yen(last.paid[me.seat]) })) : null),
+        h("div", { class: "me-info" },
+          h("div", { class: "me-line" },
+            yenEl(me.yen, "my-yen", "yen my-yen"),
+            me.start ? h("span", { class: "start-mark", title: t("player.startPlayer") }, crateSvg()) : null),
+          h("div", { class: "me-line small" }, h("span", { class: "round", testid: "round" }, roundText(st))),
+          h("div", { class: "me-line small" }, h("span", { class: "phase", testid: "phase", dataset: { phase: st.phase } }, phaseText(st))),
+          me.stake ? h("div", { class: "me-line small" }, h("span", { class: "label" }, t("player.stake")),
+            yenEl(me.stake, "my-stake", "stake"), me.declared ? cardSvg(me.declared, "card-sm") : null) : null,
+          last && last.round === st.round - 1 && last.paid[me.seat]
+            ? h("p", { class: "last-paid" }, t("phone.lastPaid", { yen: yen(last.paid[me.seat]) })) : null),
+        secretCard(me)),
       view.over ? gameOverPanel(view) : null,
       view.over ? null : turnPanel(),
-      h("div", { class: "phone-cards" },
-        secretCard(me),
-        h("section", { class: "panel my-hand" }, h("h2", {}, t("phone.myHand")),
-          drinkRow(me.hand, { testid: "my-hand", empty: t("result.none") }))),
+      h("section", { class: "panel my-hand" }, h("h2", {}, t("phone.myHand")),
+        drinkRow(me.hand, { testid: "my-hand", empty: t("result.none") })),
       h("h2", { class: "section-title" }, t("phone.table")),
       h("div", { class: "players compact-list" }, st.players.map((p) => playerCard(p, view, { compact: true }))),
       faceUpPanel(st),
@@ -93,13 +94,11 @@ function startPhone(id, tok) {
 
   onLangChange(render);
 
-  api.view(id, tok, { quiet: true }).then((v) => {
-    accept(v);
-    liveView(id, tok, { onView: accept, onState: (s) => badge.show(s),
-      onRefused: () => notice("phone.badToken", "bad-token") });
-  }).catch((err) => {
+  const connect = () => liveView(id, tok, { onView: accept, onState: (s) => badge.show(s),
+    onRefused: () => notice("phone.badToken", "bad-token") });
+  api.view(id, tok, { quiet: true }).then((v) => { accept(v); connect(); }).catch((err) => {
     if (err.status === 403) notice("phone.badToken", "bad-token");
     else if (err.status === 404) notice("error.nogame", "error", { why: err.message });
-    else toast(err.message);
+    else { badge.show("reconnecting"); connect(); } // the WebSocket keeps trying
   });
 }

@@ -21,6 +21,10 @@ const gameId = new URLSearchParams(location.search).get("game");
 if (gameId) startTable(gameId);
 else startLobby(app);
 
+function qrImage(src, alt) {
+  return h("img", { class: "qr", src, alt, width: 150, height: 150 });
+}
+
 function startTable(id) {
   let view = null;
   let links = null;
@@ -42,7 +46,7 @@ function startTable(id) {
 
   function joinPanel() {
     if (joinEl || !links) return joinEl;
-    const humans = links.filter((p) => !p.bot);
+    const humans = links.filter((p) => !p.bot);  // the table enters a computer's card itself
     if (!humans.length) return null;
     joinEl = h("details", { class: "panel join", testid: "join", open: joinOpen,
       ontoggle: () => { joinOpen = joinEl.open; } },
@@ -50,7 +54,7 @@ function startTable(id) {
     h("p", { class: "hint" }, t("join.hint")),
     h("div", { class: "join-list" }, humans.map((p) => h("div", { class: "join-item" },
       h("span", { class: "join-name" }, p.name),
-      h("img", { class: "qr", src: api.qr(id, p.seat), alt: t("join.qr", { name: p.name }), width: 150, height: 150 }),
+      qrImage(api.qr(id, p.seat), t("join.qr", { name: p.name })),
       h("a", { class: "join-link", href: p.url, target: "_blank", rel: "noopener", testid: `join-${p.seat}` }, p.url)))));
     return joinEl;
   }
@@ -69,6 +73,7 @@ function startTable(id) {
     if (!view) return;
     syncUi(ui, view);
     const st = view.state;
+    app.dataset.seq = String(view.seq); // tests and tools can tell which view is on screen
     document.title = `${t("app.game.pocari_bet")} · ${roundText(st)}`;
     replace(app,
       view.simulated ? h("div", { class: "banner sim", testid: "simulated-banner", role: "note" }, t("sim.banner")) : null,
@@ -87,19 +92,20 @@ function startTable(id) {
           view.over ? null : actionPanel(),
           resultPanel(st)),
         h("aside", { class: "col-side" },
-          faceUpPanel(st),
+          view.over ? null : faceUpPanel(st),
           stuckPanel(st, spillControl(view, ui, act)),
-          joinPanel())));
+          view.over ? null : joinPanel())));
   }
 
   onLangChange(() => { joinEl = null; render(); });
 
-  api.view(id, null, { quiet: true }).then((v) => {
-    accept(v);
+  const connect = () => {
     liveView(id, null, { onView: accept, onState: (s) => badge.show(s),
       onRefused: (why) => toast(t("error.nogame", { why })) });
-    api.players(id).then((p) => { links = p; render(); }).catch(() => {});
-  }).catch((err) => {
+    api.players(id, { quiet: true }).then((p) => { links = p; render(); }).catch(() => {});
+  };
+  api.view(id, null, { quiet: true }).then((v) => { accept(v); connect(); }).catch((err) => {
+    if (err.status === 0) { badge.show("reconnecting"); connect(); return; } // the WebSocket keeps trying
     replace(app, h("section", { class: "panel notice", testid: "error" }, t("error.nogame", { why: err.message }),
       h("p", {}, h("a", { href: "/", class: "big" }, t("lobby.back")))));
   });

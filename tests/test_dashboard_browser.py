@@ -1,0 +1,347 @@
+"""The dashboard in a real browser: Debian's Chromium driven by Playwright against the real app.
+
+One round of POCARI BET on a simulated table, seats 0 and 1 human and seat 2 the computer:
+seat 0 plays on its phone page, seat 1 on the shared table page, both by tapping buttons; the
+table throws; then what both pages show must equal what the API reports, reached by WebSocket
+pushes alone (no reload). Also: the secret card reaches only its owner's phone; the lobby
+starts a game; German; API errors in a toast; bad player links; phone-sized layout.
+"""
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import expect, sync_playwright
+
+from companion.server.app import create_app
+from companion.table.store import EventStore
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+TABLE_SIZE = {"width": 1280, "height": 800}  # a 10-inch tablet, landscape
+PHONE_SIZE = {"width": 390, "height": 844}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(data_dir: Path, port: int) -> tuple[uvicorn.Server, threading.Thread]:
+    app = create_app(EventStore(data_dir))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    return server, thread
+
+
+def stop_server(server: uvicorn.Server, thread: threading.Thread) -> None:
+    server.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def base_url(tmp_path):
+    server, thread = start_server(tmp_path, _free_port())
+    yield f"http://127.0.0.1:{server.config.port}"
+    stop_server(server, thread)
+
+
+@pytest.fixture
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium (or: apt-get install chromium)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def call(base: str, method: str, path: str, body: dict | None = None):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.loads(res.read())
+
+
+def shown_seq(page, seq: int) -> None:
+    """Wait until the page shows the view with sequence number `seq` (or later)."""
+    page.wait_for_function("n => Number(document.getElementById('app').dataset.seq) >= n", arg=seq, timeout=8000)
+
+
+def tap(page, testid: str, endpoint: str) -> None:
+    """Tap a button and wait for the request it makes to succeed."""
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith(endpoint)) as res:
+        page.get_by_test_id(testid).click()
+    assert res.value.ok, f"{testid}: {res.value.status} {res.value.text()}"
+
+
+def digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+def check_layout(page, what: str) -> None:
+    """No sideways scrolling, readable base font, and every move button a real touch target."""
+    width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert width[0] <= width[1], f"{what}: horizontal scroll ({width[0]} > {width[1]} px)"
+    assert page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 18, what
+    buttons = page.locator("[data-testid^=move-], [data-testid=throw]")
+    boxes = [buttons.nth(i).bounding_box() for i in range(buttons.count())]
+    small = [b for b in boxes if b and (b["height"] < 44 or b["width"] < 44)]
+    assert not small, f"{what}: move buttons smaller than 44 px: {small[:3]}"
+
+
+def pick_testid(view: dict) -> str:
+    """A reasonable move among the legal ones, as the testid of its button."""
+    moves = view["moves"]
+    kind = moves[0]["move"]["kind"]
+    if kind == "draw":
+        return "move-draw-colour"
+    if kind == "pick":
+        return f"move-pick-{moves[0]['move']['args']['drink']}"
+    if kind == "invest":
+        return "move-invest-200"
+    if kind == "declare":
+        best = max(moves, key=lambda m: m["pays_up_to"])
+        return f"move-declare-{best['move']['args']['kind']}"
+    raise AssertionError(f"unexpected move kind {kind}")
+
+
+def test_lobby_starts_a_game(base_url, browser):
+    page = browser.new_page(viewport=TABLE_SIZE)
+    page.goto(base_url + "/")
+    expect(page.get_by_test_id("name-0")).to_have_value("Aki")
+    expect(page.get_by_test_id("name-2")).to_have_value("Chie")
+    expect(page.get_by_test_id("bot-0")).not_to_be_checked()
+    expect(page.get_by_test_id("bot-1")).to_be_checked()
+    page.get_by_test_id("bot-1").uncheck()  # two people, one computer
+    page.get_by_test_id("name-1").fill("Bea")
+    page.get_by_test_id("start-game").click()
+    page.wait_for_url(re.compile(r"/\?game=\w+"))
+    expect(page.get_by_test_id("simulated-banner")).to_be_visible()
+    games = call(base_url, "GET", "/api/games")
+    assert len(games) == 1 and games[0]["names"] == ["Aki", "Bea", "Chie"] and games[0]["bots"] == [2]
+    page.goto(base_url + "/")
+    expect(page.get_by_test_id(f"game-{games[0]['id']}")).to_be_visible()
+    page.close()
+
+
+def test_one_round_on_table_and_phone(base_url, browser):
+    game = call(base_url, "POST", "/api/games",
+                {"game": "pocari_bet", "names": ["Aki", "Ben", "Chie"], "bots": [2], "simulated": True, "seed": 7})
+    gid, links = game["id"], [p["url"] for p in game["players"]]
+    token0 = links[0].split("token=")[1]
+
+    table = browser.new_page(viewport=TABLE_SIZE)
+    phone = browser.new_page(viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
+    frames = {"table": [], "phone": []}
+    errors = []
+    for name, page in (("table", table), ("phone", phone)):
+        page.on("websocket", lambda ws, name=name: ws.on("framereceived", lambda p, name=name: frames[name].append(p)))
+        page.on("pageerror", lambda err, name=name: errors.append(f"{name}: {err}"))
+    table.goto(f"{base_url}/?game={gid}")
+    phone.goto(links[0])
+    for page in (table, phone):
+        expect(page.get_by_test_id("phase")).to_be_visible()
+        page.evaluate("window.__sameDocument = true")  # gone if the page ever reloads
+    expect(table.get_by_test_id("simulated-banner")).to_be_visible()
+
+    # The join panel: a QR code and the link for each person, none for the computer.
+    expect(table.get_by_test_id("join-0")).to_have_attribute("href", links[0])
+    expect(table.get_by_test_id("join-1")).to_have_attribute("href", links[1])
+    assert table.get_by_test_id("join-2").count() == 0
+    table.wait_for_function("[...document.querySelectorAll('img.qr')].every(i => i.complete && i.naturalWidth > 0)")
+
+    checked_secret = False
+    for _ in range(30):
+        view = call(base_url, "GET", f"/api/games/{gid}/view")
+        if view["state"]["phase"] == "drop":
+            break
+        actor = view["state"]["to_act"][0]["actor"]
+        assert actor in (0, 1), f"the game waits for {actor!r}: the computer and the simulated table act at once"
+        if view["state"]["phase"] == "draft" and not checked_secret:
+            # Everyone drew: seat 0's card is on seat 0's phone, and nowhere on the table page.
+            secret = call(base_url, "GET", f"/api/games/{gid}/view?token={token0}")["state"]["players"][0]["secret"]
+            assert secret
+            expect(phone.get_by_test_id("secret-card")).to_have_attribute("data-card", secret)
+            expect(phone.locator(f'[data-testid=secret-card] svg[data-card="{secret}"]')).to_be_visible()
+            assert table.get_by_test_id("secret-card").count() == 0
+            assert table.locator(f'[data-card="{secret}"]').count() == 0
+            checked_secret = True
+        page = phone if actor == 0 else table
+        if actor == 0:
+            check_layout(phone, f"phone, {view['state']['phase']}")
+        testid = pick_testid(view)
+        tap(page, testid, "/moves")
+        after = call(base_url, "GET", f"/api/games/{gid}/view")
+        assert after["seq"] > view["seq"], f"tapping {testid} changed nothing"
+        shown_seq(table, after["seq"])
+        shown_seq(phone, after["seq"])  # the page that did not act learns it by WebSocket
+    else:
+        pytest.fail("the round did not reach the throw")
+    assert checked_secret
+
+    expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "drop")
+    assert phone.get_by_test_id("throw").count() == 0  # the table throws, not a phone
+    check_layout(table, "table, drop")
+    tap(table, "throw", "/throw")
+    view = call(base_url, "GET", f"/api/games/{gid}/view")
+    shown_seq(table, view["seq"])
+    shown_seq(phone, view["seq"])
+
+    # Both pages show what the API reports.
+    last, yen = view["state"]["last_round"], view["payouts"]["yen"]
+    assert last and last["round"] == 1
+    for page in (table, phone):
+        expect(page.get_by_test_id("round-result")).to_be_visible()
+        for seat in range(3):
+            paid = page.get_by_test_id(f"paid-{seat}")
+            expect(paid).to_have_attribute("data-value", str(last["paid"][seat]))
+            assert digits(paid.inner_text()) == str(last["paid"][seat])
+            money = page.get_by_test_id(f"player-{seat}-yen")
+            expect(money).to_have_attribute("data-value", str(yen[seat]))
+            assert digits(money.inner_text()) == str(yen[seat])
+        expect(page.get_by_test_id("stuck")).to_be_visible()
+    expect(phone.get_by_test_id("my-yen")).to_have_attribute("data-value", str(yen[0]))
+    expect(table.get_by_test_id("round")).to_contain_text("2/9")
+    assert table.evaluate("parseFloat(getComputedStyle(document.querySelector('[data-testid=player-0-yen]')).fontSize)") >= 28
+    for page in (table, phone):
+        assert page.evaluate("window.__sameDocument === true"), "a page reloaded"
+
+    # The table page never received a secret card; the phone received its own.
+    table_views = [json.loads(f) for f in frames["table"]]
+    assert table_views and all(p["secret"] is None for v in table_views for p in v["state"]["players"]
+                               if v["state"]["phase"] != "over")
+    assert any(json.loads(f)["state"]["players"][0]["secret"] for f in frames["phone"])
+
+    table.screenshot(path="/tmp/dash-table.png", full_page=True)
+    phone.screenshot(path="/tmp/dash-phone.png", full_page=True)
+
+    # An API refusal is shown in a toast (seat 0 has the crate now, so it draws first).
+    assert view["state"]["to_act"][0]["actor"] == 0
+    phone.route("**/api/games/*/moves", lambda route: route.fulfill(
+        status=409, content_type="application/json", body=json.dumps({"detail": "refused for the test"})))
+    phone.get_by_test_id("move-draw-colour").click()
+    expect(phone.get_by_test_id("toast")).to_contain_text("refused for the test")
+    phone.unroute("**/api/games/*/moves")
+
+    # German, remembered across a reload.
+    expect(table.get_by_test_id("phase")).to_have_text("Draw a secret card")
+    table.get_by_test_id("lang-de").click()
+    expect(table.get_by_test_id("phase")).to_have_text("Geheime Karte ziehen")
+    table.reload()
+    expect(table.get_by_test_id("phase")).to_have_text("Geheime Karte ziehen")
+    table.get_by_test_id("lang-en").click()
+
+    # The table view on a phone-sized screen.
+    table.set_viewport_size(PHONE_SIZE)
+    expect(table.get_by_test_id("move-draw-colour")).to_be_visible()
+    check_layout(table, "table view at 390 px")
+
+    # Player links: none, or a wrong one, say so plainly.
+    other = browser.new_page(viewport=PHONE_SIZE)
+    other.goto(f"{base_url}/player?game={gid}&token=not-a-token")
+    expect(other.get_by_test_id("bad-token")).to_be_visible()
+    other.goto(f"{base_url}/player?game={gid}")
+    expect(other.get_by_test_id("no-token")).to_be_visible()
+    assert not errors, errors
+
+
+def test_reconnects_after_the_server_restarts(tmp_path, browser):
+    port = _free_port()
+    server, thread = start_server(tmp_path, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        gid = call(base, "POST", "/api/games", {"names": ["Aki", "Ben", "Chie"], "bots": [1, 2], "seed": 1})["id"]
+        page = browser.new_page(viewport=TABLE_SIZE)
+        page.goto(f"{base}/?game={gid}")
+        expect(page.get_by_test_id("move-draw-colour")).to_be_visible()
+        expect(page.get_by_test_id("conn")).to_be_hidden()
+    finally:
+        stop_server(server, thread)
+    expect(page.get_by_test_id("conn")).to_be_visible()  # "reconnecting"
+    server, thread = start_server(tmp_path, port)  # the same data: the game resumes
+    try:
+        expect(page.get_by_test_id("conn")).to_be_hidden(timeout=15000)
+        seq = call(base, "GET", f"/api/games/{gid}/view")["seq"]
+        tap(page, "move-draw-colour", "/moves")
+        shown_seq(page, seq + 1)
+    finally:
+        stop_server(server, thread)
+
+
+def test_real_table_pickers(base_url, browser):
+    """A table with a real tower: people enter the start player, the turned-up cards, their
+    secret card (on the phone) and what came out; an unsure camera reading asks first."""
+    game = call(base_url, "POST", "/api/games",
+                {"names": ["Aki", "Ben", "Chie"], "bots": [], "simulated": False, "seed": 3})
+    gid, links = game["id"], [p["url"] for p in game["players"]]
+    tokens = [u.split("token=")[1] for u in links]
+    table = browser.new_page(viewport=TABLE_SIZE)
+    table.goto(f"{base_url}/?game={gid}")
+    assert table.get_by_test_id("simulated-banner").count() == 0
+    tap(table, "chance-start_player-0", "/moves")
+
+    phone = browser.new_page(viewport=PHONE_SIZE)
+    phone.goto(links[0])
+    tap(table, "move-draw-shape", "/moves")
+    first = phone.locator("[data-testid^=enter-secret-]").first
+    card = first.get_attribute("data-testid").removeprefix("enter-secret-")
+    tap(phone, f"enter-secret-{card}", "/moves")
+    expect(phone.get_by_test_id("secret-card")).to_have_attribute("data-card", card)
+    for seat in (1, 2):
+        tap(table, "move-draw-colour", "/moves")
+        chance = call(base_url, "GET", f"/api/games/{gid}/view?token={tokens[seat]}")["chance"]
+        call(base_url, "POST", f"/api/games/{gid}/moves", {"move": chance["outcomes"][0]["move"], "token": tokens[seat]})
+
+    secrets = {call(base_url, "GET", f"/api/games/{gid}/view?token={tokens[s]}")["state"]["players"][s]["secret"]
+               for s in range(3)}
+    colour = next(c for c in ("red", "mint", "white", "purple") if c not in secrets)
+    shape = next(s for s in ("tall_can", "short_can", "stubby_can") if s not in secrets)
+    table.get_by_test_id(f"turnup-colour-{colour}").click()
+    table.get_by_test_id(f"turnup-shape-{shape}").click()
+    tap(table, "turnup-confirm", "/moves")
+    expect(table.locator(f'[data-testid=faceup] svg[data-drink="{colour}-{shape}"]')).to_be_visible()
+
+    for _ in range(20):  # draft, invest and declare through the API: tested on the simulated table
+        view = call(base_url, "GET", f"/api/games/{gid}/view")
+        if view["state"]["phase"] == "drop":
+            break
+        call(base_url, "POST", f"/api/games/{gid}/moves", {"move": view["moves"][0]["move"]})
+    shown_seq(table, view["seq"])
+    thrown = view["chance"]["thrown"]
+    out = sorted(thrown[:2])
+    for drink in out:
+        table.get_by_test_id(f"tap-{drink}").click()
+    expect(table.get_by_test_id("tap-confirm")).to_contain_text("2")
+    tap(table, "tap-confirm", "/observations")
+    view = call(base_url, "GET", f"/api/games/{gid}/view")
+    assert view["state"]["last_round"]["drop"]["out"] == out
+    shown_seq(table, view["seq"])
+    shown_out = table.locator("[data-testid=result-out] svg[data-drink]")
+    assert sorted(shown_out.nth(i).get_attribute("data-drink") for i in range(shown_out.count())) == out
+    stuck = view["state"]["tower"]["stuck"]
+    assert stuck and table.locator("[data-testid=stuck] svg[data-drink]").count() == len(stuck)
+
+    # A camera is unsure that a drink fell out: the table asks, a person confirms.
+    call(base_url, "POST", f"/api/games/{gid}/observations",
+         {"source": "camera", "appeared": [stuck[0]], "confidence": 0.5})
+    expect(table.get_by_test_id("question")).to_be_visible()
+    tap(table, "question-confirm", "/moves")
+    expect(table.get_by_test_id("question")).to_be_hidden()
+    assert stuck[0] not in call(base_url, "GET", f"/api/games/{gid}/view")["state"]["tower"]["stuck"]
