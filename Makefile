@@ -33,7 +33,26 @@ chromium:
 	  exit 1; \
 	fi
 
-test: $(VENV)/.installed chromium
+# The sensor firmware and its simulator bridge, from Debian's packages only. arduino-mk pulls in
+# Debian's Arduino IDE (Java); recommends are skipped so libsimavr-examples and friends stay out;
+# gcc and libc6-dev build the simavr bridge and the host build of the protocol code.
+FIRMWARE_DEBS := gcc-avr avr-libc binutils-avr arduino-core-avr arduino-mk simavr libsimavr-dev libsimavrparts1 socat gcc libc6-dev
+.PHONY: firmware-deps firmware
+firmware-deps:
+	@missing=$$(for p in $(FIRMWARE_DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then \
+	  :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	else \
+	  echo "the firmware needs Debian packages that are missing: sudo apt-get install --no-install-recommends" $$missing >&2; \
+	  exit 1; \
+	fi
+
+firmware: firmware-deps
+	$(MAKE) -C firmware
+
+test: $(VENV)/.installed chromium firmware-deps firmware
 	$(VENV)/bin/python -m pytest
 
 run: $(VENV)/.installed

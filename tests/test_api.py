@@ -1,6 +1,7 @@
 """The REST and WebSocket API over the real app and a real SQLite store."""
 from __future__ import annotations
 
+import json
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -261,3 +262,22 @@ def test_on_a_real_table_the_table_enters_a_computer_players_card(client):
     v = view(client, gid)  # the computer (seat 1) drew: the table enters its card
     assert v["state"]["phase"] == "secret" and v["chance"]["secret"] is True
     assert move(client, gid, v["chance"]["outcomes"][0]["move"]).status_code == 200
+
+
+def test_a_sealed_bid_is_made_on_the_phone_and_never_shown_to_the_table(client):
+    r = client.post("/api/games", json={"game": "jasmine_tea", "names": ["A", "B"], "seed": 1})
+    gid = r.json()["id"]
+    tokens = [parse_qs(urlparse(p["url"]).query)["token"][0] for p in r.json()["players"]]
+    v = view(client, gid)
+    assert v["state"]["phase"] == "bid"
+    assert not any(m["move"]["kind"] == "bid" for m in v["moves"])  # not offered to the table
+    r = move(client, gid, {"kind": "bid", "player": 0, "args": {"amount": 300}})
+    assert r.status_code == 403 and "phone" in r.json()["detail"]
+    mine = view(client, gid, tokens[0])
+    bid = next(m["move"] for m in mine["moves"] if m["move"]["kind"] == "bid" and m["move"]["args"]["amount"] == 300)
+    assert move(client, gid, bid, token=tokens[0]).status_code == 200
+    table, other = view(client, gid), view(client, gid, tokens[1])
+    for seen in (table, other):
+        assert "300" not in json.dumps(seen["events"]) and seen["state"]["players"][0]["bid"] is None
+        assert seen["state"]["players"][0]["has_bid"] is True
+    assert view(client, gid, tokens[0])["state"]["players"][0]["bid"] == 300

@@ -89,20 +89,35 @@ class TableSession:
                 "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
                 "chance": self._chance_for(viewer), "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,
-                "events": [e.to_json() for e in self.folded.events],
+                "events": self._latest_events(viewer),
                 "seq": len(self.records), "can_undo": viewer is None and self.folded.last_personal_move() is not None,
                 "over": game.is_over(state),
             }
 
+    @property
+    def secret_moves(self) -> frozenset[str]:
+        """Move kinds a player makes in secret (a bid): only on their own phone."""
+        return frozenset(getattr(self.game, "SECRET_MOVES", ()))
+
     def allowed_moves(self, viewer: Viewer) -> list[Move]:
-        """Player moves this viewer may make now (the table may act for human seats)."""
+        """Player moves this viewer may make now (the table may act for human seats,
+        except for their secret moves)."""
         moves = []
         for pending in self.game.pending(self.state):
             seat = pending.actor
             if seat == CHANCE or seat in self.bots or (viewer is not None and viewer != seat):
                 continue
-            moves.extend(self.game.legal_moves(self.state, seat))
+            moves.extend(m for m in self.game.legal_moves(self.state, seat)
+                         if viewer is not None or m.kind not in self.secret_moves)
         return moves
+
+    def _latest_events(self, viewer: Viewer) -> list[dict]:
+        """The events of the latest record; those of a secret move only for its maker."""
+        last = self.folded.history[-1][1] if self.folded.history else None
+        if last is not None and last.kind in self.secret_moves and last.player != viewer \
+                and self.folded.events and self.folded.events[0].kind != "undone":
+            return []
+        return [e.to_json() for e in self.folded.events]
 
     def _chance_for(self, viewer: Viewer) -> dict | None:
         """The chance outcome this viewer is asked to supply, if any."""
@@ -154,6 +169,8 @@ class TableSession:
             raise Forbidden("table outcomes (cards turned up, the tower) are entered on the table view")
         if move.player in self.bots:
             raise Forbidden(f"seat {move.player} is played by the computer")
+        if viewer is None and move.kind in self.secret_moves:
+            raise Forbidden(f"a {move.kind} is secret: make it on your own phone")
         if viewer is not None and viewer != move.player:
             raise Forbidden("a player's phone can only act for that player")
 

@@ -1,9 +1,14 @@
-"""One module per JIDOHANBAIKI game; ``GAMES`` maps a game id to its module."""
+"""One module per JIDOHANBAIKI game; ``GAMES`` maps a game id to its module (TOKYO METRO,
+which lives in its own package, is registered here too)."""
 from __future__ import annotations
 
-from . import pocari_bet
+from . import (chocolate_milk, jasmine_tea, lemon_squash, melon_soda, pocari_bet, pura, upside_down_tower,
+               vending_poker)
 
-GAMES = {pocari_bet.NAME: pocari_bet}
+from ..metro import game as tokyo_metro
+
+GAMES = {m.NAME: m for m in (pocari_bet, jasmine_tea, melon_soda, vending_poker, upside_down_tower,
+                             chocolate_milk, pura, lemon_squash, tokyo_metro)}
 
 
 def get(name: str):

@@ -1,0 +1,358 @@
+"""What the JIDOHANBAIKI game modules share: options, argument checks, turn order,
+a move dispatcher, sealed bids, and small helpers for drinks and yen.
+
+Everything here is pure (no I/O, no clock, no randomness). A game module keeps its
+own surface (``setup``, ``pending``, ``legal_moves``, ``apply``, ``chance``, ``view``,
+``payouts``, ``move_info``, ``is_over``); these helpers only keep the modules short
+and their refusals worded the same way.
+
+>>> clockwise(2, 4)
+(2, 3, 0, 1)
+>>> square_price(3)
+900
+>>> sort_drinks(["red-tall_can", "black-stubby_can"])
+['black-stubby_can', 'red-tall_can']
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from ...drinks import ALL_DRINKS, CARD_IDS, Drink
+from ..engine import CHANCE, Event, IllegalMove, Move, Pending
+
+YEN_STEP = 100  # the smallest yen tile
+
+
+# --- options and seats ----------------------------------------------------------------------
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    if isinstance(value, Mapping):
+        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
+    return value
+
+
+def options_from_config(cls: type, config: Mapping[str, Any], title: str,
+                        allowed: Sequence[int]) -> Any:
+    """Build a game's frozen ``Options`` from ``config["options"]``.
+
+    Unknown names and values of the wrong type are refused with the known names; the
+    player count comes from ``options.players`` or, when absent, from the names given.
+    """
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    given = dict(config.get("options") or {})
+    unknown = sorted(set(given) - set(fields))
+    if unknown:
+        raise IllegalMove(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
+    names = config.get("names")
+    if "players" in fields and "players" not in given and names:
+        given["players"] = len(names)
+    for name, value in list(given.items()):
+        default = fields[name].default
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise IllegalMove(f"option {name} must be true or false, not {value!r}")
+        elif isinstance(default, int) and default is not None:
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise IllegalMove(f"option {name} must be a whole number, not {value!r}")
+        elif isinstance(default, str):
+            if not isinstance(value, str):
+                raise IllegalMove(f"option {name} must be text, not {value!r}")
+        given[name] = _freeze(value)
+    opts = cls(**given)
+    players = getattr(opts, "players", None)
+    if players is not None and players not in allowed:
+        raise IllegalMove(f"{title} is played by {describe_counts(allowed)} players, not {players}")
+    return opts
+
+
+def describe_counts(allowed: Sequence[int]) -> str:
+    allowed = sorted(allowed)
+    if len(allowed) == 1:
+        return f"exactly {allowed[0]}"
+    if allowed == list(range(allowed[0], allowed[-1] + 1)):
+        return f"{allowed[0]} to {allowed[-1]}"
+    return ", ".join(map(str, allowed))
+
+
+def seat_names(config: Mapping[str, Any], n: int) -> tuple[str, ...]:
+    names = list(config.get("names") or [f"Player {i + 1}" for i in range(n)])
+    if len(names) != n:
+        raise IllegalMove(f"give {n} player names, not {len(names)}")
+    return tuple(str(x) for x in names)
+
+
+def clockwise(start: int, n: int) -> tuple[int, ...]:
+    """Seats clockwise from ``start`` (seat i+1 sits to the left of seat i)."""
+    return tuple((start + i) % n for i in range(n))
+
+
+def set_at(items: tuple, i: int, **changes: Any) -> tuple:
+    """A copy of a tuple of frozen dataclasses with item ``i`` changed."""
+    return tuple(replace(x, **changes) if k == i else x for k, x in enumerate(items))
+
+
+def top(values: Mapping[int, int] | Sequence[int], among: Iterable[int] | None = None) -> tuple[int, ...]:
+    """The keys (seats) holding the highest value; ties share."""
+    vals = dict(values) if isinstance(values, Mapping) else dict(enumerate(values))
+    keys = list(among) if among is not None else list(vals)
+    if not keys:
+        return ()
+    best = max(vals[k] for k in keys)
+    return tuple(k for k in keys if vals[k] == best)
+
+
+def square_price(n: int, unit: int = YEN_STEP) -> int:
+    """1 for 100, 2 for 400, 3 for 900: the price that grows with the square."""
+    return n * n * unit
+
+
+# --- drinks ---------------------------------------------------------------------------------
+
+_ORDER = {d.id: i for i, d in enumerate(ALL_DRINKS)}
+_DRINKS = {d.id: d for d in ALL_DRINKS}
+_TRAITS = {d.id: (d.colour.value, d.shape.value) for d in ALL_DRINKS}
+
+
+def drink(drink_id: str) -> Drink:
+    return _DRINKS[drink_id]
+
+
+def sort_drinks(ids: Iterable[str]) -> list[str]:
+    """Catalogue order: by colour, then shape lowest to tallest."""
+    return sorted(ids, key=_ORDER.__getitem__)
+
+
+def matches(drink_id: str, card_id: str) -> bool:
+    """Whether a drink has the colour or the shape a stock card names."""
+    return card_id in _TRAITS[drink_id]
+
+
+def traits(drink_id: str) -> tuple[str, str]:
+    """A drink's colour id and shape id."""
+    return _TRAITS[drink_id]
+
+
+def count_matching(drinks: Iterable[str], card_id: str) -> int:
+    return sum(1 for d in drinks if card_id in _TRAITS[d])
+
+
+def trait_counts(drinks: Iterable[str]) -> dict[str, int]:
+    """How many of ``drinks`` match each colour and shape card (cards with none left out)."""
+    counts: dict[str, int] = {}
+    for d in drinks:
+        for t in _TRAITS[d]:
+            counts[t] = counts.get(t, 0) + 1
+    return counts
+
+
+def distinct_traits(drinks: Iterable[str]) -> tuple[int, int]:
+    """How many different colours and how many different shapes."""
+    ds = [_DRINKS[d] for d in drinks]
+    return len({d.colour for d in ds}), len({d.shape for d in ds})
+
+
+def best_attribute(drinks: Sequence[str]) -> tuple[str | None, int]:
+    """The colour or shape most of ``drinks`` share, and how many (first in card order on ties)."""
+    counts = trait_counts(drinks)
+    best, n = None, 0
+    for card in CARD_IDS:
+        k = counts.get(card, 0)
+        if k > n:
+            best, n = card, k
+    return best, n
+
+
+# --- reading move arguments -----------------------------------------------------------------
+
+def arg(move: Move, name: str) -> Any:
+    if name not in move.args:
+        raise IllegalMove(f"a {move.kind!r} move needs {name!r}", move)
+    return move.args[name]
+
+
+def arg_int(move: Move, name: str, default: Any = dataclasses.MISSING) -> int:
+    value = move.args.get(name, default) if default is not dataclasses.MISSING else arg(move, name)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalMove(f"{name!r} must be a whole number, not {value!r}", move)
+    return value
+
+
+def arg_text(move: Move, name: str, choices: Iterable[str] | None = None) -> str:
+    value = arg(move, name)
+    if not isinstance(value, str):
+        raise IllegalMove(f"{name!r} must be text, not {value!r}", move)
+    if choices is not None:
+        choices = list(choices)
+        if value not in choices:
+            raise IllegalMove(f"{name!r} must be one of {', '.join(choices)}, not {value!r}", move)
+    return value
+
+
+def arg_bool(move: Move, name: str, default: bool = False) -> bool:
+    value = move.args.get(name, default)
+    if not isinstance(value, bool):
+        raise IllegalMove(f"{name!r} must be true or false, not {value!r}", move)
+    return value
+
+
+def arg_drink(move: Move, name: str = "drink") -> str:
+    value = arg(move, name)
+    if not isinstance(value, str) or value not in _DRINKS:
+        raise IllegalMove(f"{name!r} must be a drink id such as 'red-short_can', not {value!r}", move)
+    return value
+
+
+def arg_card(move: Move, name: str = "card") -> str:
+    value = arg(move, name)
+    if not isinstance(value, str) or value not in CARD_IDS:
+        raise IllegalMove(f"{name!r} must be a colour or shape id ({', '.join(CARD_IDS)}), not {value!r}", move)
+    return value
+
+
+def arg_list(move: Move, name: str, default: Any = dataclasses.MISSING) -> tuple:
+    value = move.args.get(name, default) if default is not dataclasses.MISSING else arg(move, name)
+    if not isinstance(value, (list, tuple)):
+        raise IllegalMove(f"{name!r} must be a list, not {value!r}", move)
+    return tuple(value)
+
+
+def arg_drinks(move: Move, name: str = "drinks", default: Any = dataclasses.MISSING,
+               allow_empty: bool = True) -> tuple[str, ...]:
+    """A list of distinct drink ids."""
+    items = arg_list(move, name, default)
+    bad = [d for d in items if not isinstance(d, str) or d not in _DRINKS]
+    if bad:
+        raise IllegalMove(f"{name!r} must list drink ids such as 'red-short_can'; not drinks: "
+                          f"{', '.join(map(repr, bad))}", move)
+    if len(set(items)) != len(items):
+        raise IllegalMove(f"the same drink is listed twice in {name!r}", move)
+    if not items and not allow_empty:
+        raise IllegalMove(f"{name!r} must name at least one drink", move)
+    return items
+
+
+def arg_seat(move: Move, name: str, n: int) -> int:
+    value = arg(move, name)
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
+        raise IllegalMove(f"{name!r} must be a seat from 0 to {n - 1}, not {value!r}", move)
+    return value
+
+
+def stepped_amounts(low: int, high: int, step: int = YEN_STEP) -> list[int]:
+    return list(range(low, high + 1, step)) if high >= low else []
+
+
+# --- dispatch ------------------------------------------------------------------------------
+
+Handler = Callable[[Any, Move], tuple[Any, list[Event]]]
+
+
+def dispatch(state: Any, move: Move, *, over: bool, pending: list[Pending], phase: str,
+             handlers: Mapping[tuple[str, str], Handler], names: Sequence[str],
+             waiting: str, anytime: Mapping[str, Handler] | None = None) -> tuple[Any, list[Event]]:
+    """Route a move to its handler after the checks every game shares.
+
+    ``handlers`` maps (phase, kind) to a function that checks the arguments (raising
+    IllegalMove with a reason) and returns the new state; ``anytime`` maps chance kinds
+    that may arrive in any phase (a drink falling out of the tower on its own).
+    """
+    if over:
+        raise IllegalMove("the game is over", move)
+    try:
+        if move.player == CHANCE and anytime and move.kind in anytime:
+            return anytime[move.kind](state, move)
+        actors = [w.actor for w in pending]
+        if move.player == CHANCE:
+            handler = handlers.get((phase, move.kind))
+            if CHANCE not in actors or handler is None:
+                raise IllegalMove(f"no {move.kind!r} outcome is awaited now; the game waits for {waiting}", move)
+            return handler(state, move)
+        p = move.player
+        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(names):
+            raise IllegalMove(f"there is no seat {p!r}", move)
+        if p not in actors:
+            raise IllegalMove(f"it is not {names[p]}'s turn; the game waits for {waiting}", move)
+        handler = handlers.get((phase, move.kind))
+        if handler is None:
+            kinds = sorted({k for (ph, k) in handlers if ph == phase})
+            raise IllegalMove(f"now is the time to {' or '.join(kinds) or 'wait'}, not to {move.kind}", move)
+        return handler(state, move)
+    except IllegalMove as exc:
+        if exc.move is None:
+            exc.move = move
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # malformed arguments
+        raise IllegalMove(f"the {move.kind!r} move is malformed: {exc}", move) from None
+
+
+# --- sealed bids ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Bidding:
+    """A sealed bid: each bidder puts an amount in a closed fist, all open at once.
+
+    ``sealed`` holds (seat, amount) pairs not yet revealed; a player's own view shows
+    their amount, everyone else sees only that they have bid. Ties among the highest
+    bid again (``rebids`` counts the re-bids); ``revealed`` keeps earlier openings.
+    """
+
+    bidders: tuple[int, ...]
+    sealed: tuple[tuple[int, int], ...] = ()
+    rebids: int = 0
+    revealed: tuple[tuple[tuple[int, int], ...], ...] = ()
+
+    def waiting(self) -> list[int]:
+        done = {p for p, _ in self.sealed}
+        return [p for p in self.bidders if p not in done]
+
+    def has_bid(self, p: int) -> bool:
+        return any(q == p for q, _ in self.sealed)
+
+    def amount(self, p: int) -> int | None:
+        return next((a for q, a in self.sealed if q == p), None)
+
+    def place(self, p: int, amount: int) -> "Bidding":
+        return replace(self, sealed=self.sealed + ((p, amount),))
+
+    def complete(self) -> bool:
+        return not self.waiting()
+
+    def opened(self) -> tuple[dict[int, int], tuple[int, ...]]:
+        """The bids and the seats that bid the most (in bidding order)."""
+        bids = dict(self.sealed)
+        return bids, top(bids, [p for p in self.bidders])
+
+    def rebid(self, tied: tuple[int, ...]) -> "Bidding":
+        return Bidding(tied, (), self.rebids + 1, self.revealed + (tuple(sorted(self.sealed)),))
+
+    def view(self, viewer: int | None) -> dict:
+        return {"bidders": list(self.bidders), "rebids": self.rebids,
+                "has_bid": [p for p in self.bidders if self.has_bid(p)],
+                "my_bid": self.amount(viewer) if isinstance(viewer, int) else None,
+                "earlier": [{str(p): a for p, a in opening} for opening in self.revealed]}
+
+
+def bid_moves(seat: int, yen: int, step: int = YEN_STEP) -> list[Move]:
+    return [Move("bid", seat, {"amount": a}) for a in stepped_amounts(0, yen, step)]
+
+
+def check_bid(move: Move, yen: int, step: int = YEN_STEP) -> int:
+    amount = arg_int(move, "amount")
+    if amount < 0 or amount > yen or amount % step:
+        raise IllegalMove(f"bid 0 to {yen} yen (what you have) in steps of {step}, not {amount}", move)
+    return amount
+
+
+# --- money -----------------------------------------------------------------------------------
+
+def need_yen(have: int, cost: int, what: str) -> None:
+    if cost > have:
+        raise IllegalMove(f"{what} costs {cost} yen and you have {have}")

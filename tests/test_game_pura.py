@@ -1,0 +1,257 @@
+"""PURA (solo), one test per rule, driven with explicit moves (chance included)."""
+
+import copy
+import json
+from dataclasses import replace
+
+import pytest
+
+from companion.drinks import COLOURS, DRINK_IDS, SHAPES
+from companion.rules.engine import CHANCE, ChanceDrop, IllegalMove, Move, Pending
+from companion.rules.games import GAMES
+from companion.rules.games import pura
+
+# A layout that keeps the start rule: slot s of crate k holds colour (k + s) and shape (2k + s),
+# so every crate has six colours and six shapes (and each drink appears once).
+GOOD = [f"{COLOURS[(k + s) % 6].value}-{SHAPES[(2 * k + s) % 6].value}" for k in range(6) for s in range(6)]
+
+
+def chance(kind, **args):
+    return Move(kind, CHANCE, args)
+
+
+def game(layout=GOOD, **options):
+    return pura.setup({"layout": list(layout), "options": options})
+
+
+def play(state, *moves):
+    for m in moves:
+        state, _ = pura.apply(state, m)
+    return state
+
+
+def assert_illegal(state, move, *words):
+    before = copy.deepcopy(state)
+    with pytest.raises(IllegalMove) as err:
+        pura.apply(state, move)
+    for w in words:
+        assert w.lower() in err.value.reason.lower(), err.value.reason
+    assert state == before
+    return err.value
+
+
+def with_crates(state, crates):
+    """Crates set directly (a list of six lists of six drink ids or None)."""
+    return replace(state, crates=tuple(tuple(c) for c in crates))
+
+
+def test_good_layout_is_a_legal_start():
+    assert sorted(GOOD) == sorted(DRINK_IDS)
+    assert pura.excess(game().crates) == 0 and game().phase == pura.PLAY
+
+
+def test_registered():
+    assert GAMES["pura"] is pura and pura.PLAYERS == (1,)
+
+
+# --- setup ------------------------------------------------------------------------------------
+
+def test_setup_fills_the_crates_one_random_drink_at_a_time():
+    state = pura.setup({})
+    assert state.phase == pura.FILL and pura.pending(state) == [Pending(CHANCE)]
+    assert len(pura.chance(state).outcomes) == 36
+    for d in GOOD:
+        state = play(state, chance("fill", drink=d))
+    assert state.crates == game().crates and state.phase == pura.PLAY
+    assert_illegal(pura.setup({}), chance("fill", drink="red"), "not a drink still to be placed")
+
+
+def test_setup_coins_ten_100s_and_three_500s_and_the_harder_game():
+    state = game()
+    assert (state.hundreds, state.fives, state.yen) == (10, 3, 2500)
+    hard = game(hard=True)
+    assert (hard.hundreds, hard.fives, hard.yen) == (8, 2, 1800)
+
+
+def test_setup_four_alike_in_a_crate_must_be_fixed_by_a_swap():
+    state = game(layout=DRINK_IDS)  # crate 0 holds six black drinks
+    assert state.phase == pura.FIX and pura.excess(state.crates) > 0
+    moves = pura.legal_moves(state, 0)
+    assert moves and all(m.kind == "fix" for m in moves)
+    # a swap that does not help is refused
+    assert_illegal(state, Move("fix", 0, {"a": 0, "a_slot": 0, "b": 0, "b_slot": 1}), "another crate")
+    while state.phase == pura.FIX:
+        state = play(state, pura.legal_moves(state, 0)[0])
+    assert pura.excess(state.crates) == 0 and state.yen == 2500  # fixing costs nothing
+
+
+# --- 100-yen actions ----------------------------------------------------------------------------
+
+def test_clear_all_drinks_of_one_card_from_one_crate_onto_the_card():
+    state = game()
+    blues = [d for d in state.crates[0] if d.startswith("blue")]
+    state2 = play(state, Move("clear", 0, {"crate": 0, "card": "blue"}))
+    assert state2.on_card("blue") == tuple(blues) and state2.hundreds == 9 and state2.spent_hundreds == 1
+    assert all(d is None or not d.startswith("blue") for d in state2.crates[0])
+    assert_illegal(state2, Move("clear", 0, {"crate": 0, "card": "blue"}), "no drink matching")
+
+
+def test_clearing_six_at_once_takes_300_from_the_spent_100s():
+    six_red = [f"red-{s.value}" for s in SHAPES]
+    crates = [list(c) for c in game().crates]
+    rest = [d for d in DRINK_IDS if d not in six_red]
+    crates = [six_red] + [rest[i * 6:(i + 1) * 6] for i in range(5)]
+    state = replace(with_crates(game(), crates), hundreds=6, spent_hundreds=4)
+    state, events = pura.apply(state, Move("clear", 0, {"crate": 0, "card": "red"}))
+    # paid 100 (5 left, 5 spent), then 3 x 100 back from the spent ones: 8 in hand, 2 spent
+    assert (state.hundreds, state.spent_hundreds) == (8, 2)
+    assert events[1].kind == "bonus" and events[1].data == {"yen": 300}
+
+
+def test_the_bonus_is_capped_by_the_spent_100s():
+    six_red = [f"red-{s.value}" for s in SHAPES]
+    rest = [d for d in DRINK_IDS if d not in six_red]
+    state = with_crates(game(), [six_red] + [rest[i * 6:(i + 1) * 6] for i in range(5)])
+    state = play(state, Move("clear", 0, {"crate": 0, "card": "red"}))
+    # only the one coin just spent lies in the spent pile: it comes back (10 in hand again)
+    assert (state.hundreds, state.spent_hundreds) == (10, 0)
+
+
+def test_swap_straight_across_example_up_to_2_on_short_up_to_3_on_long_sides():
+    # Rule book example: up to 4 drinks across a short side (2 + 2) or 6 across a long side (3 + 3).
+    state = game()
+    long = play(state, Move("swap", 0, {"a": 0, "b": 1, "a_slots": (1, 3, 5), "b_slots": (0, 2, 4)}))
+    assert [long.crates[0][s] for s in (1, 3, 5)] == [state.crates[1][s] for s in (0, 2, 4)]
+    assert [long.crates[1][s] for s in (0, 2, 4)] == [state.crates[0][s] for s in (1, 3, 5)]
+    assert long.hundreds == 9
+    short = play(state, Move("swap", 0, {"a": 2, "b": 5, "a_slots": (4, 5), "b_slots": (1, 0)}))
+    assert (short.crates[2][4], short.crates[2][5]) == (state.crates[5][1], state.crates[5][0])
+    # the number swapped is free: one pair is fine
+    one = play(state, Move("swap", 0, {"a": 0, "b": 3, "a_slots": (2,), "b_slots": (3,)}))
+    assert one.crates[0][2] == state.crates[3][3]
+
+
+def test_swap_must_face_straight_across():
+    state = game()
+    assert_illegal(state, Move("swap", 0, {"a": 0, "b": 1, "a_slots": (0, 3), "b_slots": (0, 2)}), "straight across")
+    assert_illegal(state, Move("swap", 0, {"a": 0, "b": 1, "a_slots": (0, 2, 4), "b_slots": (4, 0, 2)}),
+                   "straight across")
+    assert_illegal(state, Move("swap", 0, {"a": 0, "b": 1, "a_slots": (0, 1), "b_slots": (0, 2)}), "straight across")
+    assert_illegal(state, Move("swap", 0, {"a": 0, "b": 0, "a_slots": (0,), "b_slots": (1,)}), "two different")
+    assert_illegal(state, Move("swap", 0, {"a": 0, "b": 1, "a_slots": (0,), "b_slots": ()}), "as many slots")
+    assert pura.side_pairs((0, 2, 4), (5, 3, 1))  # a long side against the other, turned round
+
+
+def test_listed_swaps_are_legal_and_distinct():
+    state = game()
+    swaps = [m for m in pura.legal_moves(state, 0) if m.kind == "swap"]
+    assert len(swaps) == len(set(swaps))
+    for m in swaps[:: max(1, len(swaps) // 40)]:
+        pura.apply(state, m)
+
+
+def test_no_100_coin_no_100_action():
+    state = replace(game(), hundreds=0, spent_hundreds=10)
+    assert {m.kind for m in pura.legal_moves(state, 0)} == {"throw"}
+    assert_illegal(state, Move("clear", 0, {"crate": 0, "card": "blue"}), "none left")
+
+
+# --- 500-yen throws -----------------------------------------------------------------------------
+
+def test_throw_a_whole_crate_what_comes_out_goes_onto_its_card():
+    state = game()
+    crate = state.crates[2]
+    state = play(state, Move("throw", 0, {"crate": 2}))
+    assert state.fives == 2 and state.crates[2] == (None,) * 6
+    spec = pura.chance(state)
+    assert isinstance(spec, ChanceDrop) and set(spec.thrown) == set(crate)
+    state = play(state, chance("drop", out=crate[:4]))
+    for d in crate[:4]:
+        assert d in state.on_card(d.split("-")[0])
+    assert state.tower.inside == set(crate[4:]) and state.phase == pura.PLAY
+
+
+def test_stuck_drinks_can_be_pushed_out_by_a_later_throw():
+    state = play(game(), Move("throw", 0, {"crate": 0}), chance("drop", out=()))
+    stuck = set(game().crates[0])
+    assert state.tower.inside == stuck
+    state = play(state, Move("throw", 0, {"crate": 1}))
+    assert set(pura.chance(state).inside) == stuck
+    state = play(state, chance("drop", out=tuple(stuck) + game().crates[1]))
+    assert not state.tower.inside and pura.sorted_count(state) == 12
+
+
+def test_stuck_after_the_last_500_loses():
+    state = replace(game(), fives=1, spent_fives=2)
+    state, events = pura.apply(play(state, Move("throw", 0, {"crate": 0})), chance("drop", out=game().crates[0][:5]))
+    assert state.phase == pura.OVER and state.result == "lost" and "stuck" in state.why
+    assert pura.payouts(state)["winners"] == [] and pura.payouts(state)["final"] is True
+
+
+def test_running_out_of_money_loses():
+    state = replace(game(), hundreds=1, spent_hundreds=9, fives=0, spent_fives=3)
+    state = play(state, Move("clear", 0, {"crate": 0, "card": "blue"}))
+    assert state.phase == pura.OVER and state.result == "lost" and state.why == "the money ran out"
+
+
+def test_winning_scores_the_unspent_yen():
+    crates = [[f"{c.value}-{s.value}" for s in SHAPES] for c in COLOURS]  # one colour per crate
+    state = with_crates(game(), crates)
+    for k, c in enumerate(COLOURS[:5]):
+        state = play(state, Move("clear", 0, {"crate": k, "card": c.value}))
+    # five clears of six: each pays 100 and takes it straight back (the bonus is 300, but only that
+    # one coin lies in the spent pile), so ten 100s stay in hand
+    assert state.phase == pura.PLAY and state.hundreds == 10
+    state = play(state, Move("throw", 0, {"crate": 5}), chance("drop", out=tuple(crates[5])))
+    assert state.result == "won" and pura.sorted_count(state) == 36
+    # one 500 spent: 10 x 100 + 2 x 500 = 2000
+    assert state.hundreds == 10 and state.fives == 2 and pura.score(state) == 2000
+    assert pura.payouts(state) == {"yen": [2000], "score": 2000, "result": "won", "final": True, "winners": [0]}
+
+
+def test_spilled_drinks_are_sorted_onto_their_card():
+    state = play(game(), Move("throw", 0, {"crate": 0}), chance("drop", out=()))
+    d = sorted(state.tower.inside)[0]
+    state = play(state, chance("spill", out=(d,)))
+    assert d in state.on_card(d.split("-")[0])
+
+
+# --- illegal moves, JSON, views ------------------------------------------------------------------
+
+def test_illegal_moves_change_nothing():
+    state = game()
+    assert_illegal(state, Move("clear", 1, {"crate": 0, "card": "blue"}), "no seat 1")
+    assert_illegal(state, Move("clear", 0, {"crate": 9, "card": "blue"}), "crate from 0 to 5")
+    assert_illegal(state, Move("fix", 0, {"a": 0, "a_slot": 0, "b": 1, "b_slot": 0}), "not to fix")
+    assert_illegal(state, chance("drop", out=()), "no 'drop' outcome")
+    state = play(state, Move("throw", 0, {"crate": 0}))
+    assert_illegal(state, Move("throw", 0, {"crate": 0}), "not player 1's turn")
+    assert_illegal(play(state, chance("drop", out=())), Move("throw", 0, {"crate": 0}), "empty")
+
+
+@pytest.mark.parametrize("move", [
+    chance("fill", drink="red-tall_can"), Move("fix", 0, {"a": 0, "a_slot": 1, "b": 2, "b_slot": 3}),
+    Move("clear", 0, {"crate": 1, "card": "tall_can"}), Move("throw", 0, {"crate": 3}),
+    Move("swap", 0, {"a": 0, "b": 1, "a_slots": (1, 3), "b_slots": (0, 2)}), chance("drop", out=("red-tall_can",)),
+    chance("spill", out=("red-tall_can",)),
+], ids=lambda m: m.kind)
+def test_moves_round_trip_through_json(move):
+    assert Move.from_json(json.loads(json.dumps(move.to_json()))) == move
+
+
+def test_view_has_what_a_dashboard_needs():
+    state = play(game(), Move("throw", 0, {"crate": 0}))
+    v = pura.view(state, 0)
+    assert v["crates"][0] == [None] * 6 and v["crates"][1] == list(game().crates[1])
+    assert v["coins"] == {"100": 10, "500": 2} and v["spent"] == {"100": 0, "500": 1}
+    assert v["thrown"] == list(game().crates[0]) and v["phase"] == "drop" and v["tower"] == {"stuck": []}
+    assert v["players"][0]["yen"] == 2000 and set(v["cards"]) == set(pura.CARD_IDS)
+    json.dumps(v)
+    assert pura.move_info(state, Move("throw", 0, {"crate": 1})).cost == 500
+
+
+def test_module_doctests():
+    import doctest
+
+    result = doctest.testmod(pura)
+    assert result.failed == 0 and result.attempted > 0

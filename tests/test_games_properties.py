@@ -1,0 +1,451 @@
+"""The JIDOHANBAIKI games over random legal playouts: invariants after every move.
+
+Hypothesis draws a seed; ``random.Random(seed)`` plays a whole game through the engine's
+surface: one of the seats ``pending`` names moves (a random legal move, or now and then
+a compound move the game accepts beyond its listed ones, such as buying three drinks at
+once), chance picks among its listed outcomes, a drop lets a random subset of the
+candidates come out, and now and then drinks stuck in the tower spill out on their own.
+
+After every move: yen are conserved between the bank, the players and whatever is staked
+or lies on the table; every drink is in exactly one place; no view shows another player's
+secret; views and payouts are JSON. Every playout ends (the option defaults bound every
+game), and replaying its move list (also through JSON) gives the same state.
+"""
+
+import json
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.drinks import DRINK_IDS
+from companion.rules import engine
+from companion.rules.engine import CHANCE, ChanceChoice, ChanceDrop, IllegalMove, Move
+from companion.rules.games import GAMES
+
+MAX_MOVES = 5000
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# --- per game: configurations, money, drink places, secrets, compound moves -----------------
+
+def _jasmine():
+    from companion.rules.games import jasmine_tea as g
+
+    configs = [{"names": ["A", "B"]}, {"names": ["A", "B", "C"]}, {"names": list("ABCD")},
+               {"names": list("ABCDEF")}, {"names": ["A", "B", "C"], "options": {"start_by": "random"}},
+               {"names": ["A", "B", "C"], "options": {"bet_limit_per": "round", "poorest_tie": "turn_order",
+                                                      "start_yen": 600}}]
+
+    def money(s):
+        return s.bank + sum(x.yen for x in s.seats) + sum(b.amount for b in s.bets)
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for d in s.supply:
+            where[d].append("supply")
+        for p, d in s.bought:
+            where[d].append(f"bought {p}")
+        for d in s.rethrow:
+            where[d].append("rethrow")
+        for d in s.tower.inside:
+            where[d].append("tower")
+        for d in s.box:
+            where[d].append("box")
+        return where
+
+    def secrets(s):
+        return {p: s.bidding.amount(p) for p in range(len(s.seats))} if s.bidding else {}
+
+    def extra(s, p, rng):
+        if s.phase != g.TURNS:
+            return None
+        if rng.random() < 0.5 and len(s.supply) >= 3:
+            return Move("buy_drinks", p, {"drinks": tuple(rng.sample(sorted(s.supply), rng.randint(2, 3)))})
+        cards = rng.sample(g.CARD_IDS, rng.randint(2, 4))
+        return Move("bet", p, {"cards": tuple(cards), "amounts": tuple(100 for _ in cards)})
+
+    def check(s):
+        assert len({c for x in s.seats for c in x.cards} | set(s.middle)) == 12
+        assert 1 <= s.round <= s.options.total_rounds
+
+    return g, configs, money, places, secrets, extra, check
+
+
+def _melon():
+    from companion.rules.games import melon_soda as g
+
+    configs = [{"names": ["A", "B"]}, {"names": ["A", "B", "C"]}, {"names": list("ABCDEF")},
+               {"names": list("ABCD"), "options": {"deal": "random"}},
+               {"names": ["A", "B", "C"], "options": {"refill_with_yen": True, "spill_to": "box", "start_yen": 300}}]
+
+    def money(s):
+        return s.bank + sum(x.yen for x in s.seats) + s.pot_yen
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for p, x in enumerate(s.seats):
+            for part in ("supply", "crate", "beside"):
+                for d in getattr(x, part):
+                    where[d].append(f"{part} {p}")
+        for part in ("pot", "thrown", "came_out"):
+            for d in getattr(s, part):
+                where[d].append(part)
+        for d in s.tower.inside:
+            where[d].append("tower")
+        for d in s.box:
+            where[d].append("box")
+        return where
+
+    def check(s):
+        assert all(len(x.crate) <= g.CRATE for x in s.seats)
+        assert all(x.yen >= 0 for x in s.seats)
+
+    return g, configs, money, places, lambda s: {}, None, check
+
+
+def _poker():
+    from companion.rules.games import vending_poker as g
+
+    configs = [{"names": ["A", "B"], "options": {"max_turns": 60}},
+               {"names": ["A", "B", "C"], "options": {"max_turns": 60}},
+               {"names": list("ABCDEF"), "options": {"max_turns": 80}},
+               {"names": ["A", "B", "C"], "options": {"coins_500": 0, "notes_1000": 0, "max_turns": 80}},
+               {"names": ["A", "B", "C"], "options": {"spill_to": "thrower", "auto_call_at": 0, "max_turns": 60}},
+               {"names": ["A", "B"], "start_player": 1}]
+
+    def money(s):
+        return sum(x.yen for x in s.seats) + g.coin_value(s.pot)
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for d in s.heap:
+            where[d].append("heap")
+        for p, x in enumerate(s.seats):
+            for d in x.crate:
+                where[d].append(f"crate {p}")
+        for d in s.tower.inside:
+            where[d].append("tower")
+        for d in s.queue:
+            where[d].append("queue")
+        if s.flying:
+            where[s.flying].append("flying")
+        return where
+
+    def extra(s, p, rng):
+        if s.phase in (g.DROP, g.MORE) and rng.random() < 0.05:
+            return Move("foul", CHANCE, {"seat": s.player})
+        if s.phase != g.TURN:
+            return None
+        free = g.CRATE - len(s.seats[p].crate)
+        if free < 2 or len(s.heap) < 2:
+            return None
+        cans = rng.sample(sorted(s.heap), rng.randint(2, min(free, 3)))
+        cost = sum(g.price(s, d) for d in cans)
+        ways = g.payments(s.seats[p].coins, cost)
+        if not ways:
+            return None
+        way = rng.choice(ways)
+        coins = tuple(c for c, n in zip(g.DENOMS, way) for _ in range(n))
+        return Move("buy", p, {"drinks": tuple(cans), "coins": coins})
+
+    def check(s):
+        assert all(min(x.coins) >= 0 for x in s.seats) and min(s.pot) >= 0
+        assert all(len(x.crate) <= g.CRATE for x in s.seats) or s.phase in (g.DISCARD, g.DROP, g.MORE)
+        assert all(not x.crate for x in s.seats if x.out)
+
+    return g, configs, money, places, lambda s: {}, extra, check
+
+
+def _upside():
+    from companion.rules.games import upside_down_tower as g
+
+    configs = [{"names": ["A", "B"]}, {"names": ["A", "B", "C"]}, {"names": list("ABCDEF")},
+               {"names": ["A", "B", "C"], "options": {"marker_colours": ["red", "mint"], "start_yen": 300,
+                                                      "max_rebids": 0, "hide_yen_while_bidding": False}},
+               {"names": ["A", "B", "C", "D"], "options": {"max_rounds": 3}}]
+
+    def money(s):
+        return s.bank + sum(x.yen for x in s.seats) + sum(b.coins * s.options.coin for b in s.bets) + \
+            sum(y for _, y in s.prices)
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for d in s.lid:
+            where[d].append("lid")
+        for d in s.markers:
+            where[d].append("marker")
+        for c, ds in s.cards:
+            for d in ds:
+                assert g.colour_of(d) == c
+                where[d].append(f"card {c}")
+        for p, x in enumerate(s.seats):
+            for d in x.stocks:
+                where[d].append(f"stocks {p}")
+        for d in s.front:
+            where[d].append("front")
+        for d in s.thrown:
+            where[d].append("thrown")
+        return where
+
+    def secrets(s):
+        return {p: s.bidding.amount(p) for p in range(len(s.seats))} if s.bidding else {}
+
+    def check(s):
+        assert len(s.front) <= g.FRONT_SLOTS
+        assert all(x.yen >= 0 for x in s.seats)
+        if s.phase == g.BID and s.options.hide_yen_while_bidding:
+            for viewer in range(len(s.seats)):
+                v = g.view(s, viewer)
+                assert all(q["yen"] is None for i, q in enumerate(v["players"]) if i != viewer)
+
+    return g, configs, money, places, secrets, None, check
+
+
+def _chocolate():
+    from companion.rules.games import chocolate_milk as g
+
+    configs = [{"names": ["A", "B"]}, {"names": ["A", "B", "C"]}, {"names": list("ABCDEF")},
+               {"names": ["A", "B", "C"], "options": {"use_tower": False, "rise_when": "out"}},
+               {"names": ["A", "B", "C", "D"], "options": {"spill_to": "thrower", "start_yen": 100,
+                                                           "crates_for_sale": 0}},
+               {"names": ["A", "B"], "start_player": 1, "options": {"max_turns": 40, "refill": "dice"}}]
+
+    def money(s):
+        return s.bank + sum(x.yen for x in s.seats) + sum(y for _, y in s.prices)
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for d in s.supply:
+            where[d].append("supply")
+        for i, cell in enumerate(s.grid):
+            for d in cell:
+                where[d].append(f"cell {i}")
+        for p, x in enumerate(s.seats):
+            for k, c in enumerate(x.crates):
+                for d in c:
+                    where[d].append(f"crate {p}.{k}")
+        for d in s.tower.inside:
+            where[d].append("tower")
+        if s.flying and s.flying not in s.tower.inside:
+            where[s.flying].append("flying")
+        return where
+
+    def extra(s, p, rng):
+        if s.phase != g.TURN:
+            return None
+        mine = [d for c in s.seats[p].crates for d in c]
+        if len(mine) < 2:
+            return None
+        card = rng.choice(g.CARD_IDS)
+        fits = [d for d in mine if g.matches(d, card)]
+        if len(fits) < 2:
+            return None
+        return Move("sell", p, {"card": card, "drinks": tuple(rng.sample(fits, rng.randint(1, len(fits))))})
+
+    def check(s):
+        assert all(len(c) <= g.CRATE for x in s.seats for c in x.crates)
+        assert all(x.yen >= 0 for x in s.seats)
+        assert s.phase == g.FILL or sum(len(c) for c in s.grid) >= 9 or not s.supply
+
+    return g, configs, money, places, lambda s: {}, extra, check
+
+
+def _pura():
+    from companion.rules.games import pura as g
+
+    configs = [{}, {"options": {"hard": True}}, {"layout": list(DRINK_IDS)},
+               {"options": {"out_to": "shape", "hundreds": 30, "five_hundreds": 6}},
+               {"options": {"fix_limit": 0}}]
+
+    def money(s):
+        return (s.hundreds + s.spent_hundreds) * 100 + (s.fives + s.spent_fives) * 500
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for i, c in enumerate(s.crates):
+            for d in c:
+                if d:
+                    where[d].append(f"crate {i}")
+        for card, ds in s.cards:
+            for d in ds:
+                assert g.matches(d, card)
+                where[d].append(f"card {card}")
+        for d in s.tower.inside:
+            where[d].append("tower")
+        for d in s.thrown:
+            where[d].append("thrown")
+        if s.phase == g.FILL:  # drinks not drawn yet are in the box lid
+            for d, w in where.items():
+                if not w:
+                    w.append("lid")
+        return where
+
+    def check(s):
+        assert s.fixes <= s.options.fix_limit
+        if s.phase == g.PLAY and s.actions == 0 and s.fixes < s.options.fix_limit:
+            assert g.excess(s.crates) == 0
+        if s.phase == g.OVER:
+            assert s.result in ("won", "lost")
+            assert (s.result == "won") == (g.sorted_count(s) == 36)
+
+    return g, configs, money, places, lambda s: {}, None, check
+
+
+def _lemon():
+    from companion.rules.games import lemon_squash as g
+
+    configs = [{"names": ["A", "B"]}, {"names": list("ABCDEF")}, {"names": list("ABCDEFG")},
+               {"names": list("ABCDEFGHIJKL")},
+               {"names": list("ABCD"), "options": {"teams": [[0, 2], [1, 3]], "colours": ["red", "blue"],
+                                                   "start_yen": 200, "max_rounds": 10}}]
+
+    def money(s):
+        return s.bank + sum(u.yen for u in s.units)
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        used = {u.colour for u in s.units}
+        for d in s.arena:
+            where[d].append("arena")
+        for i, u in enumerate(s.units):
+            for d in u.collected:
+                where[d].append(f"unit {i}")
+            where[f"{u.colour}-short_can"].append(f"flicker {i}")
+        for d, w in where.items():
+            if d.split("-")[0] not in used:
+                w.append("box")
+        return where
+
+    def check(s):
+        for u in s.units:
+            assert list(u.collected) == [f"{d.split('-')[0]}-{sh}" for d, sh in zip(u.collected, s.cards)]
+            assert u.yen >= 0
+
+    return g, configs, money, places, lambda s: {}, None, check
+
+
+GAME_SPECS = {"jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker,
+              "upside_down_tower": _upside, "chocolate_milk": _chocolate, "pura": _pura,
+              "lemon_squash": _lemon}
+
+
+# --- the playout ---------------------------------------------------------------------------
+
+def next_move(g, state, rng, extra, spill_rate=0.03):
+    tower = getattr(state, "tower", None)
+    inside = sorted(getattr(tower, "inside", ()) or ())
+    if inside and rng.random() < spill_rate:
+        return Move("spill", CHANCE, {"out": tuple(rng.sample(inside, rng.randint(1, len(inside))))}), False
+    who = rng.choice(g.pending(state))
+    if who.actor == CHANCE:
+        spec = g.chance(state)
+        if isinstance(spec, ChanceChoice):
+            assert spec.outcomes, f"chance is pending in {state.phase} with no outcomes"
+            assert abs(sum(p for _, p in spec.outcomes) - 1) < 1e-9
+            return rng.choice([m for m, _ in spec.outcomes]), False
+        assert isinstance(spec, ChanceDrop)
+        rate = rng.choice((0.2, 0.6, 0.9))
+        return Move(spec.move_kind, CHANCE, {"out": tuple(d for d in spec.candidates if rng.random() < rate)}), False
+    if extra is not None and rng.random() < 0.15:
+        move = extra(state, who.actor, rng)
+        if move is not None:
+            return move, True
+    moves = g.legal_moves(state, who.actor)
+    assert moves, f"seat {who.actor} is pending in {state.phase} but has no legal move"
+    return rng.choice(moves), False
+
+
+def check_invariants(g, state, start_money, money, places, secrets, check):
+    assert money(state) == start_money, "yen were created or lost"
+    wrong = {d: w for d, w in places(state).items() if len(w) != 1}
+    assert not wrong, f"drinks not in exactly one place: {wrong}"
+    table = g.view(state, None)
+    json.dumps(table)
+    json.dumps(g.payouts(state))
+    hidden = {p: v for p, v in secrets(state).items() if v is not None}
+    n = len(table["players"])
+    for viewer in [None, *range(n)]:
+        v = table if viewer is None else g.view(state, viewer)
+        for p, secret in hidden.items():
+            if p != viewer:
+                assert v["players"][p].get("bid") is None, f"seat {p}'s secret shows in the view of {viewer}"
+                if v.get("bidding"):
+                    assert v["bidding"]["my_bid"] in (None, hidden.get(viewer))
+    if check:
+        check(state)
+    if g.is_over(state):
+        pay = g.payouts(state)
+        assert pay["final"] is True and (pay["winners"] or pay.get("result") == "lost")
+        assert g.pending(state) == []
+
+
+def playout(name, config, seed):
+    g, _, money, places, secrets, extra, check = GAME_SPECS[name]()
+    rng = random.Random(seed)
+    state = g.setup(config)
+    start_money = money(state)
+    moves = []
+    check_invariants(g, state, start_money, money, places, secrets, check)
+    while not g.is_over(state) and len(moves) < MAX_MOVES:
+        move, made_up = next_move(g, state, rng, extra)
+        try:
+            state2, events = g.apply(state, move)
+        except IllegalMove as exc:
+            # Only a compound move the random agent made up may be refused (states are
+            # immutable values, so a refusal cannot have changed anything).
+            assert made_up, f"a listed move was refused: {move} ({exc.reason})"
+            continue
+        state = state2
+        moves.append(move)
+        for e in events:
+            json.dumps(e.to_json())
+        check_invariants(g, state, start_money, money, places, secrets, check)
+    assert g.is_over(state), f"{name} did not end within {MAX_MOVES} moves"
+    return g, state, moves
+
+
+def _cases():
+    return [(name, i) for name, spec in GAME_SPECS.items() for i in range(len(spec()[1]))]
+
+
+@pytest.mark.parametrize("name", sorted(GAME_SPECS))
+@SETTINGS
+@given(data=st.data())
+def test_random_playouts_keep_the_invariants_and_replay(name, data):
+    configs = GAME_SPECS[name]()[1]
+    config = data.draw(st.sampled_from(configs), label="config")
+    seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+    g, state, moves = playout(name, config, seed)
+    replayed, _ = engine.replay(g, config, moves)
+    assert replayed == state
+    from_log = [Move.from_json(line) for line in json.loads(json.dumps([m.to_json() for m in moves]))]
+    assert from_log == moves
+    again, _ = engine.replay(g, config, from_log)
+    assert again == state
+    assert g.view(again, None) == g.view(state, None)
+
+
+@pytest.mark.parametrize("name", sorted(GAME_SPECS))
+def test_every_config_plays_to_the_end(name):
+    configs = GAME_SPECS[name]()[1]
+    for i, config in enumerate(configs):
+        g, state, _ = playout(name, config, 1000 + i)
+        assert g.is_over(state)
+
+
+def test_every_game_is_registered():
+    for name in GAME_SPECS:
+        assert name in GAMES
+        mod = GAMES[name]
+        assert mod.NAME == name and mod.PLAYERS
+
+
+def test_common_helpers_doctests():
+    import doctest
+
+    from companion.rules.games import common
+
+    result = doctest.testmod(common)
+    assert result.failed == 0 and result.attempted > 0
