@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +19,12 @@ from pydantic import BaseModel, Field
 from ..observation import Observation
 from ..rules.engine import IllegalMove, Move
 from ..rules.games import GAMES
+from ..table.devices import Devices
 from ..table.session import Forbidden, TableSession
 from ..table.store import EventStore
 
 STATIC = Path(__file__).parent / "static"
+log = logging.getLogger(__name__)
 
 
 class NewGame(BaseModel):
@@ -43,8 +47,31 @@ class Tables:
     def __init__(self, store: EventStore):
         self.store = store
         self.sessions: dict[str, TableSession] = {}
-        for info in store.games(status="open"):
+        for info in reversed(store.games(status="open")):
             self.sessions[info.id] = TableSession(store, info.id)
+        self.active: str | None = next(reversed(self.sessions), None)  # the game the devices feed
+
+    def touch(self, session: TableSession) -> TableSession:
+        """Mark the game a person just played in as the one the camera and sensors report to."""
+        self.active = session.id
+        return session
+
+    def route(self, obs: Observation) -> None:
+        """Hand a device's observation to the game in play; without one it is only counted."""
+        session = self.sessions.get(self.active) if self.active else None
+        if session is None or session.game.is_over(session.state):
+            log.info("no game in play: %s observation not recorded", obs.source)
+            return
+        session.observe(obs)
+
+    def sensor_event_seen(self, boot_id: str, event_id: int) -> bool:
+        """Whether a sensor event was committed before (the board re-sends after a restart)."""
+        for session in self.sessions.values():
+            for r in session.records:
+                d = (r.get("observation") or {}).get("detail") or {}
+                if d.get("boot_id") == boot_id and d.get("event_id") == event_id:
+                    return True
+        return False
 
     def get(self, game_id: str) -> TableSession:
         if game_id not in self.sessions:
@@ -55,11 +82,24 @@ class Tables:
         return self.sessions[game_id]
 
 
-def create_app(store: EventStore, lan_url: str | None = None) -> FastAPI:
-    app = FastAPI(title="Tokyo Table Companion", version="0.1.0",
-                  description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights.")
+def create_app(store: EventStore, lan_url: str | None = None, camera: str | None = None,
+               serial: str | None = None, profile: str | None = None) -> FastAPI:
+    """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated)."""
     tables = Tables(store)
-    app.state.tables, app.state.lan_url = tables, lan_url
+    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile,
+                      already_committed=tables.sensor_event_seen)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        devices.start()
+        try:
+            yield
+        finally:
+            devices.stop()
+
+    app = FastAPI(title="Tokyo Table Companion", version="0.1.0", lifespan=lifespan,
+                  description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights.")
+    app.state.tables, app.state.lan_url, app.state.devices = tables, lan_url, devices
 
     def viewer_of(session: TableSession, token: str | None):
         try:
@@ -97,6 +137,7 @@ def create_app(store: EventStore, lan_url: str | None = None) -> FastAPI:
         except IllegalMove as exc:
             raise HTTPException(422, exc.reason) from None
         tables.sessions[session.id] = session
+        tables.touch(session)
         return {"id": session.id, "players": player_links(session, request)}
 
     def base_url(request: Request) -> str:
@@ -132,6 +173,7 @@ def create_app(store: EventStore, lan_url: str | None = None) -> FastAPI:
         viewer = viewer_of(session, body.token)
         move = act(Move.from_json, body.move)
         events = act(session.submit, move, viewer)
+        tables.touch(session)
         return {"events": events, "view": session.view(viewer)}
 
     @app.post("/api/games/{game_id}/observations", summary="Report what a source saw in the tray")
@@ -141,8 +183,20 @@ def create_app(store: EventStore, lan_url: str | None = None) -> FastAPI:
 
     @app.post("/api/games/{game_id}/throw", summary="Simulated table: throw the due drinks in")
     def post_throw(game_id: str) -> dict:
-        session = tables.get(game_id)
-        return {**act(session.throw), "view": session.view(None)}
+        session = tables.touch(tables.get(game_id))
+        return {**act(devices.throw, session), "view": session.view(None)}
+
+    @app.get("/api/devices", summary="The camera and the sensor board: state, firmware, beams")
+    def get_devices() -> dict:
+        return devices.status()
+
+    @app.get("/api/camera.jpg", summary="The latest camera frame with the detections drawn on it",
+             responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "no camera"}})
+    def get_camera_frame() -> Response:
+        frame = devices.frame_jpeg()
+        if frame is None:
+            raise HTTPException(404, "no camera frame: start with --camera, or wait for the camera")
+        return Response(frame, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.post("/api/games/{game_id}/question/dismiss", summary="Dismiss the open question (logged)")
     def dismiss_question(game_id: str) -> dict:

@@ -17,7 +17,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
-from ..rules.engine import Event, IllegalMove, Move
+from ..rules.engine import CHANCE, ChanceDrop, Event, IllegalMove, Move
 from ..rules.games import get as get_game
 
 
@@ -43,6 +43,10 @@ class Folded:
     history: list[tuple[Any, Move, str]] = field(default_factory=list)  # (state before, move, by)
     question: dict | None = None
     events: list[Event] = field(default_factory=list)
+    # Break-beam passes (in, out) counted since the last drop was settled, and those that
+    # went with that drop: what the camera's or a person's account is checked against.
+    beams: tuple[int, int] = (0, 0)
+    last_drop_beams: tuple[int, int] | None = None
 
     def last_personal_move(self) -> int | None:
         """Index in ``history`` of the latest move a person (or a real sensor) made."""
@@ -54,7 +58,10 @@ class Folded:
         kind = record.get("type")
         if kind == "move":
             move = Move.from_json(record.get("move"))
+            settles_drop = move.player == CHANCE and isinstance(self.game.chance(self.state), ChanceDrop)
             state, events = self.game.apply(self.state, move)
+            if settles_drop:
+                self.last_drop_beams, self.beams = self.beams, (0, 0)
             self.history.append((self.state, move, str(record.get("by", ""))))
             self.state, self.events, self.question = state, events, None
         elif kind == "undo":
@@ -67,6 +74,10 @@ class Folded:
         elif kind == "observation":
             self.question = record.get("question")
             self.events = []
+            seen = record.get("observation") or {}
+            if seen.get("kind") == "beams":
+                self.beams = (self.beams[0] + int(seen.get("passes_in", 0)),
+                              self.beams[1] + int(seen.get("passes_out", 0)))
         elif kind == "dismiss":
             if self.question is None:
                 raise IllegalMove("there is no open question to dismiss")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 import threading
+from dataclasses import replace
 from typing import Any, Callable, Mapping
 
 from ..observation import Observation
@@ -91,6 +92,8 @@ class TableSession:
                 "question": self.folded.question if viewer is None else None,
                 "events": self._latest_events(viewer),
                 "seq": len(self.records), "can_undo": viewer is None and self.folded.last_personal_move() is not None,
+                "beams": {"since_drop": list(self.folded.beams),
+                          "last_drop": list(self.folded.last_drop_beams) if self.folded.last_drop_beams else None},
                 "over": game.is_over(state),
             }
 
@@ -183,11 +186,16 @@ class TableSession:
             return self._commit({"type": "undo", "by": "table"})
 
     def observe(self, obs: Observation) -> dict:
-        """What an observation means now: a drop, a spill, or a question for a person."""
+        """What an observation means now: a drop, a spill, beam counts, or a question for a person."""
         with self.lock:
+            if obs.kind == "beams":  # counted now, checked when the drop is read
+                self._commit({"type": "observation", "observation": obs.model_dump(), "question": None})
+                return {"result": "counted", "beams": list(self.folded.beams)}
             spec = self.game.chance(self.state)
             appeared = sorted(obs.appeared)
-            if isinstance(spec, ChanceDrop):  # an empty tray after a throw: nothing came out
+            if obs.removed and not appeared:
+                return {"result": "ignored", "why": "a hand took drinks out of the tray"}
+            if isinstance(spec, ChanceDrop):  # an empty report after a throw: nothing came out
                 move = Move(spec.move_kind, CHANCE, {"out": appeared})
             elif appeared:
                 move = Move("spill", CHANCE, {"out": appeared})
@@ -198,8 +206,15 @@ class TableSession:
                 self.game.apply(self.state, move)
             except IllegalMove as exc:
                 question = {"kind": "contradiction", "observation": obs.model_dump(), "reason": exc.reason}
+            counted_out = self.folded.beams[1]
+            if question is None and isinstance(spec, ChanceDrop) and any(self.folded.beams) \
+                    and counted_out != len(appeared):
+                question = {"kind": "confirm", "observation": obs.model_dump(), "move": move.to_json(),
+                            "reason": f"the exit beam counted {counted_out} drink(s) coming out, "
+                                      f"the {obs.source} saw {len(appeared)}: check the tray"}
             if question is None and obs.confidence < CONFIRM_BELOW:
-                question = {"kind": "confirm", "observation": obs.model_dump(), "move": move.to_json()}
+                question = {"kind": "confirm", "observation": obs.model_dump(), "move": move.to_json(),
+                            "reason": f"the {obs.source} is not sure of what it saw"}
             if question is not None:
                 self._commit({"type": "observation", "observation": obs.model_dump(), "question": question})
                 return {"result": "question", "question": question}
@@ -209,14 +224,19 @@ class TableSession:
             return {"result": "applied", "move": move.to_json(), "events": events}
 
     def throw(self) -> dict:
-        """Simulated table only: throw what is due into the simulated tower."""
+        """Simulated table only: throw what is due into the simulated tower and report it."""
+        with self.lock:
+            return self.observe(self.sim_drop()[1])
+
+    def sim_drop(self) -> tuple[list[str], Observation]:
+        """Simulated table only: what is thrown now, and what the simulated tower lets out."""
         with self.lock:
             if not self.simulated:
                 raise Forbidden("this table has a real tower: throw the drinks, the camera or a tap reports them")
             spec = self.game.chance(self.state)
             if not isinstance(spec, ChanceDrop):
                 raise IllegalMove("nothing is waiting to be thrown into the tower now")
-            return self.observe(self._sim_tower().drop(list(spec.thrown), list(spec.inside)))
+            return list(spec.thrown), self._sim_tower().drop(list(spec.thrown), list(spec.inside))
 
     def _sim_tower(self) -> SimTower:
         opts = self.config.get("sim_tower", {})
@@ -251,7 +271,7 @@ class TableSession:
 
     def _commit(self, record: dict) -> list[dict]:
         """Check on the fold, write to the store, then adopt. Raises before writing."""
-        trial = Folded(self.game, self.config, self.state, list(self.folded.history), self.folded.question)
+        trial = replace(self.folded, history=list(self.folded.history))
         trial.step(record)
         self.store.append(self.id, record)
         self.records.append(record)

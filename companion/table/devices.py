@@ -1,0 +1,179 @@
+"""The table's hardware: the camera over the tray and the sensor board, real or simulated.
+
+Each device runs in its own thread and hands what it saw to ``route`` (the server
+sends it to the game in play). Nothing a device does can stop the service: a lost
+camera or an unplugged board shows in ``status()`` and the game goes on by hand.
+On the simulated table, :meth:`Devices.throw` plays the physical part of a throw:
+the simulated board counts the drinks through its beams and the simulated camera
+shows them landing, so the drop is read the way a real one would be.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from ..observation import Observation
+from .session import TableSession
+
+log = logging.getLogger(__name__)
+FPS = 10                     # frames read per second: plenty to see drinks settle
+SETTLE_TIMEOUT_S = 15.0      # a simulated drop the camera has not read by then is reported directly
+SIM_PROFILE = Path(__file__).resolve().parents[2] / "calibration" / "sim-profile.json"
+
+
+class Devices:
+    def __init__(self, route: Callable[[Observation], None], camera: str | None = None,
+                 serial: str | None = None, profile: str | Path | None = None,
+                 already_committed: Callable[[str, int], bool] | None = None):
+        self.route, self.already_committed = route, already_committed
+        self.camera_spec, self.serial_spec = camera, serial
+        self.profile_path = Path(profile) if profile else (SIM_PROFILE if camera == "sim" else None)
+        self.link = None
+        self.source = None
+        self.watcher = None
+        self.camera_error: str | None = None
+        self._frame_jpeg: bytes | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    # --- life -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self.serial_spec:
+            from ..sensors.link import SensorLink  # raises PortSpecError for a nonsense port
+
+            self.link = SensorLink(self.serial_spec, self._deliver, already_committed=self.already_committed)
+            self.link.start()
+        if self.camera_spec:
+            self._thread = threading.Thread(target=self._camera_loop, name="camera", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=5)
+        if self.link:
+            self.link.stop()
+        if self.source:
+            self.source.close()
+
+    def status(self) -> dict:
+        camera = None
+        if self.camera_spec:
+            camera = {"spec": self.camera_spec, "error": self.camera_error,
+                      "source": self.source.status() if self.source else None,
+                      "watcher": self.watcher.status() if self.watcher else None,
+                      "simulated": self.camera_spec.startswith("sim")}
+        sensors = self.link.status() if self.link else None
+        if sensors is not None:
+            sensors["simulated"] = self.serial_spec == "sim"
+        return {"camera": camera, "sensors": sensors}
+
+    def frame_jpeg(self) -> bytes | None:
+        """The latest camera frame with the detections drawn on it."""
+        with self._lock:
+            return self._frame_jpeg
+
+    # --- the simulated table's hands ----------------------------------------------------------
+
+    def throw(self, session: TableSession) -> dict:
+        """Throw the due drinks into the simulated tower: beams count them, the camera sees them."""
+        thrown, outcome = session.sim_drop()  # raises when nothing is due or the table is real
+        board = self.link.simboard if self.link else None
+        camera = self.source if self.source is not None and hasattr(self.source, "drop") else None
+        if board is None and camera is None:
+            return session.observe(outcome)
+        threading.Thread(target=self._play_throw, args=(session, thrown, outcome, board, camera),
+                         name="sim-throw", daemon=True).start()
+        return {"result": "thrown", "thrown": thrown, "read_by": "camera" if camera else "sensors"}
+
+    def _play_throw(self, session, thrown, outcome, board, camera) -> None:
+        try:
+            if camera is not None and camera.in_tray():  # a player clears the tray first
+                camera.take_out(camera.in_tray())
+                time.sleep(1.5)
+            if board is not None:
+                for _ in thrown:
+                    board.drop("in")
+                for _ in outcome.appeared:
+                    board.drop("out")
+                counted = (len(thrown), len(outcome.appeared))
+                self._wait(lambda: session.folded.beams == counted, 5.0)
+            if camera is not None:
+                seq = len(session.records)
+                camera.drop(outcome.appeared)
+                if outcome.appeared and self._wait(lambda: _drop_read(session, seq), SETTLE_TIMEOUT_S):
+                    return
+                log.warning("simulated throw: the camera did not read the drop in time; reporting it directly")
+            if session.game.chance(session.state) is not None:
+                session.observe(outcome)
+        except Exception:  # a demo helper must never take the service down
+            log.exception("simulated throw failed")
+
+    def _wait(self, done: Callable[[], bool], timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not self._stop.is_set():
+            if done():
+                return True
+            time.sleep(0.05)
+        return done()
+
+    # --- inside -------------------------------------------------------------------------------
+
+    def _deliver(self, obs: Observation) -> None:
+        self.route(obs)  # raising keeps the event un-acknowledged: the board sends it again
+
+    def _camera_loop(self) -> None:
+        from ..vision.profile import Profile, ProfileError
+        from ..vision.sources import open_source
+        from ..vision.tray import TrayWatcher
+
+        try:
+            if self.profile_path is None:
+                raise ProfileError("a camera needs a drink profile: run `companion calibrate drinks` and "
+                                   "start with --profile PROFILE.json")
+            self.watcher = TrayWatcher(Profile.load(self.profile_path))
+            self.source = open_source(self.camera_spec)
+        except Exception as exc:  # the game goes on by hand
+            self.camera_error = str(exc)
+            log.error("camera: %s", exc)
+            return
+        while not self._stop.is_set():
+            started = time.monotonic()
+            try:
+                frame = self.source.read()
+                obs = self.watcher.feed(frame) if frame is not None else None
+                if frame is not None:
+                    self._publish(frame)
+                if obs is not None:
+                    self.route(obs)
+            except Exception as exc:
+                self.camera_error = f"camera frame failed: {exc}"
+                log.exception("camera frame failed")
+            time.sleep(max(0.0, 1 / FPS - (time.monotonic() - started)))
+
+    def _publish(self, frame: np.ndarray) -> None:
+        small = cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        for d in self.watcher.last_detections():
+            x, y = int(d["x"] / 2), int(d["y"] / 2)
+            colour = (0, 165, 255) if d.get("unsure") else (60, 200, 60)
+            cv2.circle(small, (x, y), 22, colour, 2)
+            cv2.putText(small, d["id"], (x - 40, y - 26), cv2.FONT_HERSHEY_SIMPLEX, 0.4, colour, 1, cv2.LINE_AA)
+        ok, buf = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        if ok:
+            with self._lock:
+                self._frame_jpeg = buf.tobytes()
+
+
+def _drop_read(session: TableSession, seq: int) -> bool:
+    """Whether the session took a drop (or asked about one) since record ``seq``."""
+    return any(r.get("type") in ("move", "observation") and
+               (r.get("type") == "move" or (r.get("observation") or {}).get("kind") == "tray")
+               for r in session.records[seq:])
