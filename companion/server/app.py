@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 class NewGame(BaseModel):
     game: str = Field("pocari_bet", description="game id, e.g. pocari_bet")
-    names: list[str] = Field(default_factory=lambda: ["Aki", "Ben", "Chie"], min_length=1, max_length=8)
+    names: list[str] = Field(default_factory=lambda: ["Aki", "Ben", "Chie"], min_length=1, max_length=12)
     bots: list[int] = Field(default_factory=list, description="seats played by the computer")
     simulated: bool = Field(True, description="True: the simulated tower supplies drops")
     seed: int | None = None

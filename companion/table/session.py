@@ -91,7 +91,8 @@ class TableSession:
                 "chance": self._chance_for(viewer), "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,
                 "events": self._latest_events(viewer),
-                "seq": len(self.records), "can_undo": viewer is None and self.folded.last_personal_move() is not None,
+                "seq": len(self.records), "can_undo": viewer is None and not game.is_over(state)
+                and self.folded.last_personal_move() is not None,
                 "beams": {"since_drop": list(self.folded.beams),
                           "last_drop": list(self.folded.last_drop_beams) if self.folded.last_drop_beams else None},
                 "over": game.is_over(state),

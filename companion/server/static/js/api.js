@@ -42,6 +42,7 @@ export async function request(method, path, body, { quiet = false } = {}) {
 
 export const api = {
   games: () => request("GET", "/api/games"),
+  gameTypes: () => request("GET", "/api/game-types", undefined, { quiet: true }),
   create: (body) => request("POST", "/api/games", body),
   players: (id, opts) => request("GET", `/api/games/${id}/players`, undefined, opts),
   qr: (id, seat) => `/api/games/${encodeURIComponent(id)}/players/${seat}/qr.svg`,
@@ -81,7 +82,8 @@ export function liveView(gameId, token, { onView, onState, onRefused }) {
   return { close() { stopped = true; if (socket) socket.close(); } };
 }
 
-// Only ever move forward: a late HTTP answer must not overwrite a newer pushed view.
+// Only ever move forward: a late HTTP answer must not overwrite a newer pushed view, and the
+// push of a view already shown (same seq: same log, same view) is not drawn twice.
 export function newer(current, next) {
-  return !current || next.seq >= current.seq;
+  return !current || next.seq > current.seq;
 }

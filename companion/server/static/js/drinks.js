@@ -5,6 +5,17 @@ import { t, cardName, drinkName } from "./i18n.js";
 export const COLOURS = ["black", "white", "mint", "blue", "red", "purple"];
 export const SHAPES = ["stubby_can", "short_can", "tall_can", "square_bottle", "not_tallest_bottle", "tallest_bottle"];
 
+// A stock card id (a colour or a shape) and a drink id ("red-short_can"), told apart from other text.
+export function isCard(id) {
+  return typeof id === "string" && (COLOURS.includes(id) || SHAPES.includes(id));
+}
+
+export function isDrink(id) {
+  if (typeof id !== "string") return false;
+  const [colour, shape, rest] = id.split("-");
+  return rest === undefined && COLOURS.includes(colour) && SHAPES.includes(shape);
+}
+
 const PAINT = {
   black: { fill: "#222", line: "#000", cap: "#4a4a4a" },
   white: { fill: "#f4f4f4", line: "#8a8a8a", cap: "#d4d4d4" },

@@ -1,15 +1,53 @@
-// The lobby: start a game of POCARI BET, or resume one.
+// The lobby: pick a game and its seats (names, computer or person), or resume a game.
 import { h, replace } from "./dom.js";
-import { t, getLang, onLangChange } from "./i18n.js";
+import { t, getLang, onLangChange, gameName } from "./i18n.js";
 import { api } from "./api.js";
+
+const MAX_SEATS = 8; // the API takes up to 8 names
+const FALLBACK_TYPES = [{ id: "pocari_bet", players: [3] }];
+
+function defaultSeats(allowed) {
+  return allowed.includes(3) ? 3 : allowed[0];
+}
 
 export function startLobby(root) {
   const form = {
-    names: [0, 1, 2].map((i) => t(`lobby.default.${i}`)),
-    bots: [false, true, true],
+    game: null,
+    seats: 3,
+    names: [...Array(MAX_SEATS).keys()].map((i) => t(`lobby.default.${i}`)),
+    bots: [...Array(MAX_SEATS).keys()].map((i) => i > 0),
     simulated: true,
   };
+  let types = null;
   let games = [];
+
+  const typeOf = (id) => (types || []).find((g) => g.id === id);
+  const allowedOf = (id) => typeOf(id).players.filter((n) => n >= 1 && n <= MAX_SEATS);
+
+  function chooseGame(id) {
+    form.game = id;
+    const allowed = allowedOf(id);
+    if (!allowed.includes(form.seats)) form.seats = defaultSeats(allowed);
+    draw();
+  }
+
+  function gamePicker() {
+    return h("div", { class: "choice-row game-choice", role: "radiogroup", "aria-label": t("lobby.game") },
+      types.map((g) => h("button", { type: "button", class: `choice${g.id === form.game ? " on" : ""}`,
+        testid: `gametype-${g.id}`, role: "radio", "aria-checked": g.id === form.game ? "true" : "false",
+        onclick: () => chooseGame(g.id) }, gameName(g.id))));
+  }
+
+  function seatsPicker() {
+    const allowed = allowedOf(form.game);
+    if (allowed.length < 2) {
+      return h("p", { class: "muted seats-fixed", testid: "seats-fixed" }, t("lobby.playersN", { n: form.seats }));
+    }
+    return h("div", { class: "choice-row seats-choice", role: "radiogroup", "aria-label": t("lobby.players") },
+      allowed.map((n) => h("button", { type: "button", class: `choice choice-num${n === form.seats ? " on" : ""}`,
+        testid: `seats-${n}`, role: "radio", "aria-checked": n === form.seats ? "true" : "false",
+        "aria-label": t("lobby.playersN", { n }), onclick: () => { form.seats = n; draw(); } }, String(n))));
+  }
 
   function seatRow(i) {
     return h("div", { class: "seat-row" },
@@ -28,9 +66,10 @@ export function startLobby(root) {
     const btn = e.submitter || root.querySelector("[data-testid=start-game]");
     btn.disabled = true;
     try {
-      const names = form.names.map((n, i) => n.trim() || t(`lobby.default.${i}`));
-      const bots = form.bots.map((b, i) => (b ? i : -1)).filter((i) => i >= 0);
-      const res = await api.create({ game: "pocari_bet", names, bots, simulated: form.simulated });
+      const seats = [...Array(form.seats).keys()];
+      const names = seats.map((i) => form.names[i].trim() || t(`lobby.default.${i}`));
+      const bots = seats.filter((i) => form.bots[i]);
+      const res = await api.create({ game: form.game, names, bots, simulated: form.simulated });
       location.href = `/?game=${encodeURIComponent(res.id)}`;
     } catch (_) {
       btn.disabled = false; // the toast says why
@@ -42,7 +81,7 @@ export function startLobby(root) {
       { dateStyle: "medium", timeStyle: "short" }).format(new Date(g.created));
     return h("li", {},
       h("a", { class: "game-link", href: `/?game=${encodeURIComponent(g.id)}`, testid: `game-${g.id}` },
-        h("span", { class: "game-names" }, g.names.map((n, i) =>
+        h("span", { class: "game-names" }, h("span", { class: "game-kind" }, gameName(g.game)), g.names.map((n, i) =>
           h("span", { class: "game-name" }, n, g.bots.includes(i) ? h("small", {}, ` (${t("lobby.computerShort")})`) : null))),
         h("span", { class: "game-meta" }, when, " · ", t(g.simulated ? "lobby.simShort" : "lobby.realShort")),
         h("span", { class: "game-go" }, t(g.status === "open" ? "lobby.resume" : "lobby.show"), " ›")));
@@ -54,22 +93,37 @@ export function startLobby(root) {
       items.length ? h("ul", { class: "game-list" }, items.map(gameItem)) : h("p", { class: "muted" }, t("lobby.none")));
   }
 
+  function newGameForm() {
+    if (!types) return h("section", { class: "panel new-game" }, h("h1", {}, t("lobby.title")), h("p", { class: "muted" }, t("lobby.loading")));
+    return h("form", { class: "panel new-game", testid: "new-game", onsubmit: start },
+      h("h1", {}, t("lobby.title")),
+      h("h2", { class: "form-label" }, t("lobby.game")), gamePicker(),
+      h("h2", { class: "form-label" }, t("lobby.players")), seatsPicker(),
+      [...Array(form.seats).keys()].map(seatRow),
+      h("label", { class: "switch sim-switch" },
+        h("input", { type: "checkbox", testid: "simulated", checked: form.simulated,
+          onchange: (e) => { form.simulated = e.target.checked; } }),
+        h("span", { class: "switch-text" }, t("lobby.simulated"))),
+      h("button", { type: "submit", class: "big primary huge", testid: "start-game" }, t("lobby.start")));
+  }
+
   function draw() {
     document.title = t("app.title");
     replace(root, h("div", { class: "lobby" },
-      h("form", { class: "panel new-game", testid: "new-game", onsubmit: start },
-        h("h1", {}, t("lobby.title")),
-        [0, 1, 2].map(seatRow),
-        h("label", { class: "switch sim-switch" },
-          h("input", { type: "checkbox", testid: "simulated", checked: form.simulated,
-            onchange: (e) => { form.simulated = e.target.checked; } }),
-          h("span", { class: "switch-text" }, t("lobby.simulated"))),
-        h("button", { type: "submit", class: "big primary huge", testid: "start-game" }, t("lobby.start"))),
+      newGameForm(),
       list(t("lobby.open"), games.filter((g) => g.status === "open"), "open-games"),
       list(t("lobby.finished"), games.filter((g) => g.status !== "open"), "finished-games")));
   }
 
   onLangChange(draw);
   draw();
+  api.gameTypes().catch(() => FALLBACK_TYPES).then((list) => {
+    const usable = (list || []).filter((g) => g.players.some((n) => n >= 1 && n <= MAX_SEATS));
+    types = usable.length ? usable : FALLBACK_TYPES;
+    const first = typeOf("pocari_bet") ? "pocari_bet" : types[0].id;
+    form.game = first;
+    form.seats = defaultSeats(allowedOf(first));
+    draw();
+  });
   api.games().then((g) => { games = g; draw(); }).catch(() => {});
 }

@@ -1,20 +1,25 @@
-// The legal moves as big buttons, each with what it costs and what it could pay.
+// The legal moves as big buttons, each with what it costs and what it could pay. A game's
+// renderer may draw some kinds its own way (`moveBuilders`); every other kind gets the generic
+// buttons, labelled through the catalogue (`move.<kind>`), grouped by player and kind.
 import { h } from "./dom.js";
-import { t, yen, cardName } from "./i18n.js";
-import { drinkSvg, cardSvg, deckSvg, COLOURS, SHAPES } from "./drinks.js";
+import { t, yen, humanize, lookup } from "./i18n.js";
+import { actionLabel, argsNodes, seatName } from "./values.js";
 
+// A many-move kind (36 drinks to buy) becomes a heading over compact tiles.
+const TILES_FROM = 7;
+
+// move-<kind>-<arg values joined by -> (lists flattened): move-bet-red-200.
 export function moveTestId(move) {
-  const vals = Object.values(move.args || {});
+  const vals = Object.values(move.args || {}).flat(Infinity);
   return `move-${move.kind}${vals.length ? `-${vals.join("-")}` : ""}`;
 }
 
-function money(m) {
+// Cost and could-pay, each only when not zero.
+export function money(m) {
+  if (!m.cost && !m.pays_up_to) return null;
   return h("span", { class: "money" },
-    m.cost ? h("span", { class: "cost" }, t("move.cost", { yen: yen(m.cost) })) : null,
-    m.move.kind === "invest" || m.move.kind === "declare"
-      ? h("span", { class: m.pays_up_to ? "pays" : "pays none" },
-        m.pays_up_to ? t("move.pays", { yen: yen(m.pays_up_to) }) : t("move.paysNothing"))
-      : null);
+    m.cost ? h("span", { class: "cost" }, t("money.cost", { yen: yen(m.cost) })) : null,
+    m.pays_up_to ? h("span", { class: "pays" }, t("money.pays", { yen: yen(m.pays_up_to) })) : null);
 }
 
 // Run a move: every button of the box is disabled until the answer is in (no double taps).
@@ -27,72 +32,49 @@ function runner(box, onMove) {
   };
 }
 
-function moveButton(m, run, cls, ...content) {
+export function moveButton(m, run, cls, ...content) {
   return h("button", { class: `move ${cls}`, testid: moveTestId(m.move), onclick: () => run(m.move),
-    dataset: { cost: String(m.cost), pays: String(m.pays_up_to) } }, ...content);
+    dataset: { cost: String(m.cost || 0), pays: String(m.pays_up_to || 0), player: String(m.move.player) } }, ...content);
 }
 
-function drawButtons(moves, state, run) {
-  return h("div", { class: "move-row" }, moves.map((m) => {
-    const deck = m.move.args.deck;
-    return moveButton(m, run, "move-draw", deckSvg(deck),
-      h("span", { class: "move-label" }, t(`move.draw.${deck}`)),
-      h("span", { class: "muted" }, t("move.deckLeft", { n: state.decks[deck] })));
-  }));
-}
-
-// Draft picks as a 6 x 6 grid (colour rows, shape columns); taken drinks leave a gap.
-function pickGrid(moves, run) {
-  const byDrink = new Map(moves.map((m) => [m.move.args.drink, m]));
-  const cells = [];
-  for (const c of COLOURS) {
-    for (const sh of SHAPES) {
-      const m = byDrink.get(`${c}-${sh}`);
-      cells.push(m ? moveButton(m, run, "move-pick", drinkSvg(m.move.args.drink))
-        : h("span", { class: "pick-gap", "aria-hidden": "true" }));
-    }
+// The generic buttons of one kind: full labels, or a heading and tiles when there are many.
+export function genericMoves(moves, view, run) {
+  const ctx = view.state;
+  if (moves.length < TILES_FROM) {
+    return h("div", { class: "move-row" }, moves.map((m) => moveButton(m, run, "move-other",
+      h("span", { class: "move-label" }, actionLabel("move", m.move, ctx)), money(m))));
   }
-  return [h("p", { class: "hint" }, t("move.pickHint")), h("div", { class: "pick-grid" }, cells)];
+  const kind = moves[0].move.kind;
+  return h("div", { class: "move-group", dataset: { kind } },
+    h("h3", { class: "group-title" }, lookup("kind", kind, ctx.game) ?? humanize(kind)),
+    h("div", { class: "move-tiles" }, moves.map((m) => moveButton(m, run, "move-tile",
+      h("span", { class: "tile-label" }, argsNodes(m.move, ctx)), money(m)))));
 }
 
-function investButtons(moves, run) {
-  return h("div", { class: "move-row" }, moves.map((m) => moveButton(m, run, "move-invest",
-    h("span", { class: "move-label" }, t("move.invest", { yen: yen(m.move.args.amount) })), money(m))));
-}
-
-// Declaring: 12 cards, the six colours (swatches) over the six shapes (silhouettes).
-function declareCards(moves, run) {
-  const byKind = new Map(moves.map((m) => [m.move.args.kind, m]));
-  const row = (ids) => h("div", { class: "card-grid" }, ids.filter((k) => byKind.has(k)).map((k) => {
-    const m = byKind.get(k);
-    return moveButton(m, run, "move-card", cardSvg(k),
-      h("span", { class: "card-name" }, cardName(k)),
-      h("span", { class: m.pays_up_to ? "pays" : "pays none" }, m.pays_up_to ? t("move.upTo", { yen: yen(m.pays_up_to) }) : t("player.noStake")));
-  }));
-  return [h("p", { class: "hint" }, t("move.declareHint")),
-    row(COLOURS), row(SHAPES)];
-}
-
-function genericButtons(moves, run) {
-  return h("div", { class: "move-row" }, moves.map((m) => moveButton(m, run, "move-other",
-    h("span", { class: "move-label" }, m.move.kind), money(m))));
+function byKey(items, key) {
+  const groups = new Map();
+  for (const it of items) {
+    const k = key(it);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(it);
+  }
+  return [...groups.values()];
 }
 
 // All moves of a view. `onMove(move)` posts it (and throws on refusal, after the toast).
-export function movesPanel(view, onMove) {
+export function movesPanel(view, onMove, builders = {}) {
   const box = h("div", { class: "moves", testid: "moves" });
   if (!view.moves.length) return box;
   const run = runner(box, onMove);
-  const kind = view.moves[0].move.kind;
-  const same = view.moves.filter((m) => m.move.kind === kind);
-  const others = view.moves.filter((m) => m.move.kind !== kind);
-  const build = {
-    draw: () => drawButtons(same, view.state, run),
-    pick: () => pickGrid(same, run),
-    invest: () => investButtons(same, run),
-    declare: () => declareCards(same, run),
-  }[kind] || (() => genericButtons(same, run));
-  box.append(...[build()].flat());
-  if (others.length) box.append(genericButtons(others, run));
+  const perPlayer = byKey(view.moves, (m) => m.move.player);
+  for (const moves of perPlayer) {
+    const kinds = byKey(moves, (m) => m.move.kind).map((same) => {
+      const build = builders[same[0].move.kind] || genericMoves;
+      return build(same, view, run);
+    });
+    box.append(...(perPlayer.length > 1
+      ? [h("div", { class: "moves-for" }, h("h3", {}, t("moves.for", { name: seatName(view.state, moves[0].move.player) })), kinds.flat())]
+      : kinds.flat()));
+  }
   return box;
 }

@@ -1,11 +1,13 @@
-// Pieces of the view shared by the table and the phone: players, cards, tower, results.
+// Pieces of the view every game shares, on the table and the phone: who acts, the tower, the
+// head of a player's place, the end of the game.
 import { h } from "./dom.js";
-import { t, yen, joinNames } from "./i18n.js";
-import { drinkSvg, cardSvg, cardBackSvg, crateSvg } from "./drinks.js";
+import { t, yen, joinNames, phaseName } from "./i18n.js";
+import { drinkSvg, crateSvg } from "./drinks.js";
+import { seatName, fieldList, perSeatKeys, seatTable, blank } from "./values.js";
 
-export function drinkRow(ids, { cls = "", testid, empty = t("result.none") } = {}) {
+export function drinkRow(ids, { cls = "", testid, empty = t("result.none"), mark = null } = {}) {
   return h("div", { class: `drinks ${cls}`.trim(), testid },
-    ids && ids.length ? ids.map((d) => drinkSvg(d)) : h("span", { class: "muted" }, empty));
+    ids && ids.length ? ids.map((d) => (mark && mark(d)) || drinkSvg(d)) : h("span", { class: "muted" }, empty));
 }
 
 export function yenEl(value, testid, cls = "yen") {
@@ -13,125 +15,138 @@ export function yenEl(value, testid, cls = "yen") {
 }
 
 export function phaseText(state) {
-  return t(`phase.${state.phase}`);
+  return phaseName(state.phase, state.game);
 }
 
 export function roundText(state) {
-  return t("round", { round: state.round, rounds: state.rounds });
+  if (state.round === undefined || state.round === null) return "";
+  return state.rounds ? t("round", { round: state.round, rounds: state.rounds }) : t("roundOnly", { round: state.round });
+}
+
+// Who the game waits for: [{actor, secret_for}] (a bare seat or "chance" is accepted too).
+export function toAct(state) {
+  return (state.to_act || []).map((a) => (a !== null && typeof a === "object" ? a : { actor: a, secret_for: null }));
 }
 
 export function actingSeats(state) {
-  return new Set(state.to_act.map((a) => (a.actor === "chance" ? a.secret_for : a.actor)).filter((a) => a !== null && a !== undefined));
+  const seats = toAct(state).map((a) => (a.actor === "chance" ? a.secret_for : a.actor));
+  return new Set(seats.filter((a) => a !== null && a !== undefined));
+}
+
+export function simBanner(view) {
+  return view.simulated ? h("div", { class: "banner sim", testid: "simulated-banner", role: "note" }, t("sim.banner")) : null;
+}
+
+// Who throws into the tower: the game's thrower, else whose turn it is, else the start player.
+function throwerName(st) {
+  if (Number.isInteger(st.thrower)) return seatName(st, st.thrower);
+  if (Number.isInteger(st.turn)) return seatName(st, st.turn);
+  const starter = (st.players || []).find((p) => p.start);
+  return starter ? starter.name : null;
 }
 
 // Who the game waits for, in words (for the table, or for a phone when `me` is a seat).
 export function waitingText(view, me = null) {
   const st = view.state;
-  if (view.over) return t("phase.over");
-  const first = st.to_act[0];
+  if (view.over) return phaseName("over");
+  const list = toAct(st);
+  const first = list[0];
   if (!first) return t("act.none");
-  const nameOf = (seat) => st.players[seat].name;
+  const nameOf = (seat) => seatName(st, seat);
   if (first.actor === "chance") {
     if (first.secret_for !== null && first.secret_for !== undefined) {
-      if (me === first.secret_for) return t("chance.secret");
+      if (me === first.secret_for) return t("pick.secret");
       const bot = view.bots.includes(first.secret_for);
       return t(bot ? "act.waitBotSecret" : "act.waitSecret", { name: nameOf(first.secret_for) });
     }
-    if (st.phase === "drop" && me === null) {
-      const starter = st.players.find((p) => p.start);
-      return t("act.throw", { name: starter ? starter.name : "" });
+    const drop = (view.chance && view.chance.kind === "drop") || st.phase === "drop";
+    if (drop && me === null) {
+      const name = throwerName(st);
+      return name ? t("act.throw", { name }) : t("act.throwAny");
     }
     return t("act.waitTable");
   }
-  if (me !== null && first.actor === me) return t("act.yourTurn");
+  const actors = list.map((a) => a.actor).filter((a) => a !== "chance");
+  if (me !== null && actors.includes(me)) return t("act.yourTurn");
+  // A secret move (a sealed bid) is made on the player's own phone, never on the table.
+  const humans = actors.filter((a) => !view.bots.includes(a));
+  if (me === null && humans.length && humans.every((a) => !view.moves.some((m) => m.move.player === a))) {
+    return t("act.onPhone", { names: joinNames(humans.map(nameOf)) });
+  }
+  if (actors.length > 1) return t("act.waitMany", { names: joinNames(actors.map(nameOf)) });
   if (view.bots.includes(first.actor)) return t("act.waitBot", { name: nameOf(first.actor) });
   return me !== null ? t("act.waitOther", { name: nameOf(first.actor) }) : t("act.who", { name: nameOf(first.actor) });
 }
 
-// A player's place at the table. Only a face-down card shows that a secret card is held.
-export function playerCard(p, view, { compact = false } = {}) {
-  const acting = actingSeats(view.state).has(p.seat);
-  const bot = view.bots.includes(p.seat);
-  return h("section", { class: `player${acting ? " acting" : ""}${compact ? " compact" : ""}`, testid: `player-${p.seat}`,
-    "aria-current": acting ? "true" : null },
-  h("header", { class: "player-head" },
+// The head of a player's place: name, crate (start player), computer, acting now.
+export function playerHead(p, view, acting) {
+  return h("header", { class: "player-head" },
     h("span", { class: "player-name" }, p.name),
     p.start ? h("span", { class: "start-mark", title: t("player.startPlayer") }, crateSvg()) : null,
-    bot ? h("span", { class: "tag" }, t("player.computer")) : null,
-    acting ? h("span", { class: "tag tag-acting" }, t("player.acting")) : null),
-  yenEl(p.yen, `player-${p.seat}-yen`),
-  h("div", { class: "player-bets" },
-    h("div", { class: "bet" }, h("span", { class: "label" }, t("player.stake")),
-      p.stake ? yenEl(p.stake, `player-${p.seat}-stake`, "stake") : h("span", { class: "muted", testid: `player-${p.seat}-stake` }, t("player.noStake"))),
-    h("div", { class: "bet" }, h("span", { class: "label" }, t("player.declared")),
-      p.declared ? cardSvg(p.declared, "card-sm") : h("span", { class: "muted" }, t("player.noStake"))),
-    p.has_secret ? h("div", { class: "bet" }, h("span", { class: "label" }, t("player.secret")), cardBackSvg("card-sm")) : null),
-  compact ? null : drinkRow(p.hand, { cls: "hand", testid: `player-${p.seat}-hand`, empty: "" }));
+    view.bots.includes(p.seat) ? h("span", { class: "tag" }, t("player.computer")) : null,
+    acting ? h("span", { class: "tag tag-acting" }, t("player.acting")) : null);
 }
 
-// The two turned-up cards and the set-aside 7th drink.
-export function faceUpPanel(state) {
-  const [colour, shape] = state.face_up || [];
-  return h("section", { class: "panel faceup", testid: "faceup" },
-    h("h2", {}, t("faceup.title")),
-    colour ? h("div", { class: "faceup-row" },
-      cardSvg(colour), cardSvg(shape),
-      h("div", { class: "seventh" },
-        h("span", { class: "label" }, t("seventh.title")),
-        state.seventh ? drinkSvg(state.seventh, "drink-lg") : null,
-        state.seventh && !state.seventh_set_aside ? h("span", { class: "muted" }, t("seventh.stuck")) : null))
-      : h("p", { class: "muted" }, t("faceup.none")));
+export function isActing(p, view) {
+  return !view.over && (actingSeats(view.state).has(p.seat) || p.turn === true);
 }
 
-// What is stuck in the tower now: always on screen.
+// How many columns the players take on a wide screen.
+export function playersGrid(view, cards, cls = "players") {
+  const n = view.state.players.length;
+  return h("div", { class: cls, style: `--cols: ${n === 4 ? 2 : Math.min(Math.max(n, 1), 3)}` }, cards);
+}
+
+// What is stuck in the tower now: always on screen (for games with a tower).
 export function stuckPanel(state, extra = null) {
+  if (!state.tower || !Array.isArray(state.tower.stuck)) return null;
   return h("section", { class: "panel stuck-panel" },
     h("h2", {}, t("stuck.title")),
     drinkRow(state.tower.stuck, { cls: "stuck", testid: "stuck", empty: t("stuck.none") }),
     extra);
 }
 
-// The latest drop of the tower and what it paid each player.
-export function resultPanel(state, { compact = false } = {}) {
-  const last = state.last_round;
-  if (!last) return null;
-  const drop = last.drop || { thrown: [], out: [], freed: [], stuck: [] };
-  const line = (key, ids, cls) => h("div", { class: `result-line ${cls}` },
-    h("span", { class: "label" }, t(key)), drinkRow(ids, { testid: `result-${cls}` }));
-  const rows = state.players.map((p) => h("tr", { class: last.paid[p.seat] ? "won" : "" },
-    h("th", { scope: "row" }, p.name, last.start_player === p.seat ? crateSvg("crate-xs") : null),
-    compact ? null : h("td", { class: "col-stake" }, last.stakes[p.seat] ? yen(last.stakes[p.seat]) : t("player.noStake")),
-    h("td", {}, last.declared[p.seat] ? cardSvg(last.declared[p.seat], "card-xs") : t("player.noStake")),
-    h("td", { class: "num" }, `× ${last.matches[p.seat]}`),
-    compact ? null : h("td", {}, last.secrets[p.seat] ? cardSvg(last.secrets[p.seat], "card-xs") : ""),
-    compact ? null : h("td", {}, last.bonus[p.seat] ? t("result.yes") : ""),
-    h("td", { class: "num paid" }, yenEl(last.paid[p.seat], `paid-${p.seat}`, "paid"),
-      last.seventh_out && last.start_player === p.seat
-        ? h("div", { class: "forfeit", testid: `forfeit-${p.seat}` }, t("result.forfeit")) : null)));
-  const head = [["result.player"], compact ? null : ["result.stake", "col-stake"], ["result.declared"], ["result.matches", "num"],
-    compact ? null : ["result.secret"], compact ? null : ["result.bonus"], ["result.paid", "num"]].filter((x) => x !== null);
-  return h("section", { class: "panel result", testid: "round-result" },
-    h("h2", {}, t("result.title", { round: last.round })),
-    compact ? line("result.out", drop.out, "out") : [
-      line("result.thrown", drop.thrown, "thrown"),
-      line("result.out", drop.out, "out"),
-      line("result.freed", drop.freed, "freed"),
-      line("result.stuck", drop.stuck, "still"),
-    ],
-    h("h3", {}, t("result.pay.title")),
-    h("div", { class: "payouts-wrap" }, h("table", { class: "payouts" },
-      h("thead", {}, h("tr", {}, head.map(([key, cls]) => h("th", { scope: "col", class: cls }, t(key))))),
-      h("tbody", {}, rows))));
+// The final standings: what each seat ends with. Games that settle money at the end say so in
+// their payouts or their `final` (totals); otherwise it is the yen in hand.
+function finalScores(view) {
+  const st = view.state;
+  const n = st.players.length;
+  const pay = view.payouts || {};
+  const fin = st.final || {};
+  const arr = (v) => (Array.isArray(v) && v.length === n && v.every((x) => typeof x === "number") ? v : null);
+  const scores = arr(pay.totals) || arr(fin.totals) || arr(pay.final_yen) || arr(fin.yen)
+    || (pay.final ? arr(pay.projected) : null) || arr(pay.yen);
+  if (scores) return { scores, money: true };
+  if (st.players.every((p) => typeof p.yen === "number")) return { scores: st.players.map((p) => p.yen), money: true };
+  return { scores: null, money: false };
 }
 
-export function gameOverPanel(view) {
+export function gameOverPanel(view, { extra = null, titleKey = "over.standings" } = {}) {
   const st = view.state;
-  const winners = (st.winners || []).map((s) => st.players[s].name);
+  const winnerSeats = st.winners || (view.payouts && view.payouts.winners) || [];
+  const winners = winnerSeats.map((s) => seatName(st, s));
+  const { scores } = finalScores(view);
+  const order = st.players.map((p, i) => ({ p, score: scores ? scores[i] : null }));
+  order.sort((a, b) => (winnerSeats.includes(b.p.seat) - winnerSeats.includes(a.p.seat)) || ((b.score ?? 0) - (a.score ?? 0)));
   return h("section", { class: "panel game-over", testid: "game-over" },
     h("h2", {}, t("over.title")),
-    h("p", { class: "winners", testid: "winners" },
-      t(winners.length > 1 ? "over.winners" : "over.winner", { names: joinNames(winners) })),
-    h("h3", {}, t("over.final")),
-    h("ol", { class: "final" }, [...st.players].sort((a, b) => b.yen - a.yen).map((p) =>
-      h("li", { class: st.winners.includes(p.seat) ? "winner" : "" }, h("span", {}, p.name), yenEl(p.yen, `final-${p.seat}`)))));
+    h("p", { class: "winners", testid: "winners" }, winners.length
+      ? t(winners.length > 1 ? "over.winners" : "over.winner", { names: joinNames(winners) }) : t("over.none")),
+    h("h3", {}, t(titleKey)),
+    h("ol", { class: "final" }, order.map(({ p, score }) =>
+      h("li", { class: winnerSeats.includes(p.seat) ? "winner" : "" }, h("span", {}, p.name),
+        score === null ? h("span", { class: "muted", testid: `final-${p.seat}` }, "—") : yenEl(score, `final-${p.seat}`)))),
+    extra);
+}
+
+// The rest of a game's `final` (bonuses, reasons): a table by player and a few lines.
+export function finalDetails(view) {
+  const st = view.state;
+  const fin = st.final;
+  if (!fin || typeof fin !== "object") return null;
+  const keys = perSeatKeys(fin, st.players.length).filter((k) => k !== "totals");
+  const rest = Object.keys(fin).filter((k) => !keys.includes(k) && k !== "totals" && !blank(fin[k]));
+  if (!keys.length && !rest.length) return null;
+  return h("div", { class: "final-details" }, h("h3", {}, t("over.details")),
+    fieldList(fin, rest, st), seatTable(fin, keys, st, { testid: "final-table" }));
 }

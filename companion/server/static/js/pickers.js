@@ -1,9 +1,11 @@
-// Entering chance at the table: the start player, the turned-up cards, a secret card (on the
-// player's own phone), what came out of the tower; and the questions a person must settle.
+// Entering chance at the table, for every game: a listed outcome (who starts, which drink was
+// dealt; a secret one on its owner's phone), what came out of the tower, what fell out on its
+// own; and the questions a person must settle. A game's renderer may draw a choice its own way.
 import { h } from "./dom.js";
-import { t, cardName } from "./i18n.js";
-import { drinkSvg, cardSvg, COLOURS, SHAPES } from "./drinks.js";
+import { t, has } from "./i18n.js";
+import { drinkSvg } from "./drinks.js";
 import { drinkRow } from "./parts.js";
+import { actionLabel, argsNodes } from "./values.js";
 
 // `ui` keeps what a person is in the middle of tapping across re-renders:
 // { colour, shape, tapMode: null | "drop" | "spill" | "correct", tapped: Set }.
@@ -17,60 +19,37 @@ export function syncUi(ui, view) {
   if (ui.key !== key) Object.assign(ui, freshUi(), { key });
 }
 
-async function busy(btn, fn) {
+export async function busy(btn, fn) {
   btn.disabled = true;
   try { await fn(); } catch (_) { /* the toast tells */ } finally { btn.disabled = false; }
 }
 
-function bigButton(label, testid, fn, cls = "") {
+export function bigButton(label, testid, fn, cls = "") {
   const b = h("button", { class: `big ${cls}`.trim(), testid, onclick: () => busy(b, fn) }, label);
   return b;
 }
 
-function startPicker(view, outcomes, act) {
-  return h("div", { class: "picker" }, h("h2", {}, t("chance.start")),
-    h("div", { class: "move-row" }, outcomes.map((o) => {
-      const seat = o.move.args.seat;
-      return bigButton(t("chance.startSeat", { name: view.state.players[seat].name }),
-        `chance-start_player-${seat}`, () => act.move(o.move), "move");
-    })));
+export function chanceTestId(move) {
+  const vals = Object.values(move.args || {}).flat(Infinity);
+  return `chance-${move.kind}${vals.length ? `-${vals.join("-")}` : ""}`;
 }
 
-function turnUpPicker(view, outcomes, ui, act) {
-  const colours = COLOURS.filter((c) => outcomes.some((o) => o.move.args.colour === c));
-  const shapes = SHAPES.filter((sh) => outcomes.some((o) => o.move.args.shape === sh));
-  const toggle = (field, id) => h("button", {
-    class: `move move-card${ui[field] === id ? " selected" : ""}`, testid: `turnup-${field}-${id}`,
-    "aria-pressed": ui[field] === id ? "true" : "false",
-    onclick: () => { ui[field] = ui[field] === id ? null : id; act.rerender(); },
-  }, cardSvg(id), h("span", { class: "card-name" }, cardName(id)));
-  const ready = ui.colour && ui.shape;
-  const confirm = bigButton(t("question.yes"), "turnup-confirm",
-    () => act.move({ kind: "turn_up", player: "chance", args: { colour: ui.colour, shape: ui.shape } }), "primary");
-  confirm.disabled = !ready;
-  return h("div", { class: "picker" }, h("h2", {}, t("chance.turnUp")),
-    h("h3", {}, t("chance.turnUpColour")), h("div", { class: "card-grid" }, colours.map((c) => toggle("colour", c))),
-    h("h3", {}, t("chance.turnUpShape")), h("div", { class: "card-grid" }, shapes.map((sh) => toggle("shape", sh))),
-    h("div", { class: "confirm-row" },
-      ready ? [h("span", { class: "label" }, t("chance.seventh")), drinkSvg(`${ui.colour}-${ui.shape}`, "drink-lg")] : null,
-      confirm));
-}
-
-// On a phone: the player enters the card they drew (only their phone is asked).
-export function secretPicker(outcomes, act) {
-  return h("div", { class: "picker secret-picker" }, h("h2", {}, t("chance.secret")),
-    h("p", { class: "hint" }, t("chance.secretHint")),
-    h("div", { class: "card-grid" }, outcomes.map((o) => {
-      const card = o.move.args.card;
-      const b = h("button", { class: "move move-card", testid: `enter-secret-${card}`, onclick: () => busy(b, () => act.move(o.move)) },
-        cardSvg(card), h("span", { class: "card-name" }, cardName(card)));
-      return b;
-    })));
-}
-
-function genericChoice(outcomes, act) {
-  return h("div", { class: "move-row" }, outcomes.map((o) => bigButton(
-    `${o.move.kind} ${Object.values(o.move.args).join(" ")}`, `chance-${o.move.kind}`, () => act.move(o.move), "move")));
+// Any listed outcome: one button each (tiles when there are many), titled `pick.<kind>`.
+export function choicePicker(view, outcomes, act, { secret = false } = {}) {
+  const kind = outcomes.length ? outcomes[0].move.kind : "";
+  const many = outcomes.length > 8;
+  const box = h("div", { class: "picker choice-picker", testid: "choice", dataset: { kind } },
+    h("h2", {}, secret ? t("pick.secret") : t(has(`pick.${kind}`) ? `pick.${kind}` : "pick.choice")),
+    secret ? h("p", { class: "hint" }, t("pick.secretHint")) : null);
+  const button = (o) => {
+    const b = h("button", { class: many ? "move move-tile" : "move", testid: chanceTestId(o.move),
+      onclick: () => busy(b, () => act.move(o.move)) },
+    many ? h("span", { class: "tile-label" }, argsNodes(o.move, view.state))
+      : h("span", { class: "move-label" }, actionLabel("chance", o.move, view.state)));
+    return b;
+  };
+  box.append(h("div", { class: many ? "move-tiles" : "move-row" }, outcomes.map(button)));
+  return box;
 }
 
 // Tap the drinks that came out (or fell out, or the right ones when correcting).
@@ -91,10 +70,14 @@ function tapper({ title, candidates, ui, act, onConfirm, allowNone, cancel }) {
       cancel ? h("button", { class: "big", testid: "tap-cancel", onclick: cancel }, t("drop.cancel")) : null));
 }
 
+function stuckNow(view) {
+  return (view.state.tower && view.state.tower.stuck) || [];
+}
+
 function dropCandidates(view) {
   const c = view.chance;
   if (c && c.kind === "drop") return [...new Set([...c.thrown, ...c.inside])];
-  return view.state.tower.stuck;
+  return stuckNow(view);
 }
 
 // Report drinks: a non-empty list goes in as a person's observation; "nothing came out" of
@@ -134,7 +117,7 @@ export function questionPanel(view, ui, act) {
 }
 
 // What the table view is asked to enter now (null when nothing).
-export function chancePanel(view, ui, act) {
+export function chancePanel(view, ui, act, renderer = {}) {
   const c = view.chance;
   if (!c || view.question) return null;
   if (c.kind === "drop") {
@@ -146,22 +129,22 @@ export function chancePanel(view, ui, act) {
     return tapper({ title: t("drop.title"), candidates: dropCandidates(view), ui, act, allowNone: true,
       onConfirm: (drinks) => report(view, act, drinks) });
   }
-  const kind = c.outcomes.length ? c.outcomes[0].move.kind : null;
-  if (kind === "start_player") return startPicker(view, c.outcomes, act);
-  if (kind === "turn_up") return turnUpPicker(view, c.outcomes, ui, act);
-  if (kind === "secret_card") return secretPicker(c.outcomes, act);
-  return genericChoice(c.outcomes, act);
+  if (!Array.isArray(c.outcomes) || !c.outcomes.length) return null;
+  return (renderer.choice && renderer.choice(view, c.outcomes, ui, act)) || choicePicker(view, c.outcomes, act);
 }
 
 // "Drinks fell out of the tower" between throws: tap which (from what is stuck).
 export function spillControl(view, ui, act) {
   const st = view.state;
-  if (!st.tower.stuck.length || st.phase === "drop" || view.over || view.question) return null;
+  const stuck = stuckNow(view);
+  if (!stuck.length || (view.chance && view.chance.kind === "drop") || st.phase === "drop" || view.over || view.question) {
+    return null;
+  }
   if (ui.tapMode !== "spill") {
     return h("button", { class: "big subtle", testid: "spill-open",
       onclick: () => { ui.tapMode = "spill"; ui.tapped = new Set(); act.rerender(); } }, t("spill.open"));
   }
-  return tapper({ title: t("spill.title"), candidates: st.tower.stuck, ui, act, allowNone: false,
+  return tapper({ title: t("spill.title"), candidates: stuck, ui, act, allowNone: false,
     onConfirm: async (drinks) => { await act.observe(drinks); ui.tapMode = null; act.rerender(); },
     cancel: () => { ui.tapMode = null; act.rerender(); } });
 }

@@ -1,18 +1,19 @@
-// A player's phone (/player?game=ID&token=T): my money, my secret card, my moves, and a
-// compact summary of the table. The token makes the server show this player's secret.
+// A player's phone (/player?game=ID&token=T): my money, my secrets, my moves, and a compact
+// summary of the table. The token makes the server show this player's secrets. The shell is
+// the same for every game; the game's renderer (games/index.js) draws what is particular.
 import { h, replace, langToggle, connBadge } from "./dom.js";
-import { t, yen, applyStatic, onLangChange } from "./i18n.js";
+import { t, applyStatic, onLangChange, gameName } from "./i18n.js";
 import { api, liveView, newer } from "./api.js";
-import { cardSvg, crateSvg } from "./drinks.js";
 import { movesPanel } from "./moves.js";
-import { secretPicker } from "./pickers.js";
-import {
-  drinkRow, yenEl, playerCard, faceUpPanel, stuckPanel, resultPanel, gameOverPanel, phaseText, roundText, waitingText,
-} from "./parts.js";
+import { choicePicker } from "./pickers.js";
+import { stuckPanel, gameOverPanel, waitingText, simBanner } from "./parts.js";
+import { rendererFor } from "./games/index.js";
+import { me } from "./games/generic.js";
 
 const app = document.getElementById("app");
 const badge = connBadge();
 const title = document.getElementById("me-name");
+const brand = document.getElementById("brand-game");
 document.getElementById("conn-slot").append(badge);
 document.getElementById("lang-slot").append(langToggle());
 applyStatic();
@@ -43,53 +44,38 @@ function startPhone(id, tok) {
     rerender: () => render(),
   };
 
-  // My secret card, large: only this page (with my token) ever receives it.
-  function secretCard(me) {
-    return h("div", { class: "secret-box", testid: "secret-card", dataset: { card: me.secret || "" } },
-      h("span", { class: "label" }, t("phone.secretTitle")),
-      me.secret ? cardSvg(me.secret, "card-xl") : h("p", { class: "muted no-card" }, t("phone.noCard")));
-  }
-
-  function turnPanel() {
+  function turnPanel(r) {
     const c = view.chance;
-    const picker = c && c.kind === "choice" && c.secret ? secretPicker(c.outcomes, act) : null;
+    const secret = c && c.kind === "choice" && c.secret && c.outcomes && c.outcomes.length;
+    const picker = secret ? (r.secretChoice ? r.secretChoice(view, c.outcomes, act)
+      : choicePicker(view, c.outcomes, act, { secret: true })) : null;
     const mine = view.moves.length > 0 || picker;
     return h("section", { class: `panel action${mine ? " mine" : ""}`, testid: "action" },
       h("h2", { class: "who", testid: "who" }, waitingText(view, view.viewer)),
-      picker, view.moves.length ? movesPanel(view, act.move) : null);
+      picker, view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
   }
 
   function render() {
     if (!view) return;
+    const r = rendererFor(view.game);
     const st = view.state;
     app.dataset.seq = String(view.seq); // tests and tools can tell which view is on screen
-    const me = st.players[view.viewer];
-    const last = st.last_round;
-    title.textContent = me.name;
-    document.title = `${me.name} · ${t("app.game.pocari_bet")}`;
+    app.dataset.game = view.game;
+    const mine = me(view);
+    title.textContent = mine.name || "";
+    brand.textContent = gameName(view.game);
+    document.title = `${mine.name} · ${gameName(view.game)}`;
     replace(app,
-      view.simulated ? h("div", { class: "banner sim", testid: "simulated-banner", role: "note" }, t("sim.banner")) : null,
-      h("section", { class: "panel me", testid: "me" },
-        h("div", { class: "me-info" },
-          h("div", { class: "me-line" },
-            yenEl(me.yen, "my-yen", "yen my-yen"),
-            me.start ? h("span", { class: "start-mark", title: t("player.startPlayer") }, crateSvg()) : null),
-          h("div", { class: "me-line small" }, h("span", { class: "round", testid: "round" }, roundText(st))),
-          h("div", { class: "me-line small" }, h("span", { class: "phase", testid: "phase", dataset: { phase: st.phase } }, phaseText(st))),
-          me.stake ? h("div", { class: "me-line small" }, h("span", { class: "label" }, t("player.stake")),
-            yenEl(me.stake, "my-stake", "stake"), me.declared ? cardSvg(me.declared, "card-sm") : null) : null,
-          last && last.round === st.round - 1 && last.paid[me.seat]
-            ? h("p", { class: "last-paid" }, t("phone.lastPaid", { yen: yen(last.paid[me.seat]) })) : null),
-        secretCard(me)),
-      view.over ? gameOverPanel(view) : null,
-      view.over ? null : turnPanel(),
-      h("section", { class: "panel my-hand" }, h("h2", {}, t("phone.myHand")),
-        drinkRow(me.hand, { testid: "my-hand", empty: t("result.none") })),
+      simBanner(view),
+      r.phoneMe(view),
+      view.over ? gameOverPanel(view, { extra: r.overExtra(view), titleKey: r.overTitle }) : null,
+      view.over ? null : turnPanel(r),
+      r.phoneExtra(view),
       h("h2", { class: "section-title" }, t("phone.table")),
-      h("div", { class: "players compact-list" }, st.players.map((p) => playerCard(p, view, { compact: true }))),
-      faceUpPanel(st),
+      h("div", { class: "players compact-list" }, st.players.map((p) => r.playerCard(p, view, { compact: true }))),
+      r.side(view),
       stuckPanel(st),
-      resultPanel(st, { compact: true }));
+      r.result(view, { compact: true }));
   }
 
   onLangChange(render);

@@ -1,16 +1,17 @@
 // The shared table view (/?game=ID) for a tablet at arm's length; the lobby at / without one.
-// It never receives a secret card: its view and WebSocket carry no token.
+// It never receives a secret card: its view and WebSocket carry no token. This is the shell
+// every game shares; what is particular to a game comes from its renderer (games/index.js).
 import { h, replace, toast, langToggle, connBadge } from "./dom.js";
-import { t, applyStatic, onLangChange } from "./i18n.js";
+import { t, applyStatic, onLangChange, gameName } from "./i18n.js";
 import { api, liveView, newer } from "./api.js";
 import { startLobby } from "./lobby.js";
 import { movesPanel } from "./moves.js";
 import { freshUi, syncUi, chancePanel, questionPanel, spillControl } from "./pickers.js";
-import {
-  playerCard, faceUpPanel, stuckPanel, resultPanel, gameOverPanel, phaseText, roundText, waitingText,
-} from "./parts.js";
+import { stuckPanel, gameOverPanel, phaseText, roundText, waitingText, simBanner, playersGrid } from "./parts.js";
+import { rendererFor } from "./games/index.js";
 
 const app = document.getElementById("app");
+const brand = document.getElementById("brand-game");
 const badge = connBadge();
 document.getElementById("conn-slot").append(badge);
 document.getElementById("lang-slot").append(langToggle());
@@ -59,27 +60,30 @@ function startTable(id) {
     return joinEl;
   }
 
-  function actionPanel() {
+  function actionPanel(r) {
     const question = questionPanel(view, ui, act);
     if (question) return question;
-    const chance = chancePanel(view, ui, act);
-    const moves = movesPanel(view, act.move);
+    const chance = chancePanel(view, ui, act, r);
     return h("section", { class: "panel action", testid: "action" },
       h("h2", { class: "who", testid: "who" }, waitingText(view)),
-      chance, view.moves.length ? moves : null);
+      chance, view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
   }
 
   function render() {
     if (!view) return;
     syncUi(ui, view);
+    const r = rendererFor(view.game);
     const st = view.state;
+    const round = roundText(st);
     app.dataset.seq = String(view.seq); // tests and tools can tell which view is on screen
-    document.title = `${t("app.game.pocari_bet")} · ${roundText(st)}`;
+    app.dataset.game = view.game;
+    brand.textContent = gameName(view.game);
+    document.title = [gameName(view.game), round || phaseText(st)].join(" · ");
     replace(app,
-      view.simulated ? h("div", { class: "banner sim", testid: "simulated-banner", role: "note" }, t("sim.banner")) : null,
+      simBanner(view),
       h("div", { class: "statusbar" },
         h("a", { class: "back", href: "/", testid: "lobby-link" }, "‹ ", t("lobby.back")),
-        h("span", { class: "round", testid: "round" }, roundText(st)),
+        round ? h("span", { class: "round", testid: "round" }, round) : null,
         h("span", { class: "phase", testid: "phase", dataset: { phase: st.phase } }, phaseText(st)),
         view.can_undo ? h("button", { class: "big subtle undo", testid: "undo", onclick: (e) => {
           e.currentTarget.disabled = true;
@@ -87,12 +91,12 @@ function startTable(id) {
         } }, "↶ ", t("undo")) : null),
       h("div", { class: "table-grid" },
         h("div", { class: "col-main" },
-          view.over ? gameOverPanel(view) : null,
-          h("div", { class: "players" }, st.players.map((p) => playerCard(p, view))),
-          view.over ? null : actionPanel(),
-          resultPanel(st)),
+          view.over ? gameOverPanel(view, { extra: r.overExtra(view), titleKey: r.overTitle }) : null,
+          playersGrid(view, st.players.map((p) => r.playerCard(p, view))),
+          view.over ? null : actionPanel(r),
+          r.result(view)),
         h("aside", { class: "col-side" },
-          view.over ? null : faceUpPanel(st),
+          r.side(view),
           stuckPanel(st, spillControl(view, ui, act)),
           view.over ? null : joinPanel())));
   }

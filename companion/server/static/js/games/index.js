@@ -1,0 +1,19 @@
+// Which renderer draws which game. A game without one of its own gets the generic renderer,
+// which makes any game playable from its view alone; a game's own renderer overrides only the
+// parts it draws better (its moves, its chance pickers, its players, its result).
+//
+// A renderer is an object of optional parts (see generic.js):
+//   playerCard(player, view, {compact}) · side(view) -> [panels] · result(view, {compact})
+//   moveBuilders: {kind: (moves, view, run) -> nodes} · choice(view, outcomes, ui, act) -> node|null
+//   secretChoice(view, outcomes, act) (phone) · phoneMe(view) · phoneExtra(view) -> [panels]
+//   overExtra(view) · overTitle (catalogue key)
+import generic from "./generic.js";
+import pocariBet from "./pocari_bet.js";
+
+const RENDERERS = {
+  pocari_bet: pocariBet,
+};
+
+export function rendererFor(gameId) {
+  return { ...generic, ...(RENDERERS[gameId] || {}), id: gameId };
+}
