@@ -22,14 +22,18 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $@
 
-# The browser tests drive Debian's chromium (not a Playwright-downloaded build).
-chromium:
-	@if [ -x /usr/bin/chromium ]; then \
+# The browser tests drive Debian's chromium (not a Playwright-downloaded build); the mat test
+# renders the calibration mat's PDF back to an image with poppler's pdftoppm.
+TEST_DEBS := chromium poppler-utils
+.PHONY: test-debs
+chromium test-debs:
+	@missing=$$(for p in $(TEST_DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then \
 	  :; \
-	elif [ "$$(id -u)" = 0 ]; then \
-	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	else \
-	  echo "/usr/bin/chromium is missing: install Debian's chromium (sudo apt-get install chromium), then run make again" >&2; \
+	  echo "the tests need Debian packages that are missing: sudo apt-get install" $$missing "-- then run make again" >&2; \
 	  exit 1; \
 	fi
 
@@ -52,7 +56,7 @@ firmware-deps:
 firmware: firmware-deps
 	$(MAKE) -C firmware
 
-test: $(VENV)/.installed chromium firmware-deps firmware
+test: $(VENV)/.installed test-debs firmware-deps firmware
 	$(VENV)/bin/python -m pytest
 
 run: $(VENV)/.installed

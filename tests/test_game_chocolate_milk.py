@@ -192,6 +192,26 @@ def test_sell_only_drinks_that_match_the_one_card():
     assert state.seats[0].crates == ((),)
 
 
+def test_composite_sell_any_matching_drinks_one_card_at_a_time():
+    mine = ["mint-stubby_can", "mint-square_bottle", "red-stubby_can"]
+    state = with_crates(game(2), 0, mine[:2], mine[2:])
+    state = replace(state, prices=tuple((c, 200 if c == "mint" else y) for c, y in state.prices), bank=-200)
+    found = {c["base"]["card"]: c for c in cm.composite_moves(state, 0)}
+    assert set(found) == {"mint", "red", "stubby_can", "square_bottle"} and cm.composite_moves(state, 1) == []
+    mint = found["mint"]
+    assert mint == {"kind": "sell", "base": {"card": "mint"},
+                    "pick": {"arg": "drinks", "from": ["mint-stubby_can", "mint-square_bottle"], "min": 1, "max": 2},
+                    "pays": {"1": 200, "2": 400}}
+    assert found["stubby_can"]["pick"]["from"] == ["mint-stubby_can", "red-stubby_can"]
+    assert found["red"]["pays"] == {"1": 0}
+    for drinks in (mint["pick"]["from"][:1], mint["pick"]["from"][1:], mint["pick"]["from"]):
+        after = play(state, Move("sell", 0, {"card": "mint", "drinks": tuple(drinks)}))
+        assert yen(after)[0] == 500 + 200 * len(drinks)
+    # one beyond: a drink that does not match the card (or is not yours)
+    assert_illegal(state, Move("sell", 0, {"card": "mint", "drinks": tuple(mine)}), "does not match")
+    assert not cm.composite_moves(with_crates(game(2), 0, []), 0)
+
+
 def test_buy_an_extra_crate_for_200():
     state = play(game(3), Move("buy_crate", 0))
     assert yen(state)[0] == 300 and len(state.seats[0].crates) == 2 and state.crates_left == 2

@@ -2,6 +2,7 @@
 
 import copy
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -245,6 +246,41 @@ def test_buy_drinks_at_most_three_and_from_the_supply():
     state = play(state, Move("buy_drinks", 0, {"drinks": ("red-tall_can",)}))
     assert_illegal(state, Move("buy_drinks", 1, {"drinks": ("red-tall_can",)}), "not in the supply")
     assert_illegal(game(3, start_yen=300), Move("buy_drinks", 0, {"drinks": four[:2]}), "cost 400")
+
+
+def test_composites_describe_bets_on_several_cards_and_up_to_three_drinks():
+    state = game(2)
+    bets, buys = jt.composite_moves(state, 0)
+    assert bets == {"kind": "bet", "base": {}, "pick": {"arg": "cards", "from": list(jt.CARD_IDS), "min": 1, "max": 2},
+                    "amounts": {"arg": "amounts", "min": 100, "step": 100, "max_total": 200}}
+    assert buys == {"kind": "buy_drinks", "base": {},
+                    "pick": {"arg": "drinks", "from": jt.sort_drinks(state.supply), "min": 1, "max": 3},
+                    "price": {"1": 100, "2": 400, "3": 900}}
+    assert jt.composite_moves(state, 1) == []  # not seat 1's turn
+    play(state, bet(0, red=100, tall_can=100))
+    assert_illegal(state, bet(0, red=100, tall_can=100, mint=100), "up to 200")
+    # two cards owned: 600 to bet, on up to six cards
+    state = play(state, Move("buy_card", 0, {"card": "blue"}), Move("pass", 1),
+                 Move("buy_card", 0, {"card": "red"}), Move("pass", 1))
+    bets = jt.composite_moves(state, 0)[0]
+    assert bets["pick"]["max"] == 6 and bets["amounts"]["max_total"] == 600
+    six = dict.fromkeys(jt.CARD_IDS[:6], 100)
+    play(state, bet(0, **six))
+    assert_illegal(state, bet(0, **six, tall_can=100), "up to 600")
+
+
+def test_composites_buy_only_what_the_money_and_the_supply_allow():
+    assert jt.composite_moves(game(2, start_yen=500), 0)[1]["pick"]["max"] == 2
+    assert jt.composite_moves(game(2, start_yen=500), 0)[1]["price"] == {"1": 100, "2": 400}
+    assert [c["kind"] for c in jt.composite_moves(game(2, start_yen=100), 0)] == ["bet", "buy_drinks"]
+    assert_illegal(game(2, start_yen=500), Move("buy_drinks", 0, {"drinks": ("red-tall_can", "blue-short_can",
+                                                                              "mint-stubby_can")}), "cost 900")
+    state = game(2)
+    state = replace(state, supply=frozenset(["red-tall_can", "blue-short_can"]))
+    buys = jt.composite_moves(state, 0)[1]
+    assert buys["pick"]["from"] == ["blue-short_can", "red-tall_can"] and buys["pick"]["max"] == 2
+    state = play(state, Move("buy_drinks", 0, {"drinks": ("red-tall_can", "blue-short_can")}))
+    assert yen(state)[0] == 1600 and [c["kind"] for c in jt.composite_moves(state, 1)] == ["bet"]
 
 
 # --- the end of a round ------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 import copy
 import json
 from dataclasses import replace
+from itertools import combinations
 
 import pytest
 
@@ -142,17 +143,56 @@ def test_swap_must_face_straight_across():
     assert pura.side_pairs((0, 2, 4), (5, 3, 1))  # a long side against the other, turned round
 
 
-def test_listed_swaps_are_legal_and_distinct():
+def _described_swaps(state):
+    """Every swap the composites describe: any pairs of one group, of one pair of crates."""
+    found = set()
+    for c in pura.composite_moves(state, 0):
+        assert c["kind"] == "swap" and c["pick"]["arg"] == ["a_slots", "b_slots"]
+        a, b = c["base"]["a"], c["base"]["b"]
+        for group in c["pick"]["within"]:
+            assert all(p in c["pick"]["from"] for p in group) and len(group) <= c["pick"]["max"]
+            for k in range(c["pick"]["min"], len(group) + 1):
+                for pairs in combinations(map(tuple, group), k):
+                    found.add((a, b, frozenset(pairs)))
+    return found
+
+
+@pytest.mark.parametrize("emptied", [(), (0, 3), (0, 1, 2, 3, 4)])
+def test_swaps_are_described_by_composites_not_listed(emptied):
     state = game()
-    swaps = [m for m in pura.legal_moves(state, 0) if m.kind == "swap"]
-    assert len(swaps) == len(set(swaps))
-    for m in swaps[:: max(1, len(swaps) // 40)]:
-        pura.apply(state, m)
+    crates = [[None if (i == 0 and s in emptied) or (i == 4 and s in emptied[:2]) else d for s, d in enumerate(c)]
+              for i, c in enumerate(state.crates)]
+    state = with_crates(state, crates)
+    assert not [m for m in pura.legal_moves(state, 0) if m.kind == "swap"]
+    described = _described_swaps(state)
+    # exactly the straight-across swaps that move something (no pair of two empty slots)
+    assert described == {(a, b, frozenset(zip(sa, sb))) for a, b, sa, sb in pura._all_swaps(state.crates)}
+    for a, b, pairs in sorted(described, key=repr)[::37]:
+        sa, sb = zip(*sorted(pairs))
+        after = play(state, Move("swap", 0, {"a": a, "b": b, "a_slots": sa, "b_slots": sb}))
+        assert after.hundreds == 9 and pura.composite_moves(after, 0)
+    c = pura.composite_moves(state, 0)[0]
+    assert c["price"] == {str(k): 100 for k in range(1, c["pick"]["max"] + 1)}
+    # one more pair than a side holds is refused
+    assert_illegal(state, Move("swap", 0, {"a": 1, "b": 2, "a_slots": (0, 2, 4, 1), "b_slots": (1, 3, 5, 0)}),
+                   "straight across")
+
+
+def test_listed_moves_still_end_a_game_without_swaps():
+    state = game()
+    for _ in range(200):
+        if state.phase == pura.OVER:
+            break
+        if state.phase == pura.DROP:
+            state = play(state, chance("drop", out=state.thrown))
+        else:
+            state = play(state, pura.legal_moves(state, 0)[-1])
+    assert state.phase == pura.OVER
 
 
 def test_no_100_coin_no_100_action():
     state = replace(game(), hundreds=0, spent_hundreds=10)
-    assert {m.kind for m in pura.legal_moves(state, 0)} == {"throw"}
+    assert {m.kind for m in pura.legal_moves(state, 0)} == {"throw"} and pura.composite_moves(state, 0) == []
     assert_illegal(state, Move("clear", 0, {"crate": 0, "card": "blue"}), "none left")
 
 

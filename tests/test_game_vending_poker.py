@@ -132,6 +132,31 @@ def test_buy_as_many_cans_as_free_slots():
     assert not [m for m in vp.legal_moves(state, 0) if m.kind == "buy"]
 
 
+def test_composite_buy_several_cans_as_the_crate_and_the_coins_allow():
+    state = game()
+    (c,) = vp.composite_moves(state, 0)
+    assert c["kind"] == "buy" and c["base"] == {} and c["pick"]["from"] == vp.sort_drinks(state.heap)
+    assert (c["pick"]["min"], c["pick"]["max"]) == (1, 6)       # six free slots, 2300 yen
+    assert c["coins"] == {"arg": "coins", "have": {"1000": 1, "500": 2, "100": 3}}
+    assert c["each"]["red-tall_can"] == 100 and c["each"]["red-tallest_bottle"] == 200
+    assert vp.composite_moves(state, 1) == []
+    cans = ("red-tall_can", "blue-square_bottle", "mint-stubby_can")     # 400 yen
+    state2 = play(state, Move("buy", 0, {"drinks": cans, "coins": (500,)}))
+    assert yen(state2)[0] == 1800 and state2.flying == "red-tall_can" and state2.queue == cans[1:]
+    assert_illegal(state, Move("buy", 0, {"drinks": cans, "coins": (500, 100)}), "no change")
+    # two free slots: two cans, a third is refused
+    state = with_crate(state, 0, FIVE_TALL[:4])
+    assert vp.composite_moves(state, 0)[0]["pick"]["max"] == 2
+    assert_illegal(state, Move("buy", 0, {"drinks": cans, "coins": (500,)}), "free slots (2)")
+    # 300 yen in 100s: three cans at most, and only if they are cans
+    seats = list(state.seats)
+    seats[0] = replace(seats[0], crate=(), coins=(0, 0, 3))
+    state = replace(state, seats=tuple(seats), heap=state.heap | set(FIVE_TALL))
+    assert vp.composite_moves(state, 0)[0]["pick"]["max"] == 3
+    play(state, Move("buy", 0, {"drinks": cans[:1] + cans[2:] + ("blue-tall_can",), "coins": (100, 100, 100)}))
+    assert_illegal(state, Move("buy", 0, {"drinks": cans, "coins": (100, 100, 100)}), "make only 300")
+
+
 def test_buy_only_from_the_heap():
     state = with_crate(game(), 1, ["red-tall_can"])
     assert_illegal(state, Move("buy", 0, {"drinks": ("red-tall_can",), "coins": (100,)}), "not on the heap")

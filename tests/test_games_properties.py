@@ -1,10 +1,11 @@
 """The JIDOHANBAIKI games over random legal playouts: invariants after every move.
 
 Hypothesis draws a seed; ``random.Random(seed)`` plays a whole game through the engine's
-surface: one of the seats ``pending`` names moves (a random legal move, or now and then
-a compound move the game accepts beyond its listed ones, such as buying three drinks at
-once), chance picks among its listed outcomes, a drop lets a random subset of the
-candidates come out, and now and then drinks stuck in the tower spill out on their own.
+surface: one of the seats ``pending`` names moves (a random legal move; now and then a
+random composition of what the game's ``composite_moves`` describes, which must be
+accepted; or a compound move made up here, such as buying three drinks at once), chance
+picks among its listed outcomes, a drop lets a random subset of the candidates come out,
+and now and then drinks stuck in the tower spill out on their own.
 
 After every move: yen are conserved between the bank, the players and whatever is staked
 or lies on the table; every drink is in exactly one place; no view shows another player's
@@ -333,6 +334,40 @@ GAME_SPECS = {"jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _p
 
 # --- the playout ---------------------------------------------------------------------------
 
+def composed(g, state, seat, rng):
+    """A random composition of one of the seat's composites (see engine.Game), or None."""
+    found = g.composite_moves(state, seat) if hasattr(g, "composite_moves") else []
+    if not found:
+        return None
+    c = rng.choice(found)
+    pick = c["pick"]
+    group = rng.choice(pick.get("within") or [pick["from"]])
+    items = rng.sample(group, rng.randint(pick["min"], min(pick["max"], len(group))))
+    args = dict(c.get("base", {}))
+    names = pick["arg"] if isinstance(pick["arg"], list) else [pick["arg"]]
+    for i, name in enumerate(names):
+        args[name] = tuple(item[i] if isinstance(pick["arg"], list) else item for item in items)
+    due = c.get("price", {}).get(str(len(items)), 0) + sum(c.get("each", {}).get(str(i), 0) for i in items)
+    if "amounts" in c:
+        a = c["amounts"]
+        amounts = [a["min"]] * len(items)
+        for _ in range(rng.randint(0, (a["max_total"] - sum(amounts)) // a["step"])):
+            amounts[rng.randrange(len(amounts))] += a["step"]
+        args[a["arg"]] = tuple(amounts)
+        due += sum(amounts)
+    if "coins" in c:
+        coins = [int(d) for d, n in c["coins"]["have"].items() for _ in range(n)]
+        if sum(coins) < due:
+            return None
+        while True:  # leave out coins at random until none is to spare
+            spare = [x for x in coins if sum(coins) - x >= due]
+            if not spare:
+                break
+            coins.remove(rng.choice(spare))
+        args[c["coins"]["arg"]] = tuple(coins)
+    return Move(c["kind"], seat, args)
+
+
 def next_move(g, state, rng, extra, spill_rate=0.03):
     tower = getattr(state, "tower", None)
     inside = sorted(getattr(tower, "inside", ()) or ())
@@ -348,6 +383,10 @@ def next_move(g, state, rng, extra, spill_rate=0.03):
         assert isinstance(spec, ChanceDrop)
         rate = rng.choice((0.2, 0.6, 0.9))
         return Move(spec.move_kind, CHANCE, {"out": tuple(d for d in spec.candidates if rng.random() < rate)}), False
+    if rng.random() < 0.15:
+        move = composed(g, state, who.actor, rng)
+        if move is not None:
+            return move, False  # described by the game: must be accepted
     if extra is not None and rng.random() < 0.15:
         move = extra(state, who.actor, rng)
         if move is not None:
@@ -395,7 +434,7 @@ def playout(name, config, seed):
         except IllegalMove as exc:
             # Only a compound move the random agent made up may be refused (states are
             # immutable values, so a refusal cannot have changed anything).
-            assert made_up, f"a listed move was refused: {move} ({exc.reason})"
+            assert made_up, f"a listed or described move was refused: {move} ({exc.reason})"
             continue
         state = state2
         moves.append(move)

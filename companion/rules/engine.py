@@ -140,8 +140,60 @@ class MoveInfo:
     pays_up_to: int = 0
 
 
+@dataclass(frozen=True)
+class Composite:
+    """One list-taking move a seat could compose now (see ``Game.composite_moves``).
+
+    ``to_json()`` is what ``composite_moves`` returns: the fields set, JSON-ready.
+    """
+
+    kind: str
+    pick: Mapping[str, Any]
+    base: Mapping[str, Any] = field(default_factory=dict)
+    amounts: Mapping[str, Any] | None = None
+    coins: Mapping[str, Any] | None = None
+    price: Mapping[str, int] | None = None
+    each: Mapping[str, int] | None = None
+    pays: Mapping[str, int] | None = None
+
+    def to_json(self) -> dict:
+        return {k: _jsonable(v) for k, v in self.__dict__.items() if v is not None}
+
+
 class Game(Protocol):
-    """The surface every game module offers (module-level functions)."""
+    """The surface every game module offers (module-level functions).
+
+    Optional: ``composite_moves(state, seat) -> list[dict]``. ``legal_moves`` lists a move
+    that takes lists (buy 1 to 3 drinks, bet on several cards) in its single-item form
+    only, or not at all where there would be hundreds; this describes the bigger forms
+    ``apply`` accepts, so that a dashboard can offer a picker. Each item (see
+    :class:`Composite`)::
+
+        {"kind": "buy_drinks",                 # the move kind composed
+         "base": {},                           # args fixed as given
+         "pick": {"arg": "drinks",             # the list arg the picked items fill, in the order picked
+                  "from": ["red-tall_can", ...],  # what may be picked, each item at most once
+                  "min": 1, "max": 3,          # how many items
+                  "within": [[...], ...],      # optional: all picked items from one of these groups
+                  "shows": [...]},             # optional: per item of "from", the drinks or cards it
+                                               # stands for (a slot's drink; null: empty), to draw it
+         "amounts": {"arg": "amounts", "min": 100, "step": 100, "max_total": 600},
+                                               # optional: one amount per picked item, same order
+         "coins": {"arg": "coins", "have": {"1000": 1, "500": 2, "100": 3}},
+                                               # optional: paid with coins listed in the arg
+                                               # (no change is given: no coin to spare)
+         "price": {"1": 100, "2": 400, "3": 900},  # optional: yen it costs by how many are picked
+         "each": {"red-tall_can": 100, ...},   # optional: yen it costs per picked item (summed)
+         "pays": {"1": 300, "2": 600}}         # optional: yen it pays by how many are picked
+
+    When ``pick.arg`` is a list of arg names (paired lists, such as two crates' slots), each
+    item of ``from`` is a list with one value per arg name. A move with ``amounts`` costs
+    their sum. Every composition of ``min`` to ``max`` items (from one group when ``within``
+    is given; amounts of at least ``min`` in ``step``s adding up to at most ``max_total``;
+    enough coins to pay without a coin to spare) is accepted by ``apply``; more than ``max``
+    items are refused. ``apply`` still checks everything: a refusal gives its reason. The
+    table session adds the seat as ``player`` and sends the list as the view's ``composites``.
+    """
 
     NAME: str
     PLAYERS: tuple[int, ...]  # the seat counts the game supports
@@ -155,6 +207,7 @@ class Game(Protocol):
     def payouts(self, state: Any) -> dict: ...
     def move_info(self, state: Any, move: Move) -> MoveInfo: ...
     def is_over(self, state: Any) -> bool: ...
+    # optional: def composite_moves(self, state: Any, seat: int) -> list[dict]: ...
 
 
 def uniform(moves: Iterable[Move]) -> ChanceChoice:

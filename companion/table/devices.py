@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from ..observation import Observation
+from ..rules.engine import IllegalMove
 from .session import TableSession
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,7 @@ class Devices:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self.throwing: set[str] = set()  # games whose simulated throw is still being read
 
     # --- life -------------------------------------------------------------------------------
 
@@ -74,7 +76,7 @@ class Devices:
         sensors = self.link.status() if self.link else None
         if sensors is not None:
             sensors["simulated"] = self.serial_spec == "sim"
-        return {"camera": camera, "sensors": sensors}
+        return {"camera": camera, "sensors": sensors, "throwing": sorted(self.throwing)}
 
     def frame_jpeg(self) -> bytes | None:
         """The latest camera frame with the detections drawn on it."""
@@ -85,11 +87,14 @@ class Devices:
 
     def throw(self, session: TableSession) -> dict:
         """Throw the due drinks into the simulated tower: beams count them, the camera sees them."""
+        if session.id in self.throwing:
+            raise IllegalMove("the last throw is still being read from the tray; wait a moment")
         thrown, outcome = session.sim_drop()  # raises when nothing is due or the table is real
         board = self.link.simboard if self.link else None
         camera = self.source if self.source is not None and hasattr(self.source, "drop") else None
         if board is None and camera is None:
             return session.observe(outcome)
+        self.throwing.add(session.id)
         threading.Thread(target=self._play_throw, args=(session, thrown, outcome, board, camera),
                          name="sim-throw", daemon=True).start()
         return {"result": "thrown", "thrown": thrown, "read_by": "camera" if camera else "sensors"}
@@ -116,6 +121,8 @@ class Devices:
                 session.observe(outcome)
         except Exception:  # a demo helper must never take the service down
             log.exception("simulated throw failed")
+        finally:
+            self.throwing.discard(session.id)
 
     def _wait(self, done: Callable[[], bool], timeout: float) -> bool:
         deadline = time.monotonic() + timeout
@@ -152,6 +159,7 @@ class Devices:
                 obs = self.watcher.feed(frame) if frame is not None else None
                 if frame is not None:
                     self._publish(frame)
+                    self.camera_error = None  # frames flow again
                 if obs is not None:
                     self.route(obs)
             except Exception as exc:

@@ -61,7 +61,8 @@ class Folded:
             settles_drop = move.player == CHANCE and isinstance(self.game.chance(self.state), ChanceDrop)
             state, events = self.game.apply(self.state, move)
             if settles_drop:
-                self.last_drop_beams, self.beams = self.beams, (0, 0)
+                self.last_drop_beams = self.beams if any(self.beams) else None  # None: no board counted
+                self.beams = (0, 0)
             self.history.append((self.state, move, str(record.get("by", ""))))
             self.state, self.events, self.question = state, events, None
         elif kind == "undo":

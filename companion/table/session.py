@@ -88,6 +88,7 @@ class TableSession:
             return {
                 "game_id": self.id, "game": self.name, "simulated": self.simulated, "viewer": viewer,
                 "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
+                "composites": self.allowed_composites(viewer),
                 "chance": self._chance_for(viewer), "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,
                 "events": self._latest_events(viewer),
@@ -114,6 +115,19 @@ class TableSession:
             moves.extend(m for m in self.game.legal_moves(self.state, seat)
                          if viewer is not None or m.kind not in self.secret_moves)
         return moves
+
+    def allowed_composites(self, viewer: Viewer) -> list[dict]:
+        """The list-taking moves this viewer may compose now (the game's ``composite_moves``
+        for the seats ``allowed_moves`` covers), each with its ``player``."""
+        describe = getattr(self.game, "composite_moves", None)
+        found: list[dict] = []
+        for pending in self.game.pending(self.state) if describe else ():
+            seat = pending.actor
+            if seat == CHANCE or seat in self.bots or (viewer is not None and viewer != seat):
+                continue
+            found.extend({**c, "player": seat} for c in describe(self.state, seat)
+                         if viewer is not None or c["kind"] not in self.secret_moves)
+        return found
 
     def _latest_events(self, viewer: Viewer) -> list[dict]:
         """The events of the latest record; those of a secret move only for its maker."""

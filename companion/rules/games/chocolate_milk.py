@@ -24,8 +24,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from ...drinks import ALL_DRINKS, CARD_IDS
-from ..engine import (CHANCE, Actor, ChanceChoice, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo,
-                      Pending, uniform)
+from ..engine import (CHANCE, Actor, ChanceChoice, ChanceDrop, ChanceSpec, Composite, Event, IllegalMove, Move,
+                      MoveInfo, Pending, uniform)
 from ..tower import Tower
 from .common import (arg_card, arg_drink, arg_drinks, arg_int, best_attribute, dispatch, drink, matches,
                      options_from_config, seat_names, set_at, sort_drinks, top)
@@ -213,6 +213,22 @@ def legal_moves(state: State, actor: Actor) -> list[Move]:
     if state.phase != TURN or actor != state.player:
         return []
     return _actions(state, actor) or [Move("pass", actor)]
+
+
+def composite_moves(state: State, seat: int) -> list[dict]:
+    """The bigger form of ``sell``: any of your drinks that match one card, one entry per card."""
+    if state.phase != TURN or seat != state.player:
+        return []
+    mine = sort_drinks(d for c in state.seats[seat].crates for d in c)
+    found = []
+    for card in CARD_IDS:
+        fits = [d for d in mine if matches(d, card)]
+        if fits:
+            each = state.price(card)
+            found.append(Composite("sell", {"arg": "drinks", "from": fits, "min": 1, "max": len(fits)},
+                                   base={"card": card},
+                                   pays={str(k): each * k for k in range(1, len(fits) + 1)}).to_json())
+    return found
 
 
 def chance(state: State) -> ChanceSpec | None:

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from ...drinks import ALL_DRINKS, CARD_IDS
-from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo,
-                      Pending, uniform)
+from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Composite, Event, IllegalMove, Move,
+                      MoveInfo, Pending, uniform)
 from ..tower import Tower
 from .common import (Bidding, arg_card, arg_drinks, arg_list, bid_moves, check_bid, clockwise,
                      count_matching, dispatch, matches, options_from_config, seat_names,
@@ -208,6 +208,27 @@ def legal_moves(state: State, actor: Actor) -> list[Move]:
     if o.allow_pass or not moves:
         moves.append(Move("pass", actor, {}))
     return moves
+
+
+def composite_moves(state: State, seat: int) -> list[dict]:
+    """The bigger forms of ``bet`` (several cards, an amount each) and ``buy_drinks``
+    (up to three drinks, priced by the square) that ``seat`` could make now."""
+    if state.phase != TURNS or seat != current(state):
+        return []
+    o, yen = state.options, state.seats[seat].yen
+    found = []
+    limit = bet_limit(state, seat)
+    if limit >= 100:
+        found.append(Composite("bet", {"arg": "cards", "from": list(CARD_IDS), "min": 1,
+                                       "max": min(len(CARD_IDS), limit // 100)},
+                               amounts={"arg": "amounts", "min": 100, "step": 100, "max_total": limit}))
+    most = max((k for k in range(1, o.max_drinks + 1)
+                if k <= len(state.supply) and square_price(k, o.drink_unit) <= yen), default=0)
+    if most:
+        found.append(Composite("buy_drinks", {"arg": "drinks", "from": sort_drinks(state.supply), "min": 1,
+                                              "max": most},
+                               price={str(k): square_price(k, o.drink_unit) for k in range(1, most + 1)}))
+    return [c.to_json() for c in found]
 
 
 def chance(state: State) -> ChanceSpec | None:

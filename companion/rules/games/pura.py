@@ -25,7 +25,8 @@ from itertools import combinations
 from typing import Any, Mapping, Sequence
 
 from ...drinks import CARD_IDS, DRINK_IDS
-from ..engine import CHANCE, Actor, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Composite, Event, IllegalMove, Move, MoveInfo, Pending,
+                      uniform)
 from ..tower import Tower
 from .common import (arg_card, arg_drinks, arg_int, arg_list, dispatch, drink, matches, options_from_config,
                      seat_names, sort_drinks, trait_counts, traits)
@@ -167,6 +168,20 @@ def _swap_shapes() -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], .
 _SWAP_SHAPES = _swap_shapes()
 
 
+def _alignments() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The ways two crates can stand side to side: the slot pairs facing each other."""
+    found = []
+    for sa in SIDES.values():
+        for sb in SIDES.values():
+            if len(sa) == len(sb):
+                for tb in (sb, sb[::-1]):
+                    found.append(tuple(zip(sa, tb)))
+    return tuple(found)
+
+
+_ALIGNMENTS = _alignments()
+
+
 def _all_swaps(crates: Crates) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
     """The swaps that move something: no pair of the swap has two empty slots."""
     return [(a, b, sa, sb) for a, b, sa, sb in _SWAP_SHAPES
@@ -215,11 +230,36 @@ def _play_moves(state: State) -> list[Move]:
             ds = [d for d in c if d]
             moves += [Move("clear", 0, {"crate": i, "card": card}) for card in CARD_IDS
                       if any(matches(d, card) for d in ds)]
-        moves += [Move("swap", 0, {"a": a, "b": b, "a_slots": sa, "b_slots": sb})
-                  for a, b, sa, sb in _all_swaps(state.crates)]
+        # Swaps (hundreds of them) are not listed: composite_moves describes them.
     if state.fives:
         moves += [Move("throw", 0, {"crate": i}) for i, c in enumerate(state.crates) if any(c)]
     return moves
+
+
+def composite_moves(state: State, seat: int) -> list[dict]:
+    """Swaps, one entry per pair of crates (a < b): pick slot pairs ``[a_slot, b_slot]`` that
+    face each other along one way the crates can stand side to side (``within``); pairs of
+    two empty slots are left out, as they move nothing."""
+    if seat != 0 or state.phase != PLAY or not state.hundreds:
+        return []
+    cost = state.options.action_cost
+    found = []
+    for a, b in combinations(range(CRATES), 2):
+        groups = []
+        for pairs in _ALIGNMENTS:
+            kept = sorted(p for p in pairs if state.crates[a][p[0]] is not None or state.crates[b][p[1]] is not None)
+            if kept and kept not in groups:
+                groups.append(kept)
+        if not groups:
+            continue
+        items = sorted({p for g in groups for p in g})
+        most = max(len(g) for g in groups)
+        found.append(Composite("swap", {"arg": ["a_slots", "b_slots"], "from": [list(p) for p in items],
+                                        "min": 1, "max": most, "within": [[list(p) for p in g] for g in groups],
+                                        "shows": [[state.crates[a][x], state.crates[b][y]] for x, y in items]},
+                               base={"a": a, "b": b},
+                               price={str(k): cost for k in range(1, most + 1)}).to_json())
+    return found
 
 
 def legal_moves(state: State, actor: Actor) -> list[Move]:

@@ -21,8 +21,8 @@ from itertools import combinations, product
 from typing import Any, Mapping, Sequence
 
 from ...drinks import ALL_DRINKS, Shape
-from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo,
-                      Pending, uniform)
+from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Composite, Event, IllegalMove, Move,
+                      MoveInfo, Pending, uniform)
 from ..tower import Tower
 from .common import (arg_drink, arg_drinks, arg_list, clockwise, dispatch, drink, options_from_config,
                      seat_names, set_at, sort_drinks, top)
@@ -293,6 +293,22 @@ def legal_moves(state: State, actor: Actor) -> list[Move]:
     if state.phase == CALL:
         return [Move("call", actor), Move("end_turn", actor)]
     raise AssertionError(state.phase)
+
+
+def composite_moves(state: State, seat: int) -> list[dict]:
+    """The bigger form of ``buy``: several cans from the heap at once (as many as the crate
+    has free slots and the coins pay for), paid with coins and no coin to spare."""
+    if state.phase != TURN or seat != state.player or not can_buy(state, seat):
+        return []
+    s = state.seats[seat]
+    heap = sort_drinks(state.heap)
+    cheapest = sorted(price(state, d) for d in heap)
+    most = 0
+    while most < min(CRATE - len(s.crate), len(heap)) and sum(cheapest[:most + 1]) <= s.yen:
+        most += 1
+    return [Composite("buy", {"arg": "drinks", "from": heap, "min": 1, "max": most},
+                      coins={"arg": "coins", "have": coins_json(s.coins)},
+                      each={d: price(state, d) for d in heap}).to_json()]
 
 
 def chance(state: State) -> ChanceSpec | None:

@@ -191,6 +191,8 @@ def view(state: State, viewer: int | None) -> dict:
             "steps": run.steps, "total": run.total, "leaving": run.leaving,
             "deciding": run.who if run.who >= 0 else None, "decision": run.what or None},
         "track": {"step": track.step, "top": track.top},
+        # What the (rest of the) train phase will do, for the dashboard to show before and while it runs.
+        "preview": train_phase_preview(state) if state.phase == TRAINS else None,
         "board": board.geometry(),
         "result": state.result,
         "over": state.phase == OVER,

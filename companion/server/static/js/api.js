@@ -52,6 +52,9 @@ export const api = {
   observe: (id, appeared) => request("POST", `/api/games/${id}/observations`,
     { source: "person", appeared, confidence: 1 }),
   undo: (id) => request("POST", `/api/games/${id}/undo`),
+  dismiss: (id) => request("POST", `/api/games/${id}/question/dismiss`),
+  devices: (opts) => request("GET", "/api/devices", undefined, opts),
+  cameraUrl: (ts) => `/api/camera.jpg?ts=${ts}`,
 };
 
 // The live view: calls onView(view) on connect and after every change; reconnects with

@@ -4,6 +4,7 @@ import { h } from "./dom.js";
 import { t, yen, joinNames, phaseName } from "./i18n.js";
 import { drinkSvg, crateSvg } from "./drinks.js";
 import { seatName, fieldList, perSeatKeys, seatTable, blank } from "./values.js";
+import { simulatedDevices } from "./devices.js";
 
 export function drinkRow(ids, { cls = "", testid, empty = t("result.none"), mark = null } = {}) {
   return h("div", { class: `drinks ${cls}`.trim(), testid },
@@ -34,7 +35,10 @@ export function actingSeats(state) {
 }
 
 export function simBanner(view) {
-  return view.simulated ? h("div", { class: "banner sim", testid: "simulated-banner", role: "note" }, t("sim.banner")) : null;
+  if (!view.simulated) return null;
+  const sims = simulatedDevices(); // "camera" | "sensors" | "both" | null: they read the simulated drops
+  return h("div", { class: "banner sim", testid: "simulated-banner", role: "note", dataset: { devices: sims || "none" } },
+    t(sims ? `dev.simBanner.${sims}` : "sim.banner"));
 }
 
 // Who throws into the tower: the game's thrower, else whose turn it is, else the start player.

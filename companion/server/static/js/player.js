@@ -9,6 +9,7 @@ import { choicePicker } from "./pickers.js";
 import { stuckPanel, gameOverPanel, waitingText, simBanner } from "./parts.js";
 import { rendererFor } from "./games/index.js";
 import { me } from "./games/generic.js";
+import { startDevicePolling, devicesLine, withBeams, onDevices, healthKey } from "./devices.js";
 
 const app = document.getElementById("app");
 const badge = connBadge();
@@ -36,6 +37,12 @@ if (!gameId || !token) {
 
 function startPhone(id, tok) {
   let view = null;
+  startDevicePolling();
+  const deviceStatus = devicesLine(); // one element, updated in place every 2 s
+  let health = healthKey();
+  onDevices(() => { // the banner says which devices are simulated
+    if (healthKey() !== health) { health = healthKey(); render(); }
+  });
   const accept = (next) => {
     if (next && newer(view, next)) { view = next; render(); }
   };
@@ -73,9 +80,10 @@ function startPhone(id, tok) {
       r.phoneExtra(view),
       h("h2", { class: "section-title" }, t("phone.table")),
       h("div", { class: "players compact-list" }, st.players.map((p) => r.playerCard(p, view, { compact: true }))),
+      deviceStatus,
       r.side(view),
       stuckPanel(st),
-      r.result(view, { compact: true }));
+      withBeams(r.result(view, { compact: true }), view));
   }
 
   onLangChange(render);

@@ -9,6 +9,7 @@ import { movesPanel } from "./moves.js";
 import { freshUi, syncUi, chancePanel, questionPanel, spillControl } from "./pickers.js";
 import { stuckPanel, gameOverPanel, phaseText, roundText, waitingText, simBanner, playersGrid } from "./parts.js";
 import { rendererFor } from "./games/index.js";
+import { startDevicePolling, devicesPanel, withBeams } from "./devices.js";
 
 const app = document.getElementById("app");
 const brand = document.getElementById("brand-game");
@@ -32,6 +33,25 @@ function startTable(id) {
   let joinEl = null;
   let joinOpen = true;
   const ui = freshUi();
+  startDevicePolling();
+  const devicesBox = devicesPanel({ onHealth: () => render() });
+
+  // A throw on a table with devices is read a few seconds later (camera, beams): until the drop
+  // or a question arrives, the action panel says so. Kept across a reload of the page.
+  const readingKey = `ttc.reading.${id}`;
+  const chanceKey = (v) => JSON.stringify(v.chance);
+  let readingTimer = null;
+  try { ui.reading = JSON.parse(sessionStorage.getItem(readingKey)); } catch (_) { ui.reading = null; }
+  const setReading = (reading) => {
+    ui.reading = reading;
+    clearTimeout(readingTimer);
+    try {
+      if (reading) sessionStorage.setItem(readingKey, JSON.stringify(reading));
+      else sessionStorage.removeItem(readingKey);
+    } catch (_) { /* storage may be off */ }
+    if (reading) readingTimer = setTimeout(() => render(), Math.max(0, reading.since + 25500 - Date.now()));
+  };
+  const readingDone = (v) => ui.reading && (v.question || v.over || chanceKey(v) !== ui.reading.chance);
 
   const accept = (next) => {
     if (next && newer(view, next)) { view = next; render(); }
@@ -40,8 +60,17 @@ function startTable(id) {
   const act = {
     move: async (move) => accept((await api.move(id, move)).view),
     observe: async (drinks) => { await api.observe(id, drinks); await refresh(); },
-    throw: async () => { await api.throw(id); await refresh(); },
+    throw: async () => {
+      const before = view;
+      const res = await api.throw(id);
+      if (res && res.result === "thrown" && before) {
+        setReading({ chance: chanceKey(before), since: Date.now(), by: res.read_by || "camera" });
+      }
+      if (res && res.view) accept(res.view); else await refresh();
+      render();
+    },
     undo: async () => accept((await api.undo(id)).view),
+    dismiss: async () => accept((await api.dismiss(id)).view),
     rerender: () => render(),
   };
 
@@ -65,12 +94,13 @@ function startTable(id) {
     if (question) return question;
     const chance = chancePanel(view, ui, act, r);
     return h("section", { class: "panel action", testid: "action" },
-      h("h2", { class: "who", testid: "who" }, waitingText(view)),
+      h("h2", { class: "who", testid: "who" }, ui.reading ? t("dev.reading") : waitingText(view)),
       chance, view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
   }
 
   function render() {
     if (!view) return;
+    if (readingDone(view)) setReading(null);
     syncUi(ui, view);
     const r = rendererFor(view.game);
     const st = view.state;
@@ -94,10 +124,11 @@ function startTable(id) {
           view.over ? gameOverPanel(view, { extra: r.overExtra(view), titleKey: r.overTitle }) : null,
           playersGrid(view, st.players.map((p) => r.playerCard(p, view))),
           view.over ? null : actionPanel(r),
-          r.result(view)),
+          withBeams(r.result(view), view)),
         h("aside", { class: "col-side" },
           r.side(view),
           stuckPanel(st, spillControl(view, ui, act)),
+          devicesBox.el,
           view.over ? null : joinPanel())));
   }
 

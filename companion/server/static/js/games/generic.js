@@ -6,6 +6,7 @@ import { t, tOr } from "../i18n.js";
 import { cardSvg, cardBackSvg, crateSvg, isCard } from "../drinks.js";
 import { yenEl, playerHead, isActing, drinkRow, roundText, phaseText, finalDetails } from "../parts.js";
 import { fieldList, perSeatKeys, seatTable, blank, valueNodes } from "../values.js";
+import { composeBuilders } from "../compose.js";
 
 // Player fields the head shows already, or that stay off the shared screen.
 const PLAYER_SHOWN = new Set(["seat", "name", "yen", "start", "turn", "secret", "has_secret"]);
@@ -110,4 +111,6 @@ export function phoneExtra() {
   return [];
 }
 
-export default { playerCard, side, result, overExtra, phoneMe, phoneExtra, moveBuilders: {}, overTitle: "over.standings" };
+// Moves that take lists (the view's `composites`) get a picker next to their listed moves.
+export default { playerCard, side, result, overExtra, phoneMe, phoneExtra, moveBuilders: composeBuilders(),
+  overTitle: "over.standings" };

@@ -9,9 +9,11 @@
 //   overExtra(view) · overTitle (catalogue key)
 import generic from "./generic.js";
 import pocariBet from "./pocari_bet.js";
+import tokyoMetro from "./tokyo_metro.js";
 
 const RENDERERS = {
   pocari_bet: pocariBet,
+  tokyo_metro: tokyoMetro,
 };
 
 export function rendererFor(gameId) {

@@ -1,0 +1,79 @@
+// TOKYO METRO: the board as a map (js/metro/map.js), the action cards as cards to tap
+// (js/metro/cards.js), the moves grouped by card action (js/metro/moves.js), the train phase
+// shown before it runs and animated when it has, the players, the lines and the end scoring
+// line by line (js/metro/panels.js). On the table view the map and the moves sit side by side
+// (css/metro.css); on a phone the map follows the player's moves and zooms to where they can go.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { choicePicker, chanceTestId, busy } from "../pickers.js";
+import { mapPanel } from "../metro/map.js";
+import { cardsPanel } from "../metro/cards.js";
+import { moveBuilders } from "../metro/moves.js";
+import { playerCard as metroPlayer, linesPanel, projectionPanel, supplyPanel, scoringTable,
+  phoneMe as metroMe } from "../metro/panels.js";
+import { syncPick } from "../metro/ui.js";
+
+// Whichever part a render draws first forgets a pick made on an older view.
+function playerCard(p, view, opts) {
+  syncPick(view);
+  return metroPlayer(p, view, opts);
+}
+
+function phoneMe(view) {
+  syncPick(view);
+  return metroMe(view);
+}
+
+const builders = Object.fromEntries(Object.entries(moveBuilders).map(([k, fn]) => [k, (moves, view, run) => {
+  syncPick(view);
+  return fn(moves, view, run);
+}]));
+
+// The table's right-hand side: the lines, what everyone would end with, the supply.
+function side(view) {
+  syncPick(view);
+  return [linesPanel(view), projectionPanel(view), view.over ? null : supplyPanel(view)];
+}
+
+// Below the action panel (on the table: beside it, see metro.css): the map and the cards.
+function result(view, { compact = false } = {}) {
+  syncPick(view);
+  if (compact) return [];
+  return h("div", { class: "metro-left" }, mapPanel(view), view.over ? null : cardsPanel(view));
+}
+
+function overExtra(view) {
+  const pay = view.payouts || {};
+  return h("div", { class: "m-final" }, h("h3", {}, t("metro.score.finalTitle")),
+    scoringTable(view, view.state.result || pay.scoring, { testid: "final-scoring" }));
+}
+
+// A phone: the map right under my moves (zoomed to where I can go), the cards while I act.
+function phoneExtra(view) {
+  syncPick(view);
+  const acting = view.moves.length > 0;
+  return [mapPanel(view, { phone: true }),
+    acting && view.state.phase === "actions" ? cardsPanel(view, { phone: true }) : null];
+}
+
+// Chance at a real table: which card was turned up for a column (drawn as the card).
+function choice(view, outcomes, ui, act) {
+  if (!outcomes.length || outcomes[0].move.kind !== "deal") return null;
+  const st = view.state;
+  const column = outcomes[0].move.args.column;
+  const known = new Map();
+  for (const col of st.columns || []) for (const c of [...col.slots, col.discard_top].filter(Boolean)) known.set(c.id, c);
+  const box = h("div", { class: "picker choice-picker metro-deal", testid: "choice", dataset: { kind: "deal" } },
+    h("h2", {}, t("metro.deal.title", { n: Number(column) + 1 })));
+  box.append(h("div", { class: "move-tiles" }, outcomes.map((o) => {
+    const b = h("button", { class: "move move-tile m-deal-card", testid: chanceTestId(o.move),
+      onclick: () => busy(b, () => act.move(o.move)) }, h("span", { class: "tile-label" }, o.move.args.card));
+    return b;
+  })));
+  return box.childElementCount ? box : choicePicker(view, outcomes, act);
+}
+
+export default {
+  playerCard, side, result, overExtra, phoneMe, phoneExtra, choice, moveBuilders: builders,
+  overTitle: "metro.score.standings",
+};

@@ -1,0 +1,256 @@
+// TOKYO METRO: the legal moves as buttons (test ids move-<kind>-<args>, as everywhere). Card
+// actions are grouped by the card action they use; where a move goes (a field, a station, a line)
+// is named, and the map shows it too. The train phase: what the run will do, then the one button
+// that runs it; riders decide whether to board or get off.
+import { h } from "../dom.js";
+import { t, yen, num } from "../i18n.js";
+import { moveButton, money, moveTestId } from "../moves.js";
+import { boardIndex, colRow, fieldPlace, lineBadge, seatDot, seatName, stationName, actionKey } from "./common.js";
+import { ui, listen, select } from "./ui.js";
+import { actionText } from "./cards.js";
+import { payoutText } from "./map.js";
+
+const SINGLE = new Set(["tempo", "bicycle", "discount", "bid_bonus", "loan", "repay", "action_disc"]);
+
+function findCard(st, id) {
+  for (const col of st.columns || []) {
+    for (const c of col.slots) if (c.id === id) return c;
+  }
+  for (const p of st.players) for (const c of p.cards || []) if (c.id === id) return c;
+  return null;
+}
+
+function fieldLabel(ix, field) {
+  const [c, r] = colRow(ix, field);
+  const place = fieldPlace(ix, c, r);
+  return [h("span", { class: "m-field-xy" }, `${c}·${r}`), place ? h("span", { class: "m-field-place" }, place) : null];
+}
+
+function discountNote(m) {
+  const d = m.move.args.discounts;
+  return Array.isArray(d) && d.length ? h("span", { class: "m-note" }, t("metro.move.withDiscount", { n: d.length })) : null;
+}
+
+// The words on one tile, by kind.
+function tileContent(view, ix, m) {
+  const st = view.state;
+  const a = m.move.args;
+  switch (m.move.kind) {
+    case "place": case "walk": case "move": case "alight":
+      return fieldLabel(ix, a.field);
+    case "station":
+      return [h("span", { class: "move-label" }, stationName(ix, a.station)), discountNote(m)];
+    case "station_swap":
+      return [h("span", { class: "move-label" }, stationName(ix, a.station)),
+        h("span", { class: "m-note" }, t(`metro.move.swap.${a.token}`))];
+    case "invest": case "start": case "assign_tempo":
+      return [lineBadge(st, a.line, { cls: "lg" }), discountNote(m)];
+    case "speculate":
+      return [lineBadge(st, a.line, { cls: "lg" }), h("span", { class: "m-stake" }, yen(a.stake))];
+    case "card":
+      return [h("span", { class: "move-label" }, t("metro.move.cardFrom", { n: a.column + 1 })), discountNote(m)];
+    default:
+      return [h("span", { class: "move-label" }, t(`metro.kind.${m.move.kind}`))];
+  }
+}
+
+function tile(view, ix, m, run, cls = "m-tile") {
+  return moveButton(m, run, `move-tile ${cls}`, h("span", { class: "tile-label" }, tileContent(view, ix, m)), money(m));
+}
+
+// Mark the picked card action's group and the moves a map tap could mean; dim the rest.
+function marker(root) {
+  const draw = () => {
+    for (const g of root.querySelectorAll(".m-group")) if (g.refresh) g.refresh();
+    for (const g of root.querySelectorAll(".m-group[data-action-key]")) {
+      g.classList.toggle("selected", g.dataset.actionKey === ui.selected);
+      g.classList.toggle("dim", Boolean(ui.selected) && g.dataset.actionKey !== ui.selected);
+      g.classList.toggle("candidate", Boolean(ui.candidates) && Boolean(g.ids) && [...g.ids].some((id) => ui.candidates.has(id)));
+    }
+    for (const b of root.querySelectorAll("button[data-testid^='move-']")) {
+      b.classList.toggle("candidate", Boolean(ui.candidates) && ui.candidates.has(b.dataset.testid));
+    }
+    root.classList.toggle("choosing", Boolean(ui.candidates));
+  };
+  listen(draw, root);
+  draw();
+  return root;
+}
+
+// Card actions: one group per card action, titled with the card and what the action does. A group
+// with many moves (where to walk, which stake) opens when it is picked (tap its title or the
+// action on its card); the map shows its targets meanwhile. A closed group holds no buttons.
+const OPEN_UP_TO = 4;
+
+function cardGroups(moves, view, run) {
+  const st = view.state;
+  const ix = boardIndex(st.board);
+  const groups = new Map();
+  for (const m of moves) {
+    const key = actionKey(m.move) || m.move.kind;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(m);
+  }
+  return [...groups.entries()].map(([key, ms]) => {
+    const [cardId, index] = key.split("/");
+    const card = findCard(st, cardId);
+    const action = card ? card.actions[Number(index)] : null;
+    const kind = ms[0].move.kind;
+    const title = action ? actionText(action, { long: true }) : t(`metro.kind.${kind}`);
+    if (ms.length === 1) {
+      const only = ms[0];
+      return h("div", { class: "m-group single", dataset: { actionKey: key, kind } },
+        h("div", { class: "move-row m-single" }, moveButton(only, run, "m-wide",
+          h("span", { class: "m-card-chip" }, cardId),
+          SINGLE.has(kind) ? h("span", { class: "move-label" }, title)
+            : [h("span", { class: "m-group-title", title }, action ? actionText(action) : title),
+              h("span", { class: "tile-label" }, tileContent(view, ix, only))],
+          money(only))));
+    }
+    const ids = new Set(ms.map((m) => moveTestId(m.move)));
+    const open = () => ms.length <= OPEN_UP_TO || ui.selected === key
+      || (Boolean(ui.candidates) && [...ids].some((id) => ui.candidates.has(id)));
+    const chevron = h("span", { class: "m-chevron", "aria-hidden": "true" });
+    const head = h("button", { class: "m-group-head", type: "button", testid: `group-${key.replace("/", "-")}`,
+      title: t("metro.move.pickHint"), onclick: () => select(key) },
+    h("span", { class: "m-card-chip" }, cardId), h("span", { class: "m-group-title" }, title),
+    h("span", { class: "m-count" }, num(ms.length)), chevron);
+    const body = h("div", { class: "m-group-body" });
+    const group = h("div", { class: "m-group", dataset: { actionKey: key, kind } }, head, body);
+    group.ids = ids;
+    group.refresh = () => {
+      const isOpen = open();
+      head.setAttribute("aria-expanded", isOpen ? "true" : "false");
+      chevron.textContent = isOpen ? "▾" : "▸";
+      if (isOpen && !body.firstChild) {
+        body.append(h("div", { class: `m-tiles${ms.length > 24 ? " many" : ""}` }, ms.map((m) => tile(view, ix, m, run))));
+      } else if (!isOpen && body.firstChild) {
+        body.replaceChildren();
+      }
+    };
+    group.refresh();
+    return group;
+  });
+}
+
+function fieldMoves(titleKey) {
+  return (moves, view, run) => {
+    const ix = boardIndex(view.state.board);
+    return h("div", { class: "m-group", dataset: { kind: moves[0].move.kind } },
+      h("h3", { class: "group-title" }, t(titleKey), " ", h("span", { class: "m-count" }, num(moves.length))),
+      h("p", { class: "hint" }, t("metro.map.hintField")),
+      h("div", { class: `m-tiles fields${moves.length > 24 ? " many" : ""}` }, moves.map((m) => tile(view, ix, m, run))));
+  };
+}
+
+function simple(key, cls = "") {
+  return (moves, view, run) => h("div", { class: "move-row" }, moves.map((m) => moveButton(m, run, `m-wide ${cls}`.trim(),
+    h("span", { class: "move-label" }, t(key)), money(m))));
+}
+
+function assignTempo(moves, view, run) {
+  const ix = boardIndex(view.state.board);
+  return h("div", { class: "m-group", dataset: { kind: "assign_tempo" } },
+    h("h3", { class: "group-title" }, t("metro.kind.assign_tempo")),
+    h("p", { class: "hint" }, t("metro.move.assignHint")),
+    h("div", { class: "m-tiles lines" }, moves.map((m) => tile(view, ix, m, run))));
+}
+
+// --- the train phase -----------------------------------------------------------------------------
+
+// What the run will do: per train its stops and every payout; then the button.
+export function previewList(view) {
+  const st = view.state;
+  const pv = st.preview;
+  if (!pv) return null;
+  const ix = boardIndex(st.board);
+  const trains = pv.trains || [];
+  const income = (pv.owner_income || []).map((y, seat) => ({ y, seat })).filter((x) => x.y);
+  return h("div", { class: "m-preview-list", testid: "train-preview" },
+    trains.length ? null : h("p", { class: "muted" }, t("metro.trains.none")),
+    h("ol", { class: "m-trains-list" }, trains.map((tr) => h("li", { class: "m-train-item", testid: `preview-${tr.line}`,
+      dataset: { line: tr.line, payouts: String(tr.payouts.length) } },
+    h("div", { class: "m-train-line" }, lineBadge(st, tr.line),
+      h("span", {}, tr.path.length
+        ? t("metro.trains.path", { from: tr.from, to: tr.path[tr.path.length - 1].stop, n: tr.path.length,
+          station: stationName(ix, tr.path[tr.path.length - 1].station) })
+        : t("metro.trains.stays", { from: tr.from })),
+      tr.value_rise ? h("span", { class: "pays" }, t("metro.trains.rise", { value: num(tr.value_rise) })) : null),
+    tr.payouts.length ? h("ul", { class: "m-payouts" }, tr.payouts.map((pay) => h("li", { testid: `payout-${pay.stop}`,
+      dataset: { owner: String(pay.owner), toOwner: String(pay.to_owner), value: String(pay.value) } },
+    seatDot(st, pay.owner), " ", payoutText(st, tr.line, pay, ix)))) : null,
+    tr.leaves ? h("p", { class: "m-note" }, t("metro.trains.leaves")) : null,
+    tr.riders.length ? h("p", { class: "m-note" }, t("metro.trains.riders", { names: tr.riders.map((p) => seatName(st, p)).join(", ") })) : null))),
+    income.length ? h("p", { class: "m-income", testid: "owner-income" }, t("metro.trains.income"), " ",
+      income.map(({ y, seat }) => h("span", { class: "m-income-item" }, seatDot(st, seat), " ", yen(y)))) : null,
+    (pv.boarding || []).length ? h("p", { class: "m-note" }, t("metro.trains.boarding", {
+      list: pv.boarding.map((b) => `${seatName(st, b.seat)}: ${b.line} ${stationName(ix, b.station)}`).join("; ") })) : null);
+}
+
+function runTrains(moves, view, run) {
+  return h("div", { class: "m-run" },
+    h("h3", { class: "group-title" }, t("metro.trains.title")),
+    previewList(view),
+    h("div", { class: "move-row" }, moves.map((m) => moveButton(m, run, "primary m-run-btn",
+      h("span", { class: "move-label" }, t("metro.kind.run_trains"))))));
+}
+
+// A rider or a meeple at a station decides: where the train stands, what it costs.
+function decisionHead(view) {
+  const st = view.state;
+  const run = st.train_run;
+  if (!run || !run.line) return null;
+  const line = st.lines.find((l) => l.letter === run.line);
+  const ix = boardIndex(st.board);
+  const stop = line && line.train ? line.train.stop : "";
+  const circle = stop ? ix.stopCircle.get(stop) : null;
+  return h("p", { class: "m-decision", testid: "train-decision" }, lineBadge(st, run.line), " ",
+    t(run.decision === "board" ? "metro.trains.mayBoard" : "metro.trains.mayAlight",
+      { name: run.deciding !== null ? seatName(st, run.deciding) : "", stop,
+        station: circle ? stationName(ix, circle.station) : "" }));
+}
+
+function boardMoves(moves, view, run) {
+  return h("div", { class: "m-group" }, decisionHead(view),
+    h("div", { class: "move-row" }, moves.map((m) => moveButton(m, run, "m-wide",
+      h("span", { class: "move-label" }, t("metro.move.board", { line: m.move.args.line })), money(m)))));
+}
+
+function alightMoves(moves, view, run) {
+  const st = view.state;
+  const head = st.phase === "trains" ? decisionHead(view) : null;
+  return h("div", { class: "m-group" }, head, fieldMoves("metro.kind.alight")(moves, view, run));
+}
+
+function bidMoves(moves, view, run) {
+  return h("div", { class: "m-group" }, h("h3", { class: "group-title" }, t("metro.move.bidTitle")),
+    h("p", { class: "hint" }, t("metro.move.bidHint")),
+    h("div", { class: "m-tiles bids" }, moves.map((m) => moveButton(m, run, "move-tile m-tile",
+      h("span", { class: "tile-label" }, yen(m.move.args.amount))))));
+}
+
+const cards = (moves, view, run) => cardGroups(moves, view, run);
+
+// Every builder wraps its nodes so that picks and candidates show on them.
+function marked(fn) {
+  return (moves, view, run) => {
+    const out = fn(moves, view, run);
+    const box = h("div", { class: "m-moves" }, out);
+    return marker(box);
+  };
+}
+
+export const moveBuilders = Object.fromEntries(Object.entries({
+  place: fieldMoves("metro.kind.place"),
+  walk: fieldMoves("metro.kind.walk"),
+  ride_on: simple("metro.kind.ride_on"),
+  alight: alightMoves,
+  move: cards, station: cards, station_swap: cards, invest: cards, start: cards, tempo: cards, bicycle: cards,
+  discount: cards, bid_bonus: cards, loan: cards, repay: cards, speculate: cards, action_disc: cards, card: cards,
+  assign_tempo: assignTempo,
+  pass: simple("metro.kind.pass"),
+  run_trains: runTrains,
+  board: boardMoves,
+  skip: simple("metro.kind.skip"),
+  bid: bidMoves,
+}).map(([k, fn]) => [k, marked(fn)]));

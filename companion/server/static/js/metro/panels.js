@@ -1,0 +1,199 @@
+// TOKYO METRO: the players, the lines (value, shares, speculations, tempo), what everyone would
+// end with if the game ended now, and the end scoring line by line.
+import { h } from "../dom.js";
+import { t, yen, num } from "../i18n.js";
+import { yenEl, playerHead, isActing, roundText, phaseText } from "../parts.js";
+import { lineBadge, seatDot, playerColour, inkOn, initial } from "./common.js";
+import { cardEl } from "./cards.js";
+
+const ordinal = (n) => t("metro.player.order", { n: n + 1 });
+
+function stat(key, value, testid, extra = "") {
+  return h("span", { class: `m-stat ${extra}`.trim(), testid, title: t(`metro.stat.${key}`) },
+    h("span", { class: "m-stat-label" }, t(`metro.stat.${key}`)), h("span", { class: "m-stat-value" }, value));
+}
+
+// What a player holds on the lines: shares (#1..), speculations (stake).
+export function holdings(st, seat) {
+  const shares = [];
+  const specs = [];
+  for (const line of st.lines) {
+    for (const sh of line.shares) if (sh.holder === seat) shares.push({ line: line.letter, number: sh.number });
+    for (const sp of line.speculations) if (sp.seat === seat) specs.push({ line: line.letter, stake: sp.stake });
+  }
+  return { shares, specs };
+}
+
+function projected(view, seat) {
+  const pay = view.payouts || {};
+  return Array.isArray(pay.projected) ? pay.projected[seat] : null;
+}
+
+function pieceIcon(st, p) {
+  const colour = playerColour(p.seat);
+  return h("span", { class: "m-piece", style: `background:${colour};color:${inkOn(colour)}`, "aria-hidden": "true" },
+    initial(p.name));
+}
+
+export function playerCard(p, view, { compact = false } = {}) {
+  const st = view.state;
+  const acting = isActing(p, view);
+  const { shares, specs } = holdings(st, p.seat);
+  const proj = projected(view, p.seat);
+  const where = p.riding ? t("metro.player.riding", { line: p.riding })
+    : p.meeple ? t("metro.player.at", { field: `${p.meeple[0]}·${p.meeple[1]}` }) : t("metro.player.offBoard");
+  const stats = h("div", { class: "m-stats" },
+    stat("discs", `${p.discs_free}/${p.discs}`, `player-${p.seat}-discs`),
+    stat("pyramids", num(p.pyramids), `player-${p.seat}-pyramids`),
+    stat("tempo", num(p.tempo), `player-${p.seat}-tempo`),
+    p.bicycle ? stat("bicycle", "✓", `player-${p.seat}-bicycle`) : null,
+    p.loans ? stat("loans", num(p.loans), `player-${p.seat}-loans`, "bad") : null,
+    stat("speculations", num(p.speculations_left), `player-${p.seat}-specs-left`),
+    p.bid_bonus ? stat("bidBonus", yen(p.bid_bonus), `player-${p.seat}-bid-bonus`) : null,
+    st.phase === "bid" ? stat("bid", p.has_bid ? (p.bid !== null && p.bid !== undefined ? yen(p.bid) : "✓") : "…",
+      `player-${p.seat}-has-bid`) : null);
+  const holds = shares.length || specs.length ? h("div", { class: "m-holds", testid: `player-${p.seat}-holdings` },
+    shares.map((x) => h("span", { class: "m-hold share", title: t("metro.player.share", { line: x.line, n: x.number }) },
+      lineBadge(st, x.line, { cls: "sm" }), `#${x.number}`)),
+    specs.map((x) => h("span", { class: "m-hold spec", title: t("metro.player.spec", { line: x.line, yen: yen(x.stake) }) },
+      lineBadge(st, x.line, { cls: "sm" }), "?", yen(x.stake)))) : null;
+  return h("section", { class: `player metro-player${acting ? " acting" : ""}${compact ? " compact" : ""}`,
+    testid: `player-${p.seat}`, "aria-current": acting ? "true" : null, style: `--pc:${playerColour(p.seat)}` },
+  playerHead(p, view, acting),
+  h("div", { class: "m-money" }, pieceIcon(st, p), yenEl(p.yen, `player-${p.seat}-yen`),
+    h("span", { class: "m-order", title: t("metro.player.orderTitle") }, ordinal(p.order))),
+  proj !== null && proj !== undefined && !view.over ? h("div", { class: "m-projected", testid: `player-${p.seat}-projected`,
+    dataset: { value: String(proj) }, title: t("metro.player.projectedTitle") }, t("metro.player.projected", { yen: yen(proj) })) : null,
+  compact ? null : h("div", { class: "m-where muted" }, where),
+  stats, holds,
+  !compact && p.cards && p.cards.length ? h("div", { class: "m-player-cards" },
+    p.cards.map((c) => cardEl(view, c, { interactive: false, cls: "mini" }))) : null);
+}
+
+// The lines: value (and the two numbers), shares and their holders, speculations, tempo, train.
+export function linesPanel(view) {
+  const st = view.state;
+  return h("section", { class: "panel metro-lines", testid: "lines-panel" },
+    h("h2", {}, t("metro.lines.title")),
+    h("div", { class: "payouts-wrap" }, h("table", { class: "payouts m-lines-table" },
+      h("thead", {}, h("tr", {},
+        h("th", { scope: "col" }, t("metro.lines.line")),
+        h("th", { scope: "col", class: "num" }, t("metro.lines.value")),
+        h("th", { scope: "col" }, t("metro.lines.shares")),
+        h("th", { scope: "col" }, t("metro.lines.more")))),
+      h("tbody", {}, st.lines.map((l) => h("tr", { testid: `line-${l.letter}`, dataset: { value: String(l.value) } },
+        h("th", { scope: "row" }, lineBadge(st, l.letter)),
+        h("td", { class: "num" }, h("strong", {}, num(l.value)), h("div", { class: "m-split muted" }, `${num(l.high)}/${num(l.low)}`)),
+        h("td", {}, h("span", { class: "m-shares" }, l.shares.map((sh) => (sh.holder !== null
+          ? seatDot(st, sh.holder, { cls: "sm" })
+          : h("span", { class: "m-share-free", title: t("metro.lines.surcharge", { yen: yen(sh.surcharge) }) },
+            sh.surcharge ? `+${num(sh.surcharge)}` : "○"))))),
+        h("td", { class: "m-more" },
+          l.speculations.map((sp) => h("span", { class: "m-hold spec" }, seatDot(st, sp.seat, { cls: "sm" }), yen(sp.stake))),
+          l.tempo ? h("span", { class: "m-tempo" }, t("metro.lines.tempo", { n: l.tempo })) : null,
+          l.train ? h("span", { class: "m-train-pos", title: t("metro.lines.trainAt"),
+            style: `background:${l.colour};color:${inkOn(l.colour)}` }, l.train.dir > 0 ? `${l.train.stop} ›` : `‹ ${l.train.stop}`) : null)))))));
+}
+
+function scoringRows(st, sc) {
+  return sc.lines.filter((l) => l.value || l.shares.length || l.speculations.length).map((l) => h("tr", {
+    testid: `score-line-${l.line}` },
+  h("th", { scope: "row" }, lineBadge(st, l.line)),
+  h("td", { class: "num" }, num(l.value)),
+  h("td", {}, l.speculations.length ? l.speculations.map((sp) => h("span", { class: "m-hold" }, seatDot(st, sp.seat, { cls: "sm" }),
+    `${yen(sp.stake)} → +${yen(sp.paid)}`)) : "—"),
+  h("td", { class: "num" }, num(l.value_after_speculation)),
+  h("td", {}, l.shares.length ? l.shares.map((sh) => h("span", { class: `m-hold${sh.void ? " void" : ""}` },
+    seatDot(st, sh.seat, { cls: "sm" }), `#${sh.share} ${yen(sh.paid)}`)) : "—")));
+}
+
+// The end scoring line by line, then each player's sum.
+const SUM_KEYS = ["yen", "speculation", "stakes_returned", "shares", "loans", "totals"];
+
+function sumRow(st, sc, p) {
+  const cell = (k) => {
+    const v = sc[k][p.seat];
+    return h("td", { class: `num${k === "totals" ? " paid" : ""}`, dataset: { field: k } },
+      k === "loans" && v ? `−${yen(v)}` : yen(v));
+  };
+  return h("tr", { testid: `score-seat-${p.seat}` },
+    h("th", { scope: "row" }, seatDot(st, p.seat, { cls: "sm" }), " ", p.name), SUM_KEYS.map(cell));
+}
+
+export function scoringTable(view, sc, { testid = "scoring" } = {}) {
+  const st = view.state;
+  if (!sc || !sc.lines) return null;
+  const rows = scoringRows(st, sc);
+  const lineHead = ["line", "value", "speculations", "after", "shares"].map((k) => h("th", { scope: "col",
+    class: k === "value" || k === "after" ? "num" : null }, t(`metro.score.${k}`)));
+  const lineTable = h("table", { class: "payouts m-score-lines" },
+    h("thead", {}, h("tr", {}, lineHead)),
+    h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: "5", class: "muted" }, t("metro.score.noLines")))));
+  const sumHead = [h("th", { scope: "col" }, t("result.player")),
+    SUM_KEYS.map((k) => h("th", { scope: "col", class: "num" }, t(`metro.score.${k}`)))];
+  const sumTable = h("table", { class: "payouts m-score-sum" },
+    h("thead", {}, h("tr", {}, sumHead)),
+    h("tbody", {}, st.players.map((p) => sumRow(st, sc, p))));
+  return h("div", { class: "m-scoring", testid },
+    h("div", { class: "payouts-wrap" }, lineTable), h("div", { class: "payouts-wrap" }, sumTable));
+}
+
+// During the game: what everyone would end with now (folded: the line by line table opens).
+export function projectionPanel(view) {
+  const pay = view.payouts;
+  if (!pay || !pay.scoring || view.over) return null;
+  const st = view.state;
+  const box = h("details", { class: "panel metro-projection", testid: "projection" },
+    h("summary", {}, h("h2", {}, t("metro.score.projectedTitle")),
+      h("span", { class: "m-proj-list" }, st.players.map((p) => h("span", { class: "m-proj-item" }, seatDot(st, p.seat, { cls: "sm" }),
+        " ", yen(pay.projected[p.seat]))))));
+  let filled = false;
+  box.addEventListener("toggle", () => {
+    if (box.open && !filled) { filled = true; box.append(h("p", { class: "hint" }, t("metro.score.projectedHint")), scoringTable(view, pay.scoring, { testid: "projection-table" })); }
+  });
+  return box;
+}
+
+export function supplyPanel(view) {
+  const st = view.state;
+  const sup = st.supply || {};
+  const bids = st.last_bids;
+  return h("section", { class: "panel metro-supply", testid: "supply" },
+    h("h2", {}, t("metro.supply.title")),
+    h("div", { class: "m-stats" },
+      stat("tempoSupply", num(sup.tempo ?? 0), "supply-tempo"),
+      stat("bicycles", num(sup.bicycles ?? 0), "supply-bicycles"),
+      stat("loanSupply", num(sup.loans ?? 0), "supply-loans"),
+      stat("bank", yen(st.bank ?? 0), "bank")),
+    bids ? h("p", { class: "m-bids" }, h("span", { class: "label" }, t("metro.supply.lastBids")), " ",
+      bids.map((b) => h("span", { class: "m-hold" }, seatDot(st, b.seat, { cls: "sm" }), yen(b.bid),
+        b.bonus ? ` +${yen(b.bonus)}` : ""))) : null);
+}
+
+// A phone: my money, where the game is, my pieces and holdings.
+export function phoneMe(view) {
+  const st = view.state;
+  const mine = st.players.find((p) => p.seat === view.viewer) || {};
+  const proj = projected(view, mine.seat);
+  const { shares, specs } = holdings(st, mine.seat);
+  return h("section", { class: "panel me metro-me", testid: "me", style: `--pc:${playerColour(mine.seat ?? 0)}` },
+    h("div", { class: "me-info" },
+      h("div", { class: "me-line" }, pieceIcon(st, mine), yenEl(mine.yen ?? 0, "my-yen", "yen my-yen"),
+        h("span", { class: "m-order" }, ordinal(mine.order ?? 0))),
+      proj !== null && proj !== undefined && !view.over ? h("div", { class: "me-line small m-projected", testid: "my-projected" },
+        t("metro.player.projected", { yen: yen(proj) })) : null,
+      h("div", { class: "me-line small" }, h("span", { class: "round", testid: "round" }, roundText(st)), " · ",
+        h("span", { class: "phase", testid: "phase", dataset: { phase: st.phase } }, phaseText(st))),
+      mine.bid !== null && mine.bid !== undefined ? h("div", { class: "me-line small", testid: "my-bid" },
+        t("metro.player.myBid", { yen: yen(mine.bid) })) : null,
+      h("div", { class: "m-stats" },
+        stat("discs", `${mine.discs_free}/${mine.discs}`, "my-discs"),
+        stat("pyramids", num(mine.pyramids ?? 0), "my-pyramids"),
+        stat("tempo", num(mine.tempo ?? 0), "my-tempo"),
+        mine.bicycle ? stat("bicycle", "✓", "my-bicycle") : null,
+        mine.loans ? stat("loans", num(mine.loans), "my-loans", "bad") : null),
+      shares.length || specs.length ? h("div", { class: "m-holds" },
+        shares.map((x) => h("span", { class: "m-hold share" }, lineBadge(st, x.line, { cls: "sm" }), `#${x.number}`)),
+        specs.map((x) => h("span", { class: "m-hold spec" }, lineBadge(st, x.line, { cls: "sm" }), "?", yen(x.stake)))) : null));
+}
+
