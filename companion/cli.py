@@ -17,24 +17,44 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all, for the LAN)")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--data", type=Path, default=None, help="data directory (default: per-user)")
-    serve.add_argument("--camera", default=None, help="camera source (not available in this version)")
-    serve.add_argument("--serial", default=None, help="sensor board port or 'auto' (not available in this version)")
+    serve.add_argument("--camera", default="sim",
+                       help="the tray camera: a USB index (0), a video file, an http(s)/rtsp URL (phone camera), "
+                            "'sim' (the simulated table's camera, the default) or 'none'")
+    serve.add_argument("--serial", default="sim",
+                       help="the sensor board: a port, 'auto', usb:VID:PID[:SERIAL], 'sim' (a simulated board, "
+                            "the default) or 'none'")
+    serve.add_argument("--profile", default=None,
+                       help="drink profile from `companion calibrate drinks` (needed for a real camera)")
 
     replay = sub.add_parser("replay", help="replay a game log and print the final view and payouts")
     replay.add_argument("log", type=Path)
     replay.add_argument("--json", action="store_true", help="print JSON on stdout")
 
+    from .vision.cli import register as register_vision
+
+    register_vision(sub)  # calibrate, identify
+
     args = parser.parse_args(argv)
-    return {"serve": _serve, "replay": _replay}[args.command](args)
+    handlers = {"serve": _serve, "replay": _replay}
+    return handlers[args.command](args) if args.command in handlers else args.func(args)
 
 
 def _serve(args: argparse.Namespace) -> int:
     from .table.store import EventStore, StoreError, default_data_dir
 
-    for flag, value in (("--camera", args.camera), ("--serial", args.serial)):
-        if value:
-            print(f"companion: {flag} is not supported by this version yet; start without it to "
-                  "play on the simulated table", file=sys.stderr)
+    camera = None if args.camera in ("none", "") else args.camera
+    serial = None if args.serial in ("none", "") else args.serial
+    if camera not in (None, "sim") and not camera.startswith("sim:") and args.profile is None:
+        print("companion: a real camera needs a drink profile: run `companion calibrate drinks` and add "
+              "--profile PROFILE.json (or start with --camera sim)", file=sys.stderr)
+        return 2
+    if serial:
+        from .sensors.ports import PortSpecError, parse_spec
+
+        try:
+            parse_spec(serial)
+        except PortSpecError as exc:
+            print(f"companion: --serial {serial}: {exc}", file=sys.stderr)
             return 2
     data = args.data or default_data_dir()
     try:
@@ -48,11 +68,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     lan = _lan_address() if args.host in ("0.0.0.0", "::") else None
     lan_url = f"http://{lan}:{args.port}" if lan else None
-    print(f"Tokyo Table Companion: simulated table (no camera or sensor board attached)\n"
+    def describe(spec: str | None, what: str) -> str:
+        return "none" if spec is None else (f"simulated {what}" if spec.startswith("sim") else spec)
+
+    print(f"Tokyo Table Companion\n"
+          f"  camera: {describe(camera, 'camera')}; sensors: {describe(serial, 'sensor board')}\n"
           f"  data:   {store.path}\n"
           f"  open:   http://127.0.0.1:{args.port}" + (f"\n  tablets and phones on this Wi-Fi: {lan_url}" if lan_url else ""),
           file=sys.stderr, flush=True)
-    uvicorn.run(create_app(store, lan_url=lan_url), host=args.host, port=args.port, log_level="warning")
+    app = create_app(store, lan_url=lan_url, camera=camera, serial=serial, profile=args.profile)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
 

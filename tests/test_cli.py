@@ -26,12 +26,12 @@ def companion(*args: str, **kw) -> subprocess.CompletedProcess:
 
 
 class Server:
-    def __init__(self, data):
+    def __init__(self, data, *extra: str):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--data", str(data)],
+             "--port", str(self.port), "--data", str(data), *extra],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -84,9 +84,11 @@ def test_serve_refuses_a_foreign_database_and_leaves_it_alone(tmp_path):
     assert db.read_bytes() == b"not a database at all " * 100
 
 
-def test_serve_says_camera_support_is_not_there_yet(tmp_path):
+def test_serve_refuses_a_real_camera_without_a_profile_and_a_nonsense_port(tmp_path):
     result = companion("serve", "--data", str(tmp_path), "--camera", "0")
-    assert result.returncode == 2 and "--camera" in result.stderr
+    assert result.returncode == 2 and "--profile" in result.stderr
+    result = companion("serve", "--data", str(tmp_path), "--serial", "usb:zz")
+    assert result.returncode == 2 and "--serial" in result.stderr
 
 
 def play_log(tmp_path, client_fixture_store=None):

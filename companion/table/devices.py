@@ -24,7 +24,7 @@ from .session import TableSession
 
 log = logging.getLogger(__name__)
 FPS = 10                     # frames read per second: plenty to see drinks settle
-SETTLE_TIMEOUT_S = 15.0      # a simulated drop the camera has not read by then is reported directly
+SETTLE_TIMEOUT_S = 30.0      # a simulated drop the camera has not read by then is reported directly
 SIM_PROFILE = Path(__file__).resolve().parents[2] / "calibration" / "sim-profile.json"
 
 
@@ -101,9 +101,12 @@ class Devices:
 
     def _play_throw(self, session, thrown, outcome, board, camera) -> None:
         try:
-            if camera is not None and camera.in_tray():  # a player clears the tray first
-                camera.take_out(camera.in_tray())
-                time.sleep(1.5)
+            if camera is not None:
+                if camera.in_tray():  # a player clears the tray first
+                    camera.take_out(camera.in_tray())
+                    time.sleep(1.0)
+                # The watcher compares with the tray it last saw still: let it see the tray first.
+                self._wait(lambda: self._tray_read_still(), SETTLE_TIMEOUT_S)
             if board is not None:
                 for _ in thrown:
                     board.drop("in")
@@ -123,6 +126,10 @@ class Devices:
             log.exception("simulated throw failed")
         finally:
             self.throwing.discard(session.id)
+
+    def _tray_read_still(self) -> bool:
+        status = self.watcher.status() if self.watcher else {}
+        return status.get("state") == "still" and status.get("last_read") is not None
 
     def _wait(self, done: Callable[[], bool], timeout: float) -> bool:
         deadline = time.monotonic() + timeout

@@ -1,0 +1,809 @@
+"""A seeded renderer of the output tray seen from above: the camera of the simulated table.
+
+It draws the 36 miniature drinks lying on their sides at any angle on a textured tray
+(light or dark plastic), with cylindrical shading for cans and round bottles, flat facets
+for the square bottle, rim grooves, a shoulder, neck and cap for bottles, specular
+highlights, soft shadows, a slightly tilted camera (perspective), vignetting, sensor noise,
+lighting drift, and optionally JPEG compression and motion blur.
+
+Real miniatures differ from the nominal catalogue in ../shared/drinks.md, so every
+:class:`Look` (one physical set on one table under one camera) draws its own colours and
+sizes around the nominal ones. Identification must learn them from calibration photos.
+
+>>> look = Look.from_seed(3)
+>>> r = Renderer(look)
+>>> img, truth = r.render([Placement("red-tall_can", 0.0, 0.0, 30.0)], rng=np.random.default_rng(1))
+>>> img.shape, truth[0]["id"]
+((720, 1280, 3), 'red-tall_can')
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..drinks import COLOURS, DRINK_IDS, SHAPES, Drink
+
+# Nominal catalogue (drinks.md): length x width in mm. Rendering only.
+NOMINAL_SIZE_MM = {
+    "stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (26.0, 11.0),
+    "square_bottle": (27.0, 10.0), "not_tallest_bottle": (29.0, 10.0), "tallest_bottle": (35.0, 11.0),
+}
+# Nominal plastic colours, sRGB (r, g, b).
+NOMINAL_SRGB = {
+    "black": (38, 38, 42), "white": (236, 236, 232), "mint": (160, 226, 204),
+    "blue": (34, 92, 196), "red": (206, 34, 44), "purple": (142, 76, 178),
+}
+# Bottle outline along the length, as fractions of the length: body end, shoulder end,
+# neck end (then the cap); neck and cap radii as fractions of the body radius.
+BOTTLE_PROFILE = {
+    "square_bottle": (0.60, 0.72, 0.86, 0.44, 0.56),
+    "not_tallest_bottle": (0.58, 0.72, 0.87, 0.42, 0.54),
+    "tallest_bottle": (0.56, 0.70, 0.87, 0.40, 0.52),
+}
+IMAGE_SIZE = (1280, 720)
+
+
+def srgb_to_linear(c):
+    c = np.asarray(c, np.float32) / 255.0
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def linear_to_srgb_u8(img: np.ndarray) -> np.ndarray:
+    """Linear float image -> 8-bit sRGB via a lookup table (fast)."""
+    lut = _SRGB_LUT
+    idx = np.clip(img * 4095.0, 0, 4095).astype(np.uint16)
+    return lut[idx]
+
+
+_x = np.linspace(0, 1, 4096, dtype=np.float64)
+_SRGB_LUT = np.clip(np.where(_x <= 0.0031308, 12.92 * _x, 1.055 * _x ** (1 / 2.4) - 0.055) * 255 + 0.5,
+                    0, 255).astype(np.uint8)
+
+
+# --- the look of one table -------------------------------------------------------------------
+
+@dataclass
+class Look:
+    """One physical set of drinks on one tray under one camera; seeded."""
+
+    seed: int
+    tray: str                                   # "light" or "dark"
+    tray_rgb: tuple[float, float, float]        # linear albedo
+    colours: dict[str, np.ndarray]              # colour id -> linear BGR albedo
+    gloss: dict[str, float]                     # colour id -> specular strength
+    sizes: dict[str, tuple[float, float]]       # shape id -> (length, width) mm
+    px_per_mm: float
+    tilt: tuple[float, float]                   # camera tilt about x and y, degrees
+    roll: float                                 # camera rotation about its axis, degrees
+    light_dir: tuple[float, float, float]       # unit vector towards the main light
+    image_size: tuple[int, int] = IMAGE_SIZE
+    texture: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_seed(cls, seed: int, tray: str | None = None) -> "Look":
+        rng = np.random.default_rng([seed, 7001])
+        tray = tray or ("light" if rng.random() < 0.5 else "dark")
+        if tray == "light":
+            base = np.array([rng.uniform(185, 212), rng.uniform(188, 212), rng.uniform(180, 208)])
+        else:
+            base = np.array([rng.uniform(70, 92)] * 3) + rng.uniform(-5, 5, 3)
+        tray_lin = tuple(float(v) for v in srgb_to_linear(base))
+        colours, gloss = {}, {}
+        for c in COLOURS:
+            rgb = np.array(NOMINAL_SRGB[c.value], np.float64)
+            rgb = np.clip(rgb * rng.uniform(0.93, 1.05) + rng.normal(0, 6, 3), 8, 250)
+            colours[c.value] = srgb_to_linear(rgb[::-1])  # BGR
+            gloss[c.value] = float(rng.uniform(0.2, 0.45))
+        scale = rng.uniform(0.94, 1.06)  # the whole set is a bit bigger or smaller than nominal
+        sizes = {}
+        for s in SHAPES:
+            length, width = NOMINAL_SIZE_MM[s.value]
+            sizes[s.value] = (float(length * scale * rng.uniform(0.985, 1.015)),
+                              float(width * scale * rng.uniform(0.97, 1.03)))
+        az = rng.uniform(0, 2 * math.pi)
+        elev = math.radians(rng.uniform(55, 75))
+        light = (math.cos(elev) * math.cos(az), math.cos(elev) * math.sin(az), math.sin(elev))
+        return cls(seed=seed, tray=tray, tray_rgb=tray_lin, colours=colours, gloss=gloss, sizes=sizes,
+                   px_per_mm=float(rng.uniform(5.3, 6.0)),
+                   tilt=(float(rng.uniform(-5, 5)), float(rng.uniform(-5, 5))), roll=float(rng.uniform(-4, 4)),
+                   light_dir=light,
+                   texture={"grain": float(rng.uniform(0.02, 0.05)), "rib_period": float(rng.uniform(3, 7)),
+                            "rib_amp": float(rng.uniform(0.0, 0.04)), "rib_angle": float(rng.uniform(0, 180)),
+                            "scratches": int(rng.integers(3, 12))})
+
+
+@dataclass
+class Placement:
+    """One drink on (or just above) the tray, in tray millimetres from the image centre."""
+
+    drink: str
+    x: float
+    y: float
+    angle: float            # degrees; the direction from the base to the top of the drink
+    z: float = 0.0          # height above the tray (mm): falling drinks cast a farther shadow
+    spin: float = 0.0       # rotation about its own axis (degrees): moves the highlight, tilts facets
+    blur: tuple[float, float] = (0.0, 0.0)  # motion during the exposure, mm (dx, dy)
+
+
+@dataclass
+class Lighting:
+    """The light of one frame relative to the calibration photos (1.0 = the same)."""
+
+    gain: float = 1.0
+    tint: tuple[float, float, float] = (1.0, 1.0, 1.0)   # B, G, R multipliers
+    gradient: tuple[float, float] = (0.0, 0.0)          # relative change per image width/height
+    shade: tuple[float, float, float, float] | None = None  # x, y (mm), radius (mm), depth: a person leaning over
+
+    @classmethod
+    def drift(cls, rng: np.random.Generator, strength: float = 1.0) -> "Lighting":
+        s = strength
+        shade = None
+        if s > 0.5 and rng.random() < 0.4:
+            shade = (float(rng.uniform(-100, 100)), float(rng.uniform(-60, 60)), float(rng.uniform(40, 90)),
+                     float(rng.uniform(0.1, 0.3)))
+        return cls(gain=float(math.exp(rng.uniform(-0.3, 0.3) * s)),
+                   tint=tuple(float(math.exp(v)) for v in rng.normal(0, 0.05 * s, 3)),
+                   gradient=(float(rng.uniform(-0.25, 0.25) * s), float(rng.uniform(-0.2, 0.2) * s)),
+                   shade=shade)
+
+    @classmethod
+    def steady(cls, rng: np.random.Generator) -> "Lighting":
+        """Fixed exposure and white balance still flicker a little."""
+        return cls(gain=float(rng.uniform(0.97, 1.03)), tint=tuple(float(v) for v in rng.uniform(0.99, 1.01, 3)))
+
+
+@dataclass
+class Hand:
+    """A hand reaching into the tray from one edge (x, y: fingertip position, mm)."""
+
+    x: float
+    y: float
+    angle: float   # direction the arm comes from (degrees)
+    skin: tuple[float, float, float] = (0.32, 0.42, 0.62)  # linear BGR
+
+
+# --- the renderer ----------------------------------------------------------------------------
+
+class Renderer:
+    """Renders frames of one :class:`Look`. Geometry and the empty tray are computed once."""
+
+    SS = 2  # supersampling of drink sprites
+
+    def __init__(self, look: Look, paper: np.ndarray | None = None, paper_mm: tuple[float, float] = (297.0, 210.0),
+                 stickers: tuple = ()):
+        """``paper``: a printed page (greyscale, e.g. the calibration mat) lying on a table instead
+        of the tray, centred in view; ``stickers``: (greyscale image, x mm, y mm, side mm) printed
+        squares lying in the tray (the tray marker)."""
+        self.look = look
+        self.paper, self.paper_mm, self.stickers = paper, paper_mm, tuple(stickers)
+        w, h = look.image_size
+        self.H = self._camera_homography()            # tray mm -> image px
+        self.Hinv = np.linalg.inv(self.H)
+        corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), self.Hinv)[0]
+        lo, hi = corners.min(0) - 2, corners.max(0) + 2
+        self.cppm = look.px_per_mm * 1.15                # canvas px per mm
+        self.origin = lo                                  # mm at canvas (0, 0)
+        self.canvas_size = (int(math.ceil((hi[0] - lo[0]) * self.cppm)), int(math.ceil((hi[1] - lo[1]) * self.cppm)))
+        S = np.array([[self.cppm, 0, -lo[0] * self.cppm], [0, self.cppm, -lo[1] * self.cppm], [0, 0, 1]])
+        self.canvas_to_image = self.H @ np.linalg.inv(S)
+        self.mm_half = (abs(corners[:, 0]).min() , abs(corners[:, 1]).min())  # visible half-extent (mm)
+        self.tray = self._tray()                          # linear BGR albedo on the canvas
+        self.vignette = self._vignette()
+        self._sprite_cache: dict = {}
+
+    # geometry
+    def _camera_homography(self) -> np.ndarray:
+        lk = self.look
+        w, h = lk.image_size
+        f = 1400.0                                        # focal length, px
+        dist = f / lk.px_per_mm                           # camera height, mm, for that scale
+        ax, ay, az = (math.radians(v) for v in (*lk.tilt, lk.roll))
+        Rx = np.array([[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]])
+        Ry = np.array([[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]])
+        Rz = np.array([[math.cos(az), -math.sin(az), 0], [math.sin(az), math.cos(az), 0], [0, 0, 1]])
+        R = Rz @ Ry @ Rx
+        t = np.array([0, 0, dist])
+        K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
+        # a point (X, Y, 0) on the tray, seen by a camera rotated by R around the tray centre
+        H = K @ np.column_stack([R[:, 0], R[:, 1], t])
+        return H / H[2, 2]
+
+    def to_image(self, pts_mm: np.ndarray) -> np.ndarray:
+        p = np.asarray(pts_mm, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(p, self.H).reshape(-1, 2)
+
+    def _to_canvas(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        return (x_mm - self.origin[0]) * self.cppm, (y_mm - self.origin[1]) * self.cppm
+
+    # the empty tray
+    def _tray(self) -> np.ndarray:
+        lk, (cw, ch) = self.look, self.canvas_size
+        rng = np.random.default_rng([lk.seed, 7002])
+        tex = lk.texture
+        albedo = np.empty((ch, cw, 3), np.float32)
+        albedo[:] = np.array(lk.tray_rgb[::-1], np.float32)
+        grain = rng.normal(0, 1, (ch, cw)).astype(np.float32)
+        grain = cv2.GaussianBlur(grain, (0, 0), 0.8) * 1.6
+        coarse = cv2.resize(rng.normal(0, 1, (ch // 24 + 2, cw // 24 + 2)).astype(np.float32), (cw, ch),
+                            interpolation=cv2.INTER_CUBIC)
+        yy, xx = np.mgrid[0:ch, 0:cw].astype(np.float32) / self.cppm
+        a = math.radians(tex["rib_angle"])
+        ribs = np.sin((xx * math.cos(a) + yy * math.sin(a)) * 2 * math.pi / tex["rib_period"])
+        mod = 1 + tex["grain"] * grain + 0.03 * coarse + tex["rib_amp"] * ribs
+        for _ in range(tex["scratches"]):
+            p0 = (int(rng.integers(0, cw)), int(rng.integers(0, ch)))
+            ang, ln = rng.uniform(0, 2 * math.pi), rng.uniform(10, 60) * self.cppm
+            p1 = (int(p0[0] + ln * math.cos(ang)), int(p0[1] + ln * math.sin(ang)))
+            cv2.line(mod, p0, p1, float(1 + rng.choice([-1, 1]) * rng.uniform(0.06, 0.15)), 1, cv2.LINE_AA)
+        albedo *= mod[..., None]
+        paper_lin = 0.80  # white paper, linear albedo; the ink and greys follow the page values
+        if self.paper is not None:
+            page = self.paper.astype(np.float32) / 255.0
+            ph, pw = page.shape[:2]
+            # page mm (0..W, 0..H) centred on the view -> canvas px
+            sx = self.paper_mm[0] / pw * self.cppm
+            x0, y0 = self._to_canvas(-self.paper_mm[0] / 2, -self.paper_mm[1] / 2)
+            M = np.float32([[sx, 0, x0], [0, sx, y0]])
+            lin = srgb_to_linear(page * 255.0).astype(np.float32) * (paper_lin / 0.9)
+            warped = cv2.warpAffine(lin, M, (cw, ch), flags=cv2.INTER_AREA, borderValue=-1)
+            inside = cv2.warpAffine(np.ones_like(lin), M, (cw, ch), flags=cv2.INTER_LINEAR)
+            wood = np.array([0.05, 0.09, 0.16], np.float32) * (1 + 0.15 * coarse[..., None] + 0.05 * ribs[..., None])
+            paper3 = np.repeat(np.clip(warped, 0, None)[..., None], 3, axis=2) * (1 + 0.01 * grain[..., None])
+            a = np.clip(inside, 0, 1)[..., None]
+            albedo = paper3 * a + wood * (1 - a)
+        for img, sx_mm, sy_mm, side in self.stickers:
+            g = srgb_to_linear(img.astype(np.float32)).astype(np.float32) * (paper_lin / 0.9)
+            n = int(round(side * self.cppm))
+            cx, cy = self._to_canvas(sx_mm, sy_mm)
+            g = cv2.resize(g, (n, n), interpolation=cv2.INTER_AREA)
+            x0, y0 = int(round(cx)), int(round(cy))
+            sub = albedo[y0:y0 + n, x0:x0 + n]
+            sub[:] = g[:sub.shape[0], :sub.shape[1], None]
+        return albedo
+
+    def _vignette(self) -> np.ndarray:
+        w, h = self.look.image_size
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w / 2) ** 2
+        v = 1.0 - 0.18 * r2
+        # the tray's walls darken the frame's border
+        edge = np.minimum.reduce([xx, yy, w - 1 - xx, h - 1 - yy])
+        v *= 1.0 - 0.25 * np.exp(-edge / 18.0)
+        return v[..., None].astype(np.float32)
+
+    # drinks
+    def _sprite(self, p: Placement):
+        """Linear BGR colour, alpha, shadow-caster alpha of one drink on a canvas-aligned patch."""
+        lk = self.look
+        drink = Drink.parse(p.drink)
+        shape, colour = drink.shape.value, drink.colour.value
+        L, W = lk.sizes[shape]
+        R = W / 2
+        ss = self.SS
+        ppm = self.cppm * ss
+        half = math.hypot(L, W) / 2 + 1.0
+        n = int(math.ceil(2 * half * ppm))
+        cx, cy = self._to_canvas(p.x, p.y)
+        # patch on the canvas (integer origin) at supersampled resolution
+        x0, y0 = int(math.floor(cx - half * self.cppm)), int(math.floor(cy - half * self.cppm))
+        n_c = int(math.ceil(2 * half * self.cppm)) + 2
+        n = n_c * ss
+        g = (np.arange(n, dtype=np.float32) + 0.5) / ss
+        gx, gy = np.meshgrid(g + x0, g + y0)
+        dx, dy = (gx - cx) / self.cppm, (gy - cy) / self.cppm   # mm from the drink centre
+        th = math.radians(p.angle)
+        ct, st = math.cos(th), math.sin(th)
+        u = dx * ct + dy * st + L / 2     # 0 at the base, L at the top
+        v = -dx * st + dy * ct            # across
+        # outline: half-width along the length
+        if shape.endswith("can"):
+            r = np.full_like(u, R)
+            cr = 0.9                                            # rounded rim edge (mm)
+            end = np.minimum(u, L - u)
+            rr = np.where(end < cr, R - cr + np.sqrt(np.clip(cr ** 2 - (cr - end) ** 2, 0, None)), R)
+            r = np.where((u >= 0) & (u <= L), rr, -1)
+            dr = np.zeros_like(u)
+        else:
+            body, shoulder, neck, rn, rc = BOTTLE_PROFILE[shape]
+            b, s_, k = body * L, shoulder * L, neck * L
+            t = np.clip((u - b) / (s_ - b), 0, 1)
+            sm = t * t * (3 - 2 * t)
+            r = np.where(u < b, R, R + (rn * R - R) * sm)
+            dr = np.where((u >= b) & (u < s_), (rn * R - R) * 6 * t * (1 - t) / (s_ - b), 0)
+            r = np.where(u >= s_, rn * R, r)
+            r = np.where(u >= k, rc * R, r)
+            dr = np.where(u >= s_, 0, dr)
+            base_cr = 0.5 if shape == "square_bottle" else 1.4
+            rr = np.where(u < base_cr, R - base_cr + np.sqrt(np.clip(base_cr ** 2 - (base_cr - u) ** 2, 0, None)), r)
+            capr = 0.5
+            tu = L - u
+            rr = np.where(tu < capr, rc * R - capr + np.sqrt(np.clip(capr ** 2 - (capr - tu) ** 2, 0, None)), rr)
+            r = np.where((u >= 0) & (u <= L), rr, -1)
+        inside = (np.abs(v) <= r) & (r > 0)
+        # surface normal in the drink's frame (nu along, nv across, nz up)
+        rs = np.maximum(r, 1e-3)
+        q = np.clip(v / rs, -1, 1)
+        spin = math.radians(p.spin)
+        facet = shape == "square_bottle"
+        if facet:
+            body_end = BOTTLE_PROFILE[shape][0] * L
+            in_body = u < body_end + 0.3
+            # a square section resting on a face; spin tilts it a little (it rocks on its face)
+            tilt = max(-0.12, min(0.12, spin / 10.0))
+            bevel = 0.45
+            edge_d = rs - np.abs(v)
+            nv_f = np.where(edge_d < bevel, np.sign(v) * 0.75, math.sin(tilt))
+            nz_f = np.where(edge_d < bevel, 0.66, math.cos(tilt))
+            nv = np.where(in_body, nv_f, q)
+            nz = np.where(in_body, nz_f, np.sqrt(1 - q * q))
+        else:
+            nv, nz = q, np.sqrt(np.clip(1 - q * q, 0, 1))
+        nu = -dr * nz
+        # the rounded base, rim and cap edges face outwards along the length
+        end_r = 0.9
+        nu = nu - np.clip(1 - u / end_r, 0, 1) * 0.9 + np.clip(1 - (L - u) / end_r, 0, 1) * 0.9
+        nrm = np.sqrt(nu * nu + nv * nv + nz * nz) + 1e-6
+        nu, nv, nz = nu / nrm, nv / nrm, nz / nrm
+        # to world (x, y, z): u axis is (ct, st), v axis is (-st, ct)
+        wx = nu * ct - nv * st
+        wy = nu * st + nv * ct
+        lx, ly, lz = lk.light_dir
+        diff = np.clip(wx * lx + wy * ly + nz * lz, 0, None)
+        hx, hy, hz = lx, ly, lz + 1.0
+        hn = math.sqrt(hx * hx + hy * hy + hz * hz)
+        nh = np.clip((wx * hx + wy * hy + nz * hz) / hn, 0, None)
+        albedo = lk.colours[colour].astype(np.float32)
+        amb = 0.25 * (0.55 + 0.45 * nz)
+        shade = (amb + 0.85 * diff)[..., None] * albedo
+        spec = lk.gloss[colour] * (nh ** 80 * 0.8 + nh ** 8 * 0.05)
+        if facet:
+            # a flat face mirrors the lamp as a patch (the lamp is not infinitely far), not as a
+            # uniform sheen: a glare spot whose place depends on how the bottle lies
+            face = in_body & (edge_d >= bevel)
+            rs_ = np.random.default_rng(int(abs(p.spin) * 1000) + 17)
+            u0 = BOTTLE_PROFILE[shape][0] * L * rs_.uniform(0.2, 0.8)
+            v0 = rs_.uniform(-0.3, 0.3) * W
+            glare = np.exp(-((u - u0) ** 2 + (v - v0) ** 2) / (2 * 2.2 ** 2)) * rs_.uniform(0.2, 0.7)
+            spec = np.where(face, lk.gloss[colour] * (glare + nh ** 8 * 0.05), spec)
+        col = shade + spec[..., None] * np.float32(0.9)
+        # rim grooves of cans, cap ridges and the neck ring of bottles: darker lines across
+        groove = np.ones_like(u)
+        if shape.endswith("can"):
+            d = min(1.3, L * 0.09)
+            for pos in (d, L - d):
+                groove -= 0.45 * np.exp(-((u - pos) / 0.22) ** 2)
+        else:
+            k = BOTTLE_PROFILE[shape][2] * L
+            groove -= 0.35 * np.exp(-((u - k) / 0.2) ** 2)
+            ridges = (u > k) & (np.sin((v + 20) * 2 * math.pi / 0.7) > 0.6)
+            groove -= 0.12 * ridges
+        col = col * groove[..., None]
+        alpha = inside.astype(np.float32)
+        col = col * alpha[..., None]
+        col = cv2.resize(col, (n_c, n_c), interpolation=cv2.INTER_AREA)
+        alpha = cv2.resize(alpha, (n_c, n_c), interpolation=cv2.INTER_AREA)
+        return x0, y0, col, alpha, (L, W)
+
+    def _paste(self, canvas, x0, y0, img, alpha=None, mode="over"):
+        ch, cw = canvas.shape[:2]
+        h, w = img.shape[:2]
+        ax0, ay0 = max(x0, 0), max(y0, 0)
+        ax1, ay1 = min(x0 + w, cw), min(y0 + h, ch)
+        if ax1 <= ax0 or ay1 <= ay0:
+            return
+        sub = img[ay0 - y0:ay1 - y0, ax0 - x0:ax1 - x0]
+        dst = canvas[ay0:ay1, ax0:ax1]
+        if mode == "over":
+            a = alpha[ay0 - y0:ay1 - y0, ax0 - x0:ax1 - x0]
+            if dst.ndim == 3:
+                a = a[..., None]
+            dst *= (1 - a)
+            dst += sub  # premultiplied
+        elif mode == "mul":
+            dst *= sub if sub.ndim == dst.ndim else sub[..., None]
+
+    def render(self, placements: list[Placement], lighting: Lighting | None = None, *,
+               rng: np.random.Generator, hand: Hand | None = None, noise: float = 1.0,
+               jpeg_quality: int | None = None, motion_blur: float = 0.0,
+               with_masks: bool = False):
+        """One frame: BGR uint8 image and the ground truth of each drink (image px)."""
+        lk = self.look
+        lighting = lighting or Lighting()
+        canvas = self.tray.copy()
+        shadow = np.ones(canvas.shape[:2], np.float32)
+        sprites = []
+        for p in placements:
+            key = ("sprite", p.drink, p.x, p.y, p.angle, p.z, p.spin, p.blur)
+            hit = self._sprite_cache.get(key)
+            if hit is None:
+                x0, y0, col, alpha, dims = self._sprite(p)
+                if p.blur != (0.0, 0.0):
+                    col, alpha = _motion(col, alpha, p.blur[0] * self.cppm, p.blur[1] * self.cppm)
+                hit = (x0, y0, col, alpha, dims)
+                if len(self._sprite_cache) > 96:
+                    self._sprite_cache.clear()
+                self._sprite_cache[key] = hit
+            x0, y0, col, alpha, dims = hit
+            sprites.append((p, x0, y0, col, alpha, dims))
+        # shadows first: a soft contact shade and a softer cast shadow away from the light
+        lx, ly, lz = lk.light_dir
+        for p, x0, y0, col, alpha, (L, W) in sprites:
+            hgt = W / 2 + p.z
+            off = (-lx / lz * hgt * 0.9 * self.cppm, -ly / lz * hgt * 0.9 * self.cppm)
+            pad = int(4 * self.cppm) + int(abs(off[0]) + abs(off[1]))
+            a = cv2.copyMakeBorder(alpha, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+            M = np.float32([[1, 0, off[0]], [0, 1, off[1]]])
+            cast = cv2.warpAffine(a, M, (a.shape[1], a.shape[0]))
+            cast = cv2.GaussianBlur(cast, (0, 0), (1.2 + 0.4 * p.z) * self.cppm)
+            contact = cv2.GaussianBlur(a, (0, 0), 0.6 * self.cppm) if p.z < 1 else 0 * a
+            dark = 1 - (0.38 / (1 + 0.1 * p.z)) * cast - 0.22 * contact
+            self._paste(shadow, x0 - pad, y0 - pad, np.clip(dark, 0.2, 1), mode="mul")
+        canvas *= shadow[..., None]
+        for p, x0, y0, col, alpha, dims in sprites:
+            self._paste(canvas, x0, y0, col, alpha)
+        if hand is not None:
+            self._draw_hand(canvas, hand)
+        w, h = lk.image_size
+        img = cv2.warpPerspective(canvas, self.canvas_to_image, (w, h), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+        # light: intensity, tint, gradient, a soft shade, vignetting
+        field_ = self._light_field(lighting)
+        img *= field_
+        img *= self.vignette
+        exposure = 0.86  # set so that a white drink in full light does not clip
+        img *= exposure
+        if motion_blur > 0:
+            img = _camera_shake(img, motion_blur, rng)
+        out = linear_to_srgb_u8(img)
+        if noise > 0:
+            sigma = noise * (1.6 + 0.012 * out.astype(np.float32))
+            out = np.clip(out + rng.normal(0, 1, out.shape).astype(np.float32) * sigma, 0, 255).astype(np.uint8)
+        if jpeg_quality:
+            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        truth = []
+        for p, x0, y0, col, alpha, (L, W) in sprites:
+            th = math.radians(p.angle)
+            ax, ay = math.cos(th), math.sin(th)
+            box = np.array([[p.x + sx * L / 2 * ax - sy * W / 2 * ay, p.y + sx * L / 2 * ay + sy * W / 2 * ax]
+                            for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+            # centroid of the silhouette (the bottle's neck moves it towards the body)
+            ys, xs = np.nonzero(alpha > 0.5)
+            if len(xs):
+                cxm = self.origin[0] + (x0 + xs.mean() + 0.5) / self.cppm
+                cym = self.origin[1] + (y0 + ys.mean() + 0.5) / self.cppm
+            else:
+                cxm, cym = p.x, p.y
+            c_img = self.to_image(np.array([[cxm, cym]]))[0]
+            item = {"id": p.drink, "x": float(c_img[0]), "y": float(c_img[1]), "angle": p.angle,
+                    "box": self.to_image(box).round(1).tolist()}
+            if with_masks:
+                m = np.zeros(canvas.shape[:2], np.float32)
+                self._paste(m, x0, y0, alpha, alpha)
+                item["mask"] = cv2.warpPerspective(m, self.canvas_to_image, (w, h)) > 0.5
+            truth.append(item)
+        return out, truth
+
+    def _light_field(self, lt: Lighting) -> np.ndarray:
+        w, h = self.look.image_size
+        key = ("field", lt.gain, lt.tint, lt.gradient, lt.shade)
+        cached = self._sprite_cache.get(key)
+        if cached is not None:
+            return cached
+        xs = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
+        ys = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None]
+        f = lt.gain * (1 + lt.gradient[0] * xs + lt.gradient[1] * ys)
+        if lt.shade is not None:
+            sx, sy, sr, depth = lt.shade
+            c = self.to_image(np.array([[sx, sy]]))[0]
+            rr = sr * self.look.px_per_mm
+            yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+            f = f * (1 - depth * np.exp(-(((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * rr * rr))))
+        field_ = f[..., None] * np.array(lt.tint, np.float32)
+        if len(self._sprite_cache) > 64:
+            self._sprite_cache.clear()
+        self._sprite_cache[key] = field_.astype(np.float32)
+        return self._sprite_cache[key]
+
+    def _draw_hand(self, canvas: np.ndarray, hand: Hand) -> None:
+        c = self.cppm
+        th = math.radians(hand.angle)
+        d = np.array([math.cos(th), math.sin(th)])          # from the fingertips towards the arm
+        n = np.array([-d[1], d[0]])
+        tip = np.array([hand.x, hand.y])
+        mask = np.zeros(canvas.shape[:2], np.float32)
+
+        def pt(mm):
+            x, y = self._to_canvas(*mm)
+            return (int(round(x * 4)), int(round(y * 4)))
+
+        palm = tip + d * 45
+        cv2.ellipse(mask, pt(palm), (int(38 * c * 4), int(30 * c * 4)), math.degrees(th), 0, 360, 1.0, -1,
+                    cv2.LINE_AA, 2)
+        for k, (off, ln) in enumerate(((-18, 30), (-6, 38), (6, 36), (17, 28))):
+            base = palm + n * off - d * 20
+            end = base - d * ln
+            cv2.line(mask, pt(base), pt(end), 1.0, int(10 * c), cv2.LINE_AA, 2)
+            cv2.circle(mask, pt(end), int(5 * c * 4), 1.0, -1, cv2.LINE_AA, 2)
+        arm0, arm1 = palm + d * 20, palm + d * 400
+        cv2.line(mask, pt(arm0), pt(arm1), 1.0, int(60 * c), cv2.LINE_AA, 2)
+        mask = cv2.GaussianBlur(mask, (0, 0), 0.7)
+        shadeg = cv2.GaussianBlur(mask, (0, 0), 6 * c)
+        canvas *= (1 - 0.45 * shadeg)[..., None]
+        skin = np.array(hand.skin, np.float32)
+        yy = np.linspace(0.85, 1.1, canvas.shape[0], dtype=np.float32)[:, None, None]
+        canvas *= (1 - mask)[..., None]
+        canvas += mask[..., None] * skin * yy
+
+
+def _motion(col: np.ndarray, alpha: np.ndarray, dx: float, dy: float):
+    """Blur a premultiplied sprite along its motion (dx, dy canvas px)."""
+    steps = max(2, int(math.hypot(dx, dy)))
+    pad = int(abs(dx) + abs(dy)) // 2 + 2
+    c = cv2.copyMakeBorder(col, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    a = cv2.copyMakeBorder(alpha, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    acc_c, acc_a = np.zeros_like(c), np.zeros_like(a)
+    for i in range(steps):
+        t = i / (steps - 1) - 0.5
+        M = np.float32([[1, 0, dx * t], [0, 1, dy * t]])
+        acc_c += cv2.warpAffine(c, M, (c.shape[1], c.shape[0]))
+        acc_a += cv2.warpAffine(a, M, (a.shape[1], a.shape[0]))
+    c, a = acc_c / steps, acc_a / steps
+    return c[pad:-pad, pad:-pad], a[pad:-pad, pad:-pad]
+
+
+def _camera_shake(img: np.ndarray, length: float, rng: np.random.Generator) -> np.ndarray:
+    n = max(3, int(round(length)) | 1)
+    k = np.zeros((n, n), np.float32)
+    ang = rng.uniform(0, math.pi)
+    c = (n - 1) / 2
+    for t in np.linspace(-c, c, 4 * n):
+        k[int(round(c + t * math.sin(ang))), int(round(c + t * math.cos(ang)))] += 1
+    k /= k.sum()
+    return cv2.filter2D(img, -1, k)
+
+
+# --- scenes ----------------------------------------------------------------------------------
+
+class Layout:
+    """Places drinks on the tray without overlaps, either apart or touching one another."""
+
+    def __init__(self, look: Look, renderer: Renderer, rng: np.random.Generator):
+        self.look, self.r, self.rng = look, renderer, rng
+        hx, hy = renderer.mm_half
+        self.hx, self.hy = hx - 7, hy - 7     # keep drinks inside the frame, clear of the walls
+        self.res = 2.0                         # occupancy grid, px per mm
+        self.grid = np.zeros((int(2 * hy * self.res) + 1, int(2 * hx * self.res) + 1), np.uint8)
+        self.placed: list[Placement] = []
+        for _img, sx, sy, side in renderer.stickers:
+            self._mark(np.array([[sx, sy], [sx + side, sy], [sx + side, sy + side], [sx, sy + side]]))
+
+    def _poly(self, drink: str, x: float, y: float, angle: float) -> np.ndarray:
+        L, W = self.look.sizes[Drink.parse(drink).shape.value]
+        th = math.radians(angle)
+        ax, ay = math.cos(th), math.sin(th)
+        pts = [(x + sx * L / 2 * ax - sy * W / 2 * ay, y + sx * L / 2 * ay + sy * W / 2 * ax)
+               for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        return np.array(pts)
+
+    def _fits(self, poly: np.ndarray, gap: float) -> bool:
+        if np.any(np.abs(poly[:, 0]) > self.hx) or np.any(np.abs(poly[:, 1]) > self.hy):
+            return False
+        m = np.zeros_like(self.grid)
+        pts = ((poly + [self.hx + 7, self.hy + 7]) * self.res * 16).round().astype(np.int32)
+        cv2.fillPoly(m, [pts], 1, cv2.LINE_8, 4)
+        if gap > 0:
+            k = int(round(gap * self.res)) * 2 + 1
+            m = cv2.dilate(m, np.ones((k, k), np.uint8))
+        return not np.any(m & self.grid)
+
+    def _mark(self, poly: np.ndarray) -> None:
+        pts = ((poly + [self.hx + 7, self.hy + 7]) * self.res * 16).round().astype(np.int32)
+        cv2.fillPoly(self.grid, [pts], 1, cv2.LINE_8, 4)
+
+    def place_apart(self, drink: str, gap: float = 4.0, tries: int = 300) -> Placement | None:
+        for _ in range(tries):
+            x, y = self.rng.uniform(-self.hx, self.hx), self.rng.uniform(-self.hy, self.hy)
+            a = self.rng.uniform(0, 360)
+            poly = self._poly(drink, x, y, a)
+            if self._fits(poly, gap):
+                return self._add(drink, x, y, a, poly)
+        return None
+
+    def place_touching(self, drink: str, tries: int = 60) -> Placement | None:
+        """Slide a drink towards one already placed until they touch."""
+        if not self.placed:
+            return self.place_apart(drink, gap=2.0)
+        for _ in range(tries):
+            target = self.placed[int(self.rng.integers(len(self.placed)))]
+            a = self.rng.uniform(0, 360)
+            if self.rng.random() < 0.35:  # side by side is common once drinks roll together
+                a = target.angle + self.rng.choice([0, 180]) + self.rng.normal(0, 8)
+            d = self.rng.uniform(0, 2 * math.pi)
+            dist = 45.0
+            last_free = None
+            while dist > 0:
+                x, y = target.x + dist * math.cos(d), target.y + dist * math.sin(d)
+                poly = self._poly(drink, x, y, a)
+                m_ok = self._fits_touch(poly)
+                if m_ok is None:        # outside the tray
+                    if last_free is not None:
+                        break
+                elif m_ok:
+                    last_free = (x, y, poly)
+                else:
+                    break
+                dist -= 0.25
+            if last_free is not None and dist > 0:
+                x, y, poly = last_free
+                return self._add(drink, x, y, a, poly)
+        return None
+
+    def _fits_touch(self, poly):
+        if np.any(np.abs(poly[:, 0]) > self.hx) or np.any(np.abs(poly[:, 1]) > self.hy):
+            return None
+        return self._fits(poly, 0.0)
+
+    def _add(self, drink, x, y, a, poly) -> Placement:
+        self._mark(poly)
+        p = Placement(drink, float(x), float(y), float(a), spin=float(self.rng.uniform(-40, 40)))
+        self.placed.append(p)
+        return p
+
+
+def random_scene(look: Look, renderer: Renderer, rng: np.random.Generator, n: int, touching: bool,
+                 exclude: list[str] = ()) -> list[Placement]:
+    ids = [d for d in DRINK_IDS if d not in set(exclude)]
+    chosen = list(rng.choice(ids, size=n, replace=False))
+    lay = Layout(look, renderer, rng)
+    for i, d in enumerate(chosen):
+        if touching and i > 0 and rng.random() < 0.85:
+            lay.place_touching(d)
+        else:
+            lay.place_apart(d, gap=4.0 if not touching else 3.0)
+    return lay.placed
+
+
+# --- datasets --------------------------------------------------------------------------------
+
+DIFFICULTIES = {
+    "separated": {"touching": False, "drift": 0.0, "jpeg": None, "blur": 0.0},
+    "touching": {"touching": True, "drift": 0.0, "jpeg": None, "blur": 0.0},
+    "drift": {"touching": False, "drift": 1.0, "jpeg": None, "blur": 0.0},
+    "hard": {"touching": True, "drift": 1.0, "jpeg": 70, "blur": 1.0},
+}
+DIFFICULTY_TITLES = {"separated": "separated", "touching": "touching", "drift": "lighting drift",
+                     "hard": "touching + drift + JPEG + motion blur"}
+
+
+def write_calibration_set(out: Path, look: Look, seed: int) -> None:
+    """background.png (the empty tray) and 36 photos <colour>-<shape>.png, one drink each."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    r = Renderer(look)
+    rng = np.random.default_rng([seed, 7003])
+    img, _ = r.render([], Lighting.steady(rng), rng=rng)
+    cv2.imwrite(str(out / "background.png"), img)
+    for d in DRINK_IDS:
+        lay = Layout(look, r, rng)
+        lay.hx, lay.hy = lay.hx * 0.8, lay.hy * 0.8
+        p = lay.place_apart(d)
+        img, _ = r.render([p], Lighting.steady(rng), rng=rng)
+        cv2.imwrite(str(out / f"{d}.png"), img)
+
+
+def render_sample(renderer: Renderer, rng: np.random.Generator, difficulty: str, n_min: int = 3,
+                  n_max: int = 8):
+    spec = DIFFICULTIES[difficulty]
+    n = int(rng.integers(n_min, n_max + 1))
+    scene = random_scene(renderer.look, renderer, rng, n, spec["touching"])
+    light = Lighting.drift(rng, spec["drift"]) if spec["drift"] else Lighting.steady(rng)
+    blur = float(rng.uniform(2, 6)) * spec["blur"] if spec["blur"] else 0.0
+    q = int(rng.integers(spec["jpeg"] - 10, spec["jpeg"] + 15)) if spec["jpeg"] else None
+    return renderer.render(scene, light, rng=rng, jpeg_quality=q, motion_blur=blur)
+
+
+def write_dataset(out: Path, seed: int, difficulty: str, n_images: int, tray: str | None = None) -> dict:
+    """A calibration set (out/calibration) and n_images scenes with truth.json."""
+    out = Path(out)
+    look = Look.from_seed(seed, tray)
+    write_calibration_set(out / "calibration", look, seed)
+    r = Renderer(look)
+    rng = np.random.default_rng([seed, 7004])
+    truth = {}
+    ext = ".jpg" if DIFFICULTIES[difficulty]["jpeg"] else ".png"
+    for i in range(n_images):
+        img, t = render_sample(r, rng, difficulty)
+        name = f"{i:04d}{ext}"
+        if ext == ".jpg":   # already JPEG-compressed by the camera model; store the decoded frame losslessly
+            name = f"{i:04d}.png"
+        cv2.imwrite(str(out / name), img)
+        truth[name] = [{k: v for k, v in d.items() if k != "mask"} for d in t]
+    meta = {"seed": seed, "difficulty": difficulty, "tray": look.tray, "truth": truth}
+    (out / "truth.json").write_text(json.dumps(meta, indent=1))
+    return meta
+
+
+# --- the calibration mat and the tray marker -----------------------------------------------------
+
+def mat_look(look: Look, seed: int) -> Look:
+    """The same drinks photographed on the mat on a table: the camera higher, to see all of A4."""
+    rng = np.random.default_rng([seed, 7005])
+    return replace(look, px_per_mm=float(rng.uniform(3.05, 3.25)),
+                   tilt=(float(rng.uniform(-4, 4)), float(rng.uniform(-4, 4))), roll=float(rng.uniform(-3, 3)))
+
+
+def render_mat_photo(look: Look, seed: int, drinks: list[str] | None = None, extra: dict | None = None):
+    """A photo of the printed mat with the drinks laid on their spots (None: all 36)."""
+    from ..vision import mat
+    page = mat.render_mat(dpi=150)
+    lk = mat_look(look, seed)
+    r = Renderer(lk, paper=page, paper_mm=mat.PAGE_MM)
+    rng = np.random.default_rng([seed, 7006])
+    placements = []
+    for d in (DRINK_IDS if drinks is None else drinks):
+        cx, cy = mat.spot_centre(d)
+        placements.append(Placement(d, cx - mat.PAGE_MM[0] / 2 + float(rng.normal(0, 0.8)),
+                                    cy - mat.PAGE_MM[1] / 2 + float(rng.normal(0, 0.6)),
+                                    float(rng.choice([0.0, 180.0]) + rng.normal(0, 4)), spin=float(rng.uniform(-30, 30))))
+    for d, (dx, dy) in (extra or {}).items():
+        cx, cy = mat.spot_centre(d)
+        placements.append(Placement(d, cx - mat.PAGE_MM[0] / 2 + dx, cy - mat.PAGE_MM[1] / 2 + dy, 0.0))
+    img, _ = r.render(placements, Lighting.steady(rng), rng=rng)
+    return img
+
+
+def tray_marker_sticker(renderer: Renderer):
+    """The cut-out tray marker lying in the top-left corner of the visible tray."""
+    from ..vision import mat
+    ppm = 150 / 25.4
+    page = mat.render_mat(dpi=150)
+    x, y, side = mat.TRAY_BOX
+    crop = page[int(round(y * ppm)):int(round((y + side) * ppm)), int(round(x * ppm)):int(round((x + side) * ppm))]
+    hx, hy = renderer.mm_half
+    return (crop, -hx + 6.0, -hy + 6.0, side)
+
+
+# --- the checked-in calibration folder -----------------------------------------------------------
+
+def make_calibration_folder(out: Path, seed: int | None = None) -> None:
+    """Regenerate calibration/: the mat (PNG, PDF), the simulated table's profile, example photos."""
+    import tempfile
+
+    from ..vision import mat
+    from ..vision.calibrate import calibrate_dir
+    from .camera import SIM_SEED
+
+    seed = SIM_SEED if seed is None else seed
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    mat.write_mat(out / "mat")
+    look = Look.from_seed(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        write_calibration_set(Path(tmp), look, seed)
+        profile = calibrate_dir(Path(tmp))
+        profile.source = f"calibrate drinks (rendered calibration set of the simulated table, look seed {seed})"
+        profile.save(out / "sim-profile.json")
+        ex = out / "examples"
+        ex.mkdir(exist_ok=True)
+        for name in ("background", "red-tall_can"):
+            img = cv2.imread(str(Path(tmp) / f"{name}.png"))
+            cv2.imwrite(str(ex / f"calibration-{name}.jpg"), cv2.resize(img, (640, 360), interpolation=cv2.INTER_AREA),
+                        [cv2.IMWRITE_JPEG_QUALITY, 85])
+    r = Renderer(look)
+    rng = np.random.default_rng([seed, 7010])
+    img, _ = render_sample(r, rng, "touching", 6, 6)
+    cv2.imwrite(str(ex / "tray-touching.jpg"), img, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    photo = render_mat_photo(look, seed)
+    cv2.imwrite(str(ex / "mat-photo.jpg"), photo, [cv2.IMWRITE_JPEG_QUALITY, 85])
+
+
+if __name__ == "__main__":  # python -m companion.sim.render calibration
+    import sys
+
+    make_calibration_folder(Path(sys.argv[1] if len(sys.argv) > 1 else "calibration"))

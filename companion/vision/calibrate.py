@@ -1,0 +1,321 @@
+"""Calibration: learn the drinks' colours and sizes from photos, write a profile.
+
+Two ways in:
+
+* ``calibrate_dir(DIR)``: ``background.png`` (the empty tray) and 36 photos
+  ``<colour>-<shape>.png`` with one drink each, all taken by the tray camera.
+* ``calibrate_mat(PHOTO)``: one photo of all 36 drinks laid on the printable mat (see
+  ``mat.py``); sizes come out in millimetres, colours relative to the mat's grey. Bound to a
+  tray by ``background=`` (a photo of the empty tray showing the tray marker cut from the
+  mat), which gives the tray's scale and grey reference.
+"""
+from __future__ import annotations
+
+import logging
+import math
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..drinks import COLOURS, DRINK_IDS, SHAPES
+from .drinks import (COLOUR_FEATURES, SHAPE_FEATURES, Analysis, FrameError, Region, analyse, colour_vector,
+                     measure, regions_of, shape_vector)
+from .profile import Model, Profile, work_scale
+
+log = logging.getLogger("companion.vision")
+
+IMAGE_EXTS = (".png", ".jpg", ".jpeg")
+# floors of the per-feature spread (relative to the feature's mean over all classes, or absolute)
+SHAPE_FLOOR_REL = {"length": 0.025, "width": 0.04}
+SHAPE_FLOOR_ABS = {"neck": 0.04, "shoulder": 0.04, "flat": 0.15, "edge": 0.05}
+COLOUR_FLOOR = 7.0
+INFLATE = 1.5
+
+
+class CalibrationError(Exception):
+    """Calibration cannot go on; the message says which file and what to do."""
+
+
+def read_image(path: Path) -> np.ndarray:
+    path = Path(path)
+    if not path.exists():
+        raise CalibrationError(f"{path}: no such file")
+    data = np.fromfile(str(path), np.uint8) if path.is_file() else None
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data is not None and data.size else None
+    if img is None:
+        raise CalibrationError(f"{path}: cannot read it as an image (damaged, or not a PNG/JPEG)")
+    return img
+
+
+def _find(directory: Path, stem: str) -> Path | None:
+    for ext in IMAGE_EXTS:
+        p = directory / f"{stem}{ext}"
+        if p.exists():
+            return p
+    return None
+
+
+def _bare_profile(background: np.ndarray) -> Profile:
+    h, w = background.shape[:2]
+    s = work_scale(w)
+    small = cv2.resize(background, (int(round(w * s)), int(round(h * s))), interpolation=cv2.INTER_AREA)
+    empty = Model([], {}, np.ones(0))
+    p = Profile(image_size=(w, h), background=small, colour_model=empty, shape_model=empty, drinks={})
+    p.stats["min_area"] = 1e9         # unknown yet: every piece may be a fragment of the drink
+    p.stats["speck"] = 12.0
+    return p
+
+
+def single_drink(img: np.ndarray, profile: Profile, name: str) -> dict:
+    """Features of the one drink in a calibration photo; clear errors otherwise."""
+    if (img.shape[1], img.shape[0]) != tuple(profile.image_size):
+        raise CalibrationError(f"{name}: the photo is {img.shape[1]}x{img.shape[0]} but background.png is "
+                               f"{profile.image_size[0]}x{profile.image_size[1]}; take every photo with the "
+                               "same camera setting")
+    try:
+        an = analyse(img, profile)
+    except FrameError as exc:
+        raise CalibrationError(f"{name}: {exc}") from None
+    regions = sorted(regions_of(an, profile), key=lambda r: -r.area)
+    if not regions:
+        raise CalibrationError(f"{name}: no drink found (is it the same tray, camera position and light as "
+                               "background.png?)")
+    big = [r for r in regions if r.area >= 0.25 * regions[0].area]
+    if len(big) > 1:
+        raise CalibrationError(f"{name}: {len(big)} drinks (or other objects) in the photo; put exactly one "
+                               "drink in the tray for each photo")
+    f = measure(regions[0], an)
+    if f is None:
+        raise CalibrationError(f"{name}: the drink is too small to measure")
+    border = regions[0]
+    h, w = an.mask.shape
+    if border.x0 <= 1 or border.y0 <= 1 or border.x0 + border.mask.shape[1] >= w - 1 or \
+            border.y0 + border.mask.shape[0] >= h - 1:
+        raise CalibrationError(f"{name}: the drink touches the edge of the photo; lay it fully inside the view")
+    f["light"] = an.light
+    return f
+
+
+def _robust_spread(resid: np.ndarray, dof_scale: float = 1.0) -> np.ndarray:
+    """Per-feature spread of residuals: RMS after dropping gross outliers (a bad photo)."""
+    mad = 1.4826 * np.median(np.abs(resid), axis=0) + 1e-9
+    keep = np.abs(resid) <= 4 * mad
+    rms = np.sqrt(np.sum(np.where(keep, resid ** 2, 0), axis=0) / np.maximum(keep.sum(axis=0), 1))
+    return rms * dof_scale
+
+
+def build_models(features: dict[str, dict], units: str = "px") -> tuple[Model, Model, dict]:
+    """Colour: per-colour means, pooled spread. Shape: shape effect + colour effect (median
+    polish over the 6 x 6 table of drinks), spread from what that leaves. One sample per drink."""
+    cols = [c.value for c in COLOURS]
+    shps = [s.value for s in SHAPES]
+    # colours
+    groups = {c: np.array([colour_vector(features[f"{c}-{s}"]) for s in shps]) for c in cols}
+    med = {c: np.median(v, axis=0) for c, v in groups.items()}
+    resid = np.concatenate([v - med[c] for c, v in groups.items()])
+    spread_c = _robust_spread(resid, math.sqrt(6 / 5))
+    cmeans = {}
+    for c, v in groups.items():
+        ok = np.all(np.abs(v - med[c]) <= 4 * np.maximum(spread_c, 3.0), axis=1)
+        cmeans[c] = v[ok].mean(axis=0) if ok.any() else med[c]
+    colour = Model(list(COLOUR_FEATURES), cmeans, np.maximum(spread_c * INFLATE, COLOUR_FLOOR))
+    # shapes: X[c, s] = mu + a[s] + b[c] + e
+    X = np.array([[shape_vector(features[f"{c}-{s}"]) for s in shps] for c in cols])   # 6 x 6 x F
+    R = X.copy()
+    row = np.zeros((len(cols), X.shape[2]))
+    colm = np.zeros((len(shps), X.shape[2]))
+    for _ in range(6):
+        r = np.median(R, axis=1)
+        row += r
+        R -= r[:, None, :]
+        k = np.median(R, axis=0)
+        colm += k
+        R -= k[None, :, :]
+    resid = R.reshape(-1, X.shape[2])
+    spread_s = _robust_spread(resid, math.sqrt(36 / 25))
+    overall = np.abs(colm + row.mean(axis=0)).mean(axis=0)
+    floor = np.array([SHAPE_FLOOR_REL.get(n, 0) * overall[i] + SHAPE_FLOOR_ABS.get(n, 0)
+                      for i, n in enumerate(SHAPE_FEATURES)])
+    smeans = {s: colm[j] + row.mean(axis=0) for j, s in enumerate(shps)}
+    offsets = {c: row[i] - row.mean(axis=0) for i, c in enumerate(cols)}
+    shape = Model(list(SHAPE_FEATURES), smeans, np.maximum(spread_s * INFLATE, floor), offsets)
+    areas = [f["area"] for f in features.values()]
+    widths = [f["width"] for f in features.values()]
+    stats = {"min_area": float(min(areas)), "max_area": float(max(areas)),
+             "min_width": float(min(widths)), "max_width": float(max(widths)),
+             "max_length": float(max(f["length"] for f in features.values())),
+             "min_length": float(min(f["length"] for f in features.values()))}
+    return colour, shape, stats
+
+
+def _record(f: dict) -> dict:
+    return {k: round(float(f[k]), 4) for k in (*SHAPE_FEATURES, *COLOUR_FEATURES, "area")}
+
+
+def calibrate_dir(directory: str | Path) -> Profile:
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise CalibrationError(f"{directory}: not a folder; give the folder with background.png and the 36 "
+                               "drink photos")
+    bg_path = _find(directory, "background")
+    if bg_path is None:
+        raise CalibrationError(f"{directory}: background.png (a photo of the empty tray) is missing")
+    missing = [d for d in DRINK_IDS if _find(directory, d) is None]
+    if missing:
+        shown = ", ".join(f"{d}.png" for d in missing[:8]) + (f" and {len(missing) - 8} more" if len(missing) > 8 else "")
+        raise CalibrationError(f"{directory}: {len(missing)} drink photo(s) missing: {shown}")
+    known = {"background"} | set(DRINK_IDS)
+    for p in sorted(directory.iterdir()):
+        if p.suffix.lower() in IMAGE_EXTS and p.stem not in known:
+            log.warning("%s: not a drink id, ignored (names look like red-short_can.png)", p.name)
+    background = read_image(bg_path)
+    profile = _bare_profile(background)
+    features = {}
+    for d in DRINK_IDS:
+        path = _find(directory, d)
+        features[d] = single_drink(read_image(path), profile, path.name)
+    colour, shape, stats = build_models(features)
+    profile.colour_model, profile.shape_model = colour, shape
+    profile.stats = stats
+    profile.drinks = {d: _record(f) for d, f in features.items()}
+    profile.source = f"calibrate drinks {directory.name}"
+    _check_separable(profile)
+    return profile
+
+
+def _check_separable(profile: Profile) -> None:
+    """Warn when two classes are so close that identification will often be unsure."""
+    for name, model in (("colours", profile.colour_model), ("shapes", profile.shape_model)):
+        keys = list(model.means)
+        for i, a in enumerate(keys):
+            for b in keys[i + 1:]:
+                d = math.sqrt(float(np.sum(((model.means[a] - model.means[b]) / model.spread) ** 2)))
+                if d < 3.0:
+                    log.warning("calibration: %s %s and %s look alike (separation %.1f); expect unsure "
+                                "readings between them", name, a, b, d)
+
+
+# --- from one photo of the mat ---------------------------------------------------------------
+
+MAT_PPM = 3.0          # rectified mat, px per mm
+GREY_REF = 128.0       # colours from the mat are stored as if the mat's grey were this
+MAT_TRANSFER = 1.6     # wider shape spreads for a mat profile used on the tray
+
+
+def calibrate_mat(photo_path: str | Path, background: str | Path | None = None) -> Profile:
+    """A profile from one photo of the 36 drinks on the printed mat (sizes in mm, colours
+    relative to the mat's grey); with ``background`` (the empty tray showing the tray
+    marker) it is bound to that tray and camera, ready for identification."""
+    from . import mat
+
+    photo = read_image(Path(photo_path))
+    name = Path(photo_path).name
+    try:
+        view = mat.find_mat(photo)
+    except ValueError as exc:
+        raise CalibrationError(f"{name}: {exc}") from None
+    W, H = int(mat.PAGE_MM[0] * MAT_PPM), int(mat.PAGE_MM[1] * MAT_PPM)
+    S = np.diag([MAT_PPM, MAT_PPM, 1.0])
+    rect = cv2.warpPerspective(photo, S @ view.H, (W, H), flags=cv2.INTER_AREA).astype(np.float32)
+    features = {}
+    for d in DRINK_IDS:
+        features[d] = _mat_spot(rect, d, name)
+    colour, shape, stats = build_models(features)
+    profile = Profile(image_size=(photo.shape[1], photo.shape[0]), background=None, colour_model=colour,
+                      shape_model=shape, drinks={d: _record(f) for d, f in features.items()}, units="mm",
+                      source=f"calibrate drinks --mat {name}", stats=stats)
+    _check_separable(profile)
+    if background is not None:
+        profile = bind_to_tray(profile, read_image(Path(background)), Path(background).name)
+    return profile
+
+
+def _mat_spot(rect: np.ndarray, drink: str, name: str) -> dict:
+    from . import mat
+
+    cx, cy = mat.spot_centre(drink)
+    sw, sh = mat.SPOT_MM
+    x0, y0 = int(round((cx - sw / 2) * MAT_PPM)), int(round((cy - sh / 2) * MAT_PPM))
+    x1, y1 = int(round((cx + sw / 2) * MAT_PPM)), int(round((cy + sh / 2) * MAT_PPM))
+    roi = rect[y0:y1, x0:x1]
+    h, w = roi.shape[:2]
+    ring = np.ones((h, w), bool)
+    b = int(round(1.6 * MAT_PPM))
+    ring[b:-b, b:-b] = False
+    ring[:1, :] = ring[-1:, :] = False
+    ring[:, :1] = ring[:, -1:] = False
+    grey = np.median(roi[ring], axis=0)
+    dev = np.abs(roi[ring] - grey)
+    sigma = np.maximum(np.median(dev, axis=0) * 1.4826, 1.5)
+    z = (np.abs(roi - grey) / sigma).max(axis=2)
+    ratio = (roi + 2) / (grey + 2)
+    shadow = (ratio.max(axis=2) < 1.03) & (ratio.min(axis=2) > 0.58) & (np.ptp(ratio, axis=2) < 0.12)
+    gray = cv2.cvtColor(np.clip(roi, 0, 255).astype(np.uint8), cv2.COLOR_BGR2GRAY)
+    gm = cv2.add(cv2.convertScaleAbs(cv2.Sobel(gray, cv2.CV_16S, 1, 0)),
+                 cv2.convertScaleAbs(cv2.Sobel(gray, cv2.CV_16S, 0, 1)), dtype=cv2.CV_32F)
+    fg = (((z > 5) & ~shadow) | (gm > 18 * float(sigma.mean()))).astype(np.uint8) * 255
+    fg[:2, :] = fg[-2:, :] = 0
+    fg[:, :2] = fg[:, -2:] = 0
+    fg = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))
+    cnts, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cnts = sorted(cnts, key=cv2.contourArea, reverse=True)
+    label = f"{name}: spot {drink}"
+    if not cnts or cv2.contourArea(cnts[0]) < 0.15 * (sh * MAT_PPM) ** 2:
+        raise CalibrationError(f"{label} is empty; lay every drink on its own spot and photograph again")
+    if len(cnts) > 1 and cv2.contourArea(cnts[1]) > 0.3 * cv2.contourArea(cnts[0]):
+        raise CalibrationError(f"{label} holds two objects; one drink per spot")
+    m = np.zeros_like(fg)
+    cv2.drawContours(m, cnts[:1], -1, 255, -1)
+    gain = np.broadcast_to((grey / GREY_REF).astype(np.float32), roi.shape)
+    an = Analysis(roi, gain, None, m, sigma.astype(np.float32), 1.0)
+    f = measure(Region(m, 0, 0), an, unit_scale=1.0 / MAT_PPM)
+    if f is None:
+        raise CalibrationError(f"{label}: the drink is too small to measure")
+    f["area"] = f["area"] / MAT_PPM ** 2
+    return f
+
+
+def bind_to_tray(profile: Profile, background: np.ndarray, name: str = "background") -> Profile:
+    """Turn a mat profile (mm, grey-relative colours) into one for this tray and camera."""
+    from . import mat
+
+    if profile.units != "mm":
+        raise CalibrationError("only a profile made from the mat can be bound to a tray photo")
+    found = mat.find_tray_marker(background)
+    if found is None:
+        raise CalibrationError(f"{name}: the tray marker (cut from the mat) is not in the photo of the empty "
+                               "tray; lay it flat in a corner of the tray, fully in view")
+    ppm_full, _corners, frame = found
+    grey = np.median(background[frame > 0].astype(np.float32), axis=0)
+    # the marker lies where it lies: correct the grey for the light there (a corner is often dimmer),
+    # taking the tray around it as uniform plastic
+    lum = cv2.cvtColor(background, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    near = cv2.dilate(frame, np.ones((61, 61), np.uint8)) > 0
+    ring = near & ~(cv2.dilate(frame, np.ones((15, 15), np.uint8)) > 0)
+    hull = cv2.dilate(frame, np.ones((15, 15), np.uint8)) > 0
+    far = ~hull
+    if ring.sum() > 50:
+        grey = grey * float(np.median(lum[far]) / max(np.median(lum[ring]), 1.0))
+    p = _bare_profile(background)
+    ppm = ppm_full * p.scale                    # working px per mm
+    cgain = grey / GREY_REF
+    colour = Model(profile.colour_model.names, {k: v * cgain for k, v in profile.colour_model.means.items()},
+                   profile.colour_model.spread * float(cgain.mean()))
+    lin = np.array([ppm if n in ("length", "width") else 1.0 for n in profile.shape_model.names])
+    sm = profile.shape_model
+    # a mat photo and the tray camera see the drinks under different light and scale: allow for it
+    shape = Model(sm.names, {k: v * lin for k, v in sm.means.items()}, sm.spread * lin * MAT_TRANSFER,
+                  {k: v * lin for k, v in sm.offsets.items()} if sm.offsets else None)
+    p.colour_model, p.shape_model = colour, shape
+    st = dict(profile.stats)
+    for k in ("min_area", "max_area"):
+        st[k] = st[k] * ppm * ppm
+    for k in ("min_width", "max_width", "min_length", "max_length"):
+        st[k] = st[k] * ppm
+    st["px_per_mm"] = ppm
+    p.stats = st
+    p.drinks = profile.drinks
+    p.source = profile.source + f" --background {name}"
+    return p

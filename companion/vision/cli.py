@@ -1,0 +1,148 @@
+"""The vision commands of ``companion``: ``calibrate`` and ``identify``.
+
+``companion.cli`` calls :func:`register` with its subparsers. With ``--json`` the JSON is the
+only thing on stdout; messages go to stderr. Exit codes: 0 done, 1 a file or profile
+problem, 2 a usage problem.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    cal = subparsers.add_parser("calibrate", help="calibrate the camera for the drinks, or print the mat")
+    calsub = cal.add_subparsers(dest="calibrate_what", required=True)
+    drinks = calsub.add_parser(
+        "drinks", help="learn the drinks' colours and sizes; write a profile",
+        description="Either DIR with background.png (the empty tray) and 36 photos <colour>-<shape>.png with one "
+                    "drink each, or --mat PHOTO: one photo of all 36 drinks on the printed mat.")
+    drinks.add_argument("dir", nargs="?", type=Path, help="folder with background.png and the 36 drink photos")
+    drinks.add_argument("--mat", type=Path, help="one photo of the 36 drinks on the printed calibration mat")
+    drinks.add_argument("--background", type=Path,
+                        help="with --mat: photo of the empty tray with the tray marker in it (binds the profile "
+                             "to the tray camera)")
+    drinks.add_argument("--out", type=Path, required=True, help="profile to write (JSON)")
+    drinks.set_defaults(func=_calibrate_drinks)
+    pm = calsub.add_parser("print-mat", help="write the printable calibration mat (PNG and PDF)")
+    pm.add_argument("--out", type=Path, required=True, help="file to write; both FILE.png and FILE.pdf are written")
+    pm.set_defaults(func=_print_mat)
+
+    ident = subparsers.add_parser("identify", help="name the drinks in tray photos")
+    ident.add_argument("images", nargs="+", type=Path)
+    ident.add_argument("--profile", type=Path, required=True, help="profile from `companion calibrate drinks`")
+    ident.add_argument("--background", type=Path, help="a newer photo of the empty tray (same camera position)")
+    ident.add_argument("--json", action="store_true", help="print JSON on stdout")
+    ident.set_defaults(func=_identify)
+
+
+def _logging() -> None:
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.WARNING, format="companion: %(message)s", stream=sys.stderr)
+
+
+def _err(msg: str) -> None:
+    print(f"companion: {msg}", file=sys.stderr)
+
+
+def _calibrate_drinks(args: argparse.Namespace) -> int:
+    _logging()
+    from .calibrate import CalibrationError, calibrate_dir, calibrate_mat
+
+    if (args.dir is None) == (args.mat is None):
+        _err("give either a folder of photos (calibrate drinks DIR --out P) or one mat photo "
+             "(calibrate drinks --mat PHOTO --out P)")
+        return 2
+    if args.background is not None and args.mat is None:
+        _err("--background goes with --mat (a folder already holds background.png)")
+        return 2
+    try:
+        if args.dir is not None:
+            profile = calibrate_dir(args.dir)
+        else:
+            profile = calibrate_mat(args.mat, args.background)
+        profile.save(args.out)
+    except CalibrationError as exc:
+        _err(str(exc))
+        return 1
+    except OSError as exc:
+        _err(f"cannot write {args.out}: {exc.strerror or exc}")
+        return 1
+    bound = "" if profile.background is not None else (
+        " (sizes in mm; bind it to the tray with --background EMPTY.png before identifying)")
+    print(f"companion: wrote {args.out}: 36 drinks, {profile.image_size[0]}x{profile.image_size[1]} frames"
+          f"{bound}", file=sys.stderr)
+    return 0
+
+
+def _print_mat(args: argparse.Namespace) -> int:
+    from .mat import write_mat
+
+    try:
+        paths = write_mat(args.out)
+    except OSError as exc:
+        _err(f"cannot write {args.out}: {exc.strerror or exc}")
+        return 1
+    print("companion: wrote " + " and ".join(str(p) for p in paths) +
+          " (print the PDF on A4 at 100 %)", file=sys.stderr)
+    return 0
+
+
+def _identify(args: argparse.Namespace) -> int:
+    _logging()
+    import cv2  # noqa: F401  (fail early and clearly if OpenCV is missing)
+
+    from .calibrate import CalibrationError, read_image
+    from .drinks import FrameError, identify
+    from .profile import Profile, ProfileError
+
+    def fail(msg: str, code: int) -> int:
+        if args.json:
+            print(json.dumps({"error": msg}))
+        _err(msg)
+        return code
+
+    try:
+        profile = Profile.load(args.profile)
+        if args.background is not None:
+            profile = profile.with_background(read_image(args.background))
+        elif profile.background is None:
+            raise ProfileError(f"{args.profile}: this profile has no photo of the empty tray; pass "
+                               "--background EMPTY.png (with the tray marker in it)")
+    except (ProfileError, CalibrationError) as exc:
+        return fail(str(exc), 1)
+    results, failed = {}, 0
+    for path in args.images:
+        key = str(path)
+        try:
+            drinks = identify(read_image(path), profile)
+            results[key] = {"drinks": drinks}
+        except (CalibrationError, FrameError, ProfileError) as exc:
+            failed += 1
+            msg = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
+            results[key] = {"error": msg}
+            _err(msg)
+    if len(args.images) == 1:
+        only = next(iter(results.values()))
+        if "error" in only:
+            if args.json:
+                print(json.dumps(only))
+            return 1
+        out = only
+    else:
+        out = results
+    if args.json:
+        print(json.dumps(out, indent=1))
+    else:
+        for key, res in results.items():
+            if "error" in res:
+                continue
+            print(f"{key}: {len(res['drinks'])} drink(s)")
+            for d in res["drinks"]:
+                flag = "  UNSURE" if d["unsure"] else ""
+                print(f"  {d['color']}-{d['shape']} at ({d['x']:.0f}, {d['y']:.0f}) "
+                      f"confidence {d['confidence']:.2f}{flag}")
+    return 1 if failed else 0

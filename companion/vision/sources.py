@@ -1,0 +1,258 @@
+"""Camera sources: a USB camera, a video or image file, a network stream, the simulated table.
+
+``open_source(spec)`` never raises for a camera that is missing or goes away: ``read()``
+returns None and ``status()`` says what is wrong (and a USB camera or a stream is tried
+again every few seconds).
+
+>>> src = open_source("/no/such/file.png")
+>>> src.read() is None, src.status()["state"]
+(True, 'lost')
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+log = logging.getLogger("companion.vision")
+
+IMAGE_EXTS = {".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff"}
+RETRY_S = 2.0
+
+
+class FrameSource:
+    """A stream of BGR frames. ``read()`` gives the next frame, or None when there is none now."""
+
+    spec: str = ""
+
+    def __init__(self, spec: str):
+        self.spec = spec
+        self._state = "opening"
+        self._error: str | None = None
+        self._granted: dict = {}
+        self.frames = 0
+
+    def read(self) -> np.ndarray | None:
+        raise NotImplementedError
+
+    def status(self) -> dict:
+        return {"state": self._state, "spec": self.spec, "granted": dict(self._granted), "error": self._error,
+                "frames": self.frames}
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _set(self, state: str, error: str | None = None) -> None:
+        if (state, error) != (self._state, self._error):
+            if error:
+                log.warning("camera %s: %s", self.spec, error)
+            elif state == "ok" and self._state != "ok":
+                log.info("camera %s: ok", self.spec)
+        self._state, self._error = state, error
+
+
+class ImageSource(FrameSource):
+    """A still photo as a camera that always shows the same frame."""
+
+    def __init__(self, path: str):
+        super().__init__(path)
+        self.image = None
+        p = Path(path)
+        data = np.fromfile(str(p), np.uint8) if p.is_file() else None
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR) if data is not None and data.size else None
+        if img is None:
+            self._set("lost", f"cannot read {path} as an image" if p.exists() else f"{path}: no such file")
+        else:
+            self.image = img
+            self._granted = {"width": img.shape[1], "height": img.shape[0]}
+            self._set("ok")
+
+    def read(self):
+        if self.image is None:
+            return None
+        self.frames += 1
+        return self.image.copy()
+
+
+class VideoFileSource(FrameSource):
+    """A video file read frame by frame (as fast as the caller reads); at its end the camera is lost."""
+
+    def __init__(self, path: str, loop: bool = False):
+        super().__init__(path)
+        self.loop = loop
+        self.cap = cv2.VideoCapture(path)
+        if not self.cap.isOpened():
+            self._set("lost", f"cannot open {path} as a video")
+            self.cap = None
+        else:
+            self._granted = {"width": int(self.cap.get(cv2.CAP_PROP_FRAME_WIDTH)),
+                             "height": int(self.cap.get(cv2.CAP_PROP_FRAME_HEIGHT)),
+                             "fps": float(self.cap.get(cv2.CAP_PROP_FPS))}
+            self._set("ok")
+
+    def read(self):
+        if self.cap is None:
+            return None
+        try:
+            ok, frame = self.cap.read()
+        except cv2.error as exc:  # a damaged file
+            ok, frame = False, None
+            self._set("lost", f"reading {self.spec} failed: {exc}")
+        if not ok or frame is None:
+            if self.loop and self.frames:
+                self.cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, frame = self.cap.read()
+            if not ok or frame is None:
+                self._set("lost", f"the video {Path(self.spec).name} ended after {self.frames} frames")
+                self.cap.release()
+                self.cap = None
+                return None
+        self.frames += 1
+        return frame
+
+    def close(self):
+        if self.cap is not None:
+            self.cap.release()
+            self.cap = None
+
+
+class CaptureSource(FrameSource):
+    """A USB camera (index) or a network stream (http(s)/rtsp URL) read by a background thread,
+    which keeps only the newest frame and reopens the device when it disappears."""
+
+    def __init__(self, spec: str, width: int = 1280, height: int = 720, fps: int = 30,
+                 exposure: float | None = None, white_balance: float | None = 4500.0):
+        super().__init__(spec)
+        self.want = {"width": width, "height": height, "fps": fps, "exposure": exposure,
+                     "white_balance": white_balance}
+        self._lock = threading.Lock()
+        self._frame: np.ndarray | None = None
+        self._fresh = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"camera {spec}", daemon=True)
+        self._thread.start()
+
+    def _open(self) -> cv2.VideoCapture | None:
+        spec = self.spec
+        if spec.isdigit():
+            cap = cv2.VideoCapture(int(spec), cv2.CAP_V4L2) if hasattr(cv2, "CAP_V4L2") else cv2.VideoCapture(int(spec))
+            if not cap.isOpened():
+                cap.release()
+                cap = cv2.VideoCapture(int(spec))
+        else:
+            cap = cv2.VideoCapture(spec)
+        if not cap.isOpened():
+            cap.release()
+            return None
+        if spec.isdigit():
+            self._granted = self._configure(cap)
+        else:
+            self._granted = {"width": int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)),
+                             "height": int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT))}
+        return cap
+
+    def _configure(self, cap: cv2.VideoCapture) -> dict:
+        """Ask for MJPG at the wanted size, fixed exposure and white balance; report what stuck."""
+        w = self.want
+        cap.set(cv2.CAP_PROP_FOURCC, cv2.VideoWriter_fourcc(*"MJPG"))
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, w["width"])
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, w["height"])
+        cap.set(cv2.CAP_PROP_FPS, w["fps"])
+        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        # V4L2: auto exposure 1 = manual, 3 = aperture priority (auto)
+        exp_manual = cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 1)
+        if exp_manual and w["exposure"] is not None:
+            cap.set(cv2.CAP_PROP_EXPOSURE, w["exposure"])
+        wb_manual = cap.set(cv2.CAP_PROP_AUTO_WB, 0)
+        if wb_manual and w["white_balance"] is not None:
+            cap.set(cv2.CAP_PROP_WB_TEMPERATURE, w["white_balance"])
+        fourcc = int(cap.get(cv2.CAP_PROP_FOURCC))
+        granted = {
+            "fourcc": "".join(chr((fourcc >> (8 * i)) & 0xFF) for i in range(4)) if fourcc > 0 else None,
+            "width": int(cap.get(cv2.CAP_PROP_FRAME_WIDTH)), "height": int(cap.get(cv2.CAP_PROP_FRAME_HEIGHT)),
+            "fps": float(cap.get(cv2.CAP_PROP_FPS)),
+            "fixed_exposure": bool(exp_manual), "exposure": float(cap.get(cv2.CAP_PROP_EXPOSURE)),
+            "fixed_white_balance": bool(wb_manual), "white_balance": float(cap.get(cv2.CAP_PROP_WB_TEMPERATURE)),
+        }
+        log.info("camera %s granted %s", self.spec, granted)
+        return granted
+
+    def _run(self) -> None:
+        cap = None
+        failures = 0
+        while not self._stop.is_set():
+            if cap is None:
+                self._set("opening" if self.frames == 0 else "lost", self._error)
+                try:
+                    cap = self._open()
+                except cv2.error as exc:
+                    cap = None
+                    self._set("lost", f"cannot open camera {self.spec}: {exc}")
+                if cap is None:
+                    self._set("lost", f"camera {self.spec} is not available (unplugged, in use, or the stream is "
+                                      f"down); trying again every {RETRY_S:.0f} s")
+                    self._stop.wait(RETRY_S)
+                    continue
+            try:
+                ok, frame = cap.read()
+            except cv2.error:
+                ok, frame = False, None
+            if not ok or frame is None:
+                failures += 1
+                if failures >= 5:
+                    cap.release()
+                    cap = None
+                    failures = 0
+                    self._set("lost", f"camera {self.spec} stopped delivering frames; reconnecting")
+                    self._stop.wait(RETRY_S)
+                else:
+                    self._stop.wait(0.05)
+                continue
+            failures = 0
+            with self._lock:
+                self._frame, self._fresh = frame, True
+            self._set("ok")
+        if cap is not None:
+            cap.release()
+
+    def read(self):
+        with self._lock:
+            if not self._fresh:
+                return None
+            self._fresh = False
+            self.frames += 1
+            return self._frame
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(timeout=3)
+
+
+def open_source(spec: str, **options) -> FrameSource:
+    """``"0"`` (a USB camera index), a video or image file, an http(s)/rtsp URL, or ``"sim"``."""
+    spec = str(spec).strip()
+    if spec == "sim" or spec.startswith("sim:"):
+        from ..sim.camera import SimCamera
+        seed = int(spec.split(":", 1)[1]) if ":" in spec else options.pop("seed", 0)
+        return SimCamera(seed=seed, **options)
+    if spec.isdigit():
+        return CaptureSource(spec, **options)
+    if "://" in spec:
+        return CaptureSource(spec, **options)
+    if Path(spec).suffix.lower() in IMAGE_EXTS:
+        return ImageSource(spec)
+    if not Path(spec).exists():
+        src = FrameSource(spec)
+        src._set("lost", f"{spec}: no such file, and not a camera index, URL or 'sim'")
+        src.read = lambda: None  # type: ignore[method-assign]
+        return src
+    return VideoFileSource(spec, **options)

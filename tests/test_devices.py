@@ -1,0 +1,83 @@
+"""The table's devices in the real app: the simulated sensor board (real protocol over a pty)
+and the simulated camera (rendered frames read by the tray watcher) feed a POCARI BET round;
+a board that is not there never stops the game."""
+from __future__ import annotations
+
+import time
+
+from fastapi.testclient import TestClient
+
+from companion.server.app import create_app
+from companion.table.store import EventStore
+
+
+def wait_for(fn, timeout, step=0.1):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = fn()
+        if value:
+            return value
+        time.sleep(step)
+    return fn()
+
+
+def to_the_drop(client, gid):
+    for _ in range(40):
+        v = client.get(f"/api/games/{gid}/view").json()
+        if v["state"]["phase"] == "drop":
+            return v
+        assert client.post(f"/api/games/{gid}/moves", json={"move": v["moves"][0]["move"]}).status_code == 200
+    raise AssertionError("never reached the drop")
+
+
+def test_a_simulated_round_is_counted_by_the_beams_and_read_by_the_camera(tmp_path):
+    store = EventStore(tmp_path)
+    with TestClient(create_app(store, camera="sim", serial="sim")) as client:
+        devices = wait_for(lambda: (d := client.get("/api/devices").json())["sensors"]["state"] == "connected"
+                           and d["camera"]["source"] and d, 20)
+        assert devices, client.get("/api/devices").json()
+        assert devices["sensors"]["firmware"] == "1.0.0" and devices["sensors"]["simulated"]
+        assert devices["camera"]["source"]["state"] == "ok" and devices["camera"]["simulated"]
+        frame = wait_for(lambda: (f := client.get("/api/camera.jpg")).status_code == 200 and f, 15)
+        assert frame and frame.content[:2] == b"\xff\xd8"  # a JPEG
+
+        gid = client.post("/api/games", json={"bots": [1, 2], "seed": 21}).json()["id"]
+        thrown = to_the_drop(client, gid)["state"]["thrown"]
+        r = client.post(f"/api/games/{gid}/throw")
+        assert r.status_code == 200 and r.json()["result"] == "thrown"
+
+        def settled():
+            v = client.get(f"/api/games/{gid}/view").json()
+            return v if v["state"]["round"] == 2 or v["question"] else None
+
+        v = wait_for(settled, 60, step=0.25)
+        assert v, "the drop was neither read nor questioned"
+        beams = [r["observation"] for r in store.records(gid)
+                 if r["type"] == "observation" and r["observation"]["kind"] == "beams"]
+        assert sum(b["passes_in"] for b in beams) == len(thrown)  # every drink counted going in
+        assert all(b["source"] == "sensors" and b["detail"]["boot_id"] for b in beams)
+        tray = [r["observation"] for r in store.records(gid)
+                if r["type"] == "observation" and r["observation"]["kind"] == "tray"]
+        if v["question"] is None:  # the camera's reading agreed with the beams and was sure
+            assert tray and tray[-1]["source"] == "camera"
+            out = v["state"]["last_round"]["drop"]["out"]
+            assert sorted(tray[-1]["appeared"]) == sorted(out)
+            assert v["beams"]["last_drop"] == [len(thrown), len(out)]
+        else:  # a person settles it on the dashboard
+            q = v["question"]
+            assert q["observation"]["source"] == "camera" and q["reason"]
+            move = q.get("move") or {"kind": "drop", "player": "chance", "args": {"out": []}}
+            assert client.post(f"/api/games/{gid}/moves", json={"move": move}).status_code == 200
+            assert client.get(f"/api/games/{gid}/view").json()["state"]["round"] == 2
+
+
+def test_a_board_that_is_not_there_leaves_the_game_playable_by_hand(tmp_path):
+    with TestClient(create_app(EventStore(tmp_path), camera=None, serial=str(tmp_path / "no-such-port"))) as client:
+        status = wait_for(lambda: client.get("/api/devices").json()["sensors"]["error"] and
+                          client.get("/api/devices").json(), 10)
+        assert status["sensors"]["state"] in ("disconnected", "connecting") and status["camera"] is None
+        assert client.get("/api/camera.jpg").status_code == 404
+        gid = client.post("/api/games", json={"bots": [1, 2], "seed": 4}).json()["id"]
+        to_the_drop(client, gid)
+        r = client.post(f"/api/games/{gid}/throw")  # no simulated board or camera: read at once
+        assert r.status_code == 200 and r.json()["result"] in ("applied", "question")

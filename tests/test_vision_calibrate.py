@@ -1,0 +1,157 @@
+"""Calibration from a rendered calibration set (the DIR contract), its clear errors, and the
+profile file. Real OpenCV on rendered photos."""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.drinks import DRINK_IDS
+from companion.sim.camera import SIM_SEED
+from companion.sim.render import Layout, Lighting, Look, Renderer, write_calibration_set
+from companion.vision.calibrate import CalibrationError, calibrate_dir
+from companion.vision.cli import register
+from companion.vision.profile import Profile, ProfileError
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="companion")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(list(argv))
+    return args.func(args)
+
+
+@pytest.fixture(scope="module")
+def calset(tmp_path_factory) -> Path:
+    """The simulated table's calibration photos (the look the checked-in profile was made from)."""
+    d = tmp_path_factory.mktemp("calset")
+    write_calibration_set(d, Look.from_seed(SIM_SEED), SIM_SEED)
+    return d
+
+
+@pytest.fixture(scope="module")
+def profile(calset) -> Profile:
+    return calibrate_dir(calset)
+
+
+def copy_set(calset: Path, tmp_path: Path) -> Path:
+    d = tmp_path / "set"
+    shutil.copytree(calset, d)
+    return d
+
+
+def test_calibration_learns_every_drink(profile):
+    assert set(profile.drinks) == set(DRINK_IDS)
+    assert profile.image_size == (1280, 720)
+    lengths = {s: m[0] for s, m in profile.shape_model.means.items()}
+    order = ["stubby_can", "short_can", "tall_can", "square_bottle", "not_tallest_bottle", "tallest_bottle"]
+    # the learnt lengths follow the height order (square vs not-tallest are close; both above the cans)
+    assert lengths["stubby_can"] < lengths["short_can"] < lengths["tall_can"] < lengths["not_tallest_bottle"]
+    assert lengths["not_tallest_bottle"] < lengths["tallest_bottle"]
+    assert lengths["square_bottle"] > lengths["short_can"]
+    assert set(order) == set(lengths)
+    # a bottle narrows to a neck, a can does not
+    neck = profile.shape_model.names.index("neck")
+    assert profile.shape_model.means["tall_can"][neck] > profile.shape_model.means["tallest_bottle"][neck] + 0.2
+    white, black = profile.colour_model.means["white"], profile.colour_model.means["black"]
+    assert white.mean() > black.mean() + 100
+
+
+def test_profile_round_trips_and_matches_the_checked_in_one(profile, tmp_path):
+    path = tmp_path / "p.json"
+    profile.save(path)
+    again = Profile.load(path)
+    assert again.image_size == profile.image_size
+    assert again.background.shape == profile.background.shape
+    for s in profile.shape_model.means:
+        assert np.allclose(again.shape_model.means[s], profile.shape_model.means[s], atol=1e-3)
+    shipped = Profile.load(REPO / "calibration" / "sim-profile.json")
+    for s, m in shipped.shape_model.means.items():
+        assert np.allclose(m, profile.shape_model.means[s], rtol=0.03, atol=0.05), \
+            "calibration/sim-profile.json is stale: run python -m companion.sim.render calibration"
+
+
+def test_cli_calibrate_writes_a_profile(calset, tmp_path, capsys):
+    out = tmp_path / "profile.json"
+    assert run_cli("calibrate", "drinks", str(calset), "--out", str(out)) == 0
+    data = json.loads(out.read_text())
+    assert data["kind"] == "tokyo-table-companion/drink-profile"
+    assert capsys.readouterr().out == ""   # messages go to stderr
+
+
+def test_missing_drink_is_named(calset, tmp_path):
+    d = copy_set(calset, tmp_path)
+    (d / "red-short_can.png").unlink()
+    (d / "mint-tallest_bottle.png").unlink()
+    with pytest.raises(CalibrationError, match=r"2 drink photo\(s\) missing: mint-tallest_bottle.png, red-short_can.png"):
+        calibrate_dir(d)
+
+
+def test_missing_background_is_named(calset, tmp_path):
+    d = copy_set(calset, tmp_path)
+    (d / "background.png").unlink()
+    with pytest.raises(CalibrationError, match="background.png"):
+        calibrate_dir(d)
+
+
+def test_two_drinks_in_one_photo(calset, tmp_path):
+    d = copy_set(calset, tmp_path)
+    look = Look.from_seed(SIM_SEED)
+    r = Renderer(look)
+    rng = np.random.default_rng(5)
+    lay = Layout(look, r, rng)
+    scene = [lay.place_apart("blue-tall_can"), lay.place_apart("red-stubby_can")]
+    img, _ = r.render(scene, Lighting(), rng=rng)
+    cv2.imwrite(str(d / "blue-tall_can.png"), img)
+    with pytest.raises(CalibrationError, match=r"blue-tall_can.png: 2 drinks"):
+        calibrate_dir(d)
+
+
+def test_photo_of_another_size(calset, tmp_path):
+    d = copy_set(calset, tmp_path)
+    img = cv2.imread(str(d / "white-tall_can.png"))
+    cv2.imwrite(str(d / "white-tall_can.png"), cv2.resize(img, (640, 360)))
+    with pytest.raises(CalibrationError, match=r"white-tall_can.png: the photo is 640x360 but background.png is 1280x720"):
+        calibrate_dir(d)
+
+
+def test_unreadable_photo(calset, tmp_path):
+    d = copy_set(calset, tmp_path)
+    (d / "purple-square_bottle.png").write_bytes(b"this is not a png")
+    with pytest.raises(CalibrationError, match=r"purple-square_bottle.png: cannot read it as an image"):
+        calibrate_dir(d)
+
+
+def test_empty_photo(calset, tmp_path):
+    d = copy_set(calset, tmp_path)
+    shutil.copy(d / "background.png", d / "black-stubby_can.png")
+    with pytest.raises(CalibrationError, match=r"black-stubby_can.png: no drink found"):
+        calibrate_dir(d)
+
+
+def test_cli_reports_errors_with_exit_code(calset, tmp_path, capsys):
+    d = copy_set(calset, tmp_path)
+    (d / "red-short_can.png").unlink()
+    assert run_cli("calibrate", "drinks", str(d), "--out", str(tmp_path / "p.json")) == 1
+    err = capsys.readouterr().err
+    assert "red-short_can.png" in err and not (tmp_path / "p.json").exists()
+    assert run_cli("calibrate", "drinks", "--out", str(tmp_path / "p.json")) == 2
+
+
+def test_not_a_profile(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"hello": 1}')
+    with pytest.raises(ProfileError, match="not a drink profile"):
+        Profile.load(bad)
+    bad.write_text("garbage")
+    with pytest.raises(ProfileError, match="not JSON"):
+        Profile.load(bad)
+    with pytest.raises(ProfileError, match="no such profile"):
+        Profile.load(tmp_path / "missing.json")

@@ -1,0 +1,143 @@
+"""Identification on rendered tray photos with the simulated table's profile, and the
+`identify` command's JSON contract and errors."""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.sim.camera import SIM_SEED
+from companion.sim.render import Look, Renderer, render_mat_photo, render_sample
+from companion.vision.cli import register
+from companion.vision.drinks import FrameError, identify
+from companion.vision.profile import Profile
+
+PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
+
+
+def run_cli(*argv: str) -> int:
+    parser = argparse.ArgumentParser(prog="companion")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(list(argv))
+    return args.func(args)
+
+
+@pytest.fixture(scope="module")
+def profile() -> Profile:
+    return Profile.load(PROFILE)
+
+
+@pytest.fixture(scope="module")
+def renderer() -> Renderer:
+    return Renderer(Look.from_seed(SIM_SEED))
+
+
+def score(found, truth):
+    tally = {"correct": 0, "wrong": 0, "unsure": 0, "missed": 0}
+    used = set()
+    for t in truth:
+        box = np.array(t["box"], np.float32)
+        hits = [i for i, f in enumerate(found) if i not in used and
+                cv2.pointPolygonTest(box, (float(f["x"]), float(f["y"])), True) > -3]
+        if not hits:
+            tally["missed"] += 1
+            continue
+        i = min(hits, key=lambda i: (found[i]["x"] - t["x"]) ** 2 + (found[i]["y"] - t["y"]) ** 2)
+        used.add(i)
+        f = found[i]
+        key = "unsure" if f["unsure"] else ("correct" if f"{f['color']}-{f['shape']}" == t["id"] else "wrong")
+        tally[key] += 1
+    tally["extra"] = len(found) - len(used)
+    return tally
+
+
+@pytest.mark.parametrize("difficulty,min_correct,max_wrong", [("separated", 0.9, 0.05), ("touching", 0.8, 0.08),
+                                                              ("drift", 0.9, 0.05)])
+def test_identification_accuracy_on_rendered_photos(profile, renderer, difficulty, min_correct, max_wrong):
+    rng = np.random.default_rng([77, len(difficulty)])
+    total = {"correct": 0, "wrong": 0, "unsure": 0, "missed": 0, "extra": 0}
+    n = 0
+    for _ in range(6):
+        img, truth = render_sample(renderer, rng, difficulty)
+        for k, v in score(identify(img, profile), truth).items():
+            total[k] += v
+        n += len(truth)
+    assert total["correct"] >= min_correct * n, total
+    assert total["wrong"] <= max_wrong * n, total
+    assert total["extra"] <= 0.05 * n, total
+
+
+def test_each_detection_has_the_contract_fields(profile, renderer):
+    img, truth = render_sample(renderer, np.random.default_rng(4), "separated")
+    found = identify(img, profile)
+    assert found
+    for d in found:
+        assert set(d) == {"color", "shape", "x", "y", "confidence", "unsure"}
+        assert 0 <= d["x"] < 1280 and 0 <= d["y"] < 720 and 0 <= d["confidence"] <= 1
+    # centroids land on the drinks
+    for t in truth:
+        assert min(np.hypot(d["x"] - t["x"], d["y"] - t["y"]) for d in found) < 12
+
+
+def test_empty_tray_has_no_drinks(profile, renderer):
+    img, _ = renderer.render([], rng=np.random.default_rng(2))
+    assert identify(img, profile) == []
+
+
+def test_bad_frames_raise_clear_errors(profile, renderer):
+    img, _ = render_sample(renderer, np.random.default_rng(5), "separated")
+    with pytest.raises(FrameError, match="640x360 but the profile was calibrated at 1280x720"):
+        identify(cv2.resize(img, (640, 360)), profile)
+    with pytest.raises(FrameError, match="too dark"):
+        identify((img * 0.05).astype(np.uint8), profile)
+    with pytest.raises(FrameError, match="overexposed"):
+        identify(np.full_like(img, 255), profile)
+    # the camera now looks at something else (here: the calibration mat on a table)
+    elsewhere = render_mat_photo(Look.from_seed(SIM_SEED), 1, drinks=[])
+    with pytest.raises(FrameError, match="does not show the calibrated tray"):
+        identify(elsewhere, profile)
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory, renderer):
+    d = tmp_path_factory.mktemp("photos")
+    rng = np.random.default_rng(11)
+    for name in ("a.png", "b.png"):
+        img, _ = render_sample(renderer, rng, "separated")
+        cv2.imwrite(str(d / name), img)
+    return d
+
+
+def test_cli_identify_one_image_json(photos, capsys):
+    assert run_cli("identify", str(photos / "a.png"), "--profile", str(PROFILE), "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["drinks"] and out["drinks"]
+    assert set(out["drinks"][0]) == {"color", "shape", "x", "y", "confidence", "unsure"}
+
+
+def test_cli_identify_several_images_keyed_by_file(photos, capsys):
+    a, b = str(photos / "a.png"), str(photos / "b.png")
+    assert run_cli("identify", a, b, "--profile", str(PROFILE), "--json") == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {a, b} and all("drinks" in v for v in out.values())
+
+
+def test_cli_identify_errors(photos, tmp_path, capsys):
+    not_profile = tmp_path / "not.json"
+    not_profile.write_text('{"a": 1}')
+    assert run_cli("identify", str(photos / "a.png"), "--profile", str(not_profile), "--json") == 1
+    cap = capsys.readouterr()
+    assert "not a drink profile" in json.loads(cap.out)["error"] and "not a drink profile" in cap.err
+    small = tmp_path / "small.png"
+    cv2.imwrite(str(small), cv2.resize(cv2.imread(str(photos / "a.png")), (320, 180)))
+    assert run_cli("identify", str(small), "--profile", str(PROFILE), "--json") == 1
+    assert "320x180" in json.loads(capsys.readouterr().out)["error"]
+    # in a batch, the bad file gets its error and the good one its drinks
+    assert run_cli("identify", str(photos / "a.png"), str(tmp_path / "nope.png"), "--profile", str(PROFILE),
+                   "--json") == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out[str(photos / "a.png")]["drinks"] and "no such file" in out[str(tmp_path / "nope.png")]["error"]
