@@ -170,7 +170,13 @@ def play_to_the_end(table, phones, game: str) -> int:
         assert not snap["wide"], f"{game}, phase {snap['phase']!r}: the table view scrolls sideways"
         page.mouse.click(button["x"], button["y"])  # a tap where the button is (fewer round trips than a locator)
         try:
-            wait_for_change(page, seq)
+            try:
+                wait_for_change(page, seq)
+            except Exception:
+                # The page may have redrawn between the snapshot and the tap (a push from another
+                # client), moving the button: tap it once more by its test id before failing.
+                page.get_by_test_id(button["testid"]).first.click(timeout=5000)
+                wait_for_change(page, seq)
             if page is not table:
                 wait_for_change(table, snap["seq"])  # the table learns it by WebSocket
         except Exception:
