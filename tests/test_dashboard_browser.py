@@ -10,73 +10,27 @@ from __future__ import annotations
 
 import json
 import re
-import socket
-import threading
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
-import uvicorn
-from playwright.sync_api import expect, sync_playwright
-
-from companion.server.app import create_app
-from companion.table.store import EventStore
+from browser_support import call, chromium, free_port, served, start_server, stop_server
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 TABLE_SIZE = {"width": 1280, "height": 800}  # a 10-inch tablet, landscape
 PHONE_SIZE = {"width": 390, "height": 844}
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def start_server(data_dir: Path, port: int) -> tuple[uvicorn.Server, threading.Thread]:
-    app = create_app(EventStore(data_dir))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    return server, thread
-
-
-def stop_server(server: uvicorn.Server, thread: threading.Thread) -> None:
-    server.should_exit = True
-    thread.join(10)
-
-
 @pytest.fixture
 def base_url(tmp_path):
-    server, thread = start_server(tmp_path, _free_port())
-    yield f"http://127.0.0.1:{server.config.port}"
-    stop_server(server, thread)
+    with served(tmp_path) as url:
+        yield url
 
 
 @pytest.fixture
 def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium (or: apt-get install chromium)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
-
-
-def call(base: str, method: str, path: str, body: dict | None = None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return json.loads(res.read())
 
 
 def shown_seq(page, seq: int) -> None:
@@ -263,8 +217,8 @@ def test_one_round_on_table_and_phone(base_url, browser):
 
 
 def test_reconnects_after_the_server_restarts(tmp_path, browser):
-    port = _free_port()
-    server, thread = start_server(tmp_path, port)
+    port = free_port()
+    server, thread, _ = start_server(tmp_path, port)
     base = f"http://127.0.0.1:{port}"
     try:
         gid = call(base, "POST", "/api/games", {"names": ["Aki", "Ben", "Chie"], "bots": [1, 2], "seed": 1})["id"]
@@ -275,7 +229,7 @@ def test_reconnects_after_the_server_restarts(tmp_path, browser):
     finally:
         stop_server(server, thread)
     expect(page.get_by_test_id("conn")).to_be_visible()  # "reconnecting"
-    server, thread = start_server(tmp_path, port)  # the same data: the game resumes
+    server, thread, _ = start_server(tmp_path, port)  # the same data: the game resumes
     try:
         expect(page.get_by_test_id("conn")).to_be_hidden(timeout=15000)
         seq = call(base, "GET", f"/api/games/{gid}/view")["seq"]

@@ -12,26 +12,15 @@ no sideways scrolling on the phone.
 """
 from __future__ import annotations
 
-import json
 import re
-import socket
-import threading
 import time
-import urllib.request
-from pathlib import Path
 
 import pytest
-import uvicorn
-from playwright.sync_api import expect, sync_playwright
-
-from companion.server.app import create_app
-from companion.table.store import EventStore
+from browser_support import call, chromium, served
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 TABLE_SIZE = {"width": 1280, "height": 800}  # a 10-inch tablet, landscape
 PHONE_SIZE = {"width": 390, "height": 844}
 SEED = 1
@@ -40,42 +29,16 @@ MAX_ROUNDS = 4
 RAW = r"\b(?:move|phase|game|field|chance|pick|kind|value|metro|money|player|result)\.[a-zA-Z_.]+\b|\{[a-z_]+\}"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture
 def base_url(tmp_path):
-    app = create_app(EventStore(tmp_path))
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{server.config.port}"
-    server.should_exit = True
-    thread.join(10)
+    with served(tmp_path) as url:
+        yield url
 
 
 @pytest.fixture
 def browser():
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium (or: apt-get install chromium)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+    with chromium() as b:
         yield b
-        b.close()
-
-
-def call(base: str, method: str, path: str, body: dict | None = None):
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as res:
-        return json.loads(res.read())
 
 
 def watch(page, name: str, errors: list[str]) -> None:
