@@ -23,6 +23,7 @@ from ...drinks import ALL_DRINKS, CARD_IDS, COLOUR_CARDS, SHAPE_CARDS, Card, Dri
 from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo,
                       Pending, uniform)
 from ..tower import Tower
+from .common import sort_drinks
 
 NAME = "pocari_bet"
 PLAYERS = (3,)
@@ -167,14 +168,7 @@ def legal_moves(state: State, actor: Actor) -> list[Move]:
 
 
 def _draftable(state: State) -> list[str]:
-    return sorted(state.supply, key=_drink_order)
-
-
-_CATALOGUE_ORDER = {d.id: i for i, d in enumerate(ALL_DRINKS)}
-
-
-def _drink_order(drink_id: str) -> int:
-    return _CATALOGUE_ORDER[drink_id]
+    return sort_drinks(state.supply)
 
 
 def chance(state: State) -> ChanceSpec | None:
@@ -451,8 +445,8 @@ def view(state: State, viewer: int | None) -> dict:
         "drawing_from": state.drawing_from,
         "face_up": list(state.face_up), "seventh": state.seventh,
         "seventh_set_aside": state.seventh_set_aside,
-        "supply": sorted(state.supply, key=_drink_order),
-        "tower": {"stuck": sorted(state.tower.inside, key=_drink_order)},
+        "supply": sort_drinks(state.supply),
+        "tower": {"stuck": sort_drinks(state.tower.inside)},
         "rethrow": sorted(state.rethrow),
         "thrown": list(_thrown(state)) if state.phase == DROP else [],
         "last_round": dict(state.last_round) if state.last_round else None,
