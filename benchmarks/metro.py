@@ -2,7 +2,8 @@
 
 Run: .venv/bin/python benchmarks/metro.py
 Prints one line per measurement (median of repeated runs, one core). Targets (issue 5):
-legal moves <= 1 ms, one train phase <= 2 ms, a random full 4-player game <= 50 ms.
+legal moves <= 1 ms, one train phase <= 2 ms, a random full 4-player game <= 50 ms; and for the
+hints, one request for estimates (the server's default playouts, capped by its budget) < 2 s.
 """
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules.engine import Move, replay  # noqa: E402
 from companion.rules.metro import game  # noqa: E402
+from companion.rules.metro.playout import play_out  # noqa: E402
 from companion.rules.metro.state import ACTIONS, TRAINS  # noqa: E402
+from companion.table.session import ESTIMATE_BUDGET, ESTIMATE_PLAYOUTS  # noqa: E402
 
 NAMES = ["Aki", "Ben", "Chie", "Dai"]
 CONFIG = {"names": NAMES}
@@ -88,8 +91,10 @@ def main() -> None:
             lambda i: random_game(1000 + i, policy=economic), 30, "game", 50)
     measure("replay of a whole game log", lambda i: replay(game, CONFIG, games[i % 20]), 30, "game")
     middle = random_game(7, stop=lambda s: s.phase == ACTIONS and s.round == 3)[1][0]
-    measure("playout from a round-3 position to the end (one sample of a hint estimate)",
+    measure("uniform random playout from a round-3 position to the end",
             lambda i: random_game(4000 + i, state=middle), 100, "playout")
+
+    estimates()
 
     # Action-phase positions from late in random games: the heaviest move lists.
     positions = []
@@ -118,6 +123,35 @@ def main() -> None:
             500, "phase", 2)
     measure("train_phase_preview (busiest)", lambda i: game.train_phase_preview(busy[i % len(busy)]), 500, "call")
     measure("table view (busiest train phase)", lambda i: game.view(busy[i % len(busy)], None), 500, "call")
+
+
+def first_action_turn(names: list[str]):
+    """Round 1's first action turn (the most game left to play out), reached by random moves."""
+    return random_game(11, config={"names": names}, stop=lambda s: s.phase == ACTIONS and s.round == 1)[1][0]
+
+
+def estimates() -> None:
+    """The hints: a playout of the estimator's policy, and whole estimate requests as the server
+    makes them (its default playouts, capped by its budget of playout seat-rounds)."""
+    start = game.setup(CONFIG)
+    t = measure("estimator playout of a whole 4-player game (the playout policy)",
+                lambda i: play_out(start, random.Random(i)), 40, "playout")
+    per = t / game.estimate_cost(start)
+    print(f"  = {per:.3f} ms per seat-round of playout; the server's budget of {ESTIMATE_BUDGET} seat-rounds "
+          f"per request is about {per * ESTIMATE_BUDGET / 1000:.2f} s")
+    for names in (NAMES[:2], NAMES, NAMES + ["Emi"]):
+        state = first_action_turn(names)
+        seat = state.order[state.turn]
+        moves = game.legal_moves(state, seat)
+        n = min(ESTIMATE_PLAYOUTS, max(1, int(ESTIMATE_BUDGET / game.estimate_cost(state))))
+        measure(f"estimate request, {len(names)} players, round 1 ({len(moves)} moves, {n} playouts)",
+                lambda i: game.estimate(state, seat, moves, random.Random(i), n, seat), 5, "request", 2000)
+    state = first_action_turn(NAMES[:2])
+    seat = state.order[state.turn]
+    moves = game.legal_moves(state, seat)
+    cap = max(1, int(ESTIMATE_BUDGET / game.estimate_cost(state)))
+    measure(f"estimate request at the cap, 2 players, round 1 ({cap} playouts)",
+            lambda i: game.estimate(state, seat, moves, random.Random(i), cap, seat), 5, "request", 2000)
 
 
 if __name__ == "__main__":

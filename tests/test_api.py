@@ -281,3 +281,35 @@ def test_a_sealed_bid_is_made_on_the_phone_and_never_shown_to_the_table(client):
         assert "300" not in json.dumps(seen["events"]) and seen["state"]["players"][0]["bid"] is None
         assert seen["state"]["players"][0]["has_bid"] is True
     assert view(client, gid, tokens[0])["state"]["players"][0]["bid"] == 300
+
+
+def test_estimates_of_the_final_yen_for_a_players_moves(client):
+    gid, tokens = new_game(client, game="tokyo_metro", bots=[1, 2])
+    assert view(client, gid)["state"]["phase"] == "bid"
+    r = client.get(f"/api/games/{gid}/estimates", params={"token": tokens[0], "playouts": 40})
+    assert r.status_code == 200, r.text
+    est = r.json()
+    assert est["method"] == "random playouts" and est["playouts"] == 40 and est["viewer"] == 0
+    (mine,) = est["seats"]
+    offered = [m["move"] for m in view(client, gid, tokens[0])["moves"]]
+    assert mine["seat"] == 0 and [m["move"] for m in mine["moves"]] == offered
+    assert all({"n", "mean", "sd", "low", "high"} <= set(m) for m in mine["moves"])
+    # The same log gives the same answer; the table is offered no (secret) bid, so nothing.
+    assert client.get(f"/api/games/{gid}/estimates", params={"token": tokens[0], "playouts": 40}).json() == est
+    assert client.get(f"/api/games/{gid}/estimates").json()["seats"] == []
+    # Default playouts; documented in the OpenAPI document.
+    assert client.get(f"/api/games/{gid}/estimates", params={"token": tokens[0]}).json()["requested"] == 200
+    assert "/api/games/{game_id}/estimates" in client.get("/openapi.json").json()["paths"]
+
+
+def test_estimates_refuse_bad_input_clearly(client):
+    gid, tokens = new_game(client, game="tokyo_metro", bots=[1, 2])
+    r = client.get(f"/api/games/{gid}/estimates", params={"token": "forged"})
+    assert r.status_code == 403 and "not valid" in r.json()["detail"]
+    assert client.get(f"/api/games/{gid}/estimates", params={"playouts": 0}).status_code == 422
+    assert client.get(f"/api/games/{gid}/estimates", params={"playouts": 100_000}).status_code == 422
+    r = client.get("/api/games/nope/estimates")
+    assert r.status_code == 404 and "no game" in r.json()["detail"]
+    pocari, _ = new_game(client)
+    r = client.get(f"/api/games/{pocari}/estimates")
+    assert r.status_code == 404 and "TOKYO METRO" in r.json()["detail"]

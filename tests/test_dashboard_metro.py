@@ -9,15 +9,25 @@ preview lists every payout the run will trigger (and draws the paths); runs the 
 tap and sees them glide to where the API says they stand, and the yen change as the API reports.
 A rider's (or boarder's) decision is taken on the phone. English and German, no console errors,
 no sideways scrolling on the phone.
+
+Then a whole 4-player game with the default board and deck, from the first deal to the end scoring:
+two people (one on her phone, one on the table view, both bidding on their phones) and two
+computers; every move of the people is a tap, the train phases are started on the table (a
+computer first in order waits for it), the estimates of the final yen are asked for on a phone and
+on the table, and the end scoring on the table is checked line by line against the engine's
+scoring of the downloaded game log.
 """
 from __future__ import annotations
 
 import re
 import time
+import urllib.request
 
 import pytest
 from browser_support import call, chromium, served
 from playwright.sync_api import expect
+
+from companion.table.log import read_jsonl
 
 pytestmark = pytest.mark.browser
 
@@ -236,6 +246,8 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
             "no train phase with a payout came up" if not checked_run else "no walk to tap on the map came up")
         mine = game.view(mine=True)
         kinds = {m["move"]["kind"] for m in mine["moves"]}
+        # The train phase is started on the table, also when the computer is first in order.
+        kinds |= {m["move"]["kind"] for m in view["moves"] if m["move"]["kind"] == "run_trains"}
         if st["phase"] == "bid" and "bid" in kinds:
             amount = max(a for a in (m["move"]["args"]["amount"] for m in mine["moves"]) if a <= 1000)
             shown(phone, mine["seq"])
@@ -341,3 +353,223 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
     table.get_by_test_id("lang-en").click()
     assert not errors, errors
     assert time.monotonic() - started < 60
+
+
+# --- a whole 4-player game -------------------------------------------------------------------------
+
+FOUR = ["Aki", "Ben", "Chie", "Dai"]
+BOTS = [2, 3]
+SEED_FOUR = 4
+
+
+def log_of(base: str, gid: str) -> list[str]:
+    with urllib.request.urlopen(f"{base}/api/games/{gid}/log.jsonl", timeout=10) as res:
+        return res.read().decode().splitlines()
+
+
+def press(page, move: dict, table) -> None:
+    """Tap a move's button on `page` (opening its card action's group when it is folded) and wait
+    until the table shows what followed."""
+    testid = move_testid(move)
+    button = page.get_by_test_id(testid)
+    if not button.count():
+        page.get_by_test_id(f"group-{move['args']['card']}-{move['args']['action']}").click()
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as res:
+        button.click()
+    assert res.value.ok, f"{testid}: {res.value.status} {res.value.text()}"
+    shown(table, res.value.json()["view"]["seq"])
+
+
+def field_choice(view: dict, moves: list[dict]) -> dict:
+    """Place or walk onto a field touching a station nobody has built on (else the first field)."""
+    board = view["state"]["board"]
+    cols = board["grid"]["cols"]
+    built = {p["station"] for p in view["state"]["pyramids"]}
+    free = {tuple(f) for s in board["stations"] if s["id"] not in built for c in s["circles"] for f in c["fields"]}
+    for m in moves:
+        f = m["args"]["field"]
+        if (f % cols, f // cols) in free:
+            return m
+    return moves[0]
+
+
+def action_choice(view: dict, offered: list[dict], acted: int) -> dict:
+    """A person's action: a station, a share or a train (without discounts, keeping 300 yen), one
+    action a round (the computers make the rest of a busy game), else pass."""
+    seat = offered[0]["move"]["player"]
+    yen_now = view["state"]["players"][seat]["yen"]
+    if acted < 1:
+        for kind in ("station", "invest", "start"):
+            for m in offered:
+                mv = m["move"]
+                if mv["kind"] == kind and not mv["args"].get("discounts") and m["cost"] <= yen_now - 300:
+                    return mv
+    return next(m["move"] for m in offered if m["move"]["kind"] == "pass")
+
+
+def check_estimates(page, base: str, gid: str, token: str | None) -> None:
+    """Tap "Estimate final yen": the figures appear on the moves, labelled as an estimate from N
+    random playouts, and they are the API's (same log: the same answer)."""
+    page.get_by_test_id("estimate-btn").click()
+    panel = page.locator("[data-testid=estimates].ready")
+    expect(panel).to_be_visible(timeout=15000)
+    est = call(base, "GET", f"/api/games/{gid}/estimates" + (f"?token={token}" if token else ""))
+    assert panel.get_attribute("data-playouts") == str(est["playouts"])
+    label = page.get_by_test_id("estimates-label").text_content()
+    assert str(est["playouts"]) in label.replace(",", "").replace(".", "")
+    (seat,) = est["seats"]
+    # Every badge on the page at once (open groups show their moves' badges; folded ones their own).
+    badges = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll("[data-testid^='est-']")]
+        .map((b) => [b.dataset.testid, {n: b.dataset.n, mean: b.dataset.mean ?? null, low: b.dataset.low ?? null}]))""")
+    expected = {f"est-{move_testid(m['move'])}": m for m in seat["moves"]}
+    expected.update({f"est-group-{g['group'].replace('/', '-')}": g for g in seat["groups"]})
+    assert badges and set(badges) <= set(expected), set(badges) - set(expected)
+    for testid, got in badges.items():
+        want = expected[testid]
+        assert got["n"] == str(want["n"]), testid
+        if want["n"]:
+            assert (got["mean"], got["low"]) == (str(want["mean"]), str(want["low"])), testid
+    assert any(t.startswith("est-move-") for t in badges), "no move shows its estimate"
+    pass_badge = page.get_by_test_id("est-move-pass")
+    if pass_badge.count():
+        expect(pass_badge).to_contain_text("≈")
+
+
+def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
+    """Two people (Aki on her phone, Ben on the table view) and two computers play a whole game
+    with the default board and deck: bids on the phones, every move of the people by a tap, the
+    train phases started on the table (also when a computer is first), the estimates asked for,
+    the last train phase's payouts shown, and the end scoring shown line by line as the engine
+    scores the game's log."""
+    started = time.monotonic()
+    created = call(base_url, "POST", "/api/games", {"game": "tokyo_metro", "names": FOUR, "bots": BOTS,
+                                                    "simulated": True, "seed": SEED_FOUR})
+    gid = created["id"]
+    tokens = [p["url"].split("token=")[1] for p in created["players"]]
+    errors: list[str] = []
+    table = browser.new_page(viewport=TABLE_SIZE)
+    watch(table, "table", errors)
+    phone = browser.new_page(viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
+    watch(phone, "phone", errors)
+    ben = browser.new_page(viewport=PHONE_SIZE, is_mobile=True, has_touch=True)  # Ben's phone: his bids only
+    watch(ben, "ben", errors)
+    table.goto(f"{base_url}/?game={gid}")
+    phone.goto(created["players"][0]["url"])
+    ben.goto(created["players"][1]["url"])
+    phones = {0: phone, 1: ben}
+
+    def api(token=None):
+        return call(base_url, "GET", f"/api/games/{gid}/view" + (f"?token={token}" if token else ""))
+
+    acted: dict[tuple[int, int], int] = {}
+    taps = held_runs = runs = 0
+    estimated_phone = estimated_table = last_run_checked = False
+    for _ in range(1500):
+        view = api()
+        st = view["state"]
+        if view["over"]:
+            break
+        if st["phase"] == "bid":
+            for seat, page in phones.items():
+                mine = api(tokens[seat])
+                if any(m["move"]["kind"] == "bid" for m in mine["moves"]):
+                    shown(page, mine["seq"])
+                    press(page, {"kind": "bid", "player": seat, "args": {"amount": 100 * (1 - seat)}}, table)
+                    taps += 1
+            continue
+        if not view["moves"]:
+            time.sleep(0.02)  # a person's phone decides (a rider), or the server is still busy
+            mine = api(tokens[0])
+            if mine["moves"]:
+                shown(phone, mine["seq"])
+                press(phone, next(m["move"] for m in mine["moves"] if m["move"]["kind"] in ("skip", "ride_on", "alight")), table)
+                taps += 1
+            continue
+        first = view["moves"][0]["move"]
+        seat = first["player"]
+        if first["kind"] == "run_trains":
+            # The preview is on the table before the trains run; a computer's run waits for the tap.
+            shown(table, view["seq"])
+            expect(table.get_by_test_id("train-preview")).to_be_visible()
+            if seat in BOTS:
+                held_runs += 1
+                expect(table.get_by_test_id("run-held")).to_contain_text(FOUR[seat])
+                assert view["moves"] == [{"move": first, "cost": 0, "pays_up_to": 0}]
+            income = st["preview"]["owner_income"]
+            press(table, first, table)
+            taps += 1
+            runs += 1
+            after = api()
+            if not last_run_checked and after["state"]["phase"] != "trains" and any(income) and not after["over"]:
+                # Once the trains stopped gliding, the table says what the train phase paid whom.
+                panel = table.get_by_test_id("last-run")
+                expect(panel).to_be_visible(timeout=10000)
+                for p, got in enumerate(after["state"]["last_run"]["owner_income"]):
+                    item = table.get_by_test_id(f"last-run-seat-{p}")
+                    if got:
+                        expect(item).to_have_attribute("data-income", str(got))
+                    else:
+                        expect(item).to_have_count(0)
+                last_run_checked = True
+            continue
+        # A person's move: Aki's on her phone, Ben's on the table view.
+        page = phone if seat == 0 else table
+        offered = api(tokens[0])["moves"] if seat == 0 else view["moves"]
+        seq = api(tokens[0])["seq"] if seat == 0 else view["seq"]
+        shown(page, seq)
+        kinds = {m["move"]["kind"] for m in offered}
+        if st["phase"] == "actions" and "pass" in kinds:
+            # Estimates from later rounds: fewer rounds to play out, a quicker answer.
+            if seat == 0 and not estimated_phone and st["round"] >= 3:
+                check_estimates(phone, base_url, gid, tokens[0])
+                estimated_phone = True
+            elif seat == 1 and not estimated_table and st["round"] >= 5:
+                table.get_by_test_id("lang-de").click()
+                check_estimates(table, base_url, gid, None)
+                expect(table.get_by_test_id("estimates-label")).to_contain_text("Schätzung")
+                no_raw(table, "estimates, German")
+                table.get_by_test_id("lang-en").click()
+                estimated_table = True
+            key = (seat, st["round"])
+            move = action_choice(view, offered, acted.get(key, 0))
+            acted[key] = acted.get(key, 0) + 1
+        elif kinds & {"place", "walk"}:
+            move = field_choice(view, [m["move"] for m in offered if m["move"]["kind"] in ("place", "walk")])
+        else:  # riders and meeples at a station in the train phase; a rider in the movement phase
+            move = next((m["move"] for m in offered if m["move"]["kind"] in ("skip", "ride_on")), offered[0]["move"])
+        press(page, move, table)
+        taps += 1
+    else:
+        pytest.fail("the game did not end")
+
+    # The end: the scoring line by line on the table, as the engine scores the game's log.
+    final = read_jsonl(log_of(base_url, gid)).state
+    result = final.result
+    assert final.phase == "over" and result["totals"] == [s.yen for s in final.seats]
+    view = api()
+    shown(table, view["seq"])
+    scoring = table.get_by_test_id("final-scoring")
+    expect(scoring).to_be_visible()
+    lines = [ln for ln in result["lines"] if ln["value"] or ln["shares"] or ln["speculations"]]
+    assert len(lines) >= 4, "a game with hardly any line worth scoring"
+    expect(scoring.locator("[data-testid^=score-line-]")).to_have_count(len(lines))
+    for ln in lines:
+        row = table.get_by_test_id(f"score-line-{ln['line']}")
+        expect(row).to_have_attribute("data-value", str(ln["value"]))
+        expect(row).to_have_attribute("data-after", str(ln["value_after_speculation"]))
+        for sh in ln["shares"]:
+            cell = table.get_by_test_id(f"score-share-{ln['line']}-{sh['share']}")
+            expect(cell).to_have_attribute("data-seat", str(sh["seat"]))
+            expect(cell).to_have_attribute("data-paid", str(sh["paid"]))
+    for p in range(4):
+        row = table.get_by_test_id(f"score-seat-{p}")
+        for key in ("yen", "speculation", "stakes_returned", "shares", "loans", "totals"):
+            expect(row.locator(f"[data-field={key}]")).to_have_attribute("data-value", str(result[key][p]))
+        expect(table.get_by_test_id(f"player-{p}-yen")).to_have_attribute("data-value", str(result["totals"][p]))
+    no_raw(table, "final scoring")
+    assert runs == final.rules.rounds and held_runs >= 1, (runs, held_runs)
+    assert estimated_phone and estimated_table and last_run_checked
+    assert not errors, errors
+    elapsed = time.monotonic() - started
+    print(f"4-player game: {taps} taps, {elapsed:.1f} s")
+    assert elapsed < 60, f"the 4-player game took {elapsed:.0f} s"

@@ -8,7 +8,7 @@ from companion.rules import games
 from companion.rules.engine import Move
 from companion.rules.metro import game as metro
 from companion.table.log import read_jsonl
-from companion.table.session import Forbidden, TableSession
+from companion.table.session import ESTIMATE_BUDGET, Forbidden, NotOffered, TableSession
 
 
 @pytest.fixture
@@ -52,3 +52,90 @@ def test_the_table_view_carries_the_map_and_the_train_preview_is_json(store, reg
     assert view["board"]["approximate"] is True and len(view["board"]["lines"]) == 12
     assert {"letter", "value", "high", "low", "train", "shares", "speculations", "tempo"} <= set(view["lines"][0])
     json.dumps(metro.train_phase_preview(session.state))
+
+
+def _to_trains(session):
+    """Drive the session (the human seats by the first legal move, bids 0 from the phones) until the
+    train phase waits for its start."""
+    for _ in range(2000):
+        state = session.state
+        if state.phase == "trains" and state.run is None:
+            return state
+        pending = metro.pending(state)
+        human = [p.actor for p in pending if p.actor != "chance" and p.actor not in session.bots]
+        assert human, f"the game waits for nobody a person could tap for: {pending}"
+        seat = human[0]
+        moves = metro.legal_moves(state, seat)
+        bid = [m for m in moves if m.kind == "bid"]
+        passes = [m for m in moves if m.kind == "pass"]
+        session.submit(bid[0] if bid else passes[0] if passes else moves[0], viewer=seat)
+    pytest.fail("no train phase reached")
+
+
+def test_a_computer_players_train_phase_waits_for_a_tap_on_the_table(store):
+    # Seat 0 a person, seats 1 and 2 computers; the seed makes a computer first in order.
+    for seed in range(1, 40):
+        session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=seed)
+        state = _to_trains(session)
+        if state.order[0] != 0:
+            break
+    else:
+        pytest.fail("no game with a computer first in order")
+    first = state.order[0]
+    seq = len(session.records)
+    session.advance()
+    assert len(session.records) == seq and session.state.run is None, "the computer ran the trains by itself"
+    table = session.view(None)
+    assert [m["move"] for m in table["moves"]] == [{"kind": "run_trains", "player": first, "args": {}}]
+    assert table["state"]["preview"]["trains"] is not None
+    assert session.view(0)["moves"] == []
+    assert session.estimates(None, 10)["seats"] == []   # no estimates of a computer's held move
+    with pytest.raises(Forbidden, match="computer"):
+        session.submit(Move("run_trains", first, {}), viewer=0)   # not from a phone
+    with pytest.raises(Forbidden, match="computer"):
+        session.submit(Move("pass", first, {}), viewer=None)      # nothing but the held move
+    before = [s.yen for s in session.state.seats]
+    income = metro.train_phase_preview(session.state)["owner_income"]
+    session.submit(Move("run_trains", first, {}), viewer=None)
+    records = session.records
+    assert records[seq]["by"] == "table" and records[seq]["move"]["kind"] == "run_trains"
+    view = session.view(None)["state"]
+    last = view["last_run"]
+    assert last["round"] == state.round and last["done"] is True
+    assert last["owner_income"] == income
+    assert sum(p["to_owner"] for p in last["payouts"]) == sum(income)
+    if session.state.phase not in ("trains", "over"):  # the run is over (nobody had to decide)
+        assert [s.yen for s in session.state.seats] == [before[p] + income[p] - last["fares_paid"][p] for p in range(3)]
+
+
+def test_a_table_of_computers_runs_its_trains_at_once(store):
+    session = TableSession.create(store, metro.NAME, ["Aki", "Ben"], bots=[0, 1], seed=5)
+    assert metro.is_over(session.state)
+    assert not any(r.get("by") == "table" for r in session.records)
+    assert session.view(None)["state"]["last_run"]["round"] == session.state.rules.rounds
+
+
+def test_estimates_for_the_moves_each_viewer_is_offered(store):
+    session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=3)
+    assert session.state.phase == "bid"
+    table = session.estimates(None, 30)
+    assert table["seats"] == []                  # the table is offered no bid (it is secret)
+    mine = session.estimates(0, 30)
+    assert [s["seat"] for s in mine["seats"]] == [0]
+    moves = [m["move"] for m in session.view(0)["moves"]]
+    assert [m["move"] for m in mine["seats"][0]["moves"]] == moves
+    assert mine["method"] == "random playouts" and mine["playouts"] == 30 and not mine["capped"]
+    assert session.estimates(0, 30) is mine      # kept for this log length
+    # The cap: a whole game's playouts are limited by the budget.
+    big = session.estimates(0, 2000)
+    assert big["capped"] and big["requested"] == 2000
+    assert big["playouts"] == ESTIMATE_BUDGET // metro.estimate_cost(session.state) == 5000 // (3 * 7)
+    session.submit(Move("bid", 0, {"amount": 0}), viewer=0)
+    again = session.estimates(0, 30)
+    assert again["seq"] > mine["seq"]
+
+
+def test_a_game_without_estimates_says_so(store):
+    session = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=3)
+    with pytest.raises(NotOffered, match="TOKYO METRO"):
+        session.estimates(None)

@@ -7,8 +7,14 @@ The test board (12 x 6 fields; circles sit on field corners, touching up to 4 fi
     M:  m1 - m2 - cross                               (shares circle "cross" with G)
     H:  h1 - h2                                       (two stops: it reverses at every step)
 """
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from companion.rules.engine import Move, Pending
 from companion.rules.metro import game as metro
+from companion.rules.metro.playout import policy_move
 from companion.rules.metro.state import ACTIONS, DEAL, TRAINS
 from test_metro_support import (apply, assert_illegal, bid_all, check_invariants, deal_all, line, new_game,
                                 to_actions, with_line, with_seat)
@@ -370,3 +376,37 @@ def test_train_phase_on_the_default_board_with_every_train_running():
     assert all(ls.train == 5 for ls in state.lines)
     assert len([e for e in events if e.kind == "train_moved"]) == 60
     check_invariants(state)
+
+
+# --- what the last train phase paid (the view's last_run) -----------------------------------------
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([2, 3, 4, 5]), seed=st.integers(0, 10_000))
+def test_last_run_says_what_each_train_phase_paid_as_its_events_did(players, seed):
+    rng = random.Random(seed)
+    state = metro.setup({"names": ["A", "B", "C", "D", "E"][:players]})
+    events: list = []
+    phases = 0
+    while state.phase != "over":
+        was = state.phase, state.round
+        state, new = metro.apply(state, policy_move(state, rng))
+        if was[0] == TRAINS:
+            events += new
+        if was[0] == TRAINS and (state.phase != TRAINS or state.round != was[1]):
+            phases += 1
+            last = metro.view(state, None)["last_run"]
+            assert last["round"] == was[1] and last["done"]
+            pays = [e.data for e in events if e.kind == "station_payout"]
+            assert [(p["line"], p["stop"], p["owner"], p["to_owner"], p["value"]) for p in last["payouts"]] == \
+                [(p["line"], p["stop"], p["owner"], p["to_owner"], p["value"]) for p in pays]
+            income = [0] * players
+            for p in pays:
+                income[p["owner"]] += p["to_owner"]
+            assert last["owner_income"] == income
+            boarded = [e.data for e in events if e.kind == "boarded"]
+            assert [(f["seat"], f["line"], f["fare"]) for f in last["fares"]] == \
+                [(b["seat"], b["line"], b["fare"]) for b in boarded]
+            assert last["left"] == [e.data["line"] for e in events if e.kind == "train_left"]
+            events = []
+    assert phases == state.rules.rounds

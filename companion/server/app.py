@@ -20,7 +20,7 @@ from ..observation import Observation
 from ..rules.engine import IllegalMove, Move
 from ..rules.games import GAMES
 from ..table.devices import Devices
-from ..table.session import Forbidden, TableSession
+from ..table.session import ESTIMATE_PLAYOUTS, Forbidden, NotOffered, TableSession
 from ..table.store import EventStore
 
 STATIC = Path(__file__).parent / "static"
@@ -166,6 +166,24 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
     def get_view(game_id: str, token: str | None = Query(None)) -> dict:
         session = tables.get(game_id)
         return session.view(viewer_of(session, token))
+
+    @app.get("/api/games/{game_id}/estimates",
+             summary="Estimated final yen of each move offered to this viewer, from random playouts",
+             description="For the moves the viewer (a player's token, or none for the table view) is offered now: "
+                         "the mean, spread and range of the seat's final yen over random playouts, in which "
+                         "everything this viewer cannot see is drawn again. An estimate, not a promise. The same "
+                         "log gives the same answer; the playouts are capped so that one request stays under ~2 s. "
+                         "404 for a game without estimates (only TOKYO METRO has them).")
+    def get_estimates(game_id: str, token: str | None = Query(None),
+                      playouts: int = Query(ESTIMATE_PLAYOUTS, ge=1, le=2000,
+                                            description="random playouts in all (spread over the moves)")) -> dict:
+        # A plain def: FastAPI runs it in its thread pool, off the event loop (it may take a second).
+        session = tables.get(game_id)
+        viewer = viewer_of(session, token)
+        try:
+            return session.estimates(viewer, playouts)
+        except NotOffered as exc:
+            raise HTTPException(404, str(exc)) from None
 
     @app.post("/api/games/{game_id}/moves", summary="Make a move; 409 with the reason if illegal")
     def post_move(game_id: str, body: MoveIn) -> dict:

@@ -7,6 +7,7 @@ back to the same point.
 """
 from __future__ import annotations
 
+import random
 import secrets
 import threading
 from dataclasses import replace
@@ -14,7 +15,7 @@ from typing import Any, Callable, Mapping
 
 from ..observation import Observation
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
-from ..sim.players import choose
+from ..sim.players import bot_move, choose
 from ..sim.tower import SimTower
 from .log import Folded, fold, to_jsonl
 from .store import EventStore
@@ -23,8 +24,21 @@ Viewer = int | None  # a seat, or None for the shared table view
 CONFIRM_BELOW = 0.8  # observations less sure than this wait for a person
 
 
+# Hints of the expected final yen (games that offer ``estimate``): playouts per request by
+# default, and the most work one request may take, in playout "seat-rounds" (the game's
+# ``estimate_cost``: seats x rounds left). 5,000 of them take about 1.1-1.6 s on the table's
+# 2-core machine, busy or not (benchmarks/metro.py, docs/performance.md), so a request stays
+# under ~2 s; the default 200 playouts fit the budget from round 1 on with up to 5 players.
+ESTIMATE_PLAYOUTS = 200
+ESTIMATE_BUDGET = 5000
+
+
 class Forbidden(Exception):
     """The caller may not do this (wrong or missing player token)."""
+
+
+class NotOffered(Exception):
+    """This game does not offer what was asked for (estimates for a game without them)."""
 
 
 class TableSession:
@@ -34,6 +48,10 @@ class TableSession:
         self.records = store.records(game_id)
         self.folded: Folded = fold(info.game, info.config, self.records)
         self.lock = threading.RLock()
+        # One estimate is computed at a time (outside self.lock, so moves go on meanwhile);
+        # answers are kept for the current log length.
+        self.estimate_lock = threading.Lock()
+        self.estimate_cache: dict[tuple, dict] = {}
         self.listeners: list[Callable[[], None]] = []
 
     # --- creating -----------------------------------------------------------------------
@@ -100,16 +118,30 @@ class TableSession:
             }
 
     @property
+    def has_people(self) -> bool:
+        """Whether a person plays a seat (else the computer plays the whole game on its own)."""
+        return len(self.bots) < len(self.config["names"])
+
+    def held(self, move: Move) -> bool:
+        """A computer player's move held for a person's tap on the table view (the game's
+        ``HELD_FOR_PEOPLE``, such as running the trains after everyone has seen the preview)."""
+        return (move.player in self.bots and self.has_people
+                and move.kind in getattr(self.game, "HELD_FOR_PEOPLE", ()))
+
+    @property
     def secret_moves(self) -> frozenset[str]:
         """Move kinds a player makes in secret (a bid): only on their own phone."""
         return frozenset(getattr(self.game, "SECRET_MOVES", ()))
 
     def allowed_moves(self, viewer: Viewer) -> list[Move]:
-        """Player moves this viewer may make now (the table may act for human seats,
-        except for their secret moves)."""
+        """Player moves this viewer may make now (the table may act for human seats, except for
+        their secret moves, and make a computer player's held moves)."""
         moves = []
         for pending in self.game.pending(self.state):
             seat = pending.actor
+            if seat in self.bots and viewer is None:
+                moves.extend(m for m in self.game.legal_moves(self.state, seat) if self.held(m))
+                continue
             if seat == CHANCE or seat in self.bots or (viewer is not None and viewer != seat):
                 continue
             moves.extend(m for m in self.game.legal_moves(self.state, seat)
@@ -161,6 +193,39 @@ class TableSession:
         secret_for = self._secret_for()
         return None if secret_for is None or secret_for in self.bots else secret_for
 
+    def estimates(self, viewer: Viewer, playouts: int = ESTIMATE_PLAYOUTS) -> dict:
+        """The expected final yen of each move this viewer is offered now, from random playouts
+        in which whatever this viewer cannot see is drawn again (the game's ``estimate``). The
+        seed comes from the game id and the log length, so asking again gives the same answer
+        (kept until the next move); the playouts are capped by ``ESTIMATE_BUDGET``."""
+        estimate = getattr(self.game, "estimate", None)
+        if estimate is None:
+            raise NotOffered(f"estimates of the final yen are offered for TOKYO METRO games; "
+                             f"this game is {self.name}")
+        if playouts < 1:
+            raise ValueError("ask for at least 1 playout")
+        with self.lock:
+            seq, state = len(self.records), self.state
+            moves = self.allowed_moves(viewer)
+        key = (viewer, seq, playouts)
+        with self.estimate_lock:
+            if key in self.estimate_cache:
+                return self.estimate_cache[key]
+            by_seat: dict[int, list[Move]] = {}
+            for move in moves:
+                if move.player not in self.bots:  # not for a computer's move held for a tap
+                    by_seat.setdefault(move.player, []).append(move)
+            cost = getattr(self.game, "estimate_cost", lambda _state: 1)(state)
+            cap = max(1, int(ESTIMATE_BUDGET / max(1, len(by_seat)) / cost))
+            n = min(playouts, cap)
+            seats = [estimate(state, seat, seat_moves, random.Random(f"estimate:{self.id}:{seq}:{seat}"), n, viewer)
+                     for seat, seat_moves in by_seat.items()]
+            answer = {"game_id": self.id, "seq": seq, "viewer": viewer, "requested": playouts, "playouts": n,
+                      "capped": n < playouts, "method": "random playouts", "seats": seats}
+            self.estimate_cache = {k: v for k, v in self.estimate_cache.items() if k[1] == seq}
+            self.estimate_cache[key] = answer
+            return answer
+
     def log_jsonl(self) -> str:
         return to_jsonl(self.name, self.public_config(), self.records)
 
@@ -186,6 +251,8 @@ class TableSession:
                 raise Forbidden("only the player who drew the card enters it, on their own phone")
             raise Forbidden("table outcomes (cards turned up, the tower) are entered on the table view")
         if move.player in self.bots:
+            if viewer is None and self.held(move):
+                return
             raise Forbidden(f"seat {move.player} is played by the computer")
         if viewer is None and move.kind in self.secret_moves:
             raise Forbidden(f"a {move.kind} is secret: make it on your own phone")
@@ -274,7 +341,10 @@ class TableSession:
         seed = f"{self.config['seed']}:{len(self.records)}"
         for pending in self.game.pending(self.state):
             if pending.actor in self.bots:
-                return choose(self.game.legal_moves(self.state, pending.actor), seed)
+                moves = [m for m in self.game.legal_moves(self.state, pending.actor) if not self.held(m)]
+                if not moves:  # only held moves: they wait for a tap on the table view
+                    continue
+                return bot_move(self.game, self.state, moves, seed)
             if pending.actor == CHANCE and self.simulated:
                 spec = self.game.chance(self.state)
                 if isinstance(spec, ChanceDrop):

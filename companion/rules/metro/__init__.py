@@ -7,5 +7,7 @@
 - ``trains.py``  the train phase and its preview
 - ``scoring.py`` the end scoring
 - ``game.py``    the Game surface (NAME = "tokyo_metro") the table session drives
+- ``playout.py`` a quick random policy and a game played to its end with it
+- ``estimate.py`` the final-yen hints: hidden information drawn again, then random playouts
 - ``data/``      the default board, decks and track, their JSON schemas, and build_board.py
 """

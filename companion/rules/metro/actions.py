@@ -84,8 +84,10 @@ def _discount_options(state: State, p: int) -> list[tuple[tuple[str, ...], int, 
     return out
 
 
-def action_moves(state: State, p: int, first_only: bool = False) -> list[Move]:
-    """Every action move of seat p (not pass, tempo or alight); with first_only, at most one."""
+def action_moves(state: State, p: int, first_only: bool = False, only: tuple[str, int] | None = None) -> list[Move]:
+    """Every action move of seat p (not pass, tempo or alight); with first_only, at most one;
+    with ``only`` (card id, action index), just the moves of that card action (random playouts
+    pick an action first and list only its moves, which is much cheaper than listing all)."""
     seat = state.seats[p]
     board, opts, rules = state.board, state.options, state.rules
     moves: list[Move] = []
@@ -96,6 +98,8 @@ def action_moves(state: State, p: int, first_only: bool = False) -> list[Move]:
     yen = seat.yen
     lines = state.lines
     for cid, i, a in available(state, p):
+        if only is not None and (cid != only[0] or i != only[1]):
+            continue
         k = a.kind
         if k in DISCOUNTABLE and discount_opts is None:
             discount_opts = _discount_options(state, p)

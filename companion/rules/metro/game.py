@@ -36,9 +36,14 @@ from .trains import train_phase_preview
 NAME = "tokyo_metro"
 PLAYERS = (1, 2, 3, 4, 5)
 SECRET_MOVES = frozenset({"bid"})  # made on the player's own phone; others see only that they bid
+# Moves a computer player does not make on its own while people sit at the table: they are held
+# for a tap on the table view, so that everyone sees the train phase's preview (each train's path
+# and payouts) before the trains run, even when a computer player is first in order.
+HELD_FOR_PEOPLE = frozenset({"run_trains"})
 
-__all__ = ["NAME", "PLAYERS", "PHASES", "setup", "pending", "legal_moves", "apply", "chance", "view", "payouts",
-           "move_info", "is_over", "train_phase_preview", "rules_for"]
+__all__ = ["NAME", "PLAYERS", "PHASES", "SECRET_MOVES", "HELD_FOR_PEOPLE", "setup", "pending", "legal_moves", "apply",
+           "chance", "view", "payouts", "move_info", "is_over", "train_phase_preview", "rules_for", "estimate",
+           "estimate_cost"]
 
 
 def setup(config: Mapping[str, Any]) -> State:
@@ -193,10 +198,34 @@ def view(state: State, viewer: int | None) -> dict:
         "track": {"step": track.step, "top": track.top},
         # What the (rest of the) train phase will do, for the dashboard to show before and while it runs.
         "preview": train_phase_preview(state) if state.phase == TRAINS else None,
+        "last_run": _last_run_view(state),
         "board": board.geometry(),
         "result": state.result,
         "over": state.phase == OVER,
     }
+
+
+def _last_run_view(state: State) -> dict | None:
+    """What the latest train phase paid whom (shown once its animation is over)."""
+    log = state.last_run
+    if log is None:
+        return None
+    board, n = state.board, len(state.seats)
+    income, fares, rise = [0] * n, [0] * n, {}
+    payouts = []
+    for li, j, owner, to_owner, value in log.payouts:
+        line = board.lines[li]
+        payouts.append({"line": line.letter, "stop": line.label(j), "station": board.stations[line.stop_station[j]].id,
+                        "owner": owner, "to_owner": to_owner, "value": value})
+        income[owner] += to_owner
+        rise[line.letter] = rise.get(line.letter, 0) + value
+    for p, li, fare in log.fares:
+        fares[p] += fare
+        rise[board.lines[li].letter] = rise.get(board.lines[li].letter, 0) + fare
+    return {"round": log.round, "done": state.run is None or state.phase != TRAINS,
+            "payouts": payouts, "owner_income": income, "fares_paid": fares,
+            "fares": [{"seat": p, "line": board.lines[li].letter, "fare": fare} for p, li, fare in log.fares],
+            "value_rise": rise, "left": [board.lines[li].letter for li in log.left]}
 
 
 def payouts(state: State) -> dict:
@@ -255,3 +284,15 @@ def move_info(state: State, move: Move) -> MoveInfo:
     except (KeyError, IndexError, TypeError, ValueError, AttributeError):
         return MoveInfo()
     return MoveInfo()
+
+
+def estimate(state: State, seat: int, moves, rng, playouts: int = 200, viewer: int | None = None) -> dict:
+    """The expected final yen of each of ``moves`` (legal moves of ``seat``), from random playouts
+    with what ``viewer`` cannot see drawn again (see estimate.py)."""
+    from .estimate import estimate_final  # imported here: the estimator plays games through this module
+    return estimate_final(state, seat, moves, rng, playouts, viewer)
+
+
+def estimate_cost(state: State) -> int:
+    """What one playout from here costs, relatively: seats x rounds left (at least 1)."""
+    return max(1, len(state.seats) * (state.rules.rounds - state.round + 1))

@@ -193,6 +193,16 @@ class TrainRun(NamedTuple):
     what: str = ""           # "alight" or "board"
 
 
+class RunLog(NamedTuple):
+    """What the latest train phase did (for the view, once the trains have run): who was paid
+    where, who paid a fare, which trains left the board. Started afresh by each ``run_trains``."""
+
+    round: int
+    payouts: tuple[tuple[int, int, int, int, int], ...] = ()   # (line, stop index, owner, to_owner, value)
+    fares: tuple[tuple[int, int, int], ...] = ()               # (seat, line, fare) per boarding
+    left: tuple[int, ...] = ()                                 # lines whose train left the board
+
+
 class State(NamedTuple):
     rules: Rules
     phase: str
@@ -216,6 +226,7 @@ class State(NamedTuple):
     run: TrainRun | None = None
     last_bids: tuple | None = None       # the revealed bids of this round (for the view)
     result: Mapping[str, Any] | None = None  # final scoring
+    last_run: RunLog | None = None       # the latest train phase, kept until the next one starts
 
     @property
     def board(self) -> Board:

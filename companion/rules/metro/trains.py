@@ -23,7 +23,7 @@ applied in one move.
 from __future__ import annotations
 
 from ..engine import Event, IllegalMove, Move
-from .state import (TRAINS, State, TrainRun, alight_fields, field_arg, nearest_free_fields, seat_arg, seat_label,
+from .state import (TRAINS, RunLog, State, TrainRun, alight_fields, field_arg, nearest_free_fields, seat_arg, seat_label,
                     set_line, set_seat, start_next_round)
 
 
@@ -40,6 +40,12 @@ def _new_run(state: State, line: int, barred: tuple) -> TrainRun:
     return TrainRun(line=line, steps=0, total=total, barred=barred)
 
 
+def _logged(state: State, **more) -> RunLog:
+    """The train phase's log with one more payout, fare or departure."""
+    log = state.last_run if state.last_run is not None and state.last_run.round == state.round else RunLog(state.round)
+    return log._replace(**{k: getattr(log, k) + v for k, v in more.items()})
+
+
 def start(state: State, move: Move) -> tuple[State, list[Event]]:
     p = seat_arg(state, move)
     first = state.order[0]
@@ -47,7 +53,7 @@ def start(state: State, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove("the train phase is running already", move)
     if p != first:
         raise IllegalMove(f"{seat_label(state, first)}, first in player order, starts the train phase", move)
-    state = state._replace(run=_new_run(state, 0, ()))
+    state = state._replace(run=_new_run(state, 0, ()), last_run=RunLog(state.round))
     return advance(state, [Event("trains_started", {"round": state.round})])
 
 
@@ -71,7 +77,7 @@ def advance(state: State, events: list[Event]) -> tuple[State, list[Event]]:
             return state._replace(run=run._replace(who=who, what=what)), events
         if run.leaving:
             state = state._replace(lines=set_line(state, li, train=-1, dir=1),
-                                   run=_new_run(state, li + 1, run.barred))
+                                   run=_new_run(state, li + 1, run.barred), last_run=_logged(state, left=(li,)))
             events.append(Event("train_left", {"line": lines[li].letter}))
             continue
         if run.steps >= run.total:
@@ -119,6 +125,7 @@ def _step(state: State, events: list[Event]) -> State:
     events.append(Event("train_moved", {"line": line.letter, "from": line.label(i), "to": line.label(j), "dir": d}))
     station = line.stop_station[j]
     owner = state.pyramids[station]
+    last_run = state.last_run
     if owner >= 0:
         opts = state.options
         if owner in ls.holders:
@@ -126,6 +133,7 @@ def _step(state: State, events: list[Event]) -> State:
             events.append(Event("station_payout", {"line": line.letter, "stop": line.label(j),
                                                    "station": state.board.stations[station].id, "owner": owner,
                                                    "to_owner": 0, "value": opts.holder_value}))
+            last_run = _logged(state, payouts=((li, j, owner, 0, opts.holder_value),))
         else:
             value += opts.owner_payout
             bank -= opts.owner_payout
@@ -135,10 +143,11 @@ def _step(state: State, events: list[Event]) -> State:
             events.append(Event("station_payout", {"line": line.letter, "stop": line.label(j),
                                                    "station": state.board.stations[station].id, "owner": owner,
                                                    "to_owner": opts.owner_payout, "value": opts.owner_payout}))
+            last_run = _logged(state, payouts=((li, j, owner, opts.owner_payout, opts.owner_payout),))
     leaving = j == 0 and not ls.holders
     lines = list(state.lines)
     lines[li] = ls._replace(train=j, dir=d, value=value)
-    return state._replace(seats=seats, lines=tuple(lines), bank=bank,
+    return state._replace(seats=seats, lines=tuple(lines), bank=bank, last_run=last_run,
                           run=run._replace(steps=run.steps + 1, asked=(), leaving=leaving))
 
 
@@ -196,7 +205,7 @@ def apply_train_phase(state: State, move: Move) -> tuple[State, list[Event]]:
         state = state._replace(
             seats=set_seat(state, p, field=-1, riding=li, moved=False, yen=seat.yen - fare),
             lines=set_line(state, li, value=ls.value + fare), bank=state.bank + fare,
-            run=run._replace(asked=asked, who=-1, what=""))
+            run=run._replace(asked=asked, who=-1, what=""), last_run=_logged(state, fares=((p, li, fare),)))
         return advance(state, [Event("boarded", {"seat": p, "fare": fare, **where})])
     if kind == "ride_on":
         if run.leaving:

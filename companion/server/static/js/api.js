@@ -51,6 +51,8 @@ export const api = {
   throw: (id) => request("POST", `/api/games/${id}/throw`),
   observe: (id, appeared) => request("POST", `/api/games/${id}/observations`,
     { source: "person", appeared, confidence: 1 }),
+  estimates: (id, token, opts) => request("GET", `/api/games/${id}/estimates${token ? `?token=${encodeURIComponent(token)}` : ""}`,
+    undefined, opts),
   undo: (id) => request("POST", `/api/games/${id}/undo`),
   dismiss: (id) => request("POST", `/api/games/${id}/question/dismiss`),
   devices: (opts) => request("GET", "/api/devices", undefined, opts),

@@ -78,7 +78,11 @@ export function waitingText(view, me = null) {
     return t("act.onPhone", { names: joinNames(humans.map(nameOf)) });
   }
   if (actors.length > 1) return t("act.waitMany", { names: joinNames(actors.map(nameOf)) });
-  if (view.bots.includes(first.actor)) return t("act.waitBot", { name: nameOf(first.actor) });
+  if (view.bots.includes(first.actor)) {
+    // A computer's move held for a person's tap (the trains it would run): the table taps it.
+    const held = me === null && view.moves.some((m) => m.move.player === first.actor);
+    return t(held ? "act.botHeld" : "act.waitBot", { name: nameOf(first.actor) });
+  }
   return me !== null ? t("act.waitOther", { name: nameOf(first.actor) }) : t("act.who", { name: nameOf(first.actor) });
 }
 

@@ -48,6 +48,7 @@ function startPhone(id, tok) {
   };
   const act = {
     move: async (move) => accept((await api.move(id, move, tok)).view),
+    estimates: () => api.estimates(id, tok),
     rerender: () => render(),
   };
 
@@ -59,7 +60,8 @@ function startPhone(id, tok) {
     const mine = view.moves.length > 0 || picker;
     return h("section", { class: `panel action${mine ? " mine" : ""}`, testid: "action" },
       h("h2", { class: "who", testid: "who" }, waitingText(view, view.viewer)),
-      picker, view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
+      picker, r.movesHead ? r.movesHead(view, act) : null,
+      view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
   }
 
   function render() {

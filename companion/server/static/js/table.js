@@ -69,6 +69,7 @@ function startTable(id) {
       if (res && res.view) accept(res.view); else await refresh();
       render();
     },
+    estimates: () => api.estimates(id),
     undo: async () => accept((await api.undo(id)).view),
     dismiss: async () => accept((await api.dismiss(id)).view),
     rerender: () => render(),
@@ -95,7 +96,8 @@ function startTable(id) {
     const chance = chancePanel(view, ui, act, r);
     return h("section", { class: "panel action", testid: "action" },
       h("h2", { class: "who", testid: "who" }, ui.reading ? t("dev.reading") : waitingText(view)),
-      chance, view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
+      chance, r.movesHead ? r.movesHead(view, act) : null,
+      view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
   }
 
   function render() {

@@ -5,6 +5,7 @@
 // A renderer is an object of optional parts (see generic.js):
 //   playerCard(player, view, {compact}) · side(view) -> [panels] · result(view, {compact})
 //   moveBuilders: {kind: (moves, view, run) -> nodes} · choice(view, outcomes, ui, act) -> node|null
+//   movesHead(view, act) -> node|null (above the moves; act.estimates() asks for move estimates)
 //   secretChoice(view, outcomes, act) (phone) · phoneMe(view) · phoneExtra(view) -> [panels]
 //   overExtra(view) · overTitle (catalogue key)
 import generic from "./generic.js";

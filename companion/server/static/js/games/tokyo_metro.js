@@ -10,8 +10,9 @@ import { mapPanel } from "../metro/map.js";
 import { cardsPanel } from "../metro/cards.js";
 import { moveBuilders } from "../metro/moves.js";
 import { playerCard as metroPlayer, linesPanel, projectionPanel, supplyPanel, scoringTable,
-  phoneMe as metroMe } from "../metro/panels.js";
+  phoneMe as metroMe, lastRunPanel } from "../metro/panels.js";
 import { syncPick } from "../metro/ui.js";
+import { estimatePanel } from "../metro/estimates.js";
 
 // Whichever part a render draws first forgets a pick made on an older view.
 function playerCard(p, view, opts) {
@@ -29,10 +30,11 @@ const builders = Object.fromEntries(Object.entries(moveBuilders).map(([k, fn]) =
   return fn(moves, view, run);
 }]));
 
-// The table's right-hand side: the lines, what everyone would end with, the supply.
+// The table's right-hand side: what the last train phase paid, the lines, what everyone would end
+// with, the supply.
 function side(view) {
   syncPick(view);
-  return [linesPanel(view), projectionPanel(view), view.over ? null : supplyPanel(view)];
+  return [lastRunPanel(view), linesPanel(view), projectionPanel(view), view.over ? null : supplyPanel(view)];
 }
 
 // Below the action panel (on the table: beside it, see metro.css): the map and the cards.
@@ -73,7 +75,13 @@ function choice(view, outcomes, ui, act) {
   return box.childElementCount ? box : choicePicker(view, outcomes, act);
 }
 
+// Above the moves: "Estimate final yen" (random playouts on the server), and what the figures are.
+function movesHead(view, act) {
+  syncPick(view);
+  return estimatePanel(view, act);
+}
+
 export default {
-  playerCard, side, result, overExtra, phoneMe, phoneExtra, choice, moveBuilders: builders,
+  playerCard, side, movesHead, result, overExtra, phoneMe, phoneExtra, choice, moveBuilders: builders,
   overTitle: "metro.score.standings",
 };

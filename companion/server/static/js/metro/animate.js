@@ -55,6 +55,12 @@ export function planRun(view) {
   return null;
 }
 
+// How long (ms) the trains' run on the map still takes; 0 when nothing moves.
+export function runRemaining() {
+  if (!active) return 0;
+  return Math.max(0, active.duration - (performance.now() - active.start));
+}
+
 function translateOf(el) {
   const m = /translate\(([-\d.]+)[ ,]+([-\d.]+)\)/.exec(el.getAttribute("transform") || "");
   return m ? [Number(m[1]), Number(m[2])] : [0, 0];

@@ -9,6 +9,7 @@ import { boardIndex, colRow, fieldPlace, lineBadge, seatDot, seatName, stationNa
 import { ui, listen, select } from "./ui.js";
 import { actionText } from "./cards.js";
 import { payoutText } from "./map.js";
+import { paintEstimates } from "./estimates.js";
 
 const SINGLE = new Set(["tempo", "bicycle", "discount", "bid_bonus", "loan", "repay", "action_disc"]);
 
@@ -58,8 +59,9 @@ function tile(view, ix, m, run, cls = "m-tile") {
   return moveButton(m, run, `move-tile ${cls}`, h("span", { class: "tile-label" }, tileContent(view, ix, m)), money(m));
 }
 
-// Mark the picked card action's group and the moves a map tap could mean; dim the rest.
-function marker(root) {
+// Mark the picked card action's group and the moves a map tap could mean; dim the rest; put the
+// estimates (when asked for) on the buttons drawn by now.
+function marker(root, view) {
   const draw = () => {
     for (const g of root.querySelectorAll(".m-group")) if (g.refresh) g.refresh();
     for (const g of root.querySelectorAll(".m-group[data-action-key]")) {
@@ -71,6 +73,7 @@ function marker(root) {
       b.classList.toggle("candidate", Boolean(ui.candidates) && ui.candidates.has(b.dataset.testid));
     }
     root.classList.toggle("choosing", Boolean(ui.candidates));
+    paintEstimates(root, view);
   };
   listen(draw, root);
   draw();
@@ -188,9 +191,13 @@ export function previewList(view) {
 }
 
 function runTrains(moves, view, run) {
+  // A computer first in order does not run the trains by itself while people play: they look at
+  // the preview, then someone taps.
+  const bot = moves.find((m) => view.bots.includes(m.move.player));
   return h("div", { class: "m-run" },
     h("h3", { class: "group-title" }, t("metro.trains.title")),
     previewList(view),
+    bot ? h("p", { class: "hint", testid: "run-held" }, t("metro.trains.held", { name: seatName(view.state, bot.move.player) })) : null,
     h("div", { class: "move-row" }, moves.map((m) => moveButton(m, run, "primary m-run-btn",
       h("span", { class: "move-label" }, t("metro.kind.run_trains"))))));
 }
@@ -236,7 +243,7 @@ function marked(fn) {
   return (moves, view, run) => {
     const out = fn(moves, view, run);
     const box = h("div", { class: "m-moves" }, out);
-    return marker(box);
+    return marker(box, view);
   };
 }
 

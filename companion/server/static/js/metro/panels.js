@@ -5,6 +5,7 @@ import { t, yen, num } from "../i18n.js";
 import { yenEl, playerHead, isActing, roundText, phaseText } from "../parts.js";
 import { lineBadge, seatDot, playerColour, inkOn, initial } from "./common.js";
 import { cardEl } from "./cards.js";
+import { runRemaining } from "./animate.js";
 
 const ordinal = (n) => t("metro.player.order", { n: n + 1 });
 
@@ -97,13 +98,15 @@ export function linesPanel(view) {
 
 function scoringRows(st, sc) {
   return sc.lines.filter((l) => l.value || l.shares.length || l.speculations.length).map((l) => h("tr", {
-    testid: `score-line-${l.line}` },
+    testid: `score-line-${l.line}`, dataset: { value: String(l.value), after: String(l.value_after_speculation) } },
   h("th", { scope: "row" }, lineBadge(st, l.line)),
   h("td", { class: "num" }, num(l.value)),
-  h("td", {}, l.speculations.length ? l.speculations.map((sp) => h("span", { class: "m-hold" }, seatDot(st, sp.seat, { cls: "sm" }),
+  h("td", {}, l.speculations.length ? l.speculations.map((sp) => h("span", { class: "m-hold",
+    dataset: { seat: String(sp.seat), stake: String(sp.stake), paid: String(sp.paid) } }, seatDot(st, sp.seat, { cls: "sm" }),
     `${yen(sp.stake)} → +${yen(sp.paid)}`)) : "—"),
   h("td", { class: "num" }, num(l.value_after_speculation)),
-  h("td", {}, l.shares.length ? l.shares.map((sh) => h("span", { class: `m-hold${sh.void ? " void" : ""}` },
+  h("td", {}, l.shares.length ? l.shares.map((sh) => h("span", { class: `m-hold${sh.void ? " void" : ""}`,
+    testid: `score-share-${l.line}-${sh.share}`, dataset: { seat: String(sh.seat), paid: String(sh.paid) } },
     seatDot(st, sh.seat, { cls: "sm" }), `#${sh.share} ${yen(sh.paid)}`)) : "—")));
 }
 
@@ -113,7 +116,7 @@ const SUM_KEYS = ["yen", "speculation", "stakes_returned", "shares", "loans", "t
 function sumRow(st, sc, p) {
   const cell = (k) => {
     const v = sc[k][p.seat];
-    return h("td", { class: `num${k === "totals" ? " paid" : ""}`, dataset: { field: k } },
+    return h("td", { class: `num${k === "totals" ? " paid" : ""}`, dataset: { field: k, value: String(v) } },
       k === "loans" && v ? `−${yen(v)}` : yen(v));
   };
   return h("tr", { testid: `score-seat-${p.seat}` },
@@ -197,3 +200,32 @@ export function phoneMe(view) {
         specs.map((x) => h("span", { class: "m-hold spec" }, lineBadge(st, x.line, { cls: "sm" }), "?", yen(x.stake)))) : null));
 }
 
+
+// What the latest train phase paid whom, once the trains have run (and stopped gliding on the map:
+// until then the panel waits, so that the map tells the story first).
+export function lastRunPanel(view) {
+  const st = view.state;
+  const last = st.last_run;
+  if (!last || !last.done || view.over) return null;
+  const counts = new Map();
+  for (const pay of last.payouts) if (pay.to_owner) counts.set(pay.owner, (counts.get(pay.owner) || 0) + 1);
+  const earners = st.players.filter((p) => last.owner_income[p.seat]);
+  const payers = st.players.filter((p) => last.fares_paid[p.seat]);
+  const rises = Object.entries(last.value_rise).filter(([, v]) => v);
+  const wait = runRemaining();
+  const box = h("section", { class: `panel metro-last-run${wait ? " waiting" : ""}`, testid: "last-run",
+    dataset: { round: String(last.round) } },
+  h("h2", {}, t("metro.last.title", { round: last.round })),
+  earners.length ? h("ul", { class: "m-last-list" }, earners.map((p) => h("li", { testid: `last-run-seat-${p.seat}`,
+    dataset: { income: String(last.owner_income[p.seat]) } }, seatDot(st, p.seat, { cls: "sm" }), " ",
+  t("metro.last.income", { name: p.name, yen: yen(last.owner_income[p.seat]), n: counts.get(p.seat) || 0 }))))
+    : h("p", { class: "muted" }, t("metro.last.nobody")),
+  payers.length ? h("p", { class: "m-note" }, payers.map((p) => t("metro.last.fares",
+    { name: p.name, yen: yen(last.fares_paid[p.seat]) })).join(" · ")) : null,
+  rises.length ? h("p", { class: "m-last-rise" }, h("span", { class: "label" }, t("metro.last.rise")), " ",
+    rises.map(([letter, v]) => h("span", { class: "m-hold", testid: `last-run-line-${letter}`, dataset: { rise: String(v) } },
+      lineBadge(st, letter, { cls: "sm" }), `+${num(v)}`))) : null,
+  last.left.length ? h("p", { class: "m-note" }, t("metro.last.left", { lines: last.left.join(", ") })) : null);
+  if (wait) setTimeout(() => box.classList.remove("waiting"), wait + 50);
+  return box;
+}

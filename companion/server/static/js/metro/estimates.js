@@ -1,0 +1,103 @@
+// TOKYO METRO: on request, the expected final yen of each legal move, estimated on the server from
+// a few hundred random playouts (GET /api/games/ID/estimates). It is labelled as what it is: an
+// estimate, with the number of playouts behind each figure and its spread. The answer belongs to
+// one view (game, viewer, seq): after the next move it is gone and the button asks again.
+import { h } from "../dom.js";
+import { t, yen, num } from "../i18n.js";
+import { moveTestId } from "../moves.js";
+
+// The answer on this page: {key, data} once in, {key, busy} while asked, {key, error} on failure.
+let held = { key: null };
+
+const keyOf = (view) => `${view.game_id}:${view.viewer}:${view.seq}`;
+
+function answer(view) {
+  return held.key === keyOf(view) && held.data ? held.data : null;
+}
+
+// Move test id -> stats; group ("GM1/0" or a kind) -> stats; the best mean among each.
+function indexOf(data) {
+  if (data.index) return data.index;
+  const moves = new Map();
+  const groups = new Map();
+  for (const seat of data.seats) {
+    for (const m of seat.moves) moves.set(moveTestId(m.move), m);
+    for (const g of seat.groups) groups.set(g.group, g);
+  }
+  const best = (list) => Math.max(...list.filter((x) => x.n).map((x) => x.mean));
+  data.index = { moves, groups, bestMove: best([...moves.values()]), bestGroup: best([...groups.values()]) };
+  return data.index;
+}
+
+const round10 = (v) => Math.round(v / 10) * 10;
+
+function badge(stats, best, testid) {
+  if (!stats.n) {
+    return h("span", { class: "m-est none", testid, dataset: { n: "0" }, title: t("metro.est.noneTitle") },
+      t("metro.est.none"));
+  }
+  const isBest = stats.mean === best;
+  return h("span", { class: `m-est${isBest ? " best" : ""}`, testid,
+    dataset: { n: String(stats.n), mean: String(stats.mean), low: String(stats.low), high: String(stats.high) },
+    title: t("metro.est.title", { n: num(stats.n), mean: yen(stats.mean), sd: yen(stats.sd), low: yen(stats.low),
+      high: yen(stats.high) }) },
+  isBest ? "★ " : "", t("metro.est.badge", { yen: yen(round10(stats.mean)) }),
+  stats.n > 1 ? h("span", { class: "m-est-sd" }, ` ±${num(round10(stats.sd))}`) : null,
+  h("span", { class: "m-est-n" }, ` ·${num(stats.n)}`));
+}
+
+// Put each move's (and each card action group's) estimate on its button; buttons drawn later (a
+// group opened) get theirs when the moves panel redraws its marks.
+export function paintEstimates(root, view) {
+  const data = answer(view);
+  if (!data) return;
+  const ix = indexOf(data);
+  for (const b of root.querySelectorAll("button[data-testid^='move-']")) {
+    if (b.querySelector(".m-est")) continue;
+    const stats = ix.moves.get(b.dataset.testid);
+    if (stats) b.append(badge(stats, ix.bestMove, `est-${b.dataset.testid}`));
+  }
+  for (const g of root.querySelectorAll(".m-group[data-action-key]")) {
+    const head = g.querySelector(".m-group-head");
+    const stats = ix.groups.get(g.dataset.actionKey);
+    if (head && stats && !head.querySelector(".m-est")) {
+      head.append(badge(stats, ix.bestGroup, `est-group-${g.dataset.actionKey.replace("/", "-")}`));
+    }
+  }
+}
+
+// Above the moves: the button, then what the figures are (how many playouts, what they assume).
+export function estimatePanel(view, act) {
+  // Estimates are for the people's own moves, not for a computer's move held for a tap.
+  if (!act || !act.estimates || view.over || !view.moves.some((m) => !view.bots.includes(m.move.player))) return null;
+  const key = keyOf(view);
+  const data = answer(view);
+  const busy = held.key === key && held.busy;
+  const ask = async () => {
+    held = { key, busy: true };
+    act.rerender();
+    try {
+      const got = await act.estimates();
+      if (held.key === key) held = { key, data: got };
+    } catch (_) {
+      if (held.key === key) held = { key: null }; // the toast told why; the button is back
+    }
+    act.rerender();
+  };
+  const button = h("button", { class: "big subtle m-est-btn", type: "button", testid: "estimate-btn",
+    disabled: busy || Boolean(data), "aria-busy": busy ? "true" : null, onclick: ask },
+  busy ? t("metro.est.busy") : t("metro.est.button"));
+  if (!data) {
+    return h("div", { class: "m-est-panel", testid: "estimates" }, button,
+      h("span", { class: "hint" }, t("metro.est.hint")));
+  }
+  const mine = data.seats[0];
+  const all = mine ? mine.overall : null;
+  return h("div", { class: "m-est-panel ready", testid: "estimates",
+    dataset: { playouts: String(data.playouts), seq: String(data.seq) } },
+  h("p", { class: "m-est-label", testid: "estimates-label" }, h("strong", {}, t("metro.est.title.head")), " ",
+    t("metro.est.label", { n: num(data.playouts) }),
+    data.capped ? ` ${t("metro.est.capped", { n: num(data.playouts) })}` : ""),
+  all && all.n ? h("p", { class: "m-est-overall", testid: "estimates-overall" },
+    t("metro.est.overall", { yen: yen(round10(all.mean)), low: yen(all.low), high: yen(all.high) })) : null);
+}
