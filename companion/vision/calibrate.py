@@ -150,7 +150,9 @@ def build_models(features: dict[str, dict], units: str = "px") -> tuple[Model, M
 
 
 def _record(f: dict) -> dict:
-    return {k: round(float(f[k]), 4) for k in (*SHAPE_FEATURES, *COLOUR_FEATURES, "area")}
+    rec = {k: round(float(f[k]), 4) for k in (*SHAPE_FEATURES, *COLOUR_FEATURES, "area")}
+    rec["outline"] = list(f["outline"])      # width along the length (see vision/fit.py)
+    return rec
 
 
 def calibrate_dir(directory: str | Path) -> Profile:

@@ -33,6 +33,7 @@ UNSURE_BELOW = 0.6            # posterior (colour x shape) below which a drink i
 OUTLIER_SHAPE = 30.0          # squared normalised distance beyond which no shape fits
 OUTLIER_COLOUR = 60.0
 TINY = (80, 45)               # grid of the lighting estimate
+OUTLINE_POINTS = 24           # samples of a drink's width along its length, kept in the profile
 
 
 class FrameError(ValueError):
@@ -50,6 +51,7 @@ class Analysis:
     sigma: np.ndarray          # per-channel noise of the difference
     light: float               # mean gain (1 = as bright as the calibration)
     sharpness: float = 1.0     # fine detail of the tray now / in the calibration (motion blur < 1)
+    clear_tray: np.ndarray | None = None   # bool: pixels that are plainly the empty tray (not even a shadow)
 
 
 # --- checks -------------------------------------------------------------------------------------
@@ -187,7 +189,7 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     e_now = float(np.mean(lap[::2, ::2][free] ** 2)) if free.any() else 0.0
     e_bg = c["bg_lap_energy"] * light * light
     sharp = min(1.0, math.sqrt(e_now / e_bg)) if e_bg > 0 else 1.0
-    return Analysis(small, gain, None, mask, sigma, light, sharp)
+    return Analysis(small, gain, None, mask, sigma, light, sharp, (z < 2.5) & (mask == 0))
 
 
 # --- features --------------------------------------------------------------------------------
@@ -235,7 +237,7 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     # pixel grid seen at a slant does not alias into a comb of thick and thin slices
     w = (np.bincount(tb, 1.0 - frac, minlength=tb.max() + 2) + np.bincount(tb + 1, frac, minlength=tb.max() + 2))
     w = w.astype(np.float32)
-    W = float(np.percentile(w, 85))
+    W = _quantile(w, 0.85)
     if W <= 2:
         return None
     ends = np.nonzero(w >= 0.25 * W)[0]
@@ -274,7 +276,7 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     # colour of the body: the lit part, without highlights and shaded edges
     inner = body & (np.abs(s) < W * 0.35) if body.sum() > 40 else np.ones_like(lum, bool)
     li = lum[inner]
-    lo_l, hi_l = np.percentile(li, [30, 80])
+    lo_l, hi_l = _quantile(li, 0.30), _quantile(li, 0.80)
     sel = inner.copy()
     sel[inner] = (li >= lo_l) & (li <= hi_l)
     if sel.sum() < 5:
@@ -282,9 +284,19 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     colour = np.median(col[sel], axis=0)
     cx = float(mean[0] + region.x0)
     cy = float(mean[1] + region.y0)
+    # the outline itself (wide end first), for fitting it later where a drink's edges are hidden
+    wprof = np.interp(np.linspace(0, len(w) - 1, OUTLINE_POINTS), np.arange(len(w)), w) * unit_scale
     return {"length": L * unit_scale, "width": W * unit_scale, "neck": neck, "shoulder": shoulder,
             "flat": flat, "edge": edge, "b": float(colour[0]), "g": float(colour[1]), "r": float(colour[2]),
-            "cx": cx, "cy": cy, "area": float(len(xs)), "axis": (float(e1[0]), float(e1[1]))}
+            "cx": cx, "cy": cy, "area": float(len(xs)), "axis": (float(e1[0]), float(e1[1])),
+            "outline": [round(float(v), 2) for v in wprof]}
+
+
+def _quantile(a: np.ndarray, q: float) -> float:
+    """The q-quantile by selection (np.percentile's interpolation and checks cost more than the
+    measuring itself on these small arrays); the nearest rank, which is all the features need."""
+    k = min(len(a) - 1, max(0, int(round(q * (len(a) - 1)))))
+    return float(np.partition(a, k)[k])
 
 
 def shape_vector(f: dict) -> np.ndarray:
@@ -480,17 +492,27 @@ def _cost(f: dict | None, profile: Profile) -> tuple[float, dict | None]:
 
 
 def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
+    from .fit import refit
+
     scale = 1.0 / profile.scale
-    out = []
+    found = []
     for region in regions_of(an, profile):
         for piece, f in split(region, an, profile):
             if f is None:
                 continue
             c = classify(f, profile, an.sharpness)
-            out.append({"color": c["color"], "shape": c["shape"],
-                        "x": round((f["cx"] + 0.5) * scale - 0.5, 1), "y": round((f["cy"] + 0.5) * scale - 0.5, 1),
-                        "confidence": c["confidence"], "unsure": bool(c["unsure"]),
-                        "_why": c["why"], "_f": f})
+            found.append({"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"],
+                          "confidence": c["confidence"], "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f,
+                          "_r": piece, "_outline_bad": c["d_shape"] > OUTLIER_SHAPE and c["d_colour"] <= OUTLIER_COLOUR})
+    found = refit(found, an, profile, profile.stats.get("min_area", 0), profile.stats.get("max_area", 1e9))
+    out = []
+    for d in found:
+        cx, cy = d.pop("cx"), d.pop("cy")
+        d.pop("_r", None)
+        d.pop("_outline_bad", None)
+        out.append({"color": d["color"], "shape": d["shape"],
+                    "x": round((cx + 0.5) * scale - 0.5, 1), "y": round((cy + 0.5) * scale - 0.5, 1),
+                    **{k: v for k, v in d.items() if k not in ("color", "shape")}})
     return out
 
 
@@ -551,7 +573,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
             pm = np.zeros_like(m)
             for i in key:
                 pm[pieces[i]] = 255
-            cache[key] = _cost(measure(Region(pm, x0, y0), an), profile)
+            cache[key] = (*_cost(measure(Region(pm, x0, y0), an), profile), pm)
         return cache[key]
 
     groups = [frozenset([i]) for i in pieces]
@@ -602,13 +624,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
             break
         _, g1, g2 = best
         groups = [g for g in groups if g not in (g1, g2)] + [g1 | g2]
-    out = []
-    for g in groups:
-        pm = np.zeros_like(m)
-        for i in g:
-            pm[pieces[i]] = 255
-        out.append((Region(pm, x0, y0), cost_of(g)[1]))
-    return out
+    return [(Region(cost_of(g)[2], x0, y0), cost_of(g)[1]) for g in groups]
 
 
 def identify(image: np.ndarray, profile: Profile, debug: bool = False) -> list[dict]:
