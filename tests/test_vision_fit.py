@@ -93,3 +93,22 @@ def test_outlines_of_a_mat_profile_are_scaled_to_the_camera(table):
     for key, o in px.items():
         assert abs(scaled[key].length - 2 * o.length) <= 1
         assert scaled[key].widths.max() == pytest.approx(2 * o.widths.max(), rel=0.05)
+
+
+def test_a_can_in_a_group_of_one_colour_is_fitted_out_of_it(tmp_path):
+    # seed 4 (a dark tray), 8th touching photo: four red drinks pressed together, one blob.
+    # Measured as a whole it is one unsure reading; the outlines take the stubby can out of it.
+    look = Look.from_seed(4)
+    write_calibration_set(tmp_path, look, 4)
+    profile = calibrate_dir(tmp_path)
+    renderer = Renderer(look)
+    rng = np.random.default_rng([4, 31337])
+    for _ in range(8):
+        render_sample(renderer, rng, "touching")
+    image, truth = render_sample(renderer, rng, "touching")
+    can = next(t for t in truth if t["id"] == "red-stubby_can")
+    plain = identify(image, without_outlines(profile), debug=True)
+    assert not any(f["color"] == "red" and f["shape"] == "stubby_can" and not f["unsure"] for f in plain)
+    got = reading_at(identify(image, profile, debug=True), can)
+    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("red-stubby_can", False, "outline fitted")
+    assert np.hypot(got["x"] - can["x"], got["y"] - can["y"]) < 12
