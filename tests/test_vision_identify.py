@@ -141,3 +141,16 @@ def test_cli_identify_errors(photos, tmp_path, capsys):
                    "--json") == 1
     out = json.loads(capsys.readouterr().out)
     assert out[str(photos / "a.png")]["drinks"] and "no such file" in out[str(tmp_path / "nope.png")]["error"]
+
+
+@pytest.mark.parametrize("stretch,unsure", [(1.0, False), (1.05, False), (1.15, True)])
+def test_a_piece_longer_than_the_drink_it_looks_like_is_unsure(profile, stretch, unsure):
+    # a stubby can's calibrated features with its length stretched: what runs on past the can
+    # (a neighbour's end) still looks like a stubby can in every other feature
+    from companion.vision.drinks import classify
+
+    f = dict(profile.drinks["red-stubby_can"])
+    f["length"] *= stretch
+    got = classify(f, profile)
+    assert (got["color"], got["shape"], got["unsure"]) == ("red", "stubby_can", unsure)
+    assert ("longer than a red stubby can" in got["why"]) is unsure

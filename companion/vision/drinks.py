@@ -32,6 +32,7 @@ COLOUR_FEATURES = ["b", "g", "r"]
 UNSURE_BELOW = 0.6            # posterior (colour x shape) below which a drink is unsure
 OUTLIER_SHAPE = 30.0          # squared normalised distance beyond which no shape fits
 OUTLIER_COLOUR = 60.0
+TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
 TINY = (80, 45)               # grid of the lighting estimate
 OUTLINE_POINTS = 24           # samples of a drink's width along its length, kept in the profile
 
@@ -352,6 +353,12 @@ def _joint(f: dict, profile: Profile):
     return cols, shps, dc, ds
 
 
+def _calibrated_length(profile: Profile, drink: str) -> float:
+    """The drink's length as calibrated, in working px (a mat profile's mm turned to px)."""
+    rec = profile.drinks.get(drink, {})
+    return float(rec.get("length", math.inf)) * float(profile.stats.get("px_per_mm", 1.0))
+
+
 def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
     """Joint over the 36 drinks: colour distance + shape distance given that colour. A blurred
     frame (sharpness < 1) measures outlines less exactly: the shape spread widens with it."""
@@ -374,6 +381,12 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
         conf = min(conf, 0.3)
     if d_c > OUTLIER_COLOUR:
         reasons.append("colour fits no drink")
+        conf = min(conf, 0.3)
+    longest = _calibrated_length(profile, f"{colour}-{shape}") * TOO_LONG
+    if d_s <= OUTLIER_SHAPE and f["length"] > longest:
+        # the other features may fit while the piece runs on past the drink: two drinks end to
+        # end, or a drink and its neighbour's end, read as one
+        reasons.append(f"longer than a {colour} {shape.replace('_', ' ')}: two drinks?")
         conf = min(conf, 0.3)
     if p[best] < 0.9:
         c2, s2 = divmod(second, len(shps))
