@@ -2,7 +2,6 @@
 profile file. Real OpenCV on rendered photos."""
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -15,17 +14,11 @@ from companion.drinks import DRINK_IDS
 from companion.sim.camera import SIM_SEED
 from companion.sim.render import Layout, Lighting, Look, Renderer, write_calibration_set
 from companion.vision.calibrate import CalibrationError, calibrate_dir
-from companion.vision.cli import register
 from companion.vision.profile import Profile, ProfileError
 
+from vision_support import run_cli
+
 REPO = Path(__file__).resolve().parents[1]
-
-
-def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="companion")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(list(argv))
-    return args.func(args)
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 `identify` command's JSON contract and errors."""
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 
@@ -12,18 +11,12 @@ import pytest
 
 from companion.sim.camera import SIM_SEED
 from companion.sim.render import Look, Renderer, render_mat_photo, render_sample
-from companion.vision.cli import register
 from companion.vision.drinks import FrameError, identify
 from companion.vision.profile import Profile
 
+from vision_support import run_cli
+
 PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
-
-
-def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="companion")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(list(argv))
-    return args.func(args)
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 the 36 drinks on it calibrates the drinks (sizes in mm, bound to a tray by the tray marker)."""
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,17 +14,11 @@ from companion.drinks import DRINK_IDS, Drink
 from companion.sim.render import Look, Renderer, render_mat_photo, render_sample, tray_marker_sticker
 from companion.vision import mat
 from companion.vision.calibrate import CalibrationError, calibrate_mat
-from companion.vision.cli import register
 from companion.vision.drinks import identify
 
+from vision_support import run_cli
+
 SEED = 31
-
-
-def run_cli(*argv: str) -> int:
-    parser = argparse.ArgumentParser(prog="companion")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(list(argv))
-    return args.func(args)
 
 
 @pytest.fixture(scope="module")
