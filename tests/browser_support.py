@@ -74,3 +74,18 @@ def call(base: str, method: str, path: str, body: dict | None = None):
     req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=10) as res:
         return json.loads(res.read())
+
+def pick_testid(view: dict) -> str:
+    """A reasonable move among the legal ones, as the testid of its button."""
+    moves = view["moves"]
+    kind = moves[0]["move"]["kind"]
+    if kind == "draw":
+        return "move-draw-colour"
+    if kind == "pick":
+        return f"move-pick-{moves[0]['move']['args']['drink']}"
+    if kind == "invest":
+        return "move-invest-200"
+    if kind == "declare":
+        best = max(moves, key=lambda m: m["pays_up_to"])
+        return f"move-declare-{best['move']['args']['kind']}"
+    raise AssertionError(f"unexpected move kind {kind}")

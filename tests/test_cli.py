@@ -3,7 +3,6 @@ the middle of a game), replay, and a refused foreign database."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import socket
 import subprocess

@@ -12,25 +12,13 @@ import json
 import re
 
 import pytest
-from browser_support import call, chromium, free_port, served, start_server, stop_server
+from browser_support import call, free_port, pick_testid, start_server, stop_server
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 TABLE_SIZE = {"width": 1280, "height": 800}  # a 10-inch tablet, landscape
 PHONE_SIZE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def base_url(tmp_path):
-    with served(tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def shown_seq(page, seq: int) -> None:
@@ -60,20 +48,6 @@ def check_layout(page, what: str) -> None:
     assert not small, f"{what}: move buttons smaller than 44 px: {small[:3]}"
 
 
-def pick_testid(view: dict) -> str:
-    """A reasonable move among the legal ones, as the testid of its button."""
-    moves = view["moves"]
-    kind = moves[0]["move"]["kind"]
-    if kind == "draw":
-        return "move-draw-colour"
-    if kind == "pick":
-        return f"move-pick-{moves[0]['move']['args']['drink']}"
-    if kind == "invest":
-        return "move-invest-200"
-    if kind == "declare":
-        best = max(moves, key=lambda m: m["pays_up_to"])
-        return f"move-declare-{best['move']['args']['kind']}"
-    raise AssertionError(f"unexpected move kind {kind}")
 
 
 def test_lobby_starts_a_game(base_url, browser):

@@ -8,19 +8,13 @@ engine's reason.
 from __future__ import annotations
 
 import pytest
-from browser_support import call, chromium, served
+from browser_support import call, chromium
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 TABLE_SIZE = {"width": 1280, "height": 800}
 PHONE_SIZE = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def base_url(tmp_path):
-    with served(tmp_path) as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from browser_support import call, chromium, served
+from browser_support import call, chromium, pick_testid, served
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -77,18 +77,6 @@ def to_the_drop(base: str, gid: str) -> dict:
     raise AssertionError("the round did not reach the throw")
 
 
-def pick_testid(view: dict) -> str:
-    moves = view["moves"]
-    kind = moves[0]["move"]["kind"]
-    if kind == "draw":
-        return "move-draw-colour"
-    if kind == "pick":
-        return f"move-pick-{moves[0]['move']['args']['drink']}"
-    if kind == "invest":
-        return "move-invest-200"
-    if kind == "declare":
-        return f"move-declare-{max(moves, key=lambda m: m['pays_up_to'])['move']['args']['kind']}"
-    raise AssertionError(f"unexpected move kind {kind}")
 
 
 def check_layout(page, what: str, selector: str) -> None:

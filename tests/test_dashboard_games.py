@@ -16,7 +16,7 @@ import time
 import urllib.request
 
 import pytest
-from browser_support import chromium, served
+from browser_support import chromium
 from playwright.sync_api import expect
 
 from companion.rules.games import GAMES
@@ -54,12 +54,6 @@ SNAPSHOT = """([raw, tappable]) => {
   }
   return snap;
 }"""
-
-
-@pytest.fixture
-def base_url(tmp_path):
-    with served(tmp_path) as url:
-        yield url
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ import time
 import urllib.request
 
 import pytest
-from browser_support import call, chromium, served
+from browser_support import call
 from playwright.sync_api import expect
 
 from companion.table.log import read_jsonl
@@ -37,18 +37,6 @@ SEED = 1
 MAX_ROUNDS = 4
 # Text that must never reach the screen: a catalogue key, or a {slot} nobody filled.
 RAW = r"\b(?:move|phase|game|field|chance|pick|kind|value|metro|money|player|result)\.[a-zA-Z_.]+\b|\{[a-z_]+\}"
-
-
-@pytest.fixture
-def base_url(tmp_path):
-    with served(tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def watch(page, name: str, errors: list[str]) -> None:

@@ -4,7 +4,6 @@ profile without them. Real OpenCV on rendered photos."""
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 
 import numpy as np
 import pytest
