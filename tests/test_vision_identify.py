@@ -147,3 +147,30 @@ def test_a_piece_longer_than_the_drink_it_looks_like_is_unsure(profile, stretch,
     got = classify(f, profile)
     assert (got["color"], got["shape"], got["unsure"]) == ("red", "stubby_can", unsure)
     assert ("longer than a red stubby can" in got["why"]) is unsure
+
+
+def _lighter(profile, drink: str, step: float) -> dict:
+    f = dict(profile.drinks[drink])
+    for ch in ("b", "g", "r"):
+        f[ch] += step
+    return f
+
+
+def test_a_dark_drink_read_lighter_than_calibrated_keeps_its_colour_when_no_other_is_near(profile):
+    # a black square bottle's lit face on a dark tray reads lighter than in calibration: far
+    # from black, yet far further from every other colour, and its outline fits
+    from companion.vision.drinks import OUTLIER_COLOUR, classify
+
+    step = next(s for s in range(2, 80, 2)
+                if classify(_lighter(profile, "black-square_bottle", s), profile)["d_colour"] > OUTLIER_COLOUR)
+    got = classify(_lighter(profile, "black-square_bottle", step), profile)
+    assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)
+    assert "colour fits no drink" not in got["why"]
+    # a grey thing as far from black as from the next colour is no drink, whatever its outline
+    grey = _lighter(profile, "black-square_bottle", 75)
+    got = classify(grey, profile)
+    assert got["unsure"] and "colour fits no drink" in got["why"]
+    # ... nor is a piece off in colour whose outline does not plainly fit
+    odd = _lighter(profile, "black-square_bottle", step)
+    odd["width"] *= 1.25
+    assert classify(odd, profile)["unsure"]

@@ -32,6 +32,8 @@ COLOUR_FEATURES = ["b", "g", "r"]
 UNSURE_BELOW = 0.6            # posterior (colour x shape) below which a drink is unsure
 OUTLIER_SHAPE = 30.0          # squared normalised distance beyond which no shape fits
 OUTLIER_COLOUR = 60.0
+SHAPE_SURE = 10.0            # a shape distance this small: the outline plainly fits
+COLOUR_APART = 3.0           # the next colour this many times further: the colour is plain
 TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
 TINY = (80, 45)               # grid of the lighting estimate
 OUTLINE_POINTS = 24           # samples of a drink's width along its length, kept in the profile
@@ -276,6 +278,8 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
         edge = float((prof[0] + prof[6]) / 2 / max(prof[2:5].mean(), 1.0))
     # colour of the body: the lit part, without highlights and shaded edges
     inner = body & (np.abs(s) < W * 0.35) if body.sum() > 40 else np.ones_like(lum, bool)
+    if not inner.any():             # a ragged cut (a fitted outline over few pixels): all of it
+        inner = np.ones_like(lum, bool)
     li = lum[inner]
     lo_l, hi_l = _quantile(li, 0.30), _quantile(li, 0.80)
     sel = inner.copy()
@@ -379,7 +383,11 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
     if d_s > OUTLIER_SHAPE:
         reasons.append("outline fits no drink")
         conf = min(conf, 0.3)
-    if d_c > OUTLIER_COLOUR:
+    runner_up = float(np.partition(dc, 1)[1])
+    # a dark drink's lit face on a dark tray reads lighter than calibrated: far off, but much
+    # nearer its own colour than any other, and with its outline fitting well, it is that drink
+    plain = d_s <= SHAPE_SURE and d_c <= 2 * OUTLIER_COLOUR and runner_up >= COLOUR_APART * d_c
+    if d_c > OUTLIER_COLOUR and not plain:
         reasons.append("colour fits no drink")
         conf = min(conf, 0.3)
     longest = _calibrated_length(profile, f"{colour}-{shape}") * TOO_LONG

@@ -47,7 +47,10 @@ JUDGE_MAX = 30.0           # squared normalised shape distance of an acceptable 
 JUDGE_PLAUSIBLE = 90.0     # ... of the other cut, which must merely not contradict
 JUDGE_MARGIN = 6.0         # by which the best cut must beat the next (a likelihood ratio of 20)
 OUTLIER_COLOUR_FIT = 60.0   # colour distance beyond which a strict cut is not this colour
+FAINT_SHARE = 0.85         # below this share of segmented pixels a cut is judged loosely only
 STEP = 2                   # pixels are sampled every STEP px (the outlines are far larger)
+EDGE_WEIGHT = 6.0          # votes per boundary sample for lying on an edge (or against lying on none)
+EDGE_HALF = 3.0            # an edge this many times the tray's own texture counts half
 
 
 @dataclass(frozen=True)
@@ -100,8 +103,11 @@ class Window:
     """The pixels around one piece, sampled every STEP px, with their votes for one colour."""
 
     def __init__(self, votes: np.ndarray, target: np.ndarray, x0: int, y0: int, centre: tuple[float, float],
-                 axis: tuple[float, float], allowed: np.ndarray, strict: np.ndarray):
+                 axis: tuple[float, float], allowed: np.ndarray, strict: np.ndarray,
+                 gradient: tuple[np.ndarray, np.ndarray] | None = None):
         self.x0, self.y0 = x0, y0
+        self.gradient = gradient        # (gx, gy) of the corrected view over the window, in tray-texture units
+        self.brighter = False           # set when the piece is brighter than the tray around it
         self.crowded = False            # set when the piece is too large for one drink
         self.allowed = allowed          # full resolution: pixels a drink placed here may own
         self.strict = strict            # ... of those, the ones segmented as drink
@@ -135,7 +141,24 @@ class Window:
         idx = np.clip(tt, 0, o.length - 1).astype(np.int32)
         inside = (tt >= 0) & (tt < o.length) & (np.abs(v - v0) < o.widths[idx] * 0.5)
         score = float(self.weights @ inside) - self.n_target     # bool as 0/1: a fast masked sum
-        return Placement(o, score, 0.0, 0.0, inside, self.cx, self.cy, (dangle, direction, t0, v0))
+        pose = (dangle, direction, t0, v0)
+        score += self.edge_votes(o, pose)
+        return Placement(o, score, 0.0, 0.0, inside, self.cx, self.cy, pose)
+
+    def edge_votes(self, o: Outline, pose: tuple) -> float:
+        """Votes of the placed outline's rim: a drink's silhouette is an edge in the image (a
+        colour step, or the dark line where its side turns away), even where its body looks
+        like the tray; a rim across plain tray or through the middle of a drink is not."""
+        if self.gradient is None or EDGE_WEIGHT == 0:
+            return 0.0
+        gx, gy = self.gradient
+        pts, normals = _rim(o, pose, self.angle0, self.cx - self.x0, self.cy - self.y0)
+        h, w = gx.shape
+        xi = np.clip(np.rint(pts[:, 0]).astype(np.int32), 0, w - 1)
+        yi = np.clip(np.rint(pts[:, 1]).astype(np.int32), 0, h - 1)
+        s = np.abs(gx[yi, xi] * normals[:, 0] + gy[yi, xi] * normals[:, 1])
+        support = s / (s + EDGE_HALF)
+        return EDGE_WEIGHT * float(np.sum(support - 0.5))
 
     def finish(self, p: Placement) -> Placement:
         """Fill in how well a (chosen) placement explains its pixels, and where it lies."""
@@ -287,11 +310,22 @@ def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placemen
         margin = (judged[1][0] - judged[0][0]) if len(judged) > 1 else JUDGE_MARGIN * 2
         verdicts.append((judged[0][1], margin, judged[0][0], judged[0][0] <= JUDGE_MAX and margin >= JUDGE_MARGIN))
     (loose, m_loose, d_loose, ok_loose), (strict, m_strict, d_strict, ok_strict) = verdicts
+    if ok_loose and window.brighter and _segmented_share(window, loose) < FAINT_SHARE:
+        # a drink barely brighter than the tray (white on a light one): its strict cut lacks
+        # whole parts (a neck, a cap), so only the loose cut can be judged. Not so a drink
+        # darker than the tray, whose loose cut takes in its shadow
+        return loose, m_loose
     # one cut must be convincing and the other at least plausible
     if loose.outline.shape != strict.outline.shape or not (
             (ok_loose and d_strict <= JUDGE_PLAUSIBLE) or (ok_strict and d_loose <= JUDGE_PLAUSIBLE)):
         return None
     return loose, max(m_loose, m_strict)
+
+
+def _segmented_share(window: Window, p: Placement) -> float:
+    """Of the pixels a placed outline would own loosely, the share segmented as drink."""
+    loose = np.count_nonzero(_cut(window, p, False))
+    return np.count_nonzero(_cut(window, p, True)) / loose if loose else 1.0
 
 
 def _cut(window: Window, p: Placement, strict: bool) -> np.ndarray:
@@ -410,8 +444,53 @@ def _window(found, dropped, owner, claimed, an, colour, target, xs, ys, longest)
     _evals, evecs = np.linalg.eigh(np.cov((pts - centre).T))
     axis = evecs[:, 1]
     loose = (votes > OTHER) & ~(free & tray)
-    return Window(votes, target[y0:y1, x0:x1], x0, y0, (float(centre[0]), float(centre[1])),
-                  (float(axis[0]), float(axis[1])), loose, votes > 0)
+    win = Window(votes, target[y0:y1, x0:x1], x0, y0, (float(centre[0]), float(centre[1])),
+                 (float(axis[0]), float(axis[1])), loose, votes > 0, _gradient(an, x0, y0, x1, y1, tray))
+    view = an.small[y0:y1, x0:x1].sum(axis=2)
+    if np.count_nonzero(tray) > 50:
+        win.brighter = float(np.median(view[target[y0:y1, x0:x1]])) > float(np.median(view[tray]))
+    return win
+
+
+def _gradient(an, x0: int, y0: int, x1: int, y1: int, tray: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The steepest channel's gradient of the corrected view, in units of the tray's own
+    texture (its median gradient where the tray is plainly clear): comparable between a light
+    and a dark tray, a sharp and a blurred frame."""
+    view = an.small[y0:y1, x0:x1] / an.gain[y0:y1, x0:x1]
+    view = cv2.GaussianBlur(view, (3, 3), 0.8)
+    gx = cv2.Sobel(view, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(view, cv2.CV_32F, 0, 1, ksize=3)
+    mag = gx * gx + gy * gy
+    pick = np.argmax(mag, axis=2)[..., None]
+    gx = np.take_along_axis(gx, pick, axis=2)[..., 0]
+    gy = np.take_along_axis(gy, pick, axis=2)[..., 0]
+    tex = np.sqrt(np.take_along_axis(mag, pick, axis=2)[..., 0])
+    level = float(np.median(tex[tray])) if np.count_nonzero(tray) > 50 else float(np.median(tex))
+    level = max(level, 1.0)
+    return gx / level, gy / level
+
+
+def _rim(o: Outline, pose: tuple, angle0: float, cx: float, cy: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points every STEP px along a placed outline's rim (its two sides and two ends), and
+    the rim's direction across at each (for the edge that should run along it)."""
+    dangle, direction, t0, v0 = pose
+    a = angle0 + dangle
+    e = np.array([math.cos(a), math.sin(a)], np.float32)
+    n = np.array([-math.sin(a), math.cos(a)], np.float32)
+    t = np.arange(0, o.length, STEP, dtype=np.float32)
+    half = o.widths[t.astype(np.int32)] * 0.5
+    along = t0 + direction * t
+    c = np.array([cx, cy], np.float32)
+    left = c + along[:, None] * e + (v0 + half)[:, None] * n
+    right = c + along[:, None] * e + (v0 - half)[:, None] * n
+    ends = []
+    for k in (0, len(t) - 1):
+        across = np.arange(-half[k] + STEP, half[k] - STEP + 1e-3, STEP, dtype=np.float32)
+        ends.append(c + along[k] * e + (v0 + across)[:, None] * n)
+    pts = np.vstack([left, right] + ends)
+    normals = np.vstack([np.repeat(n[None], len(left) + len(right), 0),
+                         np.repeat(e[None], len(ends[0]) + len(ends[1]), 0)])
+    return pts, normals
 
 
 _TEMPLATES: dict[int, tuple[np.ndarray, int]] = {}
