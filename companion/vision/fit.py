@@ -324,8 +324,9 @@ def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placemen
 
 def _segmented_share(window: Window, p: Placement) -> float:
     """Of the pixels a placed outline would own loosely, the share segmented as drink."""
-    loose = np.count_nonzero(_cut(window, p, False))
-    return np.count_nonzero(_cut(window, p, True)) / loose if loose else 1.0
+    cut = _cut(window, p, False) > 0
+    loose = np.count_nonzero(cut)
+    return np.count_nonzero(cut & window.strict) / loose if loose else 1.0     # the strict pixels lie among the loose
 
 
 def _cut(window: Window, p: Placement, strict: bool) -> np.ndarray:
