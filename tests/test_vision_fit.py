@@ -15,7 +15,7 @@ from companion.sim.render import Look, Renderer, render_sample, write_calibratio
 from companion.vision.calibrate import calibrate_dir
 from companion.vision.drinks import OUTLINE_POINTS, identify
 from companion.vision import fit
-from companion.vision.fit import outlines
+from companion.vision.outline import Outline, outlines
 
 # A light tray (seed 6) on which, in the 7th touching photo, a white square bottle lies in its
 # own shade against a red bottle: its shaded shoulder reads as tray, so the bottle falls into
@@ -151,7 +151,7 @@ def test_an_outline_lying_on_a_drinks_rim_collects_the_edge_votes():
     clear = np.ones(img.shape, bool)
     clear[35:85, 50:150] = False
     gx, gy = fit._gradient(an, 0, 0, 200, 120, clear)
-    o = fit.Outline("white", "short_can", np.full(80, 30.0, np.float32))
+    o = Outline("white", "short_can", np.full(80, 30.0, np.float32))
     win = fit.Window(np.zeros(img.shape, np.float32), np.zeros(img.shape, bool), 0, 0, (100.0, 60.0), (1.0, 0.0),
                      np.ones(img.shape, bool), np.ones(img.shape, bool), (gx, gy))
     on_rim = win.edge_votes(o, (0.0, 1, -40.0, 0.0))

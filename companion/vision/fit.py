@@ -36,7 +36,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..drinks import COLOURS, SHAPES
+from ..drinks import SHAPES
+from .outline import STEP, Outline, outlines, template
 
 AMBIGUOUS = -0.35          # vote of a pixel that might be drink or shadow
 OTHER = -1.5               # vote of a pixel that belongs to another drink
@@ -48,43 +49,8 @@ JUDGE_PLAUSIBLE = 90.0     # ... of the other cut, which must merely not contrad
 JUDGE_MARGIN = 6.0         # by which the best cut must beat the next (a likelihood ratio of 20)
 OUTLIER_COLOUR_FIT = 60.0   # colour distance beyond which a strict cut is not this colour
 FAINT_SHARE = 0.85         # below this share of segmented pixels a cut is judged loosely only
-STEP = 2                   # pixels are sampled every STEP px (the outlines are far larger)
 EDGE_WEIGHT = 6.0          # votes per boundary sample for lying on an edge (or against lying on none)
 EDGE_HALF = 3.0            # an edge this many times the tray's own texture counts half
-
-
-@dataclass(frozen=True)
-class Outline:
-    colour: str
-    shape: str
-    widths: np.ndarray     # width at each px of length, working px, wide end first
-
-    @property
-    def length(self) -> int:
-        return len(self.widths)
-
-
-def outlines(profile) -> dict[tuple[str, str], Outline] | None:
-    """The 36 calibrated outlines in working pixels, or None for a profile without them."""
-    c = profile._cache
-    if "outlines" not in c:
-        scale = float(profile.stats.get("px_per_mm", 1.0))     # a mat profile bound to a tray: mm -> px
-        out = {}
-        for col in COLOURS:
-            for shp in SHAPES:
-                rec = profile.drinks.get(f"{col.value}-{shp.value}", {})
-                pts = rec.get("outline")
-                if not pts:
-                    out = None
-                    break
-                pts = np.asarray(pts, np.float64) * scale
-                n = max(2, int(round(rec["length"] * scale)))
-                widths = np.interp(np.linspace(0, len(pts) - 1, n), np.arange(len(pts)), pts)
-                out[(col.value, shp.value)] = Outline(col.value, shp.value, widths.astype(np.float32))
-            if out is None:
-                break
-        c["outlines"] = out
-    return c["outlines"]
 
 
 @dataclass
@@ -152,7 +118,7 @@ class Window:
         if self.gradient is None or EDGE_WEIGHT == 0:
             return 0.0
         gx, gy = self.gradient
-        pts, normals = _rim(o, pose, self.angle0, self.cx - self.x0, self.cy - self.y0)
+        pts, normals = o.rim(pose, self.angle0, (self.cx - self.x0, self.cy - self.y0))
         h, w = gx.shape
         xi = np.clip(np.rint(pts[:, 0]).astype(np.int32), 0, w - 1)
         yi = np.clip(np.rint(pts[:, 1]).astype(np.int32), 0, h - 1)
@@ -171,17 +137,7 @@ class Window:
 
     def polygon(self, p: Placement) -> np.ndarray:
         """The placed outline as a polygon in working pixels (to claim its pixels)."""
-        dangle, direction, t0, v0 = p.pose
-        a = self.angle0 + dangle
-        e = np.array([math.cos(a), math.sin(a)])
-        n = np.array([-math.sin(a), math.cos(a)])
-        t = np.arange(p.outline.length, dtype=np.float64)
-        along = t0 + direction * t
-        half = p.outline.widths.astype(np.float64) * 0.5
-        centre = np.array([self.cx, self.cy])
-        left = centre + np.outer(along, e) + np.outer(v0 + half, n)
-        right = centre + np.outer(along, e) + np.outer(v0 - half, n)
-        return np.round(np.vstack([left, right[::-1]])).astype(np.int32)
+        return p.outline.polygon(p.pose, self.angle0, (self.cx, self.cy))
 
     def angles(self) -> list[float]:
         """Directions (relative to the piece's axis) worth trying: the axis itself and those
@@ -227,7 +183,7 @@ class Window:
     def sweep(self, o: Outline) -> tuple | None:
         """The best pose of an outline anywhere in the window, over the candidate directions
         (a correlation of the outline's mask with the turned weights)."""
-        tmpl, yc = _template(o)
+        tmpl, yc = template(o)
         best = None
         for dangle in self.angles():
             canvas, D = self._canvas(dangle)
@@ -469,42 +425,3 @@ def _gradient(an, x0: int, y0: int, x1: int, y1: int, tray: np.ndarray) -> tuple
     level = float(np.median(tex[tray])) if np.count_nonzero(tray) > 50 else float(np.median(tex))
     level = max(level, 1.0)
     return gx / level, gy / level
-
-
-def _rim(o: Outline, pose: tuple, angle0: float, cx: float, cy: float) -> tuple[np.ndarray, np.ndarray]:
-    """Points every STEP px along a placed outline's rim (its two sides and two ends), and
-    the rim's direction across at each (for the edge that should run along it)."""
-    dangle, direction, t0, v0 = pose
-    a = angle0 + dangle
-    e = np.array([math.cos(a), math.sin(a)], np.float32)
-    n = np.array([-math.sin(a), math.cos(a)], np.float32)
-    t = np.arange(0, o.length, STEP, dtype=np.float32)
-    half = o.widths[t.astype(np.int32)] * 0.5
-    along = t0 + direction * t
-    c = np.array([cx, cy], np.float32)
-    left = c + along[:, None] * e + (v0 + half)[:, None] * n
-    right = c + along[:, None] * e + (v0 - half)[:, None] * n
-    ends = []
-    for k in (0, len(t) - 1):
-        across = np.arange(-half[k] + STEP, half[k] - STEP + 1e-3, STEP, dtype=np.float32)
-        ends.append(c + along[k] * e + (v0 + across)[:, None] * n)
-    pts = np.vstack([left, right] + ends)
-    normals = np.vstack([np.repeat(n[None], len(left) + len(right), 0),
-                         np.repeat(e[None], len(ends[0]) + len(ends[1]), 0)])
-    return pts, normals
-
-
-_TEMPLATES: dict[int, tuple[np.ndarray, int]] = {}
-
-
-def _template(o: Outline) -> tuple[np.ndarray, int]:
-    """The outline lying along the rows, wide end at column 0, sampled every STEP px; and the
-    row of its axis."""
-    key = id(o)
-    if key not in _TEMPLATES or _TEMPLATES[key][0].shape[1] != (o.length + STEP - 1) // STEP:
-        n = (o.length + STEP - 1) // STEP
-        half = int(math.ceil(float(o.widths.max()) / 2 / STEP)) + 1
-        rows = (np.arange(2 * half + 1) - half)[:, None] * STEP
-        w = o.widths[np.minimum(np.arange(n) * STEP, o.length - 1)][None, :]
-        _TEMPLATES[key] = ((np.abs(rows) < w * 0.5).astype(np.float32), half)
-    return _TEMPLATES[key]
