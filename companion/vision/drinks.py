@@ -35,7 +35,6 @@ OUTLIER_COLOUR = 60.0
 SHAPE_SURE = 10.0            # a shape distance this small: the outline plainly fits
 COLOUR_APART = 3.0           # the next colour this many times further: the colour is plain
 TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
-VALLEY = 3.0                 # noise units by which a thin dark line must be darker than in the empty tray
 TINY = (80, 45)               # grid of the lighting estimate
 OUTLINE_POINTS = 24           # samples of a drink's width along its length, kept in the profile
 
@@ -171,7 +170,7 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     # a shadow (white in its own shade); a cast shadow fades out without one
     gray = cv2.cvtColor(small8, cv2.COLOR_BGR2GRAY)
     bh = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, c["k5"])
-    valley = (bh.astype(np.float32) - c["bg_blackhat"] * float(light)) > VALLEY * float(sigma.mean())
+    valley = (bh.astype(np.float32) - c["bg_blackhat"] * float(light)) > 5.0 * float(sigma.mean())
     weak = ((z > 3.5) & ~shadow).astype(np.uint8) * 255
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, c["k3"])     # noise specks; thin valleys join after
     weak[valley] = 255
