@@ -174,3 +174,36 @@ def test_a_dark_drink_read_lighter_than_calibrated_keeps_its_colour_when_no_othe
     odd = _lighter(profile, "black-square_bottle", step)
     odd["width"] *= 1.25
     assert classify(odd, profile)["unsure"]
+
+
+def test_a_drink_is_measured_against_its_own_calibrated_colour_too(tmp_path):
+    # seed 6 (a light tray), 3rd separated photo: a black square bottle's flat faces catch more
+    # light than the black cans' curves, which set black's mean colour. Against the mean alone
+    # its colour fits no drink; against its own calibration photo it plainly does.
+    import copy
+
+    from companion.sim.render import write_calibration_set
+    from companion.vision.calibrate import calibrate_dir
+
+    look = Look.from_seed(6)
+    write_calibration_set(tmp_path, look, 6)
+    profile = calibrate_dir(tmp_path)
+    renderer = Renderer(look)
+    rng = np.random.default_rng([6, 31337])          # the benchmark's photo sequence
+    for _ in range(2):
+        render_sample(renderer, rng, "separated")
+    image, truth = render_sample(renderer, rng, "separated")
+    bottle = next(t for t in truth if t["id"] == "black-square_bottle")
+
+    def reading(p):
+        found = identify(image, p, debug=True)
+        return min(found, key=lambda f: (f["x"] - bottle["x"]) ** 2 + (f["y"] - bottle["y"]) ** 2)
+
+    mean_only = copy.copy(profile)
+    mean_only.drinks = {k: {f: v for f, v in rec.items() if f not in ("b", "g", "r")}
+                        for k, rec in profile.drinks.items()}
+    mean_only._cache = {}
+    got = reading(mean_only)
+    assert got["unsure"] and "colour fits no drink" in got["_why"]
+    got = reading(profile)
+    assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)

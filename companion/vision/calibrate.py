@@ -318,6 +318,8 @@ def bind_to_tray(profile: Profile, background: np.ndarray, name: str = "backgrou
         st[k] = st[k] * ppm
     st["px_per_mm"] = ppm
     p.stats = st
-    p.drinks = profile.drinks
+    # each drink's own colour, seen in this tray's light as the colour means are
+    p.drinks = {k: {**rec, **{ch: rec[ch] * float(cgain[i]) for i, ch in enumerate(COLOUR_FEATURES) if ch in rec}}
+                for k, rec in profile.drinks.items()}
     p.source = profile.source + f" --background {name}"
     return p

@@ -345,14 +345,20 @@ def _tables(profile: Profile):
         off = np.array([sm.offsets[k] if sm.offsets else np.zeros_like(sm.spread) for k in cols])
         S = np.array([sm.means[k] for k in shps])[None, :, :] + off[:, None, :]
         C = np.array([cm.means[k] for k in cols])
-        c["tables"] = (cols, shps, S, 1.0 / sm.spread, C, 1.0 / cm.spread)
+        # each drink's own calibrated colour as well: a faceted bottle's flat faces catch more
+        # light than a can's curve (a black square bottle reads lighter than the other blacks)
+        D = np.array([[[profile.drinks.get(f"{k}-{s}", {}).get(ch, C[i, j]) for j, ch in enumerate(COLOUR_FEATURES)]
+                       for s in shps] for i, k in enumerate(cols)], np.float64)
+        c["tables"] = (cols, shps, S, 1.0 / sm.spread, np.stack([C[:, None, :].repeat(len(shps), 1), D]),
+                       1.0 / cm.spread)
     return c["tables"]
 
 
 def _joint(f: dict, profile: Profile):
-    """Colour distance (6,) and shape-given-colour distance (6, 6) of a region's features."""
+    """Colour distance (6, 6) and shape-given-colour distance (6, 6) of a region's features, per
+    colour x shape: the colour is measured against the colour's mean or the drink's own, the nearer."""
     cols, shps, S, sinv, C, cinv = _tables(profile)
-    dc = (((colour_vector(f) - C) * cinv) ** 2).sum(axis=1)
+    dc = (((colour_vector(f) - C) * cinv) ** 2).sum(axis=3).min(axis=0)
     ds = (((shape_vector(f) - S) * sinv) ** 2).sum(axis=2)
     return cols, shps, dc, ds
 
@@ -368,7 +374,7 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
     frame (sharpness < 1) measures outlines less exactly: the shape spread widens with it."""
     cols, shps, dc, ds = _joint(f, profile)
     ds = ds / blur_inflation(sharpness) ** 2
-    tot = dc[:, None] + ds
+    tot = dc + ds
     flat_ = tot.ravel()
     p = np.exp(-0.5 * (flat_ - flat_.min()))
     p /= p.sum()
@@ -376,14 +382,14 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
     best, second = int(order[0]), int(order[1])
     ci, si = divmod(best, len(shps))
     colour, shape = cols[ci], shps[si]
-    d_c, d_s = float(dc[ci]), float(ds[ci, si])
+    d_c, d_s = float(dc[ci, si]), float(ds[ci, si])
     conf = float(p[best])
     f["_ds"], f["_dc"] = round(d_s, 1), round(d_c, 1)
     reasons = []
     if d_s > OUTLIER_SHAPE:
         reasons.append("outline fits no drink")
         conf = min(conf, 0.3)
-    runner_up = float(np.partition(dc, 1)[1])
+    runner_up = float(np.delete(dc, ci, axis=0).min())
     # a dark drink's lit face on a dark tray reads lighter than calibrated: far off, but much
     # nearer its own colour than any other, and with its outline fitting well, it is that drink
     plain = d_s <= SHAPE_SURE and d_c <= 2 * OUTLIER_COLOUR and runner_up >= COLOUR_APART * d_c
@@ -509,7 +515,7 @@ def _cost(f: dict | None, profile: Profile) -> tuple[float, dict | None]:
     if f is None:
         return 400.0, None
     _, _, dc, ds = _joint(f, profile)
-    return float((np.minimum(dc, 100.0) + np.minimum(ds.min(axis=1), 300.0)).min()), f
+    return float((np.minimum(dc, 100.0) + np.minimum(ds, 300.0)).min()), f
 
 
 def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:

@@ -371,7 +371,7 @@ def _judge(an, profile, colour: str):
         # the colour was read from the piece; a loose cut may hold tray-coloured pixels (where
         # the drink looked like tray), so it is judged by its shape, but a cut of drink pixels
         # that is plainly another colour (a neighbour's) is no reading of this drink
-        if strict and dc[ci] > min(float(dc.min()) + 10.0, OUTLIER_COLOUR_FIT):
+        if strict and dc[ci].min() > min(float(dc.min()) + 10.0, OUTLIER_COLOUR_FIT):
             return None
         return float(ds[ci, shps.index(shape)] / inflate)
 
