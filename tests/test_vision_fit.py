@@ -17,10 +17,10 @@ from companion.vision.drinks import OUTLINE_POINTS, identify
 from companion.vision import fit
 from companion.vision.outline import Outline, outlines
 
-# A light tray (seed 6) on which, in the 7th touching photo, a white square bottle lies in its
-# own shade against a red bottle: its shaded shoulder reads as tray, so the bottle falls into
-# a body and a neck that, measured, fit no drink.
-SEED, PHOTO = 6, 6
+# A light tray (seed 6) on which, in the 10th touching photo, a white square bottle lies with
+# its base against a black can: its neck and cap barely stand out from the tray, so the piece
+# found is its body and a part of its shoulder, which, measured, fit no drink.
+SEED, PHOTO = 6, 9
 WHITE_BOTTLE = "white-square_bottle"
 
 
@@ -110,16 +110,16 @@ def test_outlines_of_a_mat_profile_are_scaled_to_the_camera(table):
         assert scaled[key].widths.max() == pytest.approx(2 * o.widths.max(), rel=0.05)
 
 
-def test_a_black_square_bottle_found_in_pieces_is_fitted(tmp_path):
-    # seed 4 (a dark tray), 8th touching photo: a black square bottle whose lit faces match the
-    # tray, so that the segmented piece is the wrong outline for any drink. Measured, it is one
-    # unsure reading; the calibrated outline, placed by its rim, names it.
-    profile, image, truth = touching_photo(tmp_path, 4, 7)
-    bottle = next(t for t in truth if t["id"] == "black-square_bottle")
+def test_a_black_bottle_on_a_dark_tray_is_fitted(tmp_path):
+    # seed 12 (a dark tray), 6th touching photo: a black tallest bottle beside a blue one. Its
+    # lit side matches the tray, so that the segmented piece is the wrong outline for any drink.
+    # Measured, it is one unsure reading; the calibrated outline, placed by its rim, names it.
+    profile, image, truth = touching_photo(tmp_path, 12, 5)
+    bottle = next(t for t in truth if t["id"] == "black-tallest_bottle")
     plain = reading_at(identify(image, without_outlines(profile), debug=True), bottle)
     assert plain["unsure"] and "outline fits no drink" in plain["_why"]
     got = reading_at(identify(image, profile, debug=True), bottle)
-    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("black-square_bottle", False, "outline fitted")
+    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("black-tallest_bottle", False, "outline fitted")
     assert np.hypot(got["x"] - bottle["x"], got["y"] - bottle["y"]) < 12
 
 

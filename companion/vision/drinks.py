@@ -587,11 +587,14 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     lab = markers.copy()
     lab[(lab == -1) | (m == 0)] = 0
     lab[lab == bgmark] = 0
-    # watershed lines inside the region go to the neighbouring piece
-    lines = (markers == -1) & (m > 0)
-    if lines.any():
+    # watershed lines inside the region go to the neighbouring piece, and so do thin parts that
+    # the flood from outside took (a bottle's neck, the bridge to a faint shoulder)
+    for _ in range(12):
+        lost = (lab == 0) & (m > 0)
+        if not lost.any():
+            break
         dil = cv2.dilate(lab.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
-        lab[lines] = dil[lines]
+        lab[lost] = dil[lost]
     pieces = {i: (lab == i) for i in labels if np.any(lab == i)}
     cache: dict[frozenset, tuple[float, dict | None]] = {}
 
