@@ -110,17 +110,18 @@ def test_outlines_of_a_mat_profile_are_scaled_to_the_camera(table):
         assert scaled[key].widths.max() == pytest.approx(2 * o.widths.max(), rel=0.05)
 
 
-def test_a_black_bottle_on_a_dark_tray_is_fitted(tmp_path):
-    # seed 12 (a dark tray), 6th touching photo: a black tallest bottle beside a blue one. Its
-    # lit side matches the tray, so that the segmented piece is the wrong outline for any drink.
-    # Measured, it is one unsure reading; the calibrated outline, placed by its rim, names it.
-    profile, image, truth = touching_photo(tmp_path, 12, 5)
-    bottle = next(t for t in truth if t["id"] == "black-tallest_bottle")
-    plain = reading_at(identify(image, without_outlines(profile), debug=True), bottle)
+def test_a_can_pressed_against_a_bottle_of_its_colour_is_fitted_out_of_them(table):
+    # the 9th photo of the same table: a black short can lies against the neck of a black square
+    # bottle. One colour, one blob; the piece cut for the can fits no drink when measured, and
+    # the calibrated outline, placed by its rim, names it.
+    profile, photos = table
+    image, truth = photos[8]
+    can = next(t for t in truth if t["id"] == "black-short_can")
+    plain = reading_at(identify(image, without_outlines(profile), debug=True), can)
     assert plain["unsure"] and "outline fits no drink" in plain["_why"]
-    got = reading_at(identify(image, profile, debug=True), bottle)
-    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("black-tallest_bottle", False, "outline fitted")
-    assert np.hypot(got["x"] - bottle["x"], got["y"] - bottle["y"]) < 12
+    got = reading_at(identify(image, profile, debug=True), can)
+    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("black-short_can", False, "outline fitted")
+    assert np.hypot(got["x"] - can["x"], got["y"] - can["y"]) < 12
 
 
 def test_a_white_bottle_barely_brighter_than_the_tray_is_judged_by_its_loose_cut(tmp_path, monkeypatch):

@@ -207,3 +207,25 @@ def test_a_drink_is_measured_against_its_own_calibrated_colour_too(tmp_path):
     assert got["unsure"] and "colour fits no drink" in got["_why"]
     got = reading(profile)
     assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)
+
+
+def test_a_drink_that_is_more_than_its_colour_plus_its_shape_is_known_by_its_own_photo(tmp_path):
+    # seed 12 (a dark tray): the black square bottle's faces catch the light, so that its
+    # shading is flatter and its edges brighter than "black" plus "square bottle" predict (the
+    # models add a colour's effect to a shape's). Its own calibration photo still knows it.
+    import copy
+
+    from companion.sim.render import write_calibration_set
+    from companion.vision.calibrate import calibrate_dir
+    from companion.vision.drinks import OUTLIER_SHAPE, classify
+
+    write_calibration_set(tmp_path, Look.from_seed(12), 12)
+    profile = calibrate_dir(tmp_path)
+    seen = dict(profile.drinks["black-square_bottle"])
+    got = classify(dict(seen), profile)
+    assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)
+    models_only = copy.copy(profile)
+    models_only.drinks = {k: {f: v for f, v in rec.items() if f != "edge"} for k, rec in profile.drinks.items()}
+    models_only._cache = {}
+    got = classify(dict(seen), models_only)
+    assert got["d_shape"] > OUTLIER_SHAPE and got["unsure"]

@@ -344,22 +344,30 @@ def _tables(profile: Profile):
         sm, cm = profile.shape_model, profile.colour_model
         off = np.array([sm.offsets[k] if sm.offsets else np.zeros_like(sm.spread) for k in cols])
         S = np.array([sm.means[k] for k in shps])[None, :, :] + off[:, None, :]
-        C = np.array([cm.means[k] for k in cols])
-        # each drink's own calibrated colour as well: a faceted bottle's flat faces catch more
-        # light than a can's curve (a black square bottle reads lighter than the other blacks)
-        D = np.array([[[profile.drinks.get(f"{k}-{s}", {}).get(ch, C[i, j]) for j, ch in enumerate(COLOUR_FEATURES)]
-                       for s in shps] for i, k in enumerate(cols)], np.float64)
-        c["tables"] = (cols, shps, S, 1.0 / sm.spread, np.stack([C[:, None, :].repeat(len(shps), 1), D]),
-                       1.0 / cm.spread)
+        C = np.array([cm.means[k] for k in cols])[:, None, :].repeat(len(shps), 1)
+        # each drink as its own calibration photo showed it as well: the models add a shape's
+        # effect to a colour's, but some drinks are more than the sum (a black square bottle's
+        # flat faces catch the light, and it reads lighter and flatter than black cans suggest)
+        ppm = float(profile.stats.get("px_per_mm", 1.0))
+        units = np.array([ppm if n in ("length", "width") else 1.0 for n in SHAPE_FEATURES])
+        own_s, own_c = S.copy(), C.copy()
+        for i, k in enumerate(cols):
+            for j, s in enumerate(shps):
+                rec = profile.drinks.get(f"{k}-{s}", {})
+                if all(n in rec for n in SHAPE_FEATURES):
+                    own_s[i, j] = shape_vector(rec) * units
+                if all(n in rec for n in COLOUR_FEATURES):
+                    own_c[i, j] = colour_vector(rec)
+        c["tables"] = (cols, shps, np.stack([S, own_s]), 1.0 / sm.spread, np.stack([C, own_c]), 1.0 / cm.spread)
     return c["tables"]
 
 
 def _joint(f: dict, profile: Profile):
-    """Colour distance (6, 6) and shape-given-colour distance (6, 6) of a region's features, per
-    colour x shape: the colour is measured against the colour's mean or the drink's own, the nearer."""
+    """Colour distance and shape distance (each 6 colours x 6 shapes) of a region's features:
+    against the models' prediction for each drink or against the drink's own calibration, the nearer."""
     cols, shps, S, sinv, C, cinv = _tables(profile)
     dc = (((colour_vector(f) - C) * cinv) ** 2).sum(axis=3).min(axis=0)
-    ds = (((shape_vector(f) - S) * sinv) ** 2).sum(axis=2)
+    ds = (((shape_vector(f) - S) * sinv) ** 2).sum(axis=3).min(axis=0)
     return cols, shps, dc, ds
 
 
