@@ -36,6 +36,7 @@ SHAPE_SURE = 10.0            # a shape distance this small: the outline plainly 
 COLOUR_APART = 3.0           # the next colour this many times further: the colour is plain
 TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
 TINY = (80, 45)               # grid of the lighting estimate
+LUMA = np.array([0.114, 0.587, 0.299], np.float32)   # BGR weights of brightness
 OUTLINE_POINTS = 24           # samples of a drink's width along its length, kept in the profile
 
 
@@ -262,7 +263,7 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     # brightness across the body (the wide end, away from the ends)
     tn = (t - tlo) / max(L, 1.0)
     col = an.small[ys + region.y0, xs + region.x0] / an.gain[ys + region.y0, xs + region.x0]
-    lum = col @ np.array([0.114, 0.587, 0.299], np.float32)
+    lum = col @ LUMA
     body = (tn > 0.12) & (tn < 0.5)
     flat, edge = 0.0, 0.0
     if body.sum() > 20:
@@ -358,7 +359,12 @@ def _tables(profile: Profile):
                     own_s[i, j] = shape_vector(rec) * units
                 if all(n in rec for n in COLOUR_FEATURES):
                     own_c[i, j] = colour_vector(rec)
-        c["tables"] = (cols, shps, np.stack([S, own_s]), 1.0 / sm.spread, np.stack([C, own_c]), 1.0 / cm.spread)
+        # the edge feature is a ratio of brightnesses: on a dark drink a little light from a
+        # neighbour or the tray moves it much more, so its spread grows as the colour darkens
+        lum = np.array([cm.means[k] @ LUMA for k in cols])
+        sinv = np.broadcast_to(1.0 / sm.spread, (len(cols), len(SHAPE_FEATURES))).copy()
+        sinv[:, SHAPE_FEATURES.index("edge")] *= np.minimum(1.0, lum / np.median(lum))
+        c["tables"] = (cols, shps, np.stack([S, own_s]), sinv[:, None, :], np.stack([C, own_c]), 1.0 / cm.spread)
     return c["tables"]
 
 
@@ -622,7 +628,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
         return any(np.any(dil[i] & pieces[j]) for i in g1 for j in g2)
 
     # each piece's colour: pieces that are clearly of different colours are different drinks
-    lum_roi = roi @ np.array([0.114, 0.587, 0.299], np.float32)
+    lum_roi = roi @ LUMA
     piece_colour: dict[int, str | None] = {}
     for i, pm_ in pieces.items():
         px = roi[pm_]
