@@ -601,8 +601,20 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     lab = markers.copy()
     lab[(lab == -1) | (m == 0)] = 0
     lab[lab == bgmark] = 0
-    # watershed lines inside the region go to the neighbouring piece, and so do thin parts that
-    # the flood from outside took (a bottle's neck, the bridge to a faint shoulder)
+    # what the flood from outside took is a piece of its own when it is big enough to be part of
+    # a drink and brighter than the tray there (a pale bottle's neck and cap, beyond a faint
+    # shoulder), for the joining below to place; what is darker is most likely shadow, and it,
+    # watershed lines and thin leftovers go to the neighbouring piece
+    lost = cv2.morphologyEx(((markers == bgmark) & (m > 0)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    nl, lost_lab, lost_stats, _ = cv2.connectedComponentsWithStats(lost, connectivity=4)
+    if nl > 1:
+        tray_lum = _cached(profile)["bg"][y0:y0 + h, x0:x0 + w] @ LUMA
+        for j in range(1, nl):
+            part = lost_lab == j
+            if lost_stats[j, cv2.CC_STAT_AREA] >= max(40, 0.08 * min_area) and \
+                    np.median(roi[part] @ LUMA - tray_lum[part]) > 0:
+                lab[part] = bgmark + j
+                labels.append(bgmark + j)
     for _ in range(12):
         lost = (lab == 0) & (m > 0)
         if not lost.any():
