@@ -17,6 +17,8 @@ from companion.vision.drinks import OUTLINE_POINTS, identify
 from companion.vision import fit
 from companion.vision.outline import Outline, outlines
 
+from vision_support import reading_at, benchmark_photo
+
 # A light tray (seed 6) on which, in the 10th touching photo, a white square bottle lies with
 # its base against a black can: its neck and cap barely stand out from the tray, so the piece
 # found is its body and a part of its shoulder, which, measured, fit no drink.
@@ -35,23 +37,6 @@ def table(tmp_path_factory):
     render_sample(renderer, rng, "touching")
     photos = [render_sample(renderer, rng, "touching") for _ in range(PHOTO + 1)]
     return profile, photos
-
-
-def reading_at(found: list[dict], truth: dict) -> dict:
-    return min(found, key=lambda f: (f["x"] - truth["x"]) ** 2 + (f["y"] - truth["y"]) ** 2)
-
-
-def touching_photo(tmp_path, seed: int, skip: int):
-    """A table of its own, calibrated from its rendered photos, and the touching photo that
-    follows the first ``skip`` of the benchmark's sequence: profile, image, truth."""
-    look = Look.from_seed(seed)
-    write_calibration_set(tmp_path, look, seed)
-    profile = calibrate_dir(tmp_path)
-    renderer = Renderer(look)
-    rng = np.random.default_rng([seed, 31337])
-    for _ in range(skip):
-        render_sample(renderer, rng, "touching")
-    return (profile, *render_sample(renderer, rng, "touching"))
 
 
 def without_outlines(profile):
@@ -129,7 +114,7 @@ def test_a_white_bottle_barely_brighter_than_the_tray_is_judged_by_its_loose_cut
     # look so much like the tray that the segmented pixels hold only its body. The strict cut of
     # its outline then lacks the neck and cannot confirm it; the loose cut (with the faint
     # pixels) names it, and every other drink in the photo is read as before.
-    profile, image, truth = touching_photo(tmp_path, 8001, 6)
+    profile, image, truth = benchmark_photo(tmp_path, 8001, 6)
     bottle = next(t for t in truth if t["id"] == WHITE_BOTTLE)
     found = identify(image, profile, debug=True)
     got = reading_at(found, bottle)

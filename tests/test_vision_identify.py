@@ -14,7 +14,7 @@ from companion.sim.render import Look, Renderer, render_mat_photo, render_sample
 from companion.vision.drinks import FrameError, identify
 from companion.vision.profile import Profile
 
-from vision_support import run_cli
+from vision_support import benchmark_photo, reading_at, run_cli
 
 PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
 
@@ -182,22 +182,11 @@ def test_a_drink_is_measured_against_its_own_calibrated_colour_too(tmp_path):
     # its colour fits no drink; against its own calibration photo it plainly does.
     import copy
 
-    from companion.sim.render import write_calibration_set
-    from companion.vision.calibrate import calibrate_dir
-
-    look = Look.from_seed(6)
-    write_calibration_set(tmp_path, look, 6)
-    profile = calibrate_dir(tmp_path)
-    renderer = Renderer(look)
-    rng = np.random.default_rng([6, 31337])          # the benchmark's photo sequence
-    for _ in range(2):
-        render_sample(renderer, rng, "separated")
-    image, truth = render_sample(renderer, rng, "separated")
+    profile, image, truth = benchmark_photo(tmp_path, 6, 2, "separated")
     bottle = next(t for t in truth if t["id"] == "black-square_bottle")
 
     def reading(p):
-        found = identify(image, p, debug=True)
-        return min(found, key=lambda f: (f["x"] - bottle["x"]) ** 2 + (f["y"] - bottle["y"]) ** 2)
+        return reading_at(identify(image, p, debug=True), bottle)
 
     mean_only = copy.copy(profile)
     mean_only.drinks = {k: {f: v for f, v in rec.items() if f not in ("b", "g", "r")}

@@ -1,8 +1,13 @@
-"""Shared by the vision tests: running the vision subcommands in-process, as `companion` would."""
+"""Shared by the vision tests: running the vision subcommands in-process, as `companion` would,
+and rendered tables with the photos the benchmark takes of them."""
 from __future__ import annotations
 
 import argparse
 
+import numpy as np
+
+from companion.sim.render import Look, Renderer, render_sample, write_calibration_set
+from companion.vision.calibrate import calibrate_dir
 from companion.vision.cli import register
 
 
@@ -12,3 +17,20 @@ def run_cli(*argv: str) -> int:
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(list(argv))
     return args.func(args)
+
+
+def reading_at(found: list[dict], truth: dict) -> dict:
+    return min(found, key=lambda f: (f["x"] - truth["x"]) ** 2 + (f["y"] - truth["y"]) ** 2)
+
+
+def benchmark_photo(tmp_path, seed: int, skip: int, difficulty: str = "touching"):
+    """A table of its own, calibrated from its rendered photos, and the photo that follows the
+    first ``skip`` of the benchmark's sequence at that difficulty: profile, image, truth."""
+    look = Look.from_seed(seed)
+    write_calibration_set(tmp_path, look, seed)
+    profile = calibrate_dir(tmp_path)
+    renderer = Renderer(look)
+    rng = np.random.default_rng([seed, 31337])
+    for _ in range(skip):
+        render_sample(renderer, rng, difficulty)
+    return (profile, *render_sample(renderer, rng, difficulty))

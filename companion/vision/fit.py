@@ -43,6 +43,7 @@ AMBIGUOUS = -0.35          # vote of a pixel that might be drink or shadow
 OTHER = -1.5               # vote of a pixel that belongs to another drink
 EXPLAINED_MIN = 0.3        # mean vote inside an outline worth measuring
 COVERED_MIN = 0.8          # share of the piece inside the accepted outline
+COVERED_SHORT = 0.15       # ... by which it may fall short of the best-voted outline's, on a piece alone
 VOTE_MARGIN = 0.18         # votes per outline pixel by which one shape alone decides
 JUDGE_MAX = 30.0           # squared normalised shape distance of an acceptable cut
 JUDGE_PLAUSIBLE = 90.0     # ... of the other cut, which must merely not contradict
@@ -256,6 +257,10 @@ def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placemen
         judged = []
         for p in placed:
             if p.explained < EXPLAINED_MIN or not (p.covered >= COVERED_MIN or (window.crowded and p.explained >= 0.75)):
+                continue
+            if not window.crowded and p.covered < top.covered - COVERED_SHORT:
+                # alone, a piece is all one drink: a shorter outline that leaves a part of it
+                # out (a bottle's neck, where a can would fit the body) is not it
                 continue
             d = judge(_cut(window, p, strict), window.x0, window.y0, p.outline.shape, strict)
             if d is not None:
