@@ -378,9 +378,12 @@ def _joint(f: dict, profile: Profile):
 
 
 def _calibrated_length(profile: Profile, drink: str) -> float:
-    """The drink's length as calibrated, in working px (a mat profile's mm turned to px)."""
-    rec = profile.drinks.get(drink, {})
-    return float(rec.get("length", math.inf)) * float(profile.stats.get("px_per_mm", 1.0))
+    """The drink's length in working px (a mat profile's mm turned to px): as its calibration
+    photo measured it or as the models predict it, the longer (one photo may measure it short)."""
+    cols, shps, S, *_ = _tables(profile)
+    colour, shape = drink.split("-", 1)
+    i = SHAPE_FEATURES.index("length")
+    return float(S[:, cols.index(colour), shps.index(shape), i].max())
 
 
 def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
