@@ -218,3 +218,19 @@ def test_a_drink_that_is_more_than_its_colour_plus_its_shape_is_known_by_its_own
     models_only._cache = {}
     got = classify(dict(seen), models_only)
     assert got["d_shape"] > OUTLIER_SHAPE and got["unsure"]
+
+
+def test_a_drink_whose_calibration_photo_measured_it_short_is_not_too_long(profile):
+    # one calibration photo may measure a drink a little short; a piece of the drink's usual
+    # length is then still that drink (the models' length, from all 36 photos, vouches for it)
+    import copy
+
+    from companion.vision.drinks import classify
+
+    seen = dict(profile.drinks["red-stubby_can"])
+    short = copy.copy(profile)
+    short.drinks = {**profile.drinks, "red-stubby_can": {**seen, "length": seen["length"] * 0.85}}
+    short._cache = {}
+    got = classify(dict(seen), short)
+    assert (got["color"], got["shape"], got["unsure"]) == ("red", "stubby_can", False)
+    assert "longer than" not in got["why"]
