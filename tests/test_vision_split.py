@@ -14,8 +14,8 @@ def test_a_pale_bottles_neck_beyond_a_faint_shoulder_is_joined_to_its_body(tmp_p
     # tray, with a purple bottle's cap against its body. The neck and cap, cut off from the
     # body, are a part of the blob of their own; joined to the body they make the bottle,
     # where the body alone would be read as a short can. (The faint shoulder leaves the joined
-    # piece fitting no drink; of the outlines then placed on it, a short can's would fit the
-    # body, but it leaves the neck out of a piece that is one drink, so it is not taken.)
+    # piece fitting no drink; of the outlines then placed on it, a short can's cuts the body
+    # like a short can, but the bottle's outline wins the votes by far, so it is the one taken.)
     profile, image, truth = benchmark_photo(tmp_path, 9002, 13)
     bottle = next(t for t in truth if t["id"] == "white-not_tallest_bottle")
     got = reading_at(identify(image, profile, debug=True), bottle)

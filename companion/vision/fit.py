@@ -43,7 +43,7 @@ AMBIGUOUS = -0.35          # vote of a pixel that might be drink or shadow
 OTHER = -1.5               # vote of a pixel that belongs to another drink
 EXPLAINED_MIN = 0.3        # mean vote inside an outline worth measuring
 COVERED_MIN = 0.8          # share of the piece inside the accepted outline
-COVERED_SHORT = 0.15       # ... by which it may fall short of the best-voted outline's, on a piece alone
+VOTE_DEFICIT = 120.0       # judged distance added per vote per pixel an outline trails the best-voted one
 VOTE_MARGIN = 0.18         # votes per outline pixel by which one shape alone decides
 JUDGE_MAX = 30.0           # squared normalised shape distance of an acceptable cut
 JUDGE_PLAUSIBLE = 90.0     # ... of the other cut, which must merely not contradict
@@ -240,7 +240,7 @@ def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placemen
     vote by far, it is taken. Otherwise each well-placed outline cuts the pixels it would own
     and ``judge(mask, shape)`` measures the cut with the ordinary features (a square
     bottle's flat face, a bottle's neck and shoulder must show in the pixels, not merely fit
-    an outline). Two cuts are judged: a loose one that also takes the pixels that might be
+    an outline), raised by how far the outline trails in the vote. Two cuts are judged: a loose one that also takes the pixels that might be
     shadow (a white drink's shaded part), and a strict one of the segmented pixels only (so
     an outline cannot make the cut look like itself). Both must name the same drink. None
     when no shape is clearly best or the best does not cover the piece."""
@@ -258,13 +258,12 @@ def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placemen
         for p in placed:
             if p.explained < EXPLAINED_MIN or not (p.covered >= COVERED_MIN or (window.crowded and p.explained >= 0.75)):
                 continue
-            if not window.crowded and p.covered < top.covered - COVERED_SHORT:
-                # alone, a piece is all one drink: a shorter outline that leaves a part of it
-                # out (a bottle's neck, where a can would fit the body) is not it
-                continue
             d = judge(_cut(window, p, strict), window.x0, window.y0, p.outline.shape, strict)
             if d is not None:
-                judged.append((d, p))
+                # any outline's cut looks somewhat like that outline (a can's outline on a
+                # bottle's body cuts a can): the cuts are weighed with how far the outline
+                # trails in the votes, which see the whole piece and its rim
+                judged.append((d + VOTE_DEFICIT * (top.score - p.score) / n_top, p))
         if not judged:
             return None
         judged.sort(key=lambda dp: dp[0])
