@@ -234,3 +234,20 @@ def test_a_drink_whose_calibration_photo_measured_it_short_is_not_too_long(profi
     got = classify(dict(seen), short)
     assert (got["color"], got["shape"], got["unsure"]) == ("red", "stubby_can", False)
     assert "longer than" not in got["why"]
+
+
+def test_motion_blur_may_lengthen_a_drink_a_little(profile):
+    # blur smears a drink's ends outwards by a few pixels: a stubby can a little past its
+    # length is two drinks? in a sharp frame, and itself in a blurred one
+    from companion.vision.drinks import classify
+
+    f = dict(profile.drinks["red-stubby_can"])
+    f["length"] *= 1.13
+    sharp = classify(dict(f), profile, sharpness=1.0)
+    assert sharp["unsure"] and "longer than a red stubby can" in sharp["why"]
+    blurred = classify(dict(f), profile, sharpness=0.6)
+    assert (blurred["color"], blurred["shape"], blurred["unsure"]) == ("red", "stubby_can", False)
+    # ... but not by half a drink
+    f["length"] *= 1.5
+    got = classify(dict(f), profile, sharpness=0.6)
+    assert got["unsure"] or got["shape"] != "stubby_can"

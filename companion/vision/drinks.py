@@ -34,6 +34,7 @@ OUTLIER_SHAPE = 30.0          # squared normalised distance beyond which no shap
 OUTLIER_COLOUR = 60.0
 SHAPE_SURE = 10.0            # a shape distance this small: the outline plainly fits
 COLOUR_APART = 3.0           # the next colour this many times further: the colour is plain
+BLUR_SMEAR = 10.0             # px by which blur may lengthen a drink, per unit of blur inflation
 TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
 TINY = (80, 45)               # grid of the lighting estimate
 LUMA = np.array([0.114, 0.587, 0.299], np.float32)   # BGR weights of brightness
@@ -413,7 +414,9 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
     if d_c > OUTLIER_COLOUR and not plain:
         reasons.append("colour fits no drink")
         conf = min(conf, 0.3)
-    longest = _calibrated_length(profile, f"{colour}-{shape}") * TOO_LONG
+    # motion blur smears both ends outwards by a few pixels, whatever the drink's length
+    longest = _calibrated_length(profile, f"{colour}-{shape}") * TOO_LONG + \
+        BLUR_SMEAR * (blur_inflation(sharpness) - 1.0)
     if d_s <= OUTLIER_SHAPE and f["length"] > longest:
         # the other features may fit while the piece runs on past the drink: two drinks end to
         # end, or a drink and its neighbour's end, read as one
