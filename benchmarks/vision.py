@@ -36,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.sim.render import (DIFFICULTIES, DIFFICULTY_TITLES, Look, Renderer, render_sample,  # noqa: E402
                                   write_calibration_set)
 from companion.vision.calibrate import calibrate_dir  # noqa: E402
-from companion.vision.drinks import FrameError, identify  # noqa: E402
+from companion.vision.drinks import identify  # noqa: E402
+from companion.vision.segment import FrameError  # noqa: E402
 
 TARGETS = {"correct": (">=", 99.5), "wrong": ("<=", 0.3), "unsure": ("<=", 1.0), "median_ms": ("<=", 30.0)}
 

@@ -13,7 +13,8 @@ import pytest
 from companion.drinks import DRINK_IDS
 from companion.sim.render import Look, Renderer, render_sample, write_calibration_set
 from companion.vision.calibrate import calibrate_dir
-from companion.vision.drinks import OUTLINE_POINTS, identify
+from companion.vision.drinks import identify
+from companion.vision.features import OUTLINE_POINTS
 from companion.vision import fit
 from companion.vision.outline import Outline, outlines
 

@@ -11,7 +11,8 @@ import pytest
 
 from companion.sim.camera import SIM_SEED
 from companion.sim.render import Look, Renderer, render_mat_photo, render_sample
-from companion.vision.drinks import FrameError, identify
+from companion.vision.drinks import identify
+from companion.vision.segment import FrameError
 from companion.vision.profile import Profile
 
 from vision_support import benchmark_photo, reading_at, run_cli
@@ -140,7 +141,7 @@ def test_cli_identify_errors(photos, tmp_path, capsys):
 def test_a_piece_longer_than_the_drink_it_looks_like_is_unsure(profile, stretch, unsure):
     # a stubby can's calibrated features with its length stretched: what runs on past the can
     # (a neighbour's end) still looks like a stubby can in every other feature
-    from companion.vision.drinks import classify
+    from companion.vision.classify import classify
 
     f = dict(profile.drinks["red-stubby_can"])
     f["length"] *= stretch
@@ -159,7 +160,7 @@ def _lighter(profile, drink: str, step: float) -> dict:
 def test_a_dark_drink_read_lighter_than_calibrated_keeps_its_colour_when_no_other_is_near(profile):
     # a black square bottle's lit face on a dark tray reads lighter than in calibration: far
     # from black, yet far further from every other colour, and its outline fits
-    from companion.vision.drinks import OUTLIER_COLOUR, classify
+    from companion.vision.classify import OUTLIER_COLOUR, classify
 
     step = next(s for s in range(2, 80, 2)
                 if classify(_lighter(profile, "black-square_bottle", s), profile)["d_colour"] > OUTLIER_COLOUR)
@@ -206,7 +207,7 @@ def test_a_drink_that_is_more_than_its_colour_plus_its_shape_is_known_by_its_own
 
     from companion.sim.render import write_calibration_set
     from companion.vision.calibrate import calibrate_dir
-    from companion.vision.drinks import OUTLIER_SHAPE, classify
+    from companion.vision.classify import OUTLIER_SHAPE, classify
 
     write_calibration_set(tmp_path, Look.from_seed(12), 12)
     profile = calibrate_dir(tmp_path)
@@ -225,7 +226,7 @@ def test_a_drink_whose_calibration_photo_measured_it_short_is_not_too_long(profi
     # length is then still that drink (the models' length, from all 36 photos, vouches for it)
     import copy
 
-    from companion.vision.drinks import classify
+    from companion.vision.classify import classify
 
     seen = dict(profile.drinks["red-stubby_can"])
     short = copy.copy(profile)
@@ -239,7 +240,7 @@ def test_a_drink_whose_calibration_photo_measured_it_short_is_not_too_long(profi
 def test_motion_blur_may_lengthen_a_drink_a_little(profile):
     # blur smears a drink's ends outwards by a few pixels: a stubby can a little past its
     # length is two drinks? in a sharp frame, and itself in a blurred one
-    from companion.vision.drinks import classify
+    from companion.vision.classify import classify
 
     f = dict(profile.drinks["red-stubby_can"])
     f["length"] *= 1.13

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision.drinks import analyse, identify, regions_of, split
+from companion.vision.drinks import identify, regions_of, split
+from companion.vision.segment import analyse
 
 from vision_support import benchmark_photo, reading_at
 

@@ -19,8 +19,9 @@ import cv2
 import numpy as np
 
 from ..drinks import COLOURS, DRINK_IDS, SHAPES
-from .drinks import (COLOUR_FEATURES, SHAPE_FEATURES, Analysis, FrameError, Region, analyse, colour_vector,
-                     measure, regions_of, shape_vector)
+from .drinks import regions_of
+from .features import COLOUR_FEATURES, SHAPE_FEATURES, Region, colour_vector, measure, shape_vector
+from .segment import Analysis, FrameError, analyse
 from .profile import Model, Profile, work_scale
 
 log = logging.getLogger("companion.vision")

@@ -96,8 +96,9 @@ def _identify(args: argparse.Namespace) -> int:
     import cv2  # noqa: F401  (fail early and clearly if OpenCV is missing)
 
     from .calibrate import CalibrationError, read_image
-    from .drinks import FrameError, identify
+    from .drinks import identify
     from .profile import Profile, ProfileError
+    from .segment import FrameError
 
     def fail(msg: str, code: int) -> int:
         if args.json:

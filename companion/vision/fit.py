@@ -37,6 +37,8 @@ import cv2
 import numpy as np
 
 from ..drinks import SHAPES
+from .classify import blur_inflation, distances
+from .features import Region, measure
 from .outline import STEP, Outline, outlines, template
 
 AMBIGUOUS = -0.35          # vote of a pixel that might be drink or shadow
@@ -362,15 +364,13 @@ def _reading(d: dict, colour: str, shape: str, cx: float, cy: float, confidence:
 def _judge(an, profile, colour: str):
     """judge(cut, x0, y0, shape, strict): how far the cut's measured outline is from that drink
     (None: nothing to measure, or a strict cut of another colour)."""
-    from .drinks import Region, _joint, blur_inflation, measure    # drinks.py imports this module
-
     inflate = blur_inflation(an.sharpness) ** 2
 
     def judge(cut, x0, y0, shape, strict=False):
         f = measure(Region(cut, x0, y0), an)
         if f is None:
             return None
-        cols, shps, dc, ds = _joint(f, profile)
+        cols, shps, dc, ds = distances(f, profile)
         ci = cols.index(colour)
         # the colour was read from the piece; a loose cut may hold tray-coloured pixels (where
         # the drink looked like tray), so it is judged by its shape, but a cut of drink pixels

@@ -16,7 +16,8 @@ import cv2
 import numpy as np
 
 from ..observation import Observation
-from .drinks import FrameError, analyse, identify_analysis
+from .drinks import identify_analysis
+from .segment import FrameError, analyse
 from .profile import Profile, ProfileError
 
 log = logging.getLogger("companion.vision")

@@ -1,0 +1,115 @@
+"""Naming a measured piece: colour and shape against the profile's models and each drink's
+own calibration photo; the posterior over the 36 drinks gives the confidence, and a piece far
+from every drink, between two, or longer than the drink it looks like is marked ``unsure``
+instead of guessed."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..drinks import COLOURS, SHAPES
+from .features import COLOUR_FEATURES, LUMA, SHAPE_FEATURES, colour_vector, shape_vector
+from .profile import Profile
+
+UNSURE_BELOW = 0.6            # posterior (colour x shape) below which a drink is unsure
+OUTLIER_SHAPE = 30.0          # squared normalised distance beyond which no shape fits
+OUTLIER_COLOUR = 60.0
+SHAPE_SURE = 10.0            # a shape distance this small: the outline plainly fits
+COLOUR_APART = 3.0           # the next colour this many times further: the colour is plain
+BLUR_SMEAR = 10.0             # px by which blur may lengthen a drink, per unit of blur inflation
+TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
+
+
+def blur_inflation(sharpness: float) -> float:
+    return 1.0 + 2.5 * max(0.0, 0.92 - sharpness)
+
+
+def _tables(profile: Profile):
+    """The 36 drinks' expected shape vectors (colour x shape x feature) and colour means, as arrays."""
+    c = profile._cache
+    if "tables" not in c:
+        cols = [x.value for x in COLOURS]
+        shps = [x.value for x in SHAPES]
+        sm, cm = profile.shape_model, profile.colour_model
+        off = np.array([sm.offsets[k] if sm.offsets else np.zeros_like(sm.spread) for k in cols])
+        S = np.array([sm.means[k] for k in shps])[None, :, :] + off[:, None, :]
+        C = np.array([cm.means[k] for k in cols])[:, None, :].repeat(len(shps), 1)
+        # each drink as its own calibration photo showed it as well: the models add a shape's
+        # effect to a colour's, but some drinks are more than the sum (a black square bottle's
+        # flat faces catch the light, and it reads lighter and flatter than black cans suggest)
+        ppm = float(profile.stats.get("px_per_mm", 1.0))
+        units = np.array([ppm if n in ("length", "width") else 1.0 for n in SHAPE_FEATURES])
+        own_s, own_c = S.copy(), C.copy()
+        for i, k in enumerate(cols):
+            for j, s in enumerate(shps):
+                rec = profile.drinks.get(f"{k}-{s}", {})
+                if all(n in rec for n in SHAPE_FEATURES):
+                    own_s[i, j] = shape_vector(rec) * units
+                if all(n in rec for n in COLOUR_FEATURES):
+                    own_c[i, j] = colour_vector(rec)
+        # the edge feature is a ratio of brightnesses: on a dark drink a little light from a
+        # neighbour or the tray moves it much more, so its spread grows as the colour darkens
+        lum = np.array([cm.means[k] @ LUMA for k in cols])
+        sinv = np.broadcast_to(1.0 / sm.spread, (len(cols), len(SHAPE_FEATURES))).copy()
+        sinv[:, SHAPE_FEATURES.index("edge")] *= np.minimum(1.0, lum / np.median(lum))
+        c["tables"] = (cols, shps, np.stack([S, own_s]), sinv[:, None, :], np.stack([C, own_c]), 1.0 / cm.spread)
+    return c["tables"]
+
+
+def distances(f: dict, profile: Profile):
+    """Colour distance and shape distance (each 6 colours x 6 shapes) of a region's features:
+    against the models' prediction for each drink or against the drink's own calibration, the nearer."""
+    cols, shps, S, sinv, C, cinv = _tables(profile)
+    dc = (((colour_vector(f) - C) * cinv) ** 2).sum(axis=3).min(axis=0)
+    ds = (((shape_vector(f) - S) * sinv) ** 2).sum(axis=3).min(axis=0)
+    return cols, shps, dc, ds
+
+
+def _calibrated_length(profile: Profile, drink: str) -> float:
+    """The drink's length in working px (a mat profile's mm turned to px): as its calibration
+    photo measured it or as the models predict it, the longer (one photo may measure it short)."""
+    cols, shps, S, *_ = _tables(profile)
+    colour, shape = drink.split("-", 1)
+    i = SHAPE_FEATURES.index("length")
+    return float(S[:, cols.index(colour), shps.index(shape), i].max())
+
+
+def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
+    """Joint over the 36 drinks: colour distance + shape distance given that colour. A blurred
+    frame (sharpness < 1) measures outlines less exactly: the shape spread widens with it."""
+    cols, shps, dc, ds = distances(f, profile)
+    ds = ds / blur_inflation(sharpness) ** 2
+    tot = dc + ds
+    flat_ = tot.ravel()
+    p = np.exp(-0.5 * (flat_ - flat_.min()))
+    p /= p.sum()
+    order = np.argsort(-p)
+    best, second = int(order[0]), int(order[1])
+    ci, si = divmod(best, len(shps))
+    colour, shape = cols[ci], shps[si]
+    d_c, d_s = float(dc[ci, si]), float(ds[ci, si])
+    conf = float(p[best])
+    f["_ds"], f["_dc"] = round(d_s, 1), round(d_c, 1)
+    reasons = []
+    if d_s > OUTLIER_SHAPE:
+        reasons.append("outline fits no drink")
+        conf = min(conf, 0.3)
+    runner_up = float(np.delete(dc, ci, axis=0).min())
+    # a dark drink's lit face on a dark tray reads lighter than calibrated: far off, but much
+    # nearer its own colour than any other, and with its outline fitting well, it is that drink
+    plain = d_s <= SHAPE_SURE and d_c <= 2 * OUTLIER_COLOUR and runner_up >= COLOUR_APART * d_c
+    if d_c > OUTLIER_COLOUR and not plain:
+        reasons.append("colour fits no drink")
+        conf = min(conf, 0.3)
+    # motion blur smears both ends outwards by a few pixels, whatever the drink's length
+    longest = _calibrated_length(profile, f"{colour}-{shape}") * TOO_LONG + \
+        BLUR_SMEAR * (blur_inflation(sharpness) - 1.0)
+    if d_s <= OUTLIER_SHAPE and f["length"] > longest:
+        # the other features may fit while the piece runs on past the drink: two drinks end to
+        # end, or a drink and its neighbour's end, read as one
+        reasons.append(f"longer than a {colour} {shape.replace('_', ' ')}: two drinks?")
+        conf = min(conf, 0.3)
+    if p[best] < 0.9:
+        c2, s2 = divmod(second, len(shps))
+        reasons.append(f"or {cols[c2]}-{shps[s2]}?")
+    return {"color": colour, "shape": shape, "confidence": round(conf, 3), "unsure": conf < UNSURE_BELOW,
+            "why": "; ".join(reasons), "d_shape": d_s, "d_colour": d_c}

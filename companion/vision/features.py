@@ -1,0 +1,133 @@
+"""What one drink-sized piece of the frame measures: length and width along its principal
+axis, the width profile (a bottle's shoulder and neck), the brightness profile across the body
+(round or flat faces), and the body colour."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .segment import Analysis
+
+SHAPE_FEATURES = ["length", "width", "neck", "shoulder", "flat", "edge"]
+COLOUR_FEATURES = ["b", "g", "r"]
+LUMA = np.array([0.114, 0.587, 0.299], np.float32)   # BGR weights of brightness
+OUTLINE_POINTS = 24           # samples of a drink's width along its length, kept in the profile
+
+
+@dataclass
+class Region:
+    mask: np.ndarray      # uint8 0/255 crop
+    x0: int
+    y0: int
+
+    @property
+    def area(self) -> int:
+        return int(np.count_nonzero(self.mask))
+
+
+def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) -> dict | None:
+    """Geometry and colour features of one drink-sized region (None if degenerate)."""
+    ys, xs = np.nonzero(region.mask)
+    if len(xs) < 30:
+        return None
+    pts = np.column_stack([xs, ys]).astype(np.float32)
+    mean = pts.mean(axis=0)
+    d = pts - mean
+    if axis is None:
+        cov = d.T @ d / len(d)
+        evals, evecs = np.linalg.eigh(cov)
+        e1 = evecs[:, 1].astype(np.float32)
+        if evals[1] < 1.8 * evals[0]:
+            # nearly as wide as long (a stubby can): the length is the direction along which the
+            # shading does not change (a cylinder's shading runs across it)
+            a = measure(region, an, unit_scale, e1)
+            b = measure(region, an, unit_scale, np.array([-e1[1], e1[0]], np.float32))
+            if a is None or b is None:
+                return a or b
+            return a if a["flat"] >= b["flat"] else b
+    else:
+        e1 = np.asarray(axis, np.float32)
+    t = d @ e1
+    s = d @ np.array([-e1[1], e1[0]], np.float32)
+    t0 = math.floor(t.min())
+    pos = t - t0
+    tb = pos.astype(np.int32)
+    frac = pos - tb
+    # soft binning: each pixel's unit area is shared by the two nearest slices, so that the
+    # pixel grid seen at a slant does not alias into a comb of thick and thin slices
+    w = (np.bincount(tb, 1.0 - frac, minlength=tb.max() + 2) + np.bincount(tb + 1, frac, minlength=tb.max() + 2))
+    w = w.astype(np.float32)
+    W = _quantile(w, 0.85)
+    if W <= 2:
+        return None
+    ends = np.nonzero(w >= 0.25 * W)[0]
+    lo, hi = int(ends[0]), int(ends[-1])
+    w = w[lo:hi + 1]
+    L = float(len(w))
+    # orient: the narrow end (a bottle's neck) last
+    q = max(1, int(round(len(w) * 0.22)))
+    if w[:q].mean() < w[-q:].mean():
+        w = w[::-1]
+        t = -t
+        e1 = -e1
+        tlo = -(hi + t0 + 1)
+    else:
+        tlo = lo + t0
+    neck = float(w[-q:].mean() / W)
+    a, b = int(len(w) * 0.55), int(len(w) * 0.75)
+    shoulder = float(w[a:max(b, a + 1)].mean() / W)
+    # brightness across the body (the wide end, away from the ends)
+    tn = (t - tlo) / max(L, 1.0)
+    col = an.small[ys + region.y0, xs + region.x0] / an.gain[ys + region.y0, xs + region.x0]
+    lum = col @ LUMA
+    body = (tn > 0.12) & (tn < 0.5)
+    flat, edge = 0.0, 0.0
+    if body.sum() > 20:
+        sn = s[body] / (W / 2)
+        bins = np.clip(((sn + 1) / 2 * 7).astype(np.int32), 0, 6)
+        cnt = np.bincount(bins, minlength=7).astype(np.float32)
+        tot = np.bincount(bins, weights=lum[body], minlength=7)
+        prof = tot / np.maximum(cnt, 1)
+        prof = np.where(cnt > 0, prof, prof[cnt > 0].mean())
+        top = max(float(prof.max()), 1.0)
+        core = prof[1:6] / top
+        flat = float(core.std() / max(core.mean(), 1e-3))
+        edge = float((prof[0] + prof[6]) / 2 / max(prof[2:5].mean(), 1.0))
+    # colour of the body: the lit part, without highlights and shaded edges
+    inner = body & (np.abs(s) < W * 0.35) if body.sum() > 40 else np.ones_like(lum, bool)
+    if not inner.any():             # a ragged cut (a fitted outline over few pixels): all of it
+        inner = np.ones_like(lum, bool)
+    li = lum[inner]
+    lo_l, hi_l = _quantile(li, 0.30), _quantile(li, 0.80)
+    sel = inner.copy()
+    sel[inner] = (li >= lo_l) & (li <= hi_l)
+    if sel.sum() < 5:
+        sel = inner
+    colour = np.median(col[sel], axis=0)
+    cx = float(mean[0] + region.x0)
+    cy = float(mean[1] + region.y0)
+    # the outline itself (wide end first), for fitting it later where a drink's edges are hidden
+    wprof = np.interp(np.linspace(0, len(w) - 1, OUTLINE_POINTS), np.arange(len(w)), w) * unit_scale
+    return {"length": L * unit_scale, "width": W * unit_scale, "neck": neck, "shoulder": shoulder,
+            "flat": flat, "edge": edge, "b": float(colour[0]), "g": float(colour[1]), "r": float(colour[2]),
+            "cx": cx, "cy": cy, "area": float(len(xs)), "axis": (float(e1[0]), float(e1[1])),
+            "outline": [round(float(v), 2) for v in wprof]}
+
+
+def _quantile(a: np.ndarray, q: float) -> float:
+    """The q-quantile by selection (np.percentile's interpolation and checks cost more than the
+    measuring itself on these small arrays); the nearest rank, which is all the features need."""
+    k = min(len(a) - 1, max(0, int(round(q * (len(a) - 1)))))
+    return float(np.partition(a, k)[k])
+
+
+def shape_vector(f: dict) -> np.ndarray:
+    v = np.array([f[k] for k in SHAPE_FEATURES], np.float64)
+    v[SHAPE_FEATURES.index("flat")] = math.log(f["flat"] + 0.02)   # facets: ratios matter, not differences
+    return v
+
+
+def colour_vector(f: dict) -> np.ndarray:
+    return np.array([f[k] for k in COLOUR_FEATURES], np.float64)

@@ -1,0 +1,180 @@
+"""The frame against the empty tray: is it readable, how is it lit, which pixels are drinks.
+
+1. Lighting of the moment: the empty tray is the reference. The ratio of this frame to the
+   empty tray, on a coarse grid and with the drinks' own pixels rejected as outliers, gives
+   a smooth gain field per channel; dividing by it shows the frame as if lit like the
+   calibration photos (colours are measured on that corrected view).
+2. Segmentation: pixels that differ from the (relit) empty tray by more than the frame's
+   own noise, and are not merely darker in every channel alike (a shadow), belong to drinks;
+   so do the thin dark lines of a drink's silhouette where its body looks like the tray.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .profile import Profile, ProfileError
+
+TINY = (80, 45)               # grid of the lighting estimate
+
+
+class FrameError(ValueError):
+    """The frame cannot be analysed (wrong size, too dark, overexposed)."""
+
+
+@dataclass
+class Analysis:
+    """A frame prepared against the profile: corrected view, drink mask, noise level."""
+
+    small: np.ndarray          # frame at working scale, float32 BGR
+    gain: np.ndarray           # lighting of this frame relative to the empty tray (work scale)
+    corrected: np.ndarray | None   # unused (measured per region)
+    mask: np.ndarray           # uint8 0/255: drink pixels
+    sigma: np.ndarray          # per-channel noise of the difference
+    light: float               # mean gain (1 = as bright as the calibration)
+    sharpness: float = 1.0     # fine detail of the tray now / in the calibration (motion blur < 1)
+    clear_tray: np.ndarray | None = None   # bool: pixels that are plainly the empty tray (not even a shadow)
+
+
+def check_frame(image, profile: Profile) -> None:
+    if image is None or not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
+        raise FrameError("not a colour image")
+    w, h = profile.image_size
+    if image.shape[1] != w or image.shape[0] != h:
+        raise FrameError(f"the frame is {image.shape[1]}x{image.shape[0]} but the profile was calibrated at "
+                         f"{w}x{h}; set the camera to {w}x{h} or calibrate again")
+
+
+def exposure_problem(small: np.ndarray, light: float) -> str | None:
+    """A short reason when the frame is too dark or overexposed to read, else None."""
+    lum = small.mean()
+    if lum < 18 or light < 0.3:
+        return f"the frame is too dark to read (mean level {lum:.0f} of 255, {light:.0%} of the calibration light)"
+    b, g, r = cv2.split(small)
+    sat = float(np.count_nonzero(cv2.max(cv2.max(b, g), r) >= 250)) / b.size
+    if sat > 0.35 or light > 3.0:
+        return f"the frame is overexposed ({sat:.0%} of it saturated, {light:.0%} of the calibration light)"
+    return None
+
+
+def reference(profile: Profile):
+    """What every frame is compared with, computed once per profile: the empty tray (float),
+    its fine texture and dark lines, the lighting grid's design, the morphology kernels."""
+    c = profile._cache
+    if "bg" not in c:
+        if profile.background is None:
+            raise ProfileError("this profile has no photo of the empty tray; calibrate with one "
+                               "(calibrate drinks DIR, or --mat PHOTO --background EMPTY.png)")
+        bg = profile.background.astype(np.float32)
+        c["bg"] = bg
+        gray = cv2.cvtColor(profile.background, cv2.COLOR_BGR2GRAY)
+        c["k5"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        c["bg_lap_energy"] = float(np.mean(_band(gray)[::2, ::2] ** 2))
+        c["bg_blackhat"] = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, c["k5"]).astype(np.float32)
+        c["bg_tiny_log"] = np.log(cv2.resize(bg, TINY, interpolation=cv2.INTER_AREA) + 1.0)
+        yy, xx = np.mgrid[0:TINY[1], 0:TINY[0]].astype(np.float32)
+        c["design"] = np.column_stack([np.ones(xx.size), (xx.ravel() - TINY[0] / 2) / TINY[0],
+                                       (yy.ravel() - TINY[1] / 2) / TINY[1]]).astype(np.float32)
+        c["k3"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+        c["k5"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+        c["k7"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    return c
+
+
+def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, float]:
+    """Per-channel gain of this frame over the empty tray, smooth, at working scale."""
+    c = reference(profile)
+    lr = np.log(cv2.resize(small, TINY, interpolation=cv2.INTER_AREA) + 1.0) - c["bg_tiny_log"]
+    flat = lr.reshape(-1, 3)
+    med = np.median(flat, axis=0)
+    inl = np.abs(flat - med).max(axis=1) < 0.15
+    A = c["design"]
+    for _ in range(2):
+        if inl.sum() < 30:
+            break
+        coef, *_ = np.linalg.lstsq(A[inl], flat[inl], rcond=None)
+        resid = np.abs(flat - A @ coef).max(axis=1)
+        inl = resid < 0.06
+    else:
+        pass
+    w = inl.reshape(TINY[1], TINY[0]).astype(np.float32)
+    if w.sum() < 30:
+        field_ = np.broadcast_to(med, lr.shape).astype(np.float32)
+    else:
+        plane = (A @ coef).reshape(lr.shape).astype(np.float32)
+        # what the plane misses (a person's shade), filled in smoothly from the tray around it
+        res = (lr - plane) * w[..., None]
+        num = cv2.GaussianBlur(res, (0, 0), 3.0)
+        den = cv2.GaussianBlur(w, (0, 0), 3.0)[..., None] + 1e-3
+        field_ = plane + num / den * np.minimum(1.0, den / 0.3)
+    wsz = (small.shape[1], small.shape[0])
+    gain = cv2.resize(np.exp(field_).astype(np.float32), wsz, interpolation=cv2.INTER_LINEAR)
+    c["last_tray_share"] = float(w.mean())     # share of the frame that still looks like the tray
+    return gain, float(np.exp(med.mean()))
+
+
+def analyse(image: np.ndarray, profile: Profile) -> Analysis:
+    check_frame(image, profile)
+    c = reference(profile)
+    wsz = profile.work_size
+    small8 = cv2.resize(image, wsz, interpolation=cv2.INTER_AREA)
+    small = small8.astype(np.float32)
+    gain, light = lighting_field(small, profile)
+    problem = exposure_problem(small8, light)
+    if problem:
+        raise FrameError(problem)
+    if c.get("last_tray_share", 1.0) < 0.25:
+        raise FrameError("the frame does not show the calibrated tray (was the camera or the tray moved? "
+                         "calibrate again)")
+    expected = cv2.multiply(c["bg"], gain)
+    ad = cv2.absdiff(small, expected)
+    sub = ad[::4, ::4].reshape(-1, 3)
+    sigma = np.maximum(np.median(sub, axis=0) * 1.4826, 1.5).astype(np.float32)
+    adc = cv2.split(ad)
+    z = cv2.max(cv2.max(adc[0] * (1 / sigma[0]), adc[1] * (1 / sigma[1])), adc[2] * (1 / sigma[2]))
+    # a shadow darkens every channel alike and keeps the tray's colour; compared on a 3x3 mean
+    # (a shadow is smooth) the colour test can be tight
+    sm3 = cv2.blur(small, (3, 3))
+    ex3 = cv2.blur(expected, (3, 3))
+    ratio = cv2.split(cv2.divide(sm3 + 2.0, ex3 + 2.0))
+    rmax = cv2.max(cv2.max(ratio[0], ratio[1]), ratio[2])
+    rmin = cv2.min(cv2.min(ratio[0], ratio[1]), ratio[2])
+    level = cv2.cvtColor(ex3, cv2.COLOR_BGR2GRAY) + 2.0
+    rel_noise = float(sigma.max()) / 3.0 / level          # noise of a 3x3 mean, as a ratio
+    shadow = (rmax < 1.0 + 4 * rel_noise) & (rmin > 0.58) & ((rmax - rmin) < 0.03 + 5 * rel_noise)
+    # dark valleys: a lying drink's silhouette is a thin dark line (its side turns away from the
+    # light, and it touches the tray there) even where its body matches the tray or looks like
+    # a shadow (white in its own shade); a cast shadow fades out without one
+    gray = cv2.cvtColor(small8, cv2.COLOR_BGR2GRAY)
+    bh = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, c["k5"])
+    valley = (bh.astype(np.float32) - c["bg_blackhat"] * float(light)) > 5.0 * float(sigma.mean())
+    weak = ((z > 3.5) & ~shadow).astype(np.uint8) * 255
+    weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, c["k3"])     # noise specks; thin valleys join after
+    weak[valley] = 255
+    strong = (z > 7.0) & (weak > 0)
+    n, lab = cv2.connectedComponents(weak, connectivity=8)
+    keep = np.zeros(n, np.uint8)
+    keep[np.unique(lab[strong])] = 255
+    keep[0] = 0
+    fg = keep[lab]
+    fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, c["k7"])
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    mask = np.zeros_like(fg)
+    min_area = min(profile.stats.get("min_area", 150) * 0.05, 30)
+    keep = [cnt for cnt in contours if cv2.contourArea(cnt) >= min_area]
+    cv2.drawContours(mask, keep, -1, 255, -1)
+    # how sharp is this frame? the tray's fine detail against the empty tray's (where no drink is)
+    lap = _band(gray)
+    free = mask[::2, ::2] == 0
+    e_now = float(np.mean(lap[::2, ::2][free] ** 2)) if free.any() else 0.0
+    e_bg = c["bg_lap_energy"] * light * light
+    sharp = min(1.0, math.sqrt(e_now / e_bg)) if e_bg > 0 else 1.0
+    return Analysis(small, gain, None, mask, sigma, light, sharp, (z < 2.5) & (mask == 0))
+
+
+def _band(gray: np.ndarray) -> np.ndarray:
+    """Fine detail (Laplacian): motion blur removes it."""
+    return cv2.Laplacian(gray, cv2.CV_32F)
