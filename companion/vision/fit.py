@@ -1,6 +1,6 @@
 """A second look at drinks whose measured outline fits no drink: fit the calibrated outlines.
 
-The features in ``drinks.py`` come from a piece's own pixels. When drinks touch, or a white
+The features in ``features.py`` come from a piece's own pixels. When drinks touch, or a white
 drink's shaded shoulder reads as tray, a piece is cut short, carries part of a neighbour, or
 holds two drinks of one colour, and its length and width profile then match nothing. Here
 the question is turned round: which calibrated drink, laid at some position and angle,
