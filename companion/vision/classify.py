@@ -15,7 +15,7 @@ OUTLIER_SHAPE = 30.0          # squared normalised distance beyond which no shap
 OUTLIER_COLOUR = 60.0
 SHAPE_SURE = 10.0            # a shape distance this small: the outline plainly fits
 COLOUR_APART = 3.0           # the next colour this many times further: the colour is plain
-BLUR_SMEAR = 10.0             # px by which blur may lengthen a drink, per unit of blur inflation
+BLUR_SMEAR = 5.0              # px by which blur may lengthen a drink, per unit of blur inflation
 TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
 
 
