@@ -20,10 +20,10 @@ from companion.vision.outline import Outline, outlines
 
 from vision_support import reading_at, benchmark_photo
 
-# A light tray (seed 6) on which, in the 10th touching photo, a white square bottle lies with
-# its base against a black can: its neck and cap barely stand out from the tray, so the piece
-# found is its body and a part of its shoulder, which, measured, fit no drink.
+# A light tray (seed 6) on which, in the 10th touching photo, a pale mint can lies with its
+# side against the end of a black can: the piece cut for it, measured, fits no drink.
 SEED, PHOTO = 6, 9
+MINT_CAN = "mint-short_can"
 WHITE_BOTTLE = "white-square_bottle"
 
 
@@ -60,20 +60,20 @@ def test_calibration_keeps_each_drinks_outline_wide_end_first(table):
             assert ends[1] > 0.8 * ends[0], drink       # a can is as wide at both ends
 
 
-def test_a_white_bottle_whose_shoulder_reads_as_tray_is_named_by_its_fitted_outline(table):
+def test_a_can_whose_piece_fits_no_drink_is_named_by_its_fitted_outline(table):
     profile, photos = table
     image, truth = photos[PHOTO]
-    bottle = next(t for t in truth if t["id"] == WHITE_BOTTLE)
-    # measured alone, the pieces fit no drink: unsure (never a wrong name)
-    plain = reading_at(identify(image, without_outlines(profile), debug=True), bottle)
+    can = next(t for t in truth if t["id"] == MINT_CAN)
+    # measured alone, the piece fits no drink: unsure (never a wrong name)
+    plain = reading_at(identify(image, without_outlines(profile), debug=True), can)
     assert plain["unsure"] and "outline fits no drink" in plain["_why"]
-    # with the calibrated outlines, the bottle is found whole and named
+    # with the calibrated outlines, the can is found and named
     found = identify(image, profile, debug=True)
-    got = reading_at(found, bottle)
-    assert (f"{got['color']}-{got['shape']}", got["unsure"]) == (WHITE_BOTTLE, False)
+    got = reading_at(found, can)
+    assert (f"{got['color']}-{got['shape']}", got["unsure"]) == (MINT_CAN, False)
     assert got["_why"] == "outline fitted" and got["confidence"] >= 0.6
-    assert np.hypot(got["x"] - bottle["x"], got["y"] - bottle["y"]) < 12     # its centre, not its body's
-    # ... and its neck is not reported as another drink
+    assert np.hypot(got["x"] - can["x"], got["y"] - can["y"]) < 12     # its centre, not its piece's
+    # ... and no other drink is reported in its place
     assert len(found) == len(truth)
 
 

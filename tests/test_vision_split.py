@@ -48,3 +48,25 @@ def test_pieces_lie_within_their_blob_and_never_overlap(tmp_path):
             assert not np.any(owner[inside])
             owner[inside] = 1
     assert blobs >= 1          # the photo has touching drinks to split
+
+
+def test_drinks_of_plainly_different_colours_end_to_end_are_kept_apart(tmp_path):
+    # seed 12003 (a dark tray), 8th blurred photo (touching + drift + JPEG + motion blur): a
+    # blue short can lies end to end with a red can. Blur and drift move the red piece's colour
+    # off the calibration, yet it is far nearer red than anything else: the two pieces are not
+    # joined, and the blue can is not read as one long tall can.
+    profile, image, truth = benchmark_photo(tmp_path, 12003, 7, "hard")
+    can = next(t for t in truth if t["id"] == "blue-short_can")
+    got = reading_at(identify(image, profile, debug=True), can)
+    assert (got["color"], got["shape"], got["unsure"]) == ("blue", "short_can", False)
+
+
+def test_shade_cut_off_between_drinks_of_other_colours_is_no_drink(tmp_path, monkeypatch):
+    # seed 12000 (a dark tray), 8th touching photo: kept apart from the drinks beside it by its
+    # colour, the shade between them is a small piece of the darkest colour; it is no drink
+    from companion.vision import drinks
+
+    profile, image, truth = benchmark_photo(tmp_path, 12000, 7)
+    assert len(identify(image, profile)) == len(truth)
+    monkeypatch.setattr(drinks, "SHADE_AREA", 0.0)
+    assert len(identify(image, profile)) == len(truth) + 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .classify import OUTLIER_COLOUR, OUTLIER_SHAPE, classify, distances
+from .classify import COLOUR_APART, OUTLIER_COLOUR, OUTLIER_SHAPE, classify, distances
 from .features import LUMA, Region, measure
 from .fit import refit
 from .profile import Profile
@@ -152,6 +152,7 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
 
 
 SPLIT_PENALTY = 10.0     # cost of one more drink in a blob (keeps a drink from being cut in two)
+SHADE_AREA = 0.5         # a piece of the darkest colour below this share of the smallest drink is shade
 
 
 def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, dict | None]]:
@@ -246,7 +247,10 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
         sel = (lv >= lo_l) & (lv <= hi_l)
         d = profile.colour_model.distances(np.median(px[sel] if sel.sum() >= 5 else px, axis=0))
         ranked = sorted(d.items(), key=lambda kv: kv[1])
-        sure = ranked[0][1] < 15 and ranked[1][1] - ranked[0][1] > 10
+        # sure: very near one colour, or near one and much further from every other (the terms
+        # of classify's colour rule; drift and blur move a piece's colour off the calibration)
+        (_, near), (_, second) = ranked[0], ranked[1]
+        sure = (near < 15 and second - near > 10) or (near < OUTLIER_COLOUR and second > COLOUR_APART * max(near, 5.0))
         piece_colour[i] = ranked[0][0] if sure else None
 
     def colour_of(g):
@@ -274,7 +278,16 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
             break
         _, g1, g2 = best
         groups = [g for g in groups if g not in (g1, g2)] + [g1 | g2]
-    return [(Region(cost_of(g)[2], x0, y0), cost_of(g)[1]) for g in groups]
+    # pieces of the darkest colour too small to be a drink are the shade between the drinks of
+    # the blob (kept apart from them now that their colours are told apart), not drinks
+    darkest = min(profile.colour_model.means, key=lambda c: float(np.asarray(profile.colour_model.means[c]) @ LUMA))
+    out = []
+    for g in groups:
+        pm, f_ = cost_of(g)[2], cost_of(g)[1]
+        if len(groups) > 1 and colour_of(g) == {darkest} and np.count_nonzero(pm) < SHADE_AREA * min_area:
+            continue
+        out.append((Region(pm, x0, y0), f_))
+    return out
 
 
 def identify(image: np.ndarray, profile: Profile, debug: bool = False) -> list[dict]:
