@@ -151,6 +151,28 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
     return out
 
 
+def _darkest(profile: Profile) -> str:
+    """The drink colour that shade looks like."""
+    means = profile.colour_model.means
+    return min(means, key=lambda c: float(np.asarray(means[c]) @ LUMA))
+
+
+def _plain_colour(px: np.ndarray, profile: Profile) -> str | None:
+    """The colour of these pixels (relit BGR) when it is plain, else None: very near one colour,
+    or near one and much further from every other (the terms of classify's colour rule: drift
+    and blur move a piece's colour off the calibration). Measured on the lit body's brightness
+    band, as a drink's colour is."""
+    if len(px) < 15:
+        return None
+    lv = px @ LUMA
+    lo_l, hi_l = np.percentile(lv, [30, 80])
+    sel = (lv >= lo_l) & (lv <= hi_l)
+    d = profile.colour_model.distances(np.median(px[sel] if sel.sum() >= 5 else px, axis=0))
+    (colour, near), (_, second) = sorted(d.items(), key=lambda kv: kv[1])[:2]
+    sure = (near < 15 and second - near > 10) or (near < OUTLIER_COLOUR and second > COLOUR_APART * max(near, 5.0))
+    return colour if sure else None
+
+
 SPLIT_PENALTY = 10.0     # cost of one more drink in a blob (keeps a drink from being cut in two)
 SHADE_AREA = 0.5         # a piece of the darkest colour below this share of the smallest drink is shade
 
@@ -235,23 +257,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
         return any(np.any(dil[i] & pieces[j]) for i in g1 for j in g2)
 
     # each piece's colour: pieces that are clearly of different colours are different drinks
-    lum_roi = roi @ LUMA
-    piece_colour: dict[int, str | None] = {}
-    for i, pm_ in pieces.items():
-        px = roi[pm_]
-        if len(px) < 15:
-            piece_colour[i] = None
-            continue
-        lv = lum_roi[pm_]
-        lo_l, hi_l = np.percentile(lv, [30, 80])
-        sel = (lv >= lo_l) & (lv <= hi_l)
-        d = profile.colour_model.distances(np.median(px[sel] if sel.sum() >= 5 else px, axis=0))
-        ranked = sorted(d.items(), key=lambda kv: kv[1])
-        # sure: very near one colour, or near one and much further from every other (the terms
-        # of classify's colour rule; drift and blur move a piece's colour off the calibration)
-        (_, near), (_, second) = ranked[0], ranked[1]
-        sure = (near < 15 and second - near > 10) or (near < OUTLIER_COLOUR and second > COLOUR_APART * max(near, 5.0))
-        piece_colour[i] = ranked[0][0] if sure else None
+    piece_colour = {i: _plain_colour(roi[pm_], profile) for i, pm_ in pieces.items()}
 
     def colour_of(g):
         cs = {piece_colour[i] for i in g} - {None}
@@ -280,11 +286,10 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
         groups = [g for g in groups if g not in (g1, g2)] + [g1 | g2]
     # pieces of the darkest colour too small to be a drink are the shade between the drinks of
     # the blob (kept apart from them now that their colours are told apart), not drinks
-    darkest = min(profile.colour_model.means, key=lambda c: float(np.asarray(profile.colour_model.means[c]) @ LUMA))
     out = []
     for g in groups:
         pm, f_ = cost_of(g)[2], cost_of(g)[1]
-        if len(groups) > 1 and colour_of(g) == {darkest} and np.count_nonzero(pm) < SHADE_AREA * min_area:
+        if len(groups) > 1 and colour_of(g) == {_darkest(profile)} and np.count_nonzero(pm) < SHADE_AREA * min_area:
             continue
         out.append((Region(pm, x0, y0), f_))
     return out
