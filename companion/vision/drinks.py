@@ -232,12 +232,14 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
                     np.median(roi[part] @ LUMA - tray_lum[part]) > 0:
                 lab[part] = bgmark + j
                 labels.append(bgmark + j)
-    for _ in range(12):
-        lost = (lab == 0) & (m > 0)
-        if not lost.any():
-            break
-        dil = cv2.dilate(lab.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
-        lab[lost] = dil[lost]
+    lost = (lab == 0) & (m > 0)
+    if lost.any():
+        # each to the nearest piece (up to 12 px away), not to whichever neighbour comes first
+        free = (lab == 0).astype(np.uint8)
+        dist, idx = cv2.distanceTransformWithLabels(free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
+        nearest = lab[free == 0][idx - 1]        # the labels of the non-free pixels, in scan order
+        take = lost & (dist <= 12)
+        lab[take] = nearest[take]
     pieces = {i: (lab == i) for i in labels if np.any(lab == i)}
     cache: dict[frozenset, tuple[float, dict | None]] = {}
 
