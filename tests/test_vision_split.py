@@ -70,3 +70,20 @@ def test_shade_cut_off_between_drinks_of_other_colours_is_no_drink(tmp_path, mon
     assert len(identify(image, profile)) == len(truth)
     monkeypatch.setattr(drinks, "SHADE_AREA", 0.0)
     assert len(identify(image, profile)) == len(truth) + 1
+
+
+def test_what_the_watershed_leaves_unassigned_goes_to_the_nearest_piece():
+    from companion.vision.drinks import _fill_from_nearest
+
+    lab = np.zeros((3, 4), np.int32)
+    lab[0, 0], lab[2, 3] = 2, 9
+    _fill_from_nearest(lab, np.ones((3, 4), bool))
+    # (0, 2) lies 2 px from piece 2 and 2.2 px from piece 9: it is piece 2's, the smaller label
+    assert lab.tolist() == [[2, 2, 2, 9], [2, 2, 9, 9], [2, 9, 9, 9]]
+    # beyond the reach, and outside the blob, nothing is filled
+    lab = np.zeros((1, 30), np.int32)
+    lab[0, 0] = 4
+    inside = np.ones((1, 30), bool)
+    inside[0, 5] = False
+    _fill_from_nearest(lab, inside, reach=12)
+    assert lab[0, 5] == 0 and lab[0, 12] == 4 and lab[0, 13] == 0

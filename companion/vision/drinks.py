@@ -151,6 +151,25 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
     return out
 
 
+def _fill_from_nearest(lab: np.ndarray, inside: np.ndarray, reach: float = 12.0) -> None:
+    """Give the unlabelled pixels (0) of ``inside`` the label of the nearest labelled pixel, up
+    to ``reach`` px away (in place): each goes to the piece it lies against, not to whichever
+    neighbour happens to have the larger label.
+
+    >>> lab = np.zeros((3, 4), np.int32); lab[0, 0] = 2; lab[2, 3] = 9
+    >>> _fill_from_nearest(lab, np.ones((3, 4), bool)); lab.tolist()
+    [[2, 2, 2, 9], [2, 2, 9, 9], [2, 9, 9, 9]]
+    """
+    lost = (lab == 0) & inside
+    if not lost.any() or not (lab != 0).any():
+        return
+    free = (lab == 0).astype(np.uint8)
+    dist, idx = cv2.distanceTransformWithLabels(free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
+    nearest = lab[free == 0][idx - 1]        # the labels of the labelled pixels, in scan order
+    take = lost & (dist <= reach)
+    lab[take] = nearest[take]
+
+
 def _darkest(profile: Profile) -> str:
     """The drink colour that shade looks like."""
     means = profile.colour_model.means
@@ -232,14 +251,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
                     np.median(roi[part] @ LUMA - tray_lum[part]) > 0:
                 lab[part] = bgmark + j
                 labels.append(bgmark + j)
-    lost = (lab == 0) & (m > 0)
-    if lost.any():
-        # each to the nearest piece (up to 12 px away), not to whichever neighbour comes first
-        free = (lab == 0).astype(np.uint8)
-        dist, idx = cv2.distanceTransformWithLabels(free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
-        nearest = lab[free == 0][idx - 1]        # the labels of the non-free pixels, in scan order
-        take = lost & (dist <= 12)
-        lab[take] = nearest[take]
+    _fill_from_nearest(lab, m > 0)
     pieces = {i: (lab == i) for i in labels if np.any(lab == i)}
     cache: dict[frozenset, tuple[float, dict | None]] = {}
 
