@@ -21,8 +21,8 @@ import numpy as np
 from ..drinks import COLOURS, DRINK_IDS, SHAPES
 from .drinks import regions_of
 from .features import COLOUR_FEATURES, SHAPE_FEATURES, Region, colour_vector, measure, shape_vector
-from .segment import Analysis, FrameError, analyse
 from .profile import Model, Profile, work_scale
+from .segment import Analysis, FrameError, analyse
 
 log = logging.getLogger("companion.vision")
 

@@ -24,7 +24,10 @@ def blur_inflation(sharpness: float) -> float:
 
 
 def _tables(profile: Profile):
-    """The 36 drinks' expected shape vectors (colour x shape x feature) and colour means, as arrays."""
+    """The 36 drinks as arrays, computed once per profile: cols, shps; the expected shape
+    vectors (2 x colour x shape x feature: the models' prediction, then the drink's own
+    calibration), the inverse shape spreads per colour (colour x 1 x feature), the expected
+    colours (2 x colour x shape x channel, likewise) and the inverse colour spread."""
     c = profile._cache
     if "tables" not in c:
         cols = [x.value for x in COLOURS]

@@ -242,10 +242,11 @@ def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placemen
     vote by far, it is taken. Otherwise each well-placed outline cuts the pixels it would own
     and ``judge(mask, shape)`` measures the cut with the ordinary features (a square
     bottle's flat face, a bottle's neck and shoulder must show in the pixels, not merely fit
-    an outline), raised by how far the outline trails in the vote. Two cuts are judged: a loose one that also takes the pixels that might be
-    shadow (a white drink's shaded part), and a strict one of the segmented pixels only (so
-    an outline cannot make the cut look like itself). Both must name the same drink. None
-    when no shape is clearly best or the best does not cover the piece."""
+    an outline), raised by how far the outline trails in the vote. Two cuts are judged: a
+    loose one that also takes the pixels that might be shadow (a white drink's shaded part),
+    and a strict one of the segmented pixels only (so an outline cannot make the cut look
+    like itself). Both must name the same drink. None when no shape is clearly best or the
+    best does not cover the piece."""
     placed = sorted((window.best(table[(colour, s.value)]) for s in SHAPES), key=lambda p: -p.score)
     top = placed[0]
     n_top = max(1.0, float(np.count_nonzero(top.inside)))
