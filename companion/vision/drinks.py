@@ -240,7 +240,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     # what the flood from outside took is a piece of its own when it is big enough to be part of
     # a drink and brighter than the tray there (a pale bottle's neck and cap, beyond a faint
     # shoulder), for the joining below to place; what is darker is most likely shadow, and it,
-    # watershed lines and thin leftovers go to the neighbouring piece
+    # watershed lines and thin leftovers go to the nearest piece
     lost = cv2.morphologyEx(((markers == bgmark) & (m > 0)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     nl, lost_lab, lost_stats, _ = cv2.connectedComponentsWithStats(lost, connectivity=4)
     if nl > 1:
