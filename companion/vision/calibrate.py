@@ -20,7 +20,7 @@ import numpy as np
 
 from ..drinks import COLOURS, DRINK_IDS, SHAPES
 from .drinks import regions_of
-from .features import COLOUR_FEATURES, SHAPE_FEATURES, Region, colour_vector, measure, shape_vector
+from .features import COLOUR_FEATURES, SHAPE_FEATURES, Region, colour_vector, measure, shape_vector, size_units
 from .profile import Model, Profile, work_scale
 from .segment import Analysis, FrameError, analyse
 
@@ -306,7 +306,7 @@ def bind_to_tray(profile: Profile, background: np.ndarray, name: str = "backgrou
     cgain = grey / GREY_REF
     colour = Model(profile.colour_model.names, {k: v * cgain for k, v in profile.colour_model.means.items()},
                    profile.colour_model.spread * float(cgain.mean()))
-    lin = np.array([ppm if n in ("length", "width") else 1.0 for n in profile.shape_model.names])
+    lin = size_units(profile.shape_model.names, ppm)
     sm = profile.shape_model
     # a mat photo and the tray camera see the drinks under different light and scale: allow for it
     shape = Model(sm.names, {k: v * lin for k, v in sm.means.items()}, sm.spread * lin * MAT_TRANSFER,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..drinks import COLOURS, SHAPES
-from .features import COLOUR_FEATURES, LUMA, SHAPE_FEATURES, colour_vector, shape_vector
+from .features import COLOUR_FEATURES, LUMA, SHAPE_FEATURES, colour_vector, shape_vector, size_units
 from .profile import Profile
 
 UNSURE_BELOW = 0.6            # posterior (colour x shape) below which a drink is unsure
@@ -39,8 +39,7 @@ def _tables(profile: Profile):
         # each drink as its own calibration photo showed it as well: the models add a shape's
         # effect to a colour's, but some drinks are more than the sum (a black square bottle's
         # flat faces catch the light, and it reads lighter and flatter than black cans suggest)
-        ppm = float(profile.stats.get("px_per_mm", 1.0))
-        units = np.array([ppm if n in ("length", "width") else 1.0 for n in SHAPE_FEATURES])
+        units = size_units(SHAPE_FEATURES, float(profile.stats.get("px_per_mm", 1.0)))
         own_s, own_c = S.copy(), C.copy()
         for i, k in enumerate(cols):
             for j, s in enumerate(shps):

@@ -300,10 +300,11 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
         groups = [g for g in groups if g not in (g1, g2)] + [g1 | g2]
     # pieces of the darkest colour too small to be a drink are the shade between the drinks of
     # the blob (kept apart from them now that their colours are told apart), not drinks
+    shade = {_darkest(profile)}
     out = []
     for g in groups:
         pm, f_ = cost_of(g)[2], cost_of(g)[1]
-        if len(groups) > 1 and colour_of(g) == {_darkest(profile)} and np.count_nonzero(pm) < SHADE_AREA * min_area:
+        if len(groups) > 1 and colour_of(g) == shade and np.count_nonzero(pm) < SHADE_AREA * min_area:
             continue
         out.append((Region(pm, x0, y0), f_))
     return out

@@ -123,6 +123,12 @@ def _quantile(a: np.ndarray, q: float) -> float:
     return float(np.partition(a, k)[k])
 
 
+def size_units(names: list[str], px_per_mm: float) -> np.ndarray:
+    """Per shape feature, the factor that turns a mat profile's mm into working px: the sizes
+    (length, width) scale, the ratios do not."""
+    return np.array([px_per_mm if n in ("length", "width") else 1.0 for n in names])
+
+
 def shape_vector(f: dict) -> np.ndarray:
     v = np.array([f[k] for k in SHAPE_FEATURES], np.float64)
     v[SHAPE_FEATURES.index("flat")] = math.log(f["flat"] + 0.02)   # facets: ratios matter, not differences
