@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.vision import drinks
 from companion.vision.drinks import identify, regions_of, split
 from companion.vision.segment import analyse
 
@@ -87,3 +88,20 @@ def test_what_the_watershed_leaves_unassigned_goes_to_the_nearest_piece():
     inside[0, 5] = False
     _fill_from_nearest(lab, inside, reach=12)
     assert lab[0, 5] == 0 and lab[0, 12] == 4 and lab[0, 13] == 0
+
+
+def test_a_bottles_neck_in_shade_is_read_as_its_colour_dimmed(tmp_path, monkeypatch):
+    # seed 8000 (a dark tray), 13th touching photo: a red tallest bottle lies beside a blue one.
+    # Its neck, turned from the light, is as near black as red when compared with the lit
+    # colours, so nothing kept it from being joined to the blue bottle, and the red body alone
+    # was read as a short can. Compared with each colour dimmed, the neck is plainly red.
+    profile, image, truth = benchmark_photo(tmp_path, 8000, 12)
+    bottle = next(t for t in truth if t["id"] == "red-tallest_bottle")
+    found = identify(image, profile, debug=True)
+    got = reading_at(found, bottle)
+    assert (got["color"], got["shape"], got["unsure"]) == ("red", "tallest_bottle", False)
+    assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
+    # without the dimmed comparison the neck goes astray again
+    monkeypatch.setattr(drinks, "_dimmed_distances", lambda x, p: {c: 1e6 for c in p.colour_model.means})
+    again = reading_at(identify(image, profile, debug=True), bottle)
+    assert (again["shape"], again["unsure"]) != ("tallest_bottle", False)

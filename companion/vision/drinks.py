@@ -176,24 +176,64 @@ def _darkest(profile: Profile) -> str:
     return min(means, key=lambda c: float(np.asarray(means[c]) @ LUMA))
 
 
-def _plain_colour(px: np.ndarray, profile: Profile) -> str | None:
-    """The colour of these pixels (relit BGR) when it is plain, else None: very near one colour,
-    or near one and much further from every other (the terms of classify's colour rule: drift
-    and blur move a piece's colour off the calibration). Measured on the lit body's brightness
-    band, as a drink's colour is."""
+SHADE_DIM = (0.35, 1.0)   # how much darker than its lit body a drink's shaded part may look
+
+
+def _plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool]:
+    """The colour of these pixels (relit BGR) when it is plain, else None, and whether it was
+    read only as that colour dimmed. Plain: very near one colour, or near one and much
+    further from every other (the terms of classify's colour rule: drift and blur move a
+    piece's colour off the calibration). Measured on the lit body's brightness band, as a
+    drink's colour is.
+
+    A piece in its drink's shade (a neck turned from the light, the dark line between two
+    cylinders) is that colour dimmed; it is compared with every colour dimmed to match. Such a
+    reading is weaker: a small dimmed piece on its own is more likely shade than a drink.
+    """
     if len(px) < 15:
-        return None
+        return None, False
     lv = px @ LUMA
     lo_l, hi_l = np.percentile(lv, [30, 80])
     sel = (lv >= lo_l) & (lv <= hi_l)
-    d = profile.colour_model.distances(np.median(px[sel] if sel.sum() >= 5 else px, axis=0))
+    x = np.median(px[sel] if sel.sum() >= 5 else px, axis=0)
+    lit = _plain(profile.colour_model.distances(x))
+    if lit:
+        return lit, False
+    dimmed = _plain(_dimmed_distances(x, profile))
+    return dimmed, dimmed is not None
+
+
+def _plain(d: dict[str, float]) -> str | None:
+    """The nearest colour of these distances when it is plainly the nearest, else None."""
     (colour, near), (_, second) = sorted(d.items(), key=lambda kv: kv[1])[:2]
     sure = (near < 15 and second - near > 10) or (near < OUTLIER_COLOUR and second > COLOUR_APART * max(near, 5.0))
     return colour if sure else None
 
 
+def _dimmed_distances(x: np.ndarray, profile: Profile) -> dict[str, float]:
+    """Squared normalised distance of a colour to each drink colour dimmed by the factor (within
+    SHADE_DIM) that brings it closest.
+
+    A dark red is red dimmed, not black:
+
+    >>> from companion.vision.profile import Model
+    >>> cm = Model(["b", "g", "r"], {"red": np.array([45., 36., 194.]), "black": np.array([38., 35., 42.])},
+    ...            np.array([7., 7., 7.]))
+    >>> d = _dimmed_distances(np.array([19., 22., 119.]), type("P", (), {"colour_model": cm}))
+    >>> d["red"] < 5 < 100 < d["black"]
+    True
+    """
+    cm = profile.colour_model
+    out = {}
+    for name, m in cm.means.items():
+        m = np.asarray(m, np.float64)
+        k = float(np.clip((x @ m) / max(float(m @ m), 1e-6), *SHADE_DIM))
+        out[name] = float(np.sum(((x - k * m) / cm.spread) ** 2))
+    return out
+
+
 SPLIT_PENALTY = 10.0     # cost of one more drink in a blob (keeps a drink from being cut in two)
-SHADE_AREA = 0.5         # a piece of the darkest colour below this share of the smallest drink is shade
+SHADE_AREA = 0.5         # a piece of the darkest colour, or only dimmed, below this share of the smallest drink is shade
 
 
 def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, dict | None]]:
@@ -271,7 +311,9 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
         return any(np.any(dil[i] & pieces[j]) for i in g1 for j in g2)
 
     # each piece's colour: pieces that are clearly of different colours are different drinks
-    piece_colour = {i: _plain_colour(roi[pm_], profile) for i, pm_ in pieces.items()}
+    read = {i: _plain_colour(roi[pm_], profile) for i, pm_ in pieces.items()}
+    piece_colour = {i: c for i, (c, _) in read.items()}
+    dimmed = {i for i, (_, dim) in read.items() if dim}
 
     def colour_of(g):
         cs = {piece_colour[i] for i in g} - {None}
@@ -298,13 +340,14 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
             break
         _, g1, g2 = best
         groups = [g for g in groups if g not in (g1, g2)] + [g1 | g2]
-    # pieces of the darkest colour too small to be a drink are the shade between the drinks of
-    # the blob (kept apart from them now that their colours are told apart), not drinks
+    # pieces of the darkest colour, or read only as a colour dimmed, too small to be a drink
+    # are the shade between the drinks of the blob (kept apart from them now that their
+    # colours are told apart), not drinks
     shade = {_darkest(profile)}
     out = []
     for g in groups:
         pm, f_ = cost_of(g)[2], cost_of(g)[1]
-        if len(groups) > 1 and colour_of(g) == shade and np.count_nonzero(pm) < SHADE_AREA * min_area:
+        if len(groups) > 1 and (colour_of(g) == shade or g <= dimmed) and np.count_nonzero(pm) < SHADE_AREA * min_area:
             continue
         out.append((Region(pm, x0, y0), f_))
     return out
