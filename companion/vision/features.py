@@ -86,15 +86,15 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     flat, edge = 0.0, 0.0
     if body.sum() > 20:
         sn = s[body] / (W / 2)
-        bins = np.clip(((sn + 1) / 2 * 7).astype(np.int32), 0, 6)
-        cnt = np.bincount(bins, minlength=7).astype(np.float32)
-        tot = np.bincount(bins, weights=lum[body], minlength=7)
-        prof = tot / np.maximum(cnt, 1)
-        prof = np.where(cnt > 0, prof, prof[cnt > 0].mean())
+        prof = _across(sn, lum[body], 7)
         top = max(float(prof.max()), 1.0)
         core = prof[1:6] / top
         flat = float(core.std() / max(core.mean(), 1e-3))
-        edge = float((prof[0] + prof[6]) / 2 / max(prof[2:5].mean(), 1.0))
+        # a round side darkens towards the rim; the outermost slice is left out, because blur
+        # mixes the tray into it (lighter on a light tray, darker on a dark one) and would
+        # make a blurred cylinder look flat, or a blurred facet round
+        rim = _across(sn, lum[body], 9)
+        edge = float((rim[1] + rim[7]) / 2 / max(rim[3:6].mean(), 1.0))
     # colour of the body: the lit part, without highlights and shaded edges
     inner = body & (np.abs(s) < W * 0.35) if body.sum() > 40 else np.ones_like(lum, bool)
     if not inner.any():             # a ragged cut (a fitted outline over few pixels): all of it
@@ -114,6 +114,15 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
             "flat": flat, "edge": edge, "b": float(colour[0]), "g": float(colour[1]), "r": float(colour[2]),
             "cx": cx, "cy": cy, "area": float(len(xs)), "axis": (float(e1[0]), float(e1[1])),
             "outline": [round(float(v), 2) for v in wprof]}
+
+
+def _across(sn: np.ndarray, lum: np.ndarray, n: int) -> np.ndarray:
+    """Mean brightness in ``n`` equal slices across the body (``sn``: position across, -1 to
+    1); an empty slice takes the mean of the others."""
+    bins = np.clip(((sn + 1) / 2 * n).astype(np.int32), 0, n - 1)
+    cnt = np.bincount(bins, minlength=n).astype(np.float32)
+    prof = np.bincount(bins, weights=lum, minlength=n) / np.maximum(cnt, 1)
+    return np.where(cnt > 0, prof, prof[cnt > 0].mean())
 
 
 def _quantile(a: np.ndarray, q: float) -> float:
