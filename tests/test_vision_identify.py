@@ -252,3 +252,15 @@ def test_motion_blur_may_lengthen_a_drink_a_little(profile):
     f["length"] *= 1.5
     got = classify(dict(f), profile, sharpness=0.6)
     assert got["unsure"] or got["shape"] != "stubby_can"
+
+
+def test_a_blurred_round_bottle_on_a_light_tray_still_reads_round(tmp_path):
+    # seed 8003 (a light tray), 12th blurred photo (touching + drift + JPEG + motion blur): blur
+    # mixes the light tray into a red bottle's rim, which then looks as bright as its middle,
+    # like a square bottle's flat face. The rim is measured one slice in from the outline.
+    profile, image, truth = benchmark_photo(tmp_path, 8003, 11, "hard")
+    bottle = next(t for t in truth if t["id"] == "red-not_tallest_bottle")
+    got = reading_at(identify(image, profile, debug=True), bottle)
+    assert (got["color"], got["shape"], got["unsure"]) == ("red", "not_tallest_bottle", False)
+    round_, square = profile.drinks["red-not_tallest_bottle"]["edge"], profile.drinks["red-square_bottle"]["edge"]
+    assert abs(got["_f"]["edge"] - round_) < abs(got["_f"]["edge"] - square)
