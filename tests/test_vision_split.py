@@ -105,3 +105,17 @@ def test_a_bottles_neck_in_shade_is_read_as_its_colour_dimmed(tmp_path, monkeypa
     monkeypatch.setattr(drinks, "_dimmed_distances", lambda x, p: {c: 1e6 for c in p.colour_model.means})
     again = reading_at(identify(image, profile, debug=True), bottle)
     assert (again["shape"], again["unsure"]) != ("tallest_bottle", False)
+
+
+def test_shade_caught_between_drinks_is_no_drink(tmp_path, monkeypatch):
+    # seed 12005 (a light tray), 14th blurred photo: a white can's shadow lies in the corner
+    # between it and a blue bottle's neck, and the blob closes over it. No drink explains that
+    # piece, and most of it differs from the tray no more than a shadow: it is not reported
+    profile, image, truth = benchmark_photo(tmp_path, 12005, 13, "hard")
+    found = identify(image, profile, debug=True)
+    assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
+    assert not any(f["unsure"] for f in found)
+    # were it kept, it would be one more (unsure) drink
+    monkeypatch.setattr(drinks, "FAINT_PIECE", 1.01)
+    again = identify(image, profile, debug=True)
+    assert len(again) == len(truth) + 1 and sum(f["unsure"] for f in again) == 1

@@ -139,9 +139,12 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
             found.append({"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"],
                           "confidence": c["confidence"], "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f,
                           "_r": piece, "_outline_bad": c["d_shape"] > OUTLIER_SHAPE and c["d_colour"] <= OUTLIER_COLOUR})
-    found = refit(found, an, profile, profile.stats.get("min_area", 0), profile.stats.get("max_area", 1e9))
+    min_area = profile.stats.get("min_area", 0)
+    found = refit(found, an, profile, min_area, profile.stats.get("max_area", 1e9))
     out = []
     for d in found:
+        if d["unsure"] and "_r" in d and _is_shade(d["_r"], an, min_area):
+            continue
         cx, cy = d.pop("cx"), d.pop("cy")
         d.pop("_r", None)
         d.pop("_outline_bad", None)
@@ -149,6 +152,19 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
                     "x": round((cx + 0.5) * scale - 0.5, 1), "y": round((cy + 0.5) * scale - 0.5, 1),
                     **{k: v for k, v in d.items() if k not in ("color", "shape")}})
     return out
+
+
+FAINT_PIECE = 0.45       # share of faint pixels (no further from the tray than a shadow) ...
+FAINT_SMALL = 0.9        # ... in a piece smaller than this share of the smallest drink: shade
+
+
+def _is_shade(r: Region, an: Analysis, min_area: float) -> bool:
+    """A piece that no drink explains, smaller than a drink and largely no different from the
+    tray in shadow: shade caught between drinks (filled in with the blob), not a drink."""
+    if an.faint is None or r.area >= FAINT_SMALL * min_area:
+        return False
+    h, w = r.mask.shape
+    return float(an.faint[r.y0:r.y0 + h, r.x0:r.x0 + w][r.mask > 0].mean()) >= FAINT_PIECE
 
 
 def _fill_from_nearest(lab: np.ndarray, inside: np.ndarray, reach: float = 12.0) -> None:
