@@ -192,19 +192,20 @@ def _darkest(profile: Profile) -> str:
     return min(means, key=lambda c: float(np.asarray(means[c]) @ LUMA))
 
 
-SHADE_DIM = (0.35, 1.0)   # how much darker than its lit body a drink's shaded part may look
+RELIT = (0.35, 1.6)   # how much darker (in shade) or lighter (a face catching the light) a part of a drink may look
 
 
 def _plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool]:
-    """The colour of these pixels (relit BGR) when it is plain, else None, and whether it was
-    read only as that colour dimmed. Plain: very near one colour, or near one and much
-    further from every other (the terms of classify's colour rule: drift and blur move a
-    piece's colour off the calibration). Measured on the lit body's brightness band, as a
-    drink's colour is.
+    """The colour of these pixels (relit BGR) when it is plain, else None, and whether only
+    relighting gives it. Plain: very near one colour, or near one and much further from every
+    other (the terms of classify's colour rule: drift and blur move a piece's colour off the
+    calibration). Measured on the lit body's brightness band, as a drink's colour is.
 
-    A piece in its drink's shade (a neck turned from the light, the dark line between two
-    cylinders) is that colour dimmed; it is compared with every colour dimmed to match. Such a
-    reading is weaker: a small dimmed piece on its own is more likely shade than a drink.
+    A part of a drink lit otherwise than its body (a neck turned from the light, the dark line
+    between two cylinders, a flat face catching the light) is its colour darker or lighter, so
+    it is compared with every colour scaled to match: a white neck in shade is grey, which the
+    colours as calibrated would call mint rather than white. A reading that only scaling gives
+    is weaker: a small such piece on its own is more likely shade than a drink.
     """
     if len(px) < 15:
         return None, False
@@ -212,11 +213,11 @@ def _plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool]:
     lo_l, hi_l = np.percentile(lv, [30, 80])
     sel = (lv >= lo_l) & (lv <= hi_l)
     x = np.median(px[sel] if sel.sum() >= 5 else px, axis=0)
-    lit = _plain(profile.colour_model.distances(x))
-    if lit:
-        return lit, False
-    dimmed = _plain(_dimmed_distances(x, profile))
-    return dimmed, dimmed is not None
+    as_calibrated = _plain(profile.colour_model.distances(x))
+    relit = _plain(_relit_distances(x, profile))
+    if relit:
+        return relit, relit != as_calibrated
+    return as_calibrated, False
 
 
 def _plain(d: dict[str, float]) -> str | None:
@@ -226,16 +227,16 @@ def _plain(d: dict[str, float]) -> str | None:
     return colour if sure else None
 
 
-def _dimmed_distances(x: np.ndarray, profile: Profile) -> dict[str, float]:
-    """Squared normalised distance of a colour to each drink colour dimmed by the factor (within
-    SHADE_DIM) that brings it closest.
+def _relit_distances(x: np.ndarray, profile: Profile) -> dict[str, float]:
+    """Squared normalised distance of a colour to each drink colour scaled by the factor (within
+    RELIT) that brings it closest.
 
-    A dark red is red dimmed, not black:
+    A dark red is red in shade, not black:
 
     >>> from companion.vision.profile import Model
     >>> cm = Model(["b", "g", "r"], {"red": np.array([45., 36., 194.]), "black": np.array([38., 35., 42.])},
     ...            np.array([7., 7., 7.]))
-    >>> d = _dimmed_distances(np.array([19., 22., 119.]), type("P", (), {"colour_model": cm}))
+    >>> d = _relit_distances(np.array([19., 22., 119.]), type("P", (), {"colour_model": cm}))
     >>> d["red"] < 5 < 100 < d["black"]
     True
     """
@@ -243,13 +244,13 @@ def _dimmed_distances(x: np.ndarray, profile: Profile) -> dict[str, float]:
     out = {}
     for name, m in cm.means.items():
         m = np.asarray(m, np.float64)
-        k = float(np.clip((x @ m) / max(float(m @ m), 1e-6), *SHADE_DIM))
+        k = float(np.clip((x @ m) / max(float(m @ m), 1e-6), *RELIT))
         out[name] = float(np.sum(((x - k * m) / cm.spread) ** 2))
     return out
 
 
 SPLIT_PENALTY = 10.0     # cost of one more drink in a blob (keeps a drink from being cut in two)
-SHADE_AREA = 0.5         # a piece of the darkest colour, or only dimmed, below this share of the smallest drink is shade
+SHADE_AREA = 0.5         # a piece of the darkest colour, or only relit, below this share of the smallest drink is shade
 
 
 def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, dict | None]]:
@@ -329,7 +330,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     # each piece's colour: pieces that are clearly of different colours are different drinks
     read = {i: _plain_colour(roi[pm_], profile) for i, pm_ in pieces.items()}
     piece_colour = {i: c for i, (c, _) in read.items()}
-    dimmed = {i for i, (_, dim) in read.items() if dim}
+    relit_only = {i for i, (_, relit) in read.items() if relit}
 
     def colour_of(g):
         cs = {piece_colour[i] for i in g} - {None}
@@ -356,14 +357,14 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
             break
         _, g1, g2 = best
         groups = [g for g in groups if g not in (g1, g2)] + [g1 | g2]
-    # pieces of the darkest colour, or read only as a colour dimmed, too small to be a drink
+    # pieces of the darkest colour, or of a colour only relit, too small to be a drink
     # are the shade between the drinks of the blob (kept apart from them now that their
     # colours are told apart), not drinks
     shade = {_darkest(profile)}
     out = []
     for g in groups:
         pm, f_ = cost_of(g)[2], cost_of(g)[1]
-        if len(groups) > 1 and (colour_of(g) == shade or g <= dimmed) and np.count_nonzero(pm) < SHADE_AREA * min_area:
+        if len(groups) > 1 and (colour_of(g) == shade or g <= relit_only) and np.count_nonzero(pm) < SHADE_AREA * min_area:
             continue
         out.append((Region(pm, x0, y0), f_))
     return out
