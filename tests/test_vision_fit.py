@@ -131,3 +131,17 @@ def test_an_outline_lying_on_a_drinks_rim_collects_the_edge_votes():
     for pose in [(0.0, 1, -40.0, 5.0), (0.0, 1, -34.0, 0.0), (0.0, 1, -46.0, -4.0), (0.1, 1, -40.0, 0.0)]:
         assert win.edge_votes(o, pose) < on_rim - 5, pose
     assert on_rim > 0
+
+
+def test_a_drink_read_longer_than_itself_is_fitted(tmp_path):
+    # seed 12006 (a dark tray), 20th touching photo: a black stubby can lies between a blue can
+    # and a black bottle, and its piece runs on into the shade by the blue can: measured, it
+    # is longer than a stubby can (two drinks?); its fitted outline is the can alone
+    profile, image, truth = benchmark_photo(tmp_path, 12006, 20)
+    can = next(t for t in truth if t["id"] == "black-stubby_can")
+    plain = reading_at(identify(image, without_outlines(profile), debug=True), can)
+    assert plain["unsure"] and "longer than a black stubby can" in plain["_why"]
+    found = identify(image, profile, debug=True)
+    got = reading_at(found, can)
+    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("black-stubby_can", False, "outline fitted")
+    assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)

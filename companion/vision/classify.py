@@ -105,7 +105,8 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
     # motion blur smears both ends outwards by a few pixels, whatever the drink's length
     longest = _calibrated_length(profile, f"{colour}-{shape}") * TOO_LONG + \
         BLUR_SMEAR * (blur_inflation(sharpness) - 1.0)
-    if d_s <= OUTLIER_SHAPE and f["length"] > longest:
+    too_long = d_s <= OUTLIER_SHAPE and f["length"] > longest
+    if too_long:
         # the other features may fit while the piece runs on past the drink: two drinks end to
         # end, or a drink and its neighbour's end, read as one
         reasons.append(f"longer than a {colour} {shape.replace('_', ' ')}: two drinks?")
@@ -114,4 +115,4 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
         c2, s2 = divmod(second, len(shps))
         reasons.append(f"or {cols[c2]}-{shps[s2]}?")
     return {"color": colour, "shape": shape, "confidence": round(conf, 3), "unsure": conf < UNSURE_BELOW,
-            "why": "; ".join(reasons), "d_shape": d_s, "d_colour": d_c}
+            "why": "; ".join(reasons), "d_shape": d_s, "d_colour": d_c, "too_long": too_long}

@@ -6,7 +6,8 @@
    the cut that leaves pieces each of which looks like a drink.
 4. Features of each piece (features.py).
 5. Classification (classify.py), and a second look with the calibrated outlines at pieces
-   whose outline fits no drink (fit.py).
+   whose outline fits no drink or runs on past the drink it looks like (fit.py).
+6. What is left unexplained, small and faint is shade, not a drink.
 """
 from __future__ import annotations
 
@@ -138,7 +139,7 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
             c = classify(f, profile, an.sharpness)
             found.append({"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"],
                           "confidence": c["confidence"], "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f,
-                          "_r": piece, "_outline_bad": c["d_shape"] > OUTLIER_SHAPE and c["d_colour"] <= OUTLIER_COLOUR})
+                          "_r": piece, "_outline_bad": (c["d_shape"] > OUTLIER_SHAPE or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR})
     min_area = profile.stats.get("min_area", 0)
     found = refit(found, an, profile, min_area, profile.stats.get("max_area", 1e9))
     out = []

@@ -1,4 +1,5 @@
-"""A second look at drinks whose measured outline fits no drink: fit the calibrated outlines.
+"""A second look at drinks whose measured outline fits no drink (or runs on past the drink it
+looks like: a drink with a neighbour's end or shade): fit the calibrated outlines.
 
 The features in ``features.py`` come from a piece's own pixels. When drinks touch, or a white
 drink's shaded shoulder reads as tray, a piece is cut short, carries part of a neighbour, or
@@ -302,9 +303,10 @@ def _cut(window: Window, p: Placement, strict: bool) -> np.ndarray:
 
 
 def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> list[dict]:
-    """Replace unsure readings whose outline fits no drink by fitted outlines where one fits
-    clearly (see the module text). ``found``: detections with their region (``_r``), features
-    (``_f``) and centroid (``cx``, ``cy``) in working pixels; returns the new list."""
+    """Replace unsure readings whose outline fits no drink, or is too long for the drink it
+    looks like, by fitted outlines where one fits clearly (see the module text). ``found``:
+    detections with their region (``_r``), features (``_f``) and centroid (``cx``, ``cy``) in
+    working pixels; returns the new list."""
     table = outlines(profile)
     todo = [k for k, d in enumerate(found) if d["unsure"] and d.get("_outline_bad")]
     if table is None or not todo or an.clear_tray is None:
