@@ -21,7 +21,7 @@ from companion.vision.outline import Outline, outlines
 from vision_support import reading_at, benchmark_photo
 
 SEED = 6                      # a light tray, calibrated and photographed
-WHITE_CAN = "white-tall_can"
+WHITE_CAN = "white-short_can"
 WHITE_BOTTLE = "white-square_bottle"
 
 
@@ -59,9 +59,9 @@ def test_calibration_keeps_each_drinks_outline_wide_end_first(table):
 
 
 def test_a_can_whose_piece_fits_no_drink_is_named_by_its_fitted_outline(tmp_path):
-    # seed 8002 (a light tray), 11th touching photo: a white tall can lies against other drinks,
-    # its shaded side close to the tray; the piece cut for it, measured, fits no drink
-    profile, image, truth = benchmark_photo(tmp_path, 8002, 10)
+    # seed 9002 (a light tray), 2nd touching photo: a white short can lies against other
+    # drinks, its shaded side close to the tray; the piece cut for it, measured, fits no drink
+    profile, image, truth = benchmark_photo(tmp_path, 9002, 1)
     can = next(t for t in truth if t["id"] == WHITE_CAN)
     # measured alone, the piece fits no drink: unsure (never a wrong name)
     plain = reading_at(identify(image, without_outlines(profile), debug=True), can)
@@ -134,14 +134,14 @@ def test_an_outline_lying_on_a_drinks_rim_collects_the_edge_votes():
 
 
 def test_a_drink_read_longer_than_itself_is_fitted(tmp_path):
-    # seed 12006 (a dark tray), 20th touching photo: a black stubby can lies between a blue can
-    # and a black bottle, and its piece runs on into the shade by the blue can: measured, it
-    # is longer than a stubby can (two drinks?); its fitted outline is the can alone
-    profile, image, truth = benchmark_photo(tmp_path, 12006, 20)
-    can = next(t for t in truth if t["id"] == "black-stubby_can")
+    # seed 12002 (a dark tray), 11th touching photo: a red stubby can lies end to end with the
+    # base of a red bottle, and its piece takes a slice of the bottle: measured, it is longer
+    # than a stubby can (two drinks?); its fitted outline is the can alone
+    profile, image, truth = benchmark_photo(tmp_path, 12002, 11)
+    can = next(t for t in truth if t["id"] == "red-stubby_can")
     plain = reading_at(identify(image, without_outlines(profile), debug=True), can)
-    assert plain["unsure"] and "longer than a black stubby can" in plain["_why"]
+    assert plain["unsure"] and "longer than a red stubby can" in plain["_why"]
     found = identify(image, profile, debug=True)
     got = reading_at(found, can)
-    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("black-stubby_can", False, "outline fitted")
+    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("red-stubby_can", False, "outline fitted")
     assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)

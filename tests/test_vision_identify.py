@@ -178,13 +178,12 @@ def test_a_dark_drink_read_lighter_than_calibrated_keeps_its_colour_when_no_othe
 
 
 def test_a_drink_is_measured_against_its_own_calibrated_colour_too(tmp_path):
-    # seed 6 (a light tray), 3rd separated photo: a black square bottle's flat faces catch more
-    # light than the black cans' curves, which set black's mean colour. Against the mean alone
-    # it fits no drink (its bright faces read as another colour, and the piece is cut up);
-    # against its own calibration photo it plainly does.
+    # seed 12006 (a dark tray), 6th separated photo: a black square bottle's flat faces catch
+    # more light than the black cans' curves, which set black's mean colour. Against the mean
+    # alone its colour fits no drink; against its own calibration photo it plainly does.
     import copy
 
-    profile, image, truth = benchmark_photo(tmp_path, 6, 2, "separated")
+    profile, image, truth = benchmark_photo(tmp_path, 12006, 5, "separated")
     bottle = next(t for t in truth if t["id"] == "black-square_bottle")
 
     def reading(p):
@@ -195,7 +194,7 @@ def test_a_drink_is_measured_against_its_own_calibrated_colour_too(tmp_path):
                         for k, rec in profile.drinks.items()}
     mean_only._cache = {}
     got = reading(mean_only)
-    assert got["unsure"] and "fits no drink" in got["_why"]
+    assert got["unsure"] and "colour fits no drink" in got["_why"]
     got = reading(profile)
     assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)
 

@@ -120,3 +120,16 @@ def test_shade_caught_between_drinks_is_no_drink(tmp_path, monkeypatch):
     monkeypatch.setattr(drinks, "FAINT_PIECE", 1.01)
     again = identify(image, profile, debug=True)
     assert len(again) == len(truth) + 1 and sum(f["unsure"] for f in again) == 1
+
+
+def test_a_black_bottle_is_measured_without_the_shade_closed_in_beside_its_neck(tmp_path, monkeypatch):
+    # seed 12000 (a dark tray), 16th blurred photo: the shade between a black bottle's neck and a
+    # blue can is closed into the bottle's piece, which then has no neck and reads as a can.
+    # Without its faint pixels (no different from the tray in shadow) it is the bottle.
+    profile, image, truth = benchmark_photo(tmp_path, 12000, 16, "hard")
+    bottle = next(t for t in truth if t["id"] == "black-not_tallest_bottle")
+    got = reading_at(identify(image, profile, debug=True), bottle)
+    assert (got["color"], got["shape"], got["unsure"]) == ("black", "not_tallest_bottle", False)
+    monkeypatch.setattr(drinks, "TRIM_MAX", 0.0)         # never trim
+    untrimmed = reading_at(identify(image, profile, debug=True), bottle)
+    assert untrimmed["shape"] != "not_tallest_bottle"

@@ -137,6 +137,7 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
             if f is None:
                 continue
             c = classify(f, profile, an.sharpness)
+            piece, f, c = _trimmed_if_better(piece, f, c, an, profile)
             found.append({"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"],
                           "confidence": c["confidence"], "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f,
                           "_r": piece, "_outline_bad": (c["d_shape"] > OUTLIER_SHAPE or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR})
@@ -153,6 +154,47 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
                     "x": round((cx + 0.5) * scale - 0.5, 1), "y": round((cy + 0.5) * scale - 0.5, 1),
                     **{k: v for k, v in d.items() if k not in ("color", "shape")}})
     return out
+
+
+TRIM_MAX = 0.4           # a piece with more faint pixels than this share is not trimmed ...
+TRIM_PART = 0.05         # ... nor one whose distinct pixels make two parts of this share or more
+
+
+def _trim_faint(r: Region, an: Analysis) -> Region | None:
+    """The piece without its faint pixels (no further from the tray than a shadow: tray or
+    shade that the blob closed over between drinks), or None when there is nothing to trim.
+    Not trimmed: a piece mostly faint (a white drink on a light tray looks like the tray in
+    shadow), or one whose distinct pixels fall apart in two (a pale bottle whose shoulder is
+    faint: its neck and body)."""
+    if an.faint is None:
+        return None
+    h, w = r.mask.shape
+    inside = r.mask > 0
+    n_in = int(inside.sum())
+    faint = an.faint[r.y0:r.y0 + h, r.x0:r.x0 + w] & inside
+    if not 0.03 * n_in <= faint.sum() <= TRIM_MAX * n_in:
+        return None
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((inside & ~faint).astype(np.uint8), connectivity=8)
+    if n < 2:
+        return None
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    if n > 2 and np.sort(areas)[-2] >= TRIM_PART * n_in:
+        return None
+    return Region((lab == 1 + int(np.argmax(areas))).astype(np.uint8) * 255, r.x0, r.y0)
+
+
+def _trimmed_if_better(piece: Region, f: dict, c: dict, an: Analysis, profile: Profile):
+    """The piece trimmed of its faint pixels when that makes it a drink for sure and fits
+    better (a black drink on a dark tray with the shade beside it is longer and wider than
+    itself), else the piece as it was: (piece, features, classification)."""
+    trimmed = _trim_faint(piece, an)
+    f2 = None if trimmed is None else measure(trimmed, an)
+    if f2 is None:
+        return piece, f, c
+    c2 = classify(f2, profile, an.sharpness)
+    if not c2["unsure"] and c2["d_shape"] + c2["d_colour"] < c["d_shape"] + c["d_colour"]:
+        return trimmed, f2, c2
+    return piece, f, c
 
 
 FAINT_PIECE = 0.45       # share of faint pixels (no further from the tray than a shadow) ...
