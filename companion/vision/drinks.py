@@ -4,7 +4,8 @@
 3. Splitting: a blob that is not one drink (too big, or a poor fit to every shape) is cut
    along colour boundaries and the dark valleys between touching cylinders, then along
    the cut that leaves pieces each of which looks like a drink.
-4. Features of each piece (features.py).
+4. Features of each piece (features.py); a piece with shade closed into it is also measured
+   without its faint pixels, and taken so when that fits a drink better.
 5. Classification (classify.py), and a second look with the calibrated outlines at pieces
    whose outline fits no drink or runs on past the drink it looks like (fit.py).
 6. What is left unexplained, small and faint is shade, not a drink.
