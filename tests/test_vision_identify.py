@@ -264,3 +264,19 @@ def test_a_blurred_round_bottle_on_a_light_tray_still_reads_round(tmp_path):
     assert (got["color"], got["shape"], got["unsure"]) == ("red", "not_tallest_bottle", False)
     round_, square = profile.drinks["red-not_tallest_bottle"]["edge"], profile.drinks["red-square_bottle"]["edge"]
     assert abs(got["_f"]["edge"] - round_) < abs(got["_f"]["edge"] - square)
+
+
+def test_blur_excuses_an_outline_only_so_far(profile):
+    # blur widens the shape spread for weighing drinks against each other, but whether an
+    # outline fits any drink at all is judged with half that widening: a bottle measured 40 %
+    # too wide is no drink even in a blurred frame, where the full widening would pass it
+    from companion.vision.classify import OUTLIER_SHAPE, blur_inflation, classify
+
+    f = dict(profile.drinks["red-square_bottle"])
+    f["width"] *= 1.4
+    got = classify(dict(f), profile, sharpness=0.6)
+    assert got["d_shape"] <= OUTLIER_SHAPE < got["d_shape"] * blur_inflation(0.6)   # passed before
+    assert got["unsure"] and "outline fits no drink" in got["why"]
+    f["width"] /= 1.4 / 1.1         # 10 % too wide: blur excuses that
+    got = classify(dict(f), profile, sharpness=0.6)
+    assert (got["color"], got["shape"], got["unsure"]) == ("red", "square_bottle", False)

@@ -77,9 +77,14 @@ def _calibrated_length(profile: Profile, drink: str) -> float:
 
 def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
     """Joint over the 36 drinks: colour distance + shape distance given that colour. A blurred
-    frame (sharpness < 1) measures outlines less exactly: the shape spread widens with it."""
-    cols, shps, dc, ds = distances(f, profile)
-    ds = ds / blur_inflation(sharpness) ** 2
+    frame (sharpness < 1) measures outlines less exactly: the shape spread widens with it.
+
+    Whether the outline fits any drink at all is judged with half that widening (in squared
+    distance: the inflation once, not squared). With the full widening, a blurred bottle that
+    had lost its neck passed as a can with confidence; with half of it, it is unsure."""
+    cols, shps, dc, ds_sharp = distances(f, profile)
+    inflation = blur_inflation(sharpness)
+    ds = ds_sharp / inflation ** 2
     tot = dc + ds
     flat_ = tot.ravel()
     p = np.exp(-0.5 * (flat_ - flat_.min()))
@@ -92,7 +97,8 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
     conf = float(p[best])
     f["_ds"], f["_dc"] = round(d_s, 1), round(d_c, 1)
     reasons = []
-    if d_s > OUTLIER_SHAPE:
+    no_fit = float(ds_sharp[ci, si]) / inflation > OUTLIER_SHAPE
+    if no_fit:
         reasons.append("outline fits no drink")
         conf = min(conf, 0.3)
     runner_up = float(np.delete(dc, ci, axis=0).min())
@@ -103,9 +109,8 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
         reasons.append("colour fits no drink")
         conf = min(conf, 0.3)
     # motion blur smears both ends outwards by a few pixels, whatever the drink's length
-    longest = _calibrated_length(profile, f"{colour}-{shape}") * TOO_LONG + \
-        BLUR_SMEAR * (blur_inflation(sharpness) - 1.0)
-    too_long = d_s <= OUTLIER_SHAPE and f["length"] > longest
+    longest = _calibrated_length(profile, f"{colour}-{shape}") * TOO_LONG + BLUR_SMEAR * (inflation - 1.0)
+    too_long = not no_fit and f["length"] > longest
     if too_long:
         # the other features may fit while the piece runs on past the drink: two drinks end to
         # end, or a drink and its neighbour's end, read as one
@@ -115,4 +120,4 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
         c2, s2 = divmod(second, len(shps))
         reasons.append(f"or {cols[c2]}-{shps[s2]}?")
     return {"color": colour, "shape": shape, "confidence": round(conf, 3), "unsure": conf < UNSURE_BELOW,
-            "why": "; ".join(reasons), "d_shape": d_s, "d_colour": d_c, "too_long": too_long}
+            "why": "; ".join(reasons), "d_shape": d_s, "d_colour": d_c, "too_long": too_long, "no_fit": no_fit}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .classify import COLOUR_APART, OUTLIER_COLOUR, OUTLIER_SHAPE, classify, distances
+from .classify import COLOUR_APART, OUTLIER_COLOUR, classify, distances
 from .features import LUMA, Region, measure
 from .fit import refit
 from .profile import Profile
@@ -141,7 +141,7 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
             piece, f, c = _trimmed_if_better(piece, f, c, an, profile)
             found.append({"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"],
                           "confidence": c["confidence"], "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f,
-                          "_r": piece, "_outline_bad": (c["d_shape"] > OUTLIER_SHAPE or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR})
+                          "_r": piece, "_outline_bad": (c["no_fit"] or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR})
     min_area = profile.stats.get("min_area", 0)
     found = refit(found, an, profile, min_area, profile.stats.get("max_area", 1e9))
     out = []
