@@ -33,7 +33,9 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.sim.render import (DIFFICULTIES, DIFFICULTY_TITLES, Look, Renderer, render_sample,  # noqa: E402
+from companion.sim.looks import Look  # noqa: E402
+from companion.sim.render import Renderer  # noqa: E402
+from companion.sim.scenes import (DIFFICULTIES, DIFFICULTY_TITLES, render_sample,  # noqa: E402
                                   write_calibration_set)
 from companion.vision.calibrate import calibrate_dir  # noqa: E402
 from companion.vision.drinks import identify  # noqa: E402
@@ -140,8 +142,8 @@ def main(argv=None) -> int:
     seeds = list(range(args.seeds, args.seeds + args.tables))
     print(f"vision benchmark: seeds {seeds[0]}..{seeds[-1]}, {args.images} photos per table, 1280x720, "
           f"one core (cv2.setNumThreads(1))")
-    header = (f"| difficulty | trays (light/dark) | drinks | correct % | wrong % | unsure % | missed % | extra % | "
-              f"median ms | p95 ms | wall median ms | targets |")
+    header = ("| difficulty | trays (light/dark) | drinks | correct % | wrong % | unsure % | missed % | extra % | "
+              "median ms | p95 ms | wall median ms | targets |")
     print(header)
     print("|" + "---|" * 12)
     all_ok = True

@@ -12,7 +12,9 @@ import pytest
 
 from companion.drinks import DRINK_IDS
 from companion.sim.camera import SIM_SEED
-from companion.sim.render import Layout, Lighting, Look, Renderer, write_calibration_set
+from companion.sim.looks import Lighting, Look
+from companion.sim.render import Renderer
+from companion.sim.scenes import Layout, write_calibration_set
 from companion.vision.calibrate import CalibrationError, calibrate_dir
 from companion.vision.profile import Profile, ProfileError
 

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from companion.drinks import DRINK_IDS
-from companion.sim.render import Look, Renderer, render_sample, write_calibration_set
+from companion.sim.looks import Look
+from companion.sim.render import Renderer
+from companion.sim.scenes import render_sample, write_calibration_set
 from companion.vision.calibrate import calibrate_dir
 from companion.vision.drinks import identify
 from companion.vision.features import OUTLINE_POINTS

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from companion.sim.camera import SIM_SEED
-from companion.sim.render import Look, Renderer, render_mat_photo, render_sample
+from companion.sim.looks import Look
+from companion.sim.render import Renderer
+from companion.sim.scenes import render_mat_photo, render_sample
 from companion.vision.drinks import identify
 from companion.vision.segment import FrameError
 from companion.vision.profile import Profile
@@ -205,7 +207,7 @@ def test_a_drink_that_is_more_than_its_colour_plus_its_shape_is_known_by_its_own
     # models add a colour's effect to a shape's). Its own calibration photo still knows it.
     import copy
 
-    from companion.sim.render import write_calibration_set
+    from companion.sim.scenes import write_calibration_set
     from companion.vision.calibrate import calibrate_dir
     from companion.vision.classify import OUTLIER_SHAPE, classify
 

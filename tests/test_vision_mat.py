@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from companion.drinks import DRINK_IDS, Drink
-from companion.sim.render import Look, Renderer, render_mat_photo, render_sample, tray_marker_sticker
+from companion.sim.looks import Look
+from companion.sim.render import Renderer
+from companion.sim.scenes import render_mat_photo, render_sample, tray_marker_sticker
 from companion.vision import mat
 from companion.vision.calibrate import CalibrationError, calibrate_mat
 from companion.vision.drinks import identify

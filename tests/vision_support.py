@@ -6,7 +6,9 @@ import argparse
 
 import numpy as np
 
-from companion.sim.render import Look, Renderer, render_sample, write_calibration_set
+from companion.sim.looks import Look
+from companion.sim.render import Renderer
+from companion.sim.scenes import render_sample, write_calibration_set
 from companion.vision.calibrate import calibrate_dir
 from companion.vision.cli import register
 

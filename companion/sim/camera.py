@@ -17,7 +17,9 @@ from dataclasses import replace
 import numpy as np
 
 from ..vision.sources import FrameSource
-from .render import Layout, Lighting, Look, Placement, Renderer, Hand
+from .looks import Hand, Lighting, Look, Placement
+from .render import Renderer
+from .scenes import Layout
 
 SIM_SEED = 2026          # the look of the simulated table (calibration/sim-profile.json matches it)
 ARRIVE_FRAMES = 5

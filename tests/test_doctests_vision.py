@@ -1,0 +1,16 @@
+"""The runnable examples in the docstrings of the vision and simulated-table modules."""
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from companion.sim import camera, looks, render, tower
+from companion.vision import drinks, sources
+
+
+@pytest.mark.parametrize("module", [drinks, sources, camera, looks, render, tower], ids=lambda m: m.__name__)
+def test_module_doctests_pass(module):
+    result = doctest.testmod(module, verbose=False, report=True)
+    assert result.failed == 0
+    assert result.attempted > 0, f"{module.__name__} has no doctests"
