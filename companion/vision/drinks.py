@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from .classify import COLOUR_APART, OUTLIER_COLOUR, classify, distances
-from .features import LUMA, Region, measure
+from .features import LUMA, Region, measure, quantile
 from .fit import refit
 from .profile import Profile
 from .segment import Analysis, analyse, reference
@@ -159,6 +159,7 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
 
 TRIM_MAX = 0.4           # a piece with more faint pixels than this share is not trimmed ...
 TRIM_PART = 0.05         # ... nor one whose distinct pixels make two parts of this share or more
+TRIM_FITS = 8.0          # ... nor one read for sure within this distance (colour + shape) of a drink
 
 
 def _trim_faint(r: Region, an: Analysis) -> Region | None:
@@ -188,6 +189,8 @@ def _trimmed_if_better(piece: Region, f: dict, c: dict, an: Analysis, profile: P
     """The piece trimmed of its faint pixels when that makes it a drink for sure and fits
     better (a black drink on a dark tray with the shade beside it is longer and wider than
     itself), else the piece as it was: (piece, features, classification)."""
+    if not c["unsure"] and c["d_shape"] + c["d_colour"] < TRIM_FITS:
+        return piece, f, c       # it plainly is a drink as it is (and the second measuring costs time)
     trimmed = _trim_faint(piece, an)
     f2 = None if trimmed is None else measure(trimmed, an)
     if f2 is None:
@@ -254,7 +257,7 @@ def _plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool]:
     if len(px) < 15:
         return None, False
     lv = px @ LUMA
-    lo_l, hi_l = np.percentile(lv, [30, 80])
+    lo_l, hi_l = quantile(lv, 0.3), quantile(lv, 0.8)
     sel = (lv >= lo_l) & (lv <= hi_l)
     x = np.median(px[sel] if sel.sum() >= 5 else px, axis=0)
     as_calibrated = _plain(profile.colour_model.distances(x))

@@ -59,7 +59,7 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     # pixel grid seen at a slant does not alias into a comb of thick and thin slices
     w = (np.bincount(tb, 1.0 - frac, minlength=tb.max() + 2) + np.bincount(tb + 1, frac, minlength=tb.max() + 2))
     w = w.astype(np.float32)
-    W = _quantile(w, 0.85)
+    W = quantile(w, 0.85)
     if W <= 2:
         return None
     ends = np.nonzero(w >= 0.25 * W)[0]
@@ -100,7 +100,7 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     if not inner.any():             # a ragged cut (a fitted outline over few pixels): all of it
         inner = np.ones_like(lum, bool)
     li = lum[inner]
-    lo_l, hi_l = _quantile(li, 0.30), _quantile(li, 0.80)
+    lo_l, hi_l = quantile(li, 0.30), quantile(li, 0.80)
     sel = inner.copy()
     sel[inner] = (li >= lo_l) & (li <= hi_l)
     if sel.sum() < 5:
@@ -125,7 +125,7 @@ def _across(sn: np.ndarray, lum: np.ndarray, n: int) -> np.ndarray:
     return np.where(cnt > 0, prof, prof[cnt > 0].mean())
 
 
-def _quantile(a: np.ndarray, q: float) -> float:
+def quantile(a: np.ndarray, q: float) -> float:
     """The q-quantile by selection (np.percentile's interpolation and checks cost more than the
     measuring itself on these small arrays); the nearest rank, which is all the features need."""
     k = min(len(a) - 1, max(0, int(round(q * (len(a) - 1)))))
