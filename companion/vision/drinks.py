@@ -162,6 +162,12 @@ TRIM_PART = 0.05         # ... nor one whose distinct pixels make two parts of t
 TRIM_FITS = 8.0          # ... nor one read for sure within this distance (colour + shape) of a drink
 
 
+def _faint_in(r: Region, an: Analysis) -> np.ndarray:
+    """Over the piece's crop: its pixels that are faint (``Analysis.faint``)."""
+    h, w = r.mask.shape
+    return an.faint[r.y0:r.y0 + h, r.x0:r.x0 + w] & (r.mask > 0)
+
+
 def _trim_faint(r: Region, an: Analysis) -> Region | None:
     """The piece without its faint pixels (no further from the tray than a shadow: tray or
     shade that the blob closed over between drinks), or None when there is nothing to trim.
@@ -170,10 +176,9 @@ def _trim_faint(r: Region, an: Analysis) -> Region | None:
     faint: its neck and body)."""
     if an.faint is None:
         return None
-    h, w = r.mask.shape
     inside = r.mask > 0
     n_in = int(inside.sum())
-    faint = an.faint[r.y0:r.y0 + h, r.x0:r.x0 + w] & inside
+    faint = _faint_in(r, an)
     if not 0.03 * n_in <= faint.sum() <= TRIM_MAX * n_in:
         return None
     n, lab, stats, _ = cv2.connectedComponentsWithStats((inside & ~faint).astype(np.uint8), connectivity=8)
@@ -210,8 +215,7 @@ def _is_shade(r: Region, an: Analysis, min_area: float) -> bool:
     tray in shadow: shade caught between drinks (filled in with the blob), not a drink."""
     if an.faint is None or r.area >= FAINT_SMALL * min_area:
         return False
-    h, w = r.mask.shape
-    return float(an.faint[r.y0:r.y0 + h, r.x0:r.x0 + w][r.mask > 0].mean()) >= FAINT_PIECE
+    return np.count_nonzero(_faint_in(r, an)) >= FAINT_PIECE * r.area
 
 
 def _fill_from_nearest(lab: np.ndarray, inside: np.ndarray, reach: float = 12.0) -> None:
