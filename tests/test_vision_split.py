@@ -133,3 +133,19 @@ def test_a_black_bottle_is_measured_without_the_shade_closed_in_beside_its_neck(
     monkeypatch.setattr(drinks, "TRIM_MAX", 0.0)         # never trim
     untrimmed = reading_at(identify(image, profile, debug=True), bottle)
     assert untrimmed["shape"] != "not_tallest_bottle"
+
+
+def test_two_drinks_of_one_colour_with_only_shade_between_them_are_two_drinks(tmp_path, monkeypatch):
+    # seed 10007 (a light tray), 26th touching photo: a tall and a short white can lie end to end
+    # and make one blob, read as one long unsure drink (and one missed). Their own pixels fall
+    # apart in two drink-sized parts with only faint pixels (tray in their shade) between them.
+    profile, image, truth = benchmark_photo(tmp_path, 10007, 25)
+    cans = [t for t in truth if t["id"] in ("white-tall_can", "white-short_can")]
+    found = identify(image, profile, debug=True)
+    for can in cans:
+        got = reading_at(found, can)
+        assert (f"{got['color']}-{got['shape']}", got["unsure"]) == (can["id"], False)
+    monkeypatch.setattr(drinks, "SPLIT_PART", 99.0)     # never split
+    again = identify(image, profile, debug=True)
+    assert any(reading_at(again, can)["unsure"] or
+               f"{reading_at(again, can)['color']}-{reading_at(again, can)['shape']}" != can["id"] for can in cans)

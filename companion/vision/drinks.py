@@ -138,10 +138,11 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
             if f is None:
                 continue
             c = classify(f, profile, an.sharpness)
-            piece, f, c = _trimmed_if_better(piece, f, c, an, profile)
-            found.append({"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"],
-                          "confidence": c["confidence"], "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f,
-                          "_r": piece, "_outline_bad": (c["no_fit"] or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR})
+            for piece, f, c in _split_at_faint(piece, f, c, an, profile):
+                piece, f, c = _trimmed_if_better(piece, f, c, an, profile)
+                found.append({"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"],
+                              "confidence": c["confidence"], "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f,
+                              "_r": piece, "_outline_bad": (c["no_fit"] or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR})
     min_area = profile.stats.get("min_area", 0)
     found = refit(found, an, profile, min_area, profile.stats.get("max_area", 1e9))
     out = []
@@ -168,6 +169,47 @@ def _faint_in(r: Region, an: Analysis) -> np.ndarray:
     return an.faint[r.y0:r.y0 + h, r.x0:r.x0 + w] & (r.mask > 0)
 
 
+def _distinct_parts(r: Region, an: Analysis):
+    """The piece's faint pixels, and its other pixels in connected parts: (faint, n, labels, areas)."""
+    faint = _faint_in(r, an)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(((r.mask > 0) & ~faint).astype(np.uint8), connectivity=8)
+    return faint, n, lab, stats[1:, cv2.CC_STAT_AREA]
+
+
+SPLIT_PART = 0.5          # share of the smallest drink from which a distinct part may be a drink of its own
+
+
+def _split_at_faint(piece: Region, f: dict, c: dict, an: Analysis, profile: Profile):
+    """A piece whose distinct pixels fall apart in drink-sized parts, with only faint pixels
+    between them (two drinks of one colour touching, shade or tray closed in between), as
+    those drinks when each reads as a drink for sure and together they fit better."""
+    whole = [(piece, f, c)]
+    if an.faint is None:
+        return whole
+    min_area = profile.stats.get("min_area", 0)
+    faint, n, lab, areas = _distinct_parts(piece, an)
+    big = [k + 1 for k in range(n - 1) if areas[k] >= SPLIT_PART * min_area]
+    if len(big) < 2:
+        return whole
+    parts = np.zeros(lab.shape, np.int32)
+    for k in big:
+        parts[lab == k] = k
+    _fill_from_nearest(parts, piece.mask > 0)
+    out = []
+    total = SPLIT_PENALTY * (len(big) - 1)
+    for k in big:
+        r = Region((parts == k).astype(np.uint8) * 255, piece.x0, piece.y0)
+        f2 = measure(r, an)
+        if f2 is None:
+            return whole
+        c2 = classify(f2, profile, an.sharpness)
+        total += c2["d_shape"] + c2["d_colour"]
+        out.append((r, f2, c2))
+    if all(c2["unsure"] for _, _, c2 in out):
+        return whole
+    return out if total < c["d_shape"] + c["d_colour"] else whole
+
+
 def _trim_faint(r: Region, an: Analysis) -> Region | None:
     """The piece without its faint pixels (no further from the tray than a shadow: tray or
     shade that the blob closed over between drinks), or None when there is nothing to trim.
@@ -176,15 +218,10 @@ def _trim_faint(r: Region, an: Analysis) -> Region | None:
     faint: its neck and body)."""
     if an.faint is None:
         return None
-    inside = r.mask > 0
-    n_in = int(inside.sum())
-    faint = _faint_in(r, an)
-    if not 0.03 * n_in <= faint.sum() <= TRIM_MAX * n_in:
+    n_in = r.area
+    faint, n, lab, areas = _distinct_parts(r, an)
+    if not 0.03 * n_in <= faint.sum() <= TRIM_MAX * n_in or n < 2:
         return None
-    n, lab, stats, _ = cv2.connectedComponentsWithStats((inside & ~faint).astype(np.uint8), connectivity=8)
-    if n < 2:
-        return None
-    areas = stats[1:, cv2.CC_STAT_AREA]
     if n > 2 and np.sort(areas)[-2] >= TRIM_PART * n_in:
         return None
     return Region((lab == 1 + int(np.argmax(areas))).astype(np.uint8) * 255, r.x0, r.y0)
