@@ -108,12 +108,50 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     colour = np.median(col[sel], axis=0)
     cx = float(mean[0] + region.x0)
     cy = float(mean[1] + region.y0)
+    # sizes as the drink would look in the middle of the view (a tilted camera sees one side larger)
+    along = unit_scale / size_factor(an.size_field, cx, cy, an.mask.shape, e1)
+    across = unit_scale / size_factor(an.size_field, cx, cy, an.mask.shape, (-e1[1], e1[0]))
     # the outline itself (wide end first), for fitting it later where a drink's edges are hidden
-    wprof = np.interp(np.linspace(0, len(w) - 1, OUTLINE_POINTS), np.arange(len(w)), w) * unit_scale
-    return {"length": L * unit_scale, "width": W * unit_scale, "neck": neck, "shoulder": shoulder,
+    wprof = np.interp(np.linspace(0, len(w) - 1, OUTLINE_POINTS), np.arange(len(w)), w) * across
+    return {"length": L * along, "width": W * across, "neck": neck, "shoulder": shoulder,
             "flat": flat, "edge": edge, "b": float(colour[0]), "g": float(colour[1]), "r": float(colour[2]),
             "cx": cx, "cy": cy, "area": float(len(xs)), "axis": (float(e1[0]), float(e1[1])),
             "outline": [round(float(v), 2) for v in wprof]}
+
+
+def size_factor(field: tuple[float, float] | None, cx: float, cy: float, shape: tuple[int, int],
+                along=None) -> float:
+    """How much larger a drink looks at (cx, cy) than in the middle of the view, by the size
+    field (gradients of log size across the view's width and height, taken over all
+    directions; None: no gradient). ``along``: a direction in the image (unit vector): the
+    factor for lengths along it. A view tilted towards one side stretches lengths pointing
+    to that side twice as much as those across it (the drink comes nearer, and it is also seen
+    less obliquely); the mean over all directions is one and a half times the latter.
+
+    >>> round(size_factor((0.1, 0.0), 640.0, 180.0, (360, 640)), 4)    # right edge, 10 % per width
+    1.0513
+    >>> [round(size_factor((0.1, 0.0), 640.0, 180.0, (360, 640), u), 4) for u in ((1, 0), (0, 1))]
+    [1.069, 1.0339]
+    >>> size_factor(None, 0.0, 0.0, (360, 640))
+    1.0
+    """
+    if not field:
+        return 1.0
+    h, w = shape[:2]
+    g = field[0] * (cx / w - 0.5) + field[1] * (cy / h - 0.5)
+    return math.exp(g * along_tilt(field, along, shape)) if along is not None else math.exp(g)
+
+
+def along_tilt(field: tuple[float, float], u, shape: tuple[int, int]) -> float:
+    """How much more than the mean over all directions lengths along ``u`` grow with the size
+    field: 4/3 along the way the view tilts, 2/3 across it."""
+    h, w = shape[:2]
+    gx, gy = field[0] / w, field[1] / h          # the gradient in pixels: the way the view tilts
+    n = math.hypot(gx, gy)
+    if n == 0:
+        return 1.0
+    c = (float(u[0]) * gx + float(u[1]) * gy) / n
+    return (1.0 + c * c) / 1.5
 
 
 def _across(sn: np.ndarray, lum: np.ndarray, n: int) -> np.ndarray:

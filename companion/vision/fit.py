@@ -39,7 +39,7 @@ import numpy as np
 
 from ..drinks import SHAPES
 from .classify import blur_inflation, distances
-from .features import Region, measure
+from .features import Region, measure, size_factor
 from .outline import STEP, Outline, outlines, template
 
 AMBIGUOUS = -0.35          # vote of a pixel that might be drink or shadow
@@ -334,7 +334,8 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
                 break
             win = _window(found, dropped, owner, claimed, an, colour, target, xs, ys, longest)
             win.crowded = len(xs) > 1.3 * max_area
-            got = fit_piece(win, colour, table, judge)
+            here = outlines(profile, size_factor(an.size_field, float(xs.mean()), float(ys.mean()), an.mask.shape))
+            got = fit_piece(win, colour, here, judge)
             if got is None:
                 break
             placed, margin = got

@@ -59,11 +59,15 @@ class Outline:
         return pts, normals
 
 
-def outlines(profile) -> dict[tuple[str, str], Outline] | None:
-    """The 36 calibrated outlines in working pixels, or None for a profile without them."""
+def outlines(profile, size: float = 1.0) -> dict[tuple[str, str], Outline] | None:
+    """The 36 calibrated outlines in working pixels, or None for a profile without them;
+    ``size``: as much larger as drinks look where they are to be laid than in the middle of
+    the view (``features.size_factor``, kept to whole percents)."""
     c = profile._cache
-    if "outlines" not in c:
-        scale = float(profile.stats.get("px_per_mm", 1.0))     # a mat profile bound to a tray: mm -> px
+    size = round(size, 2)
+    key = "outlines" if size == 1.0 else ("outlines", size)
+    if key not in c:
+        scale = float(profile.stats.get("px_per_mm", 1.0)) * size    # a mat profile bound to a tray: mm -> px
         out = {}
         for col in COLOURS:
             for shp in SHAPES:
@@ -78,8 +82,8 @@ def outlines(profile) -> dict[tuple[str, str], Outline] | None:
                 out[(col.value, shp.value)] = Outline(col.value, shp.value, widths.astype(np.float32))
             if out is None:
                 break
-        c["outlines"] = out
-    return c["outlines"]
+        c[key] = out
+    return c[key]
 
 
 _TEMPLATES: dict[int, tuple[np.ndarray, int]] = {}

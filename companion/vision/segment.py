@@ -38,6 +38,7 @@ class Analysis:
     sharpness: float = 1.0     # fine detail of the tray now / in the calibration (motion blur < 1)
     clear_tray: np.ndarray | None = None   # bool: pixels that are plainly the empty tray (not even a shadow)
     faint: np.ndarray | None = None        # bool: pixels no further from the tray than a shadow or noise
+    size_field: tuple[float, float] | None = None   # the camera's tilt as a size gradient (profile stats)
 
 
 def check_frame(image, profile: Profile) -> None:
@@ -173,7 +174,9 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     e_now = float(np.mean(lap[::2, ::2][free] ** 2)) if free.any() else 0.0
     e_bg = c["bg_lap_energy"] * light * light
     sharp = min(1.0, math.sqrt(e_now / e_bg)) if e_bg > 0 else 1.0
-    return Analysis(small, gain, None, mask, sigma, light, sharp, (z < 2.5) & (mask == 0), (z <= 3.5) | shadow)
+    field_ = profile.stats.get("size_field")
+    return Analysis(small, gain, None, mask, sigma, light, sharp, (z < 2.5) & (mask == 0), (z <= 3.5) | shadow,
+                    tuple(field_) if field_ else None)
 
 
 def _band(gray: np.ndarray) -> np.ndarray:
