@@ -20,8 +20,9 @@ import numpy as np
 
 from ..drinks import COLOURS, DRINK_IDS, SHAPES
 from .drinks import regions_of
-from .features import (COLOUR_FEATURES, SHAPE_FEATURES, Region, along_tilt, colour_vector, measure, shape_vector,
-                       size_factor, size_units)
+from .classify import ROUND
+from .features import (ANGLED, COLOUR_FEATURES, FLAT_FLOOR, SHAPE_FEATURES, Region, along_tilt, angle_shift, colour_vector, measure,
+                       shape_vector, size_factor, size_units)
 from .profile import Model, Profile, work_scale
 from .segment import Analysis, FrameError, analyse
 
@@ -182,9 +183,13 @@ def calibrate_dir(directory: str | Path) -> Profile:
     field = fit_size_field(features, (profile.work_size[1], profile.work_size[0]))
     features = {d: _as_in_the_middle(f, field, (profile.work_size[1], profile.work_size[0]))
                 for d, f in features.items()}
+    effect = fit_angle_effect(features)
+    features = {d: _as_if_at_no_angle(f, effect) if d.split("-", 1)[1] in ROUND_NAMES else f
+                for d, f in features.items()}
     colour, shape, stats = build_models(features)
     profile.colour_model, profile.shape_model = colour, shape
-    profile.stats = {**stats, "size_field": [round(v, 4) for v in field]}
+    profile.stats = {**stats, "size_field": [round(v, 4) for v in field],
+                     "angle_effect": {k: [round(v, 4) for v in cs] for k, cs in effect.items()}}
     profile.drinks = {d: _record(f) for d, f in features.items()}
     profile.source = f"calibrate drinks {directory.name}"
     _check_separable(profile)
@@ -247,6 +252,63 @@ def _as_in_the_middle(f: dict, field: tuple[float, float], shape: tuple[int, int
     across = size_factor(field, f["cx"], f["cy"], shape, (-u[1], u[0]))
     return {**f, "length": f["length"] / along, "width": f["width"] / across,
             "outline": [v / across for v in f["outline"]]}
+
+
+ROUND_NAMES = {SHAPES[j].value for j in ROUND}
+
+
+def fit_angle_effect(features: dict[str, dict]) -> dict[str, list[float]]:
+    """How the shading features of a round drink (``features.ANGLED``) change with its angle
+    to the light (see ``features.angle_shift``), from the 30 round drinks of the calibration,
+    each at the angle it happened to lie: a shape's plus a colour's effect plus the angle
+    terms, by least squares (twice, the second time without the photos the first explains
+    worst). A term the angles cannot tell from none is taken as none."""
+    names = [d for d in features if d.split("-", 1)[1] in ROUND_NAMES]
+    shps = sorted({d.split("-", 1)[1] for d in names})
+    cols = sorted({d.split("-", 1)[0] for d in names})
+    effect = {}
+    for feature in ANGLED:
+        k = SHAPE_FEATURES.index(feature)
+        A, y = [], []
+        for d in names:
+            c, s_ = d.split("-", 1)
+            r = np.zeros(len(shps) + len(cols) - 1 + 2)
+            r[shps.index(s_)] = 1.0
+            if cols.index(c) > 0:
+                r[len(shps) + cols.index(c) - 1] = 1.0
+            a = math.atan2(features[d]["axis"][1], features[d]["axis"][0])
+            r[-2:] = math.cos(2 * a), math.sin(2 * a)
+            A.append(r)
+            y.append(shape_vector(features[d])[k])
+        coef = _robust_fit(np.array(A), np.array(y))
+        effect[feature] = [float(v) for v in coef]
+    return {k: v for k, v in effect.items() if any(v)}
+
+
+def _robust_fit(A: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The last two coefficients of a least-squares fit of y on A, refitted without the worst
+    explained rows, each kept only if at least SIGNIFICANT standard errors from zero."""
+    keep = np.ones(len(y), bool)
+    for _ in range(2):
+        coef, *_ = np.linalg.lstsq(A[keep], y[keep], rcond=None)
+        resid = y - A @ coef
+        scale_ = max(1.4826 * float(np.median(np.abs(resid))), 1e-4)
+        keep = np.abs(resid) <= 3.0 * scale_
+    se = np.sqrt(np.diag(np.linalg.pinv(A[keep].T @ A[keep]))[-2:]) * scale_
+    return np.where(np.abs(coef[-2:]) >= SIGNIFICANT * se, coef[-2:], 0.0)
+
+
+def _as_if_at_no_angle(f: dict, effect: dict) -> dict:
+    """A round drink's calibration features without what its angle to the light added."""
+    shift = angle_shift(effect, f["axis"])
+    out = dict(f)
+    for name in effect:
+        k = SHAPE_FEATURES.index(name)
+        if name == "flat":
+            out[name] = math.exp(math.log(f[name] + FLAT_FLOOR) - shift[k]) - FLAT_FLOOR
+        else:
+            out[name] = f[name] - shift[k]
+    return out
 
 
 def _check_separable(profile: Profile) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..drinks import COLOURS, SHAPES
-from .features import COLOUR_FEATURES, LUMA, SHAPE_FEATURES, colour_vector, shape_vector, size_units
+from .features import COLOUR_FEATURES, LUMA, SHAPE_FEATURES, angle_shift, colour_vector, shape_vector, size_units
 from .profile import Profile
 
 UNSURE_BELOW = 0.6            # posterior (colour x shape) below which a drink is unsure
@@ -16,6 +16,7 @@ OUTLIER_COLOUR = 60.0
 SHAPE_SURE = 10.0            # a shape distance this small: the outline plainly fits
 COLOUR_APART = 3.0           # the next colour this many times further: the colour is plain
 BLUR_SMEAR = 5.0              # px by which blur may lengthen a drink, per unit of blur inflation
+ROUND = [j for j, s in enumerate(SHAPES) if s.value != "square_bottle"]   # cans and round bottles (not faceted)
 TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
 
 
@@ -62,7 +63,13 @@ def distances(f: dict, profile: Profile):
     against the models' prediction for each drink or against the drink's own calibration, the nearer."""
     cols, shps, S, sinv, C, cinv = _tables(profile)
     dc = (((colour_vector(f) - C) * cinv) ** 2).sum(axis=3).min(axis=0)
-    ds = (((shape_vector(f) - S) * sinv) ** 2).sum(axis=3).min(axis=0)
+    # each shape as it would measure at this angle to the light (a round drink's shading
+    # changes with it; the calibrated shapes are as if at none)
+    v = np.repeat(shape_vector(f)[None, :], len(shps), axis=0)
+    effect = profile.stats.get("angle_effect")
+    if effect and "axis" in f:
+        v[ROUND] -= angle_shift(effect, f["axis"])
+    ds = (((v - S) * sinv) ** 2).sum(axis=3).min(axis=0)
     return cols, shps, dc, ds
 
 

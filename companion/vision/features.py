@@ -13,6 +13,7 @@ from .segment import Analysis
 SHAPE_FEATURES = ["length", "width", "neck", "shoulder", "flat", "edge"]
 COLOUR_FEATURES = ["b", "g", "r"]
 LUMA = np.array([0.114, 0.587, 0.299], np.float32)   # BGR weights of brightness
+FLAT_FLOOR = 0.02             # added to ``flat`` before its logarithm (a perfectly even face is not infinitely flat)
 OUTLINE_POINTS = 24           # samples of a drink's width along its length, kept in the profile
 
 
@@ -178,7 +179,28 @@ def size_units(names: list[str], px_per_mm: float) -> np.ndarray:
 
 def shape_vector(f: dict) -> np.ndarray:
     v = np.array([f[k] for k in SHAPE_FEATURES], np.float64)
-    v[SHAPE_FEATURES.index("flat")] = math.log(f["flat"] + 0.02)   # facets: ratios matter, not differences
+    v[SHAPE_FEATURES.index("flat")] = math.log(f["flat"] + FLAT_FLOOR)   # facets: ratios matter, not differences
+    return v
+
+
+ANGLED = ("flat", "edge")     # the shading features of a round drink that change with its angle to the light
+
+
+def angle_shift(effect: dict | None, axis) -> np.ndarray:
+    """What a round drink lying along ``axis`` adds to its shape vector (``shape_vector``) by
+    its angle to the light: a cylinder lying across the light is shaded from one side to the
+    other, one lying along it on both sides alike. ``effect``: per feature of ANGLED, the
+    coefficients of cos 2a and sin 2a (a: the axis angle; the same drink turned end for end
+    is lit alike), from calibration (``angle_effect`` in the profile's stats).
+
+    >>> angle_shift({"flat": [0.3, 0.0], "edge": [0.0, -0.05]}, (0.0, 1.0)).round(3).tolist()
+    [0.0, 0.0, 0.0, 0.0, -0.3, 0.0]
+    """
+    v = np.zeros(len(SHAPE_FEATURES))
+    if effect:
+        a = math.atan2(float(axis[1]), float(axis[0]))
+        for name, (c, s) in effect.items():
+            v[SHAPE_FEATURES.index(name)] = c * math.cos(2 * a) + s * math.sin(2 * a)
     return v
 
 

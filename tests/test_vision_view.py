@@ -1,7 +1,12 @@
-"""Sizes corrected for a tilted camera (``features.size_factor``, ``calibrate.fit_size_field``):
-a camera that looks at the tray a little from one side sees the drinks on that side larger,
-by several percent across the view, which is as much as the length of one drink differs from
-the next. Calibration learns the gradient from where the 36 drinks happened to lie."""
+"""What the view and the light do to a drink's measurements, learnt in calibration from where
+and at which angle the 36 drinks happened to lie:
+
+* sizes corrected for a tilted camera (``features.size_factor``, ``calibrate.fit_size_field``):
+  a camera that looks at the tray a little from one side sees the drinks on that side larger,
+  by several percent across the view, as much as one drink's length differs from the next;
+* a round drink's shading turns with its angle to the light (``features.angle_shift``,
+  ``calibrate.fit_angle_effect``): lying across the light it looks flatter than lying along it.
+"""
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +16,10 @@ from companion.drinks import COLOURS, DRINK_IDS, SHAPES
 from companion.sim.looks import Look, Lighting, Placement
 from companion.sim.render import Renderer
 from companion.sim.scenes import write_calibration_set
-from companion.vision.calibrate import calibrate_dir, fit_size_field
+from companion.vision.calibrate import calibrate_dir, fit_angle_effect, fit_size_field
+from companion.vision.classify import distances
 from companion.vision.drinks import identify
+from companion.vision.features import SHAPE_FEATURES, angle_shift, shape_vector
 
 SHAPE = (360, 640)       # working image, rows x columns
 
@@ -88,3 +95,66 @@ def test_a_drink_measures_the_same_anywhere_in_a_tilted_view(tmp_path):
     profile._cache.clear()
     raw = _lengths(renderer, profile, hx)
     assert raw[0.0, 1] / raw[0.0, -1] > 1.08 and 1.03 < raw[90.0, 1] / raw[90.0, -1] < 1.07
+
+
+def _round_features(rng, effect, noise=0.02):
+    """Synthetic calibration features of the 36 drinks, each at a random angle: log flat and
+    edge a shape's plus a colour's value, plus ``effect`` for the round ones."""
+    out = {}
+    for i, d in enumerate(DRINK_IDS):
+        a = rng.uniform(0, np.pi)
+        axis = (float(np.cos(a)), float(np.sin(a)))
+        shift = angle_shift(effect, axis) if not d.endswith("square_bottle") else np.zeros(len(SHAPE_FEATURES))
+        k_flat, k_edge = SHAPE_FEATURES.index("flat"), SHAPE_FEATURES.index("edge")
+        log_flat = -1.5 - 0.1 * (i % 6) + shift[k_flat] + rng.normal(0, noise)
+        out[d] = {"length": 80.0, "width": 30.0, "neck": 0.5, "shoulder": 0.7, "flat": float(np.exp(log_flat) - 0.02),
+                  "edge": 0.7 + 0.01 * (i % 6) + shift[k_edge] + rng.normal(0, noise / 5), "axis": axis}
+    return out
+
+
+def test_the_angle_effect_is_recovered_from_drinks_at_random_angles():
+    rng = np.random.default_rng(8)
+    effect = fit_angle_effect(_round_features(rng, {"flat": [-0.25, 0.5], "edge": [0.03, -0.05]}))
+    assert effect["flat"] == pytest.approx([-0.25, 0.5], abs=0.05)
+    assert effect["edge"] == pytest.approx([0.03, -0.05], abs=0.01)
+
+
+def test_no_angle_effect_is_assumed_where_the_photos_show_none():
+    rng = np.random.default_rng(9)
+    assert fit_angle_effect(_round_features(rng, {})) == {}
+
+
+def _can_at(renderer, angle):
+    rng = np.random.default_rng(12)
+    image, _ = renderer.render([Placement("blue-tall_can", 0.0, 0.0, angle)], Lighting.steady(rng), rng=rng)
+    return image
+
+
+def test_a_can_reads_alike_across_and_along_the_light(tmp_path):
+    # seed 8000: a can lying one way looks markedly flatter than lying the other way; the
+    # calibrated angle effect makes both fit the can as calibrated
+    look = Look.from_seed(8000)
+    write_calibration_set(tmp_path, look, 8000)
+    profile = calibrate_dir(tmp_path)
+    effect = profile.stats["angle_effect"]
+    c, s = effect["flat"]
+    renderer = Renderer(look)
+    worst = np.degrees(np.arctan2(s, c)) / 2          # the angle at which the effect is largest
+    k = SHAPE_FEATURES.index("flat")
+    seen, fits = [], []
+    for angle in (worst, worst + 90.0):
+        (found,) = identify(_can_at(renderer, angle), profile, debug=True)
+        assert (found["color"], found["shape"], found["unsure"]) == ("blue", "tall_can", False)
+        f = found["_f"]
+        seen.append(shape_vector(f)[k])
+        cols, shps, _, ds = distances(f, profile)
+        fits.append(float(ds[cols.index("blue"), shps.index("tall_can")]))
+    assert abs(seen[0] - seen[1]) > 0.6                       # the light does change the shading
+    profile.stats.pop("angle_effect")
+    profile._cache.clear()
+    plain = []
+    for angle in (worst, worst + 90.0):
+        (found,) = identify(_can_at(renderer, angle), profile, debug=True)
+        cols, shps, _, ds = distances(found["_f"], profile)
+        plain.append(float(ds[cols.index("blue"), shps.index("tall_can")]))
+    assert max(fits) < 6.0 < max(plain)
