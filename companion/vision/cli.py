@@ -7,6 +7,7 @@ problem, 2 a usage problem.
 from __future__ import annotations
 
 import argparse
+import math
 import json
 import logging
 import sys
@@ -75,7 +76,24 @@ def _calibrate_drinks(args: argparse.Namespace) -> int:
         " (sizes in mm; bind it to the tray with --background EMPTY.png before identifying)")
     print(f"companion: wrote {args.out}: 36 drinks, {profile.image_size[0]}x{profile.image_size[1]} frames"
           f"{bound}", file=sys.stderr)
+    slant = _slant(profile.stats.get("size_field"))
+    if slant:
+        print(f"companion: {slant}", file=sys.stderr)
     return 0
+
+
+def _slant(field) -> str | None:
+    """The size gradient that calibration found, in words (None: none found).
+
+    >>> _slant([0.1, -0.04])
+    'the camera sees the tray at a slant: drinks look 5 % larger at the right edge and 2 % larger at the top edge than in the middle (measurements are corrected for it)'
+    """
+    if not field or not any(field):
+        return None
+    parts = [f"{math.exp(abs(g) / 2) - 1:.0%} larger at the {(low, high)[g > 0]} edge".replace("%", " %")
+             for g, low, high in zip(field, ("left", "top"), ("right", "bottom")) if g]
+    return ("the camera sees the tray at a slant: drinks look " + " and ".join(parts) +
+            " than in the middle (measurements are corrected for it)")
 
 
 def _print_mat(args: argparse.Namespace) -> int:

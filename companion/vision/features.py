@@ -132,7 +132,7 @@ def size_factor(field: tuple[float, float] | None, cx: float, cy: float, shape: 
     >>> round(size_factor((0.1, 0.0), 640.0, 180.0, (360, 640)), 4)    # right edge, 10 % per width
     1.0513
     >>> [round(size_factor((0.1, 0.0), 640.0, 180.0, (360, 640), u), 4) for u in ((1, 0), (0, 1))]
-    [1.069, 1.0339]
+    [1.0689, 1.0339]
     >>> size_factor(None, 0.0, 0.0, (360, 640))
     1.0
     """
@@ -193,8 +193,9 @@ def angle_shift(effect: dict | None, axis) -> np.ndarray:
     coefficients of cos 2a and sin 2a (a: the axis angle; the same drink turned end for end
     is lit alike), from calibration (``angle_effect`` in the profile's stats).
 
-    >>> angle_shift({"flat": [0.3, 0.0], "edge": [0.0, -0.05]}, (0.0, 1.0)).round(3).tolist()
-    [0.0, 0.0, 0.0, 0.0, -0.3, 0.0]
+    >>> effect = {"flat": [0.3, 0.0]}
+    >>> [round(float(angle_shift(effect, u)[SHAPE_FEATURES.index("flat")]), 3) for u in ((1, 0), (0, 1))]
+    [0.3, -0.3]
     """
     v = np.zeros(len(SHAPE_FEATURES))
     if effect:
