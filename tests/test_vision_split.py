@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision import drinks
+from companion.vision import drinks, faint
 from companion.vision.drinks import identify, regions_of, split
 from companion.vision.segment import analyse
 
@@ -65,8 +65,6 @@ def test_drinks_of_plainly_different_colours_end_to_end_are_kept_apart(tmp_path)
 def test_shade_cut_off_between_drinks_of_other_colours_is_no_drink(tmp_path, monkeypatch):
     # seed 12000 (a dark tray), 8th touching photo: kept apart from the drinks beside it by its
     # colour, the shade between them is a small piece of the darkest colour; it is no drink
-    from companion.vision import drinks
-
     profile, image, truth = benchmark_photo(tmp_path, 12000, 7)
     assert len(identify(image, profile)) == len(truth)
     monkeypatch.setattr(drinks, "SHADE_AREA", 0.0)
@@ -74,11 +72,11 @@ def test_shade_cut_off_between_drinks_of_other_colours_is_no_drink(tmp_path, mon
 
 
 def test_what_the_watershed_leaves_unassigned_goes_to_the_nearest_piece():
-    from companion.vision.drinks import _fill_from_nearest
+    from companion.vision.faint import fill_from_nearest
 
     lab = np.zeros((3, 4), np.int32)
     lab[0, 0], lab[2, 3] = 2, 9
-    _fill_from_nearest(lab, np.ones((3, 4), bool))
+    fill_from_nearest(lab, np.ones((3, 4), bool))
     # (0, 2) lies 2 px from piece 2 and 2.2 px from piece 9: it is piece 2's, the smaller label
     assert lab.tolist() == [[2, 2, 2, 9], [2, 2, 9, 9], [2, 9, 9, 9]]
     # beyond the reach, and outside the blob, nothing is filled
@@ -86,7 +84,7 @@ def test_what_the_watershed_leaves_unassigned_goes_to_the_nearest_piece():
     lab[0, 0] = 4
     inside = np.ones((1, 30), bool)
     inside[0, 5] = False
-    _fill_from_nearest(lab, inside, reach=12)
+    fill_from_nearest(lab, inside, reach=12)
     assert lab[0, 5] == 0 and lab[0, 12] == 4 and lab[0, 13] == 0
 
 
@@ -117,7 +115,7 @@ def test_shade_caught_between_drinks_is_no_drink(tmp_path, monkeypatch):
     assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
     assert not any(f["unsure"] for f in found)
     # were it kept, it would be one more (unsure) drink
-    monkeypatch.setattr(drinks, "FAINT_PIECE", 1.01)
+    monkeypatch.setattr(faint, "FAINT_PIECE", 1.01)
     again = identify(image, profile, debug=True)
     assert len(again) == len(truth) + 1 and sum(f["unsure"] for f in again) == 1
 
@@ -130,7 +128,7 @@ def test_a_black_bottle_is_measured_without_the_shade_closed_in_beside_its_neck(
     bottle = next(t for t in truth if t["id"] == "black-not_tallest_bottle")
     got = reading_at(identify(image, profile, debug=True), bottle)
     assert (got["color"], got["shape"], got["unsure"]) == ("black", "not_tallest_bottle", False)
-    monkeypatch.setattr(drinks, "TRIM_MAX", 0.0)         # never trim
+    monkeypatch.setattr(faint, "TRIM_MAX", 0.0)         # never trim
     untrimmed = reading_at(identify(image, profile, debug=True), bottle)
     assert untrimmed["shape"] != "not_tallest_bottle"
 
@@ -145,7 +143,7 @@ def test_two_drinks_of_one_colour_with_only_shade_between_them_are_two_drinks(tm
     for can in cans:
         got = reading_at(found, can)
         assert (f"{got['color']}-{got['shape']}", got["unsure"]) == (can["id"], False)
-    monkeypatch.setattr(drinks, "SPLIT_PART", 99.0)     # never split
+    monkeypatch.setattr(faint, "SPLIT_PART", 99.0)     # never split
     again = identify(image, profile, debug=True)
     assert any(reading_at(again, can)["unsure"] or
                f"{reading_at(again, can)['color']}-{reading_at(again, can)['shape']}" != can["id"] for can in cans)

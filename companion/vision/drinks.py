@@ -5,10 +5,11 @@
    along colour boundaries and the dark valleys between touching cylinders, then along
    the cut that leaves pieces each of which looks like a drink.
 4. Features of each piece (features.py); a piece with shade closed into it is also measured
-   without its faint pixels, and taken so when that fits a drink better.
+   without its faint pixels, and taken so when that fits a drink better; one whose own
+   pixels fall apart in drink-sized parts is read as that many drinks (faint.py).
 5. Classification (classify.py), and a second look with the calibrated outlines at pieces
    whose outline fits no drink or runs on past the drink it looks like (fit.py).
-6. What is left unexplained, small and faint is shade, not a drink.
+6. What is left unexplained, small and faint is shade, not a drink (faint.py).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import numpy as np
 
 from .classify import COLOUR_APART, OUTLIER_COLOUR, classify, distances
 from .features import LUMA, Region, measure, quantile
+from .faint import fill_from_nearest, is_shade, split_at_faint, trimmed_if_better
 from .fit import refit
 from .profile import Profile
 from .segment import Analysis, analyse, reference
@@ -138,8 +140,8 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
             if f is None:
                 continue
             c = classify(f, profile, an.sharpness)
-            for piece, f, c in _split_at_faint(piece, f, c, an, profile):
-                piece, f, c = _trimmed_if_better(piece, f, c, an, profile)
+            for piece, f, c in split_at_faint(piece, f, c, an, profile, SPLIT_PENALTY):
+                piece, f, c = trimmed_if_better(piece, f, c, an, profile)
                 found.append({"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"],
                               "confidence": c["confidence"], "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f,
                               "_r": piece, "_outline_bad": (c["no_fit"] or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR})
@@ -147,7 +149,7 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
     found = refit(found, an, profile, min_area, profile.stats.get("max_area", 1e9))
     out = []
     for d in found:
-        if d["unsure"] and "_r" in d and _is_shade(d["_r"], an, min_area):
+        if d["unsure"] and "_r" in d and is_shade(d["_r"], an, min_area):
             continue
         cx, cy = d.pop("cx"), d.pop("cy")
         d.pop("_r", None)
@@ -156,122 +158,6 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
                     "x": round((cx + 0.5) * scale - 0.5, 1), "y": round((cy + 0.5) * scale - 0.5, 1),
                     **{k: v for k, v in d.items() if k not in ("color", "shape")}})
     return out
-
-
-TRIM_MAX = 0.4           # a piece with more faint pixels than this share is not trimmed ...
-TRIM_PART = 0.05         # ... nor one whose distinct pixels make two parts of this share or more
-TRIM_FITS = 8.0          # ... nor one read for sure within this distance (colour + shape) of a drink
-
-
-def _faint_in(r: Region, an: Analysis) -> np.ndarray:
-    """Over the piece's crop: its pixels that are faint (``Analysis.faint``)."""
-    h, w = r.mask.shape
-    return an.faint[r.y0:r.y0 + h, r.x0:r.x0 + w] & (r.mask > 0)
-
-
-def _distinct_parts(r: Region, an: Analysis):
-    """The piece's faint pixels, and its other pixels in connected parts: (faint, n, labels, areas)."""
-    faint = _faint_in(r, an)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(((r.mask > 0) & ~faint).astype(np.uint8), connectivity=8)
-    return faint, n, lab, stats[1:, cv2.CC_STAT_AREA]
-
-
-SPLIT_PART = 0.5          # share of the smallest drink from which a distinct part may be a drink of its own
-
-
-def _split_at_faint(piece: Region, f: dict, c: dict, an: Analysis, profile: Profile):
-    """A piece whose distinct pixels fall apart in drink-sized parts, with only faint pixels
-    between them (two drinks of one colour touching, shade or tray closed in between), as
-    those drinks when each reads as a drink for sure and together they fit better."""
-    whole = [(piece, f, c)]
-    if an.faint is None:
-        return whole
-    min_area = profile.stats.get("min_area", 0)
-    faint, n, lab, areas = _distinct_parts(piece, an)
-    big = [k + 1 for k in range(n - 1) if areas[k] >= SPLIT_PART * min_area]
-    if len(big) < 2:
-        return whole
-    parts = np.zeros(lab.shape, np.int32)
-    for k in big:
-        parts[lab == k] = k
-    _fill_from_nearest(parts, piece.mask > 0)
-    out = []
-    total = SPLIT_PENALTY * (len(big) - 1)
-    for k in big:
-        r = Region((parts == k).astype(np.uint8) * 255, piece.x0, piece.y0)
-        f2 = measure(r, an)
-        if f2 is None:
-            return whole
-        c2 = classify(f2, profile, an.sharpness)
-        total += c2["d_shape"] + c2["d_colour"]
-        out.append((r, f2, c2))
-    if all(c2["unsure"] for _, _, c2 in out):
-        return whole
-    return out if total < c["d_shape"] + c["d_colour"] else whole
-
-
-def _trim_faint(r: Region, an: Analysis) -> Region | None:
-    """The piece without its faint pixels (no further from the tray than a shadow: tray or
-    shade that the blob closed over between drinks), or None when there is nothing to trim.
-    Not trimmed: a piece mostly faint (a white drink on a light tray looks like the tray in
-    shadow), or one whose distinct pixels fall apart in two (a pale bottle whose shoulder is
-    faint: its neck and body)."""
-    if an.faint is None:
-        return None
-    n_in = r.area
-    faint, n, lab, areas = _distinct_parts(r, an)
-    if not 0.03 * n_in <= faint.sum() <= TRIM_MAX * n_in or n < 2:
-        return None
-    if n > 2 and np.sort(areas)[-2] >= TRIM_PART * n_in:
-        return None
-    return Region((lab == 1 + int(np.argmax(areas))).astype(np.uint8) * 255, r.x0, r.y0)
-
-
-def _trimmed_if_better(piece: Region, f: dict, c: dict, an: Analysis, profile: Profile):
-    """The piece trimmed of its faint pixels when that makes it a drink for sure and fits
-    better (a black drink on a dark tray with the shade beside it is longer and wider than
-    itself), else the piece as it was: (piece, features, classification)."""
-    if not c["unsure"] and c["d_shape"] + c["d_colour"] < TRIM_FITS:
-        return piece, f, c       # it plainly is a drink as it is (and the second measuring costs time)
-    trimmed = _trim_faint(piece, an)
-    f2 = None if trimmed is None else measure(trimmed, an)
-    if f2 is None:
-        return piece, f, c
-    c2 = classify(f2, profile, an.sharpness)
-    if not c2["unsure"] and c2["d_shape"] + c2["d_colour"] < c["d_shape"] + c["d_colour"]:
-        return trimmed, f2, c2
-    return piece, f, c
-
-
-FAINT_PIECE = 0.45       # share of faint pixels (no further from the tray than a shadow) ...
-FAINT_SMALL = 0.9        # ... in a piece smaller than this share of the smallest drink: shade
-
-
-def _is_shade(r: Region, an: Analysis, min_area: float) -> bool:
-    """A piece that no drink explains, smaller than a drink and largely no different from the
-    tray in shadow: shade caught between drinks (filled in with the blob), not a drink."""
-    if an.faint is None or r.area >= FAINT_SMALL * min_area:
-        return False
-    return np.count_nonzero(_faint_in(r, an)) >= FAINT_PIECE * r.area
-
-
-def _fill_from_nearest(lab: np.ndarray, inside: np.ndarray, reach: float = 12.0) -> None:
-    """Give the unlabelled pixels (0) of ``inside`` the label of the nearest labelled pixel, up
-    to ``reach`` px away (in place): each goes to the piece it lies against, not to whichever
-    neighbour happens to have the larger label.
-
-    >>> lab = np.zeros((3, 4), np.int32); lab[0, 0] = 2; lab[2, 3] = 9
-    >>> _fill_from_nearest(lab, np.ones((3, 4), bool)); lab.tolist()
-    [[2, 2, 2, 9], [2, 2, 9, 9], [2, 9, 9, 9]]
-    """
-    lost = (lab == 0) & inside
-    if not lost.any() or not (lab != 0).any():
-        return
-    free = (lab == 0).astype(np.uint8)
-    dist, idx = cv2.distanceTransformWithLabels(free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
-    nearest = lab[free == 0][idx - 1]        # the labels of the labelled pixels, in scan order
-    take = lost & (dist <= reach)
-    lab[take] = nearest[take]
 
 
 def _darkest(profile: Profile) -> str:
@@ -396,7 +282,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
                     np.median(roi[part] @ LUMA - tray_lum[part]) > 0:
                 lab[part] = bgmark + j
                 labels.append(bgmark + j)
-    _fill_from_nearest(lab, m > 0)
+    fill_from_nearest(lab, m > 0)
     pieces = {i: (lab == i) for i in labels if np.any(lab == i)}
     cache: dict[frozenset, tuple[float, dict | None]] = {}
 
