@@ -193,6 +193,7 @@ def calibrate_dir(directory: str | Path) -> Profile:
     profile.drinks = {d: _record(f) for d, f in features.items()}
     profile.source = f"calibrate drinks {directory.name}"
     _check_separable(profile)
+    _check_sizes(profile)
     return profile
 
 
@@ -309,6 +310,35 @@ def _as_if_at_no_angle(f: dict, effect: dict) -> dict:
         else:
             out[name] = f[name] - shift[k]
     return out
+
+
+SIZE_ODD = 0.15         # a drink whose length or width is this far (log) from what its shape and colour predict
+
+
+def _check_sizes(profile: Profile) -> list[str]:
+    """Warn about each drink whose photo measured it much shorter or narrower (or longer,
+    wider) than its shape and colour predict from the other 35: most likely the drink was
+    hard to see against the tray (a black one on a dark tray), or something else lay in the
+    photo. Identification then relies on the prediction, but the photo is better taken again."""
+    sm = profile.shape_model
+    odd = []
+    for d, rec in profile.drinks.items():
+        colour, shape = d.split("-", 1)
+        if shape not in sm.means or not sm.offsets or colour not in sm.offsets:
+            continue
+        for name in ("length", "width"):
+            k = SHAPE_FEATURES.index(name)
+            expected = float(sm.means[shape][k] + sm.offsets[colour][k])
+            if expected > 0 and rec.get(name, 0) > 0 and abs(math.log(rec[name] / expected)) > SIZE_ODD:
+                how = "shorter" if name == "length" and rec[name] < expected else \
+                    "longer" if name == "length" else "narrower" if rec[name] < expected else "wider"
+                odd.append(d)
+                log.warning("calibration: %s measured %.0f %% %s than its shape and colour predict; was it hard "
+                            "to see against the tray, or was something else in the photo? Take its photo again "
+                            "(on a lighter or darker part of the tray, well lit)", d,
+                            100 * abs(rec[name] / expected - 1), how)
+                break
+    return odd
 
 
 def _check_separable(profile: Profile) -> None:
