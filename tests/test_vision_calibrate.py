@@ -16,7 +16,6 @@ from companion.sim.looks import Lighting, Look
 from companion.sim.render import Renderer
 from companion.sim.scenes import Layout, write_calibration_set
 from companion.vision.calibrate import CalibrationError, calibrate_dir
-from companion.vision.classify import _tables
 from companion.vision.profile import Profile, ProfileError
 
 from vision_support import run_cli
@@ -161,19 +160,13 @@ def test_a_drink_hard_to_see_against_the_tray_is_named(tmp_path, caplog):
     # photo measures only the neck and the glare spot; calibration says which photo to retake
     write_calibration_set(tmp_path, Look.from_seed(16006), 16006)
     with caplog.at_level("WARNING", logger="companion.vision"):
-        profile = calibrate_dir(tmp_path)
+        calibrate_dir(tmp_path)
     odd = [r.getMessage() for r in caplog.records if "than its shape and colour predict" in r.getMessage()]
     assert len(odd) == 1 and odd[0].startswith("calibration: black-square_bottle measured")
     assert "Take its photo again" in odd[0]
-    # until then its shape is compared with what the other 35 predict, not with that photo
-    assert profile.stats["retake"] == ["black-square_bottle"]
-    cols, shps, S, *_ = _tables(profile)
-    i, j = cols.index("black"), shps.index("square_bottle")
-    assert np.allclose(S[1, i, j], S[0, i, j]) and not np.allclose(S[1, i, j - 1], S[0, i, j - 1])
 
 
 def test_a_good_calibration_names_no_drink(calset, caplog):
     with caplog.at_level("WARNING", logger="companion.vision"):
-        profile = calibrate_dir(calset)
+        calibrate_dir(calset)
     assert not [r for r in caplog.records if "than its shape and colour predict" in r.getMessage()]
-    assert "retake" not in profile.stats

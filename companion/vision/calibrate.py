@@ -193,9 +193,7 @@ def calibrate_dir(directory: str | Path) -> Profile:
     profile.drinks = {d: _record(f) for d, f in features.items()}
     profile.source = f"calibrate drinks {directory.name}"
     _check_separable(profile)
-    retake = _check_sizes(profile)
-    if retake:
-        profile.stats["retake"] = retake
+    _check_sizes(profile)
     return profile
 
 
@@ -321,8 +319,7 @@ def _check_sizes(profile: Profile) -> list[str]:
     """Warn about each drink whose photo measured it much shorter or narrower (or longer,
     wider) than its shape and colour predict from the other 35: most likely the drink was
     hard to see against the tray (a black one on a dark tray), or something else lay in the
-    photo. Returns those drinks (the profile lists them as ``retake``): identification then
-    compares their shape with the prediction only, but the photo is better taken again."""
+    photo. Identification then relies on the prediction, but the photo is better taken again."""
     sm = profile.shape_model
     odd = []
     for d, rec in profile.drinks.items():

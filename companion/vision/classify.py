@@ -42,11 +42,10 @@ def _tables(profile: Profile):
         # flat faces catch the light, and it reads lighter and flatter than black cans suggest)
         units = size_units(SHAPE_FEATURES, float(profile.stats.get("px_per_mm", 1.0)))
         own_s, own_c = S.copy(), C.copy()
-        retake = set(profile.stats.get("retake", []))    # photos that measured their drink wrongly
         for i, k in enumerate(cols):
             for j, s in enumerate(shps):
                 rec = profile.drinks.get(f"{k}-{s}", {})
-                if all(n in rec for n in SHAPE_FEATURES) and f"{k}-{s}" not in retake:
+                if all(n in rec for n in SHAPE_FEATURES):
                     own_s[i, j] = shape_vector(rec) * units
                 if all(n in rec for n in COLOUR_FEATURES):
                     own_c[i, j] = colour_vector(rec)
