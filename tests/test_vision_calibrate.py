@@ -157,13 +157,13 @@ def test_not_a_profile(tmp_path):
 
 def test_a_drink_hard_to_see_against_the_tray_is_named(tmp_path, caplog):
     # seed 16006 (a dark tray): the black square bottle's face looks like the tray, and its
-    # photo measures only the neck and the glare spot; calibration says which photo to retake
+    # photo measures only the neck and the glare spot; calibration names the drink
     write_calibration_set(tmp_path, Look.from_seed(16006), 16006)
     with caplog.at_level("WARNING", logger="companion.vision"):
         calibrate_dir(tmp_path)
     odd = [r.getMessage() for r in caplog.records if "than its shape and colour predict" in r.getMessage()]
     assert len(odd) == 1 and odd[0].startswith("calibration: black-square_bottle measured")
-    assert "Take its photo again" in odd[0]
+    assert "hard to see against this tray" in odd[0] and "take that photo again" in odd[0]
 
 
 def test_a_good_calibration_names_no_drink(calset, caplog):

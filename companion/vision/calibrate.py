@@ -317,9 +317,11 @@ SIZE_ODD = 0.15         # a drink whose length or width is this far (log) from w
 
 def _check_sizes(profile: Profile) -> list[str]:
     """Warn about each drink whose photo measured it much shorter or narrower (or longer,
-    wider) than its shape and colour predict from the other 35: most likely the drink was
-    hard to see against the tray (a black one on a dark tray), or something else lay in the
-    photo. Identification then relies on the prediction, but the photo is better taken again."""
+    wider) than its shape and colour predict from the other 35, and return them: either the
+    drink is hard to see against this tray (a black square bottle whose face looks like a
+    dark tray), and the frames will see it as its photo did (identification compares a drink
+    with its own photo as well as with the prediction, and may still know it, or read it
+    unsure), or something else lay in the photo, which is then better taken again."""
     sm = profile.shape_model
     odd = []
     for d, rec in profile.drinks.items():
@@ -333,9 +335,9 @@ def _check_sizes(profile: Profile) -> list[str]:
                 how = "shorter" if name == "length" and rec[name] < expected else \
                     "longer" if name == "length" else "narrower" if rec[name] < expected else "wider"
                 odd.append(d)
-                log.warning("calibration: %s measured %.0f %% %s than its shape and colour predict; was it hard "
-                            "to see against the tray, or was something else in the photo? Take its photo again "
-                            "(on a lighter or darker part of the tray, well lit)", d,
+                log.warning("calibration: %s measured %.0f %% %s than its shape and colour predict: it is "
+                            "hard to see against this tray (expect it read unsure or missed at times; more "
+                            "light helps), or something else was in its photo (then take that photo again)", d,
                             100 * abs(rec[name] / expected - 1), how)
                 break
     return odd
