@@ -1,11 +1,11 @@
 """What the view and the light do to a drink's measurements, learnt in calibration from where
 and at which angle the 36 drinks happened to lie:
 
-* sizes corrected for a tilted camera (``features.size_factor``, ``calibrate.fit_size_field``):
+* sizes corrected for a tilted camera (``features.size_factor``, ``view.fit_size_field``):
   a camera that looks at the tray a little from one side sees the drinks on that side larger,
   by several percent across the view, as much as one drink's length differs from the next;
 * a round drink's shading turns with its angle to the light (``features.angle_shift``,
-  ``calibrate.fit_angle_effect``): lying across the light it looks flatter than lying along it.
+  ``view.fit_angle_effect``): lying across the light it looks flatter than lying along it.
 """
 from __future__ import annotations
 
@@ -16,7 +16,8 @@ from companion.drinks import COLOURS, DRINK_IDS, SHAPES
 from companion.sim.looks import Look, Lighting, Placement
 from companion.sim.render import Renderer
 from companion.sim.scenes import write_calibration_set
-from companion.vision.calibrate import calibrate_dir, fit_angle_effect, fit_size_field
+from companion.vision.calibrate import calibrate_dir
+from companion.vision.view import fit_angle_effect, fit_size_field
 from companion.vision.classify import distances
 from companion.vision.drinks import identify
 from companion.vision.features import SHAPE_FEATURES, angle_shift, shape_vector

@@ -20,11 +20,10 @@ import numpy as np
 
 from ..drinks import COLOURS, DRINK_IDS, SHAPES
 from .drinks import regions_of
-from .classify import ROUND
-from .features import (ANGLED, COLOUR_FEATURES, FLAT_FLOOR, SHAPE_FEATURES, Region, along_tilt, angle_shift, colour_vector, measure,
-                       shape_vector, size_factor, size_units)
+from .features import COLOUR_FEATURES, SHAPE_FEATURES, Region, colour_vector, measure, shape_vector, size_units
 from .profile import Model, Profile, work_scale
 from .segment import Analysis, FrameError, analyse
+from .view import ROUND_NAMES, as_if_at_no_angle, as_in_the_middle, fit_angle_effect, fit_size_field
 
 log = logging.getLogger("companion.vision")
 
@@ -181,10 +180,10 @@ def calibrate_dir(directory: str | Path) -> Profile:
         path = _find(directory, d)
         features[d] = single_drink(read_image(path), profile, path.name)
     field = fit_size_field(features, (profile.work_size[1], profile.work_size[0]))
-    features = {d: _as_in_the_middle(f, field, (profile.work_size[1], profile.work_size[0]))
+    features = {d: as_in_the_middle(f, field, (profile.work_size[1], profile.work_size[0]))
                 for d, f in features.items()}
     effect = fit_angle_effect(features)
-    features = {d: _as_if_at_no_angle(f, effect) if d.split("-", 1)[1] in ROUND_NAMES else f
+    features = {d: as_if_at_no_angle(f, effect) if d.split("-", 1)[1] in ROUND_NAMES else f
                 for d, f in features.items()}
     colour, shape, stats = build_models(features)
     profile.colour_model, profile.shape_model = colour, shape
@@ -195,121 +194,6 @@ def calibrate_dir(directory: str | Path) -> Profile:
     _check_separable(profile)
     _check_sizes(profile)
     return profile
-
-
-FIELD_PRIOR = 0.15      # typical size gradient across the view (log units): a camera tilted a few degrees
-SIZE_NOISE = 0.02       # how far one photo's measured size strays (log units)
-SIGNIFICANT = 3.0       # a gradient smaller than this many standard errors is taken as none
-
-
-def fit_size_field(features: dict[str, dict], shape: tuple[int, int]) -> tuple[float, float]:
-    """The size gradient across the view (see ``features.size_factor``) that the calibration
-    photos show: a camera tilted towards one side sees the drinks there larger. Each drink is
-    photographed once, wherever it lay; a drink's log length and log width are a shape's plus
-    a colour's effect plus the gradient at its place, fitted by least squares: first as if the
-    gradient were the same in every direction, then with lengths along the tilt stretched
-    twice as much as across it (the way it tilts taken from the first fit); each fit twice,
-    the second time without the photos the first explains worst (two drinks in one photo).
-    The gradient is pulled towards none as far as the places are too close together to tell
-    it, and none is kept where the photos cannot tell it from none."""
-    cols = [c.value for c in COLOURS]
-    shps = [s.value for s in SHAPES]
-    h, w = shape
-    field = (0.0, 0.0)
-    for directed in (False, True):
-        rows, ys = [], []
-        for d, f in features.items():
-            c, s_ = d.split("-", 1)
-            axis = f.get("axis", (1.0, 0.0))
-            for k, (name, u) in enumerate((("length", axis), ("width", (-axis[1], axis[0])))):
-                r = np.zeros(2 * len(shps) + 2 * (len(cols) - 1) + 2)
-                r[k * len(shps) + shps.index(s_)] = 1.0
-                if cols.index(c) > 0:
-                    r[2 * len(shps) + k * (len(cols) - 1) + cols.index(c) - 1] = 1.0
-                m = along_tilt(field, u, shape) if directed else 1.0
-                r[-2:] = (f["cx"] / w - 0.5) * m, (f["cy"] / h - 0.5) * m
-                rows.append(r)
-                ys.append(math.log(max(f[name], 1e-6)))
-        A, y = np.array(rows), np.array(ys)
-        prior = np.zeros((2, A.shape[1]))
-        prior[0, -2] = prior[1, -1] = SIZE_NOISE / FIELD_PRIOR
-        keep = np.ones(len(y), bool)
-        for _ in range(2):
-            coef, *_ = np.linalg.lstsq(np.vstack([A[keep], prior]), np.concatenate([y[keep], [0.0, 0.0]]), rcond=None)
-            resid = y - A @ coef
-            scale_ = max(1.4826 * float(np.median(np.abs(resid))), 1e-4)
-            keep = np.abs(resid) <= max(3.0 * scale_, SIZE_NOISE)
-        # how well the places tell each gradient (its standard error)
-        cov = np.linalg.pinv(np.vstack([A[keep], prior]).T @ np.vstack([A[keep], prior])) * scale_ ** 2
-        se = np.sqrt(np.diag(cov)[-2:])
-        field = tuple(float(v) if abs(v) >= SIGNIFICANT * e else 0.0 for v, e in zip(coef[-2:], se))
-        if field == (0.0, 0.0):
-            break
-    return field
-def _as_in_the_middle(f: dict, field: tuple[float, float], shape: tuple[int, int]) -> dict:
-    """A calibration photo's sizes as the drink would look in the middle of the view."""
-    u = f.get("axis", (1.0, 0.0))
-    along = size_factor(field, f["cx"], f["cy"], shape, u)
-    across = size_factor(field, f["cx"], f["cy"], shape, (-u[1], u[0]))
-    return {**f, "length": f["length"] / along, "width": f["width"] / across,
-            "outline": [v / across for v in f["outline"]]}
-
-
-ROUND_NAMES = {SHAPES[j].value for j in ROUND}
-
-
-def fit_angle_effect(features: dict[str, dict]) -> dict[str, list[float]]:
-    """How the shading features of a round drink (``features.ANGLED``) change with its angle
-    to the light (see ``features.angle_shift``), from the 30 round drinks of the calibration,
-    each at the angle it happened to lie: a shape's plus a colour's effect plus the angle
-    terms, by least squares (twice, the second time without the photos the first explains
-    worst). A term the angles cannot tell from none is taken as none."""
-    names = [d for d in features if d.split("-", 1)[1] in ROUND_NAMES]
-    shps = sorted({d.split("-", 1)[1] for d in names})
-    cols = sorted({d.split("-", 1)[0] for d in names})
-    effect = {}
-    for feature in ANGLED:
-        k = SHAPE_FEATURES.index(feature)
-        A, y = [], []
-        for d in names:
-            c, s_ = d.split("-", 1)
-            r = np.zeros(len(shps) + len(cols) - 1 + 2)
-            r[shps.index(s_)] = 1.0
-            if cols.index(c) > 0:
-                r[len(shps) + cols.index(c) - 1] = 1.0
-            a = math.atan2(features[d]["axis"][1], features[d]["axis"][0])
-            r[-2:] = math.cos(2 * a), math.sin(2 * a)
-            A.append(r)
-            y.append(shape_vector(features[d])[k])
-        coef = _robust_fit(np.array(A), np.array(y))
-        effect[feature] = [float(v) for v in coef]
-    return {k: v for k, v in effect.items() if any(v)}
-
-
-def _robust_fit(A: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """The last two coefficients of a least-squares fit of y on A, refitted without the worst
-    explained rows, each kept only if at least SIGNIFICANT standard errors from zero."""
-    keep = np.ones(len(y), bool)
-    for _ in range(2):
-        coef, *_ = np.linalg.lstsq(A[keep], y[keep], rcond=None)
-        resid = y - A @ coef
-        scale_ = max(1.4826 * float(np.median(np.abs(resid))), 1e-4)
-        keep = np.abs(resid) <= 3.0 * scale_
-    se = np.sqrt(np.diag(np.linalg.pinv(A[keep].T @ A[keep]))[-2:]) * scale_
-    return np.where(np.abs(coef[-2:]) >= SIGNIFICANT * se, coef[-2:], 0.0)
-
-
-def _as_if_at_no_angle(f: dict, effect: dict) -> dict:
-    """A round drink's calibration features without what its angle to the light added."""
-    shift = angle_shift(effect, f["axis"])
-    out = dict(f)
-    for name in effect:
-        k = SHAPE_FEATURES.index(name)
-        if name == "flat":
-            out[name] = math.exp(math.log(f[name] + FLAT_FLOOR) - shift[k]) - FLAT_FLOOR
-        else:
-            out[name] = f[name] - shift[k]
-    return out
 
 
 SIZE_ODD = 0.15         # a drink whose length or width is this far (log) from what its shape and colour predict
