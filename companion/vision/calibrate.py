@@ -199,15 +199,14 @@ def calibrate_dir(directory: str | Path) -> Profile:
 SIZE_ODD = 0.15         # a drink whose length or width is this far (log) from what its shape and colour predict
 
 
-def _check_sizes(profile: Profile) -> list[str]:
+def _check_sizes(profile: Profile) -> None:
     """Warn about each drink whose photo measured it much shorter or narrower (or longer,
-    wider) than its shape and colour predict from the other 35, and return them: either the
+    wider) than its shape and colour predict from the other 35: either the
     drink is hard to see against this tray (a black square bottle whose face looks like a
     dark tray), and the frames will see it as its photo did (identification compares a drink
     with its own photo as well as with the prediction, and may still know it, or read it
     unsure), or something else lay in the photo, which is then better taken again."""
     sm = profile.shape_model
-    odd = []
     for d, rec in profile.drinks.items():
         colour, shape = d.split("-", 1)
         if shape not in sm.means or not sm.offsets or colour not in sm.offsets:
@@ -218,13 +217,11 @@ def _check_sizes(profile: Profile) -> list[str]:
             if expected > 0 and rec.get(name, 0) > 0 and abs(math.log(rec[name] / expected)) > SIZE_ODD:
                 how = "shorter" if name == "length" and rec[name] < expected else \
                     "longer" if name == "length" else "narrower" if rec[name] < expected else "wider"
-                odd.append(d)
                 log.warning("calibration: %s measured %.0f %% %s than its shape and colour predict: it is "
                             "hard to see against this tray (expect it read unsure or missed at times; more "
                             "light helps), or something else was in its photo (then take that photo again)", d,
                             100 * abs(rec[name] / expected - 1), how)
                 break
-    return odd
 
 
 def _check_separable(profile: Profile) -> None:

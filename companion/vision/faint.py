@@ -25,11 +25,10 @@ def _faint_in(r: Region, an: Analysis) -> np.ndarray:
     return an.faint[r.y0:r.y0 + h, r.x0:r.x0 + w] & (r.mask > 0)
 
 
-def _distinct_parts(r: Region, an: Analysis):
-    """The piece's faint pixels, and its other pixels in connected parts: (faint, n, labels, areas)."""
-    faint = _faint_in(r, an)
+def _distinct_parts(r: Region, faint: np.ndarray):
+    """The piece's pixels that are not faint, in connected parts: (n, labels, areas)."""
     n, lab, stats, _ = cv2.connectedComponentsWithStats(((r.mask > 0) & ~faint).astype(np.uint8), connectivity=8)
-    return faint, n, lab, stats[1:, cv2.CC_STAT_AREA]
+    return n, lab, stats[1:, cv2.CC_STAT_AREA]
 
 
 SPLIT_PART = 0.5          # share of the smallest drink from which a distinct part may be a drink of its own
@@ -44,7 +43,7 @@ def split_at_faint(piece: Region, f: dict, c: dict, an: Analysis, profile: Profi
     if an.faint is None:
         return whole
     min_area = profile.stats.get("min_area", 0)
-    faint, n, lab, areas = _distinct_parts(piece, an)
+    n, lab, areas = _distinct_parts(piece, _faint_in(piece, an))
     big = [k + 1 for k in range(n - 1) if areas[k] >= SPLIT_PART * min_area]
     if len(big) < 2:
         return whole
@@ -76,8 +75,11 @@ def _trim_faint(r: Region, an: Analysis) -> Region | None:
     if an.faint is None:
         return None
     n_in = r.area
-    faint, n, lab, areas = _distinct_parts(r, an)
-    if not 0.03 * n_in <= faint.sum() <= TRIM_MAX * n_in or n < 2:
+    faint = _faint_in(r, an)
+    if not 0.03 * n_in <= faint.sum() <= TRIM_MAX * n_in:
+        return None
+    n, lab, areas = _distinct_parts(r, faint)
+    if n < 2:
         return None
     if n > 2 and np.sort(areas)[-2] >= TRIM_PART * n_in:
         return None

@@ -9,6 +9,7 @@ this module only says where a placed outline's pixels, polygon and rim are.
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,7 +19,7 @@ from ..drinks import COLOURS, SHAPES
 STEP = 2                   # pixels are sampled every STEP px (the outlines are far larger)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)     # told apart by identity: its template is cached per object
 class Outline:
     colour: str
     shape: str
@@ -86,17 +87,19 @@ def outlines(profile, size: float = 1.0) -> dict[tuple[str, str], Outline] | Non
     return c[key]
 
 
-_TEMPLATES: dict[int, tuple[np.ndarray, int]] = {}
+# kept as long as its outline: keyed by id() instead, a new outline that happened to get a
+# freed one's id (profiles come and go; outlines are made for each size across the view)
+# would be given a stale template
+_TEMPLATES: "weakref.WeakKeyDictionary[Outline, tuple[np.ndarray, int]]" = weakref.WeakKeyDictionary()
 
 
 def template(o: Outline) -> tuple[np.ndarray, int]:
     """The outline lying along the rows, wide end at column 0, sampled every STEP px; and the
     row of its axis."""
-    key = id(o)
-    if key not in _TEMPLATES or _TEMPLATES[key][0].shape[1] != (o.length + STEP - 1) // STEP:
+    if o not in _TEMPLATES:
         n = (o.length + STEP - 1) // STEP
         half = int(math.ceil(float(o.widths.max()) / 2 / STEP)) + 1
         rows = (np.arange(2 * half + 1) - half)[:, None] * STEP
         w = o.widths[np.minimum(np.arange(n) * STEP, o.length - 1)][None, :]
-        _TEMPLATES[key] = ((np.abs(rows) < w * 0.5).astype(np.float32), half)
-    return _TEMPLATES[key]
+        _TEMPLATES[o] = ((np.abs(rows) < w * 0.5).astype(np.float32), half)
+    return _TEMPLATES[o]
