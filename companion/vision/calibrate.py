@@ -215,8 +215,7 @@ def _check_sizes(profile: Profile) -> None:
             k = SHAPE_FEATURES.index(name)
             expected = float(sm.means[shape][k] + sm.offsets[colour][k])
             if expected > 0 and rec.get(name, 0) > 0 and abs(math.log(rec[name] / expected)) > SIZE_ODD:
-                how = "shorter" if name == "length" and rec[name] < expected else \
-                    "longer" if name == "length" else "narrower" if rec[name] < expected else "wider"
+                how = {"length": ("shorter", "longer"), "width": ("narrower", "wider")}[name][rec[name] > expected]
                 log.warning("calibration: %s measured %.0f %% %s than its shape and colour predict: it is "
                             "hard to see against this tray (expect it read unsure or missed at times; more "
                             "light helps), or something else was in its photo (then take that photo again)", d,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..drinks import COLOURS, SHAPES
+from ..drinks import COLOURS, SHAPES, Shape
 from .features import COLOUR_FEATURES, LUMA, SHAPE_FEATURES, angle_shift, colour_vector, shape_vector, size_units
 from .profile import Profile
 
@@ -16,7 +16,7 @@ OUTLIER_COLOUR = 60.0
 SHAPE_SURE = 10.0            # a shape distance this small: the outline plainly fits
 COLOUR_APART = 3.0           # the next colour this many times further: the colour is plain
 BLUR_SMEAR = 5.0              # px by which blur may lengthen a drink, per unit of blur inflation
-ROUND = [j for j, s in enumerate(SHAPES) if s.value != "square_bottle"]   # cans and round bottles (not faceted)
+ROUND = [j for j, s in enumerate(SHAPES) if s is not Shape.SQUARE_BOTTLE]   # cans and round bottles (not faceted)
 TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
 
 

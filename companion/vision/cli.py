@@ -90,7 +90,7 @@ def _slant(field) -> str | None:
     """
     if not field or not any(field):
         return None
-    parts = [f"{math.exp(abs(g) / 2) - 1:.0%} larger at the {(low, high)[g > 0]} edge".replace("%", " %")
+    parts = [f"{100 * (math.exp(abs(g) / 2) - 1):.0f} % larger at the {(low, high)[g > 0]} edge"
              for g, low, high in zip(field, ("left", "top"), ("right", "bottom")) if g]
     return ("the camera sees the tray at a slant: drinks look " + " and ".join(parts) +
             " than in the middle (measurements are corrected for it)")
