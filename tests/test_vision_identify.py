@@ -201,23 +201,27 @@ def test_a_drink_is_measured_against_its_own_calibrated_colour_too(tmp_path):
     assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)
 
 
-def test_a_drink_that_is_more_than_its_colour_plus_its_shape_is_known_by_its_own_photo(tmp_path):
-    # seed 12 (a dark tray): the black square bottle's faces catch the light, so that its
-    # shading is flatter and its edges brighter than "black" plus "square bottle" predict (the
-    # models add a colour's effect to a shape's). Its own calibration photo still knows it.
+def test_a_drink_that_is_more_than_its_colour_plus_its_shape_is_known_by_its_own_photo(profile):
+    # the models add a colour's effect to a shape's, but a drink may be more than the sum (a
+    # square bottle's flat faces catch the light otherwise than a colour's cans suggest): here
+    # one drink's photo, and the drink in the frame, have edges far brighter than predicted.
+    # Its own calibration photo still knows it; the models alone would not.
     import copy
 
-    from companion.sim.scenes import write_calibration_set
-    from companion.vision.calibrate import calibrate_dir
     from companion.vision.classify import OUTLIER_SHAPE, classify
+    from companion.vision.features import SHAPE_FEATURES
 
-    write_calibration_set(tmp_path, Look.from_seed(12), 12)
-    profile = calibrate_dir(tmp_path)
-    seen = dict(profile.drinks["black-square_bottle"])
-    got = classify(dict(seen), profile)
-    assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)
-    models_only = copy.copy(profile)
-    models_only.drinks = {k: {f: v for f, v in rec.items() if f != "edge"} for k, rec in profile.drinks.items()}
+    i = SHAPE_FEATURES.index("edge")
+    drink = "white-square_bottle"
+    seen = dict(profile.drinks[drink])
+    seen["edge"] += 8 * float(profile.shape_model.spread[i])
+    odd = copy.copy(profile)
+    odd.drinks = {**profile.drinks, drink: seen}
+    odd._cache = {}
+    got = classify(dict(seen), odd)
+    assert (got["color"], got["shape"], got["unsure"]) == ("white", "square_bottle", False)
+    models_only = copy.copy(odd)
+    models_only.drinks = {k: {f: v for f, v in rec.items() if f != "edge"} for k, rec in odd.drinks.items()}
     models_only._cache = {}
     got = classify(dict(seen), models_only)
     assert got["d_shape"] > OUTLIER_SHAPE and got["unsure"]

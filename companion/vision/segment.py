@@ -147,6 +147,7 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     level = cv2.cvtColor(ex3, cv2.COLOR_BGR2GRAY) + 2.0
     rel_noise = float(sigma.max()) / 3.0 / level          # noise of a 3x3 mean, as a ratio
     shadow = (rmax < 1.0 + 4 * rel_noise) & (rmin > 0.58) & ((rmax - rmin) < 0.03 + 5 * rel_noise)
+    shadow &= ~_deep_shade(shadow & (z > 3.5), cv2.cvtColor(sm3, cv2.COLOR_BGR2GRAY) + 2.0, level, profile)
     # dark valleys: a lying drink's silhouette is a thin dark line (its side turns away from the
     # light, and it touches the tray there) even where its body matches the tray or looks like
     # a shadow (white in its own shade); a cast shadow fades out without one
@@ -177,6 +178,26 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     field_ = profile.stats.get("size_field")
     return Analysis(small, gain, None, mask, sigma, light, sharp, (z < 2.5) & (mask == 0), (z <= 3.5) | shadow,
                     tuple(field_) if field_ else None)
+
+
+DEEP_SHADE = 0.24   # darker than this (share of the tray's light) is a drink, not a drink's shadow
+DEEP_SHARE = 0.35   # .. over at least this share of a blob
+
+
+def _deep_shade(shade: np.ndarray, level: np.ndarray, tray_level: np.ndarray, profile: Profile) -> np.ndarray:
+    """Shadow-like blobs that are drinks: a black drink's flat face on a dark tray keeps the
+    tray's colour and is evenly darker, as a shadow is, but a drink's cast shadow is seen
+    only as its soft fringe beside the drink, never this deep over a drink-sized blob."""
+    cand = cv2.morphologyEx(shade.astype(np.uint8), cv2.MORPH_OPEN, reference(profile)["k3"])
+    n, lab, st, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
+    if n <= 1:
+        return np.zeros(shade.shape, bool)
+    deep = (cand > 0) & (level < (1.0 - DEEP_SHADE) * tray_level)
+    count = np.bincount(lab[deep], minlength=n)
+    big = st[:, cv2.CC_STAT_AREA] >= min(profile.stats.get("min_area", 1e9) * 0.2, 150)
+    is_deep = big & (count >= DEEP_SHARE * st[:, cv2.CC_STAT_AREA])
+    is_deep[0] = False
+    return is_deep[lab] & deep     # the shallower fringe is that drink's own shadow
 
 
 def _band(gray: np.ndarray) -> np.ndarray:
