@@ -169,6 +169,7 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     min_area = min(profile.stats.get("min_area", 150) * 0.05, 30)
     keep = [cnt for cnt in contours if cv2.contourArea(cnt) >= min_area]
     cv2.drawContours(mask, keep, -1, 255, -1)
+    _reopen_tray_holes(mask, fg, z < 2.5, profile)
     # how sharp is this frame? the tray's fine detail against the empty tray's (where no drink is)
     lap = _band(gray)
     free = mask[::2, ::2] == 0
@@ -178,6 +179,26 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     field_ = profile.stats.get("size_field")
     return Analysis(small, gain, None, mask, sigma, light, sharp, (z < 2.5) & (mask == 0), (z <= 3.5) | shadow,
                     tuple(field_) if field_ else None)
+
+
+TRAY_HOLE = (0.6, 0.5)   # a hole of this share of the smallest drink, this much of it plainly tray
+
+
+def _reopen_tray_holes(mask: np.ndarray, fg: np.ndarray, clear: np.ndarray, profile: Profile) -> None:
+    """Drinks lying in a ring enclose a patch of the tray; filling the drinks' outlines must
+    not make it a drink. A hole inside one drink (a glare spot, a pale body that matches the
+    tray) is smaller, and little of it is plainly the empty tray."""
+    holes = ((mask > 0) & (fg == 0)).astype(np.uint8)
+    n, lab, st, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    if n <= 1:
+        return
+    big = st[:, cv2.CC_STAT_AREA] >= TRAY_HOLE[0] * profile.stats.get("min_area", 1e9)
+    if not big[1:].any():
+        return
+    plain = np.bincount(lab[clear & (holes > 0)], minlength=n)
+    tray = big & (plain >= TRAY_HOLE[1] * st[:, cv2.CC_STAT_AREA])
+    tray[0] = False
+    mask[tray[lab]] = 0
 
 
 DEEP_SHADE = 0.24   # darker than this (share of the tray's light) is a drink, not a drink's shadow

@@ -1,0 +1,35 @@
+"""Which pixels are drinks (vision/segment.py), on rendered photos of the benchmark's tables:
+a black drink's face that passes for a shadow, and the tray enclosed by a ring of drinks."""
+from __future__ import annotations
+
+from companion.vision import segment
+from companion.vision.drinks import identify
+
+from vision_support import benchmark_photo, reading_at
+
+
+def test_a_black_drinks_face_on_a_dark_tray_is_no_shadow(tmp_path, monkeypatch):
+    # seed 16006 (a dark tray), 7th touching photo: the black square bottle's flat face keeps
+    # the tray's colour and is evenly darker, as a shadow is, but far deeper over the whole
+    # face than any drink's shadow; taken as the drink's own pixels, it is read right
+    profile, image, truth = benchmark_photo(tmp_path, 16006, 7)
+    bottle = next(t for t in truth if t["id"] == "black-square_bottle")
+    got = reading_at(identify(image, profile), bottle)
+    assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)
+    # read as shadow, the face leaves only the neck and the glare spot: no such bottle found
+    monkeypatch.setattr(segment, "DEEP_SHADE", 1.0)
+    profile._cache.clear()
+    found = identify(image, profile)
+    assert not any((f["color"], f["shape"]) == ("black", "square_bottle") and not f["unsure"] for f in found)
+
+
+def test_the_tray_enclosed_by_a_ring_of_drinks_is_no_drink(tmp_path, monkeypatch):
+    # seed 16004 (a light tray), 21st touching photo: touching drinks lie around a patch of the
+    # tray; filling their outlines must not fill it, or it is read as one more (unsure) drink
+    profile, image, truth = benchmark_photo(tmp_path, 16004, 21)
+    found = identify(image, profile)
+    assert len(found) == len(truth)
+    assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
+    monkeypatch.setattr(segment, "TRAY_HOLE", (1e9, 1.0))
+    profile._cache.clear()
+    assert len(identify(image, profile)) == len(truth) + 1
