@@ -8,7 +8,7 @@ from companion.vision.drinks import identify
 from vision_support import benchmark_photo, reading_at
 
 
-def test_a_black_drinks_face_on_a_dark_tray_is_no_shadow(tmp_path, monkeypatch):
+def test_a_black_drinks_face_on_a_dark_tray_is_no_shadow(tmp_path):
     # seed 16006 (a dark tray), 7th touching photo: the black square bottle's flat face keeps
     # the tray's colour and is evenly darker, as a shadow is, but far deeper over the whole
     # face than any drink's shadow; taken as the drink's own pixels, it is read right
@@ -16,8 +16,10 @@ def test_a_black_drinks_face_on_a_dark_tray_is_no_shadow(tmp_path, monkeypatch):
     bottle = next(t for t in truth if t["id"] == "black-square_bottle")
     got = reading_at(identify(image, profile), bottle)
     assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)
-    # read as shadow, the face leaves only the neck and the glare spot: no such bottle found
-    monkeypatch.setattr(segment, "DEEP_SHADE", 1.0)
+    # where calibration had seen shadows as deep as the face (a harsher lamp), the face is read
+    # as shadow and leaves only the neck and the glare spot: no such bottle is found
+    assert segment.deep_shade_level(profile) < 0.3
+    profile.stats["shadow_depth"] = 0.45
     profile._cache.clear()
     found = identify(image, profile)
     assert not any((f["color"], f["shape"]) == ("black", "square_bottle") and not f["unsure"] for f in found)
@@ -33,3 +35,20 @@ def test_the_tray_enclosed_by_a_ring_of_drinks_is_no_drink(tmp_path, monkeypatch
     monkeypatch.setattr(segment, "TRAY_HOLE", (1e9, 1.0))
     profile._cache.clear()
     assert len(identify(image, profile)) == len(truth) + 1
+
+
+def test_calibration_measures_how_deep_the_drinks_shadows_are():
+    # the shadow beside each drink in its calibration photo; a blob must be deeper than that
+    # to be taken as a drink. A profile made before this was measured uses a fixed level.
+    import copy
+    from pathlib import Path
+
+    from companion.vision.profile import Profile
+
+    profile = Profile.load(Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json")
+    depth = profile.stats["shadow_depth"]
+    assert 0.1 < depth < 0.35
+    assert segment.deep_shade_level(profile) == depth + segment.DEEP_MARGIN
+    older = copy.copy(profile)
+    older.stats = {k: v for k, v in profile.stats.items() if k != "shadow_depth"}
+    assert segment.deep_shade_level(older) == segment.DEEP_SHADE

@@ -22,7 +22,7 @@ from ..drinks import COLOURS, DRINK_IDS, SHAPES
 from .drinks import regions_of
 from .features import COLOUR_FEATURES, SHAPE_FEATURES, Region, colour_vector, measure, shape_vector, size_units
 from .profile import Model, Profile, work_scale
-from .segment import Analysis, FrameError, analyse
+from .segment import Analysis, FrameError, analyse, shadow_depths
 from .view import ROUND_NAMES, as_if_at_no_angle, as_in_the_middle, fit_angle_effect, fit_size_field
 
 log = logging.getLogger("companion.vision")
@@ -96,6 +96,8 @@ def single_drink(img: np.ndarray, profile: Profile, name: str) -> dict:
             border.y0 + border.mask.shape[0] >= h - 1:
         raise CalibrationError(f"{name}: the drink touches the edge of the photo; lay it fully inside the view")
     f["light"] = an.light
+    depths = shadow_depths(an, profile)
+    f["shadow_depth"] = float(np.percentile(depths, 95)) if len(depths) >= 20 else float("nan")
     return f
 
 
@@ -187,6 +189,9 @@ def calibrate_dir(directory: str | Path) -> Profile:
                 for d, f in features.items()}
     colour, shape, stats = build_models(features)
     profile.colour_model, profile.shape_model = colour, shape
+    shadows = [f["shadow_depth"] for f in features.values() if not math.isnan(f["shadow_depth"])]
+    if shadows:
+        stats["shadow_depth"] = round(float(np.median(shadows)), 4)
     profile.stats = {**stats, "size_field": [round(v, 4) for v in field],
                      "angle_effect": {k: [round(v, 4) for v in cs] for k, cs in effect.items()}}
     profile.drinks = {d: _record(f) for d, f in features.items()}

@@ -201,8 +201,30 @@ def _reopen_tray_holes(mask: np.ndarray, fg: np.ndarray, clear: np.ndarray, prof
     mask[tray[lab]] = 0
 
 
-DEEP_SHADE = 0.24   # darker than this (share of the tray's light) is a drink, not a drink's shadow
+DEEP_SHADE = 0.24   # darker than this (share of the tray's light) is a drink, not a drink's shadow ..
 DEEP_SHARE = 0.35   # .. over at least this share of a blob
+DEEP_MARGIN = 0.03  # .. where calibration measured the shadows: this much deeper than they were
+
+
+def deep_shade_level(profile: Profile) -> float:
+    """How much darker than the tray a shadow-like blob must be to be a drink: a little deeper
+    than the shadows beside the drinks in the calibration photos (``shadow_depth``: the 95th
+    percentile beside each drink, the median over the 36), so that a harsher lamp's deeper
+    shadows are not taken for drinks; DEEP_SHADE for a profile made without them."""
+    learnt = profile.stats.get("shadow_depth")
+    return float(learnt) + DEEP_MARGIN if learnt else DEEP_SHADE
+
+
+def shadow_depths(an: Analysis, profile: Profile) -> np.ndarray:
+    """How much darker than the tray (share of its light) each shadow-like pixel beside the
+    drinks is: the drinks' own shadows, as calibration measures them."""
+    c = reference(profile)
+    level = cv2.cvtColor(cv2.blur(an.small, (3, 3)), cv2.COLOR_BGR2GRAY) + 2.0
+    tray = cv2.cvtColor(cv2.blur(cv2.multiply(c["bg"], an.gain), (3, 3)), cv2.COLOR_BGR2GRAY) + 2.0
+    depth = 1.0 - level / tray
+    beside = cv2.dilate(an.mask, np.ones((15, 15), np.uint8)) > 0
+    shade = an.faint & (an.mask == 0) & beside & (depth > 3.5 * float(an.sigma.mean()) / tray)
+    return depth[shade]
 
 
 def _deep_shade(shade: np.ndarray, level: np.ndarray, tray_level: np.ndarray, profile: Profile) -> np.ndarray:
@@ -213,7 +235,7 @@ def _deep_shade(shade: np.ndarray, level: np.ndarray, tray_level: np.ndarray, pr
     n, lab, st, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
     if n <= 1:
         return np.zeros(shade.shape, bool)
-    deep = (cand > 0) & (level < (1.0 - DEEP_SHADE) * tray_level)
+    deep = (cand > 0) & (level < (1.0 - deep_shade_level(profile)) * tray_level)
     count = np.bincount(lab[deep], minlength=n)
     big = st[:, cv2.CC_STAT_AREA] >= min(profile.stats.get("min_area", 1e9) * 0.2, 150)
     is_deep = big & (count >= DEEP_SHARE * st[:, cv2.CC_STAT_AREA])
