@@ -207,8 +207,8 @@ SIZE_ODD = 0.15         # a drink whose length or width is this far (log) from w
 def _check_sizes(profile: Profile) -> None:
     """Warn about each drink whose photo measured it much shorter or narrower (or longer,
     wider) than its shape and colour predict from the other 35: either the
-    drink is hard to see against this tray (a black square bottle whose face looks like a
-    dark tray), and the frames will see it as its photo did (identification compares a drink
+    drink is hard to see against this tray (part of it looks like the tray, or like a shadow
+    on it), and the frames will see it as its photo did (identification compares a drink
     with its own photo as well as with the prediction, and may still know it, or read it
     unsure), or something else lay in the photo, which is then better taken again."""
     sm = profile.shape_model

@@ -6,7 +6,10 @@
    calibration photos (colours are measured on that corrected view).
 2. Segmentation: pixels that differ from the (relit) empty tray by more than the frame's
    own noise, and are not merely darker in every channel alike (a shadow), belong to drinks;
-   so do the thin dark lines of a drink's silhouette where its body looks like the tray.
+   so do the thin dark lines of a drink's silhouette where its body looks like the tray, and
+   a shadow-like blob far deeper than the drinks' shadows were in calibration (a black
+   drink's face on a dark tray). Outlines are filled, but not a patch of the tray that
+   drinks lying in a ring enclose.
 """
 from __future__ import annotations
 
@@ -164,12 +167,14 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     keep[0] = 0
     fg = keep[lab]
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, c["k7"])
-    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    contours, tree = cv2.findContours(fg, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     mask = np.zeros_like(fg)
     min_area = min(profile.stats.get("min_area", 150) * 0.05, 30)
-    keep = [cnt for cnt in contours if cv2.contourArea(cnt) >= min_area]
+    outer = [cnt for cnt, t in zip(contours, tree[0] if tree is not None else []) if t[3] < 0]
+    keep = [cnt for cnt in outer if cv2.contourArea(cnt) >= min_area]
     cv2.drawContours(mask, keep, -1, 255, -1)
-    _reopen_tray_holes(mask, fg, z < 2.5, profile)
+    holes = [cnt for cnt, t in zip(contours, tree[0] if tree is not None else []) if t[3] >= 0]
+    _reopen_tray_holes(mask, fg, holes, z, profile)
     # how sharp is this frame? the tray's fine detail against the empty tray's (where no drink is)
     lap = _band(gray)
     free = mask[::2, ::2] == 0
@@ -184,21 +189,22 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
 TRAY_HOLE = (0.6, 0.5)   # a hole of this share of the smallest drink, this much of it plainly tray
 
 
-def _reopen_tray_holes(mask: np.ndarray, fg: np.ndarray, clear: np.ndarray, profile: Profile) -> None:
+def _reopen_tray_holes(mask: np.ndarray, fg: np.ndarray, holes: list, z: np.ndarray, profile: Profile) -> None:
     """Drinks lying in a ring enclose a patch of the tray; filling the drinks' outlines must
     not make it a drink. A hole inside one drink (a glare spot, a pale body that matches the
-    tray) is smaller, and little of it is plainly the empty tray."""
-    holes = ((mask > 0) & (fg == 0)).astype(np.uint8)
-    n, lab, st, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
-    if n <= 1:
-        return
-    big = st[:, cv2.CC_STAT_AREA] >= TRAY_HOLE[0] * profile.stats.get("min_area", 1e9)
-    if not big[1:].any():
-        return
-    plain = np.bincount(lab[clear & (holes > 0)], minlength=n)
-    tray = big & (plain >= TRAY_HOLE[1] * st[:, cv2.CC_STAT_AREA])
-    tray[0] = False
-    mask[tray[lab]] = 0
+    tray) is smaller, and little of it is plainly the empty tray (``z``: difference from the
+    tray in noise units). ``holes``: the contours of the holes in ``fg``."""
+    least = TRAY_HOLE[0] * profile.stats.get("min_area", 1e9)
+    for cnt in holes:
+        x, y, w, h = cv2.boundingRect(cnt)
+        if w * h < least:
+            continue
+        inside = np.zeros((h, w), np.uint8)
+        cv2.drawContours(inside, [cnt - np.array([x, y], np.int32)], -1, 1, -1)
+        hole = (inside > 0) & (fg[y:y + h, x:x + w] == 0)
+        n = np.count_nonzero(hole)
+        if n >= least and np.count_nonzero(hole & (z[y:y + h, x:x + w] < 2.5)) >= TRAY_HOLE[1] * n:
+            mask[y:y + h, x:x + w][hole] = 0
 
 
 DEEP_SHADE = 0.24   # darker than this (share of the tray's light) is a drink, not a drink's shadow ..
@@ -232,15 +238,24 @@ def _deep_shade(shade: np.ndarray, level: np.ndarray, tray_level: np.ndarray, pr
     tray's colour and is evenly darker, as a shadow is, but a drink's cast shadow is seen
     only as its soft fringe beside the drink, never this deep over a drink-sized blob."""
     cand = cv2.morphologyEx(shade.astype(np.uint8), cv2.MORPH_OPEN, reference(profile)["k3"])
-    n, lab, st, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
-    if n <= 1:
-        return np.zeros(shade.shape, bool)
-    deep = (cand > 0) & (level < (1.0 - deep_shade_level(profile)) * tray_level)
-    count = np.bincount(lab[deep], minlength=n)
-    big = st[:, cv2.CC_STAT_AREA] >= min(profile.stats.get("min_area", 1e9) * 0.2, 150)
-    is_deep = big & (count >= DEEP_SHARE * st[:, cv2.CC_STAT_AREA])
-    is_deep[0] = False
-    return is_deep[lab] & deep     # the shallower fringe is that drink's own shadow
+    out = np.zeros(shade.shape, bool)
+    # a fifth of the smallest drink, at most 150 px (which also serves calibration, before
+    # the drinks' sizes are known)
+    least = min(profile.stats.get("min_area", 1e9) * 0.2, 150)
+    darker = 1.0 - deep_shade_level(profile)
+    contours, _ = cv2.findContours(cand, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for cnt in contours:
+        x, y, w, h = cv2.boundingRect(cnt)
+        if w * h < least:
+            continue
+        blob = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob, [cnt - np.array([x, y], np.int32)], -1, 1, -1)
+        blob = (blob > 0) & (cand[y:y + h, x:x + w] > 0)
+        n = np.count_nonzero(blob)
+        deep = blob & (level[y:y + h, x:x + w] < darker * tray_level[y:y + h, x:x + w])
+        if n >= least and np.count_nonzero(deep) >= DEEP_SHARE * n:
+            out[y:y + h, x:x + w] |= deep     # the shallower fringe is that drink's own shadow
+    return out
 
 
 def _band(gray: np.ndarray) -> np.ndarray:
