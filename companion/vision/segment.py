@@ -170,11 +170,10 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     contours, tree = cv2.findContours(fg, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     mask = np.zeros_like(fg)
     min_area = min(profile.stats.get("min_area", 150) * 0.05, 30)
-    outer = [cnt for cnt, t in zip(contours, tree[0] if tree is not None else []) if t[3] < 0]
-    keep = [cnt for cnt in outer if cv2.contourArea(cnt) >= min_area]
+    parents = [t[3] for t in tree[0]] if tree is not None else []     # -1: an outline, else a hole in one
+    keep = [cnt for cnt, up in zip(contours, parents) if up < 0 and cv2.contourArea(cnt) >= min_area]
     cv2.drawContours(mask, keep, -1, 255, -1)
-    holes = [cnt for cnt, t in zip(contours, tree[0] if tree is not None else []) if t[3] >= 0]
-    _reopen_tray_holes(mask, fg, holes, z, profile)
+    _reopen_tray_holes(mask, fg, [cnt for cnt, up in zip(contours, parents) if up >= 0], z, profile)
     # how sharp is this frame? the tray's fine detail against the empty tray's (where no drink is)
     lap = _band(gray)
     free = mask[::2, ::2] == 0
@@ -195,16 +194,23 @@ def _reopen_tray_holes(mask: np.ndarray, fg: np.ndarray, holes: list, z: np.ndar
     tray) is smaller, and little of it is plainly the empty tray (``z``: difference from the
     tray in noise units). ``holes``: the contours of the holes in ``fg``."""
     least = TRAY_HOLE[0] * profile.stats.get("min_area", 1e9)
-    for cnt in holes:
+    for box, hole in _enclosed(holes, fg == 0, least):
+        n = np.count_nonzero(hole)
+        if n >= least and np.count_nonzero(hole & (z[box] < 2.5)) >= TRAY_HOLE[1] * n:
+            mask[box][hole] = 0
+
+
+def _enclosed(contours: list, within: np.ndarray, least: float):
+    """For each contour whose bounding box could hold ``least`` pixels: that box (a slice)
+    and, in it, the pixels of ``within`` that the contour encloses."""
+    for cnt in contours:
         x, y, w, h = cv2.boundingRect(cnt)
         if w * h < least:
             continue
         inside = np.zeros((h, w), np.uint8)
         cv2.drawContours(inside, [cnt - np.array([x, y], np.int32)], -1, 1, -1)
-        hole = (inside > 0) & (fg[y:y + h, x:x + w] == 0)
-        n = np.count_nonzero(hole)
-        if n >= least and np.count_nonzero(hole & (z[y:y + h, x:x + w] < 2.5)) >= TRAY_HOLE[1] * n:
-            mask[y:y + h, x:x + w][hole] = 0
+        box = np.s_[y:y + h, x:x + w]
+        yield box, (inside > 0) & within[box]
 
 
 DEEP_SHADE = 0.24   # darker than this (share of the tray's light) is a drink, not a drink's shadow ..
@@ -244,17 +250,11 @@ def _deep_shade(shade: np.ndarray, level: np.ndarray, tray_level: np.ndarray, pr
     least = min(profile.stats.get("min_area", 1e9) * 0.2, 150)
     darker = 1.0 - deep_shade_level(profile)
     contours, _ = cv2.findContours(cand, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    for cnt in contours:
-        x, y, w, h = cv2.boundingRect(cnt)
-        if w * h < least:
-            continue
-        blob = np.zeros((h, w), np.uint8)
-        cv2.drawContours(blob, [cnt - np.array([x, y], np.int32)], -1, 1, -1)
-        blob = (blob > 0) & (cand[y:y + h, x:x + w] > 0)
+    for box, blob in _enclosed(contours, cand > 0, least):
         n = np.count_nonzero(blob)
-        deep = blob & (level[y:y + h, x:x + w] < darker * tray_level[y:y + h, x:x + w])
+        deep = blob & (level[box] < darker * tray_level[box])
         if n >= least and np.count_nonzero(deep) >= DEEP_SHARE * n:
-            out[y:y + h, x:x + w] |= deep     # the shallower fringe is that drink's own shadow
+            out[box] |= deep     # the shallower fringe is that drink's own shadow
     return out
 
 
