@@ -147,3 +147,17 @@ def test_two_drinks_of_one_colour_with_only_shade_between_them_are_two_drinks(tm
     again = identify(image, profile, debug=True)
     assert any(reading_at(again, can)["unsure"] or
                f"{reading_at(again, can)['color']}-{reading_at(again, can)['shape']}" != can["id"] for can in cans)
+
+
+def test_a_pale_bottles_neck_cut_off_onto_another_blob_is_joined_back(tmp_path, monkeypatch):
+    # seed 21004 (a light tray), 18th blurred photo: a white tallest bottle's shoulder reads
+    # as tray, and its neck lies on the blob of the drinks beside it. The body alone reads as
+    # a short can, with confidence, and the neck as an unsure extra part; the neck, of the
+    # same colour and brighter than the tray, is joined back, and the two read as the bottle
+    profile, image, truth = benchmark_photo(tmp_path, 21004, 18, "hard")
+    bottle = next(t for t in truth if t["id"] == "white-tallest_bottle")
+    got = reading_at(identify(image, profile, debug=True), bottle)
+    assert (got["color"], got["shape"], got["unsure"]) == ("white", "tallest_bottle", False)
+    monkeypatch.setattr(drinks, "JOIN_GAP", 0)
+    got = reading_at(identify(image, profile, debug=True), bottle)
+    assert got["shape"] == "short_can"

@@ -7,7 +7,8 @@
 4. Features of each piece (features.py); a piece with shade closed into it is also measured
    without its faint pixels, and taken so when that fits a drink better; one whose own
    pixels fall apart in drink-sized parts is read as that many drinks (faint.py).
-5. Classification (classify.py), and a second look with the calibrated outlines at pieces
+5. Classification (classify.py); a pale part cut off a drink by a faint stretch is joined
+   back when together they fit a drink better; a second look with the calibrated outlines at pieces
    whose outline fits no drink or runs on past the drink it looks like (fit.py).
 6. What is left unexplained, small and faint is shade, not a drink (faint.py).
 """
@@ -142,10 +143,9 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
             c = classify(f, profile, an.sharpness)
             for piece, f, c in split_at_faint(piece, f, c, an, profile, SPLIT_PENALTY):
                 piece, f, c = trimmed_if_better(piece, f, c, an, profile)
-                found.append({"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"],
-                              "confidence": c["confidence"], "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f,
-                              "_r": piece, "_outline_bad": (c["no_fit"] or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR})
+                found.append(_found(piece, f, c))
     min_area = profile.stats.get("min_area", 0)
+    found = _join_cut_off_parts(found, an, profile, min_area)
     found = refit(found, an, profile, min_area, profile.stats.get("max_area", 1e9))
     out = []
     for d in found:
@@ -158,6 +158,71 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
                     "x": round((cx + 0.5) * scale - 0.5, 1), "y": round((cy + 0.5) * scale - 0.5, 1),
                     **{k: v for k, v in d.items() if k not in ("color", "shape")}})
     return out
+
+
+JOIN_GAP = 9          # px: how far a part cut off a drink by a faint stretch may lie from it
+CUT_OFF_PART = 0.6   # ... and below this share of the smallest drink
+
+
+def _found(piece: Region, f: dict, c: dict) -> dict:
+    """A reading as identify_analysis keeps it until the end (with its piece and features)."""
+    return {"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"], "confidence": c["confidence"],
+            "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f, "_r": piece,
+            "_outline_bad": (c["no_fit"] or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR}
+
+
+def _join_cut_off_parts(found: list[dict], an: Analysis, profile: Profile, min_area: float) -> list[dict]:
+    """A pale bottle whose shoulder is faint falls apart in body and neck; when the neck hangs
+    on the blob of a neighbour, the body alone reads as a can, and with confidence, and the
+    neck stays an unsure part. An unsure part of the same colour, brighter than the tray,
+    within JOIN_GAP px of a sure piece, is joined to it (with the faint pixels between them)
+    when together they fit a drink better than apart, at the price of one drink less, as
+    in the splitting."""
+    if an.faint is None or not min_area:
+        return found
+    tray_lum = reference(profile)["bg"] @ LUMA
+    dropped: set[int] = set()
+    for k, part in enumerate(found):
+        r = part["_r"]
+        if not part["unsure"] or r.area >= CUT_OFF_PART * min_area:
+            continue
+        h, w = r.mask.shape
+        inside = r.mask > 0
+        seen = (an.small[r.y0:r.y0 + h, r.x0:r.x0 + w] / an.gain[r.y0:r.y0 + h, r.x0:r.x0 + w]) @ LUMA
+        if np.median(seen[inside] - tray_lum[r.y0:r.y0 + h, r.x0:r.x0 + w][inside]) <= 0:
+            continue            # darker than the tray: shade, not a pale neck
+        for j, body in enumerate(found):
+            b = body["_r"]
+            if j == k or j in dropped or body["unsure"] or body["color"] != part["color"]:
+                continue
+            x0, y0 = min(r.x0, b.x0) - JOIN_GAP, min(r.y0, b.y0) - JOIN_GAP
+            x1 = max(r.x0 + w, b.x0 + b.mask.shape[1]) + JOIN_GAP
+            y1 = max(r.y0 + h, b.y0 + b.mask.shape[0]) + JOIN_GAP
+            x0, y0 = max(x0, 0), max(y0, 0)
+            both = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            both[b.y0 - y0:b.y0 - y0 + b.mask.shape[0], b.x0 - x0:b.x0 - x0 + b.mask.shape[1]] |= b.mask
+            near = cv2.dilate(both, np.ones((2 * JOIN_GAP + 1,) * 2, np.uint8))
+            mine = np.zeros_like(both)
+            mine[r.y0 - y0:r.y0 - y0 + h, r.x0 - x0:r.x0 - x0 + w] = r.mask
+            if not np.any(near & mine):
+                continue
+            both |= mine
+            bridge = cv2.morphologyEx(both, cv2.MORPH_CLOSE, np.ones((2 * JOIN_GAP + 1,) * 2, np.uint8))
+            faint = an.faint[y0:y1, x0:x1][:both.shape[0], :both.shape[1]]
+            both[(bridge > 0) & faint] = 255
+            union = Region(both, x0, y0)
+            f = measure(union, an)
+            if f is None:
+                continue
+            c = classify(f, profile, an.sharpness)
+            if c["unsure"] or c["color"] != body["color"] or c["shape"] == body["shape"]:
+                continue
+            apart = _cost(body["_f"], profile)[0] + _cost(part["_f"], profile)[0] + SPLIT_PENALTY
+            if _cost(f, profile)[0] < apart:
+                found[j] = _found(union, f, c)
+                dropped.add(k)
+                break
+    return [d for k, d in enumerate(found) if k not in dropped]
 
 
 def _darkest(profile: Profile) -> str:
