@@ -161,3 +161,30 @@ def test_a_pale_bottles_neck_cut_off_onto_another_blob_is_joined_back(tmp_path, 
     monkeypatch.setattr(drinks, "JOIN_GAP", 0)
     got = reading_at(identify(image, profile, debug=True), bottle)
     assert got["shape"] == "short_can"
+
+
+def test_joining_a_cut_off_part_at_the_edge_of_the_frame_stays_inside_it():
+    # a sure piece and an unsure pale part of its colour, both against the right edge of the
+    # frame: the window around them must not reach past the frame (no crash, a reading back)
+    from pathlib import Path
+
+    from companion.sim.camera import SIM_SEED
+    from companion.sim.looks import Look
+    from companion.sim.render import Renderer
+    from companion.vision.features import Region
+    from companion.vision.profile import Profile
+
+    profile = Profile.load(Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json")
+    empty, _ = Renderer(Look.from_seed(SIM_SEED)).render([], rng=np.random.default_rng(1))
+    an = analyse(empty, profile)
+    H, W = an.mask.shape
+    body = np.zeros((30, 40), np.uint8)
+    body[5:25, :] = 255
+    part = np.zeros((20, 12), np.uint8)
+    part[5:15, :] = 255
+    an.small[H - 60:H - 40, W - 12:] *= 1.5          # the part is brighter than the tray
+    an.faint[:] = True
+    found = [{"color": "white", "shape": "short_can", "unsure": False, "_f": {"length": 40.0}, "_r": Region(body, W - 56, H - 70)},
+             {"color": "white", "shape": "stubby_can", "unsure": True, "_f": {"length": 12.0}, "_r": Region(part, W - 12, H - 65)}]
+    got = drinks._join_cut_off_parts(found, an, profile, profile.stats["min_area"])
+    assert 1 <= len(got) <= 2 and all(d["color"] == "white" for d in got)

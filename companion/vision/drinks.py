@@ -195,10 +195,9 @@ def _join_cut_off_parts(found: list[dict], an: Analysis, profile: Profile, min_a
             b = body["_r"]
             if j == k or j in dropped or body["unsure"] or body["color"] != part["color"]:
                 continue
-            x0, y0 = min(r.x0, b.x0) - JOIN_GAP, min(r.y0, b.y0) - JOIN_GAP
-            x1 = max(r.x0 + w, b.x0 + b.mask.shape[1]) + JOIN_GAP
-            y1 = max(r.y0 + h, b.y0 + b.mask.shape[0]) + JOIN_GAP
-            x0, y0 = max(x0, 0), max(y0, 0)
+            x0, y0 = max(min(r.x0, b.x0) - JOIN_GAP, 0), max(min(r.y0, b.y0) - JOIN_GAP, 0)
+            x1 = min(max(r.x0 + w, b.x0 + b.mask.shape[1]) + JOIN_GAP, an.mask.shape[1])
+            y1 = min(max(r.y0 + h, b.y0 + b.mask.shape[0]) + JOIN_GAP, an.mask.shape[0])
             both = np.zeros((y1 - y0, x1 - x0), np.uint8)
             both[b.y0 - y0:b.y0 - y0 + b.mask.shape[0], b.x0 - x0:b.x0 - x0 + b.mask.shape[1]] |= b.mask
             near = cv2.dilate(both, np.ones((2 * JOIN_GAP + 1,) * 2, np.uint8))
@@ -208,8 +207,7 @@ def _join_cut_off_parts(found: list[dict], an: Analysis, profile: Profile, min_a
                 continue
             both |= mine
             bridge = cv2.morphologyEx(both, cv2.MORPH_CLOSE, np.ones((2 * JOIN_GAP + 1,) * 2, np.uint8))
-            faint = an.faint[y0:y1, x0:x1][:both.shape[0], :both.shape[1]]
-            both[(bridge > 0) & faint] = 255
+            both[(bridge > 0) & an.faint[y0:y1, x0:x1]] = 255
             union = Region(both, x0, y0)
             f = measure(union, an)
             if f is None:
