@@ -186,30 +186,14 @@ def _join_cut_off_parts(found: list[dict], an: Analysis, profile: Profile, min_a
         r = part["_r"]
         if not part["unsure"] or r.area >= CUT_OFF_PART * min_area:
             continue
-        h, w = r.mask.shape
-        inside = r.mask > 0
-        seen = (an.small[r.y0:r.y0 + h, r.x0:r.x0 + w] / an.gain[r.y0:r.y0 + h, r.x0:r.x0 + w]) @ LUMA
-        if np.median(seen[inside] - tray_lum[r.y0:r.y0 + h, r.x0:r.x0 + w][inside]) <= 0:
-            continue            # darker than the tray: shade, not a pale neck
+        box = np.s_[r.y0:r.y0 + r.mask.shape[0], r.x0:r.x0 + r.mask.shape[1]]
+        if not _above_tray(an.small[box] / an.gain[box], tray_lum[box], r.mask > 0):
+            continue            # shade, not a pale neck
         for j, body in enumerate(found):
-            b = body["_r"]
             if j == k or j in dropped or body["unsure"] or body["color"] != part["color"]:
                 continue
-            x0, y0 = max(min(r.x0, b.x0) - JOIN_GAP, 0), max(min(r.y0, b.y0) - JOIN_GAP, 0)
-            x1 = min(max(r.x0 + w, b.x0 + b.mask.shape[1]) + JOIN_GAP, an.mask.shape[1])
-            y1 = min(max(r.y0 + h, b.y0 + b.mask.shape[0]) + JOIN_GAP, an.mask.shape[0])
-            both = np.zeros((y1 - y0, x1 - x0), np.uint8)
-            both[b.y0 - y0:b.y0 - y0 + b.mask.shape[0], b.x0 - x0:b.x0 - x0 + b.mask.shape[1]] |= b.mask
-            near = cv2.dilate(both, np.ones((2 * JOIN_GAP + 1,) * 2, np.uint8))
-            mine = np.zeros_like(both)
-            mine[r.y0 - y0:r.y0 - y0 + h, r.x0 - x0:r.x0 - x0 + w] = r.mask
-            if not np.any(near & mine):
-                continue
-            both |= mine
-            bridge = cv2.morphologyEx(both, cv2.MORPH_CLOSE, np.ones((2 * JOIN_GAP + 1,) * 2, np.uint8))
-            both[(bridge > 0) & an.faint[y0:y1, x0:x1]] = 255
-            union = Region(both, x0, y0)
-            f = measure(union, an)
+            union = _bridged(body["_r"], r, an)
+            f = None if union is None else measure(union, an)
             if f is None:
                 continue
             c = classify(f, profile, an.sharpness)
@@ -221,6 +205,31 @@ def _join_cut_off_parts(found: list[dict], an: Analysis, profile: Profile, min_a
                 dropped.add(k)
                 break
     return [d for k, d in enumerate(found) if k not in dropped]
+
+
+def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
+    """The two pieces as one, with the faint pixels between them, when they lie within
+    JOIN_GAP px of each other (else None); its window stays inside the frame."""
+    H, W = an.mask.shape
+    x0, y0 = max(min(a.x0, b.x0) - JOIN_GAP, 0), max(min(a.y0, b.y0) - JOIN_GAP, 0)
+    x1 = min(max(a.x0 + a.mask.shape[1], b.x0 + b.mask.shape[1]) + JOIN_GAP, W)
+    y1 = min(max(a.y0 + a.mask.shape[0], b.y0 + b.mask.shape[0]) + JOIN_GAP, H)
+    first, second = np.zeros((y1 - y0, x1 - x0), np.uint8), np.zeros((y1 - y0, x1 - x0), np.uint8)
+    for r, into in ((a, first), (b, second)):
+        into[r.y0 - y0:r.y0 - y0 + r.mask.shape[0], r.x0 - x0:r.x0 - x0 + r.mask.shape[1]] = r.mask
+    reach = np.ones((2 * JOIN_GAP + 1, 2 * JOIN_GAP + 1), np.uint8)
+    if not np.any(cv2.dilate(first, reach) & second):
+        return None
+    both = first | second
+    bridge = cv2.morphologyEx(both, cv2.MORPH_CLOSE, reach)
+    both[(bridge > 0) & an.faint[y0:y1, x0:x1]] = 255
+    return Region(both, x0, y0)
+
+
+def _above_tray(view: np.ndarray, tray_lum: np.ndarray, px: np.ndarray) -> bool:
+    """Are these pixels (``px`` of a relit crop ``view``) brighter than the empty tray there?
+    A pale drink's part is; shade is not."""
+    return bool(np.median(view[px] @ LUMA - tray_lum[px]) > 0)
 
 
 def _darkest(profile: Profile) -> str:
@@ -341,8 +350,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
         tray_lum = reference(profile)["bg"][y0:y0 + h, x0:x0 + w] @ LUMA
         for j in range(1, nl):
             part = lost_lab == j
-            if lost_stats[j, cv2.CC_STAT_AREA] >= max(40, 0.08 * min_area) and \
-                    np.median(roi[part] @ LUMA - tray_lum[part]) > 0:
+            if lost_stats[j, cv2.CC_STAT_AREA] >= max(40, 0.08 * min_area) and _above_tray(roi, tray_lum, part):
                 lab[part] = bgmark + j
                 labels.append(bgmark + j)
     fill_from_nearest(lab, m > 0)
