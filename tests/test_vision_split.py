@@ -188,3 +188,18 @@ def test_joining_a_cut_off_part_at_the_edge_of_the_frame_stays_inside_it():
              {"color": "white", "shape": "stubby_can", "unsure": True, "_f": {"length": 12.0}, "_r": Region(part, W - 12, H - 65)}]
     got = drinks._join_cut_off_parts(found, an, profile, profile.stats["min_area"])
     assert 1 <= len(got) <= 2 and all(d["color"] == "white" for d in got)
+
+
+def test_a_pale_neck_darker_than_a_light_tray_but_of_another_hue_is_no_shade(tmp_path, monkeypatch):
+    # seed 20004 (a light lilac tray), 9th blurred photo: a mint square bottle's neck, turned
+    # from the light, is darker than the tray, and the watershed's outside flood takes it.
+    # Shade would only dim the lilac; the neck is mint, so it stays a part for the joining,
+    # and the bottle is read whole. Taken for shade, it is lost and the body reads as an
+    # unsure short can.
+    profile, image, truth = benchmark_photo(tmp_path, 20004, 8, "hard")
+    bottle = next(t for t in truth if t["id"] == "mint-square_bottle")
+    got = reading_at(identify(image, profile, debug=True), bottle)
+    assert (got["color"], got["shape"], got["unsure"]) == ("mint", "square_bottle", False)
+    monkeypatch.setattr(drinks, "SHADE_TINT", 1e9)
+    got = reading_at(identify(image, profile, debug=True), bottle)
+    assert (got["shape"], got["unsure"]) == ("short_can", True)

@@ -180,14 +180,14 @@ def _join_cut_off_parts(found: list[dict], an: Analysis, profile: Profile, min_a
     in the splitting."""
     if an.faint is None or not min_area:
         return found
-    tray_lum = reference(profile)["bg"] @ LUMA
+    tray = reference(profile)["bg"]
     dropped: set[int] = set()
     for k, part in enumerate(found):
         r = part["_r"]
         if not part["unsure"] or r.area >= CUT_OFF_PART * min_area:
             continue
         box = np.s_[r.y0:r.y0 + r.mask.shape[0], r.x0:r.x0 + r.mask.shape[1]]
-        if not _above_tray(an.small[box] / an.gain[box], tray_lum[box], r.mask > 0):
+        if not _above_tray(an.small[box] / an.gain[box], tray[box], r.mask > 0):
             continue            # shade, not a pale neck
         for j, body in enumerate(found):
             if j == k or j in dropped or body["unsure"] or body["color"] != part["color"]:
@@ -226,10 +226,30 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
     return Region(both, x0, y0)
 
 
-def _above_tray(view: np.ndarray, tray_lum: np.ndarray, px: np.ndarray) -> bool:
-    """Are these pixels (``px`` of a relit crop ``view``) brighter than the empty tray there?
-    A pale drink's part is; shade is not."""
-    return bool(np.median(view[px] @ LUMA - tray_lum[px]) > 0)
+SHADE_TINT = 15.0   # levels: how far a part's colour may stray from the tray's own, dimmed, and still be shade
+LIGHT_TRAY = 100.0  # tray luma above which a part darker than the tray may still be a drink
+
+
+def _above_tray(view: np.ndarray, tray: np.ndarray, px: np.ndarray) -> bool:
+    """Are these pixels (``px`` of a relit crop ``view``; ``tray`` the empty tray's BGR there)
+    a pale drink's part rather than shade? Brighter than the tray, or, on a light tray, of
+    another hue: shade only dims the tray's own colour, while a mint neck turned from the
+    light is darker than a lilac tray and still mint. (On a dark tray a part darker than
+    it is a dark drink's or shade, and its hue is mostly noise.)
+
+    >>> tray = np.full((1, 2, 3), 180.0)
+    >>> _above_tray(np.array([[[120., 120., 120.], [155., 160., 124.]]]), tray, np.array([[True, False]]))
+    False
+    >>> _above_tray(np.array([[[120., 120., 120.], [155., 160., 124.]]]), tray, np.array([[False, True]]))
+    True
+    """
+    v, t = np.median(view[px], axis=0), np.median(tray[px], axis=0)
+    if v @ LUMA > t @ LUMA:
+        return True
+    if t @ LUMA < LIGHT_TRAY:
+        return False
+    dim = float(v @ t) / max(float(t @ t), 1e-6)     # the tray dimmed to match the part
+    return bool(np.abs(v - dim * t).max() > SHADE_TINT)
 
 
 def _darkest(profile: Profile) -> str:
@@ -347,10 +367,10 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     lost = cv2.morphologyEx(((markers == bgmark) & (m > 0)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     nl, lost_lab, lost_stats, _ = cv2.connectedComponentsWithStats(lost, connectivity=4)
     if nl > 1:
-        tray_lum = reference(profile)["bg"][y0:y0 + h, x0:x0 + w] @ LUMA
+        tray = reference(profile)["bg"][y0:y0 + h, x0:x0 + w]
         for j in range(1, nl):
             part = lost_lab == j
-            if lost_stats[j, cv2.CC_STAT_AREA] >= max(40, 0.08 * min_area) and _above_tray(roi, tray_lum, part):
+            if lost_stats[j, cv2.CC_STAT_AREA] >= max(40, 0.08 * min_area) and _above_tray(roi, tray, part):
                 lab[part] = bgmark + j
                 labels.append(bgmark + j)
     fill_from_nearest(lab, m > 0)
