@@ -286,3 +286,36 @@ def test_blur_excuses_an_outline_only_so_far(profile):
     f["width"] /= 1.4 / 1.1         # 10 % too wide: blur excuses that
     got = classify(dict(f), profile, sharpness=0.6)
     assert (got["color"], got["shape"], got["unsure"]) == ("red", "square_bottle", False)
+
+
+def test_a_square_bottle_reading_flatter_than_calibrated_still_fits(profile):
+    # a black square bottle's face caught square to the light reads far more even than in its
+    # calibration photo: that is no evidence against a faceted bottle, so it stays itself, and
+    # sure. A can reading that flat is no can.
+    import math
+
+    from companion.vision.classify import OUTLIER_SHAPE, classify
+    from companion.vision.features import FLAT_FLOOR, SHAPE_FEATURES
+
+    # flat is compared as a logarithm: 8 spreads flatter is the unevenness times e^-8spread
+    factor = math.exp(-8 * float(profile.shape_model.spread[SHAPE_FEATURES.index("flat")]))
+
+    def flatter(drink):
+        f = dict(profile.drinks[drink])
+        f["flat"] = (f["flat"] + FLAT_FLOOR) * factor - FLAT_FLOOR
+        return f
+
+    got = classify(flatter("black-square_bottle"), profile)
+    assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)
+    can = flatter("black-short_can")
+    got = classify(can, profile)
+    assert got["shape"] != "short_can" or (got["unsure"] and got["d_shape"] > OUTLIER_SHAPE)
+
+
+def test_a_black_square_bottle_caught_flat_on_a_light_tray_is_read_sure(tmp_path):
+    # seed 21004 (a light tray), 19th touching photo: the bottle's outline fits, its faces
+    # read flatter than its calibration photo; it is read as itself, and sure
+    profile, image, truth = benchmark_photo(tmp_path, 21004, 18)
+    bottle = next(t for t in truth if t["id"] == "black-square_bottle")
+    got = reading_at(identify(image, profile, debug=True), bottle)
+    assert (got["color"], got["shape"], got["unsure"]) == ("black", "square_bottle", False)

@@ -17,6 +17,8 @@ SHAPE_SURE = 10.0            # a shape distance this small: the outline plainly 
 COLOUR_APART = 3.0           # the next colour this many times further: the colour is plain
 BLUR_SMEAR = 5.0              # px by which blur may lengthen a drink, per unit of blur inflation
 ROUND = [j for j, s in enumerate(SHAPES) if s is not Shape.SQUARE_BOTTLE]   # cans and round bottles (not faceted)
+SQUARE = SHAPES.index(Shape.SQUARE_BOTTLE)
+FLAT = SHAPE_FEATURES.index("flat")      # lower is flatter (features.py)
 TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
 
 
@@ -69,7 +71,11 @@ def distances(f: dict, profile: Profile):
     effect = profile.stats.get("angle_effect")
     if effect and "axis" in f:
         v[ROUND] -= angle_shift(effect, f["axis"])
-    ds = (((v - S) * sinv) ** 2).sum(axis=3).min(axis=0)
+    dev = v - S
+    # a faceted bottle's face may catch the light more evenly than in its calibration photo:
+    # reading flatter than calibrated is no evidence against it (a can reading flat is)
+    dev[:, :, SQUARE, FLAT] = np.maximum(dev[:, :, SQUARE, FLAT], 0.0)
+    ds = ((dev * sinv) ** 2).sum(axis=3).min(axis=0)
     return cols, shps, dc, ds
 
 
