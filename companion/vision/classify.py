@@ -19,6 +19,7 @@ BLUR_SMEAR = 5.0              # px by which blur may lengthen a drink, per unit 
 ROUND = [j for j, s in enumerate(SHAPES) if s is not Shape.SQUARE_BOTTLE]   # cans and round bottles (not faceted)
 SQUARE = SHAPES.index(Shape.SQUARE_BOTTLE)
 FLAT = SHAPE_FEATURES.index("flat")      # lower is flatter (features.py)
+SQUARE_ROLL = 1.5             # how much wider a square bottle's spread of flat is towards less even
 TOO_LONG = 1.10               # a piece this much longer than the drink it looks like is not that drink
 
 
@@ -73,8 +74,10 @@ def distances(f: dict, profile: Profile):
         v[ROUND] -= angle_shift(effect, f["axis"])
     dev = v - S
     # a faceted bottle's face may catch the light more evenly than in its calibration photo:
-    # reading flatter than calibrated is no evidence against it (a can reading flat is)
-    dev[:, :, SQUARE, FLAT] = np.maximum(dev[:, :, SQUARE, FLAT], 0.0)
+    # reading flatter than calibrated is no evidence against it (a can reading flat is); and
+    # rocked on its face (or resting on an edge) it shows a side face and bevels lit unlike
+    # the face, so it may read less even by more than a round drink's spread allows
+    dev[:, :, SQUARE, FLAT] = np.maximum(dev[:, :, SQUARE, FLAT], 0.0) / SQUARE_ROLL
     ds = ((dev * sinv) ** 2).sum(axis=3).min(axis=0)
     return cols, shps, dc, ds
 
