@@ -184,8 +184,11 @@ def test_joining_a_cut_off_part_at_the_edge_of_the_frame_stays_inside_it():
     part[5:15, :] = 255
     an.small[H - 60:H - 40, W - 12:] *= 1.5          # the part is brighter than the tray
     an.faint[:] = True
-    found = [{"color": "white", "shape": "short_can", "unsure": False, "_f": {"length": 40.0}, "_r": Region(body, W - 56, H - 70)},
-             {"color": "white", "shape": "stubby_can", "unsure": True, "_f": {"length": 12.0}, "_r": Region(part, W - 12, H - 65)}]
+    from companion.vision.features import measure
+
+    pieces = [Region(body, W - 56, H - 70), Region(part, W - 12, H - 65)]
+    found = [{"color": "white", "shape": "short_can", "unsure": False, "_f": measure(pieces[0], an), "_r": pieces[0]},
+             {"color": "white", "shape": "stubby_can", "unsure": True, "_f": measure(pieces[1], an), "_r": pieces[1]}]
     got = drinks._join_cut_off_parts(found, an, profile, profile.stats["min_area"])
     assert 1 <= len(got) <= 2 and all(d["color"] == "white" for d in got)
 
@@ -203,3 +206,21 @@ def test_a_pale_neck_darker_than_a_light_tray_but_of_another_hue_is_no_shade(tmp
     monkeypatch.setattr(drinks, "SHADE_TINT", 1e9)
     got = reading_at(identify(image, profile, debug=True), bottle)
     assert (got["shape"], got["unsure"]) == ("short_can", True)
+
+
+def test_a_cut_off_cap_is_joined_even_when_the_whole_outline_fits_no_drink(tmp_path):
+    # seed 20002 (a light tray), 17th touching photo: a white tallest bottle's cap is cut off
+    # at its neck; body and cap together are the bottle, a little long with the shade at its
+    # end, so that their outline fits no drink. They are joined all the same, the outlines'
+    # second look reads the bottle, and the cap is no extra drink.
+    import cv2
+
+    profile, image, truth = benchmark_photo(tmp_path, 20002, 17)
+    bottle = next(t for t in truth if t["id"] == "white-tallest_bottle")
+
+    def on_bottle(found):
+        box = np.array(bottle["box"], np.float32)
+        return [d for d in found if cv2.pointPolygonTest(box, (float(d["x"]), float(d["y"])), False) >= 0]
+
+    got = on_bottle(identify(image, profile, debug=True))
+    assert [(d["color"], d["shape"], d["unsure"]) for d in got] == [("white", "tallest_bottle", False)]

@@ -177,7 +177,7 @@ def _join_cut_off_parts(found: list[dict], an: Analysis, profile: Profile, min_a
     neck stays an unsure part. An unsure part of the same colour, brighter than the tray,
     within JOIN_GAP px of a sure piece, is joined to it (with the faint pixels between them)
     when together they fit a drink better than apart, at the price of one drink less, as
-    in the splitting."""
+    in the splitting; and when together their outline fits no drink, for the second look."""
     if an.faint is None or not min_area:
         return found
     tray = reference(profile)["bg"]
@@ -197,7 +197,10 @@ def _join_cut_off_parts(found: list[dict], an: Analysis, profile: Profile, min_a
             if f is None:
                 continue
             c = classify(f, profile, an.sharpness)
-            if c["unsure"] or c["color"] != body["color"] or c["shape"] == body["shape"]:
+            # a union whose outline fits no drink (a shoulder or cap blurred into shade) is
+            # still taken when it costs less: the second look with the outlines places it
+            outline_only = c["no_fit"] and c["d_colour"] <= OUTLIER_COLOUR
+            if (c["unsure"] and not outline_only) or c["color"] != body["color"] or c["shape"] == body["shape"]:
                 continue
             apart = _cost(body["_f"], profile)[0] + _cost(part["_f"], profile)[0] + SPLIT_PENALTY
             if _cost(f, profile)[0] < apart:
