@@ -224,3 +224,15 @@ def test_a_cut_off_cap_is_joined_even_when_the_whole_outline_fits_no_drink(tmp_p
 
     got = on_bottle(identify(image, profile, debug=True))
     assert [(d["color"], d["shape"], d["unsure"]) for d in got] == [("white", "tallest_bottle", False)]
+
+
+def test_a_drink_of_no_plain_colour_is_not_joined_to_one_it_cannot_be(tmp_path):
+    # seed 20002 (a light tray whose white and mint drinks look alike), 16th touching photo:
+    # a white stubby can against a black one. The white can's colour is not plain (white or
+    # mint?), but it is plainly neither black nor anything the black can could be, and it
+    # fits a drink on its own: the two stay two drinks.
+    profile, image, truth = benchmark_photo(tmp_path, 20002, 16)
+    found = identify(image, profile, debug=True)
+    for drink in ("white-stubby_can", "black-stubby_can"):
+        got = reading_at(found, next(t for t in truth if t["id"] == drink))
+        assert f"{got['color']}-{got['shape']}" == drink and not got["unsure"]

@@ -264,9 +264,10 @@ def _darkest(profile: Profile) -> str:
 RELIT = (0.35, 1.6)   # how much darker (in shade) or lighter (a face catching the light) a part of a drink may look
 
 
-def _plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool]:
-    """The colour of these pixels (relit BGR) when it is plain, else None, and whether only
-    relighting gives it. Plain: very near one colour, or near one and much further from every
+def _plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool, frozenset]:
+    """The colour of these pixels (relit BGR) when it is plain, else None; whether only
+    relighting gives it; and the colours it may be (the plain one, or when none is plain those
+    near enough to be it, none when it is near none). Plain: very near one colour, or near one and much further from every
     other (the terms of classify's colour rule: drift and blur move a piece's colour off the
     calibration). Measured on the lit body's brightness band, as a drink's colour is.
 
@@ -277,16 +278,20 @@ def _plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool]:
     is weaker: a small such piece on its own is more likely shade than a drink.
     """
     if len(px) < 15:
-        return None, False
+        return None, False, frozenset()
     lv = px @ LUMA
     lo_l, hi_l = quantile(lv, 0.3), quantile(lv, 0.8)
     sel = (lv >= lo_l) & (lv <= hi_l)
     x = np.median(px[sel] if sel.sum() >= 5 else px, axis=0)
     as_calibrated = _plain(profile.colour_model.distances(x))
-    relit = _plain(_relit_distances(x, profile))
+    rd = _relit_distances(x, profile)
+    relit = _plain(rd)
     if relit:
-        return relit, relit != as_calibrated
-    return as_calibrated, False
+        return relit, relit != as_calibrated, frozenset([relit])
+    if as_calibrated:
+        return as_calibrated, False, frozenset([as_calibrated])
+    near = min(rd.values())
+    return None, False, frozenset(c for c, d in rd.items() if d < OUTLIER_COLOUR and d <= COLOUR_APART * max(near, 5.0))
 
 
 def _plain(d: dict[str, float]) -> str | None:
@@ -319,6 +324,7 @@ def _relit_distances(x: np.ndarray, profile: Profile) -> dict[str, float]:
 
 
 SPLIT_PENALTY = 10.0     # cost of one more drink in a blob (keeps a drink from being cut in two)
+FITS_ALONE = 25.0        # a region's cost (colour + shape) below which it is one drink as it stands
 SHADE_AREA = 0.5         # a piece of the darkest colour, or only relit, below this share of the smallest drink is shade
 
 
@@ -328,7 +334,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     min_area = profile.stats.get("min_area", 0)
     f = measure(region, an)
     cost, _ = _cost(f, profile)
-    if region.area <= 1.2 * max_area and cost < 25:
+    if region.area <= 1.2 * max_area and cost < FITS_ALONE:
         return [(region, f)]
     if region.area < 0.5 * min_area:
         return [(region, f)]
@@ -397,15 +403,24 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
 
     # each piece's colour: pieces that are clearly of different colours are different drinks
     read = {i: _plain_colour(roi[pm_], profile) for i, pm_ in pieces.items()}
-    piece_colour = {i: c for i, (c, _) in read.items()}
-    relit_only = {i for i, (_, relit) in read.items() if relit}
+    piece_colour = {i: c for i, (c, _, _) in read.items()}
+    relit_only = {i for i, (_, relit, _) in read.items() if relit}
+    likely = {i: cs for i, (_, _, cs) in read.items()}
 
     def colour_of(g):
         cs = {piece_colour[i] for i in g} - {None}
         return cs
 
+    def colours_likely(g):
+        # a group of no plain colour that fits a drink on its own (a white can on a table
+        # whose white and mint look alike) is still plainly not black: what it may be counts
+        cs = colour_of(g)
+        if cs or not all(likely[i] for i in g) or cost_of(g)[0] >= FITS_ALONE:
+            return cs
+        return set().union(*(likely[i] for i in g))
+
     def same_colour(g1, g2):
-        c1, c2 = colour_of(g1), colour_of(g2)
+        c1, c2 = colours_likely(g1), colours_likely(g2)
         return not c1 or not c2 or bool(c1 & c2)
 
     # greedy: join the neighbouring pair whose union fits a drink best, while that pays
