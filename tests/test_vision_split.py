@@ -236,3 +236,15 @@ def test_a_drink_of_no_plain_colour_is_not_joined_to_one_it_cannot_be(tmp_path):
     for drink in ("white-stubby_can", "black-stubby_can"):
         got = reading_at(found, next(t for t in truth if t["id"] == drink))
         assert f"{got['color']}-{got['shape']}" == drink and not got["unsure"]
+
+
+def test_a_white_cans_shaded_half_that_calibrates_mint_stays_with_the_can(tmp_path):
+    # seed 20002 (a light tray whose white and mint differ mostly in brightness), 12th
+    # touching photo: a white tall can's shaded half is, as calibrated, plainly mint, and
+    # exactly white a little darker. It is taken as of no plain colour, so it joins its lit
+    # half, and the lit half no longer goes to the white square bottle beside it.
+    profile, image, truth = benchmark_photo(tmp_path, 20002, 12)
+    found = identify(image, profile, debug=True)
+    for drink in ("white-tall_can", "white-square_bottle"):
+        got = reading_at(found, next(t for t in truth if t["id"] == drink))
+        assert f"{got['color']}-{got['shape']}" == drink and not got["unsure"]

@@ -288,10 +288,38 @@ def _plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool, f
     relit = _plain(rd)
     if relit:
         return relit, relit != as_calibrated, frozenset([relit])
-    if as_calibrated:
+    if as_calibrated and not _another_colour_shaded(x, rd, as_calibrated, profile):
         return as_calibrated, False, frozenset([as_calibrated])
     near = min(rd.values())
     return None, False, frozenset(c for c, d in rd.items() if d < OUTLIER_COLOUR and d <= COLOUR_APART * max(near, 5.0))
+
+
+SHADED = (0.7, 1.3)   # how much darker or lighter a drink's shaded or lit half looks than its body
+RELIT_EXACT = 2.0     # a relit distance this small: the colour, relit, matches almost exactly
+
+
+def _another_colour_shaded(x: np.ndarray, relit: dict[str, float], plain: str, profile: Profile) -> bool:
+    """Is colour ``x``, plainly ``plain`` as calibrated, almost exactly another colour a little
+    darker or lighter? On a table whose white and mint differ mostly in brightness, a white
+    can's shaded half is calibrated mint; it may be either, and is not plain.
+
+    >>> from companion.vision.profile import Model
+    >>> cm = Model(["b", "g", "r"], {"white": np.array([209., 222., 203.]), "mint": np.array([195., 210., 166.])},
+    ...            np.array([7., 7., 7.]))
+    >>> p = type("P", (), {"colour_model": cm})
+    >>> half = np.array([180., 191., 175.])          # white at 0.86: as calibrated, nearer mint
+    >>> _another_colour_shaded(half, _relit_distances(half, p), "mint", p)
+    True
+    >>> body = np.array([195., 209., 165.])
+    >>> _another_colour_shaded(body, _relit_distances(body, p), "mint", p)
+    False
+    """
+    nearest = min(relit, key=relit.get)
+    if nearest == plain or relit[nearest] >= RELIT_EXACT:
+        return False
+    m = np.asarray(profile.colour_model.means[nearest], np.float64)
+    k = float(x @ m) / max(float(m @ m), 1e-6)
+    return SHADED[0] < k < SHADED[1]
 
 
 def _plain(d: dict[str, float]) -> str | None:
