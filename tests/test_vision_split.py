@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision import drinks, faint
+from companion.vision import drinks, faint, piece_colour
 from companion.vision.drinks import identify, regions_of, split
 from companion.vision.segment import analyse
 
@@ -100,7 +100,7 @@ def test_a_white_drinks_shaded_half_is_read_as_white_darkened(tmp_path, monkeypa
     assert (got["color"], got["shape"], got["unsure"]) == ("white", "tall_can", False)
     assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
     # without the relit comparison the shaded half goes astray again
-    monkeypatch.setattr(drinks, "_relit_distances", lambda x, p: {c: 1e6 for c in p.colour_model.means})
+    monkeypatch.setattr(piece_colour, "_relit_distances", lambda x, p: {c: 1e6 for c in p.colour_model.means})
     again = identify(image, profile, debug=True)
     assert any(f["color"] == "mint" for f in again) and reading_at(again, can)["unsure"]
 

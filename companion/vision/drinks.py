@@ -17,10 +17,11 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .classify import COLOUR_APART, OUTLIER_COLOUR, classify, distances
-from .features import LUMA, Region, measure, quantile
+from .classify import OUTLIER_COLOUR, classify, distances
+from .features import LUMA, Region, measure
 from .faint import fill_from_nearest, is_shade, split_at_faint, trimmed_if_better
 from .fit import refit
+from .piece_colour import darkest, plain_colour
 from .profile import Profile
 from .segment import Analysis, analyse, reference
 
@@ -255,102 +256,6 @@ def _above_tray(view: np.ndarray, tray: np.ndarray, px: np.ndarray) -> bool:
     return bool(np.abs(v - dim * t).max() > SHADE_TINT)
 
 
-def _darkest(profile: Profile) -> str:
-    """The drink colour that shade looks like."""
-    means = profile.colour_model.means
-    return min(means, key=lambda c: float(np.asarray(means[c]) @ LUMA))
-
-
-RELIT = (0.35, 1.6)   # how much darker (in shade) or lighter (a face catching the light) a part of a drink may look
-
-
-def _plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool, frozenset]:
-    """The colour of these pixels (relit BGR) when it is plain, else None; whether only
-    relighting gives it; and the colours it may be (the plain one, or when none is plain those
-    near enough to be it, none when it is near none). Plain: very near one colour, or near one and much further from every
-    other (the terms of classify's colour rule: drift and blur move a piece's colour off the
-    calibration). Measured on the lit body's brightness band, as a drink's colour is.
-
-    A part of a drink lit otherwise than its body (a neck turned from the light, the dark line
-    between two cylinders, a flat face catching the light) is its colour darker or lighter, so
-    it is compared with every colour scaled to match: a white neck in shade is grey, which the
-    colours as calibrated would call mint rather than white. A reading that only scaling gives
-    is weaker: a small such piece on its own is more likely shade than a drink.
-    """
-    if len(px) < 15:
-        return None, False, frozenset()
-    lv = px @ LUMA
-    lo_l, hi_l = quantile(lv, 0.3), quantile(lv, 0.8)
-    sel = (lv >= lo_l) & (lv <= hi_l)
-    x = np.median(px[sel] if sel.sum() >= 5 else px, axis=0)
-    as_calibrated = _plain(profile.colour_model.distances(x))
-    rd = _relit_distances(x, profile)
-    relit = _plain(rd)
-    if relit:
-        return relit, relit != as_calibrated, frozenset([relit])
-    if as_calibrated and not _another_colour_shaded(x, rd, as_calibrated, profile):
-        return as_calibrated, False, frozenset([as_calibrated])
-    near = min(rd.values())
-    return None, False, frozenset(c for c, d in rd.items() if d < OUTLIER_COLOUR and d <= COLOUR_APART * max(near, 5.0))
-
-
-SHADED = (0.7, 1.3)   # how much darker or lighter a drink's shaded or lit half looks than its body
-RELIT_EXACT = 2.0     # a relit distance this small: the colour, relit, matches almost exactly
-
-
-def _another_colour_shaded(x: np.ndarray, relit: dict[str, float], plain: str, profile: Profile) -> bool:
-    """Is colour ``x``, plainly ``plain`` as calibrated, almost exactly another colour a little
-    darker or lighter? On a table whose white and mint differ mostly in brightness, a white
-    can's shaded half is calibrated mint; it may be either, and is not plain.
-
-    >>> from companion.vision.profile import Model
-    >>> cm = Model(["b", "g", "r"], {"white": np.array([209., 222., 203.]), "mint": np.array([195., 210., 166.])},
-    ...            np.array([7., 7., 7.]))
-    >>> p = type("P", (), {"colour_model": cm})
-    >>> half = np.array([180., 191., 175.])          # white at 0.86: as calibrated, nearer mint
-    >>> _another_colour_shaded(half, _relit_distances(half, p), "mint", p)
-    True
-    >>> body = np.array([195., 209., 165.])
-    >>> _another_colour_shaded(body, _relit_distances(body, p), "mint", p)
-    False
-    """
-    nearest = min(relit, key=relit.get)
-    if nearest == plain or relit[nearest] >= RELIT_EXACT:
-        return False
-    m = np.asarray(profile.colour_model.means[nearest], np.float64)
-    k = float(x @ m) / max(float(m @ m), 1e-6)
-    return SHADED[0] < k < SHADED[1]
-
-
-def _plain(d: dict[str, float]) -> str | None:
-    """The nearest colour of these distances when it is plainly the nearest, else None."""
-    (colour, near), (_, second) = sorted(d.items(), key=lambda kv: kv[1])[:2]
-    sure = (near < 15 and second - near > 10) or (near < OUTLIER_COLOUR and second > COLOUR_APART * max(near, 5.0))
-    return colour if sure else None
-
-
-def _relit_distances(x: np.ndarray, profile: Profile) -> dict[str, float]:
-    """Squared normalised distance of a colour to each drink colour scaled by the factor (within
-    RELIT) that brings it closest.
-
-    A dark red is red in shade, not black:
-
-    >>> from companion.vision.profile import Model
-    >>> cm = Model(["b", "g", "r"], {"red": np.array([45., 36., 194.]), "black": np.array([38., 35., 42.])},
-    ...            np.array([7., 7., 7.]))
-    >>> d = _relit_distances(np.array([19., 22., 119.]), type("P", (), {"colour_model": cm}))
-    >>> d["red"] < 5 < 100 < d["black"]
-    True
-    """
-    cm = profile.colour_model
-    out = {}
-    for name, m in cm.means.items():
-        m = np.asarray(m, np.float64)
-        k = float(np.clip((x @ m) / max(float(m @ m), 1e-6), *RELIT))
-        out[name] = float(np.sum(((x - k * m) / cm.spread) ** 2))
-    return out
-
-
 SPLIT_PENALTY = 10.0     # cost of one more drink in a blob (keeps a drink from being cut in two)
 FITS_ALONE = 25.0        # a region's cost (colour + shape) below which it is one drink as it stands
 SHADE_AREA = 0.5         # a piece of the darkest colour, or only relit, below this share of the smallest drink is shade
@@ -430,7 +335,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
         return any(np.any(dil[i] & pieces[j]) for i in g1 for j in g2)
 
     # each piece's colour: pieces that are clearly of different colours are different drinks
-    read = {i: _plain_colour(roi[pm_], profile) for i, pm_ in pieces.items()}
+    read = {i: plain_colour(roi[pm_], profile) for i, pm_ in pieces.items()}
     piece_colour = {i: c for i, (c, _, _) in read.items()}
     relit_only = {i for i, (_, relit, _) in read.items() if relit}
     likely = {i: cs for i, (_, _, cs) in read.items()}
@@ -471,7 +376,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     # pieces of the darkest colour, or of a colour only relit, too small to be a drink
     # are the shade between the drinks of the blob (kept apart from them now that their
     # colours are told apart), not drinks
-    shade = {_darkest(profile)}
+    shade = {darkest(profile)}
     out = []
     for g in groups:
         pm, f_ = cost_of(g)[2], cost_of(g)[1]
