@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .heap import keep_freed_buffers
 from .profile import Profile, ProfileError
 
 TINY = (80, 45)               # grid of the lighting estimate
@@ -122,6 +123,7 @@ def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, flo
 
 
 def analyse(image: np.ndarray, profile: Profile) -> Analysis:
+    keep_freed_buffers()     # the frame's large temporaries are reused, not faulted in afresh (heap.py)
     check_frame(image, profile)
     c = reference(profile)
     wsz = profile.work_size
