@@ -149,3 +149,27 @@ def test_a_drink_read_longer_than_itself_is_fitted(tmp_path, monkeypatch):
     got = reading_at(found, can)
     assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("red-stubby_can", False, "outline fitted")
     assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
+
+def test_the_shade_a_piece_carries_need_not_be_covered_by_its_outline(tmp_path):
+    # seed 16001 (a light tray), 14th touching photo: a white square bottle lies in the angle
+    # between a red can and a blue bottle, and its piece carries the shade of that angle. The
+    # square bottle's outline covers the bottle but not the shade; counted as part of the
+    # piece, the shade left it too little covered, and the cut of a tall can was taken instead
+    profile, image, truth = benchmark_photo(tmp_path, 16001, 13)
+    bottle = next(t for t in truth if t["id"] == WHITE_BOTTLE)
+    found = identify(image, profile, debug=True)
+    got = reading_at(found, bottle)
+    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == (WHITE_BOTTLE, False, "outline fitted")
+    assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
+
+
+def test_the_shade_left_over_by_a_fitted_outline_is_no_drink(tmp_path):
+    # seed 21006 (a light tray), 11th hard photo: a white tallest bottle lies against a purple
+    # and a white can, and its piece runs on into the shade between them. Its outline wins the
+    # vote by far; what it leaves of the piece is faint, shade, not one more (unsure) drink
+    profile, image, truth = benchmark_photo(tmp_path, 21006, 10, "hard")
+    bottle = next(t for t in truth if t["id"] == "white-tallest_bottle")
+    found = identify(image, profile, debug=True)
+    got = reading_at(found, bottle)
+    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("white-tallest_bottle", False, "outline fitted")
+    assert len(found) == len(truth) and not any(f["unsure"] for f in found)

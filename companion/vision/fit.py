@@ -23,8 +23,10 @@ piece's ends, along its axis; in a piece too large for one drink also anywhere, 
 of its straight edges). A shape that wins the vote by far is taken. Otherwise the
 well-placed outlines are judged by what they cut out: measured with the ordinary features,
 the cut must look like that drink (``fit_piece``). No clear winner: the drink stays unsure.
-What the outline does not cover of a large piece is fitted again (two drinks of one colour
-side by side).
+An outline must cover most of the piece, but not the piece's faint pixels (that differ from
+the tray no more than a shadow does): the shade in the angle between drinks, carried along by
+a piece, is no part of the drink. What the outline does not cover of a large piece is fitted
+again (two drinks of one colour side by side).
 
 Outlines come from calibration (``outline`` in each drink's record: its width at 24 points
 along its length, wide end first); a profile without them skips this step.
@@ -62,7 +64,8 @@ class Placement:
     outline: Outline
     score: float           # votes, with the piece's uncovered pixels counted against it
     explained: float       # mean vote inside the outline
-    covered: float         # share of the piece inside the outline
+    covered: float         # share of the piece inside the outline; its faint pixels outside do not
+                           # count (shade beside a drink is no part of it)
     inside: np.ndarray     # bool over the window's sampled pixels
     cx: float
     cy: float
@@ -85,6 +88,7 @@ class Window:
         self.votes = votes[::STEP, ::STEP].ravel().astype(np.float32)
         self.target = target[::STEP, ::STEP].ravel()
         self.n_target = float(np.count_nonzero(self.target))
+        self.faint_target = np.zeros_like(self.target)   # the piece's faint pixels (set by _window)
         # the piece's pixels count +1 inside the outline and -1 outside it: as a weight,
         # 2 inside, with the constant -n_target added to every score
         self.weights = self.votes + self.target.astype(np.float32)
@@ -135,7 +139,8 @@ class Window:
         n_in = float(np.count_nonzero(p.inside))
         if n_in:
             p.explained = float(self.votes @ p.inside) / n_in
-            p.covered = float(np.count_nonzero(self.target & p.inside)) / max(self.n_target, 1.0)
+            shade_left = float(np.count_nonzero(self.faint_target & ~p.inside))
+            p.covered = float(np.count_nonzero(self.target & p.inside)) / max(self.n_target - shade_left, 1.0)
             p.cx, p.cy = float(self.x[p.inside].mean()), float(self.y[p.inside].mean())
         return p
 
@@ -309,7 +314,7 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
     working pixels; returns the new list."""
     table = outlines(profile)
     todo = [k for k, d in enumerate(found) if d["unsure"] and d.get("_outline_bad")]
-    if table is None or not todo or an.clear_tray is None:
+    if table is None or not todo or an.clear_tray is None or an.faint is None:
         return found
     H, W = an.mask.shape
     owner = np.zeros((H, W), np.int32)          # k + 1 for the pixels of detection k
@@ -352,7 +357,8 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
             placed_any = True
         if placed_any:
             dropped.add(k)
-            ys, xs = np.nonzero((owner == k + 1) & (claimed == 0))
+            left = (owner == k + 1) & (claimed == 0) & ~an.faint    # what is faint of it was shade
+            ys, xs = np.nonzero(left)
             if len(xs) >= 0.5 * min_area:      # more is there, but no outline fits it: ask
                 added.append(_reading(found[k], colour, found[k]["shape"], float(xs.mean()), float(ys.mean()),
                                       0.3, "part of a group that fits no drink", unsure=True))
@@ -411,6 +417,7 @@ def _window(found, dropped, owner, claimed, an, colour, target, xs, ys, longest)
     loose = (votes > OTHER) & ~(free & tray)
     win = Window(votes, target[y0:y1, x0:x1], x0, y0, (float(centre[0]), float(centre[1])),
                  (float(axis[0]), float(axis[1])), loose, votes > 0, _gradient(an, x0, y0, x1, y1, tray))
+    win.faint_target = (target[y0:y1, x0:x1] & an.faint[y0:y1, x0:x1])[::STEP, ::STEP].ravel()
     view = an.small[y0:y1, x0:x1].sum(axis=2)
     if np.count_nonzero(tray) > 50:
         win.brighter = float(np.median(view[target[y0:y1, x0:x1]])) > float(np.median(view[tray]))
