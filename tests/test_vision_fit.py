@@ -40,6 +40,17 @@ def table(tmp_path_factory):
     return profile, photos
 
 
+def read_by_its_outline(tmp_path, seed: int, skip: int, drink: str, difficulty: str = "touching"):
+    """A benchmark photo (see ``benchmark_photo``) in which ``drink`` must be read right, and
+    by its fitted outline: profile, image, truth, that drink's truth, all readings."""
+    profile, image, truth = benchmark_photo(tmp_path, seed, skip, difficulty)
+    target = next(t for t in truth if t["id"] == drink)
+    found = identify(image, profile, debug=True)
+    got = reading_at(found, target)
+    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == (drink, False, "outline fitted")
+    return profile, image, truth, target, found
+
+
 def without_outlines(profile):
     p = copy.copy(profile)
     p.drinks = {k: {f: v for f, v in rec.items() if f != "outline"} for k, rec in profile.drinks.items()}
@@ -102,11 +113,7 @@ def test_a_white_bottle_barely_brighter_than_the_tray_is_judged_by_its_loose_cut
     # look so much like the tray that the segmented pixels hold only its body. The strict cut of
     # its outline then lacks the neck and cannot confirm it; the loose cut (with the faint
     # pixels) names it, and every other drink in the photo is read as before.
-    profile, image, truth = benchmark_photo(tmp_path, 8001, 6)
-    bottle = next(t for t in truth if t["id"] == WHITE_BOTTLE)
-    found = identify(image, profile, debug=True)
-    got = reading_at(found, bottle)
-    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == (WHITE_BOTTLE, False, "outline fitted")
+    profile, image, truth, bottle, found = read_by_its_outline(tmp_path, 8001, 6, WHITE_BOTTLE)
     assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
     # without the loose judgement both cuts must agree, and the bottle stays unsure
     monkeypatch.setattr(fit, "FAINT_SHARE", 0.0)
@@ -155,11 +162,7 @@ def test_the_shade_a_piece_carries_need_not_be_covered_by_its_outline(tmp_path):
     # between a red can and a blue bottle, and its piece carries the shade of that angle. The
     # square bottle's outline covers the bottle but not the shade; counted as part of the
     # piece, the shade left it too little covered, and the cut of a tall can was taken instead
-    profile, image, truth = benchmark_photo(tmp_path, 16001, 13)
-    bottle = next(t for t in truth if t["id"] == WHITE_BOTTLE)
-    found = identify(image, profile, debug=True)
-    got = reading_at(found, bottle)
-    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == (WHITE_BOTTLE, False, "outline fitted")
+    _, _, truth, _, found = read_by_its_outline(tmp_path, 16001, 13, WHITE_BOTTLE)
     assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
 
 
@@ -167,9 +170,5 @@ def test_the_shade_left_over_by_a_fitted_outline_is_no_drink(tmp_path):
     # seed 21006 (a light tray), 11th hard photo: a white tallest bottle lies against a purple
     # and a white can, and its piece runs on into the shade between them. Its outline wins the
     # vote by far; what it leaves of the piece is faint, shade, not one more (unsure) drink
-    profile, image, truth = benchmark_photo(tmp_path, 21006, 10, "hard")
-    bottle = next(t for t in truth if t["id"] == "white-tallest_bottle")
-    found = identify(image, profile, debug=True)
-    got = reading_at(found, bottle)
-    assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("white-tallest_bottle", False, "outline fitted")
+    _, _, truth, _, found = read_by_its_outline(tmp_path, 21006, 10, "white-tallest_bottle", "hard")
     assert len(found) == len(truth) and not any(f["unsure"] for f in found)
