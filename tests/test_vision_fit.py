@@ -157,6 +157,7 @@ def test_a_drink_read_longer_than_itself_is_fitted(tmp_path, monkeypatch):
     assert (f"{got['color']}-{got['shape']}", got["unsure"], got["_why"]) == ("red-stubby_can", False, "outline fitted")
     assert sorted(f"{f['color']}-{f['shape']}" for f in found) == sorted(t["id"] for t in truth)
 
+
 def test_the_shade_a_piece_carries_need_not_be_covered_by_its_outline(tmp_path):
     # seed 16001 (a light tray), 14th touching photo: a white square bottle lies in the angle
     # between a red can and a blue bottle, and its piece carries the shade of that angle. The

@@ -2,13 +2,12 @@
 not faulted in afresh: the page faults were a third of segmentation's time."""
 from __future__ import annotations
 
+import platform
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
-from companion.vision.heap import keep_freed_buffers
 
 # A frame's worth of temporaries at the working scale (640x360 float32 BGR), as analyse
 # makes them, freed all together at the frame's end; then the page faults of five more frames.
@@ -35,13 +34,9 @@ def faults_per_frame(mode: str) -> float:
     return float(out.stdout)
 
 
-@pytest.mark.skipif(not keep_freed_buffers(), reason="the C library is not glibc: nothing to tune")
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="the C library is not glibc: nothing to tune")
 def test_a_frames_temporaries_are_reused_not_faulted_in_again():
     # by default glibc gives the freed 22 MB back, and each frame faults ~5,400 pages in again
     assert faults_per_frame("default") > 3000
     assert faults_per_frame("keep") < 100
 
-
-def test_asking_twice_is_harmless():
-    first = keep_freed_buffers()
-    assert keep_freed_buffers() == first
