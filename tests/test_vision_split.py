@@ -133,6 +133,21 @@ def test_a_black_bottle_is_measured_without_the_shade_closed_in_beside_its_neck(
     assert untrimmed["shape"] != "not_tallest_bottle"
 
 
+def test_a_neighbours_thin_silhouette_line_does_not_stop_the_trim(tmp_path, monkeypatch):
+    # seed 24003 (a dark tray), 24th touching photo: a black short can lies in the angle of a
+    # mint can, and the shade in that angle is closed into its piece, which then reads as a
+    # tall can, for sure. Beyond the shade the mint can's dark silhouette line is distinct
+    # too: a second part of the piece, but a line one or two pixels wide, no neck, so the
+    # piece is still trimmed of its faint pixels, and read as the short can it is.
+    profile, image, truth = benchmark_photo(tmp_path, 24003, 23)
+    can = next(t for t in truth if t["id"] == "black-short_can")
+    got = reading_at(identify(image, profile, debug=True), can)
+    assert (got["color"], got["shape"], got["unsure"]) == ("black", "short_can", False)
+    monkeypatch.setattr(faint, "NECK_HALF_WIDTH", 0.0)  # every distinct part might be a neck
+    untrimmed = reading_at(identify(image, profile, debug=True), can)
+    assert untrimmed["shape"] == "tall_can"
+
+
 def test_two_drinks_of_one_colour_with_only_shade_between_them_are_two_drinks(tmp_path, monkeypatch):
     # seed 10007 (a light tray), 26th touching photo: a tall and a short white can lie end to end
     # and make one blob, read as one long unsure drink (and one missed). Their own pixels fall

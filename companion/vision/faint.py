@@ -81,9 +81,22 @@ def _trim_faint(r: Region, an: Analysis) -> Region | None:
     n, lab, areas = _distinct_parts(r, faint)
     if n < 2:
         return None
-    if n > 2 and np.sort(areas)[-2] >= TRIM_PART * n_in:
-        return None
-    return Region((lab == 1 + int(np.argmax(areas))).astype(np.uint8) * 255, r.x0, r.y0)
+    main = 1 + int(np.argmax(areas))
+    if n > 2:
+        others = [k for k in range(1, n) if k != main and areas[k - 1] >= TRIM_PART * n_in]
+        if any(_solid(lab == k) for k in others):
+            return None
+    return Region((lab == main).astype(np.uint8) * 255, r.x0, r.y0)
+
+
+NECK_HALF_WIDTH = 3.0    # px: a part at least twice this wide somewhere may be a neck; thinner is a line
+
+
+def _solid(part: np.ndarray) -> bool:
+    """Whether a part is wide enough somewhere to be a bottle's neck or cap, not just one of the
+    thin dark lines of a neighbour's silhouette that the shade between them leaves distinct."""
+    inner = cv2.distanceTransform(np.pad(part, 1).astype(np.uint8), cv2.DIST_L2, 3)
+    return float(inner.max()) >= NECK_HALF_WIDTH
 
 
 def trimmed_if_better(piece: Region, f: dict, c: dict, an: Analysis, profile: Profile):
