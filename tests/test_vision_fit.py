@@ -173,3 +173,15 @@ def test_the_shade_left_over_by_a_fitted_outline_is_no_drink(tmp_path):
     # vote by far; what it leaves of the piece is faint, shade, not one more (unsure) drink
     _, _, truth, _, found = read_by_its_outline(tmp_path, 21006, 10, "white-tallest_bottle", "hard")
     assert len(found) == len(truth) and not any(f["unsure"] for f in found)
+
+
+def test_a_neck_left_over_by_one_outline_counts_for_the_next_drink_of_its_colour(tmp_path):
+    # seed 24005 (a light tray), 12th touching photo: a white square bottle's neck and cap lie
+    # against a white not-tallest bottle and were cut into that bottle's piece; its own piece
+    # is the body alone, which fits no drink. The neighbour's outline is placed first and
+    # leaves the neck over; those pixels then vote for the square bottle's outline (as a
+    # fragment's would), where before they voted against it as another drink's, and it is
+    # read, not left unsure.
+    *_, truth, _, found = read_by_its_outline(tmp_path, 24005, 11, "white-square_bottle")
+    got = reading_at(found, next(t for t in truth if t["id"] == "white-not_tallest_bottle"))
+    assert (got["color"], got["shape"], got["unsure"]) == ("white", "not_tallest_bottle", False)

@@ -12,7 +12,8 @@ Each pixel near the piece votes for or against a placed outline:
 * the piece's own pixels: +1 inside the outline, and each one left outside costs 1 (the
   outline must explain the piece);
 * pixels of another piece of the same colour that is itself unsure (a fragment of this
-  drink, most likely): +1;
+  drink, most likely), or that an outline placed before left over (a white bottle's neck
+  carried by the piece of the white bottle beside it): +1;
 * pixels of a drink of another colour, or of a drink read with confidence: -1.5 (drinks do
   not overlap);
 * plain tray: -1; pixels that differ from the tray a little or look like shadow: -0.35
@@ -403,7 +404,7 @@ def _window(found, dropped, owner, claimed, an, colour, target, xs, ys, longest)
     own = owner[y0:y1, x0:x1]
     by_owner = np.full(len(found) + 1, OTHER, np.float32)
     for j, other in enumerate(found):
-        if j not in dropped and other["color"] == colour and other["unsure"]:
+        if other["color"] == colour and (other["unsure"] or j in dropped):
             by_owner[j + 1] = 1.0
     votes = by_owner[own]
     tray = an.clear_tray[y0:y1, x0:x1]
