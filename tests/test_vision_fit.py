@@ -185,3 +185,13 @@ def test_a_neck_left_over_by_one_outline_counts_for_the_next_drink_of_its_colour
     *_, truth, _, found = read_by_its_outline(tmp_path, 24005, 11, "white-square_bottle")
     got = reading_at(found, next(t for t in truth if t["id"] == "white-not_tallest_bottle"))
     assert (got["color"], got["shape"], got["unsure"]) == ("white", "not_tallest_bottle", False)
+
+
+def test_an_outline_is_judged_though_the_piece_carries_a_neighbours_part(tmp_path, monkeypatch):
+    # seed 20000 (a light tray), 11th touching photo: a blue not-tallest bottle's piece also
+    # holds part of the blue tallest bottle beside it, so that its own outline, placed
+    # right, covers only three quarters of the piece. Judged, its cuts are the bottle's
+    # plainly (squared distance about 2, the next shape's about 50), and it is read right.
+    profile, image, _, target, _ = read_by_its_outline(tmp_path, 20000, 10, "blue-not_tallest_bottle")
+    monkeypatch.setattr(fit, "COVERED_MIN", 0.8)        # as before: not judged, left unsure
+    assert reading_at(identify(image, profile, debug=True), target)["unsure"]

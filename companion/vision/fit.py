@@ -48,7 +48,7 @@ from .outline import STEP, Outline, outlines, template
 AMBIGUOUS = -0.35          # vote of a pixel that might be drink or shadow
 OTHER = -1.5               # vote of a pixel that belongs to another drink
 EXPLAINED_MIN = 0.3        # mean vote inside an outline worth measuring
-COVERED_MIN = 0.8          # share of the piece inside the accepted outline
+COVERED_MIN = 0.7          # share of the piece inside the accepted outline
 VOTE_DEFICIT = 120.0       # judged distance added per vote per pixel an outline trails the best-voted one
 VOTE_MARGIN = 0.18         # votes per outline pixel by which one shape alone decides
 JUDGE_MAX = 30.0           # squared normalised shape distance of an acceptable cut
