@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .classify import classify
+from .classify import OUTLIER_COLOUR, classify
 from .features import Region, measure
 from .profile import Profile
 from .segment import Analysis
@@ -37,8 +37,10 @@ SPLIT_PART = 0.5          # share of the smallest drink from which a distinct pa
 def split_at_faint(piece: Region, f: dict, c: dict, an: Analysis, profile: Profile, price: float):
     """A piece whose distinct pixels fall apart in drink-sized parts, with only faint pixels
     between them (two drinks of one colour touching, shade or tray closed in between), as
-    those drinks when at least one reads as a drink for sure and together they fit better,
-    ``price`` (the joining's price of a drink) included: [(piece, features, classification)]."""
+    those drinks when together they fit better, ``price`` (the joining's price of a drink)
+    included, and at least one reads as a drink for sure or each is plainly of its colour
+    (the faint pixels shared out to it may keep its outline from fitting any drink: it is
+    trimmed or its outline fitted later): [(piece, features, classification)]."""
     whole = [(piece, f, c)]
     if an.faint is None:
         return whole
@@ -61,7 +63,7 @@ def split_at_faint(piece: Region, f: dict, c: dict, an: Analysis, profile: Profi
         c2 = classify(f2, profile, an.sharpness)
         total += c2["d_shape"] + c2["d_colour"]
         out.append((r, f2, c2))
-    if all(c2["unsure"] for _, _, c2 in out):
+    if all(c2["unsure"] for _, _, c2 in out) and any(c2["d_colour"] > OUTLIER_COLOUR for _, _, c2 in out):
         return whole
     return out if total < c["d_shape"] + c["d_colour"] else whole
 
