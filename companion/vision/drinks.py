@@ -9,7 +9,8 @@
    pixels fall apart in drink-sized parts is read as that many drinks (faint.py).
 5. Classification (classify.py); a pale part cut off a drink by a faint stretch is joined
    back when together they fit a drink better; a second look with the calibrated outlines at pieces
-   whose outline fits no drink or runs on past the drink it looks like (fit.py).
+   whose outline fits no drink or runs on past the drink it looks like, one drink or two of
+   one colour pressed together (fit.py).
 6. What is left unexplained, small and faint is shade, not a drink (faint.py).
 """
 from __future__ import annotations

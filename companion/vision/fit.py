@@ -29,13 +29,20 @@ the tray no more than a shadow does): the shade in the angle between drinks, car
 a piece, is no part of the drink. What the outline does not cover of a large piece is fitted
 again (two drinks of one colour side by side).
 
+When no outline fits, or the best leaves a drink's worth of the piece unexplained, the piece
+may be two drinks of one colour touching end to end (a short can against a stubby one reads
+as one long drink): each shape is laid from either end of the piece, the second drink is
+fitted to what it leaves, the first again to what the second leaves, and the pair is taken
+when it explains the piece clearly better than one drink (``fit_pair``).
+
+Placing an outline where the votes are is ``placing.py``'s job.
+
 Outlines come from calibration (``outline`` in each drink's record: its width at 24 points
 along its length, wide end first); a profile without them skips this step.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -43,10 +50,10 @@ import numpy as np
 from ..drinks import SHAPES
 from .classify import blur_inflation, distances
 from .features import Region, measure, size_factor
-from .outline import STEP, Outline, outlines, template
+from .outline import STEP, outlines
+from .placing import OTHER, Placement, Window, principal_axis
 
 AMBIGUOUS = -0.35          # vote of a pixel that might be drink or shadow
-OTHER = -1.5               # vote of a pixel that belongs to another drink
 EXPLAINED_MIN = 0.3        # mean vote inside an outline worth measuring
 COVERED_MIN = 0.7          # share of the piece inside the accepted outline
 VOTE_DEFICIT = 120.0       # judged distance added per vote per pixel an outline trails the best-voted one
@@ -56,190 +63,9 @@ JUDGE_PLAUSIBLE = 90.0     # ... of the other cut, which must merely not contrad
 JUDGE_MARGIN = 6.0         # by which the best cut must beat the next (a likelihood ratio of 20)
 OUTLIER_COLOUR_FIT = 60.0   # colour distance beyond which a strict cut is not this colour
 FAINT_SHARE = 0.85         # below this share of segmented pixels a cut is judged loosely only
-EDGE_WEIGHT = 6.0          # votes per boundary sample for lying on an edge (or against lying on none)
-EDGE_HALF = 3.0            # an edge this many times the tray's own texture counts half
-
-
-@dataclass
-class Placement:
-    outline: Outline
-    score: float           # votes, with the piece's uncovered pixels counted against it
-    explained: float       # mean vote inside the outline
-    covered: float         # share of the piece inside the outline; its faint pixels outside do not
-                           # count (shade beside a drink is no part of it)
-    inside: np.ndarray     # bool over the window's sampled pixels
-    cx: float
-    cy: float
-    pose: tuple = (0.0, 1, 0.0, 0.0)   # angle offset, direction, start along, offset across
-
-
-class Window:
-    """The pixels around one piece, sampled every STEP px, with their votes for one colour."""
-
-    def __init__(self, votes: np.ndarray, target: np.ndarray, x0: int, y0: int, centre: tuple[float, float],
-                 axis: tuple[float, float], allowed: np.ndarray, strict: np.ndarray,
-                 gradient: tuple[np.ndarray, np.ndarray] | None = None):
-        self.x0, self.y0 = x0, y0
-        self.gradient = gradient        # (gx, gy) of the corrected view over the window, in tray-texture units
-        self.brighter = False           # set when the piece is brighter than the tray around it
-        self.crowded = False            # set when the piece is too large for one drink
-        self.allowed = allowed          # full resolution: pixels a drink placed here may own
-        self.strict = strict            # ... of those, the ones segmented as drink
-        ys, xs = np.mgrid[0:votes.shape[0]:STEP, 0:votes.shape[1]:STEP]
-        self.votes = votes[::STEP, ::STEP].ravel().astype(np.float32)
-        self.target = target[::STEP, ::STEP].ravel()
-        self.n_target = float(np.count_nonzero(self.target))
-        self.faint_target = np.zeros_like(self.target)   # the piece's faint pixels (set by _window)
-        # the piece's pixels count +1 inside the outline and -1 outside it: as a weight,
-        # 2 inside, with the constant -n_target added to every score
-        self.weights = self.votes + self.target.astype(np.float32)
-        self.full = (votes + target).astype(np.float32)     # the same weights, full resolution
-        self.target_full = target
-        self.x = (xs.ravel() + x0).astype(np.float32)
-        self.y = (ys.ravel() + y0).astype(np.float32)
-        self.cx, self.cy = centre
-        self.angle0 = math.atan2(axis[1], axis[0])
-        self._frames: dict[float, tuple[np.ndarray, np.ndarray]] = {}
-
-    def frame(self, dangle: float) -> tuple[np.ndarray, np.ndarray]:
-        """Coordinates along and across the piece's axis turned by ``dangle`` radians."""
-        if dangle not in self._frames:
-            a = self.angle0 + dangle
-            ca, sa = math.cos(a), math.sin(a)
-            dx, dy = self.x - self.cx, self.y - self.cy
-            self._frames[dangle] = (dx * ca + dy * sa, -dx * sa + dy * ca)
-        return self._frames[dangle]
-
-    def place(self, o: Outline, dangle: float, direction: int, t0: float, v0: float) -> Placement:
-        u, v = self.frame(dangle)
-        tt = (u - t0) * direction
-        idx = np.clip(tt, 0, o.length - 1).astype(np.int32)
-        inside = (tt >= 0) & (tt < o.length) & (np.abs(v - v0) < o.widths[idx] * 0.5)
-        score = float(self.weights @ inside) - self.n_target     # bool as 0/1: a fast masked sum
-        pose = (dangle, direction, t0, v0)
-        score += self.edge_votes(o, pose)
-        return Placement(o, score, 0.0, 0.0, inside, self.cx, self.cy, pose)
-
-    def edge_votes(self, o: Outline, pose: tuple) -> float:
-        """Votes of the placed outline's rim: a drink's silhouette is an edge in the image (a
-        colour step, or the dark line where its side turns away), even where its body looks
-        like the tray; a rim across plain tray or through the middle of a drink is not."""
-        if self.gradient is None or EDGE_WEIGHT == 0:
-            return 0.0
-        gx, gy = self.gradient
-        pts, normals = o.rim(pose, self.angle0, (self.cx - self.x0, self.cy - self.y0))
-        h, w = gx.shape
-        xi = np.clip(np.rint(pts[:, 0]).astype(np.int32), 0, w - 1)
-        yi = np.clip(np.rint(pts[:, 1]).astype(np.int32), 0, h - 1)
-        s = np.abs(gx[yi, xi] * normals[:, 0] + gy[yi, xi] * normals[:, 1])
-        support = s / (s + EDGE_HALF)
-        return EDGE_WEIGHT * float(np.sum(support - 0.5))
-
-    def finish(self, p: Placement) -> Placement:
-        """Fill in how well a (chosen) placement explains its pixels, and where it lies."""
-        n_in = float(np.count_nonzero(p.inside))
-        if n_in:
-            p.explained = float(self.votes @ p.inside) / n_in
-            shade_left = float(np.count_nonzero(self.faint_target & ~p.inside))
-            p.covered = float(np.count_nonzero(self.target & p.inside)) / max(self.n_target - shade_left, 1.0)
-            p.cx, p.cy = float(self.x[p.inside].mean()), float(self.y[p.inside].mean())
-        return p
-
-    def polygon(self, p: Placement) -> np.ndarray:
-        """The placed outline as a polygon in working pixels (to claim its pixels)."""
-        return p.outline.polygon(p.pose, self.angle0, (self.cx, self.cy))
-
-    def angles(self) -> list[float]:
-        """Directions (relative to the piece's axis) worth trying: the axis itself and those
-        of the long straight edges in the piece (each drink of a pressed-together group has
-        its own)."""
-        if not hasattr(self, "_angles"):
-            m = cv2.GaussianBlur(self.target_full.astype(np.float32), (5, 5), 1.0)
-            gx = cv2.Sobel(m, cv2.CV_32F, 1, 0)
-            gy = cv2.Sobel(m, cv2.CV_32F, 0, 1)
-            mag = np.hypot(gx, gy).ravel()
-            keep = mag > 0.05
-            edge_dir = (np.arctan2(gy.ravel()[keep], gx.ravel()[keep]) + math.pi / 2) % math.pi
-            hist = np.bincount((edge_dir / math.pi * 36).astype(np.int32) % 36, mag[keep], minlength=36)
-            hist = hist + 0.5 * (np.roll(hist, 1) + np.roll(hist, -1))
-            peaks = [i for i in range(36) if hist[i] >= hist[i - 1] and hist[i] >= hist[(i + 1) % 36]
-                     and hist[i] >= 0.3 * hist.max()]
-            peaks = sorted(peaks, key=lambda i: -hist[i])[:3]
-            found = [0.0, math.radians(6), -math.radians(6)]
-            for i in peaks:
-                d = ((i + 0.5) * math.pi / 36 - self.angle0 + math.pi / 2) % math.pi - math.pi / 2
-                if all(abs(d - f) > math.radians(4) for f in found):
-                    found.append(d)
-            self._angles = found
-        return self._angles
-
-    def _canvas(self, dangle: float) -> tuple[np.ndarray, int]:
-        """The weights turned so that the direction ``dangle`` runs along the rows, sampled."""
-        if not hasattr(self, "_canvases"):
-            self._canvases = {}
-        if dangle not in self._canvases:
-            h, w = self.full.shape
-            D = int(math.hypot(h, w) / STEP) + 2
-            a = self.angle0 + dangle
-            ca, sa = math.cos(a), math.sin(a)
-            g = (np.arange(D, dtype=np.float32) - D / 2) * STEP
-            X, Y = np.meshgrid(g, g)
-            mx = (self.cx - self.x0) + X * ca - Y * sa
-            my = (self.cy - self.y0) + X * sa + Y * ca
-            self._canvases[dangle] = (cv2.remap(self.full, mx, my, cv2.INTER_NEAREST,
-                                                borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0), D)
-        return self._canvases[dangle]
-
-    def sweep(self, o: Outline) -> tuple | None:
-        """The best pose of an outline anywhere in the window, over the candidate directions
-        (a correlation of the outline's mask with the turned weights)."""
-        tmpl, yc = template(o)
-        best = None
-        for dangle in self.angles():
-            canvas, D = self._canvas(dangle)
-            if canvas.shape[0] < tmpl.shape[0] or canvas.shape[1] < tmpl.shape[1]:
-                continue
-            for direction, t in ((1, tmpl), (-1, tmpl[:, ::-1])):
-                _, val, _, (mx, my) = cv2.minMaxLoc(cv2.matchTemplate(canvas, t, cv2.TM_CCORR))
-                if best is None or val > best[0]:
-                    start = mx if direction == 1 else mx + t.shape[1] - 1
-                    best = (val, (dangle, direction, (start - D / 2) * STEP, (my + yc - D / 2) * STEP))
-        return None if best is None else best[1]
-
-    def best(self, o: Outline) -> Placement:
-        """The best placement of one outline: from the piece's ends, then a local search."""
-        u, _ = self.frame(0.0)
-        tu = u[self.target]
-        if len(tu) == 0:
-            return Placement(o, -1e9, 0.0, 0.0, np.zeros_like(self.target), self.cx, self.cy)
-        lo, hi = float(np.percentile(tu, 2)), float(np.percentile(tu, 98))
-        mid, L = (lo + hi) / 2, float(o.length)
-        starts = [(+1, lo), (+1, hi - L), (+1, mid - L / 2), (-1, hi), (-1, lo + L), (-1, mid + L / 2)]
-        keys = [(0.0, d, t0, 0.0) for d, t0 in starts]
-        # a group of drinks: the outline may lie anywhere in it, at another angle
-        swept = self.sweep(o) if self.crowded else None
-        if swept is not None:
-            keys.append(swept)
-        best_key, best = None, None
-        for key in keys:
-            p = self.place(o, *key)
-            if best is None or p.score > best.score:
-                best_key, best = key, p
-        # coordinate search over angle, position along and across the axis
-        steps = {0: [math.radians(3), math.radians(6)], 2: [2.0, 4.0], 3: [2.0, 4.0]}
-        for _ in range(2):
-            improved = False
-            for k, deltas in steps.items():
-                for delta in deltas:
-                    for sign in (-1, 1):
-                        key = list(best_key)
-                        key[k] += sign * delta
-                        p = self.place(o, key[0], key[1], key[2], key[3])
-                        if p.score > best.score:
-                            best_key, best, improved = tuple(key), p, True
-            if not improved:
-                break
-        return self.finish(best)
+PAIR_GAIN = 0.1            # votes per pixel by which two drinks end to end must beat one
+PAIR_TRIES = 3             # pairs (by votes) whose second drink is fitted and judged
+PAIR_COVERED = 0.85        # share of the piece the pair must cover
 
 
 def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placement, float] | None:
@@ -292,6 +118,49 @@ def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placemen
     return loose, max(m_loose, m_strict)
 
 
+def fit_pair(window: Window, colour: str, table: dict, judge, one: float) -> list[tuple[Placement, float]] | None:
+    """Two drinks of this colour touching end to end or side by side, when they explain the
+    piece better than one drink (of votes ``one``) plus the price of a drink: a short can
+    against a stubby one reads as one long drink, which no outline covers.
+
+    The first drink is laid from either end of the piece, each shape in turn, and the pairs
+    are ranked by the votes of that drink with the best-voted outline in what it leaves. For
+    the best few, the second drink is fitted to what the first leaves as any piece is
+    (``fit_piece``: by a clear vote or by its cut), then the first again to what the second
+    leaves; the pair must beat the single outline by PAIR_GAIN votes per pixel and cover
+    the piece."""
+    shapes = [s.value for s in SHAPES]
+    ranked = []
+    for first in (window.best_at_end(table[(colour, s)], end) for s in shapes for end in (0, 1)):
+        rest = window.without(first)
+        if rest is None:
+            continue
+        second = max((rest.best(table[(colour, s)]) for s in shapes), key=lambda p: p.score)
+        ranked.append((_pair_votes(window, first, second), first, rest))
+    ranked.sort(key=lambda r: -r[0])
+    for _votes, first, rest in ranked[:PAIR_TRIES]:
+        second = fit_piece(rest, colour, table, judge)
+        if second is None:
+            continue
+        # the first drink was laid by votes alone: it too must fit what its partner leaves
+        rest = window.without(second[0])
+        first = None if rest is None else fit_piece(rest, colour, table, judge)
+        if first is None:
+            continue
+        both = first[0].inside | second[0].inside
+        gain = (_pair_votes(window, first[0], second[0]) - one) / max(1.0, float(np.count_nonzero(both)))
+        shade_left = float(np.count_nonzero(window.faint_target & ~both))
+        covered = float(np.count_nonzero(window.target & both)) / max(window.n_target - shade_left, 1.0)
+        if gain >= PAIR_GAIN and covered >= PAIR_COVERED:
+            return [first, second]
+    return None
+
+
+def _pair_votes(window: Window, a: Placement, b: Placement) -> float:
+    """The votes of two placed outlines together (their rims included)."""
+    return float(window.weights @ (a.inside | b.inside)) - window.n_target + a.edge + b.edge
+
+
 def _segmented_share(window: Window, p: Placement) -> float:
     """Of the pixels a placed outline would own loosely, the share segmented as drink."""
     cut = _cut(window, p, False) > 0
@@ -342,19 +211,24 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
             win.crowded = len(xs) > 1.3 * max_area
             here = outlines(profile, size_factor(an.size_field, float(xs.mean()), float(ys.mean()), an.mask.shape))
             got = fit_piece(win, colour, here, judge)
-            if got is None:
+            fitted = [got] if got is not None else []
+            if _attempt == 0 and (got is None or _leaves(win, got[0], an.faint, 0.5 * min_area)):
+                # one outline leaves part of the piece unexplained: two drinks end to end?
+                pair = fit_pair(win, colour, here, judge, got[0].score if got else _best_score(win, colour, here))
+                fitted = pair or fitted
+            if not fitted:
                 break
-            placed, margin = got
-            cv2.fillPoly(claimed, [win.polygon(placed)], 1)
-            # unsure fragments of this colour that the outline covers were parts of this drink
+            for placed, margin in fitted:
+                cv2.fillPoly(claimed, [win.polygon(placed)], 1)
+                added.append(_reading(found[k], colour, placed.outline.shape, placed.cx, placed.cy,
+                                      round(min(0.99, 1.0 - 0.5 * math.exp(-margin / 2)), 3), "outline fitted"))
+            # unsure fragments of this colour that the outlines cover were parts of these drinks
             for j, other in enumerate(found):
                 if j != k and j not in dropped and other["color"] == colour and other["unsure"]:
                     mine = owner == j + 1
                     n = np.count_nonzero(mine)
                     if n and np.count_nonzero(mine & (claimed > 0)) >= 0.6 * n:
                         dropped.add(j)
-            added.append(_reading(found[k], colour, placed.outline.shape, placed.cx, placed.cy,
-                                  round(min(0.99, 1.0 - 0.5 * math.exp(-margin / 2)), 3), "outline fitted"))
             placed_any = True
         if placed_any:
             dropped.add(k)
@@ -364,6 +238,20 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
                 added.append(_reading(found[k], colour, found[k]["shape"], float(xs.mean()), float(ys.mean()),
                                       0.3, "part of a group that fits no drink", unsure=True))
     return [d for k, d in enumerate(found) if k not in dropped] + added
+
+
+def _leaves(window: Window, p: Placement, faint: np.ndarray, area: float) -> bool:
+    """Does the placed outline leave at least ``area`` px of the piece that are not faint?"""
+    inside = np.zeros(window.target_full.shape, np.uint8)
+    cv2.fillPoly(inside, [window.polygon(p) - np.array([window.x0, window.y0], np.int32)], 1)
+    h, w = inside.shape
+    left = window.target_full & (inside == 0) & ~faint[window.y0:window.y0 + h, window.x0:window.x0 + w]
+    return np.count_nonzero(left) >= area
+
+
+def _best_score(window: Window, colour: str, table: dict) -> float:
+    """The votes of the best single outline of this colour (the window keeps its placements)."""
+    return max(window.best(table[(colour, s.value)]).score for s in SHAPES)
 
 
 def _reading(d: dict, colour: str, shape: str, cx: float, cy: float, confidence: float, why: str,
@@ -411,13 +299,10 @@ def _window(found, dropped, owner, claimed, an, colour, target, xs, ys, longest)
     free = own == 0
     votes[free] = np.where(tray[free], -1.0, AMBIGUOUS)
     votes[claimed[y0:y1, x0:x1] > 0] = OTHER
-    pts = np.column_stack([xs, ys]).astype(np.float64)
-    centre = pts.mean(axis=0)
-    _evals, evecs = np.linalg.eigh(np.cov((pts - centre).T))
-    axis = evecs[:, 1]
+    centre, axis = principal_axis(xs, ys)
     loose = (votes > OTHER) & ~(free & tray)
-    win = Window(votes, target[y0:y1, x0:x1], x0, y0, (float(centre[0]), float(centre[1])),
-                 (float(axis[0]), float(axis[1])), loose, votes > 0, _gradient(an, x0, y0, x1, y1, tray))
+    win = Window(votes, target[y0:y1, x0:x1], x0, y0, centre, axis, loose, votes > 0,
+                 _gradient(an, x0, y0, x1, y1, tray))
     win.faint_target = (target[y0:y1, x0:x1] & an.faint[y0:y1, x0:x1])[::STEP, ::STEP].ravel()
     view = an.small[y0:y1, x0:x1].sum(axis=2)
     if np.count_nonzero(tray) > 50:

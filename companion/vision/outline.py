@@ -3,7 +3,7 @@
 An outline is a drink's width at each pixel of its length, wide end first, from the profile
 (``outline`` in each drink's record: 24 points, scaled to working pixels here). A pose lays it
 on the image relative to a piece: ``(angle offset, direction, start along, offset across)``
-in the frame of the piece's axis (``angle0``) and centre. ``vision/fit.py`` places outlines;
+in the frame of the piece's axis (``angle0``) and centre. ``vision/placing.py`` places outlines;
 this module only says where a placed outline's pixels, polygon and rim are.
 """
 from __future__ import annotations
