@@ -142,6 +142,26 @@ def test_an_outline_lying_on_a_drinks_rim_collects_the_edge_votes():
     assert on_rim > 0
 
 
+def test_the_rim_is_computed_once_per_angle_and_shifted_to_each_pose():
+    # placing an outline tries hundreds of poses: the window keeps the rim of an outline at
+    # each angle and direction and only shifts it. The votes must be those of the rim laid
+    # at the pose directly
+    rng = np.random.default_rng(5)
+    gx, gy = (rng.normal(0, 2, (120, 200)).astype(np.float32) for _ in range(2))
+    o = Outline("white", "square_bottle", np.linspace(30.0, 12.0, 70).astype(np.float32))
+    shape = gx.shape
+    win = placing.Window(np.zeros(shape, np.float32), np.zeros(shape, bool), 10, 20, (104.0, 77.0), (0.8, 0.6),
+                         np.ones(shape, bool), np.ones(shape, bool), (gx, gy))
+    for dangle, direction in [(0.0, 1), (0.1, -1), (-0.5, 1)]:
+        for t0, v0 in [(-30.0, 0.0), (-26.0, 4.0), (12.5, -6.0)]:
+            pts, normals = o.rim((dangle, direction, t0, v0), win.angle0, (win.cx - win.x0, win.cy - win.y0))
+            xi = np.clip(np.rint(pts[:, 0]).astype(np.int32), 0, shape[1] - 1)
+            yi = np.clip(np.rint(pts[:, 1]).astype(np.int32), 0, shape[0] - 1)
+            s = np.abs(gx[yi, xi] * normals[:, 0] + gy[yi, xi] * normals[:, 1])
+            direct = placing.EDGE_WEIGHT * float(np.sum(s / (s + placing.EDGE_HALF) - 0.5))
+            assert win.edge_votes(o, (dangle, direction, t0, v0)) == pytest.approx(direct, abs=0.5)
+
+
 def test_a_drink_read_longer_than_itself_is_fitted(tmp_path, monkeypatch):
     # seed 12002 (a dark tray), 11th touching photo: a red stubby can lies end to end with the
     # base of a red bottle. Before sizes were corrected for the camera's tilt its piece read as

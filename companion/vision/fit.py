@@ -66,6 +66,7 @@ FAINT_SHARE = 0.85         # below this share of segmented pixels a cut is judge
 PAIR_GAIN = 0.1            # votes per pixel by which two drinks end to end must beat one
 PAIR_TRIES = 3             # pairs (by votes) whose second drink is fitted and judged
 PAIR_COVERED = 0.85        # share of the piece the pair must cover
+PAIR_AREA = 1.5            # a piece smaller than this many of the smallest drink holds no pair
 
 
 def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placement, float] | None:
@@ -124,7 +125,8 @@ def fit_pair(window: Window, colour: str, table: dict, judge, one: float) -> lis
     against a stubby one reads as one long drink, which no outline covers.
 
     The first drink is laid from either end of the piece, each shape in turn, and the pairs
-    are ranked by the votes of that drink with the best-voted outline in what it leaves. For
+    are ranked by the votes of that drink with the best-voted outline in what it leaves
+    (placed roughly: this ranking is most of the work). For
     the best few, the second drink is fitted to what the first leaves as any piece is
     (``fit_piece``: by a clear vote or by its cut), then the first again to what the second
     leaves; the pair must beat the single outline by PAIR_GAIN votes per pixel and cover
@@ -135,7 +137,7 @@ def fit_pair(window: Window, colour: str, table: dict, judge, one: float) -> lis
         rest = window.without(first)
         if rest is None:
             continue
-        second = max((rest.best(table[(colour, s)]) for s in shapes), key=lambda p: p.score)
+        second = max((rest.best(table[(colour, s)], refine=False) for s in shapes), key=lambda p: p.score)
         ranked.append((_pair_votes(window, first, second), first, rest))
     ranked.sort(key=lambda r: -r[0])
     for _votes, first, rest in ranked[:PAIR_TRIES]:
@@ -212,8 +214,9 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
             here = outlines(profile, size_factor(an.size_field, float(xs.mean()), float(ys.mean()), an.mask.shape))
             got = fit_piece(win, colour, here, judge)
             fitted = [got] if got is not None else []
-            if _attempt == 0 and (got is None or _leaves(win, got[0], an.faint, 0.5 * min_area)):
-                # one outline leaves part of the piece unexplained: two drinks end to end?
+            if _attempt == 0 and len(xs) >= PAIR_AREA * min_area and (
+                    got is None or _leaves(win, got[0], an.faint, 0.5 * min_area)):
+                # one outline leaves part of the piece unexplained: two drinks pressed together?
                 pair = fit_pair(win, colour, here, judge, got[0].score if got else _best_score(win, colour, here))
                 fitted = pair or fitted
             if not fitted:
