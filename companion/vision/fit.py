@@ -54,13 +54,13 @@ from .outline import STEP, outlines
 from .placing import OTHER, Placement, Window, principal_axis
 
 AMBIGUOUS = -0.35          # vote of a pixel that might be drink or shadow
-EXPLAINED_MIN = 0.3        # mean vote inside an outline worth measuring
+EXPLAINED_MIN = 0.25       # mean vote inside an outline worth measuring
 COVERED_MIN = 0.7          # share of the piece inside the accepted outline
 VOTE_DEFICIT = 120.0       # judged distance added per vote per pixel an outline trails the best-voted one
 VOTE_MARGIN = 0.18         # votes per outline pixel by which one shape alone decides
 JUDGE_MAX = 40.0           # squared normalised shape distance of an acceptable cut
 JUDGE_PLAUSIBLE = 90.0     # ... of the other cut, which must merely not contradict
-JUDGE_MARGIN = 6.0         # by which the best cut must beat the next (a likelihood ratio of 20)
+JUDGE_MARGIN = 5.0         # by which the best cut must beat the next (a likelihood ratio of 12)
 OUTLIER_COLOUR_FIT = 60.0   # colour distance beyond which a strict cut is not this colour
 FAINT_SHARE = 0.85         # below this share of segmented pixels a cut is judged loosely only
 PAIR_GAIN = 0.1            # votes per pixel by which two drinks end to end must beat one
