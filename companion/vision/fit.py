@@ -173,8 +173,7 @@ def _segmented_share(window: Window, p: Placement) -> float:
 def _cut(window: Window, p: Placement, strict: bool) -> np.ndarray:
     """The pixels a placed outline would own: inside it, all but plain tray and other drinks
     (loose), or only the pixels segmented as drink (strict)."""
-    cut = np.zeros(window.allowed.shape, np.uint8)
-    cv2.fillPoly(cut, [window.polygon(p) - np.array([window.x0, window.y0], np.int32)], 255)
+    cut = window.owned(p).astype(np.uint8) * 255
     cut[~(window.strict if strict else window.allowed)] = 0
     return cut
 
@@ -245,10 +244,9 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
 
 def _leaves(window: Window, p: Placement, faint: np.ndarray, area: float) -> bool:
     """Does the placed outline leave at least ``area`` px of the piece that are not faint?"""
-    inside = np.zeros(window.target_full.shape, np.uint8)
-    cv2.fillPoly(inside, [window.polygon(p) - np.array([window.x0, window.y0], np.int32)], 1)
+    inside = window.owned(p)
     h, w = inside.shape
-    left = window.target_full & (inside == 0) & ~faint[window.y0:window.y0 + h, window.x0:window.x0 + w]
+    left = window.target_full & ~inside & ~faint[window.y0:window.y0 + h, window.x0:window.x0 + w]
     return np.count_nonzero(left) >= area
 
 

@@ -65,6 +65,7 @@ class Window:
         self.angle0 = math.atan2(axis[1], axis[0])
         self._frames: dict[float, tuple[np.ndarray, np.ndarray]] = {}
         self._rims: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        self._best: dict[tuple, Placement] = {}
 
     def frame(self, dangle: float) -> tuple[np.ndarray, np.ndarray]:
         """Coordinates along and across the piece's axis turned by ``dangle`` radians."""
@@ -125,12 +126,16 @@ class Window:
         angle0, cx, cy = p.frame
         return p.outline.polygon(p.pose, angle0, (cx, cy))
 
+    def owned(self, p: Placement) -> np.ndarray:
+        """Over the window, at full resolution: the pixels inside the placed outline."""
+        inside = np.zeros(self.target_full.shape, np.uint8)
+        cv2.fillPoly(inside, [self.polygon(p) - np.array([self.x0, self.y0], np.int32)], 1)
+        return inside > 0
+
     def without(self, p: Placement) -> "Window | None":
         """The same window for the rest of the piece once a drink lies as ``p``: its pixels
         are that drink's (they vote against another one), the piece is what it leaves."""
-        taken = np.zeros(self.target_full.shape, np.uint8)
-        cv2.fillPoly(taken, [self.polygon(p) - np.array([self.x0, self.y0], np.int32)], 1)
-        taken = taken > 0
+        taken = self.owned(p)
         target = self.target_full & ~taken
         ys, xs = np.nonzero(target)
         if len(xs) < 10:
@@ -213,8 +218,6 @@ class Window:
         """The best placement of one outline: from the piece's ends, then a local search
         (``refine=False``: without it, a rough answer in a sixth of the time). Kept: the
         pair fitting asks again."""
-        if not hasattr(self, "_best"):
-            self._best = {}
         if (o, refine) not in self._best:
             self._best[(o, refine)] = self._best_placement(o, refine)
         return self._best[(o, refine)]
