@@ -225,7 +225,7 @@ class Window:
     def _best_placement(self, o: Outline, refine: bool) -> Placement:
         span = self.span()
         if span is None:
-            return Placement(o, -1e9, 0.0, 0.0, np.zeros_like(self.target), self.cx, self.cy)
+            return self._nowhere(o)
         lo, hi = span
         mid, L = (lo + hi) / 2, float(o.length)
         starts = [(+1, lo), (+1, hi - L), (+1, mid - L / 2), (-1, hi), (-1, lo + L), (-1, mid + L / 2)]
@@ -236,12 +236,18 @@ class Window:
             keys.append(swept)
         return self.search(o, keys, refine)
 
+    def _nowhere(self, o: Outline) -> Placement:
+        """The placement of an outline over a piece with no pixels left: it loses every vote,
+        and its pose is still relative to this window (so its polygon is where it says)."""
+        return Placement(o, -1e9, 0.0, 0.0, np.zeros_like(self.target), self.cx, self.cy,
+                         frame=(self.angle0, self.cx, self.cy))
+
     def best_at_end(self, o: Outline, end: int) -> Placement:
         """The best placement of one outline that starts at one end of the piece (0: where its
         axis starts, 1: where it ends), either way round, along the piece's axis or one of its
         long edges (two drinks end to end need not lie in line), then a local search."""
         if not np.any(self.target):
-            return Placement(o, -1e9, 0.0, 0.0, np.zeros_like(self.target), self.cx, self.cy)
+            return self._nowhere(o)
         L = float(o.length)
         keys = []
         for dangle in self.angles():
