@@ -16,12 +16,15 @@ Each pixel near the piece votes for or against a placed outline:
   carried by the piece of the white bottle beside it): +1;
 * pixels of a drink of another colour, or of a drink read with confidence: -1.5 (drinks do
   not overlap);
+* pixels segmented as drink that no reading owns (a black bottle's face catching the light,
+  too small and of no colour to be a drink, and dropped in the splitting): +0.5;
 * plain tray: -1; pixels that differ from the tray a little or look like shadow: -0.35
   (a white drink in its own shade on a light tray looks just like that).
 
 Each shape of the piece's colour is placed where it collects the most votes (from the
-piece's ends, along its axis; in a piece too large for one drink also anywhere, along each
-of its straight edges). A shape that wins the vote by far is taken. Otherwise the
+piece's ends, along its axis, and in a piece smaller than any drink along its straight
+edges too; in a piece too large for one drink also anywhere, along each of its straight
+edges). A shape that wins the vote by far is taken. Otherwise the
 well-placed outlines are judged by what they cut out: measured with the ordinary features,
 the cut must look like that drink (``fit_piece``). No clear winner: the drink stays unsure.
 An outline must cover most of the piece, but not the piece's faint pixels (that differ from
@@ -54,6 +57,7 @@ from .outline import STEP, outlines
 from .placing import OTHER, Placement, Window, principal_axis
 
 AMBIGUOUS = -0.35          # vote of a pixel that might be drink or shadow
+UNOWNED = 0.5              # vote of a pixel segmented as drink that no reading owns
 EXPLAINED_MIN = 0.25       # mean vote inside an outline worth measuring
 COVERED_MIN = 0.7          # share of the piece inside the accepted outline
 VOTE_DEFICIT = 120.0       # judged distance added per vote per pixel an outline trails the best-voted one
@@ -63,6 +67,10 @@ JUDGE_PLAUSIBLE = 90.0     # ... of the other cut, which must merely not contrad
 JUDGE_MARGIN = 5.0         # by which the best cut must beat the next (a likelihood ratio of 12)
 OUTLIER_COLOUR_FIT = 60.0   # colour distance beyond which a strict cut is not this colour
 FAINT_SHARE = 0.85         # below this share of segmented pixels a cut is judged loosely only
+LOOSE_ALONE = 10.0         # ... if it is barely brighter than the tray, or its loose cut is this close
+OVERLAP_MAX = 0.25         # share of an outline on other drinks beyond which it is not judged
+REFIT_MIN = 0.3            # share of the smallest drink a piece needs for a second look
+PARTIAL = 1.0              # ... below which outlines are tried along its straight edges too
 PAIR_GAIN = 0.1            # votes per pixel by which two drinks end to end must beat one
 PAIR_TRIES = 3             # pairs (by votes) whose second drink is fitted and judged
 PAIR_COVERED = 0.85        # share of the piece the pair must cover
@@ -93,8 +101,9 @@ def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placemen
     for strict in (False, True):
         judged = []
         for p in placed:
-            if p.explained < EXPLAINED_MIN or not (p.covered >= COVERED_MIN or (window.crowded and p.explained >= 0.75)):
-                continue
+            if p.explained < EXPLAINED_MIN or p.overlap > OVERLAP_MAX or not (
+                    p.covered >= COVERED_MIN or (window.crowded and p.explained >= 0.75)):
+                continue    # (drinks do not overlap: a rim between neighbours' edges is no drink)
             d = judge(_cut(window, p, strict), window.x0, window.y0, p.outline.shape, strict)
             if d is not None:
                 # any outline's cut looks somewhat like that outline (a can's outline on a
@@ -107,10 +116,13 @@ def fit_piece(window: Window, colour: str, table: dict, judge) -> tuple[Placemen
         margin = (judged[1][0] - judged[0][0]) if len(judged) > 1 else JUDGE_MARGIN * 2
         verdicts.append((judged[0][1], margin, judged[0][0], judged[0][0] <= JUDGE_MAX and margin >= JUDGE_MARGIN))
     (loose, m_loose, d_loose, ok_loose), (strict, m_strict, d_strict, ok_strict) = verdicts
-    if ok_loose and window.brighter and _segmented_share(window, loose) < FAINT_SHARE:
+    plainly = d_loose <= LOOSE_ALONE and m_loose >= 2 * JUDGE_MARGIN
+    if ok_loose and (window.brighter or plainly) and _segmented_share(window, loose) < FAINT_SHARE:
         # a drink barely brighter than the tray (white on a light one): its strict cut lacks
         # whole parts (a neck, a cap), so only the loose cut can be judged. Not so a drink
-        # darker than the tray, whose loose cut takes in its shadow
+        # darker than the tray, whose loose cut takes in its shadow, unless that cut is the
+        # drink's almost exactly and by far (a black square bottle whose face is the tray's
+        # colour, on a dark tray)
         return loose, m_loose
     # one cut must be convincing and the other at least plausible
     if loose.outline.shape != strict.outline.shape or not (
@@ -206,10 +218,11 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
         for _attempt in range(3):           # a group of one colour: one drink at a time
             target = (owner == k + 1) & (claimed == 0)
             ys, xs = np.nonzero(target)
-            if len(xs) < 0.5 * min_area:
+            if len(xs) < REFIT_MIN * min_area:
                 break
             win = _window(found, dropped, owner, claimed, an, colour, target, xs, ys, longest)
             win.crowded = len(xs) > 1.3 * max_area
+            win.partial = len(xs) < PARTIAL * min_area
             here = outlines(profile, size_factor(an.size_field, float(xs.mean()), float(ys.mean()), an.mask.shape))
             got = fit_piece(win, colour, here, judge)
             fitted = [got] if got is not None else []
@@ -299,6 +312,7 @@ def _window(found, dropped, owner, claimed, an, colour, target, xs, ys, longest)
     tray = an.clear_tray[y0:y1, x0:x1]
     free = own == 0
     votes[free] = np.where(tray[free], -1.0, AMBIGUOUS)
+    votes[free & (an.mask[y0:y1, x0:x1] > 0)] = UNOWNED
     votes[claimed[y0:y1, x0:x1] > 0] = OTHER
     centre, axis = principal_axis(xs, ys)
     loose = (votes > OTHER) & ~(free & tray)

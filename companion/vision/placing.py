@@ -19,13 +19,14 @@ from .outline import STEP, Outline, template
 OTHER = -1.5               # vote of a pixel that belongs to another drink
 EDGE_WEIGHT = 6.0          # votes per boundary sample for lying on an edge (or against lying on none)
 EDGE_HALF = 3.0            # an edge this many times the tray's own texture counts half
+RIM_EXPLAINS = 1.0         # weight of the rim's edge votes in an outline's mean vote
 
 
 @dataclass
 class Placement:
     outline: Outline
     score: float           # votes, with the piece's uncovered pixels counted against it
-    explained: float       # mean vote inside the outline
+    explained: float       # mean vote inside the outline, its rim's edge votes included
     covered: float         # share of the piece inside the outline; its faint pixels outside do not
                            # count (shade beside a drink is no part of it)
     inside: np.ndarray     # bool over the window's sampled pixels
@@ -34,6 +35,7 @@ class Placement:
     pose: tuple = (0.0, 1, 0.0, 0.0)   # angle offset, direction, start along, offset across
     edge: float = 0.0      # the rim's votes, part of the score
     frame: tuple = (0.0, 0.0, 0.0)     # the window's axis angle and centre that the pose is relative to
+    overlap: float = 0.0   # share of the outline lying on other drinks
 
 
 class Window:
@@ -46,6 +48,7 @@ class Window:
         self.gradient = gradient        # (gx, gy) of the corrected view over the window, in tray-texture units
         self.brighter = False           # set when the piece is brighter than the tray around it
         self.crowded = False            # set when the piece is too large for one drink
+        self.partial = False            # set when the piece is smaller than any drink
         self.allowed = allowed          # full resolution: pixels a drink placed here may own
         self.strict = strict            # ... of those, the ones segmented as drink
         ys, xs = np.mgrid[0:votes.shape[0]:STEP, 0:votes.shape[1]:STEP]
@@ -115,7 +118,10 @@ class Window:
         """Fill in how well a (chosen) placement explains its pixels, and where it lies."""
         n_in = float(np.count_nonzero(p.inside))
         if n_in:
-            p.explained = float(self.votes @ p.inside) / n_in
+            # a rim lying on the edges of a silhouette explains what it encloses, though that
+            # looks like shadow (a black drink's flat face on a dark tray)
+            p.explained = (float(self.votes @ p.inside) + RIM_EXPLAINS * p.edge) / n_in
+            p.overlap = float(np.count_nonzero(p.inside & (self.votes <= OTHER))) / n_in
             shade_left = float(np.count_nonzero(self.faint_target & ~p.inside))
             p.covered = float(np.count_nonzero(self.target & p.inside)) / max(self.n_target - shade_left, 1.0)
             p.cx, p.cy = float(self.x[p.inside].mean()), float(self.y[p.inside].mean())
@@ -229,7 +235,10 @@ class Window:
         lo, hi = span
         mid, L = (lo + hi) / 2, float(o.length)
         starts = [(+1, lo), (+1, hi - L), (+1, mid - L / 2), (-1, hi), (-1, lo + L), (-1, mid + L / 2)]
-        keys = [(0.0, d, t0, 0.0) for d, t0 in starts]
+        # the axis of a piece smaller than any drink (a black bottle's neck and cap, its face
+        # lost to a dark tray) need not be the drink's: its straight edges are tried too
+        angles = self.angles() if self.partial else [0.0]
+        keys = [(a, d, t0, 0.0) for a in angles for d, t0 in starts]
         # a group of drinks: the outline may lie anywhere in it, at another angle
         swept = self.sweep(o) if self.crowded else None
         if swept is not None:
