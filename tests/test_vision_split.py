@@ -281,3 +281,26 @@ def test_two_drinks_split_at_faint_pixels_are_kept_apart_though_neither_fits_yet
     for drink in ("purple-tallest_bottle", "purple-short_can"):
         got = reading_at(found, next(t for t in truth if t["id"] == drink))
         assert (f"{got['color']}-{got['shape']}", got["unsure"]) == (drink, False)
+
+
+def test_a_dark_piece_not_faint_enough_to_be_shade_gets_the_second_look(tmp_path, monkeypatch):
+    # seed 27001 (a dark tray), 9th touching photo: a black square bottle lies against a
+    # purple can and a black stubby can; its face is the tray's colour, and the splitting
+    # leaves of it only its neck and cap (a third of the smallest drink, black: what shade
+    # looks like) and the ring of light on its face. The neck is not faint, so it is kept
+    # for the second look, which fits the bottle's outline to it
+    profile, image, truth = benchmark_photo(tmp_path, 27001, 9)
+    bottle = next(t for t in truth if t["id"] == "black-square_bottle")
+    got = reading_at(identify(image, profile, debug=True), bottle)
+    assert (got["color"], got["shape"], got["unsure"], got["_why"]) == ("black", "square_bottle", False, "outline fitted")
+    monkeypatch.setattr(drinks, "REFIT_MIN", drinks.SHADE_AREA)   # as before: dropped, the bottle missed
+    got = reading_at(identify(image, profile, debug=True), bottle)
+    assert np.hypot(got["x"] - bottle["x"], got["y"] - bottle["y"]) > 30
+
+
+def test_a_dark_piece_kept_for_the_second_look_and_not_fitted_is_dropped(tmp_path):
+    # seed 12000 (a dark tray), 7th touching photo: the shade between a purple can and the
+    # drinks beside it is a black piece not faint enough to be dropped at once; no outline
+    # fits it, and it is no reading
+    profile, image, truth = benchmark_photo(tmp_path, 12000, 7)
+    assert sorted(f"{f['color']}-{f['shape']}" for f in identify(image, profile)) == sorted(t["id"] for t in truth)

@@ -21,7 +21,7 @@ import numpy as np
 from .classify import OUTLIER_COLOUR, classify, distances
 from .features import LUMA, Region, measure
 from .faint import fill_from_nearest, is_shade, split_at_faint, trimmed_if_better
-from .fit import refit
+from .fit import REFIT_MIN, refit
 from .piece_colour import darkest, plain_colour
 from .profile import Profile
 from .segment import Analysis, analyse, reference
@@ -152,7 +152,7 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
     found = refit(found, an, profile, min_area, profile.stats.get("max_area", 1e9))
     out = []
     for d in found:
-        if d["unsure"] and "_r" in d and is_shade(d["_r"], an, min_area):
+        if d["unsure"] and "_r" in d and (d["_r"].shade_like or is_shade(d["_r"], an, min_area)):
             continue
         cx, cy = d.pop("cx"), d.pop("cy")
         d.pop("_r", None)
@@ -388,6 +388,13 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     for g in groups:
         pm, f_ = cost_of(g)[2], cost_of(g)[1]
         if len(groups) > 1 and (colour_of(g) == shade or g <= relit_only) and np.count_nonzero(pm) < SHADE_AREA * min_area:
+            # ... unless it is not faint, as shade is: of a black bottle on a dark tray only
+            # the neck and cap may be segmented, which the second look can fit; if it does
+            # not, the piece is dropped after all
+            part = Region(pm, x0, y0, shade_like=True)
+            if g <= relit_only or part.area < REFIT_MIN * min_area or is_shade(part, an, min_area):
+                continue
+            out.append((part, f_))
             continue
         out.append((Region(pm, x0, y0), f_))
     return out

@@ -22,6 +22,7 @@ class Region:
     mask: np.ndarray      # uint8 0/255 crop
     x0: int
     y0: int
+    shade_like: bool = False   # taken for shade in the splitting: kept for the second look only
 
     @property
     def area(self) -> int:
