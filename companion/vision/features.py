@@ -6,9 +6,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .segment import Analysis
+from .selection import column_medians, quantile
 
 SHAPE_FEATURES = ["length", "width", "neck", "shoulder", "flat", "edge"]
 COLOUR_FEATURES = ["b", "g", "r"]
@@ -31,13 +33,16 @@ class Region:
 
 def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) -> dict | None:
     """Geometry and colour features of one drink-sized region (None if degenerate)."""
-    ys, xs = np.nonzero(region.mask)
-    if len(xs) < 30:
+    found = cv2.findNonZero(region.mask)      # (x, y) in scan order, as np.nonzero, in a third of its time
+    if found is None or len(found) < 30:
         return None
-    pts = np.column_stack([xs, ys]).astype(np.float32)
+    xy = found.reshape(-1, 2)
+    pts = xy.astype(np.float32)
     mean = pts.mean(axis=0)
     d = pts - mean
-    col = an.small[ys + region.y0, xs + region.x0] / an.gain[ys + region.y0, xs + region.x0]
+    # the pixels' colours, gathered by flat index (faster than by row and column)
+    at = (xy[:, 1] + region.y0) * an.small.shape[1] + (xy[:, 0] + region.x0)
+    col = an.small.reshape(-1, 3)[at] / an.gain.reshape(-1, 3)[at]
     pixels = (mean, d, col, col @ LUMA)
     if axis is None:
         cov = d.T @ d / len(d)
@@ -80,7 +85,7 @@ def _measure_along(region: Region, an: Analysis, unit_scale: float, e1: np.ndarr
     L = float(len(w))
     # orient: the narrow end (a bottle's neck) last
     q = max(1, int(round(len(w) * 0.22)))
-    if w[:q].mean() < w[-q:].mean():
+    if w[:q].sum() / q < w[-q:].sum() / q:     # the two ends' mean widths
         w = w[::-1]
         t = -t
         e1 = -e1
@@ -115,7 +120,7 @@ def _measure_along(region: Region, an: Analysis, unit_scale: float, e1: np.ndarr
     sel[inner] = (li >= lo_l) & (li <= hi_l)
     if sel.sum() < 5:
         sel = inner
-    colour = np.median(col[sel], axis=0)
+    colour = column_medians(col[sel])
     cx = float(mean[0] + region.x0)
     cy = float(mean[1] + region.y0)
     # sizes as the drink would look in the middle of the view (a tilted camera sees one side larger)
@@ -126,7 +131,7 @@ def _measure_along(region: Region, an: Analysis, unit_scale: float, e1: np.ndarr
     return {"length": L * along, "width": W * across, "neck": neck, "shoulder": shoulder,
             "flat": flat, "edge": edge, "b": float(colour[0]), "g": float(colour[1]), "r": float(colour[2]),
             "cx": cx, "cy": cy, "area": float(len(d)), "axis": (float(e1[0]), float(e1[1])),
-            "outline": [round(float(v), 2) for v in wprof]}
+            "outline": [round(v, 2) for v in wprof.tolist()]}
 
 
 def size_factor(field: tuple[float, float] | None, cx: float, cy: float, shape: tuple[int, int],
@@ -167,17 +172,10 @@ def along_tilt(field: tuple[float, float], u, shape: tuple[int, int]) -> float:
 def _across(sn: np.ndarray, lum: np.ndarray, n: int) -> np.ndarray:
     """Mean brightness in ``n`` equal slices across the body (``sn``: position across, -1 to
     1); an empty slice takes the mean of the others."""
-    bins = np.clip(((sn + 1) / 2 * n).astype(np.int32), 0, n - 1)
+    bins = np.minimum(np.maximum(((sn + 1) / 2 * n).astype(np.int32), 0), n - 1)   # (np.clip's wrapper costs more)
     cnt = np.bincount(bins, minlength=n).astype(np.float32)
     prof = np.bincount(bins, weights=lum, minlength=n) / np.maximum(cnt, 1)
-    return np.where(cnt > 0, prof, prof[cnt > 0].mean())
-
-
-def quantile(a: np.ndarray, q: float) -> float:
-    """The q-quantile by selection (np.percentile's interpolation and checks cost more than the
-    measuring itself on these small arrays); the nearest rank, which is all the features need."""
-    k = min(len(a) - 1, max(0, int(round(q * (len(a) - 1)))))
-    return float(np.partition(a, k)[k])
+    return prof if cnt.all() else np.where(cnt > 0, prof, prof[cnt > 0].mean())
 
 
 def size_units(names: list[str], px_per_mm: float) -> np.ndarray:

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .classify import COLOUR_APART, OUTLIER_COLOUR
-from .features import LUMA, quantile
+from .features import LUMA
+from .selection import column_medians, quantile
 from .profile import Profile
 
 
@@ -37,7 +38,7 @@ def plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool, fr
     lv = px @ LUMA
     lo_l, hi_l = quantile(lv, 0.3), quantile(lv, 0.8)
     sel = (lv >= lo_l) & (lv <= hi_l)
-    x = np.median(px[sel] if sel.sum() >= 5 else px, axis=0)
+    x = column_medians(px[sel] if sel.sum() >= 5 else px)
     as_calibrated = _plain(profile.colour_model.distances(x))
     rd = _relit_distances(x, profile)
     relit = _plain(rd)
@@ -98,9 +99,7 @@ def _relit_distances(x: np.ndarray, profile: Profile) -> dict[str, float]:
     True
     """
     cm = profile.colour_model
-    out = {}
-    for name, m in cm.means.items():
-        m = np.asarray(m, np.float64)
-        k = float(np.clip((x @ m) / max(float(m @ m), 1e-6), *RELIT))
-        out[name] = float(np.sum(((x - k * m) / cm.spread) ** 2))
-    return out
+    names = list(cm.means)
+    m = np.array([np.asarray(cm.means[n], np.float64) for n in names])
+    k = np.clip((m @ x) / np.maximum((m * m).sum(axis=1), 1e-6), *RELIT)
+    return dict(zip(names, ((((x - k[:, None] * m) / cm.spread) ** 2).sum(axis=1)).tolist()))

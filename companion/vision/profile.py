@@ -59,7 +59,9 @@ class Model:
     def distances(self, x: np.ndarray, given: str | None = None) -> dict[str, float]:
         """Squared normalised distance of a feature vector to each class (given a colour)."""
         off = self.offsets.get(given, 0.0) if (self.offsets and given) else 0.0
-        return {k: float(np.sum(((x - m - off) / self.spread) ** 2)) for k, m in self.means.items()}
+        names = list(self.means)
+        m = np.array([np.asarray(self.means[k], np.float64) for k in names])
+        return dict(zip(names, ((((x - m - off) / self.spread) ** 2).sum(axis=1)).tolist()))
 
 
 @dataclass

@@ -21,6 +21,7 @@ import numpy as np
 
 from .heap import keep_freed_buffers
 from .profile import Profile, ProfileError
+from .selection import column_medians
 
 TINY = (80, 45)               # grid of the lighting estimate
 
@@ -95,7 +96,7 @@ def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, flo
     c = reference(profile)
     lr = np.log(cv2.resize(small, TINY, interpolation=cv2.INTER_AREA) + 1.0) - c["bg_tiny_log"]
     flat = lr.reshape(-1, 3)
-    med = np.median(flat, axis=0)
+    med = column_medians(flat)
     inl = np.abs(flat - med).max(axis=1) < 0.15
     A = c["design"]
     for _ in range(2):
@@ -139,7 +140,7 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     expected = cv2.multiply(c["bg"], gain)
     ad = cv2.absdiff(small, expected)
     sub = ad[::4, ::4].reshape(-1, 3)
-    sigma = np.maximum(np.median(sub, axis=0) * 1.4826, 1.5).astype(np.float32)
+    sigma = np.maximum(column_medians(sub) * 1.4826, 1.5).astype(np.float32)
     adc = cv2.split(ad)
     z = cv2.max(cv2.max(adc[0] * (1 / sigma[0]), adc[1] * (1 / sigma[1])), adc[2] * (1 / sigma[2]))
     # a shadow darkens every channel alike and keeps the tray's colour; compared on a 3x3 mean
@@ -165,9 +166,9 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     strong = (z > 7.0) & (weak > 0)
     n, lab = cv2.connectedComponentsWithAlgorithm(weak, 8, cv2.CV_32S, cv2.CCL_BBDT)   # faster than the default here
     keep = np.zeros(n, np.uint8)
-    keep[np.unique(lab[strong])] = 255
+    keep[lab[strong]] = 255     # (repeated labels are harmless, and np.unique's hashing costs more)
     keep[0] = 0
-    fg = keep[lab]
+    fg = np.take(keep, lab)      # (the same as keep[lab], in half the time)
     fg = cv2.morphologyEx(fg, cv2.MORPH_CLOSE, c["k7"])
     contours, tree = cv2.findContours(fg, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     mask = np.zeros_like(fg)
