@@ -283,7 +283,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     h, w = m.shape
     y0, x0 = region.y0, region.x0
     roi = an.small[y0:y0 + h, x0:x0 + w] / an.gain[y0:y0 + h, x0:x0 + w]
-    img8 = np.clip(roi, 0, 255).astype(np.uint8)
+    img8 = np.minimum(np.maximum(roi, 0), 255).astype(np.uint8)
     # internal edges: boundaries between drinks are steep (a colour change, or the dark
     # silhouettes of two cylinders side by side)
     b, g, r = cv2.split(cv2.morphologyEx(img8, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)))
