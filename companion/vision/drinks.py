@@ -23,7 +23,7 @@ from .features import LUMA, Region, measure
 from .faint import fill_from_nearest, is_shade, split_at_faint, trimmed_if_better
 from .fit import REFIT_MIN, refit
 from .piece_colour import darkest, plain_colour
-from .selection import column_medians
+from .selection import byte_percentile, column_medians
 from .profile import Profile
 from .segment import Analysis, analyse, reference
 
@@ -291,7 +291,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     inside = cv2.erode(m, np.ones((3, 3), np.uint8)) > 0
     if inside.sum() < 20:
         return whole()
-    thr = max(float(np.percentile(grad[inside], 65)), 12.0)
+    thr = max(byte_percentile(grad[inside], 65), 12.0)
     interior = (inside & (grad < thr)).astype(np.uint8)
     interior = cv2.morphologyEx(interior, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, markers = cv2.connectedComponents(interior)

@@ -144,9 +144,11 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
                          "calibrate again)")
     expected = cv2.multiply(c["bg"], gain)
     ad = cv2.absdiff(small, expected)
-    sub = ad[::4, ::4].reshape(-1, 3)
-    sigma = np.maximum(column_medians(sub) * 1.4826, 1.5).astype(np.float32)
     adc = cv2.split(ad)
+    # the noise: the median difference over every 4th pixel, per channel (a channel's own
+    # plane is contiguous, which makes the selecting several times cheaper)
+    med = np.array([column_medians(a[::4, ::4].ravel()) for a in adc], np.float32)
+    sigma = np.maximum(med * 1.4826, 1.5).astype(np.float32)
     z = cv2.max(cv2.max(adc[0] * (1 / sigma[0]), adc[1] * (1 / sigma[1])), adc[2] * (1 / sigma[2]))
     # a shadow darkens every channel alike and keeps the tray's colour; compared on a 3x3 mean
     # (a shadow is smooth) the colour test can be tight
