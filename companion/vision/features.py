@@ -38,8 +38,8 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None) ->
         return None
     xy = found.reshape(-1, 2)
     pts = xy.astype(np.float32)
-    # (the coordinates are whole numbers, so their sums are exact whatever the order: summed
-    # along each row of the transposed copy, ten times faster than down the columns)
+    # (the coordinates are whole numbers, so below 2**24 their sums are exact in any order:
+    # summed along each row of the transposed copy, ten times faster than down the columns)
     mean = np.ascontiguousarray(pts.T).sum(axis=1) / len(pts)
     d = pts - mean
     # the pixels' colours, gathered by flat index (faster than by row and column)

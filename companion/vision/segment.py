@@ -105,8 +105,6 @@ def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, flo
         coef, *_ = np.linalg.lstsq(A[inl], flat[inl], rcond=None)
         resid = _channel_max(np.abs(flat - A @ coef))
         inl = resid < 0.06
-    else:
-        pass
     w = inl.reshape(TINY[1], TINY[0]).astype(np.float32)
     if w.sum() < 30:
         field_ = np.broadcast_to(med, lr.shape).astype(np.float32)
