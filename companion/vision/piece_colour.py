@@ -99,7 +99,6 @@ def _relit_distances(x: np.ndarray, profile: Profile) -> dict[str, float]:
     True
     """
     cm = profile.colour_model
-    names = list(cm.means)
-    m = np.array([np.asarray(cm.means[n], np.float64) for n in names])
+    names, m = cm.mean_rows()
     k = np.minimum(np.maximum((m @ x) / np.maximum((m * m).sum(axis=1), 1e-6), RELIT[0]), RELIT[1])
     return dict(zip(names, ((((x - k[:, None] * m) / cm.spread) ** 2).sum(axis=1)).tolist()))

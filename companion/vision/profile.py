@@ -56,11 +56,16 @@ class Model:
                    np.array(d["spread"], np.float64),
                    {k: np.array(v, np.float64) for k, v in offsets.items()} if offsets else None)
 
+    def mean_rows(self) -> tuple[list[str], np.ndarray]:
+        """The classes' names and their means as the rows of one array (for distances to all
+        classes in one array operation)."""
+        names = list(self.means)
+        return names, np.array([np.asarray(self.means[k], np.float64) for k in names])
+
     def distances(self, x: np.ndarray, given: str | None = None) -> dict[str, float]:
         """Squared normalised distance of a feature vector to each class (given a colour)."""
         off = self.offsets.get(given, 0.0) if (self.offsets and given) else 0.0
-        names = list(self.means)
-        m = np.array([np.asarray(self.means[k], np.float64) for k in names])
+        names, m = self.mean_rows()
         return dict(zip(names, ((((x - m - off) / self.spread) ** 2).sum(axis=1)).tolist()))
 
 
