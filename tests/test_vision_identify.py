@@ -329,3 +329,17 @@ def test_a_square_bottle_rocked_on_its_face_on_a_dark_tray_is_no_round_bottle(tm
     bottle = next(t for t in truth if t["id"] == "black-square_bottle")
     got = reading_at(identify(image, profile, debug=True), bottle)
     assert (got["color"], got["shape"]) == ("black", "square_bottle")
+
+
+def test_a_drink_read_twice_in_one_photo_is_unsure_the_less_sure_time(tmp_path):
+    # seed 29105 (a light tray), 8th scored blurred photo: a blue stubby can pressed against the
+    # blue square bottle is fitted as a second square bottle. Each drink is in the tower
+    # once, so the less sure of the two readings is marked unsure; the bottle stays sure
+    profile, image, truth = benchmark_photo(tmp_path, 29105, 8, "hard")   # (after the warm-up)
+    found = identify(image, profile, debug=True)
+    can = reading_at(found, next(t for t in truth if t["id"] == "blue-stubby_can"))
+    bottle = reading_at(found, next(t for t in truth if t["id"] == "blue-square_bottle"))
+    assert can["unsure"] and "read twice" in can["_why"]
+    assert (bottle["color"], bottle["shape"], bottle["unsure"]) == ("blue", "square_bottle", False)
+    sure = [(d["color"], d["shape"]) for d in found if not d["unsure"]]
+    assert len(sure) == len(set(sure))

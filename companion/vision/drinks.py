@@ -12,6 +12,8 @@
    whose outline fits no drink or runs on past the drink it looks like, one drink or two of
    one colour pressed together (fit.py).
 6. What is left unexplained, small and faint is shade, not a drink (faint.py).
+7. Each drink is in the tower once: of two sure readings of one drink, the less sure is
+   marked unsure (repeats.py).
 """
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from .fit import REFIT_MIN, refit
 from .piece_colour import darkest, plain_colour
 from .selection import byte_percentile, column_medians
 from .profile import Profile
+from .repeats import doubt_repeats
 from .segment import Analysis, analyse, reference
 
 # --- regions and splitting ----------------------------------------------------------------------
@@ -161,7 +164,7 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
         out.append({"color": d["color"], "shape": d["shape"],
                     "x": round((cx + 0.5) * scale - 0.5, 1), "y": round((cy + 0.5) * scale - 0.5, 1),
                     **{k: v for k, v in d.items() if k not in ("color", "shape")}})
-    return out
+    return doubt_repeats(out)
 
 
 JOIN_GAP = 9          # px: how far a part cut off a drink by a faint stretch may lie from it
