@@ -69,6 +69,7 @@ class Window:
         self._frames: dict[float, tuple[np.ndarray, np.ndarray]] = {}
         self._rims: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
         self._best: dict[tuple, Placement] = {}
+        self._placed: dict[tuple, Placement] = {}
 
     def frame(self, dangle: float) -> tuple[np.ndarray, np.ndarray]:
         """Coordinates along and across the piece's axis turned by ``dangle`` radians."""
@@ -80,6 +81,13 @@ class Window:
         return self._frames[dangle]
 
     def place(self, o: Outline, dangle: float, direction: int, t0: float, v0: float) -> Placement:
+        # a local search comes back to poses it has tried (a tenth of them): kept, not placed again
+        key = (o, dangle, direction, t0, v0)
+        if key not in self._placed:
+            self._placed[key] = self._place(o, dangle, direction, t0, v0)
+        return self._placed[key]
+
+    def _place(self, o: Outline, dangle: float, direction: int, t0: float, v0: float) -> Placement:
         u, v = self.frame(dangle)
         tt = (u - t0) * direction
         # (np.minimum and np.maximum: np.clip's wrapper costs more than the clipping, hundreds of poses a piece)
