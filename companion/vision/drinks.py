@@ -25,7 +25,7 @@ from .features import LUMA, Region, measure
 from .faint import fill_from_nearest, is_shade, split_at_faint, trimmed_if_better
 from .fit import REFIT_MIN, refit
 from .piece_colour import darkest, plain_colour
-from .selection import byte_percentile, column_medians
+from .selection import byte_percentile, column_medians, pixels_where
 from .profile import Profile
 from .repeats import doubt_repeats
 from .segment import Analysis, analyse, reference
@@ -253,7 +253,7 @@ def _above_tray(view: np.ndarray, tray: np.ndarray, px: np.ndarray) -> bool:
     >>> _above_tray(np.array([[[120., 120., 120.], [155., 160., 124.]]]), tray, np.array([[False, True]]))
     True
     """
-    v, t = column_medians(view[px]), column_medians(tray[px])
+    v, t = column_medians(pixels_where(view, px)), column_medians(pixels_where(tray, px))
     if v @ LUMA > t @ LUMA:
         return True
     if t @ LUMA < LIGHT_TRAY:
@@ -294,7 +294,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     inside = cv2.erode(m, np.ones((3, 3), np.uint8)) > 0
     if inside.sum() < 20:
         return whole()
-    thr = max(byte_percentile(grad[inside], 65), 12.0)
+    thr = max(byte_percentile(pixels_where(grad, inside), 65), 12.0)
     interior = (inside & (grad < thr)).astype(np.uint8)
     interior = cv2.morphologyEx(interior, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     n, markers = cv2.connectedComponents(interior)
@@ -319,12 +319,13 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     # shoulder), for the joining below to place; what is darker is most likely shadow, and it,
     # watershed lines and thin leftovers go to the nearest piece
     lost = cv2.morphologyEx(((markers == bgmark) & (m > 0)).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    nl, lost_lab, lost_stats, _ = cv2.connectedComponentsWithStats(lost, connectivity=4)
+    nl, lost_lab = cv2.connectedComponents(lost, connectivity=4)
     if nl > 1:
+        lost_area = np.bincount(lost_lab.ravel(), minlength=nl)     # (faster than OpenCV's statistics)
         tray = reference(profile)["bg"][y0:y0 + h, x0:x0 + w]
         for j in range(1, nl):
             part = lost_lab == j
-            if lost_stats[j, cv2.CC_STAT_AREA] >= max(40, 0.08 * min_area) and _above_tray(roi, tray, part):
+            if lost_area[j] >= max(40, 0.08 * min_area) and _above_tray(roi, tray, part):
                 lab[part] = bgmark + j
                 labels.append(bgmark + j)
     fill_from_nearest(lab, m > 0)
@@ -343,13 +344,13 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     groups = [frozenset([i]) for i in pieces]
     # the pieces each piece comes within 2 px of
     k5 = np.ones((5, 5), np.uint8)
-    near = {i: set(np.unique(lab[cv2.dilate(pieces[i].astype(np.uint8), k5) > 0]).tolist()) for i in pieces}
+    near = {i: set(np.unique(pixels_where(lab, cv2.dilate(pieces[i].astype(np.uint8), k5) > 0)).tolist()) for i in pieces}
 
     def adjacent(g1, g2):
         return any(j in near[i] for i in g1 for j in g2)
 
     # each piece's colour: pieces that are clearly of different colours are different drinks
-    read = {i: plain_colour(roi[pm_], profile) for i, pm_ in pieces.items()}
+    read = {i: plain_colour(pixels_where(roi, pm_), profile) for i, pm_ in pieces.items()}
     piece_colour = {i: c for i, (c, _, _) in read.items()}
     relit_only = {i for i, (_, relit, _) in read.items() if relit}
     likely = {i: cs for i, (_, _, cs) in read.items()}

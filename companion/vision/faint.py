@@ -13,6 +13,7 @@ from .classify import OUTLIER_COLOUR, classify
 from .features import Region, measure
 from .profile import Profile
 from .segment import Analysis
+from .selection import pixels_where
 
 TRIM_MAX = 0.4           # a piece with more faint pixels than this share is not trimmed ...
 TRIM_PART = 0.05         # ... nor one whose distinct pixels make two parts of this share or more
@@ -27,8 +28,9 @@ def _faint_in(r: Region, an: Analysis) -> np.ndarray:
 
 def _distinct_parts(r: Region, faint: np.ndarray):
     """The piece's pixels that are not faint, in connected parts: (n, labels, areas)."""
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(((r.mask > 0) & ~faint).astype(np.uint8), connectivity=8)
-    return n, lab, stats[1:, cv2.CC_STAT_AREA]
+    # (areas by bincount: OpenCV's statistics take longer than the labelling on a piece)
+    n, lab = cv2.connectedComponents(((r.mask > 0) & ~faint).astype(np.uint8), connectivity=8)
+    return n, lab, np.bincount(lab.ravel(), minlength=n)[1:]
 
 
 SPLIT_PART = 0.5          # share of the smallest drink from which a distinct part may be a drink of its own
@@ -143,6 +145,5 @@ def fill_from_nearest(lab: np.ndarray, inside: np.ndarray, reach: float = 12.0) 
         return
     free = (lab == 0).astype(np.uint8)
     dist, idx = cv2.distanceTransformWithLabels(free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
-    nearest = lab[free == 0][idx - 1]        # the labels of the labelled pixels, in scan order
-    take = lost & (dist <= reach)
-    lab[take] = nearest[take]
+    nearest = pixels_where(lab, free == 0)[idx - 1]     # the labels of the labelled pixels, in scan order
+    np.copyto(lab, nearest, where=lost & (dist <= reach))

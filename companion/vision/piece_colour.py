@@ -7,7 +7,7 @@ import numpy as np
 
 from .classify import COLOUR_APART, OUTLIER_COLOUR
 from .features import LUMA
-from .selection import column_medians, quantile
+from .selection import column_medians, pixels_where, quantile
 from .profile import Profile
 
 
@@ -38,7 +38,7 @@ def plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool, fr
     lv = px @ LUMA
     lo_l, hi_l = quantile(lv, 0.3), quantile(lv, 0.8)
     sel = (lv >= lo_l) & (lv <= hi_l)
-    x = column_medians(px[sel] if sel.sum() >= 5 else px)
+    x = column_medians(pixels_where(px, sel) if sel.sum() >= 5 else px)
     as_calibrated = _plain(profile.colour_model.distances(x))
     rd = _relit_distances(x, profile)
     relit = _plain(rd)

@@ -1,8 +1,9 @@
-"""Medians, quantiles and percentiles of the small arrays of one frame's pieces, by selection.
+"""Medians, quantiles and percentiles of the small arrays of one frame's pieces, by selection,
+and the pixels under a piece's mask.
 
-numpy's general np.median and np.percentile check, copy and interpolate; on the few hundred
-pixels of a piece that costs several times the selecting itself, and identifying a frame asks
-for some hundred of them."""
+numpy's general np.median and np.percentile check, copy and interpolate, and its boolean
+indexing of colour arrays goes element by element; on the few hundred pixels of a piece that
+costs several times the work itself, and identifying a frame asks for some hundred of them."""
 from __future__ import annotations
 
 import math
@@ -53,3 +54,21 @@ def byte_percentile(v: np.ndarray, q: float) -> float:
     lo, hi = ranked(k), ranked(k + 1)
     t, step = at - k, hi - lo
     return hi - step * (1 - t) if t >= 0.5 else lo + step * t      # as numpy interpolates
+
+
+def pixels_where(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``image[mask]``: the values (or colours) of an (h, w) or (h, w, channels) image where
+    the (h, w) mask is set, or the rows of an (n, ...) array where the (n,) mask is, gathered
+    by index (numpy's boolean indexing of an image takes three to five times as long).
+
+    >>> img = np.arange(12.0).reshape(2, 2, 3)
+    >>> pixels_where(img, np.array([[True, False], [False, True]])).tolist()
+    [[0.0, 1.0, 2.0], [9.0, 10.0, 11.0]]
+    >>> pixels_where(img.reshape(-1, 3), np.array([False, True, True, False])).tolist()
+    [[3.0, 4.0, 5.0], [6.0, 7.0, 8.0]]
+    >>> pixels_where(img[..., 0], np.array([[False, True], [True, True]])).tolist()
+    [3.0, 6.0, 9.0]
+    """
+    if mask.ndim == 1:
+        return np.compress(mask, image, axis=0)
+    return np.take(image.reshape((mask.size,) + image.shape[mask.ndim:]), np.flatnonzero(mask), axis=0)
