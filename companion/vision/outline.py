@@ -38,8 +38,9 @@ class Outline:
         n = np.array([-math.sin(a), math.cos(a)])
         t = np.arange(0, self.length, step)
         half = self.widths[t].astype(np.float64) * 0.5
-        middle = np.asarray(centre, np.float64) + np.outer(t0 + direction * t, e)
-        return middle + np.outer(v0 + half, n), middle + np.outer(v0 - half, n), e, n, half
+        # (products by broadcasting: np.outer's, without its wrapper's cost, hundreds of poses a piece)
+        middle = np.asarray(centre, np.float64) + (t0 + direction * t)[:, None] * e
+        return middle + (v0 + half)[:, None] * n, middle + (v0 - half)[:, None] * n, e, n, half
 
     def polygon(self, pose: tuple, angle0: float, centre: tuple[float, float]) -> np.ndarray:
         """The placed outline as a polygon in working pixels (to claim its pixels)."""
@@ -53,7 +54,7 @@ class Outline:
         ends = []
         for side, k in ((left, 0), (left, len(half) - 1)):
             across = np.arange(-half[k] + STEP, half[k] - STEP + 1e-3, STEP)
-            ends.append(side[k] - half[k] * n + np.outer(across, n))
+            ends.append(side[k] - half[k] * n + across[:, None] * n)
         pts = np.vstack([left, right] + ends)
         normals = np.vstack([np.repeat(n[None], len(left) + len(right), 0),
                              np.repeat(e[None], len(ends[0]) + len(ends[1]), 0)])
