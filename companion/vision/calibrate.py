@@ -87,7 +87,7 @@ def single_drink(img: np.ndarray, profile: Profile, name: str) -> dict:
     if len(big) > 1:
         raise CalibrationError(f"{name}: {len(big)} drinks (or other objects) in the photo; put exactly one "
                                "drink in the tray for each photo")
-    f = measure(regions[0], an)
+    f = measure(regions[0], an, outline=True)
     if f is None:
         raise CalibrationError(f"{name}: the drink is too small to measure")
     border = regions[0]
@@ -314,7 +314,7 @@ def _mat_spot(rect: np.ndarray, drink: str, name: str) -> dict:
     cv2.drawContours(m, cnts[:1], -1, 255, -1)
     gain = np.broadcast_to((grey / GREY_REF).astype(np.float32), roi.shape)
     an = Analysis(roi, gain, None, m, sigma.astype(np.float32), 1.0)
-    f = measure(Region(m, 0, 0), an, unit_scale=1.0 / MAT_PPM)
+    f = measure(Region(m, 0, 0), an, unit_scale=1.0 / MAT_PPM, outline=True)
     if f is None:
         raise CalibrationError(f"{label}: the drink is too small to measure")
     f["area"] = f["area"] / MAT_PPM ** 2

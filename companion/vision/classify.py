@@ -68,10 +68,15 @@ def distances(f: dict, profile: Profile):
     dc = (((colour_vector(f) - C) * cinv) ** 2).sum(axis=3).min(axis=0)
     # each shape as it would measure at this angle to the light (a round drink's shading
     # changes with it; the calibrated shapes are as if at none)
-    v = np.repeat(shape_vector(f)[None, :], len(shps), axis=0)
+    own = shape_vector(f)
+    v = np.empty((len(shps), len(own)))
     effect = profile.stats.get("angle_effect")
     if effect and "axis" in f:
-        v[ROUND] -= angle_shift(effect, f["axis"])
+        # the round shapes (ROUND: all but the square bottle) as they read at this angle
+        v[:] = own - angle_shift(effect, f["axis"])
+        v[SQUARE] = own
+    else:
+        v[:] = own
     dev = v - S
     # a faceted bottle's face may catch the light more evenly than in its calibration photo:
     # reading flatter than calibrated is no evidence against it (a can reading flat is); and
