@@ -87,6 +87,8 @@ def spread_axes(cov: np.ndarray) -> tuple[tuple[np.float32, np.float32], np.ndar
         n = math.hypot(x, y)
         x, y = x / n, y / n
         # LAPACK's sign: x negative, except for a positive b when the second axis spreads more
+        # (either sign is the axis; this one, which eigh gave while the pipeline was tuned,
+        # keeps every reading as it was: the width profile's soft binning starts at one end)
         if (x > 0) == (b < 0 or a > c):
             x, y = -x, -y
     return (np.float32(mid - r), np.float32(mid + r)), np.array([x, y], np.float32)
