@@ -8,12 +8,13 @@
    without its faint pixels, and taken so when that fits a drink better; one whose own
    pixels fall apart in drink-sized parts is read as that many drinks (faint.py).
 5. Classification (classify.py); a pale part cut off a drink by a faint stretch is joined
-   back when together they fit a drink better; a second look with the calibrated outlines at pieces
-   whose outline fits no drink or runs on past the drink it looks like, one drink or two of
-   one colour pressed together (fit.py).
-6. What is left unexplained, small and faint is shade, not a drink (faint.py).
-7. Each drink is in the tower once: of two sure readings of one drink, the less sure is
+   back when together they fit a drink better.
+6. A second look with the calibrated outlines at pieces whose outline fits no drink or runs
+   on past the drink it looks like, one drink or two of one colour pressed together (fit.py).
+7. What is left unexplained, small and faint is shade, not a drink (faint.py).
+8. Each drink is in the tower once: of two sure readings of one drink, the less sure is
    marked unsure (repeats.py).
+(The steps are those of docs/vision.md.)
 """
 from __future__ import annotations
 
