@@ -22,11 +22,11 @@ import cv2
 import numpy as np
 
 from .classify import OUTLIER_COLOUR, classify, distances
-from .features import LUMA, Region, measure
+from .features import LUMA, Region, measure, measure_pixels
 from .faint import fill_from_nearest, is_shade, split_at_faint, trimmed_if_better
 from .fit import REFIT_MIN, refit
 from .piece_colour import darkest, plain_colour
-from .selection import byte_percentile, column_medians, pixels_where
+from .selection import byte_percentile, column_medians, pixels_by_label, pixels_where
 from .profile import Profile
 from .repeats import doubt_repeats
 from .segment import Analysis, analyse, reference
@@ -330,28 +330,35 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
                 lab[part] = bgmark + j
                 labels.append(bgmark + j)
     fill_from_nearest(lab, m > 0)
-    sizes = np.bincount(lab.ravel())
-    pieces = {i: (lab == i) for i in labels if i < len(sizes) and sizes[i]}
-    cache: dict[frozenset, tuple[float, dict | None]] = {}
+    # each piece as its pixels (flat indices into the crop, in scan order): a group's pixels
+    # are its pieces' merged, measured without drawing them in a mask and finding them again
+    at_of = pixels_by_label(lab)
+    pieces = {i: at_of[i] for i in labels if i in at_of}
+    roi_px = roi.reshape(-1, 3)
+    cache: dict[frozenset, tuple[float, dict | None, np.ndarray]] = {}
 
     def cost_of(key: frozenset):
         if key not in cache:
-            pm = np.zeros_like(m)
-            for i in key:
-                pm[pieces[i]] = 255
-            cache[key] = (*_cost(measure(Region(pm, x0, y0), an), profile), pm)
+            at = pieces[next(iter(key))] if len(key) == 1 else np.sort(np.concatenate([pieces[i] for i in key]))
+            f_ = measure_pixels(np.column_stack((at % w, at // w)), np.take(roi_px, at, axis=0), x0, y0, an)
+            cache[key] = (*_cost(f_, profile), at)
         return cache[key]
 
     groups = [frozenset([i]) for i in pieces]
-    # the pieces each piece comes within 2 px of
+    # the pieces each piece comes within 2 px of (looked for in its bounding box, 2 px wider)
     k5 = np.ones((5, 5), np.uint8)
-    near = {i: set(np.unique(pixels_where(lab, cv2.dilate(pieces[i].astype(np.uint8), k5) > 0)).tolist()) for i in pieces}
+    near = {}
+    for i, at in pieces.items():
+        cols = at % w          # (``at`` is in scan order: its first and last give the rows)
+        box = np.s_[max(int(at[0] // w) - 2, 0):int(at[-1] // w) + 3, max(int(cols.min()) - 2, 0):int(cols.max()) + 3]
+        around = cv2.dilate((lab[box] == i).astype(np.uint8), k5) > 0
+        near[i] = set(np.unique(pixels_where(lab[box], around)).tolist())
 
     def adjacent(g1, g2):
         return any(j in near[i] for i in g1 for j in g2)
 
     # each piece's colour: pieces that are clearly of different colours are different drinks
-    read = {i: plain_colour(pixels_where(roi, pm_), profile) for i, pm_ in pieces.items()}
+    read = {i: plain_colour(np.take(roi_px, at, axis=0), profile) for i, at in pieces.items()}
     piece_colour = {i: c for i, (c, _, _) in read.items()}
     relit_only = {i for i, (_, relit, _) in read.items() if relit}
     likely = {i: cs for i, (_, _, cs) in read.items()}
@@ -389,7 +396,9 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     shade = {darkest(profile)}
     out = []
     for g in groups:
-        pm, f_ = cost_of(g)[2], cost_of(g)[1]
+        _, f_, at = cost_of(g)
+        pm = np.zeros_like(m)
+        pm.ravel()[at] = 255
         if len(groups) > 1 and (colour_of(g) == shade or g <= relit_only) and np.count_nonzero(pm) < SHADE_AREA * min_area:
             # ... unless it is not faint, as shade is: of a black bottle on a dark tray only
             # the neck and cap may be segmented, which the second look can fit; if it does

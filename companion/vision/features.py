@@ -39,15 +39,26 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None, ou
     if found is None or len(found) < 30:
         return None
     xy = found.reshape(-1, 2)
+    # the pixels' colours, gathered by flat index (np.take: faster than by row and column, or
+    # than indexing the rows)
+    at = (xy[:, 1] + region.y0) * an.small.shape[1] + (xy[:, 0] + region.x0)
+    col = np.take(an.small.reshape(-1, 3), at, axis=0) / np.take(an.gain.reshape(-1, 3), at, axis=0)
+    return measure_pixels(xy, col, region.x0, region.y0, an, unit_scale, axis, outline)
+
+
+def measure_pixels(xy: np.ndarray, col: np.ndarray, x0: int, y0: int, an: Analysis, unit_scale: float = 1.0,
+                   axis=None, outline: bool = False) -> dict | None:
+    """``measure`` of a piece given as its pixels: ``xy`` their (x, y) in a crop whose corner
+    is (x0, y0) in the frame, in scan order (row by row, as ``cv2.findNonZero`` lists them),
+    ``col`` their relit colours (frame / gain). A caller that holds a piece's pixels already
+    (the splitting's pieces) need not draw it in a mask to be found again."""
+    if len(xy) < 30:
+        return None
     pts = xy.astype(np.float32)
     # (the coordinates are whole numbers, so below 2**24 their sums are exact in any order:
     # summed along each row of the transposed copy, ten times faster than down the columns)
     mean = np.ascontiguousarray(pts.T).sum(axis=1) / len(pts)
     d = pts - mean
-    # the pixels' colours, gathered by flat index (np.take: faster than by row and column, or
-    # than indexing the rows)
-    at = (xy[:, 1] + region.y0) * an.small.shape[1] + (xy[:, 0] + region.x0)
-    col = np.take(an.small.reshape(-1, 3), at, axis=0) / np.take(an.gain.reshape(-1, 3), at, axis=0)
     pixels = (mean, d, col, col @ LUMA)
     if axis is None:
         cov = d.T @ d / len(d)
@@ -55,14 +66,14 @@ def measure(region: Region, an: Analysis, unit_scale: float = 1.0, axis=None, ou
         if most < 1.8 * least:
             # nearly as wide as long (a stubby can): the length is the direction along which the
             # shading does not change (a cylinder's shading runs across it)
-            a = _measure_along(region, an, unit_scale, e1, pixels, outline)
-            b = _measure_along(region, an, unit_scale, np.array([-e1[1], e1[0]], np.float32), pixels, outline)
+            a = _measure_along(x0, y0, an, unit_scale, e1, pixels, outline)
+            b = _measure_along(x0, y0, an, unit_scale, np.array([-e1[1], e1[0]], np.float32), pixels, outline)
             if a is None or b is None:
                 return a or b
             return a if a["flat"] >= b["flat"] else b
     else:
         e1 = np.asarray(axis, np.float32)
-    return _measure_along(region, an, unit_scale, e1, pixels, outline)
+    return _measure_along(x0, y0, an, unit_scale, e1, pixels, outline)
 
 
 def spread_axes(cov: np.ndarray) -> tuple[tuple[np.float32, np.float32], np.ndarray]:
@@ -94,7 +105,7 @@ def spread_axes(cov: np.ndarray) -> tuple[tuple[np.float32, np.float32], np.ndar
     return (np.float32(mid - r), np.float32(mid + r)), np.array([x, y], np.float32)
 
 
-def _measure_along(region: Region, an: Analysis, unit_scale: float, e1: np.ndarray, pixels: tuple,
+def _measure_along(x0: int, y0: int, an: Analysis, unit_scale: float, e1: np.ndarray, pixels: tuple,
                    outline: bool) -> dict | None:
     """``measure`` with the drink's axis ``e1`` given; ``pixels``: the region's pixels (their
     mean position, offsets from it, relit colours and brightness), found once for both axes
@@ -157,8 +168,8 @@ def _measure_along(region: Region, an: Analysis, unit_scale: float, e1: np.ndarr
     if sel.sum() < 5:
         sel = inner
     colour = column_medians(pixels_where(col, sel))
-    cx = float(mean[0] + region.x0)
-    cy = float(mean[1] + region.y0)
+    cx = float(mean[0] + x0)
+    cy = float(mean[1] + y0)
     # sizes as the drink would look in the middle of the view (a tilted camera sees one side larger)
     along = unit_scale / size_factor(an.size_field, cx, cy, an.mask.shape, e1)
     across = unit_scale / size_factor(an.size_field, cx, cy, an.mask.shape, (-e1[1], e1[0]))

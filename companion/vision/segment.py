@@ -85,6 +85,8 @@ def reference(profile: Profile):
         yy, xx = np.mgrid[0:TINY[1], 0:TINY[0]].astype(np.float32)
         c["design"] = np.column_stack([np.ones(xx.size), (xx.ravel() - TINY[0] / 2) / TINY[0],
                                        (yy.ravel() - TINY[1] / 2) / TINY[1]]).astype(np.float32)
+        c["design64"] = c["design"].astype(np.float64)
+        c["bg3"] = cv2.blur(bg, (3, 3))
         c["k3"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
         c["k5"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         c["k7"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
@@ -102,7 +104,7 @@ def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, flo
     for _ in range(2):
         if inl.sum() < 30:
             break
-        coef, *_ = np.linalg.lstsq(A[inl], flat[inl], rcond=None)
+        coef = _plane_fit(c["design64"], flat, inl)
         resid = _channel_max(np.abs(flat - A @ coef))
         inl = resid < 0.06
     w = inl.reshape(TINY[1], TINY[0]).astype(np.float32)
@@ -121,6 +123,25 @@ def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, flo
     return gain, float(np.exp(med.mean()))
 
 
+def _plane_fit(design: np.ndarray, values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Least squares of ``values`` (n, k) on the float64 ``design`` (n, 3) over the selected
+    ``rows``, as float32: by the normal equations, weighting the rows 0 or 1 rather than
+    selecting them (np.linalg.lstsq's SVD and the copies took a millisecond a frame; the
+    design is three well scaled columns, so its normal matrix is well conditioned unless
+    the rows lie on one line of the grid, which is left to lstsq).
+
+    >>> d = np.column_stack([np.ones(6), np.arange(6.0), np.arange(6.0) % 2])
+    >>> v = (d @ np.array([[1.0], [0.5], [-2.0]])).astype(np.float32)
+    >>> _plane_fit(d, v, np.array([True, True, False, True, True, True])).ravel().round(4).tolist()
+    [1.0, 0.5, -2.0]
+    """
+    weighted = design.T * rows
+    normal = weighted @ design
+    if np.linalg.cond(normal) > 1e6:
+        return np.linalg.lstsq(design[rows], values[rows], rcond=None)[0].astype(np.float32)
+    return np.linalg.solve(normal, weighted @ values).astype(np.float32)
+
+
 def _shadow_like(frame3: np.ndarray, tray3: np.ndarray, tray_level: np.ndarray, sigma: float) -> np.ndarray:
     """Which pixels look like the tray in shade: every channel darker by about the same
     ratio (within the noise of a 3x3 mean) and not too much darker. ``frame3``, ``tray3``:
@@ -131,6 +152,15 @@ def _shadow_like(frame3: np.ndarray, tray3: np.ndarray, tray_level: np.ndarray, 
     rmin = np.minimum(np.minimum(ratio[:, 0], ratio[:, 1]), ratio[:, 2])
     rel_noise = sigma / 3.0 / tray_level          # noise of a 3x3 mean, as a ratio
     return (rmax < 1.0 + 4 * rel_noise) & (rmin > 0.58) & ((rmax - rmin) < 0.03 + 5 * rel_noise)
+
+
+GRAY = np.array([0.114, 0.587, 0.299], np.float32)   # BGR weights of OpenCV's grey level
+
+
+def expected_tray3(ref: dict, gain: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The empty tray's 3x3 mean (``ref``: ``reference(profile)``) lit by ``gain``, at the
+    flat pixel indices ``at``: (n, 3)."""
+    return np.take(ref["bg3"].reshape(-1, 3), at, axis=0) * np.take(gain.reshape(-1, 3), at, axis=0)
 
 
 def _channel_max(d: np.ndarray) -> np.ndarray:
@@ -169,12 +199,13 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     # (the frame's mean from its bytes: a quarter of the memory to read, the same means to
     # the last bit but one)
     sm3 = cv2.boxFilter(small8, cv2.CV_32F, (3, 3))
-    ex3 = cv2.blur(expected, (3, 3))
-    level = cv2.cvtColor(ex3, cv2.COLOR_BGR2GRAY) + 2.0
+    # the tray's 3x3 mean as lit now: the empty tray's, times the gain (smooth, so nearly the
+    # same as the mean of the product), only where it is asked for
+    tray3 = expected_tray3(c, gain, at)
     shadow = np.zeros(z.shape, bool)
-    shadow.ravel()[at] = _shadow_like(np.take(sm3.reshape(-1, 3), at, axis=0), np.take(ex3.reshape(-1, 3), at, axis=0),
-                                      np.take(level.ravel(), at), float(sigma.max()))
-    shadow &= ~_deep_shade(shadow, sm3, level, profile)
+    shadow.ravel()[at] = _shadow_like(np.take(sm3.reshape(-1, 3), at, axis=0), tray3,
+                                      tray3 @ GRAY + 2.0, float(sigma.max()))
+    shadow &= ~_deep_shade(shadow, sm3, c, gain, profile)
     # dark valleys: a lying drink's silhouette is a thin dark line (its side turns away from the
     # light, and it touches the tray there) even where its body matches the tray or looks like
     # a shadow (white in its own shade); a cast shadow fades out without one
@@ -263,11 +294,12 @@ def shadow_depths(an: Analysis, profile: Profile) -> np.ndarray:
     return depth[shade]
 
 
-def _deep_shade(shade: np.ndarray, frame3: np.ndarray, tray_level: np.ndarray, profile: Profile) -> np.ndarray:
+def _deep_shade(shade: np.ndarray, frame3: np.ndarray, ref: dict, gain: np.ndarray, profile: Profile) -> np.ndarray:
     """Shadow-like blobs that are drinks: a black drink's flat face on a dark tray keeps the
     tray's colour and is evenly darker, as a shadow is, but a drink's cast shadow is seen
     only as its soft fringe beside the drink, never this deep over a drink-sized blob.
-    ``frame3``: the frame after a 3x3 mean; ``tray_level``: the tray's grey level + 2."""
+    ``frame3``: the frame after a 3x3 mean; ``ref``: ``reference(profile)``; ``gain``: the
+    lighting of the frame."""
     cand = cv2.morphologyEx(shade.astype(np.uint8), cv2.MORPH_OPEN, reference(profile)["k3"])
     out = np.zeros(shade.shape, bool)
     # a fifth of the smallest drink, at most 150 px (which also serves calibration, before
@@ -280,7 +312,8 @@ def _deep_shade(shade: np.ndarray, frame3: np.ndarray, tray_level: np.ndarray, p
         if n < least:
             continue
         level = cv2.cvtColor(frame3[box], cv2.COLOR_BGR2GRAY) + 2.0
-        deep = blob & (level < darker * tray_level[box])
+        tray_level = cv2.cvtColor(cv2.multiply(ref["bg3"][box], gain[box]), cv2.COLOR_BGR2GRAY) + 2.0
+        deep = blob & (level < darker * tray_level)
         if np.count_nonzero(deep) >= DEEP_SHARE * n:
             out[box] |= deep     # the shallower fringe is that drink's own shadow
     return out

@@ -72,3 +72,21 @@ def pixels_where(image: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if mask.ndim == 1:
         return np.compress(mask, image, axis=0)
     return np.take(image.reshape((mask.size,) + image.shape[mask.ndim:]), np.flatnonzero(mask), axis=0)
+
+
+def pixels_by_label(lab: np.ndarray) -> dict[int, np.ndarray]:
+    """For each label (other than 0) of a label image, the flat indices of its pixels in scan
+    order, as ``np.flatnonzero(lab == label)`` gives them, found in one pass over the image
+    instead of one a label.
+
+    >>> lab = np.array([[0, 5, 5], [2, 0, 5], [2, 2, 0]])
+    >>> {k: v.tolist() for k, v in pixels_by_label(lab).items()}
+    {2: [3, 6, 7], 5: [1, 2, 5]}
+    """
+    flat = lab.ravel()
+    at = np.flatnonzero(flat)
+    labels = flat[at]
+    order = np.argsort(labels, kind="stable")     # (stable: each label's pixels stay in scan order)
+    ranked = labels[order]
+    starts = np.flatnonzero(np.diff(ranked)) + 1
+    return dict(zip(ranked[np.r_[0, starts]].tolist(), np.split(at[order], starts)))
