@@ -47,7 +47,10 @@ def split_at_faint(piece: Region, f: dict, c: dict, an: Analysis, profile: Profi
     if an.faint is None:
         return whole
     min_area = profile.stats.get("min_area", 0)
-    n, lab, areas = _distinct_parts(piece, _faint_in(piece, an))
+    faint = _faint_in(piece, an)
+    if piece.area - np.count_nonzero(faint) < 2 * SPLIT_PART * min_area:
+        return whole            # too few distinct pixels for two parts of a drink's size
+    n, lab, areas = _distinct_parts(piece, faint)
     big = [k + 1 for k in range(n - 1) if areas[k] >= SPLIT_PART * min_area]
     if len(big) < 2:
         return whole
@@ -145,5 +148,6 @@ def fill_from_nearest(lab: np.ndarray, inside: np.ndarray, reach: float = 12.0) 
         return
     free = (lab == 0).astype(np.uint8)
     dist, idx = cv2.distanceTransformWithLabels(free, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_PIXEL)
-    nearest = pixels_where(lab, free == 0)[idx - 1]     # the labels of the labelled pixels, in scan order
-    np.copyto(lab, nearest, where=lost & (dist <= reach))
+    labelled = pixels_where(lab, free == 0)      # the labels of the labelled pixels, in scan order
+    at = np.flatnonzero(lost & (dist <= reach))
+    np.put(lab, at, labelled[np.take(idx, at) - 1])     # (only where it fills: not a whole crop's copy)

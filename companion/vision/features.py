@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from .segment import Analysis
-from .selection import column_medians, pixels_where, quantile
+from .selection import between_quantiles, column_medians, pixels_where, quantile
 
 SHAPE_FEATURES = ["length", "width", "neck", "shoulder", "flat", "edge"]
 COLOUR_FEATURES = ["b", "g", "r"]
@@ -161,10 +161,8 @@ def _measure_along(x0: int, y0: int, an: Analysis, unit_scale: float, e1: np.nda
     inner = body & (np.abs(s) < W * 0.35) if n_body > 40 else np.ones_like(lum, bool)
     if not inner.any():             # a ragged cut (a fitted outline over few pixels): all of it
         inner = np.ones_like(lum, bool)
-    li = lum[inner]
-    lo_l, hi_l = quantile(li, 0.30), quantile(li, 0.80)
     sel = inner.copy()
-    sel[inner] = (li >= lo_l) & (li <= hi_l)
+    sel[inner] = between_quantiles(lum[inner], 0.30, 0.80)
     if sel.sum() < 5:
         sel = inner
     colour = column_medians(pixels_where(col, sel))

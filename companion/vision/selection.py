@@ -33,6 +33,20 @@ def quantile(a: np.ndarray, q: float) -> float:
     return float(np.partition(a, k)[k])
 
 
+def between_quantiles(a: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """Which values lie between the lo- and the hi-quantile (nearest ranks, as ``quantile``,
+    both included): the two quantiles found by one selection.
+
+    >>> v = np.array([5., 1., 9., 3., 7., 2.])
+    >>> between_quantiles(v, 0.3, 0.8).tolist() == ((v >= quantile(v, 0.3)) & (v <= quantile(v, 0.8))).tolist()
+    True
+    """
+    n = len(a)
+    kl, kh = (min(n - 1, max(0, int(round(q * (n - 1))))) for q in (lo, hi))
+    p = np.partition(a, (kl, kh))
+    return (a >= p[kl]) & (a <= p[kh])
+
+
 def byte_percentile(v: np.ndarray, q: float) -> float:
     """``np.percentile(v, q)`` (linear interpolation), the same number, for uint8 values: the
     two ranks it interpolates between are read off the values' histogram instead of sorting.
