@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from .classify import OUTLIER_COLOUR, classify, distances
+from .components import components_with_stats
 from .features import LUMA, Region, measure, measure_pixels
 from .faint import fill_from_nearest, is_shade, split_at_faint, trimmed_if_better
 from .fit import REFIT_MIN, refit
@@ -36,8 +37,7 @@ from .segment import Analysis, analyse, reference
 def regions_of(an: Analysis, profile: Profile) -> list[Region]:
     """Connected drink pixels; fragments of one drink (a black can whose lit middle matches a
     dark tray, a white one on a light tray) are joined when together they are drink-sized."""
-    # BBDT: the same labelling, three times faster than OpenCV's default here on a whole frame
-    n, labels, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(an.mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
+    n, labels, stats = components_with_stats(an.mask)
     if n <= 1:
         return []
     min_area = profile.stats.get("min_area", 1e9)
@@ -352,7 +352,8 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
         cols = at % w          # (``at`` is in scan order: its first and last give the rows)
         box = np.s_[max(int(at[0] // w) - 2, 0):int(at[-1] // w) + 3, max(int(cols.min()) - 2, 0):int(cols.max()) + 3]
         around = cv2.dilate((lab[box] == i).astype(np.uint8), k5) > 0
-        near[i] = set(np.unique(pixels_where(lab[box], around)).tolist())
+        # (the labels present, by counting: np.unique hashes them, at ten times the cost)
+        near[i] = set(np.flatnonzero(np.bincount(pixels_where(lab[box], around))).tolist())
 
     def adjacent(g1, g2):
         return any(j in near[i] for i in g1 for j in g2)

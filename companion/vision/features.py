@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from .segment import Analysis
-from .selection import between_quantiles, column_medians, pixels_where, quantile
+from .selection import column_medians, pixels_where, quantile, quantiles
 
 SHAPE_FEATURES = ["length", "width", "neck", "shoulder", "flat", "edge"]
 COLOUR_FEATURES = ["b", "g", "r"]
@@ -146,23 +146,23 @@ def _measure_along(x0: int, y0: int, an: Analysis, unit_scale: float, e1: np.nda
     flat, edge = 0.0, 0.0
     n_body = int(np.count_nonzero(body))
     if n_body > 20:
-        sn = s[body] / (W / 2)
+        across_at = (s[body] / (W / 2) + 1) / 2      # 0 to 1 across the body
         lum_body = lum[body]
-        prof = _across(sn, lum_body, 7)
+        prof = _across(across_at, lum_body, 7)
         top = max(float(prof.max()), 1.0)
         core = prof[1:6] / top
         flat = _relative_spread(core)
         # a round side darkens towards the rim; the outermost slice is left out, because blur
         # mixes the tray into it (lighter on a light tray, darker on a dark one) and would
         # make a blurred cylinder look flat, or a blurred facet round
-        rim = _across(sn, lum_body, 9)
+        rim = _across(across_at, lum_body, 9)
         edge = float((rim[1] + rim[7]) / 2 / max(rim[3:6].sum() / 3, 1.0))
     # colour of the body: the lit part, without highlights and shaded edges
     inner = body & (np.abs(s) < W * 0.35) if n_body > 40 else np.ones_like(lum, bool)
     if not inner.any():             # a ragged cut (a fitted outline over few pixels): all of it
         inner = np.ones_like(lum, bool)
-    sel = inner.copy()
-    sel[inner] = between_quantiles(lum[inner], 0.30, 0.80)
+    lo_l, hi_l = quantiles(lum[inner], (0.30, 0.80))
+    sel = inner & (lum >= lo_l) & (lum <= hi_l)
     if sel.sum() < 5:
         sel = inner
     colour = column_medians(pixels_where(col, sel))
@@ -247,10 +247,10 @@ def along_tilt(field: tuple[float, float], u, shape: tuple[int, int]) -> float:
     return (1.0 + c * c) / 1.5
 
 
-def _across(sn: np.ndarray, lum: np.ndarray, n: int) -> np.ndarray:
-    """Mean brightness in ``n`` equal slices across the body (``sn``: position across, -1 to
+def _across(at: np.ndarray, lum: np.ndarray, n: int) -> np.ndarray:
+    """Mean brightness in ``n`` equal slices across the body (``at``: position across, 0 to
     1); an empty slice takes the mean of the others."""
-    bins = np.minimum(np.maximum(((sn + 1) / 2 * n).astype(np.int32), 0), n - 1)   # (np.clip's wrapper costs more)
+    bins = np.minimum(np.maximum((at * n).astype(np.int32), 0), n - 1)   # (np.clip's wrapper costs more)
     cnt = np.bincount(bins, minlength=n).astype(np.float32)
     prof = np.bincount(bins, weights=lum, minlength=n) / np.maximum(cnt, 1)
     return prof if cnt.all() else np.where(cnt > 0, prof, prof[cnt > 0].mean())

@@ -7,7 +7,7 @@ import numpy as np
 
 from .classify import COLOUR_APART, OUTLIER_COLOUR
 from .features import LUMA
-from .selection import between_quantiles, column_medians, pixels_where
+from .selection import column_medians, pixels_where, quantiles
 from .profile import Profile
 
 
@@ -35,7 +35,9 @@ def plain_colour(px: np.ndarray, profile: Profile) -> tuple[str | None, bool, fr
     """
     if len(px) < 15:
         return None, False, frozenset()
-    sel = between_quantiles(px @ LUMA, 0.3, 0.8)
+    lv = px @ LUMA
+    lo_l, hi_l = quantiles(lv, (0.3, 0.8))
+    sel = (lv >= lo_l) & (lv <= hi_l)
     x = column_medians(pixels_where(px, sel) if sel.sum() >= 5 else px)
     as_calibrated = _plain(profile.colour_model.distances(x))
     rd = _relit_distances(x, profile)
