@@ -80,7 +80,7 @@ def reference(profile: Profile):
         gray = cv2.cvtColor(profile.background, cv2.COLOR_BGR2GRAY)
         c["k5"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         c["bg_lap_energy"] = float(np.mean(_band(gray) ** 2))
-        c["bg_blackhat"] = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, c["k5"]).astype(np.float32)
+        c["bg_blackhat"] = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, c["k5"])
         c["bg_tiny_log"] = np.log(cv2.resize(bg, TINY, interpolation=cv2.INTER_AREA) + 1.0)
         yy, xx = np.mgrid[0:TINY[1], 0:TINY[0]].astype(np.float32)
         c["design"] = np.column_stack([np.ones(xx.size), (xx.ravel() - TINY[0] / 2) / TINY[0],
@@ -190,14 +190,18 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     if c.get("last_tray_share", 1.0) < 0.25:
         raise FrameError("the frame does not show the calibrated tray (was the camera or the tray moved? "
                          "calibrate again)")
-    expected = cv2.multiply(c["bg"], gain)
-    ad = cv2.absdiff(small, expected)
+    # (the whole frame's differences are worked in place: fresh buffers would each be memory
+    # the caches have to take in)
+    ad = cv2.multiply(c["bg"], gain)           # the empty tray as lit now ..
+    cv2.absdiff(small, ad, dst=ad)             # .. and the frame's difference from it
     adc = cv2.split(ad)
     # the noise: the median difference over every 4th pixel, per channel (a channel's own
     # plane is contiguous, which makes the selecting several times cheaper)
     med = np.array([column_medians(a[::4, ::4].ravel()) for a in adc], np.float32)
     sigma = np.maximum(med * 1.4826, 1.5).astype(np.float32)
-    z = cv2.max(cv2.max(adc[0] * (1 / sigma[0]), adc[1] * (1 / sigma[1])), adc[2] * (1 / sigma[2]))
+    for a, s in zip(adc, sigma):
+        np.multiply(a, 1 / s, out=a)           # in units of the channel's noise
+    z = cv2.max(cv2.max(adc[0], adc[1], dst=adc[0]), adc[2], dst=adc[0])
     # a shadow darkens every channel alike and keeps the tray's colour; compared on a 3x3 mean
     # (a shadow is smooth) the colour test can be tight
     # (tested only where the frame differs from the tray at all, a twentieth of it: the
@@ -206,7 +210,7 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     at = np.flatnonzero(differs)
     # (the frame's mean from its bytes: a quarter of the memory to read, the same means to
     # the last bit but one)
-    sm3 = cv2.boxFilter(small8, cv2.CV_32F, (3, 3))
+    sm3 = cv2.boxFilter(small8, cv2.CV_32F, (3, 3), dst=ad)     # (into the difference's buffer: split, it is not read again)
     # the tray's 3x3 mean as lit now: the empty tray's, times the gain (smooth, so nearly the
     # same as the mean of the product), only where it is asked for
     tray3 = expected_tray3(c, gain, at)
@@ -219,10 +223,10 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     # a shadow (white in its own shade); a cast shadow fades out without one
     gray = cv2.cvtColor(small8, cv2.COLOR_BGR2GRAY)
     bh = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, c["k5"])
-    valley = (bh.astype(np.float32) - c["bg_blackhat"] * float(light)) > 5.0 * float(sigma.mean())
-    weak = (differs & ~shadow).astype(np.uint8) * 255
+    valley = deeper_than_tray(bh, c["bg_blackhat"], float(light), 5.0 * float(sigma.mean()))
+    weak = cv2.compare(differs.view(np.uint8), shadow.view(np.uint8), cv2.CMP_GT)    # differs, not a shadow: 255
     weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, c["k3"])     # noise specks; thin valleys join after
-    weak[valley] = 255
+    cv2.max(weak, valley, dst=weak)
     strong = (z > 7.0) & (weak > 0)
     n, lab = cv2.connectedComponentsWithAlgorithm(weak, 8, cv2.CV_32S, cv2.CCL_BBDT)   # faster than the default here
     keep = np.zeros(n, np.uint8)
@@ -263,6 +267,28 @@ def _lookup(table: np.ndarray, labels: np.ndarray) -> np.ndarray:
     full = np.zeros(256, np.uint8)
     full[:len(table)] = table
     return cv2.LUT(labels.astype(np.uint8), full)
+
+
+def deeper_than_tray(dark: np.ndarray, tray_dark: np.ndarray, light: float, margin: float) -> np.ndarray:
+    """255 where a byte image of dark lines (``dark``, the frame's black-hat) is deeper than
+    the empty tray's (``tray_dark``, bytes) lit by ``light``, by more than ``margin``: where
+    ``float32(dark) - tray_dark * light > margin`` in float32, as bytes. The least depth that
+    passes is found once for each of the tray's 256 levels, and the frame is compared with
+    it byte by byte (the float images cost three times as much).
+
+    >>> d = np.array([[0, 8, 9, 40]], np.uint8); t = np.array([[0, 3, 3, 32]], np.uint8)
+    >>> deeper_than_tray(d, t, 1.1, 5.5).tolist()
+    [[0, 0, 255, 0]]
+    >>> d, t = np.random.default_rng(5).integers(0, 256, (2, 50, 60), dtype=np.uint8)
+    >>> in_floats = (d.astype(np.float32) - t.astype(np.float32) * 0.83) > 2.7
+    >>> bool(np.array_equal(deeper_than_tray(d, t, 0.83, 2.7) > 0, in_floats))
+    True
+    """
+    levels = np.arange(256, dtype=np.float32)
+    passes = (levels[None, :] - levels[:, None] * light) > margin      # [tray level, depth]
+    # the deepest depth that fails, per tray level (depth is monotone: all above it pass)
+    fails_to = (256 - passes.sum(axis=1) - 1).astype(np.uint8)
+    return cv2.compare(dark, cv2.LUT(tray_dark, fails_to), cv2.CMP_GT)
 
 
 TRAY_HOLE = (0.6, 0.5)   # a hole of this share of the smallest drink, this much of it plainly tray
