@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .piece_profile import profiles
 from .segment import Analysis
-from .selection import column_medians, pixels_where, quantile, quantiles
 
 SHAPE_FEATURES = ["length", "width", "neck", "shoulder", "flat", "edge"]
 COLOUR_FEATURES = ["b", "g", "r"]
@@ -113,92 +113,29 @@ def _measure_along(x0: int, y0: int, an: Analysis, unit_scale: float, e1: np.nda
     mean, d, col, lum = pixels
     t = d @ e1
     s = d @ np.array([-e1[1], e1[0]], np.float32)
-    t0 = math.floor(t.min())
-    pos = t - t0
-    tb = pos.astype(np.int32)
-    frac = pos - tb
-    # soft binning: each pixel's unit area is shared by the two nearest slices, so that the
-    # pixel grid seen at a slant does not alias into a comb of thick and thin slices
-    w = (np.bincount(tb, 1.0 - frac, minlength=tb.max() + 2) + np.bincount(tb + 1, frac, minlength=tb.max() + 2))
-    w = w.astype(np.float32)
-    W = quantile(w, 0.85)
-    if W <= 2:
+    # the slices along the axis (soft-binned: each pixel's unit area is shared by the two
+    # nearest, so that the pixel grid seen at a slant does not alias into a comb of thick and
+    # thin slices), oriented with the narrow end (a bottle's neck) last; the brightness across
+    # the body (the wide end, away from the ends) in 7 slices for its flatness and in 9 for
+    # its rims (the outermost left out: blur mixes the tray into it); the colour of the lit
+    # body without highlights and shaded edges (piece_profile.py)
+    ok, flipped, L, W, neck, shoulder, flat, edge, cb, cg, cr, w = profiles(t, s, lum, col)
+    if not ok:
         return None
-    ends = np.nonzero(w >= 0.25 * W)[0]
-    lo, hi = int(ends[0]), int(ends[-1])
-    w = w[lo:hi + 1]
-    L = float(len(w))
-    # orient: the narrow end (a bottle's neck) last
-    q = max(1, int(round(len(w) * 0.22)))
-    if w[:q].sum() / q < w[-q:].sum() / q:     # the two ends' mean widths
-        w = w[::-1]
-        t = -t
+    if flipped:
         e1 = -e1
-        tlo = -(hi + t0 + 1)
-    else:
-        tlo = lo + t0
-    neck = float(w[-q:].sum() / q / W)          # (sum / count: the mean, without its wrapper's cost)
-    a, b = int(len(w) * 0.55), int(len(w) * 0.75)
-    shoulder = float(w[a:max(b, a + 1)].sum() / (max(b, a + 1) - a) / W)
-    # brightness across the body (the wide end, away from the ends)
-    tn = (t - tlo) / max(L, 1.0)
-    body = (tn > 0.12) & (tn < 0.5)
-    flat, edge = 0.0, 0.0
-    n_body = int(np.count_nonzero(body))
-    if n_body > 20:
-        across_at = (s[body] / (W / 2) + 1) / 2      # 0 to 1 across the body
-        lum_body = lum[body]
-        prof = _across(across_at, lum_body, 7)
-        top = max(float(prof.max()), 1.0)
-        core = prof[1:6] / top
-        flat = _relative_spread(core)
-        # a round side darkens towards the rim; the outermost slice is left out, because blur
-        # mixes the tray into it (lighter on a light tray, darker on a dark one) and would
-        # make a blurred cylinder look flat, or a blurred facet round
-        rim = _across(across_at, lum_body, 9)
-        edge = float((rim[1] + rim[7]) / 2 / max(rim[3:6].sum() / 3, 1.0))
-    # colour of the body: the lit part, without highlights and shaded edges
-    inner = body & (np.abs(s) < W * 0.35) if n_body > 40 else np.ones_like(lum, bool)
-    if not inner.any():             # a ragged cut (a fitted outline over few pixels): all of it
-        inner = np.ones_like(lum, bool)
-    lo_l, hi_l = quantiles(lum[inner], (0.30, 0.80))
-    sel = inner & (lum >= lo_l) & (lum <= hi_l)
-    if sel.sum() < 5:
-        sel = inner
-    colour = column_medians(pixels_where(col, sel))
     cx = float(mean[0] + x0)
     cy = float(mean[1] + y0)
     # sizes as the drink would look in the middle of the view (a tilted camera sees one side larger)
     along = unit_scale / size_factor(an.size_field, cx, cy, an.mask.shape, e1)
     across = unit_scale / size_factor(an.size_field, cx, cy, an.mask.shape, (-e1[1], e1[0]))
     f = {"length": L * along, "width": W * across, "neck": neck, "shoulder": shoulder,
-         "flat": flat, "edge": edge, "b": float(colour[0]), "g": float(colour[1]), "r": float(colour[2]),
+         "flat": flat, "edge": edge, "b": cb, "g": cg, "r": cr,
          "cx": cx, "cy": cy, "area": float(len(d)), "axis": (float(e1[0]), float(e1[1]))}
     if outline:
         # the outline itself (wide end first), for fitting it later where a drink's edges are hidden
         f["outline"] = [round(v, 2) for v in (np.interp(*_outline_grid(len(w)), w) * across).tolist()]
     return f
-
-
-def _relative_spread(values: np.ndarray) -> float:
-    """``values.std() / max(values.mean(), 1e-3)``, the same number worked in plain floats:
-    numpy's std of a handful of values costs ten times as much. (numpy sums so few values one
-    after the other, as here.)
-
-    >>> v = np.array([0.91, 0.97, 1.0, 0.96, 0.9])
-    >>> _relative_spread(v) == float(v.std() / max(v.mean(), 1e-3))
-    True
-    """
-    vs = values.tolist()
-    n = len(vs)
-    total = 0.0
-    for x in vs:
-        total += x
-    mean = total / n
-    squares = 0.0
-    for x in vs:
-        squares += (x - mean) * (x - mean)
-    return math.sqrt(squares / n) / max(mean, 1e-3)
 
 
 _GRIDS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -245,15 +182,6 @@ def along_tilt(field: tuple[float, float], u, shape: tuple[int, int]) -> float:
         return 1.0
     c = (float(u[0]) * gx + float(u[1]) * gy) / n
     return (1.0 + c * c) / 1.5
-
-
-def _across(at: np.ndarray, lum: np.ndarray, n: int) -> np.ndarray:
-    """Mean brightness in ``n`` equal slices across the body (``at``: position across, 0 to
-    1); an empty slice takes the mean of the others."""
-    bins = np.minimum(np.maximum((at * n).astype(np.int32), 0), n - 1)   # (np.clip's wrapper costs more)
-    cnt = np.bincount(bins, minlength=n).astype(np.float32)
-    prof = np.bincount(bins, weights=lum, minlength=n) / np.maximum(cnt, 1)
-    return prof if cnt.all() else np.where(cnt > 0, prof, prof[cnt > 0].mean())
 
 
 def size_units(names: list[str], px_per_mm: float) -> np.ndarray:
