@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .difference import difference_sample, noise_units, shadow_like_at
 from .heap import keep_freed_buffers
 from .profile import Profile, ProfileError
 from .selection import column_medians, pixels_where
@@ -150,27 +151,6 @@ def _plane_fit(design: np.ndarray, values: np.ndarray, rows: np.ndarray) -> np.n
     return np.linalg.solve(normal, weighted @ values).astype(np.float32)
 
 
-def _shadow_like(frame3: np.ndarray, tray3: np.ndarray, tray_level: np.ndarray, sigma: float) -> np.ndarray:
-    """Which pixels look like the tray in shade: every channel darker by about the same
-    ratio (within the noise of a 3x3 mean) and not too much darker. ``frame3``, ``tray3``:
-    (n, 3) colours after a 3x3 mean; ``tray_level``: the tray's grey level + 2; ``sigma``:
-    the frame's largest channel noise."""
-    ratio = (frame3 + 2.0) / (tray3 + 2.0)
-    rmax = _channel_max(ratio)
-    rmin = np.minimum(np.minimum(ratio[:, 0], ratio[:, 1]), ratio[:, 2])
-    rel_noise = sigma / 3.0 / tray_level          # noise of a 3x3 mean, as a ratio
-    return (rmax < 1.0 + 4 * rel_noise) & (rmin > 0.58) & ((rmax - rmin) < 0.03 + 5 * rel_noise)
-
-
-GRAY = np.array([0.114, 0.587, 0.299], np.float32)   # BGR weights of OpenCV's grey level
-
-
-def expected_tray3(ref: dict, gain: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """The empty tray's 3x3 mean (``ref``: ``reference(profile)``) lit by ``gain``, at the
-    flat pixel indices ``at``: (n, 3)."""
-    return np.take(ref["bg3"].reshape(-1, 3), at, axis=0) * np.take(gain.reshape(-1, 3), at, axis=0)
-
-
 def _channel_max(d: np.ndarray) -> np.ndarray:
     """The largest of each row's three values: ``d.max(axis=1)``, in a fifth of its time."""
     return np.maximum(np.maximum(d[:, 0], d[:, 1]), d[:, 2])
@@ -190,18 +170,12 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     if c.get("last_tray_share", 1.0) < 0.25:
         raise FrameError("the frame does not show the calibrated tray (was the camera or the tray moved? "
                          "calibrate again)")
-    # (the whole frame's differences are worked in place: fresh buffers would each be memory
-    # the caches have to take in)
-    ad = cv2.multiply(c["bg"], gain)           # the empty tray as lit now ..
-    cv2.absdiff(small, ad, dst=ad)             # .. and the frame's difference from it
-    adc = cv2.split(ad)
-    # the noise: the median difference over every 4th pixel, per channel (a channel's own
-    # plane is contiguous, which makes the selecting several times cheaper)
-    med = np.array([column_medians(a[::4, ::4].ravel()) for a in adc], np.float32)
+    # the noise: the median difference from the lit tray over every 4th pixel of every 4th
+    # row, per channel; then each pixel's largest difference in noise units (difference.py)
+    sample = difference_sample(small8, c["bg"], gain, 4)
+    med = np.array([column_medians(channel) for channel in sample], np.float32)
     sigma = np.maximum(med * 1.4826, 1.5).astype(np.float32)
-    for a, s in zip(adc, sigma):
-        np.multiply(a, 1 / s, out=a)           # in units of the channel's noise
-    z = cv2.max(cv2.max(adc[0], adc[1], dst=adc[0]), adc[2], dst=adc[0])
+    z = noise_units(small8, c["bg"], gain, 1 / sigma)
     # a shadow darkens every channel alike and keeps the tray's colour; compared on a 3x3 mean
     # (a shadow is smooth) the colour test can be tight
     # (tested only where the frame differs from the tray at all, a twentieth of it: the
@@ -210,14 +184,11 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     at = np.flatnonzero(differs)
     # (the frame's mean from its bytes: a quarter of the memory to read, the same means to
     # the last bit but one)
-    sm3 = cv2.boxFilter(small8, cv2.CV_32F, (3, 3), dst=ad)     # (into the difference's buffer: split, it is not read again)
-    # the tray's 3x3 mean as lit now: the empty tray's, times the gain (smooth, so nearly the
-    # same as the mean of the product), only where it is asked for
-    tray3 = expected_tray3(c, gain, at)
+    # (the tray's 3x3 mean as lit now: the empty tray's, times the gain, smooth, so nearly the
+    # same as the mean of the product; both means only where they are asked for, difference.py)
     shadow = np.zeros(differs.shape, bool)
-    shadow.ravel()[at] = _shadow_like(np.take(sm3.reshape(-1, 3), at, axis=0), tray3,
-                                      tray3 @ GRAY + 2.0, float(sigma.max()))
-    shadow &= ~_deep_shade(shadow, sm3, c, gain, profile)
+    shadow.ravel()[at] = shadow_like_at(small8, c["bg3"], gain, at, float(sigma.max()))
+    shadow &= ~_deep_shade(shadow, small8, c, gain, profile)
     # dark valleys: a lying drink's silhouette is a thin dark line (its side turns away from the
     # light, and it touches the tray there) even where its body matches the tray or looks like
     # a shadow (white in its own shade); a cast shadow fades out without one
@@ -346,12 +317,12 @@ def shadow_depths(an: Analysis, profile: Profile) -> np.ndarray:
     return depth[shade]
 
 
-def _deep_shade(shade: np.ndarray, frame3: np.ndarray, ref: dict, gain: np.ndarray, profile: Profile) -> np.ndarray:
+def _deep_shade(shade: np.ndarray, frame8: np.ndarray, ref: dict, gain: np.ndarray, profile: Profile) -> np.ndarray:
     """Shadow-like blobs that are drinks: a black drink's flat face on a dark tray keeps the
     tray's colour and is evenly darker, as a shadow is, but a drink's cast shadow is seen
     only as its soft fringe beside the drink, never this deep over a drink-sized blob.
-    ``frame3``: the frame after a 3x3 mean; ``ref``: ``reference(profile)``; ``gain``: the
-    lighting of the frame."""
+    ``frame8``: the frame's bytes; ``ref``: ``reference(profile)``; ``gain``: the lighting of
+    the frame."""
     cand = cv2.morphologyEx(shade.astype(np.uint8), cv2.MORPH_OPEN, reference(profile)["k3"])
     out = np.zeros(shade.shape, bool)
     # a fifth of the smallest drink, at most 150 px (which also serves calibration, before
@@ -363,12 +334,29 @@ def _deep_shade(shade: np.ndarray, frame3: np.ndarray, ref: dict, gain: np.ndarr
         n = np.count_nonzero(blob)
         if n < least:
             continue
-        level = cv2.cvtColor(frame3[box], cv2.COLOR_BGR2GRAY) + 2.0
+        level = cv2.cvtColor(_mean3_in(frame8, box), cv2.COLOR_BGR2GRAY) + 2.0
         tray_level = cv2.cvtColor(cv2.multiply(ref["bg3"][box], gain[box]), cv2.COLOR_BGR2GRAY) + 2.0
         deep = blob & (level < darker * tray_level)
         if np.count_nonzero(deep) >= DEEP_SHARE * n:
             out[box] |= deep     # the shallower fringe is that drink's own shadow
     return out
+
+
+def _mean3_in(frame8: np.ndarray, box: tuple) -> np.ndarray:
+    """``cv2.boxFilter(frame8, cv2.CV_32F, (3, 3))[box]``, filtering only the box and the pixel
+    around it (where the frame has one; at its edges the box's are the frame's).
+
+    >>> f = np.random.default_rng(2).integers(0, 256, (9, 12, 3), dtype=np.uint8)
+    >>> whole = cv2.boxFilter(f, cv2.CV_32F, (3, 3))
+    >>> all(np.array_equal(_mean3_in(f, b), whole[b]) for b in (np.s_[0:4, 3:12], np.s_[2:9, 0:5], np.s_[4:5, 6:7]))
+    True
+    """
+    rows, cols = box
+    h, w = frame8.shape[:2]
+    y0, x0 = max(rows.start - 1, 0), max(cols.start - 1, 0)
+    y1, x1 = min(rows.stop + 1, h), min(cols.stop + 1, w)
+    around = cv2.boxFilter(frame8[y0:y1, x0:x1], cv2.CV_32F, (3, 3))
+    return around[rows.start - y0:rows.stop - y0, cols.start - x0:cols.stop - x0]
 
 
 def _band(gray: np.ndarray) -> np.ndarray:
