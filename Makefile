@@ -58,10 +58,15 @@ firmware: firmware-deps
 
 # Two workers (pytest-xdist), one a core: the suite takes about 11 minutes instead of 15 on two
 # cores. Each worker renders and calibrates the vision tests' tables for itself.
+# The vision's numba kernels are compiled (or loaded from numba's cache) before the tests and
+# the service start, so that no process meets the compiler on its first frames
+# (companion/vision/warm.py).
 test: $(VENV)/.installed test-debs firmware-deps firmware
+	$(VENV)/bin/python -m companion.vision.warm
 	$(VENV)/bin/python -m pytest -n 2
 
 run: $(VENV)/.installed
+	$(VENV)/bin/python -m companion.vision.warm
 	$(VENV)/bin/companion serve --port 8000 $(ARGS)
 
 bench: $(VENV)/.installed

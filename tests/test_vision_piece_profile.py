@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.vision.features import LUMA
+from companion.vision import piece_profile
 from companion.vision.piece_profile import profiles, sum32
 
 
@@ -29,15 +30,8 @@ def _across(at, lum, n):
 
 
 def _relative_spread(values):
-    vs = values.tolist()
-    total = 0.0
-    for x in vs:
-        total += x
-    mean = total / len(vs)
-    squares = 0.0
-    for x in vs:
-        squares += (x - mean) * (x - mean)
-    return math.sqrt(squares / len(vs)) / max(mean, 1e-3)
+    # (worked in plain Python floats before, as now: the kernel's own function, run as Python)
+    return piece_profile._relative_spread.py_func(values)
 
 
 def numpy_profiles(t, s, lum, col):

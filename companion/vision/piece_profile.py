@@ -139,13 +139,48 @@ def _relative_spread(v):
 
 
 @njit(cache=True)
+def _select(v, k):
+    """Puts the k-th smallest of ``v`` (a scratch copy, reordered in place) at v[k], the
+    smaller ones before it and the larger after (numba's np.partition does the same, but takes
+    seconds longer to compile than the whole measuring)."""
+    lo, hi = 0, len(v) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2                  # the median of three as the pivot
+        if v[mid] < v[lo]:
+            v[mid], v[lo] = v[lo], v[mid]
+        if v[hi] < v[lo]:
+            v[hi], v[lo] = v[lo], v[hi]
+        if v[hi] < v[mid]:
+            v[hi], v[mid] = v[mid], v[hi]
+        pivot = v[mid]
+        i, j = lo, hi
+        while i <= j:
+            while v[i] < pivot:
+                i += 1
+            while v[j] > pivot:
+                j -= 1
+            if i <= j:
+                v[i], v[j] = v[j], v[i]
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            break
+    return v[k]
+
+
+@njit(cache=True)
 def _median32(v):
     """The median of float32 values, as numpy's (the mean of the middle two, in float32)."""
-    k = len(v) // 2
-    p = np.partition(v, k)
-    if len(v) % 2:
-        return p[k]
-    return (p[:k].max() + p[k]) / F32(2)
+    s = v.copy()
+    k = len(s) // 2
+    upper = _select(s, k)
+    if len(s) % 2:
+        return upper
+    return (s[:k].max() + upper) / F32(2)
 
 
 @njit(cache=True)
@@ -157,7 +192,10 @@ def profiles(t, s, lum, col):
     turned so that the narrow end (a bottle's neck) is last; widths the slices' widths,
     wide end first."""
     n = len(t)
-    t0 = math.floor(t.min())
+    least = t[0]
+    for i in range(1, n):
+        least = min(least, t[i])
+    t0 = math.floor(least)
     # soft binning: each pixel's unit area shared by the two nearest slices
     tb = np.empty(n, np.int32)
     frac = np.empty(n, np.float64)
@@ -172,9 +210,10 @@ def profiles(t, s, lum, col):
     for i in range(n):
         first[tb[i]] += 1.0 - frac[i]
         second[tb[i] + 1] += frac[i]
-    w_all = (first + second).astype(np.float32)
-    k85 = _rank(len(w_all), 0.85)
-    W = np.partition(w_all, k85)[k85]
+    w_all = np.empty(top + 2, np.float32)
+    for k in range(top + 2):
+        w_all[k] = F32(first[k] + second[k])
+    W = _select(w_all.copy(), _rank(len(w_all), 0.85))
     if W <= 2:
         return False, False, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, w_all[:0]
     lo, hi = -1, -1
@@ -183,16 +222,14 @@ def profiles(t, s, lum, col):
             if lo < 0:
                 lo = k
             hi = k
-    w = w_all[lo:hi + 1].copy()
-    m = len(w)
+    m = hi - lo + 1
+    w = np.empty(m, np.float32)
     L = float(m)
     q = max(1, round(m * 0.22))
-    flipped = sum32(w, 0, q) / F32(q) < sum32(w, m - q, m) / F32(q)
-    if flipped:
-        w = w[::-1].copy()
-        tlo = -(hi + t0 + 1)
-    else:
-        tlo = lo + t0
+    flipped = sum32(w_all, lo, lo + q) / F32(q) < sum32(w_all, hi + 1 - q, hi + 1) / F32(q)
+    for k in range(m):
+        w[k] = w_all[hi - k] if flipped else w_all[lo + k]
+    tlo = -(hi + t0 + 1) if flipped else lo + t0
     neck = sum32(w, m - q, m) / F32(q) / W
     a, b = int(m * 0.55), int(m * 0.75)
     b = max(b, a + 1)
@@ -219,8 +256,13 @@ def profiles(t, s, lum, col):
                 lum_body[j] = lum[i]
                 j += 1
         prof = _across(at, lum_body, 7)
-        brightest = max(prof.max(), 1.0)
-        flat = _relative_spread(prof[1:6] / brightest)
+        brightest = 1.0
+        for k in range(7):
+            brightest = max(brightest, prof[k])
+        core = np.empty(5, np.float64)
+        for k in range(5):
+            core[k] = prof[k + 1] / brightest
+        flat = _relative_spread(core)
         rim = _across(at, lum_body, 9)
         middle = -0.0
         for k in range(3, 6):
@@ -228,22 +270,36 @@ def profiles(t, s, lum, col):
         edge = (rim[1] + rim[7]) / 2 / max(middle / 3, 1.0)
     # colour of the body: the lit part, without highlights and shaded edges
     inner = np.zeros(n, np.bool_)
+    n_inner = 0
     if n_body > 40:
         reach = F32(W * 0.35)
         for i in range(n):
             inner[i] = body[i] and abs(s[i]) < reach
-    if n_body <= 40 or not inner.any():
+            n_inner += inner[i]
+    if n_inner == 0:
         inner[:] = True
-    li = lum[inner]
-    k30, k80 = _rank(len(li), 0.30), _rank(len(li), 0.80)
-    hi_l = np.partition(li, k80)[k80]
-    lo_l = np.partition(li, k30)[k30]
-    sel = inner & (lum >= lo_l) & (lum <= hi_l)
-    if sel.sum() < 5:
-        sel = inner
-    picked = col[sel]
+        n_inner = n
+    li = np.empty(n_inner, np.float32)
+    j = 0
+    for i in range(n):
+        if inner[i]:
+            li[j] = lum[i]
+            j += 1
+    hi_l = _select(li, _rank(n_inner, 0.80))
+    lo_l = _select(li, _rank(n_inner, 0.30))
+    n_sel = 0
+    for i in range(n):
+        n_sel += inner[i] and lum[i] >= lo_l and lum[i] <= hi_l
+    lit = n_sel >= 5                       # else the whole inner part
+    picked = np.empty((3, n_sel if lit else n_inner), np.float32)
+    j = 0
+    for i in range(n):
+        if inner[i] and (not lit or (lum[i] >= lo_l and lum[i] <= hi_l)):
+            for c in range(3):
+                picked[c, j] = col[i, c]
+            j += 1
     colour = np.empty(3, np.float32)
     for c in range(3):
-        colour[c] = _median32(picked[:, c].copy())
+        colour[c] = _median32(picked[c])
     return (True, flipped, L, float(W), float(neck), float(shoulder), flat, edge,
             float(colour[0]), float(colour[1]), float(colour[2]), w)
