@@ -398,7 +398,7 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     out = []
     for g in groups:
         _, f_, at = cost_of(g)
-        pm = np.zeros_like(m)
+        pm = np.zeros(m.shape, np.uint8)      # (C order: its flat view is the crop's scan order)
         pm.ravel()[at] = 255
         if len(groups) > 1 and (colour_of(g) == shade or g <= relit_only) and np.count_nonzero(pm) < SHADE_AREA * min_area:
             # ... unless it is not faint, as shade is: of a black bottle on a dark tray only

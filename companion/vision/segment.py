@@ -182,10 +182,9 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     # test's full-frame passes cost more than gathering those pixels)
     differs = z > 3.5
     at = np.flatnonzero(differs)
-    # (the frame's mean from its bytes: a quarter of the memory to read, the same means to
-    # the last bit but one)
-    # (the tray's 3x3 mean as lit now: the empty tray's, times the gain, smooth, so nearly the
-    # same as the mean of the product; both means only where they are asked for, difference.py)
+    # (the frame's 3x3 mean from its bytes, the tray's as lit now as the empty tray's times
+    # the gain, which is smooth, so nearly the mean of the product; both only where asked for,
+    # difference.py)
     shadow = np.zeros(differs.shape, bool)
     shadow.ravel()[at] = shadow_like_at(small8, c["bg3"], gain, at, float(sigma.max()))
     shadow &= ~_deep_shade(shadow, small8, c, gain, profile)
@@ -245,7 +244,8 @@ def deeper_than_tray(dark: np.ndarray, tray_dark: np.ndarray, light: float, marg
     the empty tray's (``tray_dark``, bytes) lit by ``light``, by more than ``margin``: where
     ``float32(dark) - tray_dark * light > margin`` in float32, as bytes. The least depth that
     passes is found once for each of the tray's 256 levels, and the frame is compared with
-    it byte by byte (the float images cost three times as much).
+    it byte by byte (the float images cost three times as much). ``margin`` is positive, so a
+    depth of 0 never passes and every level has a depth that fails.
 
     >>> d = np.array([[0, 8, 9, 40]], np.uint8); t = np.array([[0, 3, 3, 32]], np.uint8)
     >>> deeper_than_tray(d, t, 1.1, 5.5).tolist()
