@@ -89,7 +89,6 @@ def reference(profile: Profile):
         c["design64"] = c["design"].astype(np.float64)
         c["bg3"] = cv2.blur(bg, (3, 3))
         c["k3"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-        c["k5"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
         c["k7"] = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     return c
 
