@@ -304,3 +304,18 @@ def test_a_dark_piece_kept_for_the_second_look_and_not_fitted_is_dropped(tmp_pat
     # fits it, and it is no reading
     profile, image, truth = benchmark_photo(tmp_path, 12000, 7)
     assert sorted(f"{f['color']}-{f['shape']}" for f in identify(image, profile)) == sorted(t["id"] for t in truth)
+
+
+def test_a_black_can_that_fits_alone_takes_on_no_shade_that_spoils_it(tmp_path, monkeypatch):
+    # seed 30011 (a dark tray), 13th blurred photo: a black stubby can lies against a red can
+    # and a white bottle, and the wedge of shade between the three is as dark as the can. The
+    # watershed cuts the wedge off; the can alone plainly fits, and joined with the wedge it
+    # would fit a bottle only loosely: the join is refused, and the can is read
+    profile, image, truth = benchmark_photo(tmp_path, 30011, 12, "hard")
+    can = next(t for t in truth if t["id"] == "black-stubby_can")
+    got = reading_at(identify(image, profile, debug=True), can)
+    assert (got["color"], got["shape"], got["unsure"]) == ("black", "stubby_can", False)
+    # joined, the can and the shade were read as a bottle, with confidence
+    monkeypatch.setattr(drinks, "FITS_CLEARLY", 0.0)
+    joined = reading_at(identify(image, profile, debug=True), can)
+    assert (joined["color"], joined["shape"], joined["unsure"]) == ("black", "not_tallest_bottle", False)

@@ -265,6 +265,8 @@ def _above_tray(view: np.ndarray, tray: np.ndarray, px: np.ndarray) -> bool:
 
 SPLIT_PENALTY = 10.0     # cost of one more drink in a blob (keeps a drink from being cut in two)
 FITS_ALONE = 25.0        # a region's cost (colour + shape) below which it is one drink as it stands
+FITS_CLEARLY = 8.0       # a group's cost below which it is plainly a drink as it stands ...
+JOIN_WORSE = 12.0        # ... and takes on no piece that raises its cost by more than this
 SHADE_AREA = 0.5         # a piece of the darkest colour, or only relit, below this share of the smallest drink is shade
 
 
@@ -413,20 +415,43 @@ def split(region: Region, an: Analysis, profile: Profile) -> list[tuple[Region, 
     return out
 
 
+def spoils(a: float, b: float, union: float) -> bool:
+    """Would joining two groups of costs ``a`` and ``b`` into one of cost ``union`` spoil a
+    drink? A group that is plainly a drink as it stands (cost below FITS_CLEARLY) takes on no
+    neighbour that makes it fit clearly worse (by more than JOIN_WORSE). On a dark tray the
+    shade closed in between drinks is as dark as a black drink's body: a black stubby can
+    joined with the wedge of shade beside it fits a bottle, poorly but better than the two
+    apart with a drink's price paid for the wedge, and was read as that bottle.
+
+    >>> spoils(3.0, 247.8, 24.9)     # a black stubby can and the shade beside it
+    True
+    >>> spoils(24.5, 300.0, 6.6)     # a bottle's body, no drink alone, and its neck
+    False
+    >>> spoils(4.0, 300.0, 9.0)      # a body that fits a can, and the neck that makes it a bottle
+    False
+    """
+    good = min(a, b)
+    return good < FITS_CLEARLY and union > good + JOIN_WORSE
+
+
 def _best_join(pairs: list[tuple[frozenset, frozenset]], cost_of) -> tuple[float, frozenset, frozenset] | None:
     """Of these pairs of groups, the one whose joining gains most (their costs and one drink's
     SPLIT_PENALTY, less the union's cost), the first listed of equals; None when there is none.
 
     A union costs at least nothing, so a pair gains at most its own costs and the penalty: the
     pairs are tried from that bound down, and a union that could not beat the best so far is
-    never measured (measuring is most of the splitting's time)."""
+    never measured (measuring is most of the splitting's time). A pair whose union would
+    spoil a plain drink (``spoils``) is passed over."""
     bound = [cost_of(g1)[0] + cost_of(g2)[0] + SPLIT_PENALTY for g1, g2 in pairs]
     best, best_k = None, -1
     for k in sorted(range(len(pairs)), key=lambda k: -bound[k]):
         if best is not None and bound[k] < best[0]:
             break
         g1, g2 = pairs[k]
-        gain_ = bound[k] - cost_of(g1 | g2)[0]
+        union = cost_of(g1 | g2)[0]
+        if spoils(cost_of(g1)[0], cost_of(g2)[0], union):
+            continue
+        gain_ = bound[k] - union
         if best is None or gain_ > best[0] or (gain_ == best[0] and k < best_k):
             best, best_k = (gain_, g1, g2), k
     return best
