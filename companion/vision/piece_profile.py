@@ -22,8 +22,9 @@ F32 = np.float32
 
 @njit(cache=True)
 def _block(a, lo, n):
-    """numpy's pairwise sum of at most 128 float32 values a[lo:lo + n]: one after the other
-    below 8, else in 8 running sums combined as a tree, then the rest one after the other."""
+    """numpy's pairwise sum of at most 128 float32 (or float64) values a[lo:lo + n]: one after
+    the other below 8, else in 8 running sums combined as a tree, then the rest one after the
+    other."""
     if n < 8:
         res = F32(-0.0)
         for i in range(n):
@@ -114,11 +115,14 @@ def _across(at, lum, n):
         filled += cnt[b] > 0
     if filled == n:
         return prof
-    total = -0.0
+    # the filled slices' mean as numpy takes it: eight of nine are summed as a tree (_block)
+    filled_prof = np.empty(filled, np.float64)
+    j = 0
     for b in range(n):
         if cnt[b] > 0:
-            total += prof[b]
-    mean = total / filled
+            filled_prof[j] = prof[b]
+            j += 1
+    mean = _block(filled_prof, 0, filled) / filled
     for b in range(n):
         if cnt[b] == 0:
             prof[b] = mean
