@@ -11,6 +11,12 @@ from companion.vision.segment import analyse
 from vision_support import benchmark_photo, reading_at
 
 
+def read_as(image, profile, target: dict) -> tuple[str, str, bool]:
+    """How the reading nearest to ``target`` names it: colour, shape, unsure."""
+    got = reading_at(identify(image, profile, debug=True), target)
+    return got["color"], got["shape"], got["unsure"]
+
+
 def test_a_pale_bottles_neck_beyond_a_faint_shoulder_is_joined_to_its_body(tmp_path):
     # seed 9002 (a light tray), 14th touching photo: a white bottle whose shoulder reads as
     # tray, with a purple bottle's cap against its body. The neck and cap, cut off from the
@@ -180,11 +186,9 @@ def test_a_pale_bottles_neck_cut_off_onto_another_blob_is_joined_back(tmp_path, 
     # same colour and brighter than the tray, is joined back, and the two read as the bottle
     profile, image, truth = benchmark_photo(tmp_path, 21004, 18, "hard")
     bottle = next(t for t in truth if t["id"] == "white-tallest_bottle")
-    got = reading_at(identify(image, profile, debug=True), bottle)
-    assert (got["color"], got["shape"], got["unsure"]) == ("white", "tallest_bottle", False)
+    assert read_as(image, profile, bottle) == ("white", "tallest_bottle", False)
     monkeypatch.setattr(drinks, "JOIN_GAP", 0)
-    got = reading_at(identify(image, profile, debug=True), bottle)
-    assert got["shape"] == "short_can"
+    assert read_as(image, profile, bottle)[1] == "short_can"
 
 
 def test_joining_a_cut_off_part_at_the_edge_of_the_frame_stays_inside_it():
@@ -322,9 +326,7 @@ def test_a_black_can_that_fits_alone_takes_on_no_shade_that_spoils_it(tmp_path, 
     # would fit a bottle only loosely: the join is refused, and the can is read
     profile, image, truth = benchmark_photo(tmp_path, 30011, 12, "hard")
     can = next(t for t in truth if t["id"] == "black-stubby_can")
-    got = reading_at(identify(image, profile, debug=True), can)
-    assert (got["color"], got["shape"], got["unsure"]) == ("black", "stubby_can", False)
+    assert read_as(image, profile, can) == ("black", "stubby_can", False)
     # joined, the can and the shade were read as a bottle, with confidence
     monkeypatch.setattr(drinks, "FITS_CLEARLY", 0.0)
-    joined = reading_at(identify(image, profile, debug=True), can)
-    assert (joined["color"], joined["shape"], joined["unsure"]) == ("black", "not_tallest_bottle", False)
+    assert read_as(image, profile, can) == ("black", "not_tallest_bottle", False)
