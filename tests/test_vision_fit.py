@@ -79,7 +79,7 @@ def test_a_can_whose_piece_fits_no_drink_is_named_by_its_fitted_outline(tmp_path
     # (the splitting now keeps the can's piece from a join that spoils it, and the piece is
     # read as it stands; joined as before, it is the second look's to name)
     assert read_right(identify(image, profile), [can])
-    monkeypatch.setattr("companion.vision.drinks.FITS_CLEARLY", 0.0)
+    monkeypatch.setattr("companion.vision.splitting.FITS_CLEARLY", 0.0)
     # measured alone, the piece fits no drink: unsure (never a wrong name)
     plain = reading_at(identify(image, without_outlines(profile), debug=True), can)
     assert plain["unsure"] and "outline fits no drink" in plain["_why"]
@@ -200,7 +200,7 @@ def test_the_shade_left_over_by_a_fitted_outline_is_no_drink(tmp_path, monkeypat
     # vote by far; what it leaves of the piece is faint, shade, not one more (unsure) drink.
     # (The splitting now cuts the bottle's piece without the shade, as joining it would spoil
     # the bottle; joined as before, the piece is the second look's.)
-    monkeypatch.setattr("companion.vision.drinks.FITS_CLEARLY", 0.0)
+    monkeypatch.setattr("companion.vision.splitting.FITS_CLEARLY", 0.0)
     _, _, truth, _, found = read_by_its_outline(tmp_path, 21006, 10, "white-tallest_bottle", "hard")
     assert len(found) == len(truth) and not any(f["unsure"] for f in found)
 
@@ -265,7 +265,7 @@ def test_two_drinks_of_one_colour_end_to_end_are_fitted_as_a_pair(tmp_path, monk
     # short can, which then fits; together they explain the piece far better than the bottle.
     # (The splitting now keeps the two apart, as no join that spoils a plain drink is made;
     # joined as before, they are the second look's to tell apart.)
-    monkeypatch.setattr("companion.vision.drinks.FITS_CLEARLY", 0.0)
+    monkeypatch.setattr("companion.vision.splitting.FITS_CLEARLY", 0.0)
     profile, image, targets = read_pair(tmp_path, 25005, 22, ("blue-stubby_can", "blue-short_can"), "hard")
     monkeypatch.setattr(fit, "PAIR_GAIN", 1e9)          # no pairs: as before
     assert not read_right(identify(image, profile, debug=True), targets)

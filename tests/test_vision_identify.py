@@ -340,7 +340,7 @@ def test_a_drink_read_twice_in_one_photo_is_unsure_the_less_sure_time(tmp_path, 
     # joined as before, it is fitted as the second square bottle)
     assert reading_at(identify(image, profile), next(t for t in truth if t["id"] == "blue-stubby_can"))["shape"] \
         == "stubby_can"
-    monkeypatch.setattr("companion.vision.drinks.FITS_CLEARLY", 0.0)
+    monkeypatch.setattr("companion.vision.splitting.FITS_CLEARLY", 0.0)
     found = identify(image, profile, debug=True)
     can = reading_at(found, next(t for t in truth if t["id"] == "blue-stubby_can"))
     bottle = reading_at(found, next(t for t in truth if t["id"] == "blue-square_bottle"))

@@ -1,11 +1,12 @@
-"""Splitting a blob of touching drinks into one piece per drink (vision/drinks.py `split`), on
+"""Splitting a blob of touching drinks into one piece per drink (vision/splitting.py `split`), on
 rendered photos of the benchmark's tables. Real OpenCV throughout."""
 from __future__ import annotations
 
 import numpy as np
 
-from companion.vision import drinks, faint, fit, piece_colour
-from companion.vision.drinks import identify, regions_of, split
+from companion.vision import drinks, faint, fit, piece_colour, splitting
+from companion.vision.drinks import identify, regions_of
+from companion.vision.splitting import split
 from companion.vision.segment import analyse
 
 from vision_support import benchmark_photo, reading_at
@@ -73,7 +74,7 @@ def test_shade_cut_off_between_drinks_of_other_colours_is_no_drink(tmp_path, mon
     # colour, the shade between them is a small piece of the darkest colour; it is no drink
     profile, image, truth = benchmark_photo(tmp_path, 12000, 7)
     assert len(identify(image, profile)) == len(truth)
-    monkeypatch.setattr(drinks, "SHADE_AREA", 0.0)
+    monkeypatch.setattr(splitting, "SHADE_AREA", 0.0)
     assert len(identify(image, profile)) == len(truth) + 1
 
 
@@ -150,7 +151,7 @@ def test_a_neighbours_thin_silhouette_line_does_not_stop_the_trim(tmp_path, monk
     # (the splitting now keeps the shade out of the can's piece, as joining it would spoil
     # the can; joined as before, the trim has to take it off)
     assert reading_at(identify(image, profile), can)["shape"] == "short_can"
-    monkeypatch.setattr(drinks, "FITS_CLEARLY", 0.0)
+    monkeypatch.setattr(splitting, "FITS_CLEARLY", 0.0)
     got = reading_at(identify(image, profile, debug=True), can)
     assert (got["color"], got["shape"], got["unsure"]) == ("black", "short_can", False)
     monkeypatch.setattr(faint, "NECK_HALF_WIDTH", 0.0)  # every distinct part might be a neck
@@ -168,7 +169,7 @@ def test_two_drinks_of_one_colour_with_only_shade_between_them_are_two_drinks(tm
     # short can keeps out of the shade between the cans and a bottle, the tall can's piece
     # takes it, reads mint, and the tall can is fitted as a mint one, a misreading that
     # docs/vision.md counts among the rule's costs)
-    monkeypatch.setattr(drinks, "FITS_CLEARLY", 0.0)
+    monkeypatch.setattr(splitting, "FITS_CLEARLY", 0.0)
     found = identify(image, profile, debug=True)
     for can in cans:
         got = reading_at(found, can)
@@ -231,7 +232,7 @@ def test_a_pale_neck_darker_than_a_light_tray_but_of_another_hue_is_no_shade(tmp
     bottle = next(t for t in truth if t["id"] == "mint-square_bottle")
     got = reading_at(identify(image, profile, debug=True), bottle)
     assert (got["color"], got["shape"], got["unsure"]) == ("mint", "square_bottle", False)
-    monkeypatch.setattr(drinks, "SHADE_TINT", 1e9)
+    monkeypatch.setattr(splitting, "SHADE_TINT", 1e9)
     # (the second look would now place the bottle's outline all the same, the lost neck
     # voting for it and its loose cut being the bottle's plainly: as before, without them)
     monkeypatch.setattr(fit, "UNOWNED", fit.AMBIGUOUS)
@@ -306,7 +307,7 @@ def test_a_dark_piece_not_faint_enough_to_be_shade_gets_the_second_look(tmp_path
     bottle = next(t for t in truth if t["id"] == "black-square_bottle")
     got = reading_at(identify(image, profile, debug=True), bottle)
     assert (got["color"], got["shape"], got["unsure"], got["_why"]) == ("black", "square_bottle", False, "outline fitted")
-    monkeypatch.setattr(drinks, "REFIT_MIN", drinks.SHADE_AREA)   # as before: dropped, the bottle missed
+    monkeypatch.setattr(splitting, "REFIT_MIN", splitting.SHADE_AREA)   # as before: dropped, the bottle missed
     got = reading_at(identify(image, profile, debug=True), bottle)
     assert np.hypot(got["x"] - bottle["x"], got["y"] - bottle["y"]) > 30
 
@@ -328,5 +329,5 @@ def test_a_black_can_that_fits_alone_takes_on_no_shade_that_spoils_it(tmp_path, 
     can = next(t for t in truth if t["id"] == "black-stubby_can")
     assert read_as(image, profile, can) == ("black", "stubby_can", False)
     # joined, the can and the shade were read as a bottle, with confidence
-    monkeypatch.setattr(drinks, "FITS_CLEARLY", 0.0)
+    monkeypatch.setattr(splitting, "FITS_CLEARLY", 0.0)
     assert read_as(image, profile, can) == ("black", "not_tallest_bottle", False)
