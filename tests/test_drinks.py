@@ -157,9 +157,26 @@ def test_drink_of_needs_one_colour_and_one_shape_card(a, b):
 # --- doctests of the rules modules ---------------------------------------------------------
 
 def _doctest_modules():
+    """companion.drinks and every module under companion.rules whose source has an example."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    import companion.rules
+
+    names = ["companion.drinks"] + sorted(
+        m.name for m in pkgutil.walk_packages(companion.rules.__path__, "companion.rules.") if not m.ispkg)
+    modules = [importlib.import_module(n) for n in names]
+    return [m for m in modules if ">>>" in inspect.getsource(m)]
+
+
+def test_the_doctests_found_include_the_core_modules():
     from companion.rules import engine, tower
     from companion.rules.games import pocari_bet
-    return [drinks, engine, tower, pocari_bet]
+    from companion.rules.metro import game as metro
+
+    found = {m.__name__ for m in _doctest_modules()}
+    assert {drinks.__name__, engine.__name__, tower.__name__, pocari_bet.__name__, metro.__name__} <= found
 
 
 @pytest.mark.parametrize("module", _doctest_modules(), ids=lambda m: m.__name__)

@@ -145,8 +145,9 @@ def test_strategic_variant_without_the_tower():
 
 
 def test_refill_by_dice_rule_book_example():
-    # Rule book example: a 3 then a 6 names the black short can (in that book's card rows);
-    # without a black short can, the black tallest bottle, the next shape card to the right.
+    """Worked example: 002 CHOCOLATE MILK, Nachfüllen. A 3 then a 6 names the black short can (in
+    that book's card rows); without a black short can, the black tallest bottle, the next shape
+    card to the right."""
     colour_row = ("white", "mint", "black", "blue", "red", "purple")
     shape_row = ("tallest_bottle", "stubby_can", "tall_can", "square_bottle", "not_tallest_bottle", "short_can")
     supply = {d.id for d in cm.ALL_DRINKS}
@@ -171,7 +172,8 @@ def test_refill_by_dice_gives_the_odds_of_two_dice():
 # --- selling ------------------------------------------------------------------------------------
 
 def test_sell_example_two_mint_drinks_at_200_then_the_card_is_0():
-    # Rule book example: selling 2 mint drinks for 200 each; the mint card is back to 0.
+    """Worked example: 002 CHOCOLATE MILK, Spielablauf (selling). Two mint drinks sold for 200
+    each; the mint card is back to 0."""
     state = with_crates(game(2), 0, ["mint-stubby_can", "mint-square_bottle", "red-stubby_can"])
     state = replace(state, prices=tuple((c, 200 if c == "mint" else y) for c, y in state.prices), bank=-200)
     state = play(state, Move("sell", 0, {"card": "mint", "drinks": ("mint-stubby_can", "mint-square_bottle")}))
@@ -245,7 +247,7 @@ def test_end_at_2000_yen():
 
 
 def test_scoring_each_crate_by_one_attribute_squared_example_five_mint_2500():
-    # Rule book example: 5 mint drinks score 5 x 5 = 25 -> 2,500 yen.
+    """Worked example: 002 CHOCOLATE MILK, Wertung. Five mint drinks score 5 x 5 = 25 -> 2,500 yen."""
     five_mint = ["mint-stubby_can", "mint-short_can", "mint-tall_can", "mint-square_bottle", "mint-tallest_bottle"]
     assert cm.crate_score(five_mint) == ("mint", 5, 2500)
     state = with_crates(game(2), 0, five_mint, ["red-tall_can", "blue-tall_can", "red-short_can"])

@@ -183,6 +183,8 @@ def test_buy_card_for_500():
 
 
 def test_buy_card_not_while_a_bet_lies_on_it():
+    """Worked example: 002 JASMINE TEA, Eine Bestandskarte kaufen (the picture: a card with a bet
+    on it cannot be bought)."""
     state = play(game(3), bet(0, tall_can=100))
     assert Move("buy_card", 1, {"card": "tall_can"}) not in jt.legal_moves(state, 1)
     assert_illegal(state, Move("buy_card", 1, {"card": "tall_can"}), "a bet lies on it")
@@ -195,7 +197,8 @@ def test_buy_card_needs_500():
 
 
 def test_bet_limit_200_plus_200_per_card_example_two_cards_600():
-    # Rule book example: with 2 stock cards a player may bet up to 200 + 2 x 200 = 600.
+    """Worked example: 002 JASMINE TEA, Eine Wette setzen. With 2 stock cards a player may bet up
+    to 200 + 2 x 200 = 600."""
     state = game(2)
     state = play(state, Move("buy_card", 0, {"card": "blue"}), Move("pass", 1),
                  Move("buy_card", 0, {"card": "red"}), Move("pass", 1))
@@ -325,8 +328,20 @@ def test_a_paying_bet_pays_3_to_1_once_per_card():
     assert state.bank == 100
 
 
+def test_a_shape_bet_pays_on_one_drink_of_any_colour_a_colour_bet_on_one_of_any_shape():
+    """Worked example: 002 JASMINE TEA, Rundenende. A bet on the stubby can pays when one stubby can
+    of any colour comes out; a bet on mint when one mint drink of any shape does."""
+    buys = [(0, ("red-stubby_can", "mint-tall_can")), (1, ("blue-short_can",))]
+    state = _round_with_drinks(bets=[(2, bet(2, stubby_can=100, mint=100))], buys=buys)
+    assert state.phase == jt.DROP and state.thrower == 0   # seat 0 paid 400: the poorest
+    state = play(state, chance("drop", out=("red-stubby_can", "mint-tall_can")))
+    # seat 2: 2000 - 200 staked + 3 x 100 (a red stubby can) + 3 x 100 (a mint tall can) = 2400
+    assert yen(state)[2] == 2400
+    assert state.last_round["paid"][2] == 600
+
+
 def test_many_matching_drinks_pay_a_card_only_once():
-    # Rule book example: a bet on blue with 4 blue drinks out is paid once.
+    """Worked example: 002 JASMINE TEA, Rundenende. A bet on blue with 4 blue drinks out is paid once."""
     blues = ("blue-short_can", "blue-tall_can", "blue-stubby_can")
     state = _round_with_drinks(bets=[(2, bet(2, blue=200))], buys=[(0, blues), (1, ("blue-square_bottle",))])
     state = play(state, chance("drop", out=blues + ("blue-square_bottle",)))
@@ -422,7 +437,7 @@ def test_spilled_drinks_are_thrown_again_next_round():
 # --- the end of the game ----------------------------------------------------------------------
 
 def test_final_bonus_example_blue_card_two_blue_in_the_box_400():
-    # Rule book example: owning blue with 2 blue drinks in the box pays 400.
+    """Worked example: 002 JASMINE TEA, Spielende. Owning blue with 2 blue drinks in the box pays 400."""
     state = game(2, rounds=1, actions=2, last_round_actions=2)
     state = play(state, Move("buy_card", 0, {"card": "blue"}),
                  Move("buy_drinks", 1, {"drinks": ("blue-tall_can", "blue-short_can")}),

@@ -89,12 +89,18 @@ def test_setup_four_alike_in_a_crate_must_be_fixed_by_a_swap():
 # --- 100-yen actions ----------------------------------------------------------------------------
 
 def test_clear_all_drinks_of_one_card_from_one_crate_onto_the_card():
+    """Worked example: 002 PURA, 100-Yen-Münze. All blue drinks, or all tall cans, of one crate go
+    onto that card for 100."""
     state = game()
     blues = [d for d in state.crates[0] if d.startswith("blue")]
     state2 = play(state, Move("clear", 0, {"crate": 0, "card": "blue"}))
     assert state2.on_card("blue") == tuple(blues) and state2.hundreds == 9 and state2.spent_hundreds == 1
     assert all(d is None or not d.startswith("blue") for d in state2.crates[0])
     assert_illegal(state2, Move("clear", 0, {"crate": 0, "card": "blue"}), "no drink matching")
+    # the same by a shape: crate 0's tall can (mint) goes onto the tall can card
+    state3 = play(state2, Move("clear", 0, {"crate": 0, "card": "tall_can"}))
+    assert state3.on_card("tall_can") == ("mint-tall_can",) and state3.hundreds == 8
+    assert not any(d and d.endswith("-tall_can") for d in state3.crates[0])
 
 
 def test_clearing_six_at_once_takes_300_from_the_spent_100s():
@@ -119,7 +125,8 @@ def test_the_bonus_is_capped_by_the_spent_100s():
 
 
 def test_swap_straight_across_example_up_to_2_on_short_up_to_3_on_long_sides():
-    # Rule book example: up to 4 drinks across a short side (2 + 2) or 6 across a long side (3 + 3).
+    """Worked example: 002 PURA, 100-Yen-Münze (the swap picture). Up to 4 drinks across a short
+    side (2 + 2) or 6 across a long side (3 + 3), straight across, as many as the player likes."""
     state = game()
     long = play(state, Move("swap", 0, {"a": 0, "b": 1, "a_slots": (1, 3, 5), "b_slots": (0, 2, 4)}))
     assert [long.crates[0][s] for s in (1, 3, 5)] == [state.crates[1][s] for s in (0, 2, 4)]

@@ -159,7 +159,10 @@ def test_bets_in_order_from_the_bid_winner_one_or_two_coins():
 
 
 def test_rule_book_example_bets():
-    # P1 100 on "outside", P2 200 on "in the crate, not in a slot", P3 100 on "in a slot".
+    """Worked example: 002 upside-down tower game, Wettphase (Beispiel).
+    Worked example: 002 upside-down tower game, Wettphase (Beispiel, Fortsetzung).
+    P1 100 on "outside", P2 200 on "in the crate, not in a slot", P3 100 on "in a slot"; one drink
+    lands in the crate but not in a slot, one outside."""
     state = to_bets(game(3), winner=0)              # P1 paid a 100 bid: 900
     state = play(state, Move("bet", 0, {"space": "outside", "coins": 1}),
                  Move("bet", 1, {"space": "crate", "coins": 2}),

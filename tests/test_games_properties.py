@@ -474,11 +474,32 @@ def test_every_config_plays_to_the_end(name):
         assert g.is_over(state)
 
 
-def test_every_game_is_registered():
-    for name in GAME_SPECS:
-        assert name in GAMES
-        mod = GAMES[name]
-        assert mod.NAME == name and mod.PLAYERS
+# Registered games whose random playouts live in a test file of their own: the file, and the name
+# under which it imports the game module it plays.
+PLAYED_ELSEWHERE = {"pocari_bet": ("test_pocari_properties", "pb"),
+                    "tokyo_metro": ("test_metro_properties", "metro")}
+
+
+def test_every_registered_game_has_random_playouts_and_every_configuration_a_game():
+    import importlib
+
+    assert not set(GAME_SPECS) & set(PLAYED_ELSEWHERE), "a game is configured twice"
+    configured = set(GAME_SPECS) | set(PLAYED_ELSEWHERE)
+    unplayed = sorted(set(GAMES) - configured)
+    assert not unplayed, f"registered in GAMES but never played out at random: {', '.join(unplayed)}"
+    unknown = sorted(configured - set(GAMES))
+    assert not unknown, f"configured for random playouts but not registered in GAMES: {', '.join(unknown)}"
+    for name in sorted(GAME_SPECS):
+        g, configs = GAME_SPECS[name]()[:2]
+        assert g is GAMES[name] and g.NAME == name, f"{name}: the configuration plays another module"
+        assert configs, f"{name}: no configuration to play"
+        for config in configs:
+            assert len(config.get("names", [None] * g.PLAYERS[0])) in g.PLAYERS, f"{name}: {config}"
+    for name, (module, attr) in sorted(PLAYED_ELSEWHERE.items()):
+        tests = importlib.import_module(module)
+        assert getattr(tests, attr) is GAMES[name], f"{name}: {module} plays another module"
+        assert callable(getattr(tests, "test_random_playouts_keep_the_invariants", None)), \
+            f"{name}: {module} has no test_random_playouts_keep_the_invariants"
 
 
 def test_common_helpers_doctests():

@@ -159,3 +159,4 @@ def test_legal_moves_are_all_accepted_and_move_info_is_sane():
                 assert 0 <= info.cost <= state.seats[who].yen, (m, info)
                 assert info.pays_up_to >= 0
         state, _ = metro.apply(state, rng.choice(moves))
+    assert seen == 60, f"only {seen} positions with a choice before the game ended"

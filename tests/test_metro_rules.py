@@ -191,10 +191,12 @@ def test_the_bid_bonus_adds_to_the_next_bid_and_returns_to_the_bank():
     state = pass_all(state)
     state = apply(state, Move("run_trains", state.order[0], {}))
     state = deal_all(state)
-    bank = state.bank
+    bank, yen = state.bank, [s.yen for s in state.seats]
     state = bid_all(state, [0, 100, 0])
     assert state.order[0] == 0          # 0 + 200 beats 100
-    assert state.seats[0].yen == state.seats[0].yen and state.seats[0].bonus == 0
+    # each pays its own bid from its yen (seat 0 bid 0); the 200 bonus goes back to the bank
+    assert [s.yen for s in state.seats] == [yen[0], yen[1] - 100, yen[2]]
+    assert state.seats[0].bonus == 0
     assert state.bank == bank + 300
     check_invariants(state)
 
@@ -269,8 +271,9 @@ def test_movement_goes_in_player_order_then_the_action_phase():
 # --- the action phase: availability, discs, order -------------------------------------------------------
 
 def test_an_action_needs_a_disc_on_each_space_and_empty_spaces():
+    """Worked example: 000 TOKYO METRO, Aktionsphase. With only 2 action discs left, an action with
+    3 spaces cannot be chosen."""
     state = ready(2, HT=("HT2",), GM=("GM1",))
-    # The rule book's example: with only 2 discs left, a 3-space action cannot be chosen.
     state = with_seat(at_station(state, 0, "otemachi"), 0, used=1)
     assert_illegal(state, Move("station", 0, {"card": "HT2", "action": 0, "station": "otemachi"}),
                    "needs 3 action disc(s)", "2 left")

@@ -23,18 +23,28 @@ def game_with(holders=(), specs=(), value=2900, n=4):
 # --- the rule book's worked example: a line worth 2,900 ------------------------------------------------
 
 def test_one_holder_takes_the_whole_value():
+    """Worked example: 000 TOKYO METRO, Aktienauszahlungen. One holder of a line worth 2,900 gets 2,900."""
     _, g = scored(game_with(holders=[2]))
     assert [s["paid"] for s in g["shares"]] == [2900]
 
 
 def test_two_holders_take_the_two_numbers_beside_the_value():
+    """Worked example: 000 TOKYO METRO, Aktienauszahlungen. Two holders: 2,000 and 900."""
     _, g = scored(game_with(holders=[1, 3]))
     assert [(s["seat"], s["share"], s["paid"]) for s in g["shares"]] == [(1, 1, 2000), (3, 2, 900)]
 
 
 def test_three_holders_half_rounded_up_then_the_two_numbers_beside_the_rest():
+    """Worked example: 000 TOKYO METRO, Aktienauszahlungen. Three holders: 1,500, 1,000 and 400."""
     _, g = scored(game_with(holders=[0, 1, 2]))
     assert [s["paid"] for s in g["shares"]] == [1500, 1000, 400]
+
+
+def test_four_holders_each_take_half_of_what_is_left_the_last_the_rest():
+    """Worked example: 000 OSAKA METRO, Endwertung (vier Aktien). A line worth 2,000 with four
+    holders pays 1,000, 500, 300 (half of 500, rounded up to 100) and the 200 left."""
+    from companion.rules.metro.cards import default_track
+    assert share_payouts(default_track(), 2000, 4) == [1000, 500, 300, 200]
 
 
 def test_half_rounds_up_to_the_next_100():

@@ -146,7 +146,8 @@ def test_two_trains_may_stand_on_the_same_stop_and_each_pays_there():
 
 
 def test_a_line_with_two_stops_in_one_station_pays_at_each():
-    """Rule book: a line with several stops in one station (H6-H7 and T6-T7) pays at each one."""
+    """Worked example: 000 TOKYO METRO, Zugphase (Sonderfall). A line with several stops in one
+    station (the book names H6-H7 and T6-T7) pays at each one; here on the test board's T2-T3."""
     state = trains_waiting()
     state = with_line(state, "T", train=0, dir=1, holders=(1,))     # t1 -> big/1 -> big/2 -> t4 -> big/2 -> big/1
     state = with_pyramid(state, "big", 0)
@@ -229,8 +230,10 @@ def test_a_rider_gets_off_after_at_least_one_stop_on_a_free_field_touching_the_s
     assert target in [m.args["field"] for m in metro.legal_moves(state, 0) if m.kind == "alight"]
     state, events = metro.apply(state, Move("alight", 0, {"field": target}))
     assert state.seats[0].field == target and state.seats[0].riding == -1
-    # alighted at "big": no boarding there again in this phase (G comes back to big later... and T passes)
-    assert (0, sid(state, "big")) in state.run.barred if state.run else True
+    # alighted at "big" (G3): G goes on to big/2 (G4), which seat 0 touches, and seat 0 is not asked
+    # to board there again in this phase; nobody else has a choice, so the phase ends
+    assert [e.data["to"] for e in events if e.kind == "train_moved"] == ["G4", "G5", "G6"]
+    assert state.run is None and state.phase == DEAL
     check_invariants(state)
 
 

@@ -362,6 +362,8 @@ def test_invest_in_order_then_declare():
 
 
 def test_declare_one_of_twelve_kinds():
+    """Worked example: 002 POCARI BET, step 5. A player declares one colour ("blue drinks") or one
+    shape ("short cans")."""
     state = draft(turn_up(draw_secrets(new_game(0)), *FACE_UP), HANDS)
     for p in range(3):
         state, _ = pb.apply(state, Move("invest", p, {"amount": 100}))
@@ -372,6 +374,8 @@ def test_declare_one_of_twelve_kinds():
     state, events = pb.apply(state, Move("declare", 0, {"kind": "short_can"}))
     assert state.seats[0].declared == "short_can"
     assert events == [Event("declared", {"seat": 0, "kind": "short_can"})]
+    state, _ = pb.apply(state, Move("declare", 1, {"kind": "blue"}))
+    assert state.seats[1].declared == "blue"
 
 
 def test_the_start_player_throws_all_seven():

@@ -114,11 +114,19 @@ def playout(config, seed, spill_rate=0.03):
     return state, moves
 
 
+# A round is at most 20 moves besides spills: 3 draws, 3 secret cards, 1 pair turned up,
+# 6 picks, 3 stakes, 3 declarations and the drop; a game is 9 rounds and the start player.
+MOST_MOVES_PER_GAME = 1 + 9 * 20
+
+
 @PROPERTY_SETTINGS
 @given(config=CONFIGS, seed=st.integers(0, 2**32 - 1))
 def test_random_playouts_keep_the_invariants(config, seed):
     state, moves = playout(config, seed)
-    assert pb.is_over(state) or len(moves) == MAX_MOVES
+    assert pb.is_over(state), f"no end after {len(moves)} moves (round {state.round}, {state.phase})"
+    played = [m for m in moves if m.kind != "spill"]
+    assert len(played) <= MOST_MOVES_PER_GAME, f"{len(played)} moves besides spills for at most 9 rounds"
+    assert state.round <= state.options.rounds
 
 
 @PROPERTY_SETTINGS
