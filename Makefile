@@ -2,6 +2,7 @@
 PY ?= python3
 VENV := .venv
 ARGS ?=
+TEST_ARGS ?=
 
 .PHONY: venv .venv chromium test run bench clean
 
@@ -56,14 +57,22 @@ firmware-deps:
 firmware: firmware-deps
 	$(MAKE) -C firmware
 
-# Two workers (pytest-xdist), one a core: the suite takes about 11 minutes instead of 15 on two
-# cores. Each worker renders and calibrates the vision tests' tables for itself.
+# Two workers (pytest-xdist), one a core. tests/suite_plan.py orders the modules longest first
+# and groups the tests that share a costly fixture (loadgroup; kept in that order, not re-sorted
+# by group size); the vision tests' rendered tables are built once and shared through
+# .pytest_cache/rendered (tests/vision_support.py).
 # The vision's numba kernels are compiled (or loaded from numba's cache) before the tests and
 # the service start, so that no process meets the compiler on its first frames
 # (companion/vision/warm.py).
+PYTEST_WORKERS := -n 2 --dist loadgroup --no-loadscope-reorder
 test: $(VENV)/.installed test-debs firmware-deps firmware
 	$(VENV)/bin/python -m companion.vision.warm
-	$(VENV)/bin/python -m pytest -n 2
+	$(VENV)/bin/python -m pytest $(PYTEST_WORKERS) $(TEST_ARGS)
+
+# The rules and unit tests alone, for the edit-test loop: no browser, rendered photos or devices.
+.PHONY: test-fast
+test-fast: $(VENV)/.installed
+	$(VENV)/bin/python -m pytest -m "not browser and not vision and not device" $(TEST_ARGS)
 
 run: $(VENV)/.installed
 	$(VENV)/bin/python -m companion.vision.warm

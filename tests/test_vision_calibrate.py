@@ -14,21 +14,20 @@ from companion.drinks import DRINK_IDS
 from companion.sim.camera import SIM_SEED
 from companion.sim.looks import Lighting, Look
 from companion.sim.render import Renderer
-from companion.sim.scenes import Layout, write_calibration_set
+from companion.sim.scenes import Layout
 from companion.vision.calibrate import CalibrationError, calibrate_dir
 from companion.vision.profile import Profile, ProfileError
 
-from vision_support import run_cli
+from vision_support import calibration_set, run_cli
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def calset(tmp_path_factory) -> Path:
-    """The simulated table's calibration photos (the look the checked-in profile was made from)."""
-    d = tmp_path_factory.mktemp("calset")
-    write_calibration_set(d, Look.from_seed(SIM_SEED), SIM_SEED)
-    return d
+def calset() -> Path:
+    """The simulated table's calibration photos (the look the checked-in profile was made from);
+    shared by every test and worker: copy_set it before changing it."""
+    return calibration_set(SIM_SEED)
 
 
 @pytest.fixture(scope="module")

@@ -13,14 +13,13 @@ import pytest
 from companion.drinks import DRINK_IDS
 from companion.sim.looks import Look
 from companion.sim.render import Renderer
-from companion.sim.scenes import render_sample, write_calibration_set
-from companion.vision.calibrate import calibrate_dir
+from companion.sim.scenes import render_sample
 from companion.vision.drinks import identify
 from companion.vision.features import OUTLINE_POINTS
 from companion.vision import classify, fit, placing
 from companion.vision.outline import Outline, outlines
 
-from vision_support import reading_at, benchmark_photo
+from vision_support import benchmark_photo, calibrated, reading_at
 
 SEED = 6                      # a light tray, calibrated and photographed
 WHITE_CAN = "white-short_can"
@@ -28,11 +27,9 @@ WHITE_BOTTLE = "white-square_bottle"
 
 
 @pytest.fixture(scope="module")
-def table(tmp_path_factory):
+def table():
     look = Look.from_seed(SEED)
-    d = tmp_path_factory.mktemp("cal")
-    write_calibration_set(d, look, SEED)
-    profile = calibrate_dir(d)
+    profile = calibrated(SEED)
     renderer = Renderer(look)
     rng = np.random.default_rng([SEED, 31337])          # the benchmark's photo sequence
     render_sample(renderer, rng, "touching")

@@ -15,12 +15,12 @@ import pytest
 from companion.drinks import COLOURS, DRINK_IDS, SHAPES
 from companion.sim.looks import Look, Lighting, Placement
 from companion.sim.render import Renderer
-from companion.sim.scenes import write_calibration_set
-from companion.vision.calibrate import calibrate_dir
 from companion.vision.view import fit_angle_effect, fit_size_field
 from companion.vision.classify import distances
 from companion.vision.drinks import identify
 from companion.vision.features import SHAPE_FEATURES, angle_shift, shape_vector
+
+from vision_support import calibrated
 
 SHAPE = (360, 640)       # working image, rows x columns
 
@@ -79,12 +79,11 @@ def _lengths(renderer, profile, hx):
     return out
 
 
-def test_a_drink_measures_the_same_anywhere_in_a_tilted_view(tmp_path):
+def test_a_drink_measures_the_same_anywhere_in_a_tilted_view():
     # seed 8003: the camera leans so that drinks at the right look about a tenth longer than
     # at the left when they point across the view, half that when they point along it
     look = Look.from_seed(8003)
-    write_calibration_set(tmp_path, look, 8003)
-    profile = calibrate_dir(tmp_path)
+    profile = calibrated(8003)
     a, b = profile.stats["size_field"]
     assert a > 0.08 and abs(b) < 0.03
     renderer = Renderer(look)
@@ -131,12 +130,11 @@ def _can_at(renderer, angle):
     return image
 
 
-def test_a_can_reads_alike_across_and_along_the_light(tmp_path):
+def test_a_can_reads_alike_across_and_along_the_light():
     # seed 8000: a can lying one way looks markedly flatter than lying the other way; the
     # calibrated angle effect makes both fit the can as calibrated
     look = Look.from_seed(8000)
-    write_calibration_set(tmp_path, look, 8000)
-    profile = calibrate_dir(tmp_path)
+    profile = calibrated(8000)
     effect = profile.stats["angle_effect"]
     c, s = effect["flat"]
     renderer = Renderer(look)

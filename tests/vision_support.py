@@ -1,17 +1,36 @@
 """Shared by the vision tests: running the vision subcommands in-process, as `companion` would,
-and rendered tables with the photos the benchmark takes of them."""
+and rendered tables with the photos the benchmark takes of them.
+
+Rendering a table's 37 calibration photos and calibrating from them takes seconds, so each is
+built once and kept on disk under ``.pytest_cache/rendered/``, keyed by a hash of the code that
+makes it (the simulation and drinks for photos, the vision code too for profiles): both test
+workers and every later run share it, and an edit of that code builds afresh. A file lock makes
+a worker that needs a table the other is building wait for it rather than build it twice."""
 from __future__ import annotations
 
 import argparse
 import copy
+import fcntl
+import hashlib
+import os
+import pickle
+import shutil
+import tempfile
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
 from companion.sim.looks import Look
 from companion.sim.render import Renderer
-from companion.sim.scenes import render_sample, write_calibration_set
-from companion.vision.calibrate import calibrate_dir
+from companion.sim.scenes import calibration_photos, render_sample, skip_sample, write_calibration_set
+from companion.vision.calibrate import calibrate_photos
 from companion.vision.cli import register
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = ROOT / ".pytest_cache" / "rendered"
+PHOTO_CODE = ("sim", "drinks.py")               # what draws a photo
+PROFILE_CODE = PHOTO_CODE + ("vision",)         # ...and what calibrates from photos
 
 
 def run_cli(*argv: str) -> int:
@@ -26,23 +45,72 @@ def reading_at(found: list[dict], truth: dict) -> dict:
     return min(found, key=lambda f: (f["x"] - truth["x"]) ** 2 + (f["y"] - truth["y"]) ** 2)
 
 
-_calibrated: dict[int, object] = {}
+@cache
+def code_hash(parts: tuple[str, ...]) -> str:
+    """A hash of the project's source files under ``companion/<part>`` for each part."""
+    digest = hashlib.sha256()
+    for part in parts:
+        base = ROOT / "companion" / part
+        for path in sorted(base.rglob("*.py")) if base.is_dir() else [base]:
+            digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _built(name: str, code: tuple[str, ...], make):
+    """The path of ``name`` in the cache for this version of ``code``, made by ``make(path)``
+    once (under a lock, into a temporary name that is renamed into place when complete)."""
+    path = CACHE / code_hash(code) / name
+    if path.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)          # released when the file closes
+        if not path.exists():
+            part = Path(tempfile.mkdtemp(dir=path.parent, prefix=f".{name}."))
+            try:
+                made = make(part / name)
+                os.replace(made, path)
+            finally:
+                shutil.rmtree(part, ignore_errors=True)
+    return path
+
+
+def calibration_set(seed: int, tray: str | None = None) -> Path:
+    """A folder with the table's rendered calibration photos (background.png and one photo per
+    drink), about 60 MB: for the tests of calibration itself. Shared: copy it before changing
+    anything in it."""
+    def make(out: Path) -> Path:
+        write_calibration_set(out, Look.from_seed(seed, tray), seed)
+        return out
+    return _built(f"calset-{seed}-{tray}", PHOTO_CODE, make)
+
+
+_profiles: dict[tuple, object] = {}
+
+
+def calibrated(seed: int, tray: str | None = None):
+    """The profile ``companion calibrate drinks`` makes from that table's calibration photos;
+    each caller gets its own copy to change."""
+    key = (seed, tray)
+    if key not in _profiles:
+        def make(out: Path) -> Path:
+            photos = calibration_photos(Look.from_seed(seed, tray), seed)   # as calibrate_dir reads them
+            _, background = next(photos)
+            profile = calibrate_photos(background, ((d, f"{d}.png", img) for d, img in photos),
+                                       f"calibrate drinks (rendered table {seed})")
+            profile._cache = {}                 # derived on first use; megabytes in a file
+            out.write_bytes(pickle.dumps(profile))
+            return out
+        _profiles[key] = pickle.loads(_built(f"profile-{seed}-{tray}.pickle", PROFILE_CODE, make).read_bytes())
+    return copy.deepcopy(_profiles[key])
 
 
 def benchmark_photo(tmp_path, seed: int, skip: int, difficulty: str = "touching"):
     """A table of its own, calibrated from its rendered photos, and the photo that follows the
-    first ``skip`` of the benchmark's sequence at that difficulty: profile, image, truth.
-
-    A table is calibrated once per test run (a seed always renders the same photos, and
-    rendering and calibrating them is most of such a test's time); each caller gets its own
-    copy of the profile to change."""
+    first ``skip`` of the benchmark's sequence at that difficulty: profile, image, truth."""
     look = Look.from_seed(seed)
-    if seed not in _calibrated:
-        write_calibration_set(tmp_path, look, seed)
-        _calibrated[seed] = calibrate_dir(tmp_path)
-    profile = copy.deepcopy(_calibrated[seed])
     renderer = Renderer(look)
     rng = np.random.default_rng([seed, 31337])
     for _ in range(skip):
-        render_sample(renderer, rng, difficulty)
-    return (profile, *render_sample(renderer, rng, difficulty))
+        skip_sample(renderer, rng, difficulty)
+    return (calibrated(seed), *render_sample(renderer, rng, difficulty))

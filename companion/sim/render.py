@@ -266,6 +266,15 @@ class Renderer:
         elif mode == "mul":
             dst *= sub if sub.ndim == dst.ndim else sub[..., None]
 
+    def draws(self, rng: np.random.Generator, *, noise: float = 1.0, motion_blur: float = 0.0):
+        """Everything a frame takes from ``rng``, in order: the camera shake's direction (with
+        motion blur) and the sensor noise (with noise). Drawn before the frame is built, so that
+        a caller can move ``rng`` past a frame without building it (``scenes.skip_sample``)."""
+        shake = float(rng.uniform(0, math.pi)) if motion_blur > 0 else None
+        w, h = self.look.image_size
+        grain = rng.normal(0, 1, (h, w, 3)).astype(np.float32) if noise > 0 else None
+        return shake, grain
+
     def render(self, placements: list[Placement], lighting: Lighting | None = None, *,
                rng: np.random.Generator, hand: Hand | None = None, noise: float = 1.0,
                jpeg_quality: int | None = None, motion_blur: float = 0.0,
@@ -273,6 +282,7 @@ class Renderer:
         """One frame: BGR uint8 image and the ground truth of each drink (image px)."""
         lk = self.look
         lighting = lighting or Lighting()
+        shake, grain = self.draws(rng, noise=noise, motion_blur=motion_blur)
         canvas = self.tray.copy()
         shadow = np.ones(canvas.shape[:2], np.float32)
         sprites = []
@@ -316,12 +326,12 @@ class Renderer:
         img *= self.vignette
         exposure = 0.86  # set so that a white drink in full light does not clip
         img *= exposure
-        if motion_blur > 0:
-            img = _camera_shake(img, motion_blur, rng)
+        if shake is not None:
+            img = _camera_shake(img, motion_blur, shake)
         out = linear_to_srgb_u8(img)
-        if noise > 0:
+        if grain is not None:
             sigma = noise * (1.6 + 0.012 * out.astype(np.float32))
-            out = np.clip(out + rng.normal(0, 1, out.shape).astype(np.float32) * sigma, 0, 255).astype(np.uint8)
+            out = np.clip(out + grain * sigma, 0, 255).astype(np.uint8)
         if jpeg_quality:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
@@ -416,10 +426,9 @@ def _motion(col: np.ndarray, alpha: np.ndarray, dx: float, dy: float):
     return c[pad:-pad, pad:-pad], a[pad:-pad, pad:-pad]
 
 
-def _camera_shake(img: np.ndarray, length: float, rng: np.random.Generator) -> np.ndarray:
+def _camera_shake(img: np.ndarray, length: float, ang: float) -> np.ndarray:
     n = max(3, int(round(length)) | 1)
     k = np.zeros((n, n), np.float32)
-    ang = rng.uniform(0, math.pi)
     c = (n - 1) / 2
     for t in np.linspace(-c, c, 4 * n):
         k[int(round(c + t * math.sin(ang))), int(round(c + t * math.cos(ang)))] += 1

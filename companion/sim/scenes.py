@@ -127,31 +127,50 @@ DIFFICULTY_TITLES = {"separated": "separated", "touching": "touching", "drift": 
                      "hard": "touching + drift + JPEG + motion blur"}
 
 
-def write_calibration_set(out: Path, look: Look, seed: int) -> None:
-    """background.png (the empty tray) and 36 photos <colour>-<shape>.png, one drink each."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+def calibration_photos(look: Look, seed: int):
+    """The calibration photos, one at a time: ("background", the empty tray), then (drink id,
+    a photo of that drink alone) for each of the 36 drinks."""
     r = Renderer(look)
     rng = np.random.default_rng([seed, 7003])
-    img, _ = r.render([], Lighting.steady(rng), rng=rng)
-    cv2.imwrite(str(out / "background.png"), img)
+    yield "background", r.render([], Lighting.steady(rng), rng=rng)[0]
     for d in DRINK_IDS:
         lay = Layout(look, r, rng)
         lay.hx, lay.hy = lay.hx * 0.8, lay.hy * 0.8
         p = lay.place_apart(d)
-        img, _ = r.render([p], Lighting.steady(rng), rng=rng)
-        cv2.imwrite(str(out / f"{d}.png"), img)
+        yield d, r.render([p], Lighting.steady(rng), rng=rng)[0]
 
 
-def render_sample(renderer: Renderer, rng: np.random.Generator, difficulty: str, n_min: int = 3,
-                  n_max: int = 8):
+def write_calibration_set(out: Path, look: Look, seed: int) -> None:
+    """background.png (the empty tray) and 36 photos <colour>-<shape>.png, one drink each."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name, img in calibration_photos(look, seed):
+        cv2.imwrite(str(out / f"{name}.png"), img)
+
+
+def _sample_scene(renderer: Renderer, rng: np.random.Generator, difficulty: str, n_min: int, n_max: int) -> dict:
+    """What one sample photo shows, drawn from ``rng``: the arguments of ``Renderer.render``."""
     spec = DIFFICULTIES[difficulty]
     n = int(rng.integers(n_min, n_max + 1))
     scene = random_scene(renderer.look, renderer, rng, n, spec["touching"])
     light = Lighting.drift(rng, spec["drift"]) if spec["drift"] else Lighting.steady(rng)
     blur = float(rng.uniform(2, 6)) * spec["blur"] if spec["blur"] else 0.0
     q = int(rng.integers(spec["jpeg"] - 10, spec["jpeg"] + 15)) if spec["jpeg"] else None
-    return renderer.render(scene, light, rng=rng, jpeg_quality=q, motion_blur=blur)
+    return {"placements": scene, "lighting": light, "jpeg_quality": q, "motion_blur": blur}
+
+
+def render_sample(renderer: Renderer, rng: np.random.Generator, difficulty: str, n_min: int = 3,
+                  n_max: int = 8):
+    """The next photo of a sequence at ``difficulty``: image and truth."""
+    return renderer.render(rng=rng, **_sample_scene(renderer, rng, difficulty, n_min, n_max))
+
+
+def skip_sample(renderer: Renderer, rng: np.random.Generator, difficulty: str, n_min: int = 3,
+                n_max: int = 8) -> None:
+    """Move ``rng`` past the photo ``render_sample`` would render, without rendering it: the
+    tests reach the n-th photo of a benchmark sequence in a fraction of the time."""
+    scene = _sample_scene(renderer, rng, difficulty, n_min, n_max)
+    renderer.draws(rng, motion_blur=scene["motion_blur"])
 
 
 def write_dataset(out: Path, seed: int, difficulty: str, n_images: int, tray: str | None = None) -> dict:

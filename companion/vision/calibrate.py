@@ -175,12 +175,15 @@ def calibrate_dir(directory: str | Path) -> Profile:
     for p in sorted(directory.iterdir()):
         if p.suffix.lower() in IMAGE_EXTS and p.stem not in known:
             log.warning("%s: not a drink id, ignored (names look like red-short_can.png)", p.name)
-    background = read_image(bg_path)
+    photos = ((d, path.name, read_image(path)) for d in DRINK_IDS for path in [_find(directory, d)])
+    return calibrate_photos(read_image(bg_path), photos, f"calibrate drinks {directory.name}")
+
+
+def calibrate_photos(background: np.ndarray, photos, source: str) -> Profile:
+    """The profile from the empty tray and one photo per drink, given as (drink id, name for
+    messages, BGR image) for each of the 36 drinks (read one at a time: a generator will do)."""
     profile = _bare_profile(background)
-    features = {}
-    for d in DRINK_IDS:
-        path = _find(directory, d)
-        features[d] = single_drink(read_image(path), profile, path.name)
+    features = {d: single_drink(img, profile, name) for d, name, img in photos}
     field = fit_size_field(features, (profile.work_size[1], profile.work_size[0]))
     features = {d: as_in_the_middle(f, field, (profile.work_size[1], profile.work_size[0]))
                 for d, f in features.items()}
@@ -195,7 +198,7 @@ def calibrate_dir(directory: str | Path) -> Profile:
     profile.stats = {**stats, "size_field": [round(v, 4) for v in field],
                      "angle_effect": {k: [round(v, 4) for v in cs] for k, cs in effect.items()}}
     profile.drinks = {d: _record(f) for d, f in features.items()}
-    profile.source = f"calibrate drinks {directory.name}"
+    profile.source = source
     _check_separable(profile)
     _check_sizes(profile)
     return profile

@@ -1,0 +1,87 @@
+"""How the suite is laid out over the two workers, and which tests are the quick ones.
+
+- Kinds. Every test module is of one kind, by its name: ``browser`` (the dashboard in
+  Chromium), ``vision`` (rendered photos), ``device`` (ptys, simavr, server processes) or a rules
+  and unit test. ``make test-fast`` runs only the last kind: the edit-test loop.
+- Order. The modules with the longest tests start first, so that no worker is left with one
+  long test at the end while the other idles; a module's tests stay together and in file order
+  (a module fixture is built once per worker, not again each time its module comes back). A
+  test's length is what it took in the last run on this checkout (kept in pytest's cache); a
+  module never timed yet counts by its typical longest test below.
+- Groups. Tests that share an expensive module fixture run on one worker (``xdist_group``),
+  so that it is built once (``make test`` runs ``--dist loadgroup``).
+"""
+from __future__ import annotations
+
+import pytest
+
+KINDS = {  # module name prefix -> kind
+    "test_dashboard_": "browser",
+    "test_vision_": "vision",
+    "test_doctests_vision": "vision",
+    "test_sim_": "vision",
+    "test_firmware_simavr": "device",
+    "test_sensors_link": "device",
+    "test_devices": "device",
+    "test_cli": "device",
+}
+
+# Seconds the module's longest test typically takes on one busy core, for modules with no time of
+# their own in the cache yet (a fresh clone). Only the order matters; unknown modules count 0.1 s.
+TYPICAL_SECONDS = {
+    "test_dashboard_games": 25.0, "test_dashboard_metro": 20.0, "test_dashboard_devices": 15.0,
+    "test_dashboard_browser": 6.0, "test_dashboard_compose": 6.0,
+    "test_vision_split": 4.0, "test_vision_fit": 4.0, "test_vision_identify": 3.0,
+    "test_vision_calibrate": 3.0, "test_vision_view": 5.0, "test_vision_mat": 4.0,
+    "test_vision_segment": 4.0, "test_vision_tray": 2.0,
+    "test_firmware_simavr": 4.0, "test_sensors_link": 2.0, "test_metro_estimate": 2.0,
+    "test_cli": 3.0, "test_devices": 3.0,
+}
+
+# Modules whose tests share a module fixture that is costly to build: one worker runs them all.
+GROUPED = ("test_vision_calibrate", "test_vision_mat", "test_dashboard_metro")
+
+CACHE_KEY = "suite_plan/seconds"
+
+
+def module_of(item: pytest.Item) -> str:
+    return item.path.stem
+
+
+def kind_of(module: str) -> str:
+    return next((kind for prefix, kind in KINDS.items() if module.startswith(prefix)), "unit")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    cache = getattr(config, "cache", None)     # None with -p no:cacheprovider
+    seconds = cache.get(CACHE_KEY, {}) if cache else {}
+    longest: dict[str, float] = {}
+    for item in items:
+        module = module_of(item)
+        kind = kind_of(module)
+        if kind != "unit":
+            item.add_marker(getattr(pytest.mark, kind))
+        if module in GROUPED:
+            item.add_marker(pytest.mark.xdist_group(module))
+        if item.nodeid in seconds:
+            longest[module] = max(longest.get(module, 0.0), seconds[item.nodeid])
+    for module in {module_of(item) for item in items} - set(longest):
+        longest[module] = TYPICAL_SECONDS.get(module, 0.1)
+    items.sort(key=lambda item: -longest[module_of(item)])   # stable: file order within a module
+
+
+_timed: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when in ("setup", "call"):    # setup: the fixtures a test had to build
+        _timed[report.nodeid] = round(_timed.get(report.nodeid, 0.0) + report.duration, 2)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    # Under xdist the controller receives every worker's reports, so it alone writes the times.
+    if hasattr(session.config, "workerinput") or not _timed or not getattr(session.config, "cache", None):
+        return
+    seconds = session.config.cache.get(CACHE_KEY, {})
+    seconds.update(_timed)
+    session.config.cache.set(CACHE_KEY, seconds)
