@@ -1,26 +1,47 @@
-"""What the browser tests share: the real app served by uvicorn in a thread on a free port,
-Debian's Chromium driven by Playwright, and a small JSON client for setting up games."""
+"""What the browser tests share: the real `companion serve` in a process of its own on a free port,
+Debian's Chromium driven by Playwright, a small JSON client, and a tap that cannot be lost.
+
+The server runs as its own process (not a thread of pytest) so that its work (TOKYO METRO's
+playouts, the simulated camera) never waits for the test's Python under one GIL, on a busy
+machine least of all. Its devices are chosen as a person would choose them: by `companion
+serve`'s options (`--camera`, `--serial`).
+"""
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
 import socket
-import threading
+import subprocess
+import sys
 import time
+import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import uvicorn
-from playwright.sync_api import sync_playwright
-
-from companion.server.app import create_app
-from companion.table.store import EventStore
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect, sync_playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Without the background-networking flags Chromium keeps dialling out of this closed network.
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
+SIM_PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
+
+# Bounds far above the worst case seen on a busy 2-core machine (a start takes 2-4 s there): they
+# only turn a hang into a failure that says what it waited for.
+START_S = 120.0
+STOP_S = 20.0
+REPLY_MS = 60_000     # a page's answer to a tap (a move takes well under a second)
+TAP_TRIES = 5         # a tap swallowed by a redraw between finger down and up is tapped again
+# What a page must show (a push, a redraw) comes within a second or two on a busy machine, not
+# Playwright's default 5 s: every `expect` of the browser tests waits up to 30 s.
+EXPECT_MS = 30_000
+expect.set_options(timeout=EXPECT_MS)
 
 
 def free_port() -> int:
@@ -29,31 +50,121 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_server(data_dir: Path, port: int | None = None, **devices) -> tuple[uvicorn.Server, threading.Thread, str]:
-    """The real app on ``data_dir`` (``devices``: create_app's camera/serial), started and ready."""
-    app = create_app(EventStore(data_dir), **devices)
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port or free_port(), log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    return server, thread, f"http://127.0.0.1:{server.config.port}"
+@dataclass
+class Server:
+    """A running `companion serve`: its URL, its process and the file its stderr goes to."""
+
+    url: str
+    port: int
+    proc: subprocess.Popen
+    log_path: Path
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
 
 
-def stop_server(server: uvicorn.Server, thread: threading.Thread) -> None:
-    server.should_exit = True
-    thread.join(15)
+def _listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself holds a listening TCP socket on 127.0.0.1:``port`` (so that
+    an answer on that port is ours, not another test process's that took the same free port)."""
+    inodes = set()
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            try:
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+        lines = Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]
+    except OSError:
+        return False
+    for line in lines:
+        parts = line.split()
+        local, state, inode = parts[1], parts[3], parts[9]
+        if state == "0A" and int(local.split(":")[1], 16) == port and inode in inodes:
+            return True
+    return False
+
+
+def _die_with_parent() -> None:
+    """In the server's process, before it starts: a SIGTERM when the test process dies, however
+    it dies (Linux), so that no server outlives a killed test run."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/api/game-types", timeout=10) as res:
+            return res.status == 200
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+def start_server(data_dir: Path, port: int | None = None, *, camera: str = "none", serial: str = "none",
+                 profile: str | Path | None = None, options: tuple[str, ...] = ()) -> Server:
+    """`companion serve` on ``data_dir`` (its own store), started and answering its HTTP API.
+    ``camera``/``serial`` are the serve options (`none`, `sim`, a file, a port); a camera other
+    than the simulated one is given the simulated table's drink profile unless ``profile`` says."""
+    data_dir = Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if profile is None and camera not in ("none", "sim") and not camera.startswith("sim:"):
+        profile = SIM_PROFILE
+    for attempt in range(5):
+        chosen = port or free_port()
+        log_path = data_dir.parent / f"{data_dir.name}-serve-{chosen}.log"
+        cmd = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(chosen),
+               "--data", str(data_dir), "--camera", camera, "--serial", serial, *options]
+        if profile is not None:
+            cmd += ["--profile", str(profile)]
+        with open(log_path, "wb") as log:
+            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                    cwd=Path(__file__).resolve().parents[1], preexec_fn=_die_with_parent)
+        server = Server(f"http://127.0.0.1:{chosen}", chosen, proc, log_path)
+        deadline = time.monotonic() + START_S
+        while True:
+            if proc.poll() is not None:
+                text = server.log()
+                if port is None and "address already in use" in text.lower() and attempt < 4:
+                    break  # another process took the free port first: try another one
+                pytest.fail(f"`companion serve` exited with {proc.returncode} before it answered "
+                            f"({' '.join(cmd)}):\n{text[-3000:]}")
+            if _listens(proc.pid, chosen) and _answers(server.url):
+                return server
+            if time.monotonic() > deadline:
+                stop_server(server)
+                pytest.fail(f"`companion serve` did not answer GET {server.url}/api/game-types within "
+                            f"{START_S:.0f} s of starting ({' '.join(cmd)}):\n{server.log()[-3000:]}")
+            time.sleep(0.05)
+    raise AssertionError("unreachable")
+
+
+def stop_server(server: Server) -> None:
+    """SIGTERM (uvicorn shuts down and the devices stop), then SIGKILL if it does not exit."""
+    if server.proc.poll() is None:
+        server.proc.send_signal(signal.SIGTERM)
+        try:
+            server.proc.wait(STOP_S)
+        except subprocess.TimeoutExpired:
+            server.proc.kill()
+            server.proc.wait(STOP_S)
 
 
 @contextmanager
-def served(data_dir: Path, **devices):
-    server, thread, url = start_server(data_dir, **devices)
+def served(data_dir: Path, **options):
+    """A running server for the ``with`` block; ``options`` as for :func:`start_server`."""
+    server = start_server(data_dir, **options)
     try:
-        yield url
+        yield server.url
     finally:
-        stop_server(server, thread)
+        stop_server(server)
 
 
 @contextmanager
@@ -72,8 +183,134 @@ def chromium():
 def call(base: str, method: str, path: str, body: dict | None = None):
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as res:
+    with urllib.request.urlopen(req, timeout=60) as res:
         return json.loads(res.read())
+
+
+# --- tapping ----------------------------------------------------------------------------------------
+
+# Every page records, for each click event, the test ids on its path: a tap whose finger-down and
+# finger-up landed on different elements (the page redrew in between) has no click on the button,
+# and is tapped again at once (a lost tap used to cost a 10 s wait). Kept in sessionStorage, so
+# that a tap that navigates (the lobby's start) is still on record. Installed on a page by its first
+# tap, and again after it navigated. Answers what a tap needs to know before it taps.
+BEFORE_TAP = """() => {
+  const taps = () => JSON.parse(sessionStorage.getItem('test.taps') || '[]');
+  if (!window.__tapRecorder) {
+    window.__tapRecorder = true;
+    document.addEventListener('click', (e) => {
+      const path = e.composedPath().filter((n) => n.dataset && n.dataset.testid).map((n) => n.dataset.testid);
+      sessionStorage.setItem('test.taps', JSON.stringify([...taps(), path]));
+    }, true);
+  }
+  const app = document.getElementById('app');
+  return { taps: taps().length, seq: app && app.dataset.seq !== undefined ? Number(app.dataset.seq) : null,
+           toasts: document.querySelectorAll('[data-testid=toast]').length };
+}"""
+# After the tap: "missed" when no click reached the button; with `newer`, "ok" once the page shows
+# a view newer than before (or "toast: ..." when the server refused), else false (still waiting).
+AFTER_TAP = """([before, id, newer]) => {
+  const taps = JSON.parse(sessionStorage.getItem('test.taps') || '[]').slice(before.taps);
+  if (!taps.some((path) => path.includes(id))) return 'missed';
+  if (!newer) return 'ok';
+  const app = document.getElementById('app');
+  const seq = app && app.dataset.seq !== undefined ? Number(app.dataset.seq) : null;
+  if (seq !== null && (before.seq === null || seq > before.seq)) return 'ok';
+  const toasts = document.querySelectorAll('[data-testid=toast]');
+  return toasts.length > before.toasts ? 'toast: ' + toasts[toasts.length - 1].innerText : false;
+}"""
+
+
+def _after(page, before: dict, testid: str, newer: bool, what: str) -> str:
+    for _ in range(10):
+        try:
+            return page.wait_for_function(AFTER_TAP, arg=[before, testid, newer], timeout=REPLY_MS).json_value()
+        except PlaywrightError as exc:
+            if "context was destroyed" in str(exc) or "navigat" in str(exc):
+                page.wait_for_load_state("domcontentloaded", timeout=REPLY_MS)  # the tap led to another page
+                continue
+            if "Timeout" in str(exc):
+                raise AssertionError(f"{what}: the page still shows view {before['seq']} {REPLY_MS // 1000} s "
+                                     f"after the tap (waited for the server's answer to reach it)") from None
+            raise
+    raise AssertionError(f"{what}: the page kept navigating after the tap")
+
+
+def tap(page, target, what: str | None = None, *, newer: bool = False, force: bool = False,
+        before: dict | None = None) -> None:
+    """Tap ``target`` (a test id, or a locator whose element carries one) the way a finger does, and
+    make sure the button received the tap: a tap swallowed by a redraw is tapped again (found again,
+    on the redrawn page), at most TAP_TRIES times. With ``newer``, also wait for the
+    reply: a newer view on the page (a refusal in a toast fails at once). ``force`` skips
+    Playwright's checks that the element is visible, still and on top (a caller that checked that
+    itself saves the round trips; a tap that misses is still caught and repeated). ``before``: what
+    BEFORE_TAP answered just now, when the caller asked for it along with other things."""
+    if isinstance(target, str):
+        testid, locator = target, page.locator(f'[data-testid="{target}"]:visible').first
+    else:
+        testid, locator = target.get_attribute("data-testid", timeout=REPLY_MS), target
+        if testid is None:
+            raise AssertionError(f"tap: {what or target} has no data-testid")
+    what = what or testid
+    for _ in range(TAP_TRIES):
+        before = before or page.evaluate(BEFORE_TAP)
+        try:
+            locator.click(timeout=REPLY_MS, force=force)
+        except PlaywrightError as exc:  # forced: the page redrew between finding the button and tapping it
+            if not force or not re.search(r"not visible|not attached|detached", str(exc)):
+                raise
+            got = "missed"
+        else:
+            got = _after(page, before, testid, newer, what)
+        if got == "ok":
+            return
+        if got != "missed":
+            raise AssertionError(f"{what}: the server refused ({got}) instead of answering with a newer view")
+        if isinstance(target, str):
+            locator = page.locator(f'[data-testid="{testid}"]:visible').first
+        before = None
+    raise AssertionError(f"{what}: {TAP_TRIES} taps never reached the button (each one swallowed by a redraw)")
+
+
+def tap_and_wait(page, target, what: str | None = None, *, table=None, force: bool = False,
+                 before: dict | None = None) -> int | None:
+    """Tap and wait for the reply: the page showing a newer view (its #app data-seq), and the
+    table view too when given (then the new sequence number is returned)."""
+    tap(page, target, what, newer=True, force=force, before=before)
+    if table is None or table is page:
+        return None
+    new = seq_of(page)
+    shown(table, new, f"the table view after {what or target}")
+    return new
+
+
+def wait_until(page, js: str, what: str, arg=None, timeout_ms: int = REPLY_MS):
+    """Wait until the page function ``js`` (given ``arg``) answers something true, and return it;
+    a failure says what was waited for."""
+    try:
+        return page.wait_for_function(js, arg=arg, timeout=timeout_ms).json_value()
+    except PlaywrightError as exc:
+        if "Timeout" not in str(exc):
+            raise
+        raise AssertionError(f"waited {timeout_ms // 1000} s for {what}, in vain") from None
+
+
+def seq_of(page) -> int | None:
+    seq = page.evaluate("() => document.getElementById('app').dataset.seq")
+    return None if seq is None else int(seq)
+
+
+def shown(page, seq: int, what: str = "the page") -> None:
+    """Wait until the page shows the view with sequence number ``seq`` (or later)."""
+    try:
+        page.wait_for_function("n => Number(document.getElementById('app').dataset.seq) >= n", arg=seq,
+                               timeout=REPLY_MS)
+    except PlaywrightError as exc:
+        if "Timeout" not in str(exc):
+            raise
+        raise AssertionError(f"{what}: no view with seq >= {seq} reached the page by WebSocket within "
+                             f"{REPLY_MS // 1000} s (it shows {seq_of(page)})") from None
+
 
 def pick_testid(view: dict) -> str:
     """A reasonable move among the legal ones, as the testid of its button."""

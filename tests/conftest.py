@@ -7,6 +7,8 @@ from fastapi.testclient import TestClient
 from companion.server.app import create_app
 from companion.table.store import EventStore
 
+pytest_plugins = ("suite_plan",)    # the tests' kinds, order and grouping over the workers
+
 
 @pytest.fixture
 def store(tmp_path):
@@ -23,20 +25,47 @@ def client(store):
 
 # --- the dashboard in a real browser (tests/browser_support.py) --------------------------------
 
-@pytest.fixture
-def base_url(tmp_path):
-    """The real app served over HTTP on a free port, with its own store."""
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory):
+    """`companion serve` (no camera, no board) in a process of its own on a free port, with its
+    own store; one per test module: each test plays games of its own (their own ids)."""
     from browser_support import served      # Playwright is loaded only by the browser tests
 
-    with served(tmp_path) as url:
+    with served(tmp_path_factory.mktemp("served") / "data") as url:
         yield url
 
 
-@pytest.fixture
-def browser():
-    """Debian's headless Chromium, driven by Playwright."""
+@pytest.fixture(scope="session")
+def chromium_browser():
+    """Debian's headless Chromium, driven by Playwright: one for the whole run (a launch takes
+    1 to 10 s on a busy machine); each test's pages are closed after it (`browser`)."""
     from browser_support import chromium
 
     with chromium() as b:
         yield b
 
+
+class _LessMotion:
+    """The browser, whose new pages ask for less motion (prefers-reduced-motion) unless told:
+    the dashboard's endless pulses repaint a page every frame, which on a busy machine takes the
+    CPU that the server and the other pages need (the pulse itself: test_dashboard_metro.py)."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def new_page(self, **options):
+        options.setdefault("reduced_motion", "reduce")
+        return self._browser.new_page(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
+@pytest.fixture
+def browser(chromium_browser):
+    """The run's Chromium (pages asking for less motion); the pages a test opened are closed after it."""
+    before = set(chromium_browser.contexts)
+    yield _LessMotion(chromium_browser)
+    for context in chromium_browser.contexts:
+        if context not in before:
+            context.close()

@@ -4,7 +4,9 @@ One round of POCARI BET on a simulated table, seats 0 and 1 human and seat 2 the
 seat 0 plays on its phone page, seat 1 on the shared table page, both by tapping buttons; the
 table throws; then what both pages show must equal what the API reports, reached by WebSocket
 pushes alone (no reload). Also: the secret card reaches only its owner's phone; the lobby
-starts a game; German; API errors in a toast; bad player links; phone-sized layout.
+starts a game; German; the server's refusal in a toast (a turned-up card that a player holds,
+on a real table); bad player links; phone-sized layout; the page reconnects to a restarted
+server (the real `companion serve`, stopped and started again on the same data).
 """
 from __future__ import annotations
 
@@ -12,25 +14,13 @@ import json
 import re
 
 import pytest
-from browser_support import call, free_port, pick_testid, start_server, stop_server
+from browser_support import call, pick_testid, shown, start_server, stop_server, tap, tap_and_wait, wait_until
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 TABLE_SIZE = {"width": 1280, "height": 800}  # a 10-inch tablet, landscape
 PHONE_SIZE = {"width": 390, "height": 844}
-
-
-def shown_seq(page, seq: int) -> None:
-    """Wait until the page shows the view with sequence number `seq` (or later)."""
-    page.wait_for_function("n => Number(document.getElementById('app').dataset.seq) >= n", arg=seq, timeout=8000)
-
-
-def tap(page, testid: str, endpoint: str) -> None:
-    """Tap a button and wait for the request it makes to succeed."""
-    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith(endpoint)) as res:
-        page.get_by_test_id(testid).click()
-    assert res.value.ok, f"{testid}: {res.value.status} {res.value.text()}"
 
 
 def digits(text: str) -> str:
@@ -59,13 +49,14 @@ def test_lobby_starts_a_game(base_url, browser):
     expect(page.get_by_test_id("bot-1")).to_be_checked()
     page.get_by_test_id("bot-1").uncheck()  # two people, one computer
     page.get_by_test_id("name-1").fill("Bea")
-    page.get_by_test_id("start-game").click()
+    tap(page, "start-game")
     page.wait_for_url(re.compile(r"/\?game=\w+"))
     expect(page.get_by_test_id("simulated-banner")).to_be_visible()
-    games = call(base_url, "GET", "/api/games")
-    assert len(games) == 1 and games[0]["names"] == ["Aki", "Bea", "Chie"] and games[0]["bots"] == [2]
+    gid = page.url.split("game=")[1]
+    (game,) = [g for g in call(base_url, "GET", "/api/games") if g["id"] == gid]
+    assert game["names"] == ["Aki", "Bea", "Chie"] and game["bots"] == [2] and game["game"] == "pocari_bet"
     page.goto(base_url + "/")
-    expect(page.get_by_test_id(f"game-{games[0]['id']}")).to_be_visible()
+    expect(page.get_by_test_id(f"game-{gid}")).to_be_visible()
     page.close()
 
 
@@ -93,7 +84,8 @@ def test_one_round_on_table_and_phone(base_url, browser):
     expect(table.get_by_test_id("join-0")).to_have_attribute("href", links[0])
     expect(table.get_by_test_id("join-1")).to_have_attribute("href", links[1])
     assert table.get_by_test_id("join-2").count() == 0
-    table.wait_for_function("[...document.querySelectorAll('img.qr')].every(i => i.complete && i.naturalWidth > 0)")
+    wait_until(table, "[...document.querySelectorAll('img.qr')].every(i => i.complete && i.naturalWidth > 0)",
+               "the join panel's QR codes to load")
 
     checked_secret = False
     for _ in range(30):
@@ -112,14 +104,15 @@ def test_one_round_on_table_and_phone(base_url, browser):
             assert table.locator(f'[data-card="{secret}"]').count() == 0
             checked_secret = True
         page = phone if actor == 0 else table
+        shown(page, view["seq"])
         if actor == 0:
             check_layout(phone, f"phone, {view['state']['phase']}")
         testid = pick_testid(view)
-        tap(page, testid, "/moves")
+        tap_and_wait(page, testid)
         after = call(base_url, "GET", f"/api/games/{gid}/view")
         assert after["seq"] > view["seq"], f"tapping {testid} changed nothing"
-        shown_seq(table, after["seq"])
-        shown_seq(phone, after["seq"])  # the page that did not act learns it by WebSocket
+        shown(table, after["seq"], "the table")
+        shown(phone, after["seq"], "the phone")  # the page that did not act learns it by WebSocket
     else:
         pytest.fail("the round did not reach the throw")
     assert checked_secret
@@ -127,10 +120,10 @@ def test_one_round_on_table_and_phone(base_url, browser):
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "drop")
     assert phone.get_by_test_id("throw").count() == 0  # the table throws, not a phone
     check_layout(table, "table, drop")
-    tap(table, "throw", "/throw")
+    tap_and_wait(table, "throw")
     view = call(base_url, "GET", f"/api/games/{gid}/view")
-    shown_seq(table, view["seq"])
-    shown_seq(phone, view["seq"])
+    shown(table, view["seq"], "the table")
+    shown(phone, view["seq"], "the phone")
 
     # Both pages show what the API reports.
     last, yen = view["state"]["last_round"], view["payouts"]["yen"]
@@ -160,21 +153,14 @@ def test_one_round_on_table_and_phone(base_url, browser):
     table.screenshot(path="/tmp/dash-table.png", full_page=True)
     phone.screenshot(path="/tmp/dash-phone.png", full_page=True)
 
-    # An API refusal is shown in a toast (seat 0 has the crate now, so it draws first).
+    # German, remembered across a reload (seat 0 has the crate now, so it draws first).
     assert view["state"]["to_act"][0]["actor"] == 0
-    phone.route("**/api/games/*/moves", lambda route: route.fulfill(
-        status=409, content_type="application/json", body=json.dumps({"detail": "refused for the test"})))
-    phone.get_by_test_id("move-draw-colour").click()
-    expect(phone.get_by_test_id("toast")).to_contain_text("refused for the test")
-    phone.unroute("**/api/games/*/moves")
-
-    # German, remembered across a reload.
     expect(table.get_by_test_id("phase")).to_have_text("Draw a secret card")
-    table.get_by_test_id("lang-de").click()
+    tap(table, "lang-de")
     expect(table.get_by_test_id("phase")).to_have_text("Geheime Karte ziehen")
     table.reload()
     expect(table.get_by_test_id("phase")).to_have_text("Geheime Karte ziehen")
-    table.get_by_test_id("lang-en").click()
+    tap(table, "lang-en")
 
     # The table view on a phone-sized screen.
     table.set_viewport_size(PHONE_SIZE)
@@ -191,9 +177,9 @@ def test_one_round_on_table_and_phone(base_url, browser):
 
 
 def test_reconnects_after_the_server_restarts(tmp_path, browser):
-    port = free_port()
-    server, thread, _ = start_server(tmp_path, port)
-    base = f"http://127.0.0.1:{port}"
+    data = tmp_path / "data"
+    server = start_server(data)
+    base = server.url
     try:
         gid = call(base, "POST", "/api/games", {"names": ["Aki", "Ben", "Chie"], "bots": [1, 2], "seed": 1})["id"]
         page = browser.new_page(viewport=TABLE_SIZE)
@@ -201,16 +187,17 @@ def test_reconnects_after_the_server_restarts(tmp_path, browser):
         expect(page.get_by_test_id("move-draw-colour")).to_be_visible()
         expect(page.get_by_test_id("conn")).to_be_hidden()
     finally:
-        stop_server(server, thread)
+        stop_server(server)
     expect(page.get_by_test_id("conn")).to_be_visible()  # "reconnecting"
-    server, thread, _ = start_server(tmp_path, port)  # the same data: the game resumes
+    server = start_server(data, server.port)  # the same data on the same port: the game resumes
     try:
-        expect(page.get_by_test_id("conn")).to_be_hidden(timeout=15000)
+        # The page tries again after 0.5, 1, 2, 4, then every 8 s.
+        expect(page.get_by_test_id("conn")).to_be_hidden()
         seq = call(base, "GET", f"/api/games/{gid}/view")["seq"]
-        tap(page, "move-draw-colour", "/moves")
-        shown_seq(page, seq + 1)
+        tap_and_wait(page, "move-draw-colour")
+        shown(page, seq + 1)
     finally:
-        stop_server(server, thread)
+        stop_server(server)
 
 
 def test_real_table_pickers(base_url, browser):
@@ -223,17 +210,17 @@ def test_real_table_pickers(base_url, browser):
     table = browser.new_page(viewport=TABLE_SIZE)
     table.goto(f"{base_url}/?game={gid}")
     assert table.get_by_test_id("simulated-banner").count() == 0
-    tap(table, "chance-start_player-0", "/moves")
+    tap_and_wait(table, "chance-start_player-0")
 
     phone = browser.new_page(viewport=PHONE_SIZE)
     phone.goto(links[0])
-    tap(table, "move-draw-shape", "/moves")
+    tap_and_wait(table, "move-draw-shape")
     first = phone.locator("[data-testid^=enter-secret-]").first
     card = first.get_attribute("data-testid").removeprefix("enter-secret-")
-    tap(phone, f"enter-secret-{card}", "/moves")
+    tap_and_wait(phone, f"enter-secret-{card}")
     expect(phone.get_by_test_id("secret-card")).to_have_attribute("data-card", card)
     for seat in (1, 2):
-        tap(table, "move-draw-colour", "/moves")
+        tap_and_wait(table, "move-draw-colour")
         chance = call(base_url, "GET", f"/api/games/{gid}/view?token={tokens[seat]}")["chance"]
         call(base_url, "POST", f"/api/games/{gid}/moves", {"move": chance["outcomes"][0]["move"], "token": tokens[seat]})
 
@@ -241,9 +228,26 @@ def test_real_table_pickers(base_url, browser):
                for s in range(3)}
     colour = next(c for c in ("red", "mint", "white", "purple") if c not in secrets)
     shape = next(s for s in ("tall_can", "short_can", "stubby_can") if s not in secrets)
-    table.get_by_test_id(f"turnup-colour-{colour}").click()
-    table.get_by_test_id(f"turnup-shape-{shape}").click()
-    tap(table, "turnup-confirm", "/moves")
+    shown(table, call(base_url, "GET", f"/api/games/{gid}/view")["seq"])
+
+    # Somebody turns up a card that a player holds as their secret: the server refuses (409), and
+    # the table says why in a toast; nothing changes.
+    held = next(c for c in secrets if c in ("black", "white", "mint", "blue", "red", "purple"))
+    seq = call(base_url, "GET", f"/api/games/{gid}/view")["seq"]
+    tap(table, f"turnup-colour-{held}")
+    tap(table, f"turnup-shape-{shape}")
+    with table.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as res:
+        tap(table, "turnup-confirm")
+    assert res.value.status == 409, f"{res.value.status} {res.value.text()}"
+    expect(table.get_by_test_id("toast")).to_contain_text("cannot both be turned up now")
+    expect(table.get_by_test_id("toast")).to_contain_text(res.value.json()["detail"])
+    assert call(base_url, "GET", f"/api/games/{gid}/view")["seq"] == seq
+    table.locator("[data-testid=toast] .toast-close").click()
+
+    # The right colour instead; the shape stays chosen.
+    tap(table, f"turnup-colour-{colour}")
+    expect(table.get_by_test_id(f"turnup-shape-{shape}")).to_have_attribute("aria-pressed", "true")
+    tap_and_wait(table, "turnup-confirm")
     expect(table.locator(f'[data-testid=faceup] svg[data-drink="{colour}-{shape}"]')).to_be_visible()
 
     for _ in range(20):  # draft, invest and declare through the API: tested on the simulated table
@@ -251,16 +255,16 @@ def test_real_table_pickers(base_url, browser):
         if view["state"]["phase"] == "drop":
             break
         call(base_url, "POST", f"/api/games/{gid}/moves", {"move": view["moves"][0]["move"]})
-    shown_seq(table, view["seq"])
+    shown(table, view["seq"])
     thrown = view["chance"]["thrown"]
     out = sorted(thrown[:2])
     for drink in out:
-        table.get_by_test_id(f"tap-{drink}").click()
+        tap(table, f"tap-{drink}")
     expect(table.get_by_test_id("tap-confirm")).to_contain_text("2")
-    tap(table, "tap-confirm", "/observations")
+    tap_and_wait(table, "tap-confirm")
     view = call(base_url, "GET", f"/api/games/{gid}/view")
     assert view["state"]["last_round"]["drop"]["out"] == out
-    shown_seq(table, view["seq"])
+    shown(table, view["seq"])
     shown_out = table.locator("[data-testid=result-out] svg[data-drink]")
     assert sorted(shown_out.nth(i).get_attribute("data-drink") for i in range(shown_out.count())) == out
     stuck = view["state"]["tower"]["stuck"]
@@ -270,6 +274,6 @@ def test_real_table_pickers(base_url, browser):
     call(base_url, "POST", f"/api/games/{gid}/observations",
          {"source": "camera", "appeared": [stuck[0]], "confidence": 0.5})
     expect(table.get_by_test_id("question")).to_be_visible()
-    tap(table, "question-confirm", "/moves")
+    tap_and_wait(table, "question-confirm")
     expect(table.get_by_test_id("question")).to_be_hidden()
     assert stuck[0] not in call(base_url, "GET", f"/api/games/{gid}/view")["state"]["tower"]["stuck"]

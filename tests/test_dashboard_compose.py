@@ -8,19 +8,13 @@ engine's reason.
 from __future__ import annotations
 
 import pytest
-from browser_support import call, chromium
+from browser_support import call, shown, tap
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
 TABLE_SIZE = {"width": 1280, "height": 800}
 PHONE_SIZE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium() as b:
-        yield b
 
 
 def open_page(browser, url: str, errors: list[str], **kwargs):
@@ -40,7 +34,7 @@ def small_buttons(box) -> list:
 
 def confirm(page, box) -> None:
     with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as res:
-        box.get_by_test_id("compose-confirm").click()
+        tap(page, box.get_by_test_id("compose-confirm"))
     assert res.value.ok, f"{res.value.status} {res.value.text()}"
 
 
@@ -59,40 +53,39 @@ def test_buy_two_drinks_at_once_in_jasmine_tea(base_url, browser):
     expect(table.get_by_test_id("compose-bet")).to_be_visible()
     # closed at first (the single drinks stay listed as tiles): open it
     expect(box.get_by_test_id(f"compose-pick-{first}")).to_be_hidden()
-    box.get_by_test_id("compose-open-buy_drinks").click()
+    tap(table, box.get_by_test_id("compose-open-buy_drinks"))
     expect(box.get_by_test_id("compose-confirm")).to_be_disabled()
-    box.get_by_test_id(f"compose-pick-{first}").click()
+    tap(table, box.get_by_test_id(f"compose-pick-{first}"))
     expect(box.get_by_test_id("compose-price")).to_have_attribute("data-yen", "100")
-    box.get_by_test_id(f"compose-pick-{second}").click()
+    tap(table, box.get_by_test_id(f"compose-pick-{second}"))
     expect(box.get_by_test_id(f"compose-pick-{second}")).to_have_attribute("aria-pressed", "true")
     expect(box.get_by_test_id("compose-price")).to_have_attribute("data-yen", "400")
     expect(box.get_by_test_id("compose-confirm")).to_be_enabled()
     assert not small_buttons(box), small_buttons(box)[:3]
 
     # German, and the picker keeps what was tapped across the redraw
-    table.get_by_test_id("lang-de").click()
+    tap(table, table.get_by_test_id("lang-de"))
     expect(box.get_by_test_id("compose-open-buy_drinks")).to_contain_text("auf einmal kaufen")
     expect(box.get_by_test_id(f"compose-pick-{second}")).to_have_attribute("aria-pressed", "true")
     expect(box.get_by_test_id("compose-confirm")).to_contain_text("Bestätigen (2)")
-    table.get_by_test_id("lang-en").click()
+    tap(table, table.get_by_test_id("lang-en"))
 
     confirm(table, box)
     after = call(base_url, "GET", f"/api/games/{gid}/view")["state"]
     assert after["players"][seat]["yen"] == 2000 - 400
     assert sorted(b["drink"] for b in after["bought"]) == sorted([first, second])
     # the next player's picker starts empty and offers the drinks left
-    table.wait_for_function("n => Number(document.getElementById('app').dataset.seq) >= n",
-                            arg=call(base_url, "GET", f"/api/games/{gid}/view")["seq"])
+    shown(table, call(base_url, "GET", f"/api/games/{gid}/view")["seq"])
     box = table.get_by_test_id("compose-buy_drinks")
-    box.get_by_test_id("compose-open-buy_drinks").click()
+    tap(table, box.get_by_test_id("compose-open-buy_drinks"))
     expect(box.get_by_test_id(f"compose-pick-{first}")).to_have_count(0)
     expect(box.get_by_test_id("compose-confirm")).to_contain_text("(0)")
 
     # bet on two cards, one stepped up past the limit is not offered; 200 in all
     bet = table.get_by_test_id("compose-bet")
-    bet.get_by_test_id("compose-open-bet").click()
-    bet.get_by_test_id("compose-pick-red").click()
-    bet.get_by_test_id("compose-pick-tall_can").click()
+    tap(table, bet.get_by_test_id("compose-open-bet"))
+    tap(table, bet.get_by_test_id("compose-pick-red"))
+    tap(table, bet.get_by_test_id("compose-pick-tall_can"))
     expect(bet.get_by_test_id("compose-pick-blue")).to_be_disabled()  # 200 yen: two cards at 100
     expect(bet.get_by_test_id("compose-amount-red-more")).to_be_disabled()
     expect(bet.get_by_test_id("compose-price")).to_have_attribute("data-yen", "200")
@@ -132,21 +125,21 @@ def test_sell_two_drinks_at_once_in_chocolate_milk(base_url, browser):
     phone_url = next(p["url"] for p in call(base_url, "GET", f"/api/games/{gid}/players") if p["seat"] == seat)
     table = open_page(browser, f"{base_url}/?game={gid}", errors, viewport=TABLE_SIZE)
     box = table.get_by_test_id("compose-sell")
-    box.get_by_test_id("compose-open-sell").click()
+    tap(table, box.get_by_test_id("compose-open-sell"))
     cards = [c for c in call(base_url, "GET", f"/api/games/{gid}/view")["composites"] if c["kind"] == "sell"]
     if len(cards) > 1:  # several cards to sell against: choose the card first
         option = box.get_by_test_id(f"compose-option-{card}")
-        option.click()
+        tap(table, option)
         expect(option).to_have_attribute("aria-pressed", "true")
     for d in two:
-        box.get_by_test_id(f"compose-pick-{d}").click()
+        tap(table, box.get_by_test_id(f"compose-pick-{d}"))
     if sell["pays"]["2"]:
         expect(box.get_by_test_id("compose-pays")).to_have_attribute("data-yen", str(sell["pays"]["2"]))
     assert not small_buttons(box), small_buttons(box)[:3]
 
     # the same picker on the player's phone fits a phone's width
     phone = open_page(browser, phone_url, errors, viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
-    phone.get_by_test_id("compose-open-sell").click()
+    tap(phone, phone.get_by_test_id("compose-open-sell"))
     expect(phone.get_by_test_id("compose-sell").get_by_test_id("compose-confirm")).to_be_visible()
     assert phone.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     phone.close()

@@ -24,7 +24,13 @@ from .session import TableSession
 
 log = logging.getLogger(__name__)
 FPS = 10                     # frames read per second: plenty to see drinks settle
-SETTLE_TIMEOUT_S = 30.0      # a simulated drop the camera has not read by then is reported directly
+# The simulated throw waits for the camera in frames it has read, not in seconds: on a busy
+# machine the camera reads fewer frames a second, and a limit in seconds would let the load (not
+# the camera) decide whether the drop is read by the camera or reported directly. Reading a drop
+# takes some 15 frames (the drinks land in 6, the tray must then stay still for 4); 300 frames
+# (30 s at full speed) means the watcher did not see it.
+SETTLE_FRAMES = 300          # a simulated drop the camera has not read within these frames is reported directly
+BEAMS_BACKSTOP_S = 120.0     # the simulated board's passes arrive within milliseconds while it is connected
 SIM_PROFILE = Path(__file__).resolve().parents[2] / "calibration" / "sim-profile.json"
 
 
@@ -43,6 +49,7 @@ class Devices:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._ticks = 0  # turns of the camera loop: frames read (or tried)
         self.throwing: set[str] = set()  # games whose simulated throw is still being read
 
     # --- life -------------------------------------------------------------------------------
@@ -102,22 +109,25 @@ class Devices:
     def _play_throw(self, session, thrown, outcome, board, camera) -> None:
         try:
             if camera is not None:
-                if camera.in_tray():  # a player clears the tray first
+                if camera.in_tray():  # a player clears the tray first: the hand's frames are shown
                     camera.take_out(camera.in_tray())
-                    time.sleep(1.0)
+                    self._wait_frames(lambda: not camera.script, SETTLE_FRAMES)
                 # The watcher compares with the tray it last saw still: let it see the tray first.
-                self._wait(lambda: self._tray_read_still(), SETTLE_TIMEOUT_S)
+                self._wait_frames(lambda: self._tray_read_still(), SETTLE_FRAMES)
             if board is not None:
                 for _ in thrown:
                     board.drop("in")
                 for _ in outcome.appeared:
                     board.drop("out")
                 counted = (len(thrown), len(outcome.appeared))
-                self._wait(lambda: session.folded.beams == counted, 5.0)
+                # Counted before the camera shows the drop; a board that is not connected (or stops
+                # talking) sends its passes when it is back, so the throw goes on without them.
+                self._wait(lambda: session.folded.beams == counted or self.link.status()["state"] != "connected",
+                           BEAMS_BACKSTOP_S)
             if camera is not None:
                 seq = len(session.records)
                 camera.drop(outcome.appeared)
-                if outcome.appeared and self._wait(lambda: _drop_read(session, seq), SETTLE_TIMEOUT_S):
+                if outcome.appeared and self._wait_frames(lambda: _drop_read(session, seq), SETTLE_FRAMES):
                     return
                 log.warning("simulated throw: the camera did not read the drop in time; reporting it directly")
             if session.game.chance(session.state) is not None:
@@ -134,6 +144,17 @@ class Devices:
     def _wait(self, done: Callable[[], bool], timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and not self._stop.is_set():
+            if done():
+                return True
+            time.sleep(0.05)
+        return done()
+
+    def _wait_frames(self, done: Callable[[], bool], frames: int) -> bool:
+        """Wait until ``done()``, or until the camera loop has turned ``frames`` more times (see
+        SETTLE_FRAMES), or stopped."""
+        start = self._ticks
+        while self._ticks - start < frames and not self._stop.is_set() \
+                and self._thread is not None and self._thread.is_alive():
             if done():
                 return True
             time.sleep(0.05)
@@ -161,6 +182,7 @@ class Devices:
             return
         while not self._stop.is_set():
             started = time.monotonic()
+            self._ticks += 1
             try:
                 frame = self.source.read()
                 obs = self.watcher.feed(frame) if frame is not None else None
