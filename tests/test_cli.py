@@ -7,10 +7,23 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 
 import httpx
 import pytest
+
+from waiting import PROCESS_PATIENCE, wait_for
+
+
+class http:
+    """httpx with a patient timeout: a busy machine may answer slowly; a dead server fails at once."""
+
+    @staticmethod
+    def get(url: str, timeout: float = 60, **kw) -> httpx.Response:
+        return httpx.get(url, timeout=timeout, **kw)
+
+    @staticmethod
+    def post(url: str, timeout: float = 60, **kw) -> httpx.Response:
+        return httpx.post(url, timeout=timeout, **kw)
 
 
 def free_port() -> int:
@@ -21,54 +34,57 @@ def free_port() -> int:
 
 def companion(*args: str, **kw) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "companion.cli", *args], capture_output=True,
-                          text=True, timeout=60, **kw)
+                          text=True, timeout=PROCESS_PATIENCE, **kw)
 
 
 class Server:
+    """`companion serve` in a process of its own; its output goes to a file (a pipe nobody reads
+    could fill up and stall it)."""
+
     def __init__(self, data, *extra: str):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--data", str(data), *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited: {self.proc.stderr.read()}")
-            try:
-                httpx.get(self.url + "/api/games", timeout=1)
-                return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise AssertionError("server did not start")
+        self.output = data / f"serve-{self.port}.log"
+        with open(self.output, "w") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
+                 "--port", str(self.port), "--data", str(data), *extra],
+                stdout=out, stderr=subprocess.STDOUT, text=True)
+        wait_for(self.answers, f"`companion serve` to answer on {self.url}", PROCESS_PATIENCE, step=0.05)
+
+    def answers(self) -> bool:
+        if self.proc.poll() is not None:
+            raise AssertionError(f"the server exited ({self.proc.returncode}): {self.output.read_text()}")
+        try:
+            http.get(self.url + "/api/games", timeout=5)  # each try short: the port may not be bound yet
+            return True
+        except httpx.HTTPError:
+            return False
 
     def kill(self):
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self.proc.stdout.close()
-        self.proc.stderr.close()
+        self.proc.wait(timeout=PROCESS_PATIENCE)
 
 
 def test_sigkill_mid_game_then_restart_shows_the_same_game(tmp_path):
     server = Server(tmp_path)
     try:
-        gid = httpx.post(server.url + "/api/games", json={"bots": [2], "seed": 9}).json()["id"]
+        gid = http.post(server.url + "/api/games", json={"bots": [2], "seed": 9}).json()["id"]
         for _ in range(8):  # into the middle of round 1
-            v = httpx.get(f"{server.url}/api/games/{gid}/view").json()
-            r = httpx.post(f"{server.url}/api/games/{gid}/moves", json={"move": v["moves"][-1]["move"]})
+            v = http.get(f"{server.url}/api/games/{gid}/view").json()
+            r = http.post(f"{server.url}/api/games/{gid}/moves", json={"move": v["moves"][-1]["move"]})
             assert r.status_code == 200, r.text
-        before = httpx.get(f"{server.url}/api/games/{gid}/view").json()
+        before = http.get(f"{server.url}/api/games/{gid}/view").json()
     finally:
         server.kill()
     server = Server(tmp_path)
     try:
-        games = httpx.get(server.url + "/api/games").json()
+        games = http.get(server.url + "/api/games").json()
         assert [g["id"] for g in games] == [gid]
-        after = httpx.get(f"{server.url}/api/games/{gid}/view").json()
+        after = http.get(f"{server.url}/api/games/{gid}/view").json()
         assert after == before
         v = after  # and the game goes on from there
-        r = httpx.post(f"{server.url}/api/games/{gid}/moves", json={"move": v["moves"][0]["move"]})
+        r = http.post(f"{server.url}/api/games/{gid}/moves", json={"move": v["moves"][0]["move"]})
         assert r.status_code == 200
     finally:
         server.kill()

@@ -56,7 +56,7 @@ class ProtoTool:
 
     def close(self) -> None:
         self.proc.stdin.close()
-        assert self.proc.wait(timeout=10) == 0, "proto_tool exited badly (sanitizer report on stderr?)"
+        assert self.proc.wait(timeout=60) == 0, "proto_tool exited badly (sanitizer report on stderr?)"
 
 
 @pytest.fixture(scope="module")

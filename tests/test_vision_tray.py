@@ -13,6 +13,7 @@ from companion.sim.camera import SimCamera
 from companion.vision.profile import Profile, ProfileError
 from companion.vision.sources import FrameSource, open_source
 from companion.vision.tray import TrayWatcher
+from waiting import wait_for
 
 PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
 
@@ -138,10 +139,7 @@ def test_sources_never_raise_for_missing_cameras(tmp_path):
 def test_a_usb_index_that_does_not_exist_reports_lost():
     src = open_source("97")
     try:
-        import time
-        deadline = time.monotonic() + 10
-        while src.status()["state"] == "opening" and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for(lambda: src.status()["state"] != "opening", "the first attempt to open camera 97")
         assert src.read() is None
         st = src.status()
         assert st["state"] == "lost" and "not available" in st["error"]

@@ -96,6 +96,10 @@ class BoardModel:
     def boot_frames(self) -> list[bytes]:
         return [self._frame(self._hello())]
 
+    def heartbeat_frame(self) -> bytes:
+        """A heartbeat, as the 1 Hz beat sends it (the beat's own timing is left alone)."""
+        return self._frame(self._state(Heartbeat))
+
     def receive(self, data: bytes) -> list[bytes]:
         """Bytes from the host; returns the frames the board answers with."""
         out: list[bytes] = []
@@ -131,7 +135,7 @@ class BoardModel:
                 self.last_beat = now
             if not self.session_open:
                 out.append(self._frame(self._hello()))
-            out.append(self._frame(self._state(Heartbeat)))
+            out.append(self.heartbeat_frame())
         if self.session_open:
             for event_id in sorted(self.ring)[:self.ring_size]:
                 slot = self.ring[event_id]

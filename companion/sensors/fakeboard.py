@@ -76,6 +76,11 @@ class FakeBoard(SimBoard):
             data = self._mangle(data)
         return self.model.receive(data)
 
+    def _flush(self) -> None:
+        held, self._held_back = self._held_back, None
+        if held is not None:
+            self._write(held)
+
     def unplug(self) -> None:
         self._held_back = None
         super().unplug()

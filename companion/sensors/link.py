@@ -103,6 +103,12 @@ class SensorLink:
     window where a companion committed an event and died before its ACK left
     (the event is then acknowledged without a second delivery). ``boot_id`` is
     the 8-digit hex string found in ``obs.detail``.
+
+    ``status()`` also says what the board last reported of its ring (``unacked``:
+    events it holds until they are acknowledged, from its latest heartbeat or
+    state) and counts what the link has read (``link``: frames, the sequence
+    number of the last intact one, heartbeats, duplicates, ...). A test can
+    wait on these for proof that everything before a point was handled.
     """
 
     def __init__(self, port: str, on_observation: Callable[[Observation], None],
@@ -126,11 +132,14 @@ class SensorLink:
         self._boot: _Boot | None = None  # the boot whose HELLO we accepted on this connection
         self._status = {"state": "disconnected", "port": None, "firmware": None, "protocol": None,
                         "boot_id": None, "beams": {"in": False, "out": False},
-                        "totals": {"in": 0, "out": 0}, "error": None}
+                        "totals": {"in": 0, "out": 0}, "unacked": None, "error": None}
         self._last_heartbeat: float | None = None
         self._rx_seq: int | None = None
+        # last_seq: the sequence number of the last intact frame read and handled (refused ones too);
+        # heartbeats: HEARTBEAT and STATE frames handled from the accepted board
         self.stats = {"frames": 0, "frames_missed": 0, "bad_frames": {}, "delivered": 0, "duplicates": 0,
-                      "state_requests": 0, "reconnects": 0, "callback_errors": 0}
+                      "state_requests": 0, "reconnects": 0, "callback_errors": 0, "last_seq": None,
+                      "heartbeats": 0}
         self._last_state_req = 0.0
         self._last_hello_req = 0.0
 
@@ -271,6 +280,8 @@ class SensorLink:
                 self._refuse(f"the board speaks protocol version {item.frame.version}; this companion "
                              f"speaks version {PROTOCOL_VERSION}. Update the companion or flash the "
                              f"firmware that comes with it (firmware/).")
+            if item.code == "version" and item.frame is not None:
+                self.stats["last_seq"] = item.frame.seq  # read intact, just not in our language
             return
         self.stats["frames"] += 1
         # Sequence numbers only measure the cable (lost frames); no decision rests on them.
@@ -287,6 +298,7 @@ class SensorLink:
         elif isinstance(message, Event):
             self._on_event(message)
         # host-to-board types echoed back (a loopback cable) are ignored
+        self.stats["last_seq"] = item.seq  # after handling: whatever came before it is done
 
     def _refuse(self, why: str) -> None:
         self._last_rx = time.monotonic()
@@ -328,8 +340,6 @@ class SensorLink:
         now = time.monotonic()
         self._last_rx = now
         book.uptime_ms = max(book.uptime_ms, state.uptime_ms)
-        with self._lock:
-            self._last_heartbeat = now
         back = self._status["state"] != "connected"
         changed = self._set(state="connected", error=None,
                             beams={"in": state.beam_in, "out": state.beam_out},
@@ -342,6 +352,10 @@ class SensorLink:
                 self._ask_state(now)
             else:
                 book.rebase(state.total_in, state.total_out)
+        with self._lock:  # together, once the heartbeat is handled: its time, its word on the ring
+            self._last_heartbeat = now
+            self._status["unacked"] = state.unacked
+            self.stats["heartbeats"] += 1
         if changed:
             self._notify("connected" if back else "heartbeat")
 

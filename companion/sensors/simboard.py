@@ -110,6 +110,20 @@ class SimBoard:
         with self.lock:
             self.model.blocked[BEAMS[beam]] = blocked
 
+    def heartbeat_now(self) -> int:
+        """Send a heartbeat at once, on a clean wire, and return its frame's sequence number.
+
+        For tests: the serial line keeps order, so a host whose last read frame is this one
+        (or a later one) has handled everything the board sent before it. With the ring empty
+        (every event acknowledged, nothing left to re-send) that is a barrier after which
+        nothing more arrives until another drink passes a beam.
+        """
+        with self.lock:
+            self._flush()
+            seq = self.model.seq
+            self._write(self.model.heartbeat_frame())
+            return seq
+
     # --- the wire ----------------------------------------------------------------------------
 
     def _run(self) -> None:
@@ -141,6 +155,9 @@ class SimBoard:
 
     def _emit(self, frames: list[bytes]) -> None:
         self._write(b"".join(frames))
+
+    def _flush(self) -> None:
+        """Send whatever the wire still holds back (nothing, on this one)."""
 
     def _write(self, data: bytes) -> None:
         if self.muted or not data:
