@@ -109,7 +109,7 @@ class TableSession:
                 "composites": self.allowed_composites(viewer),
                 "chance": self._chance_for(viewer), "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,
-                "events": self._latest_events(viewer),
+                "events": self.events_for(viewer),
                 "seq": len(self.records), "can_undo": viewer is None and not game.is_over(state)
                 and self.folded.last_personal_move() is not None,
                 "beams": {"since_drop": list(self.folded.beams),
@@ -161,13 +161,24 @@ class TableSession:
                          if viewer is not None or c["kind"] not in self.secret_moves)
         return found
 
-    def _latest_events(self, viewer: Viewer) -> list[dict]:
-        """The events of the latest record; those of a secret move only for its maker."""
-        last = self.folded.history[-1][1] if self.folded.history else None
-        if last is not None and last.kind in self.secret_moves and last.player != viewer \
-                and self.folded.events and self.folded.events[0].kind != "undone":
-            return []
-        return [e.to_json() for e in self.folded.events]
+    def secret_owner(self, before: Any, move: Move) -> int | None:
+        """The seat a move is a secret of, or None for a move everyone may know: a sealed move
+        (the game's ``SECRET_MOVES``, a bid) is its maker's; a chance outcome the game awaited
+        in secret (``Pending.secret_for``, the card a player drew) is that player's."""
+        if move.player == CHANCE:
+            return next((p.secret_for for p in self.game.pending(before) if p.actor == CHANCE), None)
+        return move.player if move.kind in self.secret_moves else None
+
+    def events_for(self, viewer: Viewer) -> list[dict]:
+        """The events of the latest record as this viewer may know them. Those of a secret move,
+        made or taken back, reach its owner alone; the others learn only that a secret move
+        was taken back (and whose), or nothing of one that was made (its seat's view shows
+        that it was made)."""
+        about = self.folded.about
+        owner = self.secret_owner(*about) if about is not None else None
+        if owner is None or owner == viewer:
+            return [e.to_json() for e in self.folded.events]
+        return [{"kind": "undone", "secret": True, "seat": owner}] if self.folded.undone else []
 
     def _chance_for(self, viewer: Viewer) -> dict | None:
         """The chance outcome this viewer is asked to supply, if any."""
@@ -264,8 +275,10 @@ class TableSession:
             self._commit({"type": "dismiss", "by": "table"})
 
     def undo(self) -> list[dict]:
+        """Take back the latest move a person made; the events as the table may know them."""
         with self.lock:
-            return self._commit({"type": "undo", "by": "table"})
+            self._commit({"type": "undo", "by": "table"})
+            return self.events_for(None)
 
     def observe(self, obs: Observation) -> dict:
         """What an observation means now: a drop, a spill, beam counts, or a question for a person."""
