@@ -22,6 +22,7 @@ from ..rules.games import GAMES
 from ..table.devices import Devices
 from ..table.session import ESTIMATE_PLAYOUTS, Forbidden, NotOffered, TableSession
 from ..table.store import EventStore
+from .json_body import StrictJSONRoute
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
@@ -99,6 +100,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
 
     app = FastAPI(title="Tokyo Table Companion", version="0.1.0", lifespan=lifespan,
                   description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights.")
+    app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
     app.state.tables, app.state.lan_url, app.state.devices = tables, lan_url, devices
 
     def viewer_of(session: TableSession, token: str | None):

@@ -91,7 +91,9 @@ class TableSession:
         """The seat a player link's token belongs to; None for no token."""
         if not token:
             return None
-        for seat, known in enumerate(self.config["tokens"]):
+        # Tokens are ASCII (token_urlsafe); compare_digest raises on other text, so such a
+        # token is refused here like any other wrong one.
+        for seat, known in enumerate(self.config["tokens"] if token.isascii() else ()):
             if secrets.compare_digest(known, token):
                 return seat
         raise Forbidden("this player link is not valid for this game; ask the table for a new one")
