@@ -17,7 +17,7 @@ from companion.sensors import codec
 from companion.sensors.board import BoardModel
 from companion.sensors.codec import BEAM_IN, BEAM_OUT
 from companion.sensors.fakeboard import FakeBoard, Faults
-from companion.sensors.link import SensorLink
+from companion.sensors.link import BoardBooks, SensorLink
 from companion.sensors.ports import PortSpecError, discover, parse_spec
 from companion.sensors.simboard import SimBoard
 
@@ -200,16 +200,34 @@ def test_a_store_that_already_has_an_event_gets_no_second_copy(tmp_path, boards,
     store = Collector()
     asked = []
 
-    def already_committed(boot_id: str, event_id: int) -> bool:
-        asked.append((boot_id, event_id))
-        return event_id == 1
+    def committed(boot_id: str) -> BoardBooks:
+        asked.append(boot_id)
+        return BoardBooks(event_ids=frozenset({1}))
 
     board.drop("in")
     board.drop("in")
-    start_link(links, board.path, store, already_committed=already_committed)
+    start_link(links, board.path, store, committed=committed)
     wait_for(lambda: len(store.order) == 1 and not board.model.ring, 4, "event 2 delivered, both acked")
     assert store.order[0].detail["event_id"] == 2
-    assert asked == [(f"{board.model.boot_id:08x}", 1), (f"{board.model.boot_id:08x}", 2)]
+    assert asked == [f"{board.model.boot_id:08x}"]  # once per boot met, not per event
+
+
+def test_a_store_that_cannot_answer_leaves_the_boards_events_waiting(tmp_path, boards, links):
+    """Without the store's books a restarted host could count twice: it takes nothing until it
+    has them (the board keeps saying HELLO), then takes every event once."""
+    board = start_board(boards, tmp_path, heartbeat_s=0.1)
+    store = Collector()
+    failures = [OSError("the disk is busy (a test)")] * 3
+
+    def committed(boot_id: str) -> BoardBooks:
+        if failures:
+            raise failures.pop()
+        return BoardBooks()
+
+    board.drop("in")
+    link = start_link(links, board.path, store, committed=committed)
+    wait_for(lambda: len(store.order) == 1 and not board.model.ring, 5, "the event, once the store answered")
+    assert link.status()["link"]["callback_errors"] == 3 and link.status()["state"] == "connected"
 
 
 def test_a_board_reset_starts_a_new_boot_and_its_event_ids_are_not_taken_for_duplicates(tmp_path, boards, links):

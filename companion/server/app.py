@@ -65,15 +65,6 @@ class Tables:
             return
         session.observe(obs)
 
-    def sensor_event_seen(self, boot_id: str, event_id: int) -> bool:
-        """Whether a sensor event was committed before (the board re-sends after a restart)."""
-        for session in self.sessions.values():
-            for r in session.records:
-                d = (r.get("observation") or {}).get("detail") or {}
-                if d.get("boot_id") == boot_id and d.get("event_id") == event_id:
-                    return True
-        return False
-
     def get(self, game_id: str) -> TableSession:
         if game_id not in self.sessions:
             try:
@@ -87,8 +78,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                serial: str | None = None, profile: str | None = None) -> FastAPI:
     """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated)."""
     tables = Tables(store)
-    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile,
-                      already_committed=tables.sensor_event_seen)
+    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):

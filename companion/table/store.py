@@ -202,6 +202,16 @@ class EventStore:
         rows = self._read("SELECT body FROM records WHERE game_id=? ORDER BY seq", (game_id,))
         return [json.loads(body) for (body,) in rows]
 
+    def find(self, path: str, value) -> list[tuple[str, int, dict]]:
+        """Records of any game whose JSON holds ``value`` at ``path`` (an SQLite JSON path such as
+        ``$.observation.detail.boot_id``), oldest first, as (game id, seq, record). It reads every
+        record, so it is for rare questions (what a sensor board met after a restart sent before);
+        a record that is not JSON is passed over."""
+        rows = self._read(
+            "SELECT game_id, seq, body FROM records WHERE "
+            "CASE WHEN json_valid(body) THEN json_extract(body, ?) END = ? ORDER BY rowid", (path, value))
+        return [(game_id, seq, json.loads(body)) for game_id, seq, body in rows]
+
     def game(self, game_id: str) -> GameInfo:
         rows = self._read(_GAME_SQL + " WHERE id=?", (game_id,))
         if not rows:
