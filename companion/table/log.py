@@ -60,6 +60,8 @@ class Folded:
 
     def step(self, record: Mapping[str, Any]) -> None:
         """Apply one record; IllegalMove/ValueError leaves this object unchanged."""
+        if not isinstance(record, Mapping):
+            raise ValueError(f"a record must be a JSON object, not {type(record).__name__}")
         kind = record.get("type")
         if kind == "move":
             move = Move.from_json(record.get("move"))
@@ -101,13 +103,16 @@ def start(game_name: str, config: Mapping[str, Any]) -> Folded:
 
 def fold(game_name: str, config: Mapping[str, Any], records: Iterable[Mapping[str, Any]],
          first_line: int = 1) -> Folded:
-    """Rebuild a game from its records; LogError names the first record that fails."""
+    """Rebuild a game from its records; LogError names the first record that fails (for any
+    reason: a record the rules refuse, or one so malformed that the game's code trips on it)."""
     folded = start(game_name, config)
     for line, record in enumerate(records, start=first_line):
         try:
             folded.step(record)
         except (IllegalMove, ValueError, KeyError, TypeError) as exc:
             raise LogError(line, str(exc)) from None
+        except Exception as exc:
+            raise LogError(line, f"the game could not apply it ({type(exc).__name__}: {exc})") from None
     return folded
 
 

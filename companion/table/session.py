@@ -7,6 +7,7 @@ back to the same point.
 """
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import threading
@@ -17,8 +18,8 @@ from ..observation import Observation
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
 from ..sim.players import bot_move, choose
 from ..sim.tower import SimTower
-from .log import Folded, fold, to_jsonl
-from .store import EventStore
+from .log import Folded, LogError, fold, to_jsonl
+from .store import CorruptRecord, EventStore
 
 Viewer = int | None  # a seat, or None for the shared table view
 CONFIRM_BELOW = 0.8  # observations less sure than this wait for a person
@@ -41,12 +42,55 @@ class NotOffered(Exception):
     """This game does not offer what was asked for (estimates for a game without them)."""
 
 
+class BrokenGame(Exception):
+    """A stored game that cannot be resumed: record ``seq`` (1-based; 0: the game's own
+    settings) cannot be read or applied, for ``reason``. The game is set aside, as it is: its
+    log stays in the store, never rewritten, and can still be read (:func:`stored_log`)."""
+
+    def __init__(self, game_id: str, game: str, seq: int, reason: str, unreadable: bool = False):
+        what = (f"its settings cannot be used ({reason})" if not seq else
+                f"its record {seq} {reason}" if unreadable else f"its record {seq} cannot be applied ({reason})")
+        super().__init__(f"game {game_id} ({game}) is set aside: {what}. It is kept in the store as it is, "
+                         f"never rewritten; read its log at /api/games/{game_id}/log.jsonl (`companion replay` "
+                         f"names it as line {seq + 1}). The other games go on; start a new game to play on.")
+        self.game_id, self.game, self.seq, self.reason = game_id, game, seq, reason
+
+    def to_json(self) -> dict:
+        return {"seq": self.seq, "reason": self.reason, "message": str(self)}
+
+
+def public_config(config: Mapping[str, Any]) -> dict:
+    """A game's settings without the players' link tokens: what may leave the server."""
+    return {k: v for k, v in config.items() if k != "tokens"}
+
+
+def stored_log(store: EventStore, game_id: str) -> str:
+    """A game's log file (``.jsonl``) made of its records exactly as stored, readable or not,
+    one per line: the header's line 1, record N's line N + 1."""
+    info = store.game(game_id)
+    header = json.dumps({"type": "game", "game": info.game, "config": public_config(info.config)}, sort_keys=True)
+    lines = [body.decode("utf-8", "backslashreplace").replace("\r", "\\r").replace("\n", "\\n")
+             for _seq, body in store.raw_records(game_id)]
+    return "".join(line + "\n" for line in [header, *lines])
+
+
 class TableSession:
     def __init__(self, store: EventStore, game_id: str):
+        """Resume a stored game (unknown id: KeyError); BrokenGame when its log cannot be folded."""
         info = store.game(game_id)
         self.store, self.id, self.name, self.config = store, game_id, info.game, info.config
-        self.records = store.records(game_id)
-        self.folded: Folded = fold(info.game, info.config, self.records)
+        if info.problem:
+            raise BrokenGame(game_id, info.game, 0, info.problem)
+        try:
+            self.records = store.records(game_id)
+            self.folded: Folded = fold(info.game, info.config, self.records)
+        except CorruptRecord as exc:
+            raise BrokenGame(game_id, info.game, exc.seq, exc.reason, unreadable=True) from None
+        except LogError as exc:
+            raise BrokenGame(game_id, info.game, exc.line, exc.reason) from None
+        except Exception as exc:  # fold's setup: an unknown game, settings it cannot take
+            reason = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise BrokenGame(game_id, info.game, 0, str(reason)) from None
         self.lock = threading.RLock()
         # One estimate is computed at a time (outside self.lock, so moves go on meanwhile);
         # answers are kept for the current log length.
@@ -243,7 +287,7 @@ class TableSession:
         return to_jsonl(self.name, self.public_config(), self.records)
 
     def public_config(self) -> dict:
-        return {k: v for k, v in self.config.items() if k != "tokens"}
+        return public_config(self.config)
 
     # --- changing -----------------------------------------------------------------------
 
