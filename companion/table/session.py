@@ -76,7 +76,9 @@ def stored_log(store: EventStore, game_id: str) -> str:
 
 class TableSession:
     def __init__(self, store: EventStore, game_id: str):
-        """Resume a stored game (unknown id: KeyError); BrokenGame when its log cannot be folded."""
+        """Resume a stored game (unknown id: KeyError); BrokenGame when its log cannot be folded.
+        Whatever is due without a person (computer seats, the simulated table's chance) is
+        played at once, as after any move (:meth:`advance`)."""
         info = store.game(game_id)
         self.store, self.id, self.name, self.config = store, game_id, info.game, info.config
         if info.problem:
@@ -92,11 +94,16 @@ class TableSession:
             reason = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
             raise BrokenGame(game_id, info.game, 0, str(reason)) from None
         self.lock = threading.RLock()
+        self.listeners: list[Callable[[], None]] = []
+        # A person's move is committed before the computer players and the simulated table's
+        # chance follow it, so a crash in between leaves a log that waits on nobody at the
+        # table. Resuming does what was due: the same step as after a move, with the same seeds.
+        with self.lock:
+            self.advance()
         # One estimate is computed at a time (outside self.lock, so moves go on meanwhile);
         # answers are kept for the current log length.
         self.estimate_lock = threading.Lock()
         self.estimate_cache: dict[tuple, dict] = {}
-        self.listeners: list[Callable[[], None]] = []
 
     # --- creating -----------------------------------------------------------------------
 
@@ -109,9 +116,7 @@ class TableSession:
                   "tokens": [secrets.token_urlsafe(12) for _ in names],
                   "options": dict(options or {})}
         fold(game, config, [])  # raises (KeyError / IllegalMove) before anything is stored
-        session = cls(store, store.create_game(game, config))
-        session.advance()
-        return session
+        return cls(store, store.create_game(game, config))  # resuming it plays what is due
 
     # --- reading ------------------------------------------------------------------------
 
