@@ -9,9 +9,9 @@ that names `make firmware-deps`.
 
 Behind the link stands the real table, wired as `create_app` wires it: the
 `Devices` that run the link, `Tables.route` handing each observation to the game
-in play (a TableSession over the SQLite EventStore) and `Tables.sensor_event_seen`
-answering the link's "committed before?". What a test reads back is what the
-store holds.
+in play (a TableSession over the SQLite EventStore) and the store's books of
+each board boot answering the link's "committed before?". What a test reads back
+is what the store holds.
 
 Nothing here waits for a length of time: a test that must show that nothing more
 arrives waits for a heartbeat the board sent after the events, saying that it holds
@@ -118,7 +118,7 @@ class Table:
         self.tables.route(obs)
 
     def connect(self, port: str) -> SensorLink:
-        self.devices = Devices(self.route, serial=port, already_committed=self.tables.sensor_event_seen)
+        self.devices = Devices(self.route, serial=port, store=self.store)
         self.devices.start()
         return self.devices.link
 

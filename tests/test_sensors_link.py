@@ -18,7 +18,7 @@ from companion.sensors import codec
 from companion.sensors.board import BoardModel
 from companion.sensors.codec import BEAM_IN, BEAM_OUT
 from companion.sensors.fakeboard import FakeBoard, Faults
-from companion.sensors.link import HEARTBEAT_S, SensorLink
+from companion.sensors.link import HEARTBEAT_S, BoardBooks, SensorLink
 from companion.sensors.ports import PortSpecError, discover, parse_spec
 from companion.sensors.simboard import SimBoard
 from waiting import wait_for
@@ -48,7 +48,7 @@ def settled(board: SimBoard, link: SensorLink, what: str) -> None:
 class Collector:
     """Stands in for the table's store, on purpose: these tests are about the link alone. It
     keeps every delivery, so a second copy shows up here (the real table would also hide it
-    behind ``already_committed``), and it can refuse commits. The real table and store stand
+    behind ``committed``), and it can refuse commits. The real table and store stand
     behind the link in test_firmware_simavr.py."""
 
     def __init__(self, fail_first: int = 0):
@@ -220,17 +220,37 @@ def test_a_store_that_already_has_an_event_gets_no_second_copy(tmp_path, boards,
     store = Collector()
     asked = []
 
-    def already_committed(boot_id: str, event_id: int) -> bool:
-        asked.append((boot_id, event_id))
-        return event_id == 1
+    def committed(boot_id: str) -> BoardBooks:
+        asked.append(boot_id)
+        return BoardBooks(event_ids=frozenset({1}))
 
     board.drop("in")
     board.drop("in")
-    link = start_link(links, board.path, store, already_committed=already_committed)
+    link = start_link(links, board.path, store, committed=committed)
     wait_for(lambda: store.order, "event 2 delivered")
     settled(board, link, "both events acked")
     assert len(store.order) == 1 and store.order[0].detail["event_id"] == 2
-    assert asked == [(f"{board.model.boot_id:08x}", 1), (f"{board.model.boot_id:08x}", 2)]
+    assert asked == [f"{board.model.boot_id:08x}"]  # once per boot met, not per event
+
+
+def test_a_store_that_cannot_answer_leaves_the_boards_events_waiting(tmp_path, boards, links):
+    """Without the store's books a restarted host could count twice: it takes nothing until it
+    has them (the board keeps saying HELLO), then takes every event once."""
+    board = start_board(boards, tmp_path, heartbeat_s=0.1)
+    store = Collector()
+    failures = [OSError("the disk is busy (a test)")] * 3
+
+    def committed(boot_id: str) -> BoardBooks:
+        if failures:
+            raise failures.pop()
+        return BoardBooks()
+
+    board.drop("in")
+    link = start_link(links, board.path, store, committed=committed)
+    wait_for(lambda: store.order, "the event, once the store answered")
+    settled(board, link, "the event acked")
+    assert len(store.order) == 1
+    assert link.status()["link"]["callback_errors"] == 3 and link.status()["state"] == "connected"
 
 
 def test_a_board_reset_starts_a_new_boot_and_its_event_ids_are_not_taken_for_duplicates(tmp_path, boards, links):

@@ -252,3 +252,18 @@ def test_default_data_dir(monkeypatch, tmp_path):
     monkeypatch.delenv("XDG_DATA_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert default_data_dir() == tmp_path / "home" / ".local" / "share" / "tokyo-table-companion"
+
+
+def test_find_reads_every_game_and_passes_over_records_it_cannot_read(store):
+    a, b = store.create_game("a", {}), store.create_game("b", {})
+    store.append(a, {"observation": {"detail": {"boot_id": "0000abcd", "event_id": 1}}})
+    store.append(b, {"observation": {"detail": {"boot_id": "0000abcd", "event_id": 2}}})
+    store.append(b, {"observation": {"detail": {"boot_id": "ffff0000", "event_id": 3}}})
+    con = sqlite3.connect(store.path)  # written past the store: not JSON, and JSON but not UTF-8
+    con.execute("INSERT INTO records VALUES (?, 3, 'now', '{\"observation\": {\"detail\": {\"boot_id\"')", (b,))
+    con.execute("INSERT INTO records VALUES (?, 2, 'now', CAST(X'7B226F62736572766174696F6E223A7B2264657461696C223A7B22"
+                "626F6F745F6964223A223030303061626364227D7D2C2278223A22FF227D' AS TEXT))", (a,))
+    con.commit()
+    con.close()
+    found = store.find("$.observation.detail.boot_id", "0000abcd")
+    assert [(gid, seq, r["observation"]["detail"]["event_id"]) for gid, seq, r in found] == [(a, 1, 1), (b, 1, 2)]

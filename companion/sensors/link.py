@@ -8,7 +8,8 @@ schema, and then turns each new EVENT into an ``Observation``. The promise:
   after the caller has committed it. If the callback raises, no ACK goes out
   and the board sends the event again later.
 - A duplicate (same boot id and event id: a re-send after a lost ACK, a frame
-  doubled on the wire) is acknowledged again but never delivered twice.
+  doubled on the wire) is acknowledged again but never delivered twice. Across a
+  restart of the host, the store says what it holds of a boot (``committed``).
 - A frame that fails its CRC, its stuffing or its length is counted and
   dropped; nothing a board or a cable sends can raise out of the thread.
 - When an event's running totals, or a heartbeat's, say passes are missing,
@@ -84,6 +85,16 @@ class _Boot:
             self.before[beam] += max(0, total - self.accounted(beam))
 
 
+@dataclass(frozen=True)
+class BoardBooks:
+    """What a store already holds of one power-on of a board, by what only the board knows:
+    the ids of the events committed, and the board's cumulative count of dropped passes
+    (in, out) in the latest lost-pass report committed."""
+
+    event_ids: frozenset[int] = frozenset()
+    dropped: tuple[int, int] = (0, 0)
+
+
 class _Closed(Exception):
     """Raised inside the session to reopen the port."""
 
@@ -98,11 +109,13 @@ class SensorLink:
     given, receives a dict each time the link's status changes in a way worth
     logging or pushing to dashboards (connected, refused, disconnected, beams
     or totals changed); exceptions from either callback are logged and never
-    stop the link. ``already_committed(boot_id, event_id)``, if given, is asked
-    about an event this link has not seen: a store that answers True closes the
-    window where a companion committed an event and died before its ACK left
-    (the event is then acknowledged without a second delivery). ``boot_id`` is
-    the 8-digit hex string found in ``obs.detail``.
+    stop the link. ``committed(boot_id)``, if given, is asked once for each boot
+    this link meets (``boot_id`` is the 8-digit hex string found in
+    ``obs.detail``) and answers a :class:`BoardBooks`: what a companion before this
+    one committed. Its events are acknowledged without a second delivery (one
+    committed just before a crash comes again, its ACK never sent), and only the
+    passes dropped since its lost-pass report are reported: the host's books
+    equal the board's after any number of restarts.
 
     ``status()`` also says what the board last reported of its ring (``unacked``:
     events it holds until they are acknowledged, from its latest heartbeat or
@@ -115,13 +128,13 @@ class SensorLink:
                  commit: Callable[[dict], None] | None = None, baud: int = 115200, *,
                  heartbeat_timeout: float = 3 * HEARTBEAT_S + 0.25, reopen_after: float = 10.0,
                  backoff: tuple[float, float] = (0.2, 5.0), hello_wait: float = 0.5,
-                 already_committed: Callable[[str, int], bool] | None = None):
+                 committed: Callable[[str], BoardBooks] | None = None):
         self.spec = parse_spec(port)  # raises PortSpecError for nonsense, before any thread starts
         self.port = port
         self.on_observation, self.commit, self.baud = on_observation, commit, baud
         self.heartbeat_timeout, self.reopen_after = heartbeat_timeout, reopen_after
         self.backoff, self.hello_wait = backoff, hello_wait
-        self.already_committed = already_committed
+        self.committed = committed
         self.simboard = None
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -316,11 +329,19 @@ class SensorLink:
                          f"that comes with this companion (firmware/)")
             return
         book = self._boots.get(hello.boot_id)
-        if book is not None and hello.uptime_ms + 2000 < book.uptime_ms:
+        reset = book is not None and hello.uptime_ms + 2000 < book.uptime_ms
+        if reset:
             log.warning("sensor link: boot id %08x came back after a reset; starting its books again", hello.boot_id)
             book = None
         if book is None:
-            book = self._boots[hello.boot_id] = _Boot(hello.boot_id)
+            try:  # what the store holds of this boot (not of a reset board's earlier power-on)
+                book = _Boot(hello.boot_id) if reset else self._new_book(hello.boot_id)
+            except Exception as exc:  # no HELLO_ACK: the board says HELLO again and we ask again
+                self.stats["callback_errors"] += 1
+                log.exception("sensor link: could not read what the store holds of boot %08x", hello.boot_id)
+                self._set(error=f"could not read what the store holds of this board ({exc}); trying again")
+                return
+            self._boots[hello.boot_id] = book
             while len(self._boots) > 8:
                 self._boots.pop(next(iter(self._boots)))
             self._set(totals={"in": 0, "out": 0})
@@ -381,7 +402,7 @@ class SensorLink:
         if event.beam not in (BEAM_IN, BEAM_OUT) or event.count not in (1, 2):
             self.stats["bad_frames"]["value"] = self.stats["bad_frames"].get("value", 0) + 1
             return
-        if event.event_id in book.seen or self._committed_before(event):
+        if event.event_id in book.seen:
             self.stats["duplicates"] += 1
             self._send(Ack(event.boot_id, event.event_id))  # our earlier ACK was lost
             return
@@ -414,19 +435,16 @@ class SensorLink:
 
     # --- helpers -------------------------------------------------------------------------------------
 
-    def _committed_before(self, event: Event) -> bool:
-        if self.already_committed is None:
-            return False
-        try:
-            if not self.already_committed(f"{event.boot_id:08x}", event.event_id):
-                return False
-        except Exception:
-            log.exception("sensor link: already_committed failed; delivering the event")
-            return False
-        book = self._boot
-        book.seen.add(event.event_id)
-        book.delivered[event.beam] += event.count
-        return True
+    def _new_book(self, boot_id: int) -> _Boot:
+        """The books of a boot met for the first time, opened where the store left them."""
+        book = _Boot(boot_id)
+        if self.committed is None:
+            return book
+        known = self.committed(f"{boot_id:08x}")
+        for event_id in sorted(known.event_ids):
+            book.seen.add(event_id)
+        book.lost = list(known.dropped)
+        return book
 
     def _call(self, obs: Observation) -> bool:
         try:

@@ -20,8 +20,9 @@ from ..observation import Observation
 from ..rules.engine import IllegalMove, Move
 from ..rules.games import GAMES
 from ..table.devices import Devices
-from ..table.session import ESTIMATE_PLAYOUTS, Forbidden, NotOffered, TableSession
+from ..table.session import ESTIMATE_PLAYOUTS, BrokenGame, Forbidden, NotOffered, TableSession, stored_log
 from ..table.store import EventStore
+from .json_body import StrictJSONRoute
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
@@ -42,14 +43,41 @@ class MoveIn(BaseModel):
 
 
 class Tables:
-    """The sessions of this server, resumed from the store at start."""
+    """The sessions of this server, resumed from the store at start. A game whose log cannot
+    be folded is set aside (``broken``), with a message in the log; the others run."""
 
     def __init__(self, store: EventStore):
         self.store = store
         self.sessions: dict[str, TableSession] = {}
+        self.broken: dict[str, BrokenGame] = {}
         for info in reversed(store.games(status="open")):
-            self.sessions[info.id] = TableSession(store, info.id)
+            try:
+                self._load(info.id)
+            except BrokenGame:
+                pass
         self.active: str | None = next(reversed(self.sessions), None)  # the game the devices feed
+
+    def _load(self, game_id: str) -> TableSession:
+        try:
+            session = TableSession(self.store, game_id)
+        except BrokenGame as exc:
+            self._set_aside(exc)
+            raise
+        self.sessions[game_id] = session
+        return session
+
+    def _set_aside(self, exc: BrokenGame) -> None:
+        if exc.game_id not in self.broken:
+            log.error("%s", exc)
+        self.broken[exc.game_id] = exc
+
+    def problem(self, info) -> dict | None:
+        """Why a listed game is set aside (its settings are read here; its records when it is
+        resumed: at start for open games, when first opened for finished ones), or None."""
+        if info.problem and info.id not in self.broken:
+            self._set_aside(BrokenGame(info.id, info.game, 0, info.problem))
+        broken = self.broken.get(info.id)
+        return broken.to_json() if broken else None
 
     def touch(self, session: TableSession) -> TableSession:
         """Mark the game a person just played in as the one the camera and sensors report to."""
@@ -64,21 +92,17 @@ class Tables:
             return
         session.observe(obs)
 
-    def sensor_event_seen(self, boot_id: str, event_id: int) -> bool:
-        """Whether a sensor event was committed before (the board re-sends after a restart)."""
-        for session in self.sessions.values():
-            for r in session.records:
-                d = (r.get("observation") or {}).get("detail") or {}
-                if d.get("boot_id") == boot_id and d.get("event_id") == event_id:
-                    return True
-        return False
-
     def get(self, game_id: str) -> TableSession:
+        """The game's session: 404 for no such game, 409 (saying why) for one set aside."""
+        if game_id in self.broken:
+            raise HTTPException(409, str(self.broken[game_id]))
         if game_id not in self.sessions:
             try:
-                self.sessions[game_id] = TableSession(self.store, game_id)
+                self._load(game_id)
             except KeyError:
                 raise HTTPException(404, f"no game {game_id!r}; GET /api/games lists the games") from None
+            except BrokenGame as exc:
+                raise HTTPException(409, str(exc)) from None
         return self.sessions[game_id]
 
 
@@ -86,8 +110,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                serial: str | None = None, profile: str | None = None) -> FastAPI:
     """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated)."""
     tables = Tables(store)
-    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile,
-                      already_committed=tables.sensor_event_seen)
+    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -99,6 +122,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
 
     app = FastAPI(title="Tokyo Table Companion", version="0.1.0", lifespan=lifespan,
                   description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights.")
+    app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
     app.state.tables, app.state.lan_url, app.state.devices = tables, lan_url, devices
 
     def viewer_of(session: TableSession, token: str | None):
@@ -115,11 +139,14 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         except Forbidden as exc:
             raise HTTPException(403, str(exc)) from None
 
-    @app.get("/api/games", summary="List games, newest first")
+    @app.get("/api/games", summary="List games, newest first",
+             description="`broken` is null, or, for a game set aside because a stored record cannot be read "
+                         "or applied, `{seq, reason, message}` (seq 0: the game's own settings).")
     def list_games() -> list[dict]:
         return [{"id": g.id, "game": g.game, "status": g.status, "created": g.created,
                  "names": g.config.get("names", []), "bots": g.config.get("bots", []),
-                 "simulated": g.config.get("simulated", True)} for g in store.games()]
+                 "simulated": g.config.get("simulated", True), "broken": tables.problem(g)}
+                for g in store.games()]
 
     @app.get("/api/game-types", summary="The games this server knows")
     def game_types() -> list[dict]:
@@ -230,7 +257,12 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
     @app.get("/api/games/{game_id}/log.jsonl", response_class=PlainTextResponse,
              summary="The game log, for `companion replay`")
     def get_log(game_id: str) -> str:
-        session = tables.get(game_id)
+        try:
+            session = tables.get(game_id)
+        except HTTPException:
+            if game_id in tables.broken:  # as stored, to see what went wrong: it cannot be played on
+                return stored_log(store, game_id)
+            raise
         if not session.game.is_over(session.state):
             # The log holds every secret card drawn; it leaves the server once they are all revealed.
             raise HTTPException(409, "the log can be downloaded when the game is over: it holds the secret cards")

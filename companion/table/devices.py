@@ -20,7 +20,9 @@ import numpy as np
 
 from ..observation import Observation
 from ..rules.engine import IllegalMove
+from ..sensors.link import BoardBooks
 from .session import TableSession
+from .store import EventStore
 
 log = logging.getLogger(__name__)
 FPS = 10                     # frames read per second: plenty to see drinks settle
@@ -37,8 +39,8 @@ SIM_PROFILE = Path(__file__).resolve().parents[2] / "calibration" / "sim-profile
 class Devices:
     def __init__(self, route: Callable[[Observation], None], camera: str | None = None,
                  serial: str | None = None, profile: str | Path | None = None,
-                 already_committed: Callable[[str, int], bool] | None = None):
-        self.route, self.already_committed = route, already_committed
+                 store: EventStore | None = None):
+        self.route, self.store = route, store
         self.camera_spec, self.serial_spec = camera, serial
         self.profile_path = Path(profile) if profile else (SIM_PROFILE if camera == "sim" else None)
         self.link = None
@@ -58,7 +60,8 @@ class Devices:
         if self.serial_spec:
             from ..sensors.link import SensorLink  # raises PortSpecError for a nonsense port
 
-            self.link = SensorLink(self.serial_spec, self._deliver, already_committed=self.already_committed)
+            committed = (lambda boot_id: board_books(self.store, boot_id)) if self.store is not None else None
+            self.link = SensorLink(self.serial_spec, self._deliver, committed=committed)
             self.link.start()
         if self.camera_spec:
             self._thread = threading.Thread(target=self._camera_loop, name="camera", daemon=True)
@@ -207,6 +210,25 @@ class Devices:
         if ok:
             with self._lock:
                 self._frame_jpeg = buf.tobytes()
+
+
+def board_books(store: EventStore, boot_id: str) -> BoardBooks:
+    """What the store holds of one power-on of the sensor board, in any game: the ids of its
+    events, and the highest of its cumulative dropped-pass counts (a lost-pass report). The
+    link opens a boot's books with this, so a restarted companion neither counts an event twice
+    nor the passes the board dropped before (they are in every later report's totals)."""
+    event_ids, dropped = set(), [0, 0]
+    for _game, _seq, record in store.find("$.observation.detail.boot_id", boot_id):
+        seen = record.get("observation") or {}
+        detail = seen.get("detail") or {}
+        if seen.get("source") != "sensors" or seen.get("kind") != "beams":
+            continue
+        if isinstance(detail.get("event_id"), int):
+            event_ids.add(detail["event_id"])
+        if detail.get("lost_details") and isinstance(detail.get("dropped"), dict):
+            dropped = [max(dropped[0], int(detail["dropped"].get("in", 0))),
+                       max(dropped[1], int(detail["dropped"].get("out", 0)))]
+    return BoardBooks(frozenset(event_ids), (dropped[0], dropped[1]))
 
 
 def _drop_read(session: TableSession, seq: int) -> bool:

@@ -43,6 +43,11 @@ class Folded:
     history: list[tuple[Any, Move, str]] = field(default_factory=list)  # (state before, move, by)
     question: dict | None = None
     events: list[Event] = field(default_factory=list)
+    # The move the events tell of, with the state before it (the move applied, or the one an
+    # undo took back), so that a secret move's account reaches its owner alone; None when the
+    # latest record was not a move or an undo.
+    about: tuple[Any, Move] | None = None
+    undone: bool = False
     # Break-beam passes (in, out) counted since the last drop was settled, and those that
     # went with that drop: what the camera's or a person's account is checked against.
     beams: tuple[int, int] = (0, 0)
@@ -55,6 +60,8 @@ class Folded:
 
     def step(self, record: Mapping[str, Any]) -> None:
         """Apply one record; IllegalMove/ValueError leaves this object unchanged."""
+        if not isinstance(record, Mapping):
+            raise ValueError(f"a record must be a JSON object, not {type(record).__name__}")
         kind = record.get("type")
         if kind == "move":
             move = Move.from_json(record.get("move"))
@@ -64,6 +71,7 @@ class Folded:
                 self.last_drop_beams = self.beams if any(self.beams) else None  # None: no board counted
                 self.beams = (0, 0)
             self.history.append((self.state, move, str(record.get("by", ""))))
+            self.about, self.undone = (self.state, move), False
             self.state, self.events, self.question = state, events, None
         elif kind == "undo":
             last = self.last_personal_move()
@@ -71,10 +79,11 @@ class Folded:
                 raise IllegalMove("there is no move made by a person to undo")
             self.state, move, _ = self.history[last]
             del self.history[last:]
+            self.about, self.undone = (self.state, move), True
             self.events, self.question = [Event("undone", {"move": move.to_json()})], None
         elif kind == "observation":
             self.question = record.get("question")
-            self.events = []
+            self.events, self.about, self.undone = [], None, False
             seen = record.get("observation") or {}
             if seen.get("kind") == "beams":
                 self.beams = (self.beams[0] + int(seen.get("passes_in", 0)),
@@ -82,7 +91,7 @@ class Folded:
         elif kind == "dismiss":
             if self.question is None:
                 raise IllegalMove("there is no open question to dismiss")
-            self.question, self.events = None, []
+            self.question, self.events, self.about, self.undone = None, [], None, False
         else:
             raise ValueError(f"unknown record type {kind!r}; expected move, undo, observation or dismiss")
 
@@ -94,13 +103,16 @@ def start(game_name: str, config: Mapping[str, Any]) -> Folded:
 
 def fold(game_name: str, config: Mapping[str, Any], records: Iterable[Mapping[str, Any]],
          first_line: int = 1) -> Folded:
-    """Rebuild a game from its records; LogError names the first record that fails."""
+    """Rebuild a game from its records; LogError names the first record that fails (for any
+    reason: a record the rules refuse, or one so malformed that the game's code trips on it)."""
     folded = start(game_name, config)
     for line, record in enumerate(records, start=first_line):
         try:
             folded.step(record)
         except (IllegalMove, ValueError, KeyError, TypeError) as exc:
             raise LogError(line, str(exc)) from None
+        except Exception as exc:
+            raise LogError(line, f"the game could not apply it ({type(exc).__name__}: {exc})") from None
     return folded
 
 

@@ -7,6 +7,7 @@ back to the same point.
 """
 from __future__ import annotations
 
+import json
 import random
 import secrets
 import threading
@@ -17,8 +18,8 @@ from ..observation import Observation
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
 from ..sim.players import bot_move, choose
 from ..sim.tower import SimTower
-from .log import Folded, fold, to_jsonl
-from .store import EventStore
+from .log import Folded, LogError, fold, to_jsonl
+from .store import CorruptRecord, EventStore
 
 Viewer = int | None  # a seat, or None for the shared table view
 CONFIRM_BELOW = 0.8  # observations less sure than this wait for a person
@@ -41,18 +42,68 @@ class NotOffered(Exception):
     """This game does not offer what was asked for (estimates for a game without them)."""
 
 
+class BrokenGame(Exception):
+    """A stored game that cannot be resumed: record ``seq`` (1-based; 0: the game's own
+    settings) cannot be read or applied, for ``reason``. The game is set aside, as it is: its
+    log stays in the store, never rewritten, and can still be read (:func:`stored_log`)."""
+
+    def __init__(self, game_id: str, game: str, seq: int, reason: str, unreadable: bool = False):
+        what = (f"its settings cannot be used ({reason})" if not seq else
+                f"its record {seq} {reason}" if unreadable else f"its record {seq} cannot be applied ({reason})")
+        super().__init__(f"game {game_id} ({game}) is set aside: {what}. It is kept in the store as it is, "
+                         f"never rewritten; read its log at /api/games/{game_id}/log.jsonl (`companion replay` "
+                         f"names it as line {seq + 1}). The other games go on; start a new game to play on.")
+        self.game_id, self.game, self.seq, self.reason = game_id, game, seq, reason
+
+    def to_json(self) -> dict:
+        return {"seq": self.seq, "reason": self.reason, "message": str(self)}
+
+
+def public_config(config: Mapping[str, Any]) -> dict:
+    """A game's settings without the players' link tokens: what may leave the server."""
+    return {k: v for k, v in config.items() if k != "tokens"}
+
+
+def stored_log(store: EventStore, game_id: str) -> str:
+    """A game's log file (``.jsonl``) made of its records exactly as stored, readable or not,
+    one per line: the header's line 1, record N's line N + 1."""
+    info = store.game(game_id)
+    header = json.dumps({"type": "game", "game": info.game, "config": public_config(info.config)}, sort_keys=True)
+    lines = [body.decode("utf-8", "backslashreplace").replace("\r", "\\r").replace("\n", "\\n")
+             for _seq, body in store.raw_records(game_id)]
+    return "".join(line + "\n" for line in [header, *lines])
+
+
 class TableSession:
     def __init__(self, store: EventStore, game_id: str):
+        """Resume a stored game (unknown id: KeyError); BrokenGame when its log cannot be folded.
+        Whatever is due without a person (computer seats, the simulated table's chance) is
+        played at once, as after any move (:meth:`advance`)."""
         info = store.game(game_id)
         self.store, self.id, self.name, self.config = store, game_id, info.game, info.config
-        self.records = store.records(game_id)
-        self.folded: Folded = fold(info.game, info.config, self.records)
+        if info.problem:
+            raise BrokenGame(game_id, info.game, 0, info.problem)
+        try:
+            self.records = store.records(game_id)
+            self.folded: Folded = fold(info.game, info.config, self.records)
+        except CorruptRecord as exc:
+            raise BrokenGame(game_id, info.game, exc.seq, exc.reason, unreadable=True) from None
+        except LogError as exc:
+            raise BrokenGame(game_id, info.game, exc.line, exc.reason) from None
+        except Exception as exc:  # fold's setup: an unknown game, settings it cannot take
+            reason = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise BrokenGame(game_id, info.game, 0, str(reason)) from None
         self.lock = threading.RLock()
+        self.listeners: list[Callable[[], None]] = []
+        # A person's move is committed before the computer players and the simulated table's
+        # chance follow it, so a crash in between leaves a log that waits on nobody at the
+        # table. Resuming does what was due: the same step as after a move, with the same seeds.
+        with self.lock:
+            self.advance()
         # One estimate is computed at a time (outside self.lock, so moves go on meanwhile);
         # answers are kept for the current log length.
         self.estimate_lock = threading.Lock()
         self.estimate_cache: dict[tuple, dict] = {}
-        self.listeners: list[Callable[[], None]] = []
 
     # --- creating -----------------------------------------------------------------------
 
@@ -65,9 +116,7 @@ class TableSession:
                   "tokens": [secrets.token_urlsafe(12) for _ in names],
                   "options": dict(options or {})}
         fold(game, config, [])  # raises (KeyError / IllegalMove) before anything is stored
-        session = cls(store, store.create_game(game, config))
-        session.advance()
-        return session
+        return cls(store, store.create_game(game, config))  # resuming it plays what is due
 
     # --- reading ------------------------------------------------------------------------
 
@@ -91,7 +140,9 @@ class TableSession:
         """The seat a player link's token belongs to; None for no token."""
         if not token:
             return None
-        for seat, known in enumerate(self.config["tokens"]):
+        # Tokens are ASCII (token_urlsafe); compare_digest raises on other text, so such a
+        # token is refused here like any other wrong one.
+        for seat, known in enumerate(self.config["tokens"] if token.isascii() else ()):
             if secrets.compare_digest(known, token):
                 return seat
         raise Forbidden("this player link is not valid for this game; ask the table for a new one")
@@ -109,7 +160,7 @@ class TableSession:
                 "composites": self.allowed_composites(viewer),
                 "chance": self._chance_for(viewer), "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,
-                "events": self._latest_events(viewer),
+                "events": self.events_for(viewer),
                 "seq": len(self.records), "can_undo": viewer is None and not game.is_over(state)
                 and self.folded.last_personal_move() is not None,
                 "beams": {"since_drop": list(self.folded.beams),
@@ -161,13 +212,24 @@ class TableSession:
                          if viewer is not None or c["kind"] not in self.secret_moves)
         return found
 
-    def _latest_events(self, viewer: Viewer) -> list[dict]:
-        """The events of the latest record; those of a secret move only for its maker."""
-        last = self.folded.history[-1][1] if self.folded.history else None
-        if last is not None and last.kind in self.secret_moves and last.player != viewer \
-                and self.folded.events and self.folded.events[0].kind != "undone":
-            return []
-        return [e.to_json() for e in self.folded.events]
+    def secret_owner(self, before: Any, move: Move) -> int | None:
+        """The seat a move is a secret of, or None for a move everyone may know: a sealed move
+        (the game's ``SECRET_MOVES``, a bid) is its maker's; a chance outcome the game awaited
+        in secret (``Pending.secret_for``, the card a player drew) is that player's."""
+        if move.player == CHANCE:
+            return next((p.secret_for for p in self.game.pending(before) if p.actor == CHANCE), None)
+        return move.player if move.kind in self.secret_moves else None
+
+    def events_for(self, viewer: Viewer) -> list[dict]:
+        """The events of the latest record as this viewer may know them. Those of a secret move,
+        made or taken back, reach its owner alone; the others learn only that a secret move
+        was taken back (and whose), or nothing of one that was made (its seat's view shows
+        that it was made)."""
+        about = self.folded.about
+        owner = self.secret_owner(*about) if about is not None else None
+        if owner is None or owner == viewer:
+            return [e.to_json() for e in self.folded.events]
+        return [{"kind": "undone", "secret": True, "seat": owner}] if self.folded.undone else []
 
     def _chance_for(self, viewer: Viewer) -> dict | None:
         """The chance outcome this viewer is asked to supply, if any."""
@@ -230,7 +292,7 @@ class TableSession:
         return to_jsonl(self.name, self.public_config(), self.records)
 
     def public_config(self) -> dict:
-        return {k: v for k, v in self.config.items() if k != "tokens"}
+        return public_config(self.config)
 
     # --- changing -----------------------------------------------------------------------
 
@@ -264,8 +326,10 @@ class TableSession:
             self._commit({"type": "dismiss", "by": "table"})
 
     def undo(self) -> list[dict]:
+        """Take back the latest move a person made; the events as the table may know them."""
         with self.lock:
-            return self._commit({"type": "undo", "by": "table"})
+            self._commit({"type": "undo", "by": "table"})
+            return self.events_for(None)
 
     def observe(self, obs: Observation) -> dict:
         """What an observation means now: a drop, a spill, beam counts, or a question for a person."""

@@ -52,6 +52,14 @@ class StoreError(Exception):
     """A message a person can act on: it names the file and says what to do."""
 
 
+class CorruptRecord(ValueError):
+    """A stored record that cannot be read: ``seq`` (1-based) and ``reason`` ("is not JSON ...")."""
+
+    def __init__(self, seq: int, reason: str):
+        super().__init__(f"record {seq} {reason}")
+        self.seq, self.reason = seq, reason
+
+
 def default_data_dir() -> Path:
     """Where a user's games live unless `--data DIR` says otherwise (XDG on Unix, APPDATA on Windows)."""
     if os.name == "nt":
@@ -69,6 +77,7 @@ class GameInfo:
     config: dict
     created: str
     status: str  # 'open' | 'finished'
+    problem: str | None = None  # why the config cannot be read (config is then {})
 
 
 def _now() -> str:
@@ -90,8 +99,12 @@ def _inspect(path: Path) -> bool:
         return True  # zero bytes: what a crash before the first commit leaves behind
     if header != b"SQLite format 3\x00":
         raise _refuse(path, "is not an SQLite database, so it is not a Tokyo Table Companion store")
+    # Read as an immutable file: no lock, no -shm, -wal or -journal is made beside it (a
+    # read-only open of a WAL-mode file makes both). Only when a -wal file is already there
+    # may it hold the latest changes, so then the file is read through it.
+    wal = path.with_name(path.name + "-wal").exists()
     try:
-        con = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True)
+        con = sqlite3.connect(path.resolve().as_uri() + ("?mode=ro" if wal else "?immutable=1"), uri=True)
     except sqlite3.Error as e:
         raise _refuse(path, f"cannot be opened ({e})") from e
     try:
@@ -197,10 +210,42 @@ class EventStore:
         return last + 1
 
     def records(self, game_id: str) -> list[dict]:
-        """The game's records in the order they were appended (unknown game: KeyError)."""
+        """The game's records in the order they were appended (unknown game: KeyError); a record
+        that is not a JSON object in UTF-8 raises CorruptRecord, which names it."""
+        records = []
+        for seq, body in self.raw_records(game_id):
+            try:
+                record = json.loads(body.decode("utf-8"))
+            except UnicodeDecodeError as e:
+                raise CorruptRecord(seq, f"is not UTF-8 text (byte {e.start})") from None
+            except json.JSONDecodeError as e:
+                raise CorruptRecord(seq, f"is not JSON ({e})") from None
+            if not isinstance(record, dict):
+                raise CorruptRecord(seq, f"is not a JSON object but {type(record).__name__}")
+            records.append(record)
+        return records
+
+    def raw_records(self, game_id: str) -> list[tuple[int, bytes]]:
+        """The game's records as stored, (seq, bytes), unread: what is left of a damaged game."""
         self.game(game_id)
-        rows = self._read("SELECT body FROM records WHERE game_id=? ORDER BY seq", (game_id,))
-        return [json.loads(body) for (body,) in rows]
+        return [(seq, bytes(body)) for seq, body in self._read(
+            "SELECT seq, CAST(body AS BLOB) FROM records WHERE game_id=? ORDER BY seq", (game_id,))]
+
+    def find(self, path: str, value) -> list[tuple[str, int, dict]]:
+        """Records of any game whose JSON holds ``value`` at ``path`` (an SQLite JSON path such as
+        ``$.observation.detail.boot_id``), oldest first, as (game id, seq, record). It reads every
+        record, so it is for rare questions (what a sensor board met after a restart sent before);
+        a record that cannot be read (see ``records``) is passed over."""
+        rows = self._read(
+            "SELECT game_id, seq, CAST(body AS BLOB) FROM records WHERE "
+            "CASE WHEN json_valid(body) THEN json_extract(body, ?) END = ? ORDER BY rowid", (path, value))
+        found = []
+        for game_id, seq, body in rows:
+            try:
+                found.append((game_id, seq, json.loads(bytes(body).decode("utf-8"))))
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                continue
+        return found
 
     def game(self, game_id: str) -> GameInfo:
         rows = self._read(_GAME_SQL + " WHERE id=?", (game_id,))
@@ -232,8 +277,15 @@ class EventStore:
         self.close()
 
 
-_GAME_SQL = "SELECT id, game, config, created, status FROM games"
+_GAME_SQL = "SELECT id, game, CAST(config AS BLOB), created, status FROM games"
 
 
 def _info(row: tuple) -> GameInfo:
-    return GameInfo(id=row[0], game=row[1], config=json.loads(row[2]), created=row[3], status=row[4])
+    config, problem = {}, None
+    try:
+        config = json.loads(bytes(row[2]).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        problem = f"the game's settings are not JSON ({e})"
+    if not isinstance(config, dict):
+        config, problem = {}, "the game's settings are not a JSON object"
+    return GameInfo(id=row[0], game=row[1], config=config, created=row[3], status=row[4], problem=problem)

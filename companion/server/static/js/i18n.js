@@ -23,6 +23,8 @@ const TEXT = {
   "lobby.start": ["Start the game", "Spiel beginnen"], "lobby.open": ["Games in progress", "Laufende Spiele"],
   "lobby.finished": ["Finished games", "Beendete Spiele"], "lobby.none": ["No games yet.", "Noch keine Spiele."],
   "lobby.resume": ["Resume", "Fortsetzen"], "lobby.show": ["Show", "Ansehen"],
+  "lobby.broken": ["Set aside: a stored record cannot be used", "Beiseitegelegt: ein gespeicherter Eintrag ist unbrauchbar"],
+  "lobby.brokenLog": ["Its log, as stored", "Sein Protokoll, wie gespeichert"],
   "lobby.computerShort": ["computer", "Computer"], "lobby.simShort": ["simulated", "simuliert"],
   "lobby.realShort": ["real tower", "echter Automat"], "lobby.default.0": ["Aki", "Aki"],
   "lobby.default.1": ["Ben", "Ben"], "lobby.default.2": ["Chie", "Chie"], "lobby.back": ["Lobby", "Übersicht"],

@@ -79,12 +79,24 @@ export function startLobby(root) {
   function gameItem(g) {
     const when = new Intl.DateTimeFormat(getLang() === "de" ? "de-DE" : "en-GB",
       { dateStyle: "medium", timeStyle: "short" }).format(new Date(g.created));
+    if (g.broken) return brokenItem(g, when);
     return h("li", {},
       h("a", { class: "game-link", href: `/?game=${encodeURIComponent(g.id)}`, testid: `game-${g.id}` },
         h("span", { class: "game-names" }, h("span", { class: "game-kind" }, gameName(g.game)), g.names.map((n, i) =>
           h("span", { class: "game-name" }, n, g.bots.includes(i) ? h("small", {}, ` (${t("lobby.computerShort")})`) : null))),
         h("span", { class: "game-meta" }, when, " · ", t(g.simulated ? "lobby.simShort" : "lobby.realShort")),
         h("span", { class: "game-go" }, t(g.status === "open" ? "lobby.resume" : "lobby.show"), " ›")));
+  }
+
+  // A game the server set aside (a stored record it cannot read or apply): no way in, the
+  // server's message as plain text, and its log as stored.
+  function brokenItem(g, when) {
+    return h("li", { class: "game-broken", testid: `broken-${g.id}` },
+      h("span", { class: "game-names" }, h("span", { class: "game-kind" }, gameName(g.game)),
+        g.names.map((n) => h("span", { class: "game-name" }, n))),
+      h("span", { class: "game-meta" }, when, " · ", h("strong", {}, t("lobby.broken"))),
+      h("p", { class: "broken-message", testid: `broken-message-${g.id}` }, g.broken.message),
+      h("a", { class: "broken-log", href: `/api/games/${encodeURIComponent(g.id)}/log.jsonl` }, t("lobby.brokenLog")));
   }
 
   function list(title, items, testid) {
