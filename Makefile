@@ -72,7 +72,7 @@ test: $(VENV)/.installed test-debs firmware-deps firmware
 # The rules and unit tests alone, for the edit-test loop: no browser, rendered photos or devices.
 .PHONY: test-fast
 test-fast: $(VENV)/.installed
-	$(VENV)/bin/python -m pytest -m "not browser and not vision and not device" $(TEST_ARGS)
+	$(VENV)/bin/python -m pytest -n 2 -m "not browser and not vision and not device" $(TEST_ARGS)
 
 run: $(VENV)/.installed
 	$(VENV)/bin/python -m companion.vision.warm
