@@ -12,9 +12,10 @@ from typing import Any
 
 import segno
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from ..observation import Observation
 from ..rules.engine import IllegalMove, Move
@@ -22,6 +23,7 @@ from ..rules.games import GAMES
 from ..table.devices import Devices
 from ..table.session import ESTIMATE_PLAYOUTS, BrokenGame, Forbidden, NotOffered, TableSession, stored_log
 from ..table.store import EventStore
+from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork, Busy
 from .json_body import StrictJSONRoute
 
 STATIC = Path(__file__).parent / "static"
@@ -110,6 +112,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                serial: str | None = None, profile: str | None = None) -> FastAPI:
     """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated)."""
     tables = Tables(store)
+    estimates_work = BoundedWork("estimates", ESTIMATE_WORKERS, ESTIMATE_WAITING)
     devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store)
 
     @asynccontextmanager
@@ -119,11 +122,13 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             yield
         finally:
             devices.stop()
+            estimates_work.close()
 
     app = FastAPI(title="Tokyo Table Companion", version="0.1.0", lifespan=lifespan,
                   description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights.")
     app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
     app.state.tables, app.state.lan_url, app.state.devices = tables, lan_url, devices
+    app.state.estimates_work = estimates_work
 
     def viewer_of(session: TableSession, token: str | None):
         try:
@@ -200,17 +205,33 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                          "the mean, spread and range of the seat's final yen over random playouts, in which "
                          "everything this viewer cannot see is drawn again. An estimate, not a promise. The same "
                          "log gives the same answer; the playouts are capped so that one request stays under ~2 s. "
-                         "404 for a game without estimates (only TOKYO METRO has them).")
-    def get_estimates(game_id: str, token: str | None = Query(None),
-                      playouts: int = Query(ESTIMATE_PLAYOUTS, ge=1, le=2000,
-                                            description="random playouts in all (spread over the moves)")) -> dict:
-        # A plain def: FastAPI runs it in its thread pool, off the event loop (it may take a second).
-        session = tables.get(game_id)
+                         f"At most {ESTIMATE_WORKERS} estimate runs at a time and {ESTIMATE_WAITING} more wait; "
+                         "beyond that the answer is 429 with a Retry-After header (seconds). "
+                         "404 for a game without estimates (only TOKYO METRO has them).",
+             responses={429: {"description": "busy with other estimates: ask again after Retry-After seconds",
+                              "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}},
+                              "content": {"application/json": {"schema": {
+                                  "type": "object", "required": ["detail"],
+                                  "properties": {"detail": {"type": "string"}}}}}}})
+    async def get_estimates(game_id: str, token: str | None = Query(None),
+                            playouts: int = Query(ESTIMATE_PLAYOUTS, ge=1, le=2000,
+                                                  description="random playouts in all (spread over the moves)")) -> dict:
+        # The playouts run on the bounded pool (server/heavy.py), never on the threads that serve
+        # the other requests; this request holds no thread while it waits for them.
+        session = await run_in_threadpool(tables.get, game_id)
         viewer = viewer_of(session, token)
         try:
-            return session.estimates(viewer, playouts)
+            key, work = session.estimate_job(viewer, playouts)
         except NotOffered as exc:
             raise HTTPException(404, str(exc)) from None
+        known = session.kept_estimate(key)
+        if known is not None:
+            return known
+        try:
+            return await estimates_work.run((session.id, *key), work)
+        except Busy as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=429,
+                                headers={"Retry-After": str(exc.retry_after)})
 
     @app.post("/api/games/{game_id}/moves", summary="Make a move; 409 with the reason if illegal")
     def post_move(game_id: str, body: MoveIn) -> dict:
