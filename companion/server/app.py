@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import segno
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints, field_validator
 from starlette.concurrency import run_in_threadpool
 
 from ..observation import Observation
@@ -23,6 +24,7 @@ from ..rules.games import GAMES
 from ..table.devices import Devices
 from ..table.session import ESTIMATE_PLAYOUTS, BrokenGame, Forbidden, NotOffered, TableSession, stored_log
 from ..table.store import EventStore
+from .body_limit import RESPONSE_413, BodyLimit
 from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork, Busy
 from .json_body import StrictJSONRoute
 
@@ -30,18 +32,60 @@ STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
 
 
+# Bounds of what a request may carry, checked before anything is stored (a game's settings and
+# log are kept for ever and sent to every device). The body as a whole: server/body_limit.py.
+MAX_NAME = 40                 # characters of a player's name
+MAX_SEATS = 12                # seats at one table (LEMON SQUASH seats the most: 12)
+MAX_GAME_KIND = 40            # characters of a game's id ("upside_down_tower")
+MAX_SEED = 2**63 - 1          # a seed is a whole number from 0 to this
+MAX_OPTIONS = 40              # options named in one game (TOKYO METRO has the most: 27)
+MAX_OPTIONS_BYTES = 131_072   # the options as JSON: a whole board file of one's own takes ~55 KB
+MAX_MOVE_BYTES = 4_096        # a move as JSON: the largest a game takes (drinks, amounts, coins) ~400 B
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
+Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+
+
+def _json_bytes(value: Any) -> int:
+    """The size of a value as the store would write it (a lone surrogate counted, not refused here)."""
+    return len(json.dumps(value, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
+
+
 class NewGame(BaseModel):
-    game: str = Field("pocari_bet", description="game id, e.g. pocari_bet")
-    names: list[str] = Field(default_factory=lambda: ["Aki", "Ben", "Chie"], min_length=1, max_length=12)
-    bots: list[int] = Field(default_factory=list, description="seats played by the computer")
+    game: str = Field("pocari_bet", max_length=MAX_GAME_KIND, description="game id, e.g. pocari_bet")
+    names: list[Name] = Field(default_factory=lambda: ["Aki", "Ben", "Chie"], min_length=1, max_length=MAX_SEATS,
+                              description=f"one per seat, 1 to {MAX_NAME} characters each")
+    bots: list[Seat] = Field(default_factory=list, max_length=MAX_SEATS, description="seats played by the computer")
     simulated: bool = Field(True, description="True: the simulated tower supplies drops")
-    seed: int | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    options: dict[Annotated[str, StringConstraints(max_length=MAX_GAME_KIND)], Any] = Field(
+        default_factory=dict, max_length=MAX_OPTIONS,
+        description=f"the game's options (each game checks its own names and bounds); at most "
+                    f"{MAX_OPTIONS} of them, {MAX_OPTIONS_BYTES} bytes as JSON")
+
+    @field_validator("options")
+    @classmethod
+    def _small_options(cls, value: dict) -> dict:
+        size = _json_bytes(value)
+        if size > MAX_OPTIONS_BYTES:
+            raise ValueError(f"the options take {size} bytes as JSON; at most {MAX_OPTIONS_BYTES}")
+        return value
 
 
 class MoveIn(BaseModel):
-    move: dict[str, Any] = Field(description='{"kind": ..., "player": seat or "chance", "args": {...}}')
+    move: dict[str, Any] = Field(description='{"kind": ..., "player": seat or "chance", "args": {...}}; '
+                                             f"at most {MAX_MOVE_BYTES} bytes as JSON")
+    # A token is compared, never stored: one of any other length is refused as a wrong one (403).
     token: str | None = Field(None, description="the player's link token; none for the table view")
+
+    @field_validator("move")
+    @classmethod
+    def _small_move(cls, value: dict) -> dict:
+        size = _json_bytes(value)
+        if size > MAX_MOVE_BYTES:
+            raise ValueError(f"the move takes {size} bytes as JSON; no move of any game takes more than "
+                             f"{MAX_MOVE_BYTES}")
+        return value
 
 
 class Tables:
@@ -124,8 +168,9 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             devices.stop()
             estimates_work.close()
 
-    app = FastAPI(title="Tokyo Table Companion", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="Tokyo Table Companion", version="0.1.0", lifespan=lifespan, responses=RESPONSE_413,
                   description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights.")
+    app.add_middleware(BodyLimit)  # 413 for a body over MAX_BODY_BYTES, before it is read whole
     app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
     app.state.tables, app.state.lan_url, app.state.devices = tables, lan_url, devices
     app.state.estimates_work = estimates_work
