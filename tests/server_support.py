@@ -54,7 +54,8 @@ class Server:
             time.sleep(0.05)
 
     def stderr(self) -> str:
-        self.err.flush()
+        if not self.err.closed:
+            self.err.flush()
         return self.err_path.read_text()
 
     def kill(self) -> None:
@@ -64,6 +65,8 @@ class Server:
         self.err.close()
 
     def stop(self) -> None:
+        if self.err.closed:
+            return
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
