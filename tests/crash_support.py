@@ -67,6 +67,7 @@ class Table:
     tokens: dict[int, str]
     expected: list[dict] = field(default_factory=list)
     over: bool = False
+    played: bool = True   # played since the last check (a finished game is checked once more)
 
 
 @dataclass
@@ -183,6 +184,7 @@ class Campaign:
         seconds after sending it (or as soon as it answers, if sooner); a negative one: as soon as
         the game's log grows (or it answers)."""
         views = self.views(table)
+        table.played = True
         if next(iter(views.values()))["over"]:
             table.over = True
             return
@@ -240,9 +242,13 @@ class Campaign:
 
     # --- checking -------------------------------------------------------------------------------
 
-    def check(self) -> None:
-        """After a restart: confirmed actions kept, views equal to the fold, nobody wedged."""
+    def check(self, every: bool = False) -> None:
+        """After a restart: confirmed actions kept, views equal to the fold, nobody wedged; for
+        the games not over and those played since the last check (``every``: all games)."""
         for table in self.tables:
+            if not (every or table.played or not table.over):
+                continue
+            table.played = False
             records = self.store.records(table.id)
             self._confirmed_kept(table, records)
             info = self.store.game(table.id)
@@ -308,7 +314,7 @@ class Campaign:
                 self.say(f"kill {self.report.kills}: {self.report.confirmed} confirmed, "
                          f"{self.report.resumed_automatic} records played on resume")
         self.play_on()
-        self.check()
+        self.check(every=True)
         self.report.finished = sum(t.over for t in self.tables)
         self.report.wall_seconds = time.monotonic() - began
         return self.report

@@ -34,7 +34,11 @@ class Server:
             [python, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data", str(data), "--camera", "none", "--serial", "none"],
             stdout=subprocess.DEVNULL, stderr=self.err, text=True, cwd=ROOT)
-        self.wait_ready()
+        try:
+            self.wait_ready()
+        except BaseException:
+            self.stop()   # never leave a server behind that nobody will stop
+            raise
 
     def wait_ready(self, bound: float = START_BOUND) -> None:
         """Poll GET /api/games until it answers 200."""
@@ -65,8 +69,6 @@ class Server:
         self.err.close()
 
     def stop(self) -> None:
-        if self.err.closed:
-            return
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -74,7 +76,8 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=30)
-        self.err.close()
+        if not self.err.closed:
+            self.err.close()
 
     def __enter__(self) -> "Server":
         return self
