@@ -6,11 +6,17 @@ must not import the rules) and by ``table`` (which interprets it).
 """
 from __future__ import annotations
 
+import json
 from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator
 
 from .drinks import DRINK_IDS
+
+# Bounds of an observation, checked before it is stored (the log keeps it for ever).
+MAX_DRINKS = len(DRINK_IDS)   # drinks listed as appeared or removed: there are 36 in the box
+MAX_PASSES = 0xFFFF           # beam passes in one report: the board counts lost passes in 16 bits
+MAX_DETAIL_BYTES = 16_384     # the detail as JSON: a camera's detections of a full tray take ~6 KB
 
 
 class Observation(BaseModel):
@@ -23,14 +29,22 @@ class Observation(BaseModel):
 
     source: Literal["camera", "sensors", "sim", "person"] = "person"
     kind: Literal["tray", "beams"] = "tray"
-    appeared: list[str] = Field(default_factory=list)
-    removed: list[str] = Field(default_factory=list)
+    appeared: list[str] = Field(default_factory=list, max_length=MAX_DRINKS)
+    removed: list[str] = Field(default_factory=list, max_length=MAX_DRINKS)
     # kind "beams": drinks counted by the break-beams at the input slot and the exit chute
-    passes_in: int = Field(0, ge=0)
-    passes_out: int = Field(0, ge=0)
+    passes_in: int = Field(0, ge=0, le=MAX_PASSES)
+    passes_out: int = Field(0, ge=0, le=MAX_PASSES)
     confidence: float = Field(1.0, ge=0.0, le=1.0)
     # source-specific facts for the log and the dashboard (detections, beam widths, event ids)
-    detail: dict = Field(default_factory=dict)
+    detail: dict = Field(default_factory=dict, description=f"at most {MAX_DETAIL_BYTES} bytes as JSON")
+
+    @field_validator("detail")
+    @classmethod
+    def _small_detail(cls, value: dict) -> dict:
+        size = len(json.dumps(value, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
+        if size > MAX_DETAIL_BYTES:
+            raise ValueError(f"the detail takes {size} bytes as JSON; at most {MAX_DETAIL_BYTES} are kept")
+        return value
 
     @field_validator("appeared", "removed")
     @classmethod

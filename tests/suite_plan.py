@@ -24,6 +24,9 @@ KINDS = {  # module name prefix -> kind
     "test_sensors_link": "device",
     "test_sensor_restarts": "device",
     "test_broken_games": "device",
+    "test_estimates_load": "device",
+    "test_input_limits": "device",
+    "test_crash_campaign": "device",
     "test_devices": "device",
     "test_cli": "device",
 }
@@ -38,7 +41,8 @@ TYPICAL_SECONDS = {
     "test_vision_segment": 4.0, "test_vision_tray": 2.0,
     "test_firmware_simavr": 4.0, "test_sensors_link": 2.0, "test_metro_estimate": 2.0,
     "test_cli": 3.0, "test_devices": 3.0, "test_sensor_restarts": 4.0,
-    "test_broken_games": 3.0,
+    "test_broken_games": 3.0, "test_estimates_load": 15.0, "test_input_limits": 6.0,
+    "test_crash_campaign": 25.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.

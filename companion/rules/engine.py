@@ -22,6 +22,16 @@ from typing import Any, Iterable, Literal, Mapping, Protocol, Union
 CHANCE = "chance"
 Actor = Union[int, str]  # a seat index, or CHANCE
 
+# Every option of every game has bounds, so that no setting makes a game that cannot be played
+# or shown (a stake step of 0, a bid step of 1 yen listing thousands of bids) and nothing
+# unbounded enters a game's settings, which are kept for ever. A whole number lies in
+# OPTION_RANGE unless the game's ``Options.BOUNDS`` (name -> (least, most)) says otherwise; a
+# text has at most OPTION_TEXT characters; a list at most OPTION_ITEMS items (the 36 drinks are
+# the longest list a game needs), lists within lists alike.
+OPTION_RANGE = (0, 100_000)
+OPTION_TEXT = 40
+OPTION_ITEMS = 36
+
 
 class IllegalMove(ValueError):
     """A move the rules do not allow now; ``reason`` is for a person to read."""

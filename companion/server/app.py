@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import segno
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StringConstraints, field_validator
+from starlette.concurrency import run_in_threadpool
 
 from ..observation import Observation
 from ..rules.engine import IllegalMove, Move
@@ -22,24 +24,68 @@ from ..rules.games import GAMES
 from ..table.devices import Devices
 from ..table.session import ESTIMATE_PLAYOUTS, BrokenGame, Forbidden, NotOffered, TableSession, stored_log
 from ..table.store import EventStore
+from .body_limit import RESPONSE_413, BodyLimit
+from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork, Busy
 from .json_body import StrictJSONRoute
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
 
 
+# Bounds of what a request may carry, checked before anything is stored (a game's settings and
+# log are kept for ever and sent to every device). The body as a whole: server/body_limit.py.
+MAX_NAME = 40                 # characters of a player's name
+MAX_SEATS = 12                # seats at one table (LEMON SQUASH seats the most: 12)
+MAX_GAME_KIND = 40            # characters of a game's id ("upside_down_tower")
+MAX_SEED = 2**63 - 1          # a seed is a whole number from 0 to this
+MAX_OPTIONS = 40              # options named in one game (TOKYO METRO has the most: 27)
+MAX_OPTIONS_BYTES = 131_072   # the options as JSON: a whole board file of one's own takes ~55 KB
+MAX_MOVE_BYTES = 4_096        # a move as JSON: the largest a game takes (drinks, amounts, coins) ~400 B
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
+Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+
+
+def _json_bytes(value: Any) -> int:
+    """The size of a value as the store would write it (a lone surrogate counted, not refused here)."""
+    return len(json.dumps(value, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
+
+
 class NewGame(BaseModel):
-    game: str = Field("pocari_bet", description="game id, e.g. pocari_bet")
-    names: list[str] = Field(default_factory=lambda: ["Aki", "Ben", "Chie"], min_length=1, max_length=12)
-    bots: list[int] = Field(default_factory=list, description="seats played by the computer")
+    game: str = Field("pocari_bet", max_length=MAX_GAME_KIND, description="game id, e.g. pocari_bet")
+    names: list[Name] = Field(default_factory=lambda: ["Aki", "Ben", "Chie"], min_length=1, max_length=MAX_SEATS,
+                              description=f"one per seat, 1 to {MAX_NAME} characters each")
+    bots: list[Seat] = Field(default_factory=list, max_length=MAX_SEATS, description="seats played by the computer")
     simulated: bool = Field(True, description="True: the simulated tower supplies drops")
-    seed: int | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    options: dict[Annotated[str, StringConstraints(max_length=MAX_GAME_KIND)], Any] = Field(
+        default_factory=dict, max_length=MAX_OPTIONS,
+        description=f"the game's options (each game checks its own names and bounds); at most "
+                    f"{MAX_OPTIONS} of them, {MAX_OPTIONS_BYTES} bytes as JSON")
+
+    @field_validator("options")
+    @classmethod
+    def _small_options(cls, value: dict) -> dict:
+        size = _json_bytes(value)
+        if size > MAX_OPTIONS_BYTES:
+            raise ValueError(f"the options take {size} bytes as JSON; at most {MAX_OPTIONS_BYTES}")
+        return value
 
 
 class MoveIn(BaseModel):
-    move: dict[str, Any] = Field(description='{"kind": ..., "player": seat or "chance", "args": {...}}')
+    move: dict[str, Any] = Field(description='{"kind": ..., "player": seat or "chance", "args": {...}}; '
+                                             f"at most {MAX_MOVE_BYTES} bytes as JSON")
+    # A token is compared, never stored: one of any other length is refused as a wrong one (403).
     token: str | None = Field(None, description="the player's link token; none for the table view")
+
+    @field_validator("move")
+    @classmethod
+    def _small_move(cls, value: dict) -> dict:
+        size = _json_bytes(value)
+        if size > MAX_MOVE_BYTES:
+            raise ValueError(f"the move takes {size} bytes as JSON; no move of any game takes more than "
+                             f"{MAX_MOVE_BYTES}")
+        return value
 
 
 class Tables:
@@ -110,6 +156,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                serial: str | None = None, profile: str | None = None) -> FastAPI:
     """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated)."""
     tables = Tables(store)
+    estimates_work = BoundedWork("estimates", ESTIMATE_WORKERS, ESTIMATE_WAITING)
     devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store)
 
     @asynccontextmanager
@@ -119,11 +166,14 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             yield
         finally:
             devices.stop()
+            estimates_work.close()
 
-    app = FastAPI(title="Tokyo Table Companion", version="0.1.0", lifespan=lifespan,
+    app = FastAPI(title="Tokyo Table Companion", version="0.1.0", lifespan=lifespan, responses=RESPONSE_413,
                   description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights.")
+    app.add_middleware(BodyLimit)  # 413 for a body over MAX_BODY_BYTES, before it is read whole
     app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
     app.state.tables, app.state.lan_url, app.state.devices = tables, lan_url, devices
+    app.state.estimates_work = estimates_work
 
     def viewer_of(session: TableSession, token: str | None):
         try:
@@ -200,17 +250,33 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                          "the mean, spread and range of the seat's final yen over random playouts, in which "
                          "everything this viewer cannot see is drawn again. An estimate, not a promise. The same "
                          "log gives the same answer; the playouts are capped so that one request stays under ~2 s. "
-                         "404 for a game without estimates (only TOKYO METRO has them).")
-    def get_estimates(game_id: str, token: str | None = Query(None),
-                      playouts: int = Query(ESTIMATE_PLAYOUTS, ge=1, le=2000,
-                                            description="random playouts in all (spread over the moves)")) -> dict:
-        # A plain def: FastAPI runs it in its thread pool, off the event loop (it may take a second).
-        session = tables.get(game_id)
+                         f"At most {ESTIMATE_WORKERS} estimate runs at a time and {ESTIMATE_WAITING} more wait; "
+                         "beyond that the answer is 429 with a Retry-After header (seconds). "
+                         "404 for a game without estimates (only TOKYO METRO has them).",
+             responses={429: {"description": "busy with other estimates: ask again after Retry-After seconds",
+                              "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}},
+                              "content": {"application/json": {"schema": {
+                                  "type": "object", "required": ["detail"],
+                                  "properties": {"detail": {"type": "string"}}}}}}})
+    async def get_estimates(game_id: str, token: str | None = Query(None),
+                            playouts: int = Query(ESTIMATE_PLAYOUTS, ge=1, le=2000,
+                                                  description="random playouts in all (spread over the moves)")) -> dict:
+        # The playouts run on the bounded pool (server/heavy.py), never on the threads that serve
+        # the other requests; this request holds no thread while it waits for them.
+        session = await run_in_threadpool(tables.get, game_id)
         viewer = viewer_of(session, token)
         try:
-            return session.estimates(viewer, playouts)
+            key, work = session.estimate_job(viewer, playouts)
         except NotOffered as exc:
             raise HTTPException(404, str(exc)) from None
+        known = session.kept_estimate(key)
+        if known is not None:
+            return known
+        try:
+            return await estimates_work.run((session.id, *key), work)
+        except Busy as exc:
+            return JSONResponse({"detail": str(exc)}, status_code=429,
+                                headers={"Retry-After": str(exc.retry_after)})
 
     @app.post("/api/games/{game_id}/moves", summary="Make a move; 409 with the reason if illegal")
     def post_move(game_id: str, body: MoveIn) -> dict:

@@ -16,10 +16,13 @@ from fastapi import Request, Response
 from fastapi.routing import APIRoute
 
 WHAT_TO_SEND = "send a finite number, or null where a value may be left out"
+MAX_INT_DIGITS = 30  # a whole number longer than this is refused unread (no field takes one near it)
 
 
 def loads_finite(text: str | bytes) -> Any:
-    """``json.loads``, but a JSONDecodeError (saying what to send) for a number that is not finite."""
+    """``json.loads``, but a JSONDecodeError (saying what to send) for a number that is not finite
+    or a whole number of more than MAX_INT_DIGITS digits (Python's own limit, 4,300, gave a 400
+    without a reason)."""
     if isinstance(text, (bytes, bytearray)):  # as json.loads decodes bytes; FastAPI answers a
         text = text.decode(json.detect_encoding(text), "surrogatepass")  # decoding error with a 400
 
@@ -34,7 +37,13 @@ def loads_finite(text: str | bytes) -> Any:
                                        max(0, text.find(literal)))
         return value
 
-    return json.loads(text, parse_constant=constant, parse_float=number)
+    def whole(literal: str) -> int:
+        if len(literal.lstrip("-")) > MAX_INT_DIGITS:
+            raise json.JSONDecodeError(f"a whole number of {len(literal.lstrip('-'))} digits is too long: at most "
+                                       f"{MAX_INT_DIGITS} digits", text, max(0, text.find(literal)))
+        return int(literal)
+
+    return json.loads(text, parse_constant=constant, parse_float=number, parse_int=whole)
 
 
 class StrictJSONRequest(Request):

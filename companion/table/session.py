@@ -100,8 +100,8 @@ class TableSession:
         # table. Resuming does what was due: the same step as after a move, with the same seeds.
         with self.lock:
             self.advance()
-        # One estimate is computed at a time (outside self.lock, so moves go on meanwhile);
-        # answers are kept for the current log length.
+        # Answers of estimates, kept for the current log length (the lock guards the dict only:
+        # estimates are computed outside every lock, and the server bounds how many run).
         self.estimate_lock = threading.Lock()
         self.estimate_cache: dict[tuple, dict] = {}
 
@@ -260,6 +260,13 @@ class TableSession:
         in which whatever this viewer cannot see is drawn again (the game's ``estimate``). The
         seed comes from the game id and the log length, so asking again gives the same answer
         (kept until the next move); the playouts are capped by ``ESTIMATE_BUDGET``."""
+        return self.estimate_job(viewer, playouts)[1]()
+
+    def estimate_job(self, viewer: Viewer, playouts: int = ESTIMATE_PLAYOUTS) -> tuple[tuple, Callable[[], dict]]:
+        """The question (game, viewer, log length, playouts) and the work that answers it, for a
+        caller that runs heavy work elsewhere (the server's bounded workers). Refuses at once
+        (NotOffered, ValueError); the work answers from the kept answers when it can, and takes
+        no lock while it plays, so moves and views go on meanwhile."""
         estimate = getattr(self.game, "estimate", None)
         if estimate is None:
             raise NotOffered(f"estimates of the final yen are offered for TOKYO METRO games; "
@@ -270,9 +277,11 @@ class TableSession:
             seq, state = len(self.records), self.state
             moves = self.allowed_moves(viewer)
         key = (viewer, seq, playouts)
-        with self.estimate_lock:
-            if key in self.estimate_cache:
-                return self.estimate_cache[key]
+
+        def work() -> dict:
+            known = self.kept_estimate(key)
+            if known is not None:
+                return known
             by_seat: dict[int, list[Move]] = {}
             for move in moves:
                 if move.player not in self.bots:  # not for a computer's move held for a tap
@@ -284,9 +293,17 @@ class TableSession:
                      for seat, seat_moves in by_seat.items()]
             answer = {"game_id": self.id, "seq": seq, "viewer": viewer, "requested": playouts, "playouts": n,
                       "capped": n < playouts, "method": "random playouts", "seats": seats}
-            self.estimate_cache = {k: v for k, v in self.estimate_cache.items() if k[1] == seq}
-            self.estimate_cache[key] = answer
+            with self.estimate_lock:
+                answer = self.estimate_cache.setdefault(key, answer)  # the first of two at once wins
+                self.estimate_cache = {k: v for k, v in self.estimate_cache.items() if k[1] == len(self.records)}
             return answer
+
+        return key, work
+
+    def kept_estimate(self, key: tuple) -> dict | None:
+        """The answer already given to this question (viewer, log length, playouts), if any."""
+        with self.estimate_lock:
+            return self.estimate_cache.get(key)
 
     def log_jsonl(self) -> str:
         return to_jsonl(self.name, self.public_config(), self.records)

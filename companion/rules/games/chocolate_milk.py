@@ -89,6 +89,8 @@ class Options:
     shape_row: tuple = tuple(c for c in CARD_IDS[6:])    # the shape cards left to right
     max_turns: int = 300             # a bound so that a game always ends (0: none)
 
+    BOUNDS = {"crates_for_sale": (-1, 6)}  # beyond common.OPTION_RANGE; -1: by the player count
+
     def __post_init__(self) -> None:
         if self.rise_when not in ("buy", "out"):
             raise IllegalMove("option rise_when must be 'buy' or 'out'")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ...drinks import ALL_DRINKS, CARD_IDS, Drink
-from ..engine import CHANCE, Event, IllegalMove, Move, Pending
+from ..engine import CHANCE, OPTION_ITEMS, OPTION_RANGE, OPTION_TEXT, Event, IllegalMove, Move, Pending
 
 YEN_STEP = 100  # the smallest yen tile
 
@@ -35,12 +35,54 @@ def _freeze(value: Any) -> Any:
     return value
 
 
+def check_option(cls: type, name: str, value: Any) -> None:
+    """IllegalMove, saying the bound, for an option value outside its bounds: a whole number
+    outside ``cls.BOUNDS[name]`` (default OPTION_RANGE), a text or a list too long (lists
+    within lists alike; engine.py says why)."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        least, most = getattr(cls, "BOUNDS", {}).get(name, OPTION_RANGE)
+        if not least <= value <= most:
+            shown = str(value) if len(str(value)) <= 20 else f"a number of {len(str(value))} digits"
+            raise IllegalMove(f"option {name} must be a whole number of at least {least} and at most {most}, "
+                              f"not {shown}")
+    elif isinstance(value, str):
+        if len(value) > OPTION_TEXT:
+            raise IllegalMove(f"option {name} is {len(value)} characters long; at most {OPTION_TEXT}")
+    elif isinstance(value, (list, tuple)):
+        if len(value) > OPTION_ITEMS:
+            raise IllegalMove(f"option {name} lists {len(value)} items; at most {OPTION_ITEMS}")
+        for item in value:
+            check_option(cls, name, item)
+
+
+def option_value(cls: type, name: str, value: Any) -> Any:
+    """An option's value checked against its default's type (a whole number sent as 300.0 is
+    taken as 300) and its bounds; IllegalMove says what is wrong."""
+    default = {f.name: f for f in dataclasses.fields(cls)}[name].default
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise IllegalMove(f"option {name} must be true or false, not {value!r}")
+    elif isinstance(default, int) and default is not None:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise IllegalMove(f"option {name} must be a whole number, not {value!r}")
+    elif isinstance(default, str):
+        if not isinstance(value, str):
+            raise IllegalMove(f"option {name} must be text, not {value!r}")
+    check_option(cls, name, value)
+    return value
+
+
 def options_from_config(cls: type, config: Mapping[str, Any], title: str,
                         allowed: Sequence[int]) -> Any:
     """Build a game's frozen ``Options`` from ``config["options"]``.
 
-    Unknown names and values of the wrong type are refused with the known names; the
-    player count comes from ``options.players`` or, when absent, from the names given.
+    Unknown names and values of the wrong type are refused with the known names; values
+    outside their bounds (``check_option``) with the bound; the player count comes from
+    ``options.players`` or, when absent, from the names given.
     """
     fields = {f.name: f for f in dataclasses.fields(cls)}
     given = dict(config.get("options") or {})
@@ -51,19 +93,7 @@ def options_from_config(cls: type, config: Mapping[str, Any], title: str,
     if "players" in fields and "players" not in given and names:
         given["players"] = len(names)
     for name, value in list(given.items()):
-        default = fields[name].default
-        if isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise IllegalMove(f"option {name} must be true or false, not {value!r}")
-        elif isinstance(default, int) and default is not None:
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise IllegalMove(f"option {name} must be a whole number, not {value!r}")
-        elif isinstance(default, str):
-            if not isinstance(value, str):
-                raise IllegalMove(f"option {name} must be text, not {value!r}")
-        given[name] = _freeze(value)
+        given[name] = _freeze(option_value(cls, name, value))
     opts = cls(**given)
     players = getattr(opts, "players", None)
     if players is not None and players not in allowed:

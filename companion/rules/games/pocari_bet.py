@@ -23,7 +23,7 @@ from ...drinks import ALL_DRINKS, CARD_IDS, COLOUR_CARDS, SHAPE_CARDS, Card, Dri
 from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo,
                       Pending, uniform)
 from ..tower import Tower
-from .common import sort_drinks
+from .common import option_value, sort_drinks
 
 NAME = "pocari_bet"
 PLAYERS = (3,)
@@ -51,6 +51,10 @@ class Options:
     # still costs the start player his stake if it comes out in this round's drop.
     seventh_stuck_counts: bool = True
 
+    # Bounds beyond common.OPTION_RANGE: stakes move in 100-yen tiles (a smaller step would list
+    # thousands of stakes to choose from).
+    BOUNDS = {"min_stake": (100, 10_000), "max_stake": (100, 10_000), "stake_step": (100, 10_000)}
+
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> "Options":
         known = set(cls.__dataclass_fields__)
@@ -58,7 +62,7 @@ class Options:
         unknown = sorted(set(given) - known)
         if unknown:
             raise IllegalMove(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-        opts = cls(**given)
+        opts = cls(**{name: option_value(cls, name, value) for name, value in given.items()})
         if opts.players not in PLAYERS:
             raise IllegalMove("POCARI BET is played by exactly 3 players")
         return opts

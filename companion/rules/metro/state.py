@@ -24,7 +24,7 @@ import json
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Mapping, NamedTuple
 
-from ..engine import CHANCE, Event, IllegalMove, Move, uniform
+from ..engine import CHANCE, OPTION_RANGE, Event, IllegalMove, Move, uniform
 from . import scoring
 from ._schema import DataError
 from .board import Board, default_board, load_board
@@ -67,6 +67,14 @@ class Options:
     stock_cards: Mapping[str, Any] | None = None
     revenue_track: Mapping[str, Any] | None = None
 
+    # Every whole-number option lies in OPTION_RANGE (rules/engine.py) unless named here:
+    # the counts of pieces and steps stay near the box's (a train running 100,000 stops, a bid
+    # step of 1 yen listing thousands of bids, would make a game nobody can play or show).
+    BOUNDS = {"players": (1, 5), "cards_per_column": (1, 36), "start_discs": (0, 20), "max_discs": (0, 20),
+              "extra_discs": (0, 20), "pyramids": (0, 50), "speculations": (0, 20), "tempo_tokens": (0, 100),
+              "loan_tokens": (0, 100), "bicycles": (0, 20), "steps": (0, 50), "walk": (0, 20),
+              "bid_step": (100, 10_000)}
+
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> "Options":
         given = dict(config.get("options") or {})
@@ -79,9 +87,12 @@ class Options:
                 if value is not None and not isinstance(value, Mapping):
                     raise IllegalMove(f"option {name} must be the file's JSON object, not {value!r}")
             elif name not in ("players", "cards_per_column") or value is not None:
-                least = 1 if name in ("players", "cards_per_column") else 0
-                if not isinstance(value, int) or isinstance(value, bool) or value < least:
-                    raise IllegalMove(f"option {name} must be a whole number of at least {least}, not {value!r}")
+                least, most = cls.BOUNDS.get(name, OPTION_RANGE)
+                if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= most:
+                    shown = repr(value) if len(repr(value)) <= 20 else (
+                        f"a number of {len(str(value))} digits" if isinstance(value, int) else "a long value")
+                    raise IllegalMove(f"option {name} must be a whole number of at least {least} and at most "
+                                      f"{most}, not {shown}")
         return cls(**given)
 
 
