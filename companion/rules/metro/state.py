@@ -73,7 +73,7 @@ class Options:
     BOUNDS = {"players": (1, 5), "cards_per_column": (1, 36), "start_discs": (0, 20), "max_discs": (0, 20),
               "extra_discs": (0, 20), "pyramids": (0, 50), "speculations": (0, 20), "tempo_tokens": (0, 100),
               "loan_tokens": (0, 100), "bicycles": (0, 20), "steps": (0, 50), "walk": (0, 20),
-              "bid_step": (100, 10_000)}
+              "bid_step": (100, 10_000), "bank_yen": (0, 10_000_000)}   # a bank may be set well above the box's
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> "Options":
