@@ -12,7 +12,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect, sync_playwright
+from server_support import free_port
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Without the background-networking flags Chromium keeps dialling out of this closed network.
@@ -42,12 +42,6 @@ TAP_TRIES = 5         # a tap swallowed by a redraw between finger down and up i
 # Playwright's default 5 s: every `expect` of the browser tests waits up to 30 s.
 EXPECT_MS = 30_000
 expect.set_options(timeout=EXPECT_MS)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass

@@ -9,7 +9,6 @@ our database is refused without a side file (-wal, -shm, -journal) left next to 
 from __future__ import annotations
 
 import os
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -22,12 +21,7 @@ import pytest
 from companion.rules.engine import Move
 from companion.table.session import TableSession
 from companion.table.store import EventStore, StoreError
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from server_support import free_port
 
 
 class Server:

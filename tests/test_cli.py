@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import signal
-import socket
 import subprocess
 import sys
 
@@ -12,6 +11,7 @@ import httpx
 import pytest
 
 from waiting import PROCESS_PATIENCE, wait_for
+from server_support import free_port
 
 
 class http:
@@ -24,12 +24,6 @@ class http:
     @staticmethod
     def post(url: str, timeout: float = 60, **kw) -> httpx.Response:
         return httpx.post(url, timeout=timeout, **kw)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def companion(*args: str, **kw) -> subprocess.CompletedProcess:
