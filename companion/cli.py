@@ -25,6 +25,8 @@ def main(argv: list[str] | None = None) -> int:
                             "the default) or 'none'")
     serve.add_argument("--profile", default=None,
                        help="drink profile from `companion calibrate drinks` (needed for a real camera)")
+    serve.add_argument("--new-host-key", action="store_true",
+                       help="replace the host key: devices that opened the old host link are strangers again")
 
     replay = sub.add_parser("replay", help="replay a game log and print the final view and payouts")
     replay.add_argument("log", type=Path)
@@ -65,19 +67,29 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .server.app import create_app
+    from .server.slow_clients import PatientH11
+    from .table.access import Access
 
+    access = Access(store)
+    host_key = access.new_host_key() if args.new_host_key else access.host_key()
     lan = _lan_address() if args.host in ("0.0.0.0", "::") else None
     lan_url = f"http://{lan}:{args.port}" if lan else None
+    base = lan_url or f"http://127.0.0.1:{args.port}"
+
     def describe(spec: str | None, what: str) -> str:
         return "none" if spec is None else (f"simulated {what}" if spec.startswith("sim") else spec)
 
+    # The host link is the table's master key: printed here, where only the host sees it, and
+    # never sent by the service itself. Whoever opens it can do everything a host does.
     print(f"Tokyo Table Companion\n"
           f"  camera: {describe(camera, 'camera')}; sensors: {describe(serial, 'sensor board')}\n"
           f"  data:   {store.path}\n"
-          f"  open:   http://127.0.0.1:{args.port}" + (f"\n  tablets and phones on this Wi-Fi: {lan_url}" if lan_url else ""),
+          f"  host:   {base}/?host={host_key}\n"
+          f"          (open it on the table's tablet; keep it to yourself: it holds the table's keys)",
           file=sys.stderr, flush=True)
     app = create_app(store, lan_url=lan_url, camera=camera, serial=serial, profile=args.profile)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # A live view never sends more than a few bytes: a larger WebSocket message is refused.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws_max_size=4096)
     return 0
 
 

@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 import pytest
-from fastapi.testclient import TestClient
+from api_support import table_client
 
-from companion.server.app import create_app
 from companion.table.store import EventStore
 
 pytest_plugins = ("suite_plan",)    # the tests' kinds, order and grouping over the workers
@@ -19,7 +18,8 @@ def store(tmp_path):
 
 @pytest.fixture
 def client(store):
-    with TestClient(create_app(store)) as c:
+    """The real app over ``store``, called by the host (tests/api_support.py)."""
+    with table_client(store) as c:
         yield c
 
 

@@ -5,27 +5,16 @@ import json
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from api_support import post_move as move
+from api_support import seat, start_game
+from api_support import view_of as view
 
 from companion.drinks import CARD_IDS
+from companion.observation import Observation
 
 
 def new_game(client, **body):
-    body = {"names": ["Aki", "Ben", "Chie"], "seed": 3, **body}
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    data = r.json()
-    tokens = [parse_qs(urlparse(p["url"]).query)["token"][0] for p in data["players"]]
-    return data["id"], tokens
-
-
-def view(client, gid, token=None):
-    r = client.get(f"/api/games/{gid}/view", params={"token": token} if token else {})
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def move(client, gid, m, token=None):
-    return client.post(f"/api/games/{gid}/moves", json={"move": m, "token": token})
+    return start_game(client, **{"names": ["Aki", "Ben", "Chie"], "seed": 3, **body})
 
 
 def test_openapi_documents_the_game_routes(client):
@@ -81,7 +70,7 @@ def test_a_phone_acts_only_for_its_own_seat(client):
     assert r.status_code == 403
     r = move(client, gid, {"kind": "draw", "player": start, "args": {"deck": "shape"}}, token="forged")
     assert r.status_code == 403
-    assert client.get(f"/api/games/{gid}/view", params={"token": "forged"}).status_code == 403
+    assert client.get(f"/api/games/{gid}/view", headers=seat("forged")).status_code == 403
     assert move(client, gid, {"kind": "draw", "player": start, "args": {"deck": "shape"}},
                 token=tokens[start]).status_code == 200
 
@@ -139,12 +128,12 @@ def test_low_confidence_observation_asks_a_person(client):
     gid, tokens = new_game(client, simulated=False)
     v = view(client, gid)
     move(client, gid, v["chance"]["outcomes"][0]["move"])  # start player: seat 0
-    for seat in (0, 1, 2):
-        assert move(client, gid, {"kind": "draw", "player": seat, "args": {"deck": "colour"}}).status_code == 200
+    for player in (0, 1, 2):
+        assert move(client, gid, {"kind": "draw", "player": player, "args": {"deck": "colour"}}).status_code == 200
         # the secret card is entered on that player's phone, never by the table
-        card = view(client, gid, tokens[seat])["chance"]["outcomes"][0]["move"]
+        card = view(client, gid, tokens[player])["chance"]["outcomes"][0]["move"]
         assert move(client, gid, card).status_code == 403
-        assert move(client, gid, card, token=tokens[seat]).status_code == 200
+        assert move(client, gid, card, token=tokens[player]).status_code == 200
     # turn up: the table is offered every pair, so those naming a drawn card are refused
     offered = [o["move"] for o in view(client, gid)["chance"]["outcomes"]]
     assert len(offered) == 36
@@ -154,9 +143,9 @@ def test_low_confidence_observation_asks_a_person(client):
     assert move(client, gid, offered[6]).status_code == 200
     v = play_to_drop(client, gid)
     thrown = v["state"]["thrown"]
-    r = client.post(f"/api/games/{gid}/observations",
-                    json={"source": "camera", "appeared": thrown[:3], "confidence": 0.4}).json()
-    assert r["result"] == "question" and view(client, gid)["state"]["phase"] == "drop"
+    # the camera reports inside the service, the way Devices hands its readings to the table
+    client.app.state.tables.route(Observation(source="camera", appeared=thrown[:3], confidence=0.4))
+    assert view(client, gid)["state"]["phase"] == "drop"
     q = view(client, gid)["question"]
     assert q["kind"] == "confirm"
     assert move(client, gid, q["move"]).status_code == 200
@@ -191,7 +180,7 @@ def test_websocket_pushes_each_viewers_view_after_every_change(client):
     gid, tokens = new_game(client)
     start = view(client, gid)["state"]["to_act"][0]["actor"]
     with client.websocket_connect(f"/api/games/{gid}/ws") as table, \
-            client.websocket_connect(f"/api/games/{gid}/ws?token={tokens[start]}") as phone:
+            client.websocket_connect(f"/api/games/{gid}/ws", headers=seat(tokens[start])) as phone:
         assert table.receive_json()["viewer"] is None
         assert phone.receive_json()["viewer"] == start
         move(client, gid, {"kind": "draw", "player": start, "args": {"deck": "colour"}})
@@ -206,7 +195,7 @@ def test_websocket_with_a_forged_token_is_closed(client):
 
     gid, _ = new_game(client)
     with pytest.raises(WebSocketDisconnect):
-        with client.websocket_connect(f"/api/games/{gid}/ws?token=forged") as ws:
+        with client.websocket_connect(f"/api/games/{gid}/ws", headers=seat("forged")) as ws:
             ws.receive_json()
 
 
@@ -286,7 +275,7 @@ def test_a_sealed_bid_is_made_on_the_phone_and_never_shown_to_the_table(client):
 def test_estimates_of_the_final_yen_for_a_players_moves(client):
     gid, tokens = new_game(client, game="tokyo_metro", bots=[1, 2])
     assert view(client, gid)["state"]["phase"] == "bid"
-    r = client.get(f"/api/games/{gid}/estimates", params={"token": tokens[0], "playouts": 40})
+    r = client.get(f"/api/games/{gid}/estimates", params={"playouts": 40}, headers=seat(tokens[0]))
     assert r.status_code == 200, r.text
     est = r.json()
     assert est["method"] == "random playouts" and est["playouts"] == 40 and est["viewer"] == 0
@@ -295,16 +284,16 @@ def test_estimates_of_the_final_yen_for_a_players_moves(client):
     assert mine["seat"] == 0 and [m["move"] for m in mine["moves"]] == offered
     assert all({"n", "mean", "sd", "low", "high"} <= set(m) for m in mine["moves"])
     # The same log gives the same answer; the table is offered no (secret) bid, so nothing.
-    assert client.get(f"/api/games/{gid}/estimates", params={"token": tokens[0], "playouts": 40}).json() == est
+    assert client.get(f"/api/games/{gid}/estimates", params={"playouts": 40}, headers=seat(tokens[0])).json() == est
     assert client.get(f"/api/games/{gid}/estimates").json()["seats"] == []
     # Default playouts; documented in the OpenAPI document.
-    assert client.get(f"/api/games/{gid}/estimates", params={"token": tokens[0]}).json()["requested"] == 200
+    assert client.get(f"/api/games/{gid}/estimates", headers=seat(tokens[0])).json()["requested"] == 200
     assert "/api/games/{game_id}/estimates" in client.get("/openapi.json").json()["paths"]
 
 
 def test_estimates_refuse_bad_input_clearly(client):
     gid, tokens = new_game(client, game="tokyo_metro", bots=[1, 2])
-    r = client.get(f"/api/games/{gid}/estimates", params={"token": "forged"})
+    r = client.get(f"/api/games/{gid}/estimates", headers=seat("forged"))
     assert r.status_code == 403 and "not valid" in r.json()["detail"]
     assert client.get(f"/api/games/{gid}/estimates", params={"playouts": 0}).status_code == 422
     assert client.get(f"/api/games/{gid}/estimates", params={"playouts": 100_000}).status_code == 422

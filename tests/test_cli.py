@@ -102,12 +102,11 @@ def test_serve_refuses_a_real_camera_without_a_profile_and_a_nonsense_port(tmp_p
 
 def play_log(tmp_path, client_fixture_store=None):
     """A finished game's log, played by three computer players through the real app."""
-    from fastapi.testclient import TestClient
 
-    from companion.server.app import create_app
+    from api_support import table_client
     from companion.table.store import EventStore
 
-    with TestClient(create_app(EventStore(tmp_path / "d"))) as client:
+    with table_client(EventStore(tmp_path / "d")) as client:
         gid = client.post("/api/games", json={"bots": [0, 1, 2], "seed": 4}).json()["id"]
         log = client.get(f"/api/games/{gid}/log.jsonl").text
         final = client.get(f"/api/games/{gid}/view").json()

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import random
 from itertools import combinations, product
-from urllib.parse import parse_qs, urlparse
-
 import pytest
+from api_support import start_game, view_of
 
 from companion.rules.engine import CHANCE, ChanceChoice, ChanceDrop, IllegalMove, Move
 from companion.rules.games import GAMES
@@ -193,17 +192,8 @@ def test_games_without_list_taking_moves_describe_none():
 
 # --- the session and the API ------------------------------------------------------------------
 
-def new_game(client, **body):
-    r = client.post("/api/games", json=body)
-    assert r.status_code == 201, r.text
-    data = r.json()
-    return data["id"], [parse_qs(urlparse(p["url"]).query)["token"][0] for p in data["players"]]
-
-
-def get_view(client, gid, token=None):
-    r = client.get(f"/api/games/{gid}/view", params={"token": token} if token else {})
-    assert r.status_code == 200, r.text
-    return r.json()
+new_game = start_game
+get_view = view_of
 
 
 def test_buy_three_drinks_through_the_api_with_a_composed_move(client):

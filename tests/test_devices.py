@@ -3,9 +3,8 @@ and the simulated camera (rendered frames read by the tray watcher) feed a POCAR
 a board that is not there never stops the game."""
 from __future__ import annotations
 
-from fastapi.testclient import TestClient
+from api_support import table_client
 
-from companion.server.app import create_app
 from companion.table.store import EventStore
 from waiting import wait_for
 
@@ -26,7 +25,7 @@ def to_the_drop(client, gid):
 
 def test_a_simulated_round_is_counted_by_the_beams_and_read_by_the_camera(tmp_path):
     store = EventStore(tmp_path)
-    with TestClient(create_app(store, camera="sim", serial="sim")) as client:
+    with table_client(store, camera="sim", serial="sim") as client:
         devices = wait_for(lambda: (d := client.get("/api/devices").json())["sensors"]["state"] == "connected"
                            and d["camera"]["source"] and d,
                            "the simulated board to connect and the simulated camera to open", step=0.1)
@@ -66,7 +65,7 @@ def test_a_simulated_round_is_counted_by_the_beams_and_read_by_the_camera(tmp_pa
 
 
 def test_a_board_that_is_not_there_leaves_the_game_playable_by_hand(tmp_path):
-    with TestClient(create_app(EventStore(tmp_path), camera=None, serial=str(tmp_path / "no-such-port"))) as client:
+    with table_client(EventStore(tmp_path), camera=None, serial=str(tmp_path / "no-such-port")) as client:
         status = wait_for(lambda: (d := client.get("/api/devices").json())["sensors"]["error"] and d,
                           "the link to report the missing port", step=0.1)
         assert status["sensors"]["state"] in ("disconnected", "connecting") and status["camera"] is None

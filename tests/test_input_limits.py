@@ -13,13 +13,12 @@ import socket
 import time
 
 import pytest
-from fastapi.testclient import TestClient
+from api_support import seat, table_client
 
 from companion.observation import MAX_DETAIL_BYTES, MAX_DRINKS, MAX_PASSES
 from companion.rules.engine import OPTION_RANGE
 from companion.rules.games import GAMES
-from companion.server.app import (MAX_MOVE_BYTES, MAX_NAME, MAX_OPTIONS, MAX_OPTIONS_BYTES, MAX_SEATS, MAX_SEED,
-                                  create_app)
+from companion.server.app import (MAX_MOVE_BYTES, MAX_NAME, MAX_OPTIONS, MAX_OPTIONS_BYTES, MAX_SEATS, MAX_SEED)
 from companion.server.body_limit import MAX_BODY_BYTES
 from companion.server.json_body import MAX_INT_DIGITS
 from server_support import Server
@@ -27,7 +26,7 @@ from server_support import Server
 
 @pytest.fixture
 def api(store):
-    with TestClient(create_app(store), raise_server_exceptions=False) as c:
+    with table_client(store, raise_server_exceptions=False) as c:
         yield c
 
 
@@ -113,9 +112,9 @@ def test_moves_and_tokens_over_their_bounds_are_refused(api, store):
     move = view["moves"][0]["move"]
     big = {**move, "args": {**move["args"], "note": "x" * MAX_MOVE_BYTES}}
     refused(api.post(f"/api/games/{gid}/moves", json={"move": big}), 422, f"no move of any game takes more than {MAX_MOVE_BYTES}")
-    # A token is compared and never stored: a long one is a wrong one.
-    refused(api.post(f"/api/games/{gid}/moves", json={"move": move, "token": "t" * 100_000}), 403, "not valid")
-    refused(api.get(f"/api/games/{gid}/view", params={"token": "t" * 10_000}), 403, "not valid")
+    # A key is compared and never stored: a long one is a wrong one, unread.
+    refused(api.post(f"/api/games/{gid}/moves", json={"move": move}, headers=seat("t" * 10_000)), 403, "not valid")
+    refused(api.get(f"/api/games/{gid}/view", headers=seat("t" * 10_000)), 403, "not valid")
     assert stored(store) == before
     assert api.post(f"/api/games/{gid}/moves", json={"move": move}).status_code == 200
 

@@ -6,14 +6,13 @@ import json
 import subprocess
 import sys
 
-from fastapi.testclient import TestClient
+from api_support import table_client
 
-from companion.server.app import create_app
 from companion.table.store import EventStore
 
 
 def test_replay_of_a_recorded_tokyo_metro_game(tmp_path):
-    with TestClient(create_app(EventStore(tmp_path / "data"))) as client:
+    with table_client(EventStore(tmp_path / "data")) as client:
         r = client.post("/api/games", json={"game": "tokyo_metro", "names": ["A", "B", "C", "D"],
                                             "bots": [0, 1, 2, 3], "seed": 12})
         assert r.status_code == 201, r.text

@@ -6,26 +6,17 @@ from __future__ import annotations
 import json
 import queue
 import threading
-from urllib.parse import parse_qs, urlparse
-
 import pytest
+from api_support import post_move, seat, start_game
+from api_support import view_of as view
 
 
 def new_game(client, game, names, **body):
-    r = client.post("/api/games", json={"game": game, "names": names, "seed": 5, **body})
-    assert r.status_code == 201, r.text
-    data = r.json()
-    return data["id"], [parse_qs(urlparse(p["url"]).query)["token"][0] for p in data["players"]]
-
-
-def view(client, gid, token=None):
-    r = client.get(f"/api/games/{gid}/view", params={"token": token} if token else {})
-    assert r.status_code == 200, r.text
-    return r.json()
+    return start_game(client, game=game, names=names, seed=5, **body)
 
 
 def move(client, gid, m, token=None):
-    r = client.post(f"/api/games/{gid}/moves", json={"move": m, "token": token})
+    r = post_move(client, gid, m, token)
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -93,8 +84,8 @@ def test_an_undone_secret_move_is_told_to_its_owner_alone(client, game):
     gid, tokens = new_game(client, game, ["Aki", "Ben", "Chie"], **body)
     owner, other = 1, 2
     url = f"/api/games/{gid}/ws"
-    with client.websocket_connect(url) as t, client.websocket_connect(f"{url}?token={tokens[owner]}") as o, \
-            client.websocket_connect(f"{url}?token={tokens[other]}") as p:
+    with client.websocket_connect(url) as t, client.websocket_connect(url, headers=seat(tokens[owner])) as o, \
+            client.websocket_connect(url, headers=seat(tokens[other])) as p:
         table, mine, theirs = Socket(t), Socket(o), Socket(p)
         for ws in (table, mine, theirs):
             ws.until(0, "the first view")

@@ -8,10 +8,9 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 
-from fastapi.testclient import TestClient
+from api_support import table_client
 
 from companion.sensors.simboard import SimBoard
-from companion.server.app import create_app
 from companion.table.session import TableSession
 from companion.table.store import EventStore
 
@@ -30,7 +29,7 @@ def wait_for(condition, timeout: float, what) -> None:
 @contextmanager
 def host(data, board):
     """One run of the companion over the data folder, its sensor link on the board's port."""
-    with EventStore(data) as store, TestClient(create_app(store, serial=board.path)) as client:
+    with EventStore(data) as store, table_client(store, serial=board.path) as client:
         yield client
 
 

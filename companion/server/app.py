@@ -1,6 +1,8 @@
 """The HTTP face of the companion: REST for games, moves and observations, a
 WebSocket per dashboard that pushes that viewer's view after every change, and
-the static dashboard. Secrets leave only through a player's own token."""
+the static dashboard. Every route says who may use it (server/trust.py): the host
+holds the table's keys, a phone acts for its seat, a spectator only looks; secrets
+leave only to their owner's key."""
 from __future__ import annotations
 
 import asyncio
@@ -9,11 +11,12 @@ import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
+from urllib.parse import quote, urlsplit
 
 import segno
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, StringConstraints, field_validator
 from starlette.concurrency import run_in_threadpool
@@ -21,12 +24,16 @@ from starlette.concurrency import run_in_threadpool
 from ..observation import Observation
 from ..rules.engine import IllegalMove, Move
 from ..rules.games import GAMES
+from ..table.access import Access
 from ..table.devices import Devices
 from ..table.session import ESTIMATE_PLAYOUTS, BrokenGame, Forbidden, NotOffered, TableSession, stored_log
 from ..table.store import EventStore
 from .body_limit import RESPONSE_413, BodyLimit
+from .guard import Guard, own_names
 from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork, Busy
 from .json_body import StrictJSONRoute
+from .trust import (ASK_LINK, COOKIE_AGE, HOST_COOKIE, Caller, Trust, require_any, require_host,
+                    seat_cookie, watch_cookie)
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
@@ -41,6 +48,8 @@ MAX_SEED = 2**63 - 1          # a seed is a whole number from 0 to this
 MAX_OPTIONS = 40              # options named in one game (TOKYO METRO has the most: 27)
 MAX_OPTIONS_BYTES = 131_072   # the options as JSON: a whole board file of one's own takes ~55 KB
 MAX_MOVE_BYTES = 4_096        # a move as JSON: the largest a game takes (drinks, amounts, coins) ~400 B
+MAX_SOCKETS_PER_DEVICE = 8    # live WebSockets of one key from one address (a page each: tabs, reloads)
+MAX_SOCKETS = 256             # live WebSockets in all (a table has a dozen devices)
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
 Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
@@ -75,8 +84,6 @@ class NewGame(BaseModel):
 class MoveIn(BaseModel):
     move: dict[str, Any] = Field(description='{"kind": ..., "player": seat or "chance", "args": {...}}; '
                                              f"at most {MAX_MOVE_BYTES} bytes as JSON")
-    # A token is compared, never stored: one of any other length is refused as a wrong one (403).
-    token: str | None = Field(None, description="the player's link token; none for the table view")
 
     @field_validator("move")
     @classmethod
@@ -86,6 +93,16 @@ class MoveIn(BaseModel):
             raise ValueError(f"the move takes {size} bytes as JSON; no move of any game takes more than "
                              f"{MAX_MOVE_BYTES}")
         return value
+
+
+class FeedIn(BaseModel):
+    game_id: str = Field(max_length=MAX_GAME_KIND, description="the game the tower's camera and sensors report to")
+
+
+# Which of a device's keys a request uses: the player page asks with its seat's key first (a host
+# who also plays on the same phone holds both); the table page, and scripts, need not say.
+Viewing = Annotated[Literal["player", "table"] | None, Query(
+    alias="as", description="`player`: use this device's seat key before the host's (the player page)")]
 
 
 class Tables:
@@ -125,15 +142,20 @@ class Tables:
         broken = self.broken.get(info.id)
         return broken.to_json() if broken else None
 
-    def touch(self, session: TableSession) -> TableSession:
-        """Mark the game a person just played in as the one the camera and sensors report to."""
-        self.active = session.id
+    def feed(self, session: TableSession) -> TableSession:
+        """Make ``session`` the game the camera and sensors report to (the host's choice; a new
+        game, and a move made on the table view, choose it too). Every open view is told."""
+        before, self.active = self.active, session.id
+        if before != session.id:
+            for other in {before, session.id} - {None}:
+                if other in self.sessions:
+                    self.sessions[other].notify()
         return session
 
     def route(self, obs: Observation) -> None:
         """Hand a device's observation to the game in play; without one it is only counted."""
         session = self.sessions.get(self.active) if self.active else None
-        if session is None or session.game.is_over(session.state):
+        if session is None or session.over:
             log.info("no game in play: %s observation not recorded", obs.source)
             return
         session.observe(obs)
@@ -146,18 +168,41 @@ class Tables:
             try:
                 self._load(game_id)
             except KeyError:
-                raise HTTPException(404, f"no game {game_id!r}; GET /api/games lists the games") from None
+                raise HTTPException(404, f"no game {game_id!r}; the host's lobby lists the games") from None
             except BrokenGame as exc:
                 raise HTTPException(409, str(exc)) from None
         return self.sessions[game_id]
 
+    def known(self, game_id: str) -> None:
+        """404 unless ``game_id`` names a stored game (broken or not): checked before a key is read,
+        so that a stranger learns nothing more of a game than of no game."""
+        if game_id not in self.sessions and game_id not in self.broken:
+            try:
+                self.store.game(game_id)
+            except KeyError:
+                raise HTTPException(404, f"no game {game_id!r}; the host's lobby lists the games") from None
+
+    def seats(self, game_id: str) -> int:
+        """How many seats a stored game has (0 for one whose settings cannot be read)."""
+        if game_id in self.sessions:
+            return len(self.sessions[game_id].config["names"])
+        try:
+            names = self.store.game(game_id).config.get("names")
+        except KeyError:
+            return 0
+        return len(names) if isinstance(names, list) else 0
+
 
 def create_app(store: EventStore, lan_url: str | None = None, camera: str | None = None,
-               serial: str | None = None, profile: str | None = None) -> FastAPI:
-    """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated)."""
+               serial: str | None = None, profile: str | None = None, names: tuple[str, ...] = ()) -> FastAPI:
+    """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated);
+    ``names``: host names the service answers to besides its addresses and this machine's name."""
     tables = Tables(store)
+    access = Access(store)
+    trust = Trust(access)
     estimates_work = BoundedWork("estimates", ESTIMATE_WORKERS, ESTIMATE_WAITING)
     devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store)
+    sockets: dict[tuple[str, str], int] = {}  # live WebSockets by (address, key)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -169,17 +214,16 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             estimates_work.close()
 
     app = FastAPI(title="Tokyo Table Companion", version="0.1.0", lifespan=lifespan, responses=RESPONSE_413,
-                  description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights.")
+                  description="Rules, tower and dashboard for TOKYO JIDOHANBAIKI game nights. Who may call what: "
+                              "the host (the host key: a cookie set by the host link, or `Authorization: Bearer "
+                              "KEY`), a player (a seat's key, from the join link), a spectator (a game's "
+                              "spectator key); docs/security.md.")
     app.add_middleware(BodyLimit)  # 413 for a body over MAX_BODY_BYTES, before it is read whole
+    lan_host = urlsplit(lan_url).hostname if lan_url else None
+    app.add_middleware(Guard, names=own_names([*names, *([lan_host] if lan_host else [])]))
     app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
     app.state.tables, app.state.lan_url, app.state.devices = tables, lan_url, devices
-    app.state.estimates_work = estimates_work
-
-    def viewer_of(session: TableSession, token: str | None):
-        try:
-            return session.seat_for_token(token)
-        except Forbidden as exc:
-            raise HTTPException(403, str(exc)) from None
+    app.state.estimates_work, app.state.access = estimates_work, access
 
     def act(fn, *args):
         try:
@@ -189,21 +233,56 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         except Forbidden as exc:
             raise HTTPException(403, str(exc)) from None
 
-    @app.get("/api/games", summary="List games, newest first",
+    def caller_of(conn, game_id: str, viewing: str | None = None) -> Caller:
+        """Who asks about ``game_id``: 404 for no such game, 403 for a caller without its key."""
+        tables.known(game_id)
+        caller = trust.caller(conn, game_id, tables.seats(game_id), as_player=viewing == "player")
+        require_any(caller, game_id)
+        return caller
+
+    def host_of(request: Request, what: str, game_id: str | None = None) -> Caller:
+        if game_id is not None:
+            tables.known(game_id)
+        caller = trust.caller(request, game_id, tables.seats(game_id) if game_id else 0)
+        require_host(caller, what)
+        return caller
+
+    def view_for(session: TableSession, caller: Caller) -> dict:
+        """The caller's view: a player's seat, or the table's (a spectator's without moves)."""
+        view = session.view(caller.seat, acting=caller.grant.role != "spectator")
+        return {**view, "role": caller.grant.role, "fed": tables.active == session.id}
+
+    # --- the table as a whole ------------------------------------------------------------------
+
+    @app.get("/api/whoami", summary="What this device's keys open (for the pages)",
+             description="`role` is `host`, `player` (with `seat`), `spectator` or null (no key of the table).")
+    def whoami(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND), viewing: Viewing = None) -> dict:
+        seats = tables.seats(game) if game else 0
+        caller = trust.caller(request, game, seats, as_player=viewing == "player")
+        grant = caller.grant
+        if grant is not None and game is not None and not grant.opens(game):
+            grant = None
+        return {"role": grant.role if grant else None, "seat": caller.seat if grant else None, "game_id": game}
+
+    @app.get("/api/games", summary="List games, newest first (host)",
              description="`broken` is null, or, for a game set aside because a stored record cannot be read "
-                         "or applied, `{seq, reason, message}` (seq 0: the game's own settings).")
-    def list_games() -> list[dict]:
+                         "or applied, `{seq, reason, message}` (seq 0: the game's own settings). `fed`: the game "
+                         "the tower's camera and sensors report to.")
+    def list_games(request: Request) -> list[dict]:
+        host_of(request, "list the games")
         return [{"id": g.id, "game": g.game, "status": g.status, "created": g.created,
                  "names": g.config.get("names", []), "bots": g.config.get("bots", []),
-                 "simulated": g.config.get("simulated", True), "broken": tables.problem(g)}
+                 "simulated": g.config.get("simulated", True), "broken": tables.problem(g),
+                 "fed": tables.active == g.id}
                 for g in store.games()]
 
     @app.get("/api/game-types", summary="The games this server knows")
     def game_types() -> list[dict]:
         return [{"id": name, "players": list(mod.PLAYERS)} for name, mod in GAMES.items()]
 
-    @app.post("/api/games", status_code=201, summary="Start a game; answers the player links")
+    @app.post("/api/games", status_code=201, summary="Start a game (host); answers the join links")
     def new_game(body: NewGame, request: Request) -> dict:
+        host_of(request, "start a game")
         if any(not 0 <= b < len(body.names) for b in body.bots):
             raise HTTPException(422, f"bots must be seats 0 to {len(body.names) - 1}")
         try:
@@ -214,8 +293,19 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         except IllegalMove as exc:
             raise HTTPException(422, exc.reason) from None
         tables.sessions[session.id] = session
-        tables.touch(session)
+        tables.feed(session)
         return {"id": session.id, "players": player_links(session, request)}
+
+    @app.put("/api/feed", summary="Choose the game the tower's camera and sensors report to (host)")
+    def put_feed(body: FeedIn, request: Request) -> dict:
+        host_of(request, "choose the game the tower feeds", body.game_id)
+        session = tables.get(body.game_id)
+        if session.over:
+            raise HTTPException(409, "this game is over: choose an open game for the tower to feed")
+        tables.feed(session)
+        return {"game_id": session.id}
+
+    # --- keys: join links, spectators ----------------------------------------------------------
 
     def base_url(request: Request) -> str:
         return (app.state.lan_url or str(request.base_url)).rstrip("/")
@@ -223,50 +313,95 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
     def player_links(session: TableSession, request: Request) -> list[dict]:
         base = base_url(request)
         return [{"seat": seat, "name": name, "bot": seat in session.bots,
-                 "url": f"{base}/player?game={session.id}&token={session.config['tokens'][seat]}"}
+                 "url": f"{base}/player?game={session.id}&token={access.seat_key(session.id, seat)}"}
                 for seat, name in enumerate(session.config["names"])]
 
-    @app.get("/api/games/{game_id}/players", summary="Player links (for the table view's join panel)")
+    def seat_of(session: TableSession, seat: int) -> int:
+        if not 0 <= seat < len(session.config["names"]):
+            raise HTTPException(404, f"no seat {seat}: this game has seats 0 to {len(session.config['names']) - 1}")
+        return seat
+
+    @app.get("/api/games/{game_id}/players", summary="Join links of the seats (host; the table's join panel)")
     def players(game_id: str, request: Request) -> list[dict]:
+        host_of(request, "hand out join links", game_id)
         return player_links(tables.get(game_id), request)
 
-    @app.get("/api/games/{game_id}/players/{seat}/qr.svg", summary="A QR code of a player's link")
-    def player_qr(game_id: str, seat: int, request: Request) -> Response:
-        links = player_links(tables.get(game_id), request)
-        if not 0 <= seat < len(links):
-            raise HTTPException(404, f"no seat {seat}")
-        buffer = io.BytesIO()  # a whole SVG document (with its namespace), so <img> can show it
-        segno.make(links[seat]["url"], error="m").save(buffer, kind="svg", scale=6, border=2)
-        return Response(buffer.getvalue(), media_type="image/svg+xml")
-
-    @app.get("/api/games/{game_id}/view", summary="The view of the table, or of one player with a token")
-    def get_view(game_id: str, token: str | None = Query(None)) -> dict:
+    @app.post("/api/games/{game_id}/players/{seat}/revoke",
+              summary="A new join link for a seat (host): the old link and every phone joined by it are shut out")
+    def revoke_seat(game_id: str, seat: int, request: Request) -> dict:
+        host_of(request, "replace a join link", game_id)
         session = tables.get(game_id)
-        return session.view(viewer_of(session, token))
+        access.revoke_seat(game_id, seat_of(session, seat))
+        session.notify()  # open WebSockets check their keys again: the old phone's closes
+        return player_links(session, request)[seat]
+
+    @app.get("/api/games/{game_id}/players/{seat}/qr.svg", summary="A QR code of a seat's join link (host)",
+             responses={200: {"content": {"image/svg+xml": {}}}})
+    def player_qr(game_id: str, seat: int, request: Request) -> Response:
+        host_of(request, "hand out join links", game_id)
+        session = tables.get(game_id)
+        return _qr(player_links(session, request)[seat_of(session, seat)]["url"])
+
+    def spectator_link(game_id: str, request: Request) -> dict:
+        return {"url": f"{base_url(request)}/?game={game_id}&watch={access.spectator_key(game_id)}"}
+
+    @app.get("/api/games/{game_id}/spectators", summary="The spectator link of a game (host): the table view, "
+                                                          "no secrets, no buttons")
+    def spectators(game_id: str, request: Request) -> dict:
+        host_of(request, "hand out the spectator link", game_id)
+        tables.get(game_id)
+        return spectator_link(game_id, request)
+
+    @app.get("/api/games/{game_id}/spectators/qr.svg", summary="A QR code of the spectator link (host)",
+             responses={200: {"content": {"image/svg+xml": {}}}})
+    def spectators_qr(game_id: str, request: Request) -> Response:
+        host_of(request, "hand out the spectator link", game_id)
+        tables.get(game_id)
+        return _qr(spectator_link(game_id, request)["url"])
+
+    @app.post("/api/games/{game_id}/spectators/revoke", summary="A new spectator link (host); the old one is shut out")
+    def revoke_spectators(game_id: str, request: Request) -> dict:
+        host_of(request, "replace the spectator link", game_id)
+        session = tables.get(game_id)
+        access.revoke_spectators(game_id)
+        session.notify()
+        return spectator_link(game_id, request)
+
+    # --- one game --------------------------------------------------------------------------------
+
+    @app.get("/api/games/{game_id}/view", summary="What the caller may see of a game",
+             description="The host and spectators see the table view (spectators without moves), a player "
+                         "their seat's view with its secrets. `role` says which; `fed` whether the tower "
+                         "reports to this game.")
+    def get_view(game_id: str, request: Request, viewing: Viewing = None) -> dict:
+        caller = caller_of(request, game_id, viewing)
+        return view_for(tables.get(game_id), caller)
 
     @app.get("/api/games/{game_id}/estimates",
              summary="Estimated final yen of each move offered to this viewer, from random playouts",
-             description="For the moves the viewer (a player's token, or none for the table view) is offered now: "
+             description="For the moves the viewer (a player's seat, or the host's table view) is offered now: "
                          "the mean, spread and range of the seat's final yen over random playouts, in which "
                          "everything this viewer cannot see is drawn again. An estimate, not a promise. The same "
                          "log gives the same answer; the playouts are capped so that one request stays under ~2 s. "
                          f"At most {ESTIMATE_WORKERS} estimate runs at a time and {ESTIMATE_WAITING} more wait; "
                          "beyond that the answer is 429 with a Retry-After header (seconds). "
-                         "404 for a game without estimates (only TOKYO METRO has them).",
+                         "404 for a game without estimates (only TOKYO METRO has them). Not for spectators.",
              responses={429: {"description": "busy with other estimates: ask again after Retry-After seconds",
                               "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}},
                               "content": {"application/json": {"schema": {
                                   "type": "object", "required": ["detail"],
                                   "properties": {"detail": {"type": "string"}}}}}}})
-    async def get_estimates(game_id: str, token: str | None = Query(None),
+    async def get_estimates(game_id: str, request: Request, viewing: Viewing = None,
                             playouts: int = Query(ESTIMATE_PLAYOUTS, ge=1, le=2000,
                                                   description="random playouts in all (spread over the moves)")) -> dict:
         # The playouts run on the bounded pool (server/heavy.py), never on the threads that serve
         # the other requests; this request holds no thread while it waits for them.
+        caller = await run_in_threadpool(caller_of, request, game_id, viewing)
+        if caller.grant.role == "spectator":
+            raise HTTPException(403, "estimates are for the players and the host; a spectator only watches")
         session = await run_in_threadpool(tables.get, game_id)
-        viewer = viewer_of(session, token)
         try:
-            key, work = session.estimate_job(viewer, playouts)
+            key, work = session.estimate_job(caller.seat, playouts)
         except NotOffered as exc:
             raise HTTPException(404, str(exc)) from None
         known = session.kept_estimate(key)
@@ -278,73 +413,114 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             return JSONResponse({"detail": str(exc)}, status_code=429,
                                 headers={"Retry-After": str(exc.retry_after)})
 
-    @app.post("/api/games/{game_id}/moves", summary="Make a move; 409 with the reason if illegal")
-    def post_move(game_id: str, body: MoveIn) -> dict:
+    @app.post("/api/games/{game_id}/moves", summary="Make a move (a player for their seat, the host for the "
+                                                      "table); 409 with the reason if illegal")
+    def post_move(game_id: str, body: MoveIn, request: Request, viewing: Viewing = None) -> dict:
+        caller = caller_of(request, game_id, viewing)
+        if caller.grant.role == "spectator":
+            raise HTTPException(403, "a spectator only watches: moves are made on the players' phones and the table")
         session = tables.get(game_id)
-        viewer = viewer_of(session, body.token)
         move = act(Move.from_json, body.move)
-        events = act(session.submit, move, viewer)
-        tables.touch(session)
-        return {"events": events, "view": session.view(viewer)}
+        events = act(session.submit, move, caller.seat)
+        if caller.is_host:
+            tables.feed(session)  # the table plays here: the tower reports here
+        return {"events": events, "view": view_for(session, caller)}
 
-    @app.post("/api/games/{game_id}/observations", summary="Report what a source saw in the tray")
-    def post_observation(game_id: str, obs: Observation) -> dict:
+    @app.post("/api/games/{game_id}/observations", summary="Enter by hand what landed in the tray (host)",
+              description="The camera and the sensor board report inside the service, never through this "
+                          "route: an observation entered here is a person's (`source` must be `person`).")
+    def post_observation(game_id: str, obs: Observation, request: Request) -> dict:
+        caller = host_of(request, "enter what the tower let out", game_id)
+        if obs.source != "person":
+            raise HTTPException(403, f"the {obs.source} reports inside the service, not through the API; "
+                                     f"an observation entered here has source 'person'")
         session = tables.get(game_id)
-        return {**act(session.observe, obs), "view": session.view(None)}
+        return {**act(session.observe, obs), "view": view_for(session, caller)}
 
-    @app.post("/api/games/{game_id}/throw", summary="Simulated table: throw the due drinks in")
-    def post_throw(game_id: str) -> dict:
-        session = tables.touch(tables.get(game_id))
-        return {**act(devices.throw, session), "view": session.view(None)}
+    @app.post("/api/games/{game_id}/throw", summary="Simulated table: throw the due drinks in (host)")
+    def post_throw(game_id: str, request: Request) -> dict:
+        caller = host_of(request, "throw drinks into the tower", game_id)
+        session = tables.feed(tables.get(game_id))
+        return {**act(devices.throw, session), "view": view_for(session, caller)}
 
-    @app.get("/api/devices", summary="The camera and the sensor board: state, firmware, beams")
-    def get_devices() -> dict:
+    @app.post("/api/games/{game_id}/question/dismiss", summary="Dismiss the open question (host; logged)")
+    def dismiss_question(game_id: str, request: Request) -> dict:
+        caller = host_of(request, "dismiss a question", game_id)
+        session = tables.get(game_id)
+        act(session.dismiss_question)
+        return {"view": view_for(session, caller)}
+
+    @app.post("/api/games/{game_id}/undo", summary="Take back the latest move (host; appends an undo)")
+    def post_undo(game_id: str, request: Request) -> dict:
+        caller = host_of(request, "undo", game_id)
+        session = tables.get(game_id)
+        return {"events": act(session.undo), "view": view_for(session, caller)}
+
+    @app.post("/api/games/{game_id}/end", summary="End a game before its end (host; appends an end)")
+    def post_end(game_id: str, request: Request) -> dict:
+        caller = host_of(request, "end a game", game_id)
+        session = tables.get(game_id)
+        act(session.end)
+        return {"view": view_for(session, caller)}
+
+    @app.get("/api/games/{game_id}/log.jsonl", response_class=PlainTextResponse,
+             summary="The game log, for `companion replay` (the host; a player once the game is over)")
+    def get_log(game_id: str, request: Request, viewing: Viewing = None) -> str:
+        caller = caller_of(request, game_id, viewing)
+        if game_id in tables.broken or store.game(game_id).problem:
+            require_host(caller, "read the log of a game set aside (it holds the secrets)")
+            return stored_log(store, game_id)
+        session = tables.get(game_id)
+        if not session.over:
+            # The log holds every secret card drawn; it leaves the server once they are all revealed.
+            raise HTTPException(409, "the log can be downloaded when the game is over: it holds the secret cards")
+        if caller.grant.role == "spectator":
+            raise HTTPException(403, "the log is for the host and the players")
+        return session.log_jsonl()
+
+    # --- devices -----------------------------------------------------------------------------------
+
+    def any_caller(request: Request, game: str | None) -> Caller:
+        if game is not None:
+            return caller_of(request, game)
+        caller = trust.caller(request)
+        require_any(caller)
+        return caller
+
+    @app.get("/api/devices", summary="The camera and the sensor board: state, firmware, beams",
+             description="For any key of the table; `game` names the game whose key a phone or spectator holds.")
+    def get_devices(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND)) -> dict:
+        any_caller(request, game)
         return devices.status()
 
     @app.get("/api/camera.jpg", summary="The latest camera frame with the detections drawn on it",
              responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "no camera"}})
-    def get_camera_frame() -> Response:
+    def get_camera_frame(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND)) -> Response:
+        any_caller(request, game)
         frame = devices.frame_jpeg()
         if frame is None:
             raise HTTPException(404, "no camera frame: start with --camera, or wait for the camera")
         return Response(frame, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
-    @app.post("/api/games/{game_id}/question/dismiss", summary="Dismiss the open question (logged)")
-    def dismiss_question(game_id: str) -> dict:
-        session = tables.get(game_id)
-        act(session.dismiss_question)
-        return {"view": session.view(None)}
-
-    @app.post("/api/games/{game_id}/undo", summary="Take back the latest move (appends an undo)")
-    def post_undo(game_id: str) -> dict:
-        session = tables.get(game_id)
-        return {"events": act(session.undo), "view": session.view(None)}
-
-    @app.get("/api/games/{game_id}/log.jsonl", response_class=PlainTextResponse,
-             summary="The game log, for `companion replay`")
-    def get_log(game_id: str) -> str:
-        try:
-            session = tables.get(game_id)
-        except HTTPException:
-            if game_id in tables.broken:  # as stored, to see what went wrong: it cannot be played on
-                return stored_log(store, game_id)
-            raise
-        if not session.game.is_over(session.state):
-            # The log holds every secret card drawn; it leaves the server once they are all revealed.
-            raise HTTPException(409, "the log can be downloaded when the game is over: it holds the secret cards")
-        return session.log_jsonl()
+    # --- the live view -----------------------------------------------------------------------------
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def ws(websocket: WebSocket, game_id: str, viewing: Viewing = None) -> None:
         try:
+            caller = caller_of(websocket, game_id, viewing)
             session = tables.get(game_id)
-            viewer = session.seat_for_token(token)
-        except (HTTPException, Forbidden) as exc:
-            await websocket.close(code=4403, reason=str(getattr(exc, "detail", exc))[:120])
+        except HTTPException as exc:
+            await websocket.close(code=4403 if exc.status_code == 403 else 4404, reason=str(exc.detail)[:120])
             return
+        device = (websocket.client.host if websocket.client else "?", caller.key or "")
+        if sockets.get(device, 0) >= MAX_SOCKETS_PER_DEVICE or sum(sockets.values()) >= MAX_SOCKETS:
+            await websocket.close(code=4429, reason="too many live views open on this device: close some tabs")
+            return
+        sockets[device] = sockets.get(device, 0) + 1
         await websocket.accept()
         changed = asyncio.Event()
         loop = asyncio.get_running_loop()
+        seats = tables.seats(game_id)
 
         def listener() -> None:
             loop.call_soon_threadsafe(changed.set)
@@ -353,7 +529,10 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         try:
             receiver = asyncio.create_task(_drain(websocket))
             while not receiver.done():
-                await websocket.send_json(session.view(viewer))
+                if not await run_in_threadpool(trust.still, caller, game_id, seats):
+                    await websocket.close(code=4403, reason=f"this device's key was replaced: {ASK_LINK}")
+                    break
+                await websocket.send_json(view_for(session, caller))
                 waiter = asyncio.create_task(changed.wait())
                 await asyncio.wait({waiter, receiver}, return_when=asyncio.FIRST_COMPLETED)
                 waiter.cancel()
@@ -362,17 +541,51 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             pass
         finally:
             session.listeners.remove(listener)
+            sockets[device] -= 1
+            if not sockets[device]:
+                del sockets[device]
+
+    # --- the pages, and the links that hand a device its key -----------------------------------------
+
+    def keyed(url: str, cookie: str | None, key: str | None) -> Response:
+        """Go on to ``url`` (the key out of the address bar and history), keeping the key in a cookie."""
+        response = RedirectResponse(url, status_code=303)
+        if cookie is not None and key is not None:
+            response.set_cookie(cookie, key, max_age=COOKIE_AGE, httponly=True, samesite="lax", path="/")
+        return response
 
     @app.get("/", include_in_schema=False)
-    def table_page() -> FileResponse:
+    def table_page(request: Request, host: str | None = Query(None, max_length=100),
+                   game: str | None = Query(None, max_length=MAX_GAME_KIND),
+                   watch: str | None = Query(None, max_length=100)) -> Response:
+        if host is not None:  # the host link: this device becomes the table's
+            grant = access.grant(host)
+            good = grant is not None and grant.role == "host"
+            return keyed(f"/?game={quote(game)}" if game else "/", HOST_COOKIE if good else None, host)
+        if game is not None and watch is not None:  # a spectator link
+            seats = tables.seats(game)
+            grant = access.grant(watch, game, seats)
+            good = grant is not None and grant.role == "spectator"
+            return keyed(f"/?game={quote(game)}", watch_cookie(game) if good else None, watch)
         return FileResponse(STATIC / "index.html")
 
     @app.get("/player", include_in_schema=False)
-    def player_page() -> FileResponse:
+    def player_page(game: str | None = Query(None, max_length=MAX_GAME_KIND),
+                    token: str | None = Query(None, max_length=100)) -> Response:
+        if game is not None and token is not None:  # a join link: this phone becomes the seat's
+            grant = access.grant(token, game, tables.seats(game))
+            good = grant is not None and grant.role == "player"
+            return keyed(f"/player?game={quote(game)}", seat_cookie(game) if good else None, token)
         return FileResponse(STATIC / "player.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def _qr(url: str) -> Response:
+    buffer = io.BytesIO()  # a whole SVG document (with its namespace), so <img> can show it
+    segno.make(url, error="m").save(buffer, kind="svg", scale=6, border=2)
+    return Response(buffer.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 async def _drain(websocket: WebSocket) -> None:

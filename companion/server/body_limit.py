@@ -4,17 +4,20 @@ A 200 MB body used to be read into memory whole before anything looked at it. He
 that declares more than ``MAX_BODY_BYTES`` (Content-Length) is answered 413 without reading a
 byte of its body, and one that sends more than it may (a chunked upload, or more than it
 declared) is answered 413 as soon as the count passes the limit; the rest is never read and the
-connection is closed. A body within the limit is handed to the app as it came.
+connection is closed. A body within the limit is handed to the app as it came. A body that
+stops arriving (a slow or stalled client) is answered 408 after ``BODY_SECONDS`` without a byte.
 
 The largest body the API takes is a new game with a board file of its own in its options
 (``MAX_OPTIONS_BYTES`` in app.py, 128 KB); everything else is well under 4 KB.
 """
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, Awaitable, Callable
 
 MAX_BODY_BYTES = 262_144
+BODY_SECONDS = 30.0  # the longest wait for the next part of a body
 
 Message = dict[str, Any]
 
@@ -22,8 +25,8 @@ Message = dict[str, Any]
 class BodyLimit:
     """ASGI middleware: 413 for a body over ``limit`` bytes, declared or counted."""
 
-    def __init__(self, app: Callable, limit: int = MAX_BODY_BYTES):
-        self.app, self.limit = app, limit
+    def __init__(self, app: Callable, limit: int = MAX_BODY_BYTES, patience: float = BODY_SECONDS):
+        self.app, self.limit, self.patience = app, limit, patience
 
     async def __call__(self, scope: dict, receive: Callable[[], Awaitable[Message]],
                        send: Callable[[Message], Awaitable[None]]) -> None:
@@ -32,18 +35,25 @@ class BodyLimit:
             return
         declared = dict(scope.get("headers") or ()).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await self._refuse(send, f"declares {int(declared)} bytes")
+            await self._refuse(send, 413, f"the request body is too large: it declares {int(declared)} bytes; "
+                                          f"at most {self.limit} bytes are taken")
             return
         chunks, size, first = [], 0, None
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), self.patience)
+            except asyncio.TimeoutError:
+                await self._refuse(send, 408, f"the request body stopped arriving for {self.patience:.0f} s; "
+                                              f"send it again")
+                return
             if message["type"] != "http.request":  # the client left: the app hears it as it would
                 first = message
                 break
             body = message.get("body", b"")
             size += len(body)
             if size > self.limit:
-                await self._refuse(send, f"sent more than {self.limit} bytes")
+                await self._refuse(send, 413, f"the request body is too large: it sent more than {self.limit} "
+                                              f"bytes; at most {self.limit} bytes are taken")
                 return
             chunks.append(body)
             if not message.get("more_body", False):
@@ -60,10 +70,9 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, send: Callable[[Message], Awaitable[None]], what: str) -> None:
-        body = json.dumps({"detail": f"the request body is too large: it {what}; at most {self.limit} bytes "
-                                     f"are taken"}).encode()
-        await send({"type": "http.response.start", "status": 413,
+    async def _refuse(self, send: Callable[[Message], Awaitable[None]], status: int, detail: str) -> None:
+        body = json.dumps({"detail": detail}).encode()
+        await send({"type": "http.response.start", "status": status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": body})

@@ -7,7 +7,8 @@ Records (one JSON object each; docs/log-format.md):
   the automatic moves (simulated table, computer players) that followed it;
 - ``{"type": "observation", "observation": {...}, "question": {...} | null}``:
   what a source saw; a question waits for a person until the next move;
-- ``{"type": "dismiss", "by": ...}``: a person set the open question aside.
+- ``{"type": "dismiss", "by": ...}``: a person set the open question aside;
+- ``{"type": "end", "by": ...}``: the host ended the game before its end; nothing follows it.
 
 A log file (``.jsonl``) starts with ``{"type": "game", "game": ..., "config": ...}``.
 """
@@ -52,6 +53,7 @@ class Folded:
     # went with that drop: what the camera's or a person's account is checked against.
     beams: tuple[int, int] = (0, 0)
     last_drop_beams: tuple[int, int] | None = None
+    ended: bool = False  # the host ended the game early (an "end" record)
 
     def last_personal_move(self) -> int | None:
         """Index in ``history`` of the latest move a person (or a real sensor) made."""
@@ -63,6 +65,8 @@ class Folded:
         if not isinstance(record, Mapping):
             raise ValueError(f"a record must be a JSON object, not {type(record).__name__}")
         kind = record.get("type")
+        if self.ended:
+            raise IllegalMove("the host ended this game: nothing more can happen in it")
         if kind == "move":
             move = Move.from_json(record.get("move"))
             settles_drop = move.player == CHANCE and isinstance(self.game.chance(self.state), ChanceDrop)
@@ -92,8 +96,10 @@ class Folded:
             if self.question is None:
                 raise IllegalMove("there is no open question to dismiss")
             self.question, self.events, self.about, self.undone = None, [], None, False
+        elif kind == "end":
+            self.ended, self.question, self.events, self.about, self.undone = True, None, [], None, False
         else:
-            raise ValueError(f"unknown record type {kind!r}; expected move, undo, observation or dismiss")
+            raise ValueError(f"unknown record type {kind!r}; expected move, undo, observation, dismiss or end")
 
 
 def start(game_name: str, config: Mapping[str, Any]) -> Folded:

@@ -35,7 +35,7 @@ ESTIMATE_BUDGET = 5000
 
 
 class Forbidden(Exception):
-    """The caller may not do this (wrong or missing player token)."""
+    """The caller may not do this (a seat acting for another, the table making a secret move)."""
 
 
 class NotOffered(Exception):
@@ -113,7 +113,6 @@ class TableSession:
                options: Mapping[str, Any] | None = None) -> "TableSession":
         config = {"names": list(names), "bots": sorted(set(bots)), "simulated": simulated,
                   "seed": secrets.randbits(32) if seed is None else seed,
-                  "tokens": [secrets.token_urlsafe(12) for _ in names],
                   "options": dict(options or {})}
         fold(game, config, [])  # raises (KeyError / IllegalMove) before anything is stored
         return cls(store, store.create_game(game, config))  # resuming it plays what is due
@@ -136,36 +135,32 @@ class TableSession:
     def simulated(self) -> bool:
         return bool(self.config.get("simulated", True))
 
-    def seat_for_token(self, token: str | None) -> Viewer:
-        """The seat a player link's token belongs to; None for no token."""
-        if not token:
-            return None
-        # Tokens are ASCII (token_urlsafe); compare_digest raises on other text, so such a
-        # token is refused here like any other wrong one.
-        for seat, known in enumerate(self.config["tokens"] if token.isascii() else ()):
-            if secrets.compare_digest(known, token):
-                return seat
-        raise Forbidden("this player link is not valid for this game; ask the table for a new one")
+    @property
+    def over(self) -> bool:
+        """Whether nothing more happens in this game: it reached its end, or the host ended it."""
+        return self.folded.ended or self.game.is_over(self.state)
 
-    def view(self, viewer: Viewer) -> dict:
+    def view(self, viewer: Viewer, acting: bool = True) -> dict:
+        """What ``viewer`` (a seat, or None for the table) sees; without ``acting`` (a spectator)
+        the same table view with nothing to do: no moves, no outcomes to enter, no undo."""
         with self.lock:
             game, state = self.game, self.state
             moves = []
-            for move in self.allowed_moves(viewer):
+            for move in self.allowed_moves(viewer) if acting else ():
                 info = game.move_info(state, move)
                 moves.append({"move": move.to_json(), "cost": info.cost, "pays_up_to": info.pays_up_to})
             return {
                 "game_id": self.id, "game": self.name, "simulated": self.simulated, "viewer": viewer,
                 "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
-                "composites": self.allowed_composites(viewer),
-                "chance": self._chance_for(viewer), "payouts": game.payouts(state),
+                "composites": self.allowed_composites(viewer) if acting else [],
+                "chance": self._chance_for(viewer) if acting else None, "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,
                 "events": self.events_for(viewer),
-                "seq": len(self.records), "can_undo": viewer is None and not game.is_over(state)
+                "seq": len(self.records), "can_undo": acting and viewer is None and not self.over
                 and self.folded.last_personal_move() is not None,
                 "beams": {"since_drop": list(self.folded.beams),
                           "last_drop": list(self.folded.last_drop_beams) if self.folded.last_drop_beams else None},
-                "over": game.is_over(state),
+                "over": self.over, "ended": self.folded.ended,
             }
 
     @property
@@ -311,6 +306,11 @@ class TableSession:
     def public_config(self) -> dict:
         return public_config(self.config)
 
+    def notify(self) -> None:
+        """Tell the listeners (the live views) that what they show may have changed."""
+        for listener in list(self.listeners):
+            listener()
+
     # --- changing -----------------------------------------------------------------------
 
     def submit(self, move: Move, viewer: Viewer, by: str | None = None) -> list[dict]:
@@ -341,6 +341,13 @@ class TableSession:
     def dismiss_question(self) -> None:
         with self.lock:
             self._commit({"type": "dismiss", "by": "table"})
+
+    def end(self) -> None:
+        """The host ends the game here (an "end" record): no move, undo or observation follows."""
+        with self.lock:
+            if self.over:
+                raise IllegalMove("this game is over already")
+            self._commit({"type": "end", "by": "table"})
 
     def undo(self) -> list[dict]:
         """Take back the latest move a person made; the events as the table may know them."""
@@ -417,7 +424,7 @@ class TableSession:
             self._commit({"type": "move", "move": move.to_json(), "by": "sim" if move.player == CHANCE else "bot"})
 
     def _automatic_move(self) -> Move | Observation | None:
-        if self.game.is_over(self.state):
+        if self.over:
             return None
         seed = f"{self.config['seed']}:{len(self.records)}"
         for pending in self.game.pending(self.state):
@@ -442,8 +449,7 @@ class TableSession:
         self.store.append(self.id, record)
         self.records.append(record)
         self.folded = trial
-        if self.game.is_over(trial.state):
+        if trial.ended or self.game.is_over(trial.state):
             self.store.set_status(self.id, "finished")
-        for listener in list(self.listeners):
-            listener()
+        self.notify()
         return [e.to_json() for e in trial.events]

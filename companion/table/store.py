@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 APPLICATION_ID = 0x544B5443  # "TKTC": marks a file as ours in the SQLite header
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the table's keys (table/access.py)
 STATUSES = ("open", "finished")
 
 _SCHEMA = (
@@ -44,7 +44,14 @@ _SCHEMA = (
     """CREATE TRIGGER records_no_delete BEFORE DELETE ON records
         BEGIN SELECT RAISE(ABORT, 'records are append-only'); END""",
     f"PRAGMA application_id={APPLICATION_ID}",
-    f"PRAGMA user_version={SCHEMA_VERSION}",
+)
+# Schema 2: the keys that let a device act (the host's, each seat's, each game's spectators').
+# Unlike records they are replaced when revoked: a key is access, not history.
+_KEYS = (
+    """CREATE TABLE keys (
+        scope  TEXT PRIMARY KEY,      -- 'host', 'seat:<game id>:<seat>', 'watch:<game id>'
+        token  TEXT NOT NULL,
+        issued TEXT NOT NULL)""",
 )
 
 
@@ -158,11 +165,14 @@ class EventStore:
         except sqlite3.Error as e:
             raise _refuse(self.path, f"cannot be opened ({e})") from e
         self._lock = threading.Lock()
-        if fresh:
-            with self._tx() as con:  # re-checked under the write lock: another process may have won
-                if con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-                    for statement in _SCHEMA:
-                        con.execute(statement)
+        with self._tx() as con:  # re-checked under the write lock: another process may have won
+            if fresh and con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+                for statement in _SCHEMA:
+                    con.execute(statement)
+            if con.execute("PRAGMA user_version").fetchone()[0] < 2:  # new, or written by schema 1
+                for statement in _KEYS:
+                    con.execute(statement)
+                con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     @contextmanager
     def _tx(self):
@@ -265,6 +275,23 @@ class EventStore:
         with self._tx() as con:
             if con.execute("UPDATE games SET status=? WHERE id=?", (status, game_id)).rowcount == 0:
                 raise KeyError(game_id)
+
+    def key(self, scope: str) -> str | None:
+        """The token that opens ``scope`` ('host', 'seat:<game>:<seat>', 'watch:<game>'), or None."""
+        rows = self._read("SELECT token FROM keys WHERE scope=?", (scope,))
+        return rows[0][0] if rows else None
+
+    def set_key(self, scope: str, token: str) -> None:
+        """Issue (or replace: the old token opens nothing from now on) the token of ``scope``."""
+        with self._tx() as con:
+            con.execute("INSERT INTO keys (scope, token, issued) VALUES (?, ?, ?) ON CONFLICT(scope) "
+                        "DO UPDATE SET token=excluded.token, issued=excluded.issued", (scope, token, _now()))
+
+    def add_key(self, scope: str, token: str) -> str:
+        """Issue ``token`` for ``scope`` unless one is issued already; the token in force."""
+        with self._tx() as con:
+            con.execute("INSERT OR IGNORE INTO keys (scope, token, issued) VALUES (?, ?, ?)", (scope, token, _now()))
+            return con.execute("SELECT token FROM keys WHERE scope=?", (scope,)).fetchone()[0]
 
     def close(self) -> None:
         with self._lock:

@@ -40,31 +40,42 @@ export async function request(method, path, body, { quiet = false } = {}) {
   return data;
 }
 
+// Keys travel in cookies (set when the host, join or spectator link was opened), never in a URL.
+// The player page asks `as=player`: its seat's key comes before the host's on a shared device.
+let asPlayer = false;
+export function actAsPlayer() { asPlayer = true; }
+const as = (sep = "?") => (asPlayer ? `${sep}as=player` : "");
+const g = (id) => encodeURIComponent(id);
+
 export const api = {
-  games: () => request("GET", "/api/games"),
+  whoami: (id) => request("GET", `/api/whoami${id ? `?game=${g(id)}${as("&")}` : ""}`, undefined, { quiet: true }),
+  games: (opts) => request("GET", "/api/games", undefined, opts),
   gameTypes: () => request("GET", "/api/game-types", undefined, { quiet: true }),
   create: (body) => request("POST", "/api/games", body),
-  players: (id, opts) => request("GET", `/api/games/${id}/players`, undefined, opts),
-  qr: (id, seat) => `/api/games/${encodeURIComponent(id)}/players/${seat}/qr.svg`,
-  view: (id, token, opts) => request("GET", `/api/games/${id}/view${token ? `?token=${encodeURIComponent(token)}` : ""}`, undefined, opts),
-  move: (id, move, token) => request("POST", `/api/games/${id}/moves`, token ? { move, token } : { move }),
-  throw: (id) => request("POST", `/api/games/${id}/throw`),
-  observe: (id, appeared) => request("POST", `/api/games/${id}/observations`,
+  players: (id, opts) => request("GET", `/api/games/${g(id)}/players`, undefined, opts),
+  revokeSeat: (id, seat) => request("POST", `/api/games/${g(id)}/players/${seat}/revoke`),
+  spectators: (id, opts) => request("GET", `/api/games/${g(id)}/spectators`, undefined, opts),
+  revokeSpectators: (id) => request("POST", `/api/games/${g(id)}/spectators/revoke`),
+  qr: (id, seat, n = 0) => `/api/games/${g(id)}/players/${seat}/qr.svg${n ? `?v=${n}` : ""}`,
+  view: (id, opts) => request("GET", `/api/games/${g(id)}/view${as()}`, undefined, opts),
+  move: (id, move) => request("POST", `/api/games/${g(id)}/moves${as()}`, { move }),
+  throw: (id) => request("POST", `/api/games/${g(id)}/throw`),
+  observe: (id, appeared) => request("POST", `/api/games/${g(id)}/observations`,
     { source: "person", appeared, confidence: 1 }),
-  estimates: (id, token, opts) => request("GET", `/api/games/${id}/estimates${token ? `?token=${encodeURIComponent(token)}` : ""}`,
-    undefined, opts),
-  undo: (id) => request("POST", `/api/games/${id}/undo`),
-  dismiss: (id) => request("POST", `/api/games/${id}/question/dismiss`),
-  devices: (opts) => request("GET", "/api/devices", undefined, opts),
-  cameraUrl: (ts) => `/api/camera.jpg?ts=${ts}`,
+  estimates: (id, opts) => request("GET", `/api/games/${g(id)}/estimates${as()}`, undefined, opts),
+  undo: (id) => request("POST", `/api/games/${g(id)}/undo`),
+  end: (id) => request("POST", `/api/games/${g(id)}/end`),
+  feed: (id) => request("PUT", "/api/feed", { game_id: id }),
+  dismiss: (id) => request("POST", `/api/games/${g(id)}/question/dismiss`),
+  devices: (game, opts) => request("GET", `/api/devices${game ? `?game=${g(game)}${as("&")}` : ""}`, undefined, opts),
+  cameraUrl: (game, ts) => `/api/camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
 };
 
 // The live view: calls onView(view) on connect and after every change; reconnects with
-// backoff; onState("open" | "reconnecting" | "closed") drives the badge. A refusal
-// (close code 4403: bad token or no such game) stops and calls onRefused(reason).
-export function liveView(gameId, token, { onView, onState, onRefused }) {
-  const qs = token ? `?token=${encodeURIComponent(token)}` : "";
-  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${encodeURIComponent(gameId)}/ws${qs}`;
+// backoff; onState("open" | "reconnecting" | "closed") drives the badge. A refusal (close
+// code 4403: no key or a replaced one; 4404: no such game) stops and calls onRefused(reason).
+export function liveView(gameId, { onView, onState, onRefused }) {
+  const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/games/${g(gameId)}/ws${as()}`;
   let delay = 500;
   let socket = null;
   let stopped = false;
@@ -77,7 +88,7 @@ export function liveView(gameId, token, { onView, onState, onRefused }) {
     };
     socket.onclose = (ev) => {
       if (stopped) return;
-      if (ev.code === 4403) { stopped = true; onState("closed"); onRefused(ev.reason); return; }
+      if (ev.code === 4403 || ev.code === 4404) { stopped = true; onState("closed"); onRefused(ev.reason, ev.code); return; }
       onState("reconnecting");
       setTimeout(open, delay);
       delay = Math.min(delay * 2, 8000);

@@ -19,17 +19,19 @@ const LIVE_KEY = "ttc.devices.live";
 let latest;  // undefined: not asked yet; then the last answer of /api/devices
 let reachable = true;
 let polling = false;
+let gameId = null;  // the game whose key this page holds (a phone's or a spectator's key opens only it)
 const listeners = [];
 
 export function onDevices(fn) { listeners.push(fn); }
 export function devices() { return latest; }
 
-export function startDevicePolling() {
+export function startDevicePolling(game = null) {
   if (polling) return;
   polling = true;
+  gameId = game;
   const poll = async () => {
     try {
-      latest = await api.devices({ quiet: true });
+      latest = await api.devices(gameId, { quiet: true });
       reachable = true;
     } catch (_) {
       reachable = false;  // the connection badge says so; keep the last answer on screen
@@ -202,7 +204,7 @@ export function devicesPanel({ onHealth } = {}) {
     loading = true;
     const ts = Date.now();
     img.dataset.ts = String(ts);
-    img.src = api.cameraUrl(ts);
+    img.src = api.cameraUrl(gameId, ts);
   }, FRAME_MS);
 
   function cameraSection() {

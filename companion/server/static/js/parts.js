@@ -138,6 +138,7 @@ export function gameOverPanel(view, { extra = null, titleKey = "over.standings" 
   order.sort((a, b) => (winnerSeats.includes(b.p.seat) - winnerSeats.includes(a.p.seat)) || ((b.score ?? 0) - (a.score ?? 0)));
   return h("section", { class: "panel game-over", testid: "game-over" },
     h("h2", {}, t("over.title")),
+    view.ended ? h("p", { class: "muted", testid: "ended" }, t("over.ended")) : null,
     h("p", { class: "winners", testid: "winners" }, winners.length
       ? t(winners.length > 1 ? "over.winners" : "over.winner", { names: joinNames(winners) }) : t("over.none")),
     h("h3", {}, t(titleKey)),

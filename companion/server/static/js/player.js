@@ -1,9 +1,10 @@
-// A player's phone (/player?game=ID&token=T): my money, my secrets, my moves, and a compact
-// summary of the table. The token makes the server show this player's secrets. The shell is
+// A player's phone (/player?game=ID): my money, my secrets, my moves, and a compact summary of
+// the table. The join link (/player?game=ID&token=KEY) left the seat's key in a cookie and came
+// back here without it; that key makes the server show this player's secrets. The shell is
 // the same for every game; the game's renderer (games/index.js) draws what is particular.
 import { h, replace, langToggle, connBadge } from "./dom.js";
 import { t, applyStatic, onLangChange, gameName } from "./i18n.js";
-import { api, liveView, newer } from "./api.js";
+import { api, liveView, newer, actAsPlayer } from "./api.js";
 import { movesPanel } from "./moves.js";
 import { choicePicker } from "./pickers.js";
 import { stuckPanel, gameOverPanel, waitingText, simBanner } from "./parts.js";
@@ -20,24 +21,23 @@ document.getElementById("lang-slot").append(langToggle());
 applyStatic();
 onLangChange(() => applyStatic());
 
-const params = new URLSearchParams(location.search);
-const gameId = params.get("game");
-const token = params.get("token");
+const gameId = new URLSearchParams(location.search).get("game");
+actAsPlayer();
 
 function notice(key, testid, extra = {}) {
   replace(app, h("section", { class: "panel notice", testid, role: "alert" }, t(key, extra)));
 }
 
-if (!gameId || !token) {
+if (!gameId) {
   notice("phone.noToken", "no-token");
   onLangChange(() => notice("phone.noToken", "no-token"));
 } else {
-  startPhone(gameId, token);
+  startPhone(gameId);
 }
 
-function startPhone(id, tok) {
+function startPhone(id) {
   let view = null;
-  startDevicePolling();
+  startDevicePolling(id);
   const deviceStatus = devicesLine(); // one element, updated in place every 2 s
   let health = healthKey();
   onDevices(() => { // the banner says which devices are simulated
@@ -47,8 +47,8 @@ function startPhone(id, tok) {
     if (next && newer(view, next)) { view = next; render(); }
   };
   const act = {
-    move: async (move) => accept((await api.move(id, move, tok)).view),
-    estimates: () => api.estimates(id, tok),
+    move: async (move) => accept((await api.move(id, move)).view),
+    estimates: () => api.estimates(id),
     rerender: () => render(),
   };
 
@@ -90,9 +90,9 @@ function startPhone(id, tok) {
 
   onLangChange(render);
 
-  const connect = () => liveView(id, tok, { onView: accept, onState: (s) => badge.show(s),
+  const connect = () => liveView(id, { onView: accept, onState: (s) => badge.show(s),
     onRefused: () => notice("phone.badToken", "bad-token") });
-  api.view(id, tok, { quiet: true }).then((v) => { accept(v); connect(); }).catch((err) => {
+  api.view(id, { quiet: true }).then((v) => { accept(v); connect(); }).catch((err) => {
     if (err.status === 403) notice("phone.badToken", "bad-token");
     else if (err.status === 404) notice("error.nogame", "error", { why: err.message });
     else { badge.show("reconnecting"); connect(); } // the WebSocket keeps trying

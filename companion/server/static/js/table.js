@@ -1,6 +1,8 @@
 // The shared table view (/?game=ID) for a tablet at arm's length; the lobby at / without one.
-// It never receives a secret card: its view and WebSocket carry no token. This is the shell
-// every game shares; what is particular to a game comes from its renderer (games/index.js).
+// The host's tablet (the host key in a cookie) runs the table: moves, throws, undo, join links;
+// a spectator (a game's spectator key) sees the same view with nothing to press. Neither ever
+// receives a secret. This is the shell every game shares; what is particular to a game comes
+// from its renderer (games/index.js).
 import { h, replace, toast, langToggle, connBadge } from "./dom.js";
 import { t, applyStatic, onLangChange, gameName } from "./i18n.js";
 import { api, liveView, newer } from "./api.js";
@@ -21,19 +23,51 @@ onLangChange(() => applyStatic());
 
 const gameId = new URLSearchParams(location.search).get("game");
 if (gameId) startTable(gameId);
-else startLobby(app);
+else startHome();
+
+function notice(key, testid) {
+  const draw = () => replace(app, h("section", { class: "panel notice", testid, role: "alert" }, t(key)));
+  draw();
+  onLangChange(draw);
+}
+
+// The lobby is the host's; anyone else is told how a device gets in.
+async function startHome() {
+  const me = await api.whoami().catch(() => ({ role: null }));
+  if (me.role === "host") startLobby(app);
+  else notice("trust.needHost", "need-host");
+}
 
 function qrImage(src, alt) {
   return h("img", { class: "qr", src, alt, width: 150, height: 150 });
 }
 
+// A button that asks for a second tap before it acts (ending a game, replacing a link): no
+// dialog, which a tablet at arm's length handles badly.
+function twoStep(label, sureLabel, testid, fn, cls = "big subtle") {
+  const el = h("button", { class: cls, testid, onclick: async () => {
+    if (el.dataset.sure !== "1") {
+      el.dataset.sure = "1";
+      el.textContent = sureLabel;
+      setTimeout(() => { if (el.isConnected) { el.dataset.sure = ""; el.textContent = label; } }, 5000);
+      return;
+    }
+    el.disabled = true;
+    try { await fn(); } catch (_) { el.disabled = false; } // the toast says why
+  } }, label);
+  return el;
+}
+
 function startTable(id) {
   let view = null;
   let links = null;
+  let watchLink = null;
+  let qrVersion = 0;  // a replaced link's QR code is fetched anew
   let joinEl = null;
   let joinOpen = true;
   const ui = freshUi();
-  startDevicePolling();
+  startDevicePolling(id);
+  const isHost = () => view && view.role === "host";
   const devicesBox = devicesPanel({ onHealth: () => render() });
 
   // A throw on a table with devices is read a few seconds later (camera, beams): until the drop
@@ -56,7 +90,7 @@ function startTable(id) {
   const accept = (next) => {
     if (next && newer(view, next)) { view = next; render(); }
   };
-  const refresh = async () => accept(await api.view(id, null, { quiet: true }).catch(() => null));
+  const refresh = async () => accept(await api.view(id, { quiet: true }).catch(() => null));
   const act = {
     move: async (move) => accept((await api.move(id, move)).view),
     observe: async (drinks) => { await api.observe(id, drinks); await refresh(); },
@@ -72,32 +106,64 @@ function startTable(id) {
     estimates: () => api.estimates(id),
     undo: async () => accept((await api.undo(id)).view),
     dismiss: async () => accept((await api.dismiss(id)).view),
+    end: async () => accept((await api.end(id)).view),
+    feed: async () => { await api.feed(id); await refresh(); },
+    revoke: async (seat) => {
+      const fresh = await api.revokeSeat(id, seat);
+      links = links.map((p) => (p.seat === seat ? fresh : p));
+      qrVersion += 1;
+      joinEl = null;
+      toast(t("join.revoked", { name: fresh.name }), "info");
+      render();
+    },
     rerender: () => render(),
   };
 
   function joinPanel() {
     if (joinEl || !links) return joinEl;
     const humans = links.filter((p) => !p.bot);  // the table enters a computer's card itself
-    if (!humans.length) return null;
     joinEl = h("details", { class: "panel join", testid: "join", open: joinOpen,
       ontoggle: () => { joinOpen = joinEl.open; } },
     h("summary", {}, h("h2", {}, t("join.title"))),
-    h("p", { class: "hint" }, t("join.hint")),
-    h("div", { class: "join-list" }, humans.map((p) => h("div", { class: "join-item" },
+    humans.length ? h("p", { class: "hint" }, t("join.hint")) : null,
+    h("div", { class: "join-list" }, humans.map((p) => h("div", { class: "join-item", testid: `join-item-${p.seat}` },
       h("span", { class: "join-name" }, p.name),
-      qrImage(api.qr(id, p.seat), t("join.qr", { name: p.name })),
-      h("a", { class: "join-link", href: p.url, target: "_blank", rel: "noopener", testid: `join-${p.seat}` }, p.url)))));
+      qrImage(api.qr(id, p.seat, qrVersion), t("join.qr", { name: p.name })),
+      h("a", { class: "join-link", href: p.url, target: "_blank", rel: "noopener", testid: `join-${p.seat}` }, p.url),
+      twoStep(t("join.revoke"), t("join.revokeSure"), `revoke-${p.seat}`, () => act.revoke(p.seat))))),
+    watchLink ? h("div", { class: "join-watch", testid: "watch" },
+      h("h3", {}, t("join.watch")), h("p", { class: "hint" }, t("join.watchHint")),
+      qrImage(`/api/games/${encodeURIComponent(id)}/spectators/qr.svg`, t("join.watchQr")),
+      h("a", { class: "join-link", href: watchLink.url, target: "_blank", rel: "noopener", testid: "watch-link" },
+        watchLink.url)) : null);
     return joinEl;
   }
 
   function actionPanel(r) {
-    const question = questionPanel(view, ui, act);
+    const question = isHost() ? questionPanel(view, ui, act) : null;
     if (question) return question;
     const chance = chancePanel(view, ui, act, r);
     return h("section", { class: "panel action", testid: "action" },
       h("h2", { class: "who", testid: "who" }, ui.reading ? t("dev.reading") : waitingText(view)),
       chance, r.movesHead ? r.movesHead(view, act) : null,
       view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
+  }
+
+  // The host's controls of the game as a whole: which game the tower feeds, undo, end.
+  function hostControls() {
+    if (!isHost()) return h("span", { class: "role", testid: "spectator-badge" }, t("trust.spectator"));
+    return [
+      view.over ? null : view.fed
+        ? h("span", { class: "fed", testid: "fed", title: t("feed.on") }, "🗼 ", t("feed.on"))
+        : h("button", { class: "big subtle", testid: "feed-here", title: t("feed.other"),
+          onclick: (e) => { e.currentTarget.disabled = true; act.feed().catch(() => {}).finally(render); } },
+        "🗼 ", t("feed.here")),
+      view.can_undo ? h("button", { class: "big subtle undo", testid: "undo", onclick: (e) => {
+        e.currentTarget.disabled = true;
+        act.undo().catch(() => {}).finally(render);
+      } }, "↶ ", t("undo")) : null,
+      view.over ? null : twoStep(t("end"), t("end.sure"), "end-game", () => act.end()),
+    ];
   }
 
   function render() {
@@ -114,13 +180,10 @@ function startTable(id) {
     replace(app,
       simBanner(view),
       h("div", { class: "statusbar" },
-        h("a", { class: "back", href: "/", testid: "lobby-link" }, "‹ ", t("lobby.back")),
+        isHost() ? h("a", { class: "back", href: "/", testid: "lobby-link" }, "‹ ", t("lobby.back")) : null,
         round ? h("span", { class: "round", testid: "round" }, round) : null,
         h("span", { class: "phase", testid: "phase", dataset: { phase: st.phase } }, phaseText(st)),
-        view.can_undo ? h("button", { class: "big subtle undo", testid: "undo", onclick: (e) => {
-          e.currentTarget.disabled = true;
-          act.undo().catch(() => {}).finally(render);
-        } }, "↶ ", t("undo")) : null),
+        hostControls()),
       h("div", { class: "table-grid" },
         h("div", { class: "col-main" },
           view.over ? gameOverPanel(view, { extra: r.overExtra(view), titleKey: r.overTitle }) : null,
@@ -129,20 +192,23 @@ function startTable(id) {
           withBeams(r.result(view), view)),
         h("aside", { class: "col-side" },
           r.side(view),
-          stuckPanel(st, spillControl(view, ui, act)),
+          stuckPanel(st, isHost() ? spillControl(view, ui, act) : null),
           devicesBox.el,
-          view.over ? null : joinPanel())));
+          view.over || !isHost() ? null : joinPanel())));
   }
 
   onLangChange(() => { joinEl = null; render(); });
 
   const connect = () => {
-    liveView(id, null, { onView: accept, onState: (s) => badge.show(s),
-      onRefused: (why) => toast(t("error.nogame", { why })) });
-    api.players(id, { quiet: true }).then((p) => { links = p; render(); }).catch(() => {});
+    liveView(id, { onView: accept, onState: (s) => badge.show(s),
+      onRefused: (why, code) => (code === 4403 ? notice("trust.needKey", "need-key") : toast(t("error.nogame", { why }))) });
+    if (!isHost()) return;
+    api.players(id, { quiet: true }).then((p) => { links = p; joinEl = null; render(); }).catch(() => {});
+    api.spectators(id, { quiet: true }).then((w) => { watchLink = w; joinEl = null; render(); }).catch(() => {});
   };
-  api.view(id, null, { quiet: true }).then((v) => { accept(v); connect(); }).catch((err) => {
+  api.view(id, { quiet: true }).then((v) => { accept(v); connect(); }).catch((err) => {
     if (err.status === 0) { badge.show("reconnecting"); connect(); return; } // the WebSocket keeps trying
+    if (err.status === 403) { notice("trust.needKey", "need-key"); return; }
     replace(app, h("section", { class: "panel notice", testid: "error" }, t("error.nogame", { why: err.message }),
       h("p", {}, h("a", { href: "/", class: "big" }, t("lobby.back")))));
   });
