@@ -1,164 +1,32 @@
-"""What the browser tests share: the real `companion serve` in a process of its own on a free port,
-Debian's Chromium driven by Playwright, a small JSON client, and a tap that cannot be lost.
-
-The server runs as its own process (not a thread of pytest) so that its work (TOKYO METRO's
-playouts, the simulated camera) never waits for the test's Python under one GIL, on a busy
-machine least of all. Its devices are chosen as a person would choose them: by `companion
-serve`'s options (`--camera`, `--serial`).
+"""What the browser tests share: Debian's Chromium driven by Playwright, a small JSON client of
+the API, and a tap that cannot be lost. The server they drive: tests/server_support.py.
 """
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
-import time
-import urllib.error
 import urllib.request
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect, sync_playwright
-from server_support import free_port
+from server_support import HOST_KEYS, authorization
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Without the background-networking flags Chromium keeps dialling out of this closed network.
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
-SIM_PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
 
-# Bounds far above the worst case seen on a busy 2-core machine (a start takes 2-4 s there): they
-# only turn a hang into a failure that says what it waited for.
-START_S = 120.0
-STOP_S = 20.0
+# Bounds far above the worst case seen on a busy 2-core machine: they only turn a hang into a
+# failure that says what it waited for.
 REPLY_MS = 60_000     # a page's answer to a tap (a move takes well under a second)
 TAP_TRIES = 5         # a tap swallowed by a redraw between finger down and up is tapped again
 # What a page must show (a push, a redraw) comes within a second or two on a busy machine, not
 # Playwright's default 5 s: every `expect` of the browser tests waits up to 30 s.
 EXPECT_MS = 30_000
 expect.set_options(timeout=EXPECT_MS)
-
-
-@dataclass
-class Server:
-    """A running `companion serve`: its URL, its process and the file its stderr goes to."""
-
-    url: str
-    port: int
-    proc: subprocess.Popen
-    log_path: Path
-
-    def log(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")
-        except OSError:
-            return ""
-
-
-def _listens(pid: int, port: int) -> bool:
-    """Whether process ``pid`` itself holds a listening TCP socket on 127.0.0.1:``port`` (so that
-    an answer on that port is ours, not another test process's that took the same free port)."""
-    inodes = set()
-    try:
-        for fd in os.listdir(f"/proc/{pid}/fd"):
-            try:
-                target = os.readlink(f"/proc/{pid}/fd/{fd}")
-            except OSError:
-                continue
-            if target.startswith("socket:["):
-                inodes.add(target[8:-1])
-        lines = Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]
-    except OSError:
-        return False
-    for line in lines:
-        parts = line.split()
-        local, state, inode = parts[1], parts[3], parts[9]
-        if state == "0A" and int(local.split(":")[1], 16) == port and inode in inodes:
-            return True
-    return False
-
-
-def _die_with_parent() -> None:
-    """In the server's process, before it starts: a SIGTERM when the test process dies, however
-    it dies (Linux), so that no server outlives a killed test run."""
-    import ctypes
-
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def _answers(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url + "/api/game-types", timeout=10) as res:
-            return res.status == 200
-    except (OSError, urllib.error.URLError):
-        return False
-
-
-def start_server(data_dir: Path, port: int | None = None, *, camera: str = "none", serial: str = "none",
-                 profile: str | Path | None = None, options: tuple[str, ...] = ()) -> Server:
-    """`companion serve` on ``data_dir`` (its own store), started and answering its HTTP API.
-    ``camera``/``serial`` are the serve options (`none`, `sim`, a file, a port); a camera other
-    than the simulated one is given the simulated table's drink profile unless ``profile`` says."""
-    data_dir = Path(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if profile is None and camera not in ("none", "sim") and not camera.startswith("sim:"):
-        profile = SIM_PROFILE
-    for attempt in range(5):
-        chosen = port or free_port()
-        log_path = data_dir.parent / f"{data_dir.name}-serve-{chosen}.log"
-        cmd = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(chosen),
-               "--data", str(data_dir), "--camera", camera, "--serial", serial, *options]
-        if profile is not None:
-            cmd += ["--profile", str(profile)]
-        with open(log_path, "wb") as log:
-            proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                    cwd=Path(__file__).resolve().parents[1], preexec_fn=_die_with_parent)
-        server = Server(f"http://127.0.0.1:{chosen}", chosen, proc, log_path)
-        deadline = time.monotonic() + START_S
-        while True:
-            if proc.poll() is not None:
-                text = server.log()
-                if port is None and "address already in use" in text.lower() and attempt < 4:
-                    break  # another process took the free port first: try another one
-                pytest.fail(f"`companion serve` exited with {proc.returncode} before it answered "
-                            f"({' '.join(cmd)}):\n{text[-3000:]}")
-            if _listens(proc.pid, chosen) and _answers(server.url):
-                return server
-            if time.monotonic() > deadline:
-                stop_server(server)
-                pytest.fail(f"`companion serve` did not answer GET {server.url}/api/game-types within "
-                            f"{START_S:.0f} s of starting ({' '.join(cmd)}):\n{server.log()[-3000:]}")
-            time.sleep(0.05)
-    raise AssertionError("unreachable")
-
-
-def stop_server(server: Server) -> None:
-    """SIGTERM (uvicorn shuts down and the devices stop), then SIGKILL if it does not exit."""
-    if server.proc.poll() is None:
-        server.proc.send_signal(signal.SIGTERM)
-        try:
-            server.proc.wait(STOP_S)
-        except subprocess.TimeoutExpired:
-            server.proc.kill()
-            server.proc.wait(STOP_S)
-
-
-@contextmanager
-def served(data_dir: Path, **options):
-    """A running server for the ``with`` block; ``options`` as for :func:`start_server`."""
-    server = start_server(data_dir, **options)
-    try:
-        yield server.url
-    finally:
-        stop_server(server)
 
 
 @contextmanager
@@ -174,9 +42,16 @@ def chromium():
             browser.close()
 
 
-def call(base: str, method: str, path: str, body: dict | None = None):
+def call(base: str, method: str, path: str, body: dict | None = None, *, as_host: bool = True,
+         token: str | None = None):
+    """The JSON answer of the API at ``base``, asked as the host (the bearer: the host key of the
+    server there, once serve prints one) unless ``as_host`` is false (a phone, a spectator);
+    ``token``: that bearer instead (a wrong key, say). An error status raises HTTPError."""
+    base = base.rstrip("/")
+    bearer = token or (HOST_KEYS.get(base) if as_host else None)
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", **authorization(bearer)})
     with urllib.request.urlopen(req, timeout=60) as res:
         return json.loads(res.read())
 

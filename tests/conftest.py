@@ -5,6 +5,7 @@ import pytest
 from api_support import table_client
 
 from companion.table.store import EventStore
+from server_support import HOST_KEYS, Server
 
 pytest_plugins = ("suite_plan",)    # the tests' kinds, order and grouping over the workers
 
@@ -29,10 +30,8 @@ def client(store):
 def base_url(tmp_path_factory):
     """`companion serve` (no camera, no board) in a process of its own on a free port, with its
     own store; one per test module: each test plays games of its own (their own ids)."""
-    from browser_support import served      # Playwright is loaded only by the browser tests
-
-    with served(tmp_path_factory.mktemp("served") / "data") as url:
-        yield url
+    with Server(tmp_path_factory.mktemp("served") / "data") as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")
@@ -48,14 +47,25 @@ def chromium_browser():
 class _LessMotion:
     """The browser, whose new pages ask for less motion (prefers-reduced-motion) unless told:
     the dashboard's endless pulses repaint a page every frame, which on a busy machine takes the
-    CPU that the server and the other pages need (the pulse itself: test_dashboard_metro.py)."""
+    CPU that the server and the other pages need (the pulse itself: test_dashboard_metro.py).
+
+    And whose new pages are the host's (the table view on the host's tablet): each carries the
+    cookie `ttc_host` with the host key of every running server (server_support.HOST_KEYS; none
+    while serve prints no key). A cookie ignores the port, so with two servers running the
+    newest one's key wins; ``host=URL`` picks that server's, ``host=False`` none (a phone, a
+    spectator)."""
 
     def __init__(self, browser):
         self._browser = browser
 
-    def new_page(self, **options):
+    def new_page(self, host: bool | str = True, **options):
         options.setdefault("reduced_motion", "reduce")
-        return self._browser.new_page(**options)
+        page = self._browser.new_page(**options)
+        cookies = [{"name": "ttc_host", "value": key, "url": base + "/", "httpOnly": True}
+                   for base, key in HOST_KEYS.items() if host is True or host and base == host.rstrip("/")]
+        if cookies:
+            page.context.add_cookies(cookies)
+        return page
 
     def __getattr__(self, name):
         return getattr(self._browser, name)

@@ -105,18 +105,20 @@ class Campaign:
         self.tables: list[Table] = []
         self.server: Server | None = None
         self.store: EventStore | None = None
-        self.client = httpx.Client(timeout=REQUEST_BOUND)
+        self.client: httpx.Client | None = None
 
     # --- the server -----------------------------------------------------------------------------
 
     def start(self) -> None:
         if self.server is not None:
-            said = self.server.stderr()
+            said = self.server.output()
             assert "Traceback" not in said, f"the server before the kill said: {said}"
+            self.client.close()
         before = self._record_count()
         began = time.monotonic()
         self.server = Server(self.data)
         self.report.restart_seconds.append(time.monotonic() - began)
+        self.client = self.server.client(timeout=REQUEST_BOUND)  # as the host of this run
         if self.store is None:
             self.store = EventStore(self.data)
         added = self._record_count() - before
@@ -138,16 +140,14 @@ class Campaign:
             self.server.stop()
         if self.store is not None:
             self.store.close()
-        self.client.close()
-
-    def url(self, path: str) -> str:
-        return self.server.url + path
+        if self.client is not None:
+            self.client.close()
 
     # --- playing --------------------------------------------------------------------------------
 
     def new_tables(self) -> None:
         for spec in TABLES:
-            r = self.client.post(self.url("/api/games"), json={**spec, "seed": self.rng.randrange(2**32)})
+            r = self.client.post("/api/games", json={**spec, "seed": self.rng.randrange(2**32)})
             assert r.status_code == 201, f"a new {spec['game']} game: {r.status_code} {r.text}"
             body = r.json()
             tokens = {p["seat"]: parse_qs(urlparse(p["url"]).query)["token"][0] for p in body["players"]}
@@ -160,7 +160,7 @@ class Campaign:
         found = {}
         for viewer in [None, *table.humans]:
             params = {} if viewer is None else {"token": table.tokens[viewer]}
-            r = self.client.get(self.url(f"/api/games/{table.id}/view"), params=params)
+            r = self.client.get(f"/api/games/{table.id}/view", params=params)
             assert r.status_code == 200, f"view of {table.game} {table.id} for {viewer}: {r.status_code} {r.text}"
             found[viewer] = r.json()
         return found
@@ -205,7 +205,7 @@ class Campaign:
 
         def post() -> None:
             try:
-                answer["r"] = self.client.post(self.url(path), json=body)
+                answer["r"] = self.client.post(path, json=body)
             except httpx.HTTPError as exc:
                 answer["error"] = exc
             finally:

@@ -12,49 +12,14 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from companion.rules.engine import Move
 from companion.table.session import TableSession
 from companion.table.store import EventStore, StoreError
-from server_support import free_port
-
-
-class Server:
-    """`companion serve` without camera or sensor board, its stderr kept for the test to read."""
-
-    def __init__(self, data: Path):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.err_path = data.parent / f"serve-{self.port}.err"
-        self.err = open(self.err_path, "w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data", str(data), "--camera", "none", "--serial", "none"],
-            stdout=subprocess.DEVNULL, stderr=self.err, text=True)
-        deadline = time.monotonic() + 30
-        while True:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"`companion serve` exited ({self.proc.returncode}): {self.stderr()}")
-            try:
-                httpx.get(self.url + "/api/games", timeout=1)
-                return
-            except httpx.HTTPError:
-                if time.monotonic() > deadline:
-                    raise AssertionError(f"`companion serve` did not answer within 30 s: {self.stderr()}")
-                time.sleep(0.05)
-
-    def stderr(self) -> str:
-        return self.err_path.read_text()
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
-        self.err.close()
+from server_support import Server, free_port
 
 
 def raw_insert(path: Path, game_id: str, body) -> int:
@@ -101,36 +66,33 @@ def test_a_bad_record_sets_its_game_aside_and_the_others_run(tmp_path):
     good, bad = make_games(data)
     db = data / EventStore.FILE_NAME
     stored = rows(db)
-    server = Server(data)
-    try:
-        games = {g["id"]: g for g in httpx.get(server.url + "/api/games").json()}
+    with Server(data) as server, server.client() as api:
+        games = {g["id"]: g for g in api.get("/api/games").json()}
         assert set(games) == {good, *(gid for gid, _ in bad.values())}
         assert games[good]["broken"] is None
-        v = httpx.get(f"{server.url}/api/games/{good}/view").json()
-        r = httpx.post(f"{server.url}/api/games/{good}/moves", json={"move": v["moves"][0]["move"]})
+        v = api.get(f"/api/games/{good}/view").json()
+        r = api.post(f"/api/games/{good}/moves", json={"move": v["moves"][0]["move"]})
         assert r.status_code == 200, r.text
-        r = httpx.post(server.url + "/api/games", json={"names": ["A", "B", "C"], "seed": 1})
-        assert r.status_code == 201 and httpx.get(f"{server.url}/api/games/{r.json()['id']}/view").status_code == 200
+        r = api.post("/api/games", json={"names": ["A", "B", "C"], "seed": 1})
+        assert r.status_code == 201 and api.get(f"/api/games/{r.json()['id']}/view").status_code == 200
         for what, (gid, seq) in bad.items():
             broken = games[gid]["broken"]
             assert broken and broken["seq"] == seq and broken["reason"], (what, games[gid])
             message = broken["message"]
             assert gid in message and (f"record {seq}" in message if seq else "settings" in message), message
-            assert "set aside" in message and message in server.stderr(), (what, server.stderr())
-            r = httpx.get(f"{server.url}/api/games/{gid}/view")
+            assert "set aside" in message and message in server.output(), (what, server.output())
+            r = api.get(f"/api/games/{gid}/view")
             assert r.status_code == 409 and r.json()["detail"] == message, what
-            r = httpx.post(f"{server.url}/api/games/{gid}/moves", json={"move": {"kind": "x", "player": 0}})
+            r = api.post(f"/api/games/{gid}/moves", json={"move": {"kind": "x", "player": 0}})
             assert r.status_code == 409 and r.json()["detail"] == message, what
-            log = httpx.get(f"{server.url}/api/games/{gid}/log.jsonl")  # still readable, as stored
+            log = api.get(f"/api/games/{gid}/log.jsonl")  # still readable, as stored
             lines = log.text.splitlines()
             assert log.status_code == 200 and len(lines) == 1 + sum(
                 1 for row in stored if row[0] == "record" and row[1] == gid), (what, log.text)
             assert "tokens" not in lines[0], "a log leaves the server without the players' tokens"
         assert "teleport" in games[bad["teleport"][0]]["broken"]["reason"]
         assert "unknown game 'chess'" in games[bad["unknown game"][0]]["broken"]["reason"]
-        assert "Traceback" not in server.stderr(), server.stderr()
-    finally:
-        server.stop()
+        assert "Traceback" not in server.output(), server.output()
     untouched = {gid for gid, _ in bad.values()}
     assert [row for row in rows(db) if row[1] in untouched] == [row for row in stored if row[1] in untouched]
 

@@ -3,27 +3,13 @@ the middle of a game), replay, and a refused foreign database."""
 from __future__ import annotations
 
 import json
-import signal
 import subprocess
 import sys
 
-import httpx
 import pytest
 
-from waiting import PROCESS_PATIENCE, wait_for
-from server_support import free_port
-
-
-class http:
-    """httpx with a patient timeout: a busy machine may answer slowly; a dead server fails at once."""
-
-    @staticmethod
-    def get(url: str, timeout: float = 60, **kw) -> httpx.Response:
-        return httpx.get(url, timeout=timeout, **kw)
-
-    @staticmethod
-    def post(url: str, timeout: float = 60, **kw) -> httpx.Response:
-        return httpx.post(url, timeout=timeout, **kw)
+from waiting import PROCESS_PATIENCE
+from server_support import Server, free_port
 
 
 def companion(*args: str, **kw) -> subprocess.CompletedProcess:
@@ -31,57 +17,23 @@ def companion(*args: str, **kw) -> subprocess.CompletedProcess:
                           text=True, timeout=PROCESS_PATIENCE, **kw)
 
 
-class Server:
-    """`companion serve` in a process of its own; its output goes to a file (a pipe nobody reads
-    could fill up and stall it)."""
-
-    def __init__(self, data, *extra: str):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.output = data / f"serve-{self.port}.log"
-        with open(self.output, "w") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
-                 "--port", str(self.port), "--data", str(data), *extra],
-                stdout=out, stderr=subprocess.STDOUT, text=True)
-        wait_for(self.answers, f"`companion serve` to answer on {self.url}", PROCESS_PATIENCE, step=0.05)
-
-    def answers(self) -> bool:
-        if self.proc.poll() is not None:
-            raise AssertionError(f"the server exited ({self.proc.returncode}): {self.output.read_text()}")
-        try:
-            http.get(self.url + "/api/games", timeout=5)  # each try short: the port may not be bound yet
-            return True
-        except httpx.HTTPError:
-            return False
-
-    def kill(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=PROCESS_PATIENCE)
-
-
 def test_sigkill_mid_game_then_restart_shows_the_same_game(tmp_path):
-    server = Server(tmp_path)
-    try:
-        gid = http.post(server.url + "/api/games", json={"bots": [2], "seed": 9}).json()["id"]
+    with Server(tmp_path) as server, server.client() as api:
+        gid = api.post("/api/games", json={"bots": [2], "seed": 9}).json()["id"]
         for _ in range(8):  # into the middle of round 1
-            v = http.get(f"{server.url}/api/games/{gid}/view").json()
-            r = http.post(f"{server.url}/api/games/{gid}/moves", json={"move": v["moves"][-1]["move"]})
+            v = api.get(f"/api/games/{gid}/view").json()
+            r = api.post(f"/api/games/{gid}/moves", json={"move": v["moves"][-1]["move"]})
             assert r.status_code == 200, r.text
-        before = http.get(f"{server.url}/api/games/{gid}/view").json()
-    finally:
+        before = api.get(f"/api/games/{gid}/view").json()
         server.kill()
-    server = Server(tmp_path)
-    try:
-        games = http.get(server.url + "/api/games").json()
+    with Server(tmp_path) as server, server.client() as api:
+        games = api.get("/api/games").json()
         assert [g["id"] for g in games] == [gid]
-        after = http.get(f"{server.url}/api/games/{gid}/view").json()
+        after = api.get(f"/api/games/{gid}/view").json()
         assert after == before
         v = after  # and the game goes on from there
-        r = http.post(f"{server.url}/api/games/{gid}/moves", json={"move": v["moves"][0]["move"]})
+        r = api.post(f"/api/games/{gid}/moves", json={"move": v["moves"][0]["move"]})
         assert r.status_code == 200
-    finally:
-        server.kill()
 
 
 def test_serve_refuses_a_foreign_database_and_leaves_it_alone(tmp_path):

@@ -7,11 +7,12 @@ import json
 import sqlite3
 
 import pytest
-from browser_support import call, served
+from browser_support import call
 from playwright.sync_api import expect
 
 from companion.table.session import TableSession
 from companion.table.store import EventStore
+from server_support import Server
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +29,8 @@ def test_the_lobby_shows_a_game_set_aside_and_why(tmp_path, browser):
                 (bad, json.dumps({"type": ODD_TYPE})))
     con.commit()
     con.close()
-    with served(data) as url:
+    with Server(data) as server:
+        url = server.url
         listed = {g["id"]: g for g in call(url, "GET", "/api/games")}
         message = listed[bad]["broken"]["message"]
         assert ODD_TYPE in message

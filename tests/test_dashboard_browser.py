@@ -14,8 +14,9 @@ import json
 import re
 
 import pytest
-from browser_support import call, pick_testid, shown, start_server, stop_server, tap, tap_and_wait, wait_until
+from browser_support import call, pick_testid, shown, tap, tap_and_wait, wait_until
 from playwright.sync_api import expect
+from server_support import Server
 
 pytestmark = pytest.mark.browser
 
@@ -177,27 +178,21 @@ def test_one_round_on_table_and_phone(base_url, browser):
 
 
 def test_reconnects_after_the_server_restarts(tmp_path, browser):
-    data = tmp_path / "data"
-    server = start_server(data)
-    base = server.url
-    try:
+    with Server(tmp_path / "data") as server:
+        base = server.url
         gid = call(base, "POST", "/api/games", {"names": ["Aki", "Ben", "Chie"], "bots": [1, 2], "seed": 1})["id"]
         page = browser.new_page(viewport=TABLE_SIZE)
         page.goto(f"{base}/?game={gid}")
         expect(page.get_by_test_id("move-draw-colour")).to_be_visible()
         expect(page.get_by_test_id("conn")).to_be_hidden()
-    finally:
-        stop_server(server)
-    expect(page.get_by_test_id("conn")).to_be_visible()  # "reconnecting"
-    server = start_server(data, server.port)  # the same data on the same port: the game resumes
-    try:
+        server.stop()
+        expect(page.get_by_test_id("conn")).to_be_visible()  # "reconnecting"
+        server.start()  # the same data on the same port: the game resumes
         # The page tries again after 0.5, 1, 2, 4, then every 8 s.
         expect(page.get_by_test_id("conn")).to_be_hidden()
         seq = call(base, "GET", f"/api/games/{gid}/view")["seq"]
         tap_and_wait(page, "move-draw-colour")
         shown(page, seq + 1)
-    finally:
-        stop_server(server)
 
 
 def test_real_table_pickers(base_url, browser):

@@ -26,8 +26,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from browser_support import REPLY_MS, SIM_PROFILE, call, pick_testid, served, shown, tap, tap_and_wait, wait_until
+from browser_support import REPLY_MS, call, pick_testid, shown, tap, tap_and_wait, wait_until
 from playwright.sync_api import expect
+from server_support import SIM_PROFILE, Server
 
 from companion.sensors.simboard import SimBoard
 from companion.table.store import EventStore
@@ -42,14 +43,14 @@ SHOTS = Path("/tmp")  # screenshots of the panel, for a person to look at
 @pytest.fixture
 def sim_server(tmp_path):
     """The simulated camera and board; the store's folder too, to read what was recorded."""
-    with served(tmp_path / "data", camera="sim", serial="sim") as url:
-        yield url, tmp_path / "data"
+    with Server(tmp_path / "data", camera="sim", serial="sim") as server:
+        yield server.url, tmp_path / "data"
 
 
 @pytest.fixture(scope="module")
 def plain_url(tmp_path_factory):
-    with served(tmp_path_factory.mktemp("plain") / "data", camera="none", serial="none") as url:
-        yield url
+    with Server(tmp_path_factory.mktemp("plain") / "data", camera="none", serial="none") as server:
+        yield server.url
 
 
 def watch(page, name: str, errors: list[str], allow: tuple[str, ...] = ()) -> None:
@@ -456,8 +457,9 @@ def test_lost_refused_dark_and_silent_devices(tmp_path, browser):
     newer_board = SimBoard(link=tmp_path / "newer-board", version=2)
     newer_board.start()
     try:
-        with served(tmp_path / "data-lost", camera=str(tmp_path / "tray-camera.mjpg"),
-                    serial=str(newer_board.path)) as base:
+        with Server(tmp_path / "data-lost", camera=str(tmp_path / "tray-camera.mjpg"),
+                    serial=str(newer_board.path)) as server:
+            base = server.url
             lost = devices_now(base, lambda d: d["sensors"]["state"] == "refused" and d["camera"]["source"],
                                "the board refused and the camera tried")
             game = new_game(base, seed=5)
@@ -510,8 +512,9 @@ def test_lost_refused_dark_and_silent_devices(tmp_path, browser):
         board.drop(beam)
     board.start()
     try:
-        with served(tmp_path / "data-dark", camera=str(dark_image(tmp_path / "dark-tray.png")),
-                    serial=str(board.path)) as base:
+        with Server(tmp_path / "data-dark", camera=str(dark_image(tmp_path / "dark-tray.png")),
+                    serial=str(board.path)) as server:
+            base = server.url
             # (No game yet: the passes are counted, and recorded nowhere.)
             devices_now(base, lambda d: d["sensors"]["state"] == "connected" and d["sensors"]["link"]["delivered"] == 5
                         and d["camera"]["watcher"] and d["camera"]["watcher"]["state"] == "bad_frame",

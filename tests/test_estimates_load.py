@@ -22,23 +22,23 @@ HEAVY = 2000  # playouts asked for: capped at the budget, about 1-2 s of work ea
 
 
 def test_many_estimates_at_once_get_a_busy_answer_and_the_api_stays_responsive(tmp_path):
-    with Server(tmp_path / "data") as server:
-        r = httpx.post(server.url + "/api/games", json={"game": "tokyo_metro", "seed": 3,
-                                                        "names": ["Aki", "Ben", "Chie", "Dai", "Emi"]})
+    with Server(tmp_path / "data") as server, server.client() as api:
+        r = api.post("/api/games", json={"game": "tokyo_metro", "seed": 3,
+                                         "names": ["Aki", "Ben", "Chie", "Dai", "Emi"]})
         assert r.status_code == 201, r.text
         gid = r.json()["id"]
         token = parse_qs(urlparse(r.json()["players"][0]["url"]).query)["token"][0]
-        estimates = f"{server.url}/api/games/{gid}/estimates"
+        estimates = f"/api/games/{gid}/estimates"
 
         began = time.monotonic()  # one estimate alone: the yardstick for "promptly"
-        r = httpx.get(estimates, params={"token": token, "playouts": HEAVY - 1}, timeout=120)
+        r = api.get(estimates, params={"token": token, "playouts": HEAVY - 1}, timeout=120)
         alone = time.monotonic() - began
         assert r.status_code == 200 and r.json()["capped"], r.text
 
         # A thread of its own: a browser test on this worker may have left Playwright's event
         # loop running in the main thread, where asyncio.run() refuses to start another.
         with ThreadPoolExecutor(1) as pool:
-            answers, waits = pool.submit(asyncio.run, burst(server.url, gid, token)).result()
+            answers, waits = pool.submit(asyncio.run, burst(server, gid, token)).result()
 
         # A plain GET answered meanwhile, each in less than the time one estimate takes alone
         # (before: behind the estimates that held the pool's threads, many times that).
@@ -57,11 +57,11 @@ def test_many_estimates_at_once_get_a_busy_answer_and_the_api_stays_responsive(t
         assert f"at most {ESTIMATE_WORKERS + ESTIMATE_WAITING} at a time" in busy[0].json()["detail"]
 
 
-async def burst(url: str, gid: str, token: str) -> tuple[list[httpx.Response], list[float]]:
+async def burst(server: Server, gid: str, token: str) -> tuple[list[httpx.Response], list[float]]:
     """BURST estimate requests at once, each with its own question (no shared answer); meanwhile
     plain GETs of the game list and the table view, one after the other, timed."""
     limits = httpx.Limits(max_connections=BURST + 8, max_keepalive_connections=BURST + 8)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=300) as client:
+    async with httpx.AsyncClient(base_url=server.url, headers=server.headers(), limits=limits, timeout=300) as client:
         asks = [asyncio.create_task(client.get(f"/api/games/{gid}/estimates",
                                                params={"token": token, "playouts": HEAVY - 2 - i}))
                 for i in range(BURST)]
