@@ -43,17 +43,18 @@ def chromium():
 
 
 def call(base: str, method: str, path: str, body: dict | None = None, *, as_host: bool = True,
-         token: str | None = None):
-    """The JSON answer of the API at ``base``, asked as the host (the bearer: the host key of the
-    server there, once serve prints one) unless ``as_host`` is false (a phone, a spectator);
-    ``token``: that bearer instead (a wrong key, say). An error status raises HTTPError."""
+         token: str | None = None, raw: bool = False):
+    """The JSON answer of the API at ``base`` (``raw``: its text), asked as the host (the bearer:
+    the host key of the server there) unless ``as_host`` is false (a phone, a spectator);
+    ``token``: that bearer instead (a player's key, a wrong key). An error status raises HTTPError."""
     base = base.rstrip("/")
     bearer = token or (HOST_KEYS.get(base) if as_host else None)
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method=method,
                                  headers={"Content-Type": "application/json", **authorization(bearer)})
     with urllib.request.urlopen(req, timeout=60) as res:
-        return json.loads(res.read())
+        text = res.read().decode()
+    return text if raw else json.loads(text)
 
 
 # --- tapping ----------------------------------------------------------------------------------------

@@ -30,6 +30,8 @@ from companion.table.log import fold
 from companion.table.store import EventStore
 from server_support import Server
 
+from api_support import seat
+
 # The tables a campaign plays, each short: computer seats, sealed bids (JASMINE TEA's start bid,
 # TOKYO METRO's bids, the upside-down tower's), secret cards drawn on phones (POCARI BET, dealt
 # by the simulated table or entered on the phone at a real table), chance entered on the table
@@ -159,8 +161,8 @@ class Campaign:
         """The table's view and each person's, by viewer (None: the table view)."""
         found = {}
         for viewer in [None, *table.humans]:
-            params = {} if viewer is None else {"token": table.tokens[viewer]}
-            r = self.client.get(f"/api/games/{table.id}/view", params=params)
+            headers = {} if viewer is None else seat(table.tokens[viewer])
+            r = self.client.get(f"/api/games/{table.id}/view", headers=headers)
             assert r.status_code == 200, f"view of {table.game} {table.id} for {viewer}: {r.status_code} {r.text}"
             found[viewer] = r.json()
         return found
@@ -193,19 +195,18 @@ class Campaign:
         kind, viewer, payload = self.rng.choice(options)
         if kind == "move":
             path, body = f"/api/games/{table.id}/moves", {"move": payload}
-            if viewer is not None:
-                body["token"] = table.tokens[viewer]
+            headers = {} if viewer is None else seat(table.tokens[viewer])
         elif kind == "throw":
-            path, body = f"/api/games/{table.id}/throw", None
+            path, body, headers = f"/api/games/{table.id}/throw", None, {}
         else:
-            path, body = f"/api/games/{table.id}/observations", {"source": "person", "appeared": payload}
+            path, body, headers = f"/api/games/{table.id}/observations", {"source": "person", "appeared": payload}, {}
         answer: dict[str, Any] = {}
         done = threading.Event()
         stored = len(self.store.raw_records(table.id))
 
         def post() -> None:
             try:
-                answer["r"] = self.client.post(path, json=body)
+                answer["r"] = self.client.post(path, json=body, headers=headers)
             except httpx.HTTPError as exc:
                 answer["error"] = exc
             finally:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 
 import pytest
 from browser_support import BEFORE_TAP, call, shown, tap, tap_and_wait, wait_until
@@ -78,8 +77,7 @@ def snapshot(page) -> dict:
 
 
 def log_records(base: str, gid: str) -> list[dict]:
-    with urllib.request.urlopen(f"{base}/api/games/{gid}/log.jsonl", timeout=60) as res:
-        return [json.loads(line) for line in res.read().decode().splitlines()][1:]
+    return [json.loads(line) for line in call(base, "GET", f"/api/games/{gid}/log.jsonl", raw=True).splitlines()][1:]
 
 
 def test_the_lobby_starts_every_game(base_url, browser):

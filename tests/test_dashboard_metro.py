@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 import time
-import urllib.request
 
 import pytest
 from browser_support import REPLY_MS, call, shown, tap, wait_until
@@ -57,7 +56,7 @@ class Game:
         self.base, self.table, self.phone, self.gid, self.token = base, table, phone, gid, token
 
     def view(self, mine: bool = False) -> dict:
-        return call(self.base, "GET", f"/api/games/{self.gid}/view" + (f"?token={self.token}" if mine else ""))
+        return call(self.base, "GET", f"/api/games/{self.gid}/view", token=self.token if mine else None)
 
     def tap(self, page, testid: str) -> dict:
         """Tap a move's button (opening its card action's group first when it is folded) and wait
@@ -69,7 +68,7 @@ class Game:
             tap(page, f"group-{move['args']['card']}-{move['args']['action']}")
         box = button.bounding_box()
         assert box and box["width"] >= 44 and box["height"] >= 44, f"{testid} is not a 44 px touch target: {box}"
-        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as res:
+        with page.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith("/moves")) as res:
             tap(page, button)
         assert res.value.ok, f"{testid}: {res.value.status} {res.value.text()}"
         view = self.view()
@@ -149,7 +148,7 @@ def tap_map(game: "Game", testid: str) -> dict:
     before = game.view()["seq"]
     target = game.table.get_by_test_id(testid)
     expect(target).to_be_visible()
-    with game.table.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as res:
+    with game.table.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith("/moves")) as res:
         tap(game.table, target)
     assert res.value.ok, res.value.text()
     after = game.view()
@@ -352,8 +351,7 @@ SEED_FOUR = 4
 
 
 def log_of(base: str, gid: str) -> list[str]:
-    with urllib.request.urlopen(f"{base}/api/games/{gid}/log.jsonl", timeout=60) as res:
-        return res.read().decode().splitlines()
+    return call(base, "GET", f"/api/games/{gid}/log.jsonl", raw=True).splitlines()
 
 
 def press(page, move: dict, table) -> None:
@@ -363,7 +361,7 @@ def press(page, move: dict, table) -> None:
     button = page.get_by_test_id(testid)
     if not button.count():
         tap(page, f"group-{move['args']['card']}-{move['args']['action']}")
-    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as res:
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith("/moves")) as res:
         tap(page, button)
     assert res.value.ok, f"{testid}: {res.value.status} {res.value.text()}"
     shown(table, res.value.json()["view"]["seq"])
@@ -402,7 +400,7 @@ def check_estimates(page, base: str, gid: str, token: str | None) -> None:
     tap(page, "estimate-btn")
     panel = page.locator("[data-testid=estimates].ready")
     expect(panel).to_be_visible(timeout=REPLY_MS)  # playouts capped at ~2 s of the server's time
-    est = call(base, "GET", f"/api/games/{gid}/estimates" + (f"?token={token}" if token else ""))
+    est = call(base, "GET", f"/api/games/{gid}/estimates", token=token)
     assert panel.get_attribute("data-playouts") == str(est["playouts"])
     label = page.get_by_test_id("estimates-label").text_content()
     assert str(est["playouts"]) in label.replace(",", "").replace(".", "")
@@ -453,7 +451,7 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
     phones = {0: lambda: phone, 1: bens_phone}
 
     def api(token=None):
-        return call(base_url, "GET", f"/api/games/{gid}/view" + (f"?token={token}" if token else ""))
+        return call(base_url, "GET", f"/api/games/{gid}/view", token=token)
 
     acted: dict[tuple[int, int], int] = {}
     taps = held_runs = runs = 0

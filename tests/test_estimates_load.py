@@ -17,6 +17,8 @@ import httpx
 from companion.server.heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS
 from server_support import Server
 
+from api_support import seat
+
 BURST = 48  # more than the 40 threads of the server's pool for plain (sync) endpoints
 HEAVY = 2000  # playouts asked for: capped at the budget, about 1-2 s of work each
 
@@ -31,7 +33,7 @@ def test_many_estimates_at_once_get_a_busy_answer_and_the_api_stays_responsive(t
         estimates = f"/api/games/{gid}/estimates"
 
         began = time.monotonic()  # one estimate alone: the yardstick for "promptly"
-        r = api.get(estimates, params={"token": token, "playouts": HEAVY - 1}, timeout=120)
+        r = api.get(estimates, params={"playouts": HEAVY - 1}, headers=seat(token), timeout=120)
         alone = time.monotonic() - began
         assert r.status_code == 200 and r.json()["capped"], r.text
 
@@ -63,7 +65,7 @@ async def burst(server: Server, gid: str, token: str) -> tuple[list[httpx.Respon
     limits = httpx.Limits(max_connections=BURST + 8, max_keepalive_connections=BURST + 8)
     async with httpx.AsyncClient(base_url=server.url, headers=server.headers(), limits=limits, timeout=300) as client:
         asks = [asyncio.create_task(client.get(f"/api/games/{gid}/estimates",
-                                               params={"token": token, "playouts": HEAVY - 2 - i}))
+                                               params={"playouts": HEAVY - 2 - i}, headers=seat(token)))
                 for i in range(BURST)]
         waits: list[float] = []
         await asyncio.sleep(0)  # let the burst go out first

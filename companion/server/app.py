@@ -255,14 +255,17 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
     # --- the table as a whole ------------------------------------------------------------------
 
     @app.get("/api/whoami", summary="What this device's keys open (for the pages)",
-             description="`role` is `host`, `player` (with `seat`), `spectator` or null (no key of the table).")
+             description="`role` is `host`, `player` (with `seat`), `spectator` or null (no key of the table); "
+                         "`key` is `valid`, `wrong` (a key that opens nothing here: replaced, or a guess) or `none`.")
     def whoami(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND), viewing: Viewing = None) -> dict:
         seats = tables.seats(game) if game else 0
         caller = trust.caller(request, game, seats, as_player=viewing == "player")
         grant = caller.grant
         if grant is not None and game is not None and not grant.opens(game):
             grant = None
-        return {"role": grant.role if grant else None, "seat": caller.seat if grant else None, "game_id": game}
+        key = "valid" if grant else "wrong" if caller.key else "none"
+        return {"role": grant.role if grant else None, "seat": caller.seat if grant else None, "game_id": game,
+                "key": key}
 
     @app.get("/api/games", summary="List games, newest first (host)",
              description="`broken` is null, or, for a game set aside because a stored record cannot be read "
@@ -575,7 +578,8 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         if game is not None and token is not None:  # a join link: this phone becomes the seat's
             grant = access.grant(token, game, tables.seats(game))
             good = grant is not None and grant.role == "player"
-            return keyed(f"/player?game={quote(game)}", seat_cookie(game) if good else None, token)
+            return keyed(f"/player?game={quote(game)}" + ("" if good else "&refused=1"),
+                         seat_cookie(game) if good else None, token)
         return FileResponse(STATIC / "player.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

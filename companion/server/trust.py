@@ -9,8 +9,9 @@ link, a spectator link) and never written into a URL again; a script sends one k
 - ``ttc_watch_<game>``: the key of that game's spectators.
 
 A device may hold several (the host's own phone, which also plays): the player page asks
-with ``as=player`` and its seat's key is read before the host's; the table page reads the
-host's first. The keys themselves are checked by ``table.access``.
+with ``as=player`` and only its seat's key is read (a player page never shows the table's
+view); the table page reads the host's, then a spectator's, then a seat's. The keys
+themselves are checked by ``table.access``.
 """
 from __future__ import annotations
 
@@ -76,8 +77,7 @@ class Trust:
             return Caller(self.access.grant(key, game_id, seats), key)
         names = [HOST_COOKIE]
         if game_id is not None:
-            names = ([seat_cookie(game_id), HOST_COOKIE] if as_player else [HOST_COOKIE, seat_cookie(game_id)])
-            names.append(watch_cookie(game_id))
+            names = [seat_cookie(game_id)] if as_player else [HOST_COOKIE, watch_cookie(game_id), seat_cookie(game_id)]
         wrong = None
         for name in names:
             key = conn.cookies.get(name)

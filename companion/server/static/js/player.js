@@ -92,8 +92,15 @@ function startPhone(id) {
 
   const connect = () => liveView(id, { onView: accept, onState: (s) => badge.show(s),
     onRefused: () => notice("phone.badToken", "bad-token") });
+  // A refusal says which: a join link that was not valid (or a key the host replaced since), or
+  // no key at all on this phone (the page opened without the join link).
+  const refused = async () => {
+    const me = await api.whoami(id).catch(() => ({ key: "none" }));
+    const bad = new URLSearchParams(location.search).has("refused") || me.key === "wrong";
+    notice(bad ? "phone.badToken" : "phone.noToken", bad ? "bad-token" : "no-token");
+  };
   api.view(id, { quiet: true }).then((v) => { accept(v); connect(); }).catch((err) => {
-    if (err.status === 403) notice("phone.badToken", "bad-token");
+    if (err.status === 403) refused();
     else if (err.status === 404) notice("error.nogame", "error", { why: err.message });
     else { badge.show("reconnecting"); connect(); } // the WebSocket keeps trying
   });
