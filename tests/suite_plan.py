@@ -29,20 +29,21 @@ KINDS = {  # module name prefix -> kind
     "test_crash_campaign": "device",
     "test_devices": "device",
     "test_cli": "device",
+    "test_slow_clients": "device",
 }
 
 # Seconds the module's longest test typically takes on one busy core, for modules with no time of
 # their own in the cache yet (a fresh clone). Only the order matters; unknown modules count 0.1 s.
 TYPICAL_SECONDS = {
     "test_dashboard_games": 25.0, "test_dashboard_metro": 20.0, "test_dashboard_devices": 15.0,
-    "test_dashboard_browser": 6.0, "test_dashboard_compose": 6.0,
+    "test_dashboard_browser": 6.0, "test_dashboard_compose": 6.0, "test_dashboard_trust": 8.0,
     "test_vision_split": 4.0, "test_vision_fit": 4.0, "test_vision_identify": 3.0,
     "test_vision_calibrate": 3.0, "test_vision_view": 5.0, "test_vision_mat": 4.0,
     "test_vision_segment": 4.0, "test_vision_tray": 2.0,
     "test_firmware_simavr": 4.0, "test_sensors_link": 2.0, "test_metro_estimate": 2.0,
     "test_cli": 3.0, "test_devices": 3.0, "test_sensor_restarts": 4.0,
     "test_broken_games": 3.0, "test_estimates_load": 15.0, "test_input_limits": 6.0,
-    "test_crash_campaign": 25.0,
+    "test_crash_campaign": 25.0, "test_slow_clients": 1.5,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.
