@@ -30,6 +30,7 @@ KINDS = {  # module name prefix -> kind
     "test_devices": "device",
     "test_cli": "device",
     "test_slow_clients": "device",
+    "test_api_schema": "device",
 }
 
 # Seconds the module's longest test typically takes on one busy core, for modules with no time of
@@ -43,7 +44,7 @@ TYPICAL_SECONDS = {
     "test_firmware_simavr": 4.0, "test_sensors_link": 2.0, "test_metro_estimate": 2.0,
     "test_cli": 3.0, "test_devices": 3.0, "test_sensor_restarts": 4.0,
     "test_broken_games": 3.0, "test_estimates_load": 15.0, "test_input_limits": 6.0,
-    "test_crash_campaign": 25.0, "test_slow_clients": 1.5,
+    "test_crash_campaign": 25.0, "test_slow_clients": 1.5, "test_api_schema": 15.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.

@@ -583,6 +583,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         return FileResponse(STATIC / "player.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    from .openapi_errors import document_errors; document_errors(app)  # every status in /openapi.json
     return app
 
 
