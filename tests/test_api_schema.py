@@ -11,7 +11,6 @@ deadline) to ~10 s on two idle cores; companion/server/openapi_errors.py complet
 from __future__ import annotations
 
 import json
-import re
 import time
 from urllib.parse import parse_qs, urlsplit
 
@@ -20,7 +19,6 @@ import pytest
 
 from server_support import Server
 
-HOST_LINK = re.compile(r"[?&]host=([A-Za-z0-9_-]+)")
 MAX_EXAMPLES = 10      # per operation and phase; the coverage phase adds its own edge cases
 SEED = 25              # the same cases every run: a failure here is a failure on every machine
 DEADLINE = 120.0       # seconds: a hang guard (the run takes ~10 s on 2 idle cores, ~25 s beside two busy loops)
@@ -37,10 +35,9 @@ REACHED = {"GET /api/games", "POST /api/games", "GET /api/game-types", "GET /api
 
 
 def credentials(server: Server) -> dict[str, str]:
-    """The headers that give a request the host's rights: `Authorization: Bearer <host key>`
-    once `companion serve` prints its host link (issue 25's trust model), none before it."""
-    found = HOST_LINK.search(server.stderr())
-    return {"Authorization": f"Bearer {found.group(1)}"} if found else {}
+    """The headers that give a request the host's rights: `Authorization: Bearer <host key>`."""
+    assert server.host_key, f"`companion serve` printed no host link: {server.output()[-2000:]}"
+    return server.headers()
 
 
 @pytest.fixture(scope="module")

@@ -15,13 +15,14 @@ from typing import Annotated, Any, Literal
 from urllib.parse import quote, urlsplit
 
 import segno
-from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, Security, WebSocket, WebSocketDisconnect
+from fastapi.security import APIKeyCookie, HTTPBearer
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StringConstraints, field_validator
+from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator
 from starlette.concurrency import run_in_threadpool
 
-from ..observation import Observation
+from ..observation import Observation, whole_number
 from ..rules.engine import IllegalMove, Move
 from ..rules.games import GAMES
 from ..table.access import Access
@@ -32,6 +33,7 @@ from .body_limit import RESPONSE_413, BodyLimit
 from .guard import Guard, own_names
 from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork, Busy
 from .json_body import StrictJSONRoute
+from .openapi_errors import document_errors
 from .trust import (ASK_LINK, COOKIE_AGE, HOST_COOKIE, Caller, Trust, require_any, require_host,
                     seat_cookie, watch_cookie)
 
@@ -44,7 +46,7 @@ log = logging.getLogger(__name__)
 MAX_NAME = 40                 # characters of a player's name
 MAX_SEATS = 12                # seats at one table (LEMON SQUASH seats the most: 12)
 MAX_GAME_KIND = 40            # characters of a game's id ("upside_down_tower")
-MAX_SEED = 2**63 - 1          # a seed is a whole number from 0 to this
+MAX_SEED = 2**53 - 1          # a seed is a whole number from 0 to this (exact as a JSON number)
 MAX_OPTIONS = 40              # options named in one game (TOKYO METRO has the most: 27)
 MAX_OPTIONS_BYTES = 131_072   # the options as JSON: a whole board file of one's own takes ~55 KB
 MAX_MOVE_BYTES = 4_096        # a move as JSON: the largest a game takes (drinks, amounts, coins) ~400 B
@@ -52,7 +54,7 @@ MAX_SOCKETS_PER_DEVICE = 8    # live WebSockets of one key from one address (a p
 MAX_SOCKETS = 256             # live WebSockets in all (a table has a dozen devices)
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
-Seat = Annotated[int, Field(ge=0, lt=MAX_SEATS)]
+Seat = whole_number(ge=0, lt=MAX_SEATS)
 
 
 def _json_bytes(value: Any) -> int:
@@ -65,8 +67,8 @@ class NewGame(BaseModel):
     names: list[Name] = Field(default_factory=lambda: ["Aki", "Ben", "Chie"], min_length=1, max_length=MAX_SEATS,
                               description=f"one per seat, 1 to {MAX_NAME} characters each")
     bots: list[Seat] = Field(default_factory=list, max_length=MAX_SEATS, description="seats played by the computer")
-    simulated: bool = Field(True, description="True: the simulated tower supplies drops")
-    seed: int | None = Field(None, ge=0, le=MAX_SEED)
+    simulated: StrictBool = Field(True, description="True: the simulated tower supplies drops")
+    seed: whole_number(ge=0, le=MAX_SEED) | None = None
     options: dict[Annotated[str, StringConstraints(max_length=MAX_GAME_KIND)], Any] = Field(
         default_factory=dict, max_length=MAX_OPTIONS,
         description=f"the game's options (each game checks its own names and bounds); at most "
@@ -98,6 +100,17 @@ class MoveIn(BaseModel):
 class FeedIn(BaseModel):
     game_id: str = Field(max_length=MAX_GAME_KIND, description="the game the tower's camera and sensors report to")
 
+
+# The keys a route reads (server/trust.py), declared so that /openapi.json says which routes
+# need one (and documents their 403); the routes check them themselves, saying what to do.
+KEYED = [Security(HTTPBearer(auto_error=False, description="a key of the table: the host key, a seat's or "
+                                                          "the spectators'")),
+         Security(APIKeyCookie(name=HOST_COOKIE, auto_error=False, description="the host key, set by the host link"))]
+
+# Answers of a route that names a game in its query or body (not in its path, where
+# server/openapi_errors.py finds it): no such game, or one set aside or over.
+NAMES_A_GAME = {404: {"description": "no such game"},
+                409: {"description": "the game is set aside, or over (the tower feeds an open game)"}}
 
 # Which of a device's keys a request uses: the player page asks with its seat's key first (a host
 # who also plays on the same phone holds both); the table page, and scripts, need not say.
@@ -267,7 +280,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         return {"role": grant.role if grant else None, "seat": caller.seat if grant else None, "game_id": game,
                 "key": key}
 
-    @app.get("/api/games", summary="List games, newest first (host)",
+    @app.get("/api/games", dependencies=KEYED, summary="List games, newest first (host)",
              description="`broken` is null, or, for a game set aside because a stored record cannot be read "
                          "or applied, `{seq, reason, message}` (seq 0: the game's own settings). `fed`: the game "
                          "the tower's camera and sensors report to.")
@@ -283,7 +296,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
     def game_types() -> list[dict]:
         return [{"id": name, "players": list(mod.PLAYERS)} for name, mod in GAMES.items()]
 
-    @app.post("/api/games", status_code=201, summary="Start a game (host); answers the join links")
+    @app.post("/api/games", dependencies=KEYED, status_code=201, summary="Start a game (host); answers the join links")
     def new_game(body: NewGame, request: Request) -> dict:
         host_of(request, "start a game")
         if any(not 0 <= b < len(body.names) for b in body.bots):
@@ -299,7 +312,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         tables.feed(session)
         return {"id": session.id, "players": player_links(session, request)}
 
-    @app.put("/api/feed", summary="Choose the game the tower's camera and sensors report to (host)")
+    @app.put("/api/feed", dependencies=KEYED, responses=NAMES_A_GAME, summary="Choose the game the tower's camera and sensors report to (host)")
     def put_feed(body: FeedIn, request: Request) -> dict:
         host_of(request, "choose the game the tower feeds", body.game_id)
         session = tables.get(body.game_id)
@@ -324,12 +337,12 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             raise HTTPException(404, f"no seat {seat}: this game has seats 0 to {len(session.config['names']) - 1}")
         return seat
 
-    @app.get("/api/games/{game_id}/players", summary="Join links of the seats (host; the table's join panel)")
+    @app.get("/api/games/{game_id}/players", dependencies=KEYED, summary="Join links of the seats (host; the table's join panel)")
     def players(game_id: str, request: Request) -> list[dict]:
         host_of(request, "hand out join links", game_id)
         return player_links(tables.get(game_id), request)
 
-    @app.post("/api/games/{game_id}/players/{seat}/revoke",
+    @app.post("/api/games/{game_id}/players/{seat}/revoke", dependencies=KEYED,
               summary="A new join link for a seat (host): the old link and every phone joined by it are shut out")
     def revoke_seat(game_id: str, seat: int, request: Request) -> dict:
         host_of(request, "replace a join link", game_id)
@@ -338,7 +351,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         session.notify()  # open WebSockets check their keys again: the old phone's closes
         return player_links(session, request)[seat]
 
-    @app.get("/api/games/{game_id}/players/{seat}/qr.svg", summary="A QR code of a seat's join link (host)",
+    @app.get("/api/games/{game_id}/players/{seat}/qr.svg", dependencies=KEYED, summary="A QR code of a seat's join link (host)",
              responses={200: {"content": {"image/svg+xml": {}}}})
     def player_qr(game_id: str, seat: int, request: Request) -> Response:
         host_of(request, "hand out join links", game_id)
@@ -348,21 +361,21 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
     def spectator_link(game_id: str, request: Request) -> dict:
         return {"url": f"{base_url(request)}/?game={game_id}&watch={access.spectator_key(game_id)}"}
 
-    @app.get("/api/games/{game_id}/spectators", summary="The spectator link of a game (host): the table view, "
+    @app.get("/api/games/{game_id}/spectators", dependencies=KEYED, summary="The spectator link of a game (host): the table view, "
                                                           "no secrets, no buttons")
     def spectators(game_id: str, request: Request) -> dict:
         host_of(request, "hand out the spectator link", game_id)
         tables.get(game_id)
         return spectator_link(game_id, request)
 
-    @app.get("/api/games/{game_id}/spectators/qr.svg", summary="A QR code of the spectator link (host)",
+    @app.get("/api/games/{game_id}/spectators/qr.svg", dependencies=KEYED, summary="A QR code of the spectator link (host)",
              responses={200: {"content": {"image/svg+xml": {}}}})
     def spectators_qr(game_id: str, request: Request) -> Response:
         host_of(request, "hand out the spectator link", game_id)
         tables.get(game_id)
         return _qr(spectator_link(game_id, request)["url"])
 
-    @app.post("/api/games/{game_id}/spectators/revoke", summary="A new spectator link (host); the old one is shut out")
+    @app.post("/api/games/{game_id}/spectators/revoke", dependencies=KEYED, summary="A new spectator link (host); the old one is shut out")
     def revoke_spectators(game_id: str, request: Request) -> dict:
         host_of(request, "replace the spectator link", game_id)
         session = tables.get(game_id)
@@ -372,7 +385,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
 
     # --- one game --------------------------------------------------------------------------------
 
-    @app.get("/api/games/{game_id}/view", summary="What the caller may see of a game",
+    @app.get("/api/games/{game_id}/view", dependencies=KEYED, summary="What the caller may see of a game",
              description="The host and spectators see the table view (spectators without moves), a player "
                          "their seat's view with its secrets. `role` says which; `fed` whether the tower "
                          "reports to this game.")
@@ -380,7 +393,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         caller = caller_of(request, game_id, viewing)
         return view_for(tables.get(game_id), caller)
 
-    @app.get("/api/games/{game_id}/estimates",
+    @app.get("/api/games/{game_id}/estimates", dependencies=KEYED,
              summary="Estimated final yen of each move offered to this viewer, from random playouts",
              description="For the moves the viewer (a player's seat, or the host's table view) is offered now: "
                          "the mean, spread and range of the seat's final yen over random playouts, in which "
@@ -416,7 +429,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             return JSONResponse({"detail": str(exc)}, status_code=429,
                                 headers={"Retry-After": str(exc.retry_after)})
 
-    @app.post("/api/games/{game_id}/moves", summary="Make a move (a player for their seat, the host for the "
+    @app.post("/api/games/{game_id}/moves", dependencies=KEYED, summary="Make a move (a player for their seat, the host for the "
                                                       "table); 409 with the reason if illegal")
     def post_move(game_id: str, body: MoveIn, request: Request, viewing: Viewing = None) -> dict:
         caller = caller_of(request, game_id, viewing)
@@ -429,7 +442,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             tables.feed(session)  # the table plays here: the tower reports here
         return {"events": events, "view": view_for(session, caller)}
 
-    @app.post("/api/games/{game_id}/observations", summary="Enter by hand what landed in the tray (host)",
+    @app.post("/api/games/{game_id}/observations", dependencies=KEYED, summary="Enter by hand what landed in the tray (host)",
               description="The camera and the sensor board report inside the service, never through this "
                           "route: an observation entered here is a person's (`source` must be `person`).")
     def post_observation(game_id: str, obs: Observation, request: Request) -> dict:
@@ -440,33 +453,33 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         session = tables.get(game_id)
         return {**act(session.observe, obs), "view": view_for(session, caller)}
 
-    @app.post("/api/games/{game_id}/throw", summary="Simulated table: throw the due drinks in (host)")
+    @app.post("/api/games/{game_id}/throw", dependencies=KEYED, summary="Simulated table: throw the due drinks in (host)")
     def post_throw(game_id: str, request: Request) -> dict:
         caller = host_of(request, "throw drinks into the tower", game_id)
         session = tables.feed(tables.get(game_id))
         return {**act(devices.throw, session), "view": view_for(session, caller)}
 
-    @app.post("/api/games/{game_id}/question/dismiss", summary="Dismiss the open question (host; logged)")
+    @app.post("/api/games/{game_id}/question/dismiss", dependencies=KEYED, summary="Dismiss the open question (host; logged)")
     def dismiss_question(game_id: str, request: Request) -> dict:
         caller = host_of(request, "dismiss a question", game_id)
         session = tables.get(game_id)
         act(session.dismiss_question)
         return {"view": view_for(session, caller)}
 
-    @app.post("/api/games/{game_id}/undo", summary="Take back the latest move (host; appends an undo)")
+    @app.post("/api/games/{game_id}/undo", dependencies=KEYED, summary="Take back the latest move (host; appends an undo)")
     def post_undo(game_id: str, request: Request) -> dict:
         caller = host_of(request, "undo", game_id)
         session = tables.get(game_id)
         return {"events": act(session.undo), "view": view_for(session, caller)}
 
-    @app.post("/api/games/{game_id}/end", summary="End a game before its end (host; appends an end)")
+    @app.post("/api/games/{game_id}/end", dependencies=KEYED, summary="End a game before its end (host; appends an end)")
     def post_end(game_id: str, request: Request) -> dict:
         caller = host_of(request, "end a game", game_id)
         session = tables.get(game_id)
         act(session.end)
         return {"view": view_for(session, caller)}
 
-    @app.get("/api/games/{game_id}/log.jsonl", response_class=PlainTextResponse,
+    @app.get("/api/games/{game_id}/log.jsonl", dependencies=KEYED, response_class=PlainTextResponse,
              summary="The game log, for `companion replay` (the host; a player once the game is over)")
     def get_log(game_id: str, request: Request, viewing: Viewing = None) -> str:
         caller = caller_of(request, game_id, viewing)
@@ -490,14 +503,15 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         require_any(caller)
         return caller
 
-    @app.get("/api/devices", summary="The camera and the sensor board: state, firmware, beams",
+    @app.get("/api/devices", dependencies=KEYED, responses=NAMES_A_GAME, summary="The camera and the sensor board: state, firmware, beams",
              description="For any key of the table; `game` names the game whose key a phone or spectator holds.")
     def get_devices(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND)) -> dict:
         any_caller(request, game)
         return devices.status()
 
-    @app.get("/api/camera.jpg", summary="The latest camera frame with the detections drawn on it",
-             responses={200: {"content": {"image/jpeg": {}}}, 404: {"description": "no camera"}})
+    @app.get("/api/camera.jpg", dependencies=KEYED, summary="The latest camera frame with the detections drawn on it",
+             responses={**NAMES_A_GAME, 200: {"content": {"image/jpeg": {}}},
+                        404: {"description": "no camera frame yet, or no such game"}})
     def get_camera_frame(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND)) -> Response:
         any_caller(request, game)
         frame = devices.frame_jpeg()
@@ -583,7 +597,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         return FileResponse(STATIC / "player.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    from .openapi_errors import document_errors; document_errors(app)  # every status in /openapi.json
+    document_errors(app)  # every status each route answers, in /openapi.json
     return app
 
 
