@@ -11,6 +11,7 @@ import pytest
 
 from companion.table.store import (
     APPLICATION_ID,
+    SCHEMA_VERSION,
     EventStore,
     GameInfo,
     StoreError,
@@ -95,7 +96,7 @@ def test_pragmas(store, tmp_path):
     try:
         assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"  # persistent in the file
         assert other.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-        assert other.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     finally:
         other.close()
 
@@ -267,3 +268,24 @@ def test_find_reads_every_game_and_passes_over_records_it_cannot_read(store):
     con.close()
     found = store.find("$.observation.detail.boot_id", "0000abcd")
     assert [(gid, seq, r["observation"]["detail"]["event_id"]) for gid, seq, r in found] == [(a, 1, 1), (b, 1, 2)]
+
+
+def test_a_store_of_schema_1_gains_the_keys_table_and_keeps_its_games(tmp_path):
+    """A store written before the trust model (schema 1: games and records only) opens as before,
+    its games untouched, and gains the table of keys (table/access.py)."""
+    with EventStore(tmp_path) as s:
+        gid = s.create_game("pocari_bet", {"names": ["A", "B", "C"], "tokens": ["a1", "b2", "c3"]})
+        s.append(gid, {"type": "move"})
+    con = sqlite3.connect(tmp_path / EventStore.FILE_NAME)
+    con.execute("DROP TABLE keys")
+    con.execute("PRAGMA user_version=1")
+    con.commit()
+    con.close()
+    with EventStore(tmp_path) as s:
+        assert s.records(gid) == [{"type": "move"}]
+        assert s.key("host") is None
+        s.set_key("host", "k")
+        assert s.key("host") == "k"
+    con = sqlite3.connect(tmp_path / EventStore.FILE_NAME)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    con.close()

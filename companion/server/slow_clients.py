@@ -29,15 +29,23 @@ class PatientH11(H11Protocol):
         super().on_response_complete()
         self._arm()
 
+    def handle_websocket_upgrade(self, event) -> None:
+        # The connection becomes a live view (another protocol takes it over): no request follows.
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._header_deadline is not None:
-            self._header_deadline.cancel()
+        self._disarm()
         super().connection_lost(exc)
 
     def _arm(self) -> None:
+        self._disarm()
+        self._header_deadline = self.loop.call_later(HEADER_SECONDS, self._too_slow)
+
+    def _disarm(self) -> None:
         if self._header_deadline is not None:
             self._header_deadline.cancel()
-        self._header_deadline = self.loop.call_later(HEADER_SECONDS, self._too_slow)
+            self._header_deadline = None
 
     def _too_slow(self) -> None:
         waiting = self.cycle is None or self.cycle.response_complete  # no request's headers came whole
