@@ -250,3 +250,19 @@ def test_live_views_per_device_are_capped(client, game):
             ws.__exit__(None, None, None)
     with client.websocket_connect(f"/api/games/{gid}/ws", headers=seat(tokens[0])) as ws:  # closed ones count no more
         assert ws.receive_json()["viewer"] == 0
+
+
+def test_the_log_of_a_game_set_aside_is_the_hosts_alone(store):
+    """A game that cannot be played on keeps every secret in its log: the host may read it as
+    stored (to see what went wrong); its players and spectators may not."""
+    gid = store.create_game("pocari_bet", {"names": ["Aki", "Ben", "Chie"], "seed": 1})
+    store.append(gid, {"type": "no such record"})
+    with table_client(store) as host:
+        assert host.get(f"/api/games/{gid}/view").status_code == 409
+        r = host.get(f"/api/games/{gid}/log.jsonl")
+        assert r.status_code == 200 and "no such record" in r.text
+        access = Access(store)
+        for key in (access.seat_key(gid, 0), access.spectator_key(gid)):
+            r = host.get(f"/api/games/{gid}/log.jsonl", headers=seat(key))
+            assert r.status_code == 403 and "only the host" in r.json()["detail"], r.text
+        assert host.get(f"/api/games/{gid}/log.jsonl", headers=NOBODY).status_code == 403
