@@ -16,6 +16,8 @@ from companion.sim.render import Renderer
 from companion.sim.scenes import render_mat_photo, render_sample, tray_marker_sticker
 from companion.vision import mat
 from companion.vision.calibrate import CalibrationError, calibrate_mat
+from companion.vision.classify import distances
+from companion.vision.features import SHAPE_FEATURES, size_units
 from companion.vision.drinks import identify
 
 from vision_support import run_cli
@@ -110,3 +112,47 @@ def test_mat_photo_errors(mat_photos, tmp_path):
         calibrate_mat(tmp_path / "partial.png")
     with pytest.raises(CalibrationError, match="tray marker"):
         calibrate_mat(d / "photo.png", background=tmp_path / "blank.png")
+
+
+def read_score(profile, tray, seed: int, photos: int = 6) -> tuple[int, int, int]:
+    """(right and sure, wrong and sure, drinks) over rendered photos of the tray, separated and touching."""
+    rng = np.random.default_rng(seed)
+    right = wrong = total = 0
+    for k in range(photos):
+        img, truth = render_sample(tray, rng, ("separated", "touching")[k % 2])
+        found = identify(img, profile)
+        for t in truth:
+            best = min(found, key=lambda f: (f["x"] - t["x"]) ** 2 + (f["y"] - t["y"]) ** 2)
+            total += 1
+            sure = not best["unsure"]
+            right += sure and f"{best['color']}-{best['shape']}" == t["id"]
+            wrong += sure and f"{best['color']}-{best['shape']}" != t["id"]
+    return right, wrong, total
+
+
+def test_each_photo_of_the_mat_is_a_pose_the_reader_knows(mat_photos, tmp_path):
+    """Issue 26, item 6: two photos of the mat, the drinks rolled between them, give a profile that
+    knows each drink in both poses: a piece that measures as a drink did in either pose is that
+    drink's own look (distance 0 to it), and the tray is read as well as with one photo."""
+    d, look, tray = mat_photos
+    rolled = d / "rolled.png"
+    cv2.imwrite(str(rolled), render_mat_photo(look, SEED + 1))
+    one = calibrate_mat(d / "photo.png", d / "empty.png")
+    two = calibrate_mat([d / "photo.png", rolled], d / "empty.png")
+    assert all("poses" not in one.drinks[x] for x in DRINK_IDS)
+    assert all(len(two.drinks[x]["poses"]) == 2 for x in DRINK_IDS)
+    for drink in ("black-square_bottle", "white-tall_can", "mint-tallest_bottle"):
+        colour, shape = drink.split("-")
+        for pose in two.drinks[drink]["poses"]:  # in mm: as a piece in the tray measures it, in px
+            units = size_units(SHAPE_FEATURES, float(two.stats["px_per_mm"]))
+            seen = {**pose, **{n: pose[n] * u for n, u in zip(SHAPE_FEATURES, units)}}
+            cols, shps, dc, ds = distances(seen, two)
+            i, j = cols.index(colour), shps.index(shape)
+            assert dc[i, j] == pytest.approx(0, abs=1e-6) and ds[i, j] == pytest.approx(0, abs=1e-6), (drink, pose)
+    right, wrong, total = read_score(two, tray, 12)
+    assert right >= 0.85 * total and wrong == 0, (right, wrong, total)
+    out = tmp_path / "two-poses.json"
+    assert run_cli("calibrate", "drinks", "--mat", str(d / "photo.png"), str(rolled),
+                   "--background", str(d / "empty.png"), "--out", str(out)) == 0
+    with pytest.raises(CalibrationError, match="1 to 5 photos"):
+        calibrate_mat([d / "photo.png"] * 6)

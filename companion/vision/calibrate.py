@@ -250,14 +250,44 @@ GREY_REF = 128.0       # colours from the mat are stored as if the mat's grey we
 MAT_TRANSFER = 1.6     # wider shape spreads for a mat profile used on the tray
 
 
-def calibrate_mat(photo_path: str | Path, background: str | Path | None = None) -> Profile:
-    """A profile from one photo of the 36 drinks on the printed mat (sizes in mm, colours
-    relative to the mat's grey); with ``background`` (the empty tray showing the tray
-    marker) it is bound to that tray and camera, ready for identification."""
+MAX_MAT_PHOTOS = 5  # photos of the mat in one calibration: two or three poses are what helps
+
+
+def calibrate_mat(photo_paths, background: str | Path | None = None) -> Profile:
+    """A profile from photos of the 36 drinks on the printed mat (sizes in mm, colours relative
+    to the mat's grey): one photo, or up to ``MAX_MAT_PHOTOS`` with the drinks turned over or
+    rolled between them. Each photo is a pose of every drink: the models learn from the middle
+    of the poses, and a drink is compared with each of its poses as well (a square bottle on its
+    face and on its edge, a can's seam turned up or down). With ``background`` (the empty tray
+    showing the tray marker) it is bound to that tray and camera, ready for identification."""
+    paths = [Path(photo_paths)] if isinstance(photo_paths, (str, Path)) else [Path(p) for p in photo_paths]
+    if not 1 <= len(paths) <= MAX_MAT_PHOTOS:
+        raise CalibrationError(f"give 1 to {MAX_MAT_PHOTOS} photos of the mat (two or three, the drinks turned "
+                               f"over between them, are best), not {len(paths)}")
+    poses: dict[str, list[dict]] = {d: [] for d in DRINK_IDS}
+    first = None
+    for path in paths:
+        photo = read_image(path)
+        first = photo if first is None else first
+        for d, f in _mat_photo(photo, path.name).items():
+            poses[d].append(f)
+    features = {d: _middle_pose(fs) for d, fs in poses.items()}
+    colour, shape, stats = build_models(features)
+    drinks = {d: {**_record(features[d]), **({"poses": [_record(f) for f in fs]} if len(fs) > 1 else {})}
+              for d, fs in poses.items()}
+    profile = Profile(image_size=(first.shape[1], first.shape[0]), background=None, colour_model=colour,
+                      shape_model=shape, drinks=drinks, units="mm",
+                      source="calibrate drinks --mat " + " ".join(p.name for p in paths), stats=stats)
+    _check_separable(profile)
+    if background is not None:
+        profile = bind_to_tray(profile, read_image(Path(background)), Path(background).name)
+    return profile
+
+
+def _mat_photo(photo: np.ndarray, name: str) -> dict[str, dict]:
+    """Every drink as one photo of the mat shows it on its spot."""
     from . import mat
 
-    photo = read_image(Path(photo_path))
-    name = Path(photo_path).name
     try:
         view = mat.find_mat(photo)
     except ValueError as exc:
@@ -265,17 +295,21 @@ def calibrate_mat(photo_path: str | Path, background: str | Path | None = None) 
     W, H = int(mat.PAGE_MM[0] * MAT_PPM), int(mat.PAGE_MM[1] * MAT_PPM)
     S = np.diag([MAT_PPM, MAT_PPM, 1.0])
     rect = cv2.warpPerspective(photo, S @ view.H, (W, H), flags=cv2.INTER_AREA).astype(np.float32)
-    features = {}
-    for d in DRINK_IDS:
-        features[d] = _mat_spot(rect, d, name)
-    colour, shape, stats = build_models(features)
-    profile = Profile(image_size=(photo.shape[1], photo.shape[0]), background=None, colour_model=colour,
-                      shape_model=shape, drinks={d: _record(f) for d, f in features.items()}, units="mm",
-                      source=f"calibrate drinks --mat {name}", stats=stats)
-    _check_separable(profile)
-    if background is not None:
-        profile = bind_to_tray(profile, read_image(Path(background)), Path(background).name)
-    return profile
+    return {d: _mat_spot(rect, d, name) for d in DRINK_IDS}
+
+
+def _middle_pose(poses: list[dict]) -> dict:
+    """One drink's poses as one: the median of each measured feature (and of the outline's
+    widths), so that no single pose (a face catching the lamp) decides the models."""
+    if len(poses) == 1:
+        return poses[0]
+    middle = dict(poses[0])
+    for k in (*SHAPE_FEATURES, *COLOUR_FEATURES, "area"):
+        middle[k] = float(np.median([f[k] for f in poses]))
+    outlines = [f["outline"] for f in poses]
+    if len({len(o) for o in outlines}) == 1:
+        middle["outline"] = [float(v) for v in np.median(np.array(outlines, np.float64), axis=0)]
+    return middle
 
 
 def _mat_spot(rect: np.ndarray, drink: str, name: str) -> dict:
@@ -364,7 +398,10 @@ def bind_to_tray(profile: Profile, background: np.ndarray, name: str = "backgrou
     st["px_per_mm"] = ppm
     p.stats = st
     # each drink's own colour, seen in this tray's light as the colour means are
-    p.drinks = {k: {**rec, **{ch: rec[ch] * float(cgain[i]) for i, ch in enumerate(COLOUR_FEATURES) if ch in rec}}
+    def in_this_light(rec: dict) -> dict:
+        return {**rec, **{ch: rec[ch] * float(cgain[i]) for i, ch in enumerate(COLOUR_FEATURES) if ch in rec}}
+
+    p.drinks = {k: {**in_this_light(rec), **({"poses": [in_this_light(q) for q in rec["poses"]]} if "poses" in rec else {})}
                 for k, rec in profile.drinks.items()}
     p.source = profile.source + f" --background {name}"
     return p

@@ -29,9 +29,10 @@ def blur_inflation(sharpness: float) -> float:
 
 def _tables(profile: Profile):
     """The 36 drinks as arrays, computed once per profile: cols, shps; the expected shape
-    vectors (2 x colour x shape x feature: the models' prediction, then the drink's own
-    calibration), the inverse shape spreads per colour (colour x 1 x feature), the expected
-    colours (2 x colour x shape x channel, likewise) and the inverse colour spread."""
+    vectors (views x colour x shape x feature: the models' prediction, then the drink's own
+    calibration, then its other poses if any), the inverse shape spreads per colour (colour x 1
+    x feature), the expected colours (views x colour x shape x channel, likewise) and the
+    inverse colour spread."""
     c = profile._cache
     if "tables" not in c:
         cols = [x.value for x in COLOURS]
@@ -43,21 +44,28 @@ def _tables(profile: Profile):
         # each drink as its own calibration photo showed it as well: the models add a shape's
         # effect to a colour's, but some drinks are more than the sum (a black square bottle's
         # flat faces catch the light, and it reads lighter and flatter than black cans suggest)
+        # (and, from a mat calibrated in several poses, as each pose showed it: a drink with
+        # fewer poses than another repeats its own, so the tables stay rectangular)
         units = size_units(SHAPE_FEATURES, float(profile.stats.get("px_per_mm", 1.0)))
-        own_s, own_c = S.copy(), C.copy()
+        n_poses = max((len(r.get("poses", ())) for r in profile.drinks.values()), default=0)
+        own_s, own_c = np.repeat(S[None], 1 + n_poses, 0), np.repeat(C[None], 1 + n_poses, 0)
         for i, k in enumerate(cols):
             for j, s in enumerate(shps):
                 rec = profile.drinks.get(f"{k}-{s}", {})
-                if all(n in rec for n in SHAPE_FEATURES):
-                    own_s[i, j] = shape_vector(rec) * units
-                if all(n in rec for n in COLOUR_FEATURES):
-                    own_c[i, j] = colour_vector(rec)
+                views = [rec, *rec.get("poses", ())]
+                for p in range(1 + n_poses):
+                    view = views[p] if p < len(views) else rec
+                    if all(n in view for n in SHAPE_FEATURES):
+                        own_s[p, i, j] = shape_vector(view) * units
+                    if all(n in view for n in COLOUR_FEATURES):
+                        own_c[p, i, j] = colour_vector(view)
         # the edge feature is a ratio of brightnesses: on a dark drink a little light from a
         # neighbour or the tray moves it much more, so its spread grows as the colour darkens
         lum = np.array([cm.means[k] @ LUMA for k in cols])
         sinv = np.broadcast_to(1.0 / sm.spread, (len(cols), len(SHAPE_FEATURES))).copy()
         sinv[:, SHAPE_FEATURES.index("edge")] *= np.minimum(1.0, lum / np.median(lum))
-        c["tables"] = (cols, shps, np.stack([S, own_s]), sinv[:, None, :], np.stack([C, own_c]), 1.0 / cm.spread)
+        c["tables"] = (cols, shps, np.concatenate([S[None], own_s]), sinv[:, None, :],
+                       np.concatenate([C[None], own_c]), 1.0 / cm.spread)
     return c["tables"]
 
 

@@ -20,9 +20,12 @@ def register(subparsers) -> None:
     drinks = calsub.add_parser(
         "drinks", help="learn the drinks' colours and sizes; write a profile",
         description="Either DIR with background.png (the empty tray) and 36 photos <colour>-<shape>.png with one "
-                    "drink each, or --mat PHOTO: one photo of all 36 drinks on the printed mat.")
+                    "drink each, or --mat PHOTO [PHOTO ...]: photos of all 36 drinks on the printed mat (two or "
+                    "three, the drinks turned over between them, teach more than one).")
     drinks.add_argument("dir", nargs="?", type=Path, help="folder with background.png and the 36 drink photos")
-    drinks.add_argument("--mat", type=Path, help="one photo of the 36 drinks on the printed calibration mat")
+    drinks.add_argument("--mat", type=Path, nargs="+", metavar="PHOTO",
+                        help="photos of the 36 drinks on the printed calibration mat, 1 to 5 (each a pose: turn "
+                             "the drinks over between them)")
     drinks.add_argument("--background", type=Path,
                         help="with --mat: photo of the empty tray with the tray marker in it (binds the profile "
                              "to the tray camera)")
@@ -54,8 +57,8 @@ def _calibrate_drinks(args: argparse.Namespace) -> int:
     from .calibrate import CalibrationError, calibrate_dir, calibrate_mat
 
     if (args.dir is None) == (args.mat is None):
-        _err("give either a folder of photos (calibrate drinks DIR --out P) or one mat photo "
-             "(calibrate drinks --mat PHOTO --out P)")
+        _err("give either a folder of photos (calibrate drinks DIR --out P) or photos of the mat "
+             "(calibrate drinks --mat PHOTO [PHOTO ...] --out P)")
         return 2
     if args.background is not None and args.mat is None:
         _err("--background goes with --mat (a folder already holds background.png)")
@@ -74,7 +77,9 @@ def _calibrate_drinks(args: argparse.Namespace) -> int:
         return 1
     bound = "" if profile.background is not None else (
         " (sizes in mm; bind it to the tray with --background EMPTY.png before identifying)")
-    print(f"companion: wrote {args.out}: 36 drinks, {profile.image_size[0]}x{profile.image_size[1]} frames"
+    poses = 1 + max((len(r.get("poses", ())) for r in profile.drinks.values()), default=0)
+    print(f"companion: wrote {args.out}: 36 drinks{f' in {poses} poses' if poses > 1 else ''}, "
+          f"{profile.image_size[0]}x{profile.image_size[1]} frames"
           f"{bound}", file=sys.stderr)
     slant = _slant(profile.stats.get("size_field"))
     if slant:
