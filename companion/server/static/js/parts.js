@@ -74,7 +74,9 @@ export function waitingText(view, me = null) {
   if (me !== null && actors.includes(me)) return t("act.yourTurn");
   // A secret move (a sealed bid) is made on the player's own phone, never on the table.
   const humans = actors.filter((a) => !view.bots.includes(a));
-  if (me === null && humans.length && humans.every((a) => !view.moves.some((m) => m.move.player === a))) {
+  // (A spectator is offered no move at all: for them the table's own turns are still the table's.)
+  const spectator = view.role === "spectator";
+  if (me === null && !spectator && humans.length && humans.every((a) => !view.moves.some((m) => m.move.player === a))) {
     return t("act.onPhone", { names: joinNames(humans.map(nameOf)) });
   }
   if (actors.length > 1) return t("act.waitMany", { names: joinNames(actors.map(nameOf)) });

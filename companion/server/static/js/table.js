@@ -154,10 +154,10 @@ function startTable(id) {
     if (!isHost()) return h("span", { class: "role", testid: "spectator-badge" }, t("trust.spectator"));
     return [
       view.over ? null : view.fed
-        ? h("span", { class: "fed", testid: "fed", title: t("feed.on") }, "🗼 ", t("feed.on"))
+        ? h("span", { class: "fed", testid: "fed", title: t("feed.on") }, t("feed.on"))
         : h("button", { class: "big subtle", testid: "feed-here", title: t("feed.other"),
           onclick: (e) => { e.currentTarget.disabled = true; act.feed().catch(() => {}).finally(render); } },
-        "🗼 ", t("feed.here")),
+        t("feed.here")),
       view.can_undo ? h("button", { class: "big subtle undo", testid: "undo", onclick: (e) => {
         e.currentTarget.disabled = true;
         act.undo().catch(() => {}).finally(render);
