@@ -35,7 +35,7 @@ from . import codec
 from .codec import (BEAM_IN, BEAM_NAMES, BEAM_OUT, F_COLOUR, F_DOUBLE, F_HELD, F_RESENT,
                     PROTOCOL_VERSION, SCHEMA_HASH, Ack, Event, Frame, FrameError, Hello, HelloAck,
                     HelloReq, State, StateReq)
-from .ports import PortSpecError, describe_search, discover, parse_spec
+from .ports import describe_search, discover, parse_spec
 
 log = logging.getLogger(__name__)
 

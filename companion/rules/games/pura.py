@@ -223,7 +223,6 @@ def _fix_moves(state: State) -> list[Move]:
 
 
 def _play_moves(state: State) -> list[Move]:
-    o = state.options
     moves = []
     if state.hundreds:
         for i, c in enumerate(state.crates):

@@ -283,7 +283,7 @@ def _assign_tempo(state: State, p: int, move: Move) -> tuple[State, list[Event]]
 
 
 def _act(state: State, p: int, move: Move) -> tuple[State, list[Event]]:
-    rules, board, opts = state.rules, state.board, state.options
+    rules = state.rules
     seat = state.seats[p]
     cid = str_arg(move, "card")
     card = rules.deck.cards.get(cid)
