@@ -13,9 +13,9 @@ so reports start at 900100); it measures how the reader does on tables it was ne
 tuned on.
 
 THE EVALUATION FAMILY IS ONLY EVER SCORED. For "eval" this benchmark prints totals and the
-reliability table and nothing else: no misreadings, no messages of refused frames (their count
-only), no seeds, file names or photo numbers of failures; -v lists the dev family's misses
-only. Do not render eval photos to look at them one by one, and do not tune on them: a table
+reliability table and nothing else: no misreadings, no messages of refused frames or failed
+readings (their counts only), no seeds, file names or photo numbers of failures; -v lists the
+dev family's misses only. Do not render eval photos to look at them one by one, and do not tune on them: a table
 that has been studied measures nothing any more, so each report takes eval seeds never used
 before (--eval-seeds) and says which.
 
@@ -25,7 +25,9 @@ Run:   .venv/bin/python benchmarks/vision.py                 (both families, 8 t
 A drink is "correct" when a detection whose centroid lies on it names it and is not unsure,
 "wrong" when that detection names another drink, "unsure" when it is marked unsure, "missed"
 when no detection lies on it; "extra" are detections on no drink. Percentages are of the
-drinks in the photos. The reliability table takes every detection that lies on a drink, by
+drinks in the photos. "Refused" photos are those `identify` declined (FrameError), "failed"
+those on which it raised anything else (the unscored warm-up photo of each table included);
+the drinks of both count as missed. The reliability table takes every detection that lies on a drink, by
 its confidence: how many there are and the share that name the drink right (unsure or not);
 its last column is the share right among the readings at confidence 0.9 or more that are not
 marked unsure (the target: at least 99.7 %).
@@ -119,7 +121,7 @@ def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: s
     errors: list[str] | None = [] if dev else None
     readings: list[tuple[float, bool, bool]] = []
     trays: list[str] = []
-    refused = 0
+    refused = crashed = 0
     for seed in seeds:
         look = Look.from_seed(seed, family=family)
         trays.append(look.tray)
@@ -128,7 +130,14 @@ def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: s
             profile = calibrate_dir(Path(tmp))
         renderer = Renderer(look)
         rng = np.random.default_rng([seed, 31337])
-        identify(render_sample(renderer, rng, difficulty)[0], profile)  # warm-up (caches), not scored
+        try:
+            identify(render_sample(renderer, rng, difficulty)[0], profile)  # warm-up (caches), not scored
+        except FrameError:
+            pass
+        except Exception as exc:            # a reader that fails is counted, the run goes on
+            crashed += 1
+            if errors is not None:
+                errors.append(f"seed {seed} warm-up photo: reading failed: {exc!r}")
         for i in range(images):
             img, truth = render_sample(renderer, rng, difficulty)
             t0, c0 = time.perf_counter(), time.thread_time()
@@ -139,6 +148,11 @@ def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: s
                 refused += 1
                 if errors is not None:
                     errors.append(f"seed {seed} image {i}: frame refused: {exc}")
+            except Exception as exc:        # counted: every drink in it is missed
+                found = []
+                crashed += 1
+                if errors is not None:
+                    errors.append(f"seed {seed} image {i}: reading failed: {exc!r}")
             times.append(time.thread_time() - c0)
             walls.append(time.perf_counter() - t0)
             score(found, truth, tally, errors, f"seed {seed} ({look.tray}) image {i}:" if dev else "", readings)
@@ -146,7 +160,8 @@ def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: s
     res = {k: 100.0 * tally[k] / n for k in ("correct", "wrong", "unsure", "missed", "extra")}
     res.update(drinks=tally["drinks"], images=len(times), median_ms=1000 * statistics.median(times),
                p95_ms=1000 * float(np.percentile(times, 95)),
-               wall_median_ms=1000 * statistics.median(walls), trays=trays, refused=refused, readings=readings)
+               wall_median_ms=1000 * statistics.median(walls), trays=trays, refused=refused,
+               crashed=crashed, readings=readings)
     if verbose and errors:
         for e in errors:
             print("   ", e, file=sys.stderr)
@@ -206,8 +221,8 @@ def main(argv=None) -> int:
         seeds = list(range(firsts[fam], firsts[fam] + args.tables))
         print(f"\nvision benchmark, {fam} family: seeds {seeds[0]}..{seeds[-1]}, {args.images} photos per table, "
               f"1280x720, one core (cv2.setNumThreads(1))")
-        print("| difficulty | trays | drinks | correct % | wrong % | unsure % | missed % | extra % | refused photos | "
-              "median ms | p95 ms | wall median ms | targets |")
+        print("| difficulty | trays | drinks | correct % | wrong % | unsure % | missed % | extra % | "
+              "refused / failed photos | median ms | p95 ms | wall median ms | targets |")
         print("|" + "---|" * 13)
         rows = []
         for diff in args.difficulty or list(DIFFICULTIES):
@@ -216,8 +231,9 @@ def main(argv=None) -> int:
             all_ok &= not miss
             rows.append((DIFFICULTY_TITLES[diff], res["readings"]))
             print(f"| {DIFFICULTY_TITLES[diff]} | {tray_counts(res['trays'])} | {res['drinks']} | "
-                  f"{res['correct']:.2f} | {res['wrong']:.2f} | {res['unsure']:.2f} | {res['missed']:.2f} | {res['extra']:.2f} | "
-                  f"{res['refused']} | {res['median_ms']:.1f} | {res['p95_ms']:.1f} | {res['wall_median_ms']:.1f} | "
+                  f"{res['correct']:.2f} | {res['wrong']:.2f} | {res['unsure']:.2f} | {res['missed']:.2f} | "
+                  f"{res['extra']:.2f} | {res['refused']} / {res['crashed']} | {res['median_ms']:.1f} | "
+                  f"{res['p95_ms']:.1f} | {res['wall_median_ms']:.1f} | "
                   f"{'met' if not miss else 'MISSED: ' + '; '.join(miss)} |", flush=True)
         print(f"\nreliability, {fam} family: detections on drinks by confidence, \"count: % right\"")
         print("| difficulty | " + " | ".join(label for _, _, label in BINS) + f" | >= {RELIABLE} and not unsure |")
