@@ -4,7 +4,11 @@ It draws the 36 miniature drinks lying on their sides at any angle on a textured
 (light or dark plastic), with cylindrical shading for cans and round bottles, flat facets
 for the square bottle, rim grooves, a shoulder, neck and cap for bottles, specular
 highlights, soft shadows, a slightly tilted camera (perspective), vignetting, sensor noise,
-lighting drift, and optionally JPEG compression and motion blur.
+lighting drift, and optionally JPEG compression and motion blur. A look of the evaluation
+family (``looks.FAMILIES``) adds coloured lamps and a second lamp, a view-dependent (Fresnel)
+sheen, flat faces that can turn to the lamp and shine, wood and felt trays, harder or softer
+shadows, a shadow band across the tray and a bent camera shake; a dev look is drawn exactly as
+before those were added.
 
 Real miniatures differ from the nominal catalogue in ../shared/drinks.md, so every
 :class:`Look` (one physical set on one table under one camera) draws its own colours and
@@ -24,7 +28,7 @@ import cv2
 import numpy as np
 
 from ..drinks import Drink
-from .looks import BOTTLE_PROFILE, Hand, Lighting, Look, Placement, linear_to_srgb_u8, srgb_to_linear
+from .looks import FAMILIES, BOTTLE_PROFILE, Hand, Lighting, Look, Placement, linear_to_srgb_u8, srgb_to_linear
 
 # --- the renderer ----------------------------------------------------------------------------
 
@@ -42,6 +46,7 @@ class Renderer:
         self.paper, self.paper_mm, self.stickers = paper, paper_mm, tuple(stickers)
         w, h = look.image_size
         self.H = self._camera_homography()            # tray mm -> image px
+        self.camera_at = self._camera_position()       # tray mm, z up (the eval family's view-dependent gloss)
         self.Hinv = np.linalg.inv(self.H)
         corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), self.Hinv)[0]
         lo, hi = corners.min(0) - 2, corners.max(0) + 2
@@ -72,6 +77,18 @@ class Renderer:
         H = K @ np.column_stack([R[:, 0], R[:, 1], t])
         return H / H[2, 2]
 
+    def _camera_position(self) -> np.ndarray:
+        """Where the camera is, in tray mm with z up: its centre -R^T t, with the world's z
+        (away from the camera) turned round."""
+        lk = self.look
+        dist = 1400.0 / lk.px_per_mm
+        ax, ay, az = (math.radians(v) for v in (*lk.tilt, lk.roll))
+        Rx = np.array([[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]])
+        Ry = np.array([[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]])
+        Rz = np.array([[math.cos(az), -math.sin(az), 0], [math.sin(az), math.cos(az), 0], [0, 0, 1]])
+        c = -(Rz @ Ry @ Rx).T @ np.array([0, 0, dist])
+        return np.array([c[0], c[1], -c[2]])
+
     def to_image(self, pts_mm: np.ndarray) -> np.ndarray:
         p = np.asarray(pts_mm, np.float64).reshape(-1, 1, 2)
         return cv2.perspectiveTransform(p, self.H).reshape(-1, 2)
@@ -94,6 +111,11 @@ class Renderer:
         a = math.radians(tex["rib_angle"])
         ribs = np.sin((xx * math.cos(a) + yy * math.sin(a)) * 2 * math.pi / tex["rib_period"])
         mod = 1 + tex["grain"] * grain + 0.03 * coarse + tex["rib_amp"] * ribs
+        surface = tex.get("surface", "plastic")
+        if surface == "wood":
+            mod = self._wood(rng, xx, yy, grain, coarse, tex)
+        elif surface == "felt":
+            mod = self._felt(rng, xx, yy, coarse, tex)
         for _ in range(tex["scratches"]):
             p0 = (int(rng.integers(0, cw)), int(rng.integers(0, ch)))
             ang, ln = rng.uniform(0, 2 * math.pi), rng.uniform(10, 60) * self.cppm
@@ -125,11 +147,40 @@ class Renderer:
             sub[:] = g[:sub.shape[0], :sub.shape[1], None]
         return albedo
 
+    def _wood(self, rng, xx, yy, grain, coarse, tex) -> np.ndarray:
+        """Wood grain: darker late-wood lines along the board, bent by a slow warp, with fine
+        streaks along them."""
+        ch, cw = xx.shape
+        a = math.radians(tex["ring_angle"])
+        along, across = xx * math.cos(a) + yy * math.sin(a), -xx * math.sin(a) + yy * math.cos(a)
+        cells = max(2, int(60 * self.cppm))             # the grain bends over about 6 cm
+        warp = cv2.resize(rng.normal(0, 1, (ch // cells + 3, cw // cells + 3)).astype(np.float32), (cw, ch),
+                          interpolation=cv2.INTER_CUBIC)
+        phase = (across + tex["warp"] * warp + 0.02 * along) * 2 * math.pi / tex["ring_period"]
+        late = (0.5 + 0.5 * np.sin(phase)) ** 3
+        k = max(3, int(6 * self.cppm) | 1)
+        streak = cv2.GaussianBlur(rng.normal(0, 1, (ch, cw)).astype(np.float32), (0, 0), 0.6)
+        line = cv2.getRotationMatrix2D((k / 2, k / 2), -tex["ring_angle"], 1.0)
+        kernel = cv2.warpAffine(np.pad(np.ones((1, k), np.float32), ((k // 2, k // 2), (0, 0))), line, (k, k))
+        streak = cv2.filter2D(streak, -1, kernel / max(kernel.sum(), 1e-6)) * 2.5
+        return (1 - tex["ring_amp"] * (late - 0.3) + 0.04 * streak + 0.05 * coarse + 0.5 * tex["grain"] * grain
+                ).astype(np.float32)
+
+    def _felt(self, rng, xx, yy, coarse, tex) -> np.ndarray:
+        """Cloth: matte fibres (fine noise, a little clumped) and a faint weave."""
+        ch, cw = xx.shape
+        fibres = cv2.GaussianBlur(rng.normal(0, 1, (ch, cw)).astype(np.float32), (0, 0), 0.5) * 1.8
+        clumps = cv2.GaussianBlur(rng.normal(0, 1, (ch, cw)).astype(np.float32), (0, 0), 2.5) * 4.0
+        p = tex["weave_period"]
+        weave = np.sin(xx * 2 * math.pi / p) * np.sin(yy * 2 * math.pi / p)
+        return (1 + tex["fibre"] * fibres + 0.5 * tex["fibre"] * clumps + tex["weave_amp"] * weave
+                + 0.04 * coarse).astype(np.float32)
+
     def _vignette(self) -> np.ndarray:
         w, h = self.look.image_size
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (w / 2) ** 2
-        v = 1.0 - 0.18 * r2
+        v = 1.0 - 0.18 * r2 if self.look.shading is None else 1.0 - self.look.shading.vignette * r2
         # the tray's walls darken the frame's border
         edge = np.minimum.reduce([xx, yy, w - 1 - xx, h - 1 - yy])
         v *= 1.0 - 0.25 * np.exp(-edge / 18.0)
@@ -193,7 +244,10 @@ class Renderer:
             body_end = BOTTLE_PROFILE[shape][0] * L
             in_body = u < body_end + 0.3
             # a square section resting on a face; spin tilts it a little (it rocks on its face)
-            tilt = max(-0.12, min(0.12, spin / 10.0))
+            if lk.shading is None:
+                tilt = max(-lk.face_tilt, min(lk.face_tilt, spin / 10.0))
+            else:   # eval: the face turns anywhere within face_tilt as the bottle rocks
+                tilt = lk.face_tilt * max(-1.0, min(1.0, p.spin / 40.0))
             bevel = 0.45
             edge_d = rs - np.abs(v)
             nv_f = np.where(edge_d < bevel, np.sign(v) * 0.75, math.sin(tilt))
@@ -211,25 +265,29 @@ class Renderer:
         # to world (x, y, z): u axis is (ct, st), v axis is (-st, ct)
         wx = nu * ct - nv * st
         wy = nu * st + nv * ct
-        lx, ly, lz = lk.light_dir
-        diff = np.clip(wx * lx + wy * ly + nz * lz, 0, None)
-        hx, hy, hz = lx, ly, lz + 1.0
-        hn = math.sqrt(hx * hx + hy * hy + hz * hz)
-        nh = np.clip((wx * hx + wy * hy + nz * hz) / hn, 0, None)
-        albedo = lk.colours[colour].astype(np.float32)
-        amb = 0.25 * (0.55 + 0.45 * nz)
-        shade = (amb + 0.85 * diff)[..., None] * albedo
-        spec = lk.gloss[colour] * (nh ** 80 * 0.8 + nh ** 8 * 0.05)
-        if facet:
-            # a flat face mirrors the lamp as a patch (the lamp is not infinitely far), not as a
-            # uniform sheen: a glare spot whose place depends on how the bottle lies
-            face = in_body & (edge_d >= bevel)
-            rs_ = np.random.default_rng(int(abs(p.spin) * 1000) + 17)
-            u0 = BOTTLE_PROFILE[shape][0] * L * rs_.uniform(0.2, 0.8)
-            v0 = rs_.uniform(-0.3, 0.3) * W
-            glare = np.exp(-((u - u0) ** 2 + (v - v0) ** 2) / (2 * 2.2 ** 2)) * rs_.uniform(0.2, 0.7)
-            spec = np.where(face, lk.gloss[colour] * (glare + nh ** 8 * 0.05), spec)
-        col = shade + spec[..., None] * np.float32(0.9)
+        if lk.shading is None:
+            lx, ly, lz = lk.light_dir
+            diff = np.clip(wx * lx + wy * ly + nz * lz, 0, None)
+            hx, hy, hz = lx, ly, lz + 1.0
+            hn = math.sqrt(hx * hx + hy * hy + hz * hz)
+            nh = np.clip((wx * hx + wy * hy + nz * hz) / hn, 0, None)
+            albedo = lk.colours[colour].astype(np.float32)
+            amb = 0.25 * (0.55 + 0.45 * nz)
+            shade = (amb + 0.85 * diff)[..., None] * albedo
+            spec = lk.gloss[colour] * (nh ** 80 * 0.8 + nh ** 8 * 0.05)
+            if facet:
+                # a flat face mirrors the lamp as a patch (the lamp is not infinitely far), not as a
+                # uniform sheen: a glare spot whose place depends on how the bottle lies
+                face = in_body & (edge_d >= bevel)
+                rs_ = np.random.default_rng(int(abs(p.spin) * 1000) + 17)
+                u0 = BOTTLE_PROFILE[shape][0] * L * rs_.uniform(0.2, 0.8)
+                v0 = rs_.uniform(-0.3, 0.3) * W
+                glare = np.exp(-((u - u0) ** 2 + (v - v0) ** 2) / (2 * 2.2 ** 2)) * rs_.uniform(0.2, 0.7)
+                spec = np.where(face, lk.gloss[colour] * (glare + nh ** 8 * 0.05), spec)
+            col = shade + spec[..., None] * np.float32(0.9)
+        else:
+            face = (in_body & (edge_d >= bevel)) if facet else None
+            col = self._shade_eval(p, colour, wx, wy, nz, face)
         # rim grooves of cans, cap ridges and the neck ring of bottles: darker lines across
         groove = np.ones_like(u)
         if shape.endswith("can"):
@@ -247,6 +305,39 @@ class Renderer:
         col = cv2.resize(col, (n_c, n_c), interpolation=cv2.INTER_AREA)
         alpha = cv2.resize(alpha, (n_c, n_c), interpolation=cv2.INTER_AREA)
         return x0, y0, col, alpha, (L, W)
+
+    def _shade_eval(self, p: Placement, colour: str, wx, wy, nz, face) -> np.ndarray:
+        """An eval drink's colour (linear BGR) at each normal (wx, wy, nz): the room's light, the
+        main and the second lamp (Lambert), their highlights (Blinn-Phong, stronger towards
+        grazing angles as Schlick's Fresnel term has it), and the room mirrored in the plastic
+        where the surface turns away from the camera. A square bottle's flat face (``face``)
+        has one normal, so when it turns to a lamp the whole face shines."""
+        lk, sh = self.look, self.look.shading
+        view = self.camera_at - np.array([p.x, p.y, 0.0])
+        vx, vy, vz = view / np.linalg.norm(view)
+        f0, e = sh.fresnel, sh.highlight
+        albedo = lk.colours[colour].astype(np.float32)
+        amb = sh.ambient * (0.55 + 0.45 * nz)
+        col = amb[..., None] * np.array(sh.ambient_bgr, np.float32)
+        spec = np.zeros_like(col)
+        for (lx, ly, lz), strength, rgb in ((lk.light_dir, 0.85, sh.key_bgr), (sh.fill_dir, sh.fill, sh.fill_bgr)):
+            rgb = np.array(rgb, np.float32)
+            diff = np.clip(wx * lx + wy * ly + nz * lz, 0, None)
+            col += (strength * diff)[..., None] * rgb
+            hx, hy, hz = lx + vx, ly + vy, lz + vz
+            hn = math.sqrt(hx * hx + hy * hy + hz * hz)
+            nh = np.clip((wx * hx + wy * hy + nz * hz) / hn, 0, None)
+            vh = (lx * vx + ly * vy + lz * vz + 1.0) / hn
+            fres = (f0 + (1 - f0) * (1 - vh) ** 5) / f0
+            lobe = (nh ** e * 0.8 + nh ** 8 * 0.05) * (strength / 0.85) * fres
+            if face is not None:
+                lobe = np.where(face, lobe * 1.5, lobe)
+            spec += lobe[..., None] * rgb
+        col *= albedo
+        ndv = np.clip(wx * vx + wy * vy + nz * vz, 0, 1)
+        room = sh.reflection * (f0 + (1 - f0) * (1 - ndv) ** 5)
+        col += (lk.gloss[colour] * spec + room[..., None] * np.array(sh.ambient_bgr, np.float32)) * np.float32(0.9)
+        return col.astype(np.float32)
 
     def _paste(self, canvas, x0, y0, img, alpha=None, mode="over"):
         ch, cw = canvas.shape[:2]
@@ -271,6 +362,8 @@ class Renderer:
         motion blur) and the sensor noise (with noise). Drawn before the frame is built, so that
         a caller can move ``rng`` past a frame without building it (``scenes.skip_sample``)."""
         shake = float(rng.uniform(0, math.pi)) if motion_blur > 0 else None
+        if shake is not None and FAMILIES[self.look.family].shake == "arc":   # its bend and where it stops
+            shake = (shake, float(rng.uniform(-1, 1)), float(rng.uniform(0.2, 0.8)))
         w, h = self.look.image_size
         grain = rng.normal(0, 1, (h, w, 3)).astype(np.float32) if noise > 0 else None
         return shake, grain
@@ -300,19 +393,22 @@ class Renderer:
             x0, y0, col, alpha, dims = hit
             sprites.append((p, x0, y0, col, alpha, dims))
         # shadows first: a soft contact shade and a softer cast shadow away from the light
-        lx, ly, lz = lk.light_dir
-        for p, x0, y0, col, alpha, (L, W) in sprites:
-            hgt = W / 2 + p.z
-            off = (-lx / lz * hgt * 0.9 * self.cppm, -ly / lz * hgt * 0.9 * self.cppm)
-            pad = int(4 * self.cppm) + int(abs(off[0]) + abs(off[1]))
-            a = cv2.copyMakeBorder(alpha, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-            M = np.float32([[1, 0, off[0]], [0, 1, off[1]]])
-            cast = cv2.warpAffine(a, M, (a.shape[1], a.shape[0]))
-            cast = cv2.GaussianBlur(cast, (0, 0), (1.2 + 0.4 * p.z) * self.cppm)
-            contact = cv2.GaussianBlur(a, (0, 0), 0.6 * self.cppm) if p.z < 1 else 0 * a
-            dark = 1 - (0.38 / (1 + 0.1 * p.z)) * cast - 0.22 * contact
-            self._paste(shadow, x0 - pad, y0 - pad, np.clip(dark, 0.2, 1), mode="mul")
-        canvas *= shadow[..., None]
+        if lk.shading is None:
+            lx, ly, lz = lk.light_dir
+            for p, x0, y0, col, alpha, (L, W) in sprites:
+                hgt = W / 2 + p.z
+                off = (-lx / lz * hgt * 0.9 * self.cppm, -ly / lz * hgt * 0.9 * self.cppm)
+                pad = int(4 * self.cppm) + int(abs(off[0]) + abs(off[1]))
+                a = cv2.copyMakeBorder(alpha, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+                M = np.float32([[1, 0, off[0]], [0, 1, off[1]]])
+                cast = cv2.warpAffine(a, M, (a.shape[1], a.shape[0]))
+                cast = cv2.GaussianBlur(cast, (0, 0), (1.2 + 0.4 * p.z) * self.cppm)
+                contact = cv2.GaussianBlur(a, (0, 0), 0.6 * self.cppm) if p.z < 1 else 0 * a
+                dark = 1 - (0.38 / (1 + 0.1 * p.z)) * cast - 0.22 * contact
+                self._paste(shadow, x0 - pad, y0 - pad, np.clip(dark, 0.2, 1), mode="mul")
+            canvas *= shadow[..., None]
+        else:
+            canvas *= self._shadows_eval(sprites, canvas.shape[:2])
         for p, x0, y0, col, alpha, dims in sprites:
             self._paste(canvas, x0, y0, col, alpha)
         if hand is not None:
@@ -326,11 +422,15 @@ class Renderer:
         img *= self.vignette
         exposure = 0.86  # set so that a white drink in full light does not clip
         img *= exposure
-        if shake is not None:
+        if isinstance(shake, tuple):
+            img = _camera_arc(img, motion_blur, *shake)
+        elif shake is not None:
             img = _camera_shake(img, motion_blur, shake)
         out = linear_to_srgb_u8(img)
         if grain is not None:
             sigma = noise * (1.6 + 0.012 * out.astype(np.float32))
+            if lk.shading is not None:
+                sigma *= np.float32(lk.shading.noise)
             out = np.clip(out + grain * sigma, 0, 255).astype(np.uint8)
         if jpeg_quality:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
@@ -358,9 +458,57 @@ class Renderer:
             truth.append(item)
         return out, truth
 
+    def _shadows_eval(self, sprites, shape) -> np.ndarray:
+        """The light on an eval tray (BGR): the room's, the main lamp's and the second lamp's,
+        each lamp blocked by every drink's cast shadow (as hard or soft as the table's), all of
+        it by the contact shade under the drinks. A shadow keeps the colour of the light that
+        still reaches it, which is not the main lamp's."""
+        lk, sh, c = self.look, self.look.shading, self.cppm
+        maps = [np.ones(shape, np.float32) for _ in range(3)]   # main lamp, second lamp, contact
+        for p, x0, y0, col, alpha, (L, W) in sprites:
+            hgt = W / 2 + p.z
+            for (lx, ly, lz), soft, m in ((lk.light_dir, 1.0, maps[0]), (sh.fill_dir, 1.6, maps[1])):
+                off = (-lx / lz * hgt * 0.9 * c, -ly / lz * hgt * 0.9 * c)
+                sigma = (1.2 + 0.4 * p.z) * sh.shadow_blur * soft
+                pad = int((3 + 3 * sigma) * c) + int(abs(off[0]) + abs(off[1]))
+                a = cv2.copyMakeBorder(alpha, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+                M = np.float32([[1, 0, off[0]], [0, 1, off[1]]])
+                cast = cv2.GaussianBlur(cv2.warpAffine(a, M, (a.shape[1], a.shape[0])), (0, 0), sigma * c)
+                self._paste(m, x0 - pad, y0 - pad, np.clip(1 - sh.shadow_depth / (1 + 0.1 * p.z) * cast, 0, 1),
+                            mode="mul")
+            if p.z < 1:
+                pad = int(3 * c)
+                a = cv2.copyMakeBorder(alpha, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+                contact = cv2.GaussianBlur(a, (0, 0), 0.6 * c)
+                self._paste(maps[2], x0 - pad, y0 - pad, np.clip(1 - 0.3 * contact, 0, 1), mode="mul")
+        room = np.float32(sh.ambient) * np.array(sh.ambient_bgr, np.float32)
+        key = np.float32(0.85 * lk.light_dir[2]) * np.array(sh.key_bgr, np.float32)
+        fill = np.float32(sh.fill * sh.fill_dir[2]) * np.array(sh.fill_bgr, np.float32)
+        light = room + maps[0][..., None] * key + maps[1][..., None] * fill
+        return light * maps[2][..., None]
+
+    def _band(self, band) -> np.ndarray:
+        """A person's shadow across the tray (eval drift), as a gain per pixel and channel: it
+        blocks a share of the main lamp, so the band takes the colour of the rest of the light."""
+        w, h = self.look.image_size
+        ang, offset, half, soft, depth = band
+        gx, gy = np.meshgrid(np.linspace(0, w, 161), np.linspace(0, h, 91))
+        mm = cv2.perspectiveTransform(np.stack([gx, gy], -1).reshape(-1, 1, 2), self.Hinv).reshape(91, 161, 2)
+        a = math.radians(ang)
+        across = -mm[..., 0] * math.sin(a) + mm[..., 1] * math.cos(a) - offset
+        t = np.clip((half - np.abs(across)) / soft + 0.5, 0, 1)
+        inside = t * t * (3 - 2 * t)
+        lk, sh = self.look, self.look.shading
+        if sh is None:
+            share = np.full(3, 0.85 * lk.light_dir[2] / (0.25 + 0.85 * lk.light_dir[2]))
+        else:
+            share = 0.85 * lk.light_dir[2] * np.array(sh.key_bgr) / sh.tray_light(lk.light_dir)
+        gain = 1 - depth * inside[..., None] * share
+        return cv2.resize(gain.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+
     def _light_field(self, lt: Lighting) -> np.ndarray:
         w, h = self.look.image_size
-        key = ("field", lt.gain, lt.tint, lt.gradient, lt.shade)
+        key = ("field", lt.gain, lt.tint, lt.gradient, lt.shade, lt.band)
         cached = self._sprite_cache.get(key)
         if cached is not None:
             return cached
@@ -374,6 +522,8 @@ class Renderer:
             yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
             f = f * (1 - depth * np.exp(-(((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * rr * rr))))
         field_ = f[..., None] * np.array(lt.tint, np.float32)
+        if lt.band is not None:
+            field_ = field_ * self._band(lt.band)
         if len(self._sprite_cache) > 64:
             self._sprite_cache.clear()
         self._sprite_cache[key] = field_.astype(np.float32)
@@ -432,6 +582,21 @@ def _camera_shake(img: np.ndarray, length: float, ang: float) -> np.ndarray:
     c = (n - 1) / 2
     for t in np.linspace(-c, c, 4 * n):
         k[int(round(c + t * math.sin(ang))), int(round(c + t * math.cos(ang)))] += 1
+    k /= k.sum()
+    return cv2.filter2D(img, -1, k)
+
+
+def _camera_arc(img: np.ndarray, length: float, ang: float, bend: float, stop: float) -> np.ndarray:
+    """The eval family's camera shake: the path bends (``bend``, -1..1) and the camera slows to
+    a stop at one end (``stop``: how much of the exposure it dwells there), unlike dev's even streak."""
+    n = max(3, int(math.ceil(length + 2)) | 1)
+    k = np.zeros((n, n), np.float32)
+    c = (n - 1) / 2
+    ca, sa = math.cos(ang), math.sin(ang)
+    for t in np.linspace(-0.5, 0.5, 8 * n):
+        along, side = t * length, bend * 0.25 * length * (1 - 4 * t * t)
+        x, y = c + along * ca - side * sa, c + along * sa + side * ca
+        k[int(round(min(max(y, 0), n - 1))), int(round(min(max(x, 0), n - 1)))] += 1 + 6 * stop * (t + 0.5) ** 4
     k /= k.sum()
     return cv2.filter2D(img, -1, k)
 

@@ -1,6 +1,10 @@
 """Scenes for the simulated table, the tests and the benchmark: drinks laid on the tray apart
 or touching, the benchmark's difficulties, datasets with ground truth, the calibration
 photos (one drink each, or all 36 on the printed mat) and the checked-in calibration folder.
+
+A difficulty says what a photo has (touching drinks, drifting light, JPEG, shake); how strong
+each is comes from the look's family (``looks.FAMILIES``): the eval family's JPEG is harsher,
+its shake bends, and its drifting light brings a person's shadow band across the tray.
 """
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ import cv2
 import numpy as np
 
 from ..drinks import DRINK_IDS, Drink
-from .looks import Lighting, Look, Placement
+from .looks import FAMILIES, Lighting, Look, Placement
 from .render import Renderer
 
 class Layout:
@@ -121,7 +125,7 @@ DIFFICULTIES = {
     "separated": {"touching": False, "drift": 0.0, "jpeg": None, "blur": 0.0},
     "touching": {"touching": True, "drift": 0.0, "jpeg": None, "blur": 0.0},
     "drift": {"touching": False, "drift": 1.0, "jpeg": None, "blur": 0.0},
-    "hard": {"touching": True, "drift": 1.0, "jpeg": 70, "blur": 1.0},
+    "hard": {"touching": True, "drift": 1.0, "jpeg": True, "blur": 1.0},
 }
 DIFFICULTY_TITLES = {"separated": "separated", "touching": "touching", "drift": "lighting drift",
                      "hard": "touching + drift + JPEG + motion blur"}
@@ -150,12 +154,17 @@ def write_calibration_set(out: Path, look: Look, seed: int) -> None:
 
 def _sample_scene(renderer: Renderer, rng: np.random.Generator, difficulty: str, n_min: int, n_max: int) -> dict:
     """What one sample photo shows, drawn from ``rng``: the arguments of ``Renderer.render``."""
-    spec = DIFFICULTIES[difficulty]
+    spec, fam = DIFFICULTIES[difficulty], FAMILIES[renderer.look.family]
     n = int(rng.integers(n_min, n_max + 1))
     scene = random_scene(renderer.look, renderer, rng, n, spec["touching"])
-    light = Lighting.drift(rng, spec["drift"]) if spec["drift"] else Lighting.steady(rng)
-    blur = float(rng.uniform(2, 6)) * spec["blur"] if spec["blur"] else 0.0
-    q = int(rng.integers(spec["jpeg"] - 10, spec["jpeg"] + 15)) if spec["jpeg"] else None
+    if not spec["drift"]:
+        light = Lighting.steady(rng)
+    elif fam.shade == "band":
+        light = Lighting.drift_across(rng, spec["drift"], fam.band_chance[difficulty])
+    else:
+        light = Lighting.drift(rng, spec["drift"])
+    blur = float(rng.uniform(*fam.shake_px)) * spec["blur"] if spec["blur"] else 0.0
+    q = int(rng.integers(*fam.jpeg_quality)) if spec["jpeg"] else None
     return {"placements": scene, "lighting": light, "jpeg_quality": q, "motion_blur": blur}
 
 
@@ -173,10 +182,11 @@ def skip_sample(renderer: Renderer, rng: np.random.Generator, difficulty: str, n
     renderer.draws(rng, motion_blur=scene["motion_blur"])
 
 
-def write_dataset(out: Path, seed: int, difficulty: str, n_images: int, tray: str | None = None) -> dict:
+def write_dataset(out: Path, seed: int, difficulty: str, n_images: int, tray: str | None = None,
+                  family: str = "dev") -> dict:
     """A calibration set (out/calibration) and n_images scenes with truth.json."""
     out = Path(out)
-    look = Look.from_seed(seed, tray)
+    look = Look.from_seed(seed, tray, family)
     write_calibration_set(out / "calibration", look, seed)
     r = Renderer(look)
     rng = np.random.default_rng([seed, 7004])
@@ -189,7 +199,7 @@ def write_dataset(out: Path, seed: int, difficulty: str, n_images: int, tray: st
             name = f"{i:04d}.png"
         cv2.imwrite(str(out / name), img)
         truth[name] = [{k: v for k, v in d.items() if k != "mask"} for d in t]
-    meta = {"seed": seed, "difficulty": difficulty, "tray": look.tray, "truth": truth}
+    meta = {"seed": seed, "family": family, "difficulty": difficulty, "tray": look.tray, "truth": truth}
     (out / "truth.json").write_text(json.dumps(meta, indent=1))
     return meta
 
