@@ -4,7 +4,7 @@ VENV := .venv
 ARGS ?=
 TEST_ARGS ?=
 
-.PHONY: venv .venv chromium test run bench clean
+.PHONY: venv .venv chromium test run bench model clean
 
 venv .venv: $(VENV)/.installed
 
@@ -80,6 +80,14 @@ run: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(VENV)/bin/python benchmarks/engine.py
+
+# The learned drink scorer (companion/vision/learned.py, issue 26): renders and calibrates the
+# training tables (kept in build/learn_drinks/ for the next run), trains with numpy alone,
+# writes companion/vision/models/drink_scorer.json and measures it against the rules on held-out
+# tables. Fixed seeds: the same file again. About 15 minutes on 2 cores from nothing rendered.
+.PHONY: model
+model: $(VENV)/.installed
+	$(VENV)/bin/python tools/learn_drinks.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

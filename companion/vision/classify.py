@@ -72,8 +72,17 @@ def _tables(profile: Profile):
 def distances(f: dict, profile: Profile):
     """Colour distance and shape distance (each 6 colours x 6 shapes) of a region's features:
     against the models' prediction for each drink or against the drink's own calibration, the nearer."""
+    cols, shps, dev_c, dev_s = deviations(f, profile)
+    return cols, shps, (dev_c ** 2).sum(axis=3).min(axis=0), (dev_s ** 2).sum(axis=3).min(axis=0)
+
+
+def deviations(f: dict, profile: Profile):
+    """What ``distances`` sums, feature by feature: the colour's and the shape's deviations from
+    each drink's expected values in units of their spreads (views x 6 colours x 6 shapes x
+    feature; the views as in ``_tables``: the models' prediction, the drink's own calibration,
+    its other poses). A learned scorer (learned.py) reads them one by one."""
     cols, shps, S, sinv, C, cinv = _tables(profile)
-    dc = (((colour_vector(f) - C) * cinv) ** 2).sum(axis=3).min(axis=0)
+    dev_c = (colour_vector(f) - C) * cinv
     # each shape as it would measure at this angle to the light (a round drink's shading
     # changes with it; the calibrated shapes are as if at none)
     own = shape_vector(f)
@@ -91,8 +100,7 @@ def distances(f: dict, profile: Profile):
     # rocked on its face (or resting on an edge) it shows a side face and bevels lit unlike
     # the face, so it may read less even by more than a round drink's spread allows
     dev[:, :, SQUARE, FLAT] = np.maximum(dev[:, :, SQUARE, FLAT], 0.0) / SQUARE_ROLL
-    ds = ((dev * sinv) ** 2).sum(axis=3).min(axis=0)
-    return cols, shps, dc, ds
+    return cols, shps, dev_c, dev * sinv
 
 
 def _calibrated_length(profile: Profile, drink: str) -> float:

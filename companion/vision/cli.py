@@ -40,6 +40,9 @@ def register(subparsers) -> None:
     ident.add_argument("--profile", type=Path, required=True, help="profile from `companion calibrate drinks`")
     ident.add_argument("--background", type=Path, help="a newer photo of the empty tray (same camera position)")
     ident.add_argument("--json", action="store_true", help="print JSON on stdout")
+    ident.add_argument("--scorer", choices=["rules", "learned"], default="rules",
+                       help="how a piece is named: the hand-set rules (default) or the learned scorer "
+                            "(vision/learned.py, on trial)")
     ident.set_defaults(func=_identify)
 
 
@@ -142,7 +145,7 @@ def _identify(args: argparse.Namespace) -> int:
     for path in args.images:
         key = str(path)
         try:
-            drinks = identify(read_image(path), profile)
+            drinks = identify(read_image(path), profile, scorer=args.scorer)
             results[key] = {"drinks": drinks}
         except (CalibrationError, FrameError, ProfileError) as exc:
             failed += 1

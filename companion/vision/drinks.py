@@ -132,7 +132,11 @@ def _repair(m: np.ndarray, min_area: float, max_area: float) -> np.ndarray:
     return out
 
 
-def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
+def identify_analysis(an: Analysis, profile: Profile, scorer=None) -> list[dict]:
+    """The readings of one analysed frame. ``scorer``: None (the rules of classify.py name each
+    piece) or a function ``scorer(readings, an, profile)`` that names the finished pieces again
+    (in place) before the one-drink-one-reading check: the pieces are the same either way, so
+    two ways of naming are compared on the same pieces (vision/learned.py)."""
     scale = 1.0 / profile.scale
     found = []
     for region in regions_of(an, profile):
@@ -156,6 +160,8 @@ def identify_analysis(an: Analysis, profile: Profile) -> list[dict]:
         out.append({"color": d["color"], "shape": d["shape"],
                     "x": round((cx + 0.5) * scale - 0.5, 1), "y": round((cy + 0.5) * scale - 0.5, 1),
                     **{k: v for k, v in d.items() if k not in ("color", "shape")}})
+    if scorer is not None:
+        scorer(out, an, profile)
     return doubt_repeats(out)
 
 
@@ -228,12 +234,23 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
     return Region(both, x0, y0)
 
 
-def identify(image: np.ndarray, profile: Profile, debug: bool = False) -> list[dict]:
-    """The drinks in one frame: color, shape, x, y (centroid, frame pixels), confidence, unsure."""
+SCORERS = ("rules", "learned")
+
+
+def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: str = "rules") -> list[dict]:
+    """The drinks in one frame: color, shape, x, y (centroid, frame pixels), confidence, unsure.
+    ``scorer``: "rules" (classify.py, the default) or "learned" (vision/learned.py: a model
+    trained on rendered tables names each piece; for trying it, not yet the default)."""
+    if scorer not in SCORERS:
+        raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, not {scorer!r}")
+    rescore = None
+    if scorer == "learned":
+        from .learned import rescore
     an = analyse(image, profile)
-    found = identify_analysis(an, profile)
+    found = identify_analysis(an, profile, rescore)
     if not debug:
         for d in found:
             d.pop("_f", None)
             d.pop("_why", None)
+            d.pop("_fitted", None)
     return found

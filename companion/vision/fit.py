@@ -270,8 +270,10 @@ def _best_score(window: Window, colour: str, table: dict) -> float:
 
 def _reading(d: dict, colour: str, shape: str, cx: float, cy: float, confidence: float, why: str,
              unsure: bool = False) -> dict:
+    # (_fitted: its features are those of the piece it replaced, not of the outline: a naming
+    # from features, as vision/learned.py's, leaves such a reading as the outline named it)
     return {"color": colour, "shape": shape, "cx": cx, "cy": cy, "confidence": confidence, "unsure": unsure,
-            "_why": why, "_f": {**d["_f"], "cx": cx, "cy": cy}}
+            "_why": why, "_f": {**d["_f"], "cx": cx, "cy": cy}, "_fitted": True}
 
 
 def _judge(an, profile, colour: str):

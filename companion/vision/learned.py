@@ -1,0 +1,160 @@
+"""Naming a piece by a scorer that learned from rendered tables (issue 26, item 2): an option
+beside the rules of classify.py (``identify(..., scorer="learned")``), not yet the default.
+
+The rules weigh a piece's colour and shape distances to each drink with spreads and
+thresholds set by hand, photo by photo. Here a small network, trained by
+``tools/learn_drinks.py`` on pieces that the real pipeline segmented and measured on many
+rendered tables (each calibrated from its own photos, as ``calibrate drinks`` does), scores
+each of the 36 drinks as the piece's name, and one more candidate: "no single drink" (shade,
+a fragment, two drinks read as one). A softmax over the 37, its temperature fitted on tables
+the training never saw, gives the confidence; below ``SURE`` the reading is unsure.
+
+Every input is relative to the table's own calibration, so the scorer adapts to each physical
+set as the rules do: a candidate's inputs are the piece's deviations from that drink's expected
+colour and shape in units of the profile's spreads (what ``classify.deviations`` gives, from
+the models' prediction or the drink's own calibration photo, the nearer), the summed distances,
+which of the six shapes and colours the candidate is, how much lighter or darker than the tray
+its calibrated colour is, and of the piece: the frame's sharpness against the calibration, its
+area against the smallest drink's. No absolute colour or size goes in.
+
+A reading whose outline the second look fitted (fit.py) keeps the name the outline gave it:
+its features are those of the piece it replaced, not of the drink.
+
+The weights are a JSON file (``models/drink_scorer.json``, a few KB); scoring is numpy alone.
+"""
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ..drinks import COLOURS, SHAPES
+from .classify import blur_inflation, deviations
+from .features import LUMA, SHAPE_FEATURES
+from .profile import Profile
+
+MODEL_PATH = Path(__file__).with_name("models") / "drink_scorer.json"
+SURE = 0.9            # a reading less confident than this is unsure (and asked)
+CLIP = 8.0            # deviations beyond this many spreads say no more than "far off"
+N_DRINKS = len(COLOURS) * len(SHAPES)
+
+
+def input_names() -> list[str]:
+    return ([f"dev_{n}" for n in SHAPE_FEATURES] + ["dev_b", "dev_g", "dev_r"]
+            + ["colour_dist", "shape_dist", "shape_dist_blur", "model_colour_dist", "model_shape_dist"]
+            + [f"shape_{s.value}" for s in SHAPES] + [f"colour_{c.value}" for c in COLOURS]
+            + ["contrast", "unsharp", "log_area", "nearest_colour", "nearest_shape", "none"])
+
+
+N_INPUTS = len(input_names())
+
+
+def _tray_luma(profile: Profile) -> float:
+    c = profile._cache
+    if "tray_luma" not in c:
+        bg = profile.background
+        c["tray_luma"] = float(np.median(bg.reshape(-1, 3) @ LUMA)) if bg is not None else 128.0
+    return c["tray_luma"]
+
+
+def inputs(f: dict, profile: Profile, sharpness: float) -> np.ndarray:
+    """The scorer's inputs for one measured piece: 37 rows (the 36 drinks, colour-major as
+    classify's tables, then "no single drink") of N_INPUTS each."""
+    _, _, dev_c, dev_s = deviations(f, profile)
+    sq_c, sq_s = (dev_c ** 2).sum(axis=3), (dev_s ** 2).sum(axis=3)
+    near_c = np.take_along_axis(dev_c, sq_c.argmin(axis=0)[None, :, :, None], axis=0)[0]
+    near_s = np.take_along_axis(dev_s, sq_s.argmin(axis=0)[None, :, :, None], axis=0)[0]
+    dc, ds = sq_c.min(axis=0), sq_s.min(axis=0)
+    inflation = blur_inflation(sharpness)
+    nc, ns = len(COLOURS), len(SHAPES)
+    x = np.zeros((N_DRINKS + 1, N_INPUTS))
+    x[:N_DRINKS, 0:6] = np.clip(near_s, -CLIP, CLIP).reshape(-1, 6)
+    x[:N_DRINKS, 6:9] = np.clip(near_c, -CLIP, CLIP).reshape(-1, 3)
+    # square roots: a distance of 400 is no likelier than one of 100, both are "not this"
+    x[:N_DRINKS, 9] = np.sqrt(dc).ravel()
+    x[:N_DRINKS, 10] = np.sqrt(ds).ravel()
+    x[:N_DRINKS, 11] = np.sqrt(ds).ravel() / inflation
+    x[:N_DRINKS, 12] = np.sqrt(sq_c[0]).ravel()
+    x[:N_DRINKS, 13] = np.sqrt(sq_s[0]).ravel()
+    x[:N_DRINKS, 9:14] = np.minimum(x[:N_DRINKS, 9:14], 4 * CLIP)
+    x[:N_DRINKS, 14:20] = np.tile(np.eye(ns), (nc, 1))
+    x[:N_DRINKS, 20:26] = np.repeat(np.eye(nc), ns, axis=0)
+    # how far the candidate's calibrated colour is from the tray's: a white drink on a light
+    # tray loses its edges to the tray, a black one on a dark tray its face
+    lum = np.array([profile.colour_model.means[c.value] @ LUMA for c in COLOURS])
+    x[:N_DRINKS, 26] = np.repeat(np.log((lum + 5.0) / (_tray_luma(profile) + 5.0)), ns)
+    # the piece: the same in every row (they matter against "no single drink")
+    min_area = float(profile.stats.get("min_area", 0) or 0)
+    x[:, 27] = max(0.0, 1.0 - sharpness)
+    x[:, 28] = math.log(max(f.get("area", 1.0), 1.0) / min_area) if min_area > 0 else 0.0
+    x[:, 29] = min(math.sqrt(float(dc.min())), 4 * CLIP)
+    x[:, 30] = min(math.sqrt(float(ds.min())), 4 * CLIP)
+    x[N_DRINKS, 31] = 1.0
+    return x
+
+
+class Scorer:
+    """The exported network: inputs standardised, one hidden layer (tanh) plus a linear term,
+    one logit per row; softmax over the 37 rows at the fitted temperature."""
+
+    def __init__(self, model: dict):
+        if model.get("inputs") != input_names():
+            raise ValueError("the drink scorer was trained on other inputs: run `make model`")
+        self.mean, self.std = np.array(model["mean"]), np.array(model["std"])
+        self.w1, self.b1 = np.array(model["w1"]), np.array(model["b1"])
+        self.w2, self.lin = np.array(model["w2"]), np.array(model["lin"])
+        self.temperature = float(model.get("temperature", 1.0))
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Logits of rows of inputs (any leading shape, last axis N_INPUTS), before the temperature."""
+        z = (x - self.mean) / self.std
+        return np.tanh(z @ self.w1 + self.b1) @ self.w2 + z @ self.lin
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        z = self.logits(x) / self.temperature
+        z = np.exp(z - z.max(axis=-1, keepdims=True))
+        return z / z.sum(axis=-1, keepdims=True)
+
+
+@cache
+def scorer(path: str = str(MODEL_PATH)) -> Scorer:
+    return Scorer(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def name(f: dict, profile: Profile, sharpness: float, model: Scorer | None = None) -> dict:
+    """The learned reading of one piece: color, shape, confidence, unsure, why, and the
+    probability that it is no single drink."""
+    p = (model or scorer()).probabilities(inputs(f, profile, sharpness))
+    order = np.argsort(-p[:N_DRINKS], kind="stable")
+    best = int(order[0])
+    ci, si = divmod(best, len(SHAPES))
+    conf = float(p[best])
+    reasons = []
+    if conf < SURE:
+        c2, s2 = divmod(int(order[1]), len(SHAPES))
+        reasons.append(f"or {COLOURS[c2].value}-{SHAPES[s2].value}?")
+        if p[N_DRINKS] > 0.1:
+            reasons.append(f"no single drink? ({p[N_DRINKS]:.2f})")
+    return {"color": COLOURS[ci].value, "shape": SHAPES[si].value, "confidence": round(conf, 3),
+            "unsure": conf < SURE, "why": "; ".join(reasons), "none": float(p[N_DRINKS])}
+
+
+def rescore(readings: list[dict], an, profile: Profile, model: Scorer | None = None) -> list[dict]:
+    """Name the finished readings of a frame again with the learned scorer, in place (the hook
+    of ``drinks.identify_analysis``); a reading the second look fitted keeps its name."""
+    for d in readings:
+        if d.get("_fitted") or "_f" not in d:
+            continue
+        got = name(d["_f"], profile, an.sharpness, model)
+        d.update(color=got["color"], shape=got["shape"], confidence=got["confidence"], unsure=got["unsure"],
+                 _why=got["why"])
+        # the distances of the drink now named (doubt_repeats weighs equally sure readings by them)
+        _, _, dev_c, dev_s = deviations(d["_f"], profile)
+        ci = [c.value for c in COLOURS].index(got["color"])
+        si = [s.value for s in SHAPES].index(got["shape"])
+        d["_f"] = {**d["_f"], "_dc": round(float((dev_c[:, ci, si] ** 2).sum(axis=-1).min()), 1),
+                   "_ds": round(float((dev_s[:, ci, si] ** 2).sum(axis=-1).min()), 1)}
+    return readings
