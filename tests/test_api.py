@@ -154,6 +154,52 @@ def test_low_confidence_observation_asks_a_person(client):
     assert sorted(v["state"]["last_round"]["drop"]["out"]) == sorted(thrown[:3])
 
 
+def test_a_drop_the_exit_beam_contradicts_needs_the_hosts_override(client, store):
+    gid, tokens = new_game(client, bots=[1, 2], seed=7)
+    thrown = play_to_drop(client, gid)["state"]["thrown"]
+    # the board's count for this drop, as a person may enter it: all in, two out
+    r = client.post(f"/api/games/{gid}/observations",
+                    json={"source": "person", "kind": "beams", "passes_in": len(thrown), "passes_out": 2})
+    assert r.status_code == 200 and r.json()["result"] == "counted"
+    assert view(client, gid)["chance"]["seen"]
+    one = {"kind": "drop", "player": "chance", "args": {"out": thrown[:1]}}
+    before = len(store.records(gid))
+    r = move(client, gid, one)
+    assert r.status_code == 409 and "exit beam counted 2" in r.json()["detail"] and "override_beams" in r.json()["detail"]
+    assert len(store.records(gid)) == before
+    # only the host overrides the beam: a player's phone (and a spectator) is refused before anything
+    r = client.post(f"/api/games/{gid}/moves", json={"move": one, "override_beams": True}, headers=seat(tokens[0]))
+    assert r.status_code == 403 and "only the host" in r.json()["detail"]
+    watch = client.get(f"/api/games/{gid}/spectators").json()["url"].split("watch=")[1]
+    r = client.post(f"/api/games/{gid}/moves", json={"move": one, "override_beams": True}, headers=seat(watch))
+    assert r.status_code == 403
+    assert client.post(f"/api/games/{gid}/moves", json={"move": one, "override_beams": "yes"}).status_code == 422
+    assert len(store.records(gid)) == before
+    r = client.post(f"/api/games/{gid}/moves", json={"move": one, "override_beams": True})
+    assert r.status_code == 200 and r.json()["view"]["state"]["last_round"]["drop"]["out"] == thrown[:1]
+    assert store.records(gid)[before]["override"] == {"beams": [len(thrown), 2]}
+    assert r.json()["view"]["beams"]["last_drop"] == [len(thrown), 2]
+
+
+def test_openapi_documents_the_override_and_reading_the_tray_again(client):
+    doc = client.get("/openapi.json").json()
+    field = doc["components"]["schemas"]["MoveIn"]["properties"]["override_beams"]
+    assert field["type"] == "boolean" and field["default"] is False and "host" in field["description"]
+    post = doc["paths"]["/api/games/{game_id}/moves"]["post"]
+    assert "override_beams" in post["responses"]["409"]["description"]
+    read = doc["paths"]["/api/games/{game_id}/tray/read"]["post"]
+    assert {"200", "403", "404", "409"} <= set(read["responses"]) and read["security"]
+
+
+def test_reading_the_tray_again_needs_a_camera(client):
+    gid, tokens = new_game(client, bots=[1, 2], seed=7)
+    play_to_drop(client, gid)
+    r = client.post(f"/api/games/{gid}/tray/read")
+    assert r.status_code == 409 and "no camera" in r.json()["detail"]
+    r = client.post(f"/api/games/{gid}/tray/read", headers=seat(tokens[0]))
+    assert r.status_code == 403
+
+
 def test_undo_appends_and_restores_the_previous_state(client, store):
     gid, _ = new_game(client)
     before = view(client, gid)

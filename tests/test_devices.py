@@ -3,10 +3,12 @@ and the simulated camera (rendered frames read by the tray watcher) feed a POCAR
 a board that is not there never stops the game."""
 from __future__ import annotations
 
+import threading
+
 from api_support import table_client
 
 from companion.table.store import EventStore
-from waiting import wait_for
+from waiting import PATIENCE, wait_for
 
 # A simulated throw waits for the camera in frames (companion/table/devices.py, SETTLE_FRAMES):
 # on a busy machine those come slower, and a drop the camera missed is reported only after
@@ -74,3 +76,41 @@ def test_a_board_that_is_not_there_leaves_the_game_playable_by_hand(tmp_path):
         to_the_drop(client, gid)
         r = client.post(f"/api/games/{gid}/throw")  # no simulated board or camera: read at once
         assert r.status_code == 200 and r.json()["result"] in ("applied", "question")
+
+
+def test_a_reading_the_game_doubts_is_read_again_before_anyone_is_asked(monkeypatch):
+    """The camera saw two drinks, the game (here: a stand-in for its beams) expected three: the
+    tray is read again from the latest still frame before the reading goes to the game; the third
+    drink, which landed late, is in the reading again, and the first reading goes along with it."""
+    from companion.sim.camera import SimCamera
+    from companion.table.devices import Devices
+    from companion.vision import sources
+
+    monkeypatch.setattr(sources, "open_source", lambda spec: SimCamera(seed=4, touching=0.0))
+    routed, doubted, late_drink_landed = [], [], threading.Event()
+
+    def doubt(obs):
+        doubted.append(obs)
+        late_drink_landed.wait(PATIENCE)  # the camera's thread holds here while the third drink lands
+        return "the exit beam counted 3 drink(s) coming out, the camera saw 2"
+
+    devices = Devices(routed.append, camera="sim", doubt=doubt)
+    devices.start()
+    try:
+        wait_for(devices._tray_read_still, "the camera to read the empty tray")
+        camera = devices.source
+        camera.drop(["red-tall_can", "blue-stubby_can"])
+        wait_for(lambda: doubted, "the first reading of the drop")
+        camera.drop(["mint-tallest_bottle"])
+        late_drink_landed.set()
+        obs = wait_for(lambda: routed and routed[0], "the reading again to be routed")
+    finally:
+        devices.stop()
+    assert len(doubted) == 1, "the reading again is routed as it is, not doubted again"
+    assert doubted[0].appeared == ["blue-stubby_can", "red-tall_can"]
+    assert obs.source == "camera" and obs.detail["reread"] is True
+    assert obs.appeared == ["blue-stubby_can", "mint-tallest_bottle", "red-tall_can"]
+    assert obs.detail["first_reading"] == {"appeared": ["blue-stubby_can", "red-tall_can"],
+                                           "confidence": doubted[0].confidence, "read_again": True,
+                                           "why": "the exit beam counted 3 drink(s) coming out, the camera saw 2"}
+    assert devices.frames.status()["taken"] > 0 and "timing" in obs.detail

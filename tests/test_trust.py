@@ -39,6 +39,7 @@ def host_actions(gid: str) -> list[tuple[str, str, dict | None]]:
             ("GET", f"/api/games/{gid}/spectators/qr.svg", None), ("POST", f"/api/games/{gid}/spectators/revoke", None),
             ("POST", f"/api/games/{gid}/observations", {"source": "person", "appeared": ["red-short_can"]}),
             ("POST", f"/api/games/{gid}/throw", None), ("POST", f"/api/games/{gid}/question/dismiss", None),
+            ("POST", f"/api/games/{gid}/tray/read", None),
             ("POST", f"/api/games/{gid}/undo", None), ("POST", f"/api/games/{gid}/end", None)]
 
 

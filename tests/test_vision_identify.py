@@ -17,7 +17,7 @@ from companion.vision.drinks import identify
 from companion.vision.segment import FrameError
 from companion.vision.profile import Profile
 
-from vision_support import benchmark_photo, reading_at, run_cli
+from vision_support import benchmark_photo, reading_at, run_cli, shadow_band
 
 PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
 
@@ -137,6 +137,35 @@ def test_cli_identify_errors(photos, tmp_path, capsys):
                    "--json") == 1
     out = json.loads(capsys.readouterr().out)
     assert out[str(photos / "a.png")]["drinks"] and "no such file" in out[str(tmp_path / "nope.png")]["error"]
+
+
+def test_cli_identify_gives_each_unreadable_photo_its_own_error(photos, renderer, tmp_path, capsys, monkeypatch):
+    shade = tmp_path / "shade.png"          # a soft shadow band over half the tray: read, not refused
+    img, truth = render_sample(renderer, np.random.default_rng(5), "separated")
+    cv2.imwrite(str(shade), shadow_band(img))
+    elsewhere = tmp_path / "elsewhere.png"  # the camera looks at something else: a FrameError
+    cv2.imwrite(str(elsewhere), render_mat_photo(Look.from_seed(SIM_SEED), 1, drinks=[]))
+    broken = tmp_path / "broken.png"        # one whose reading fails for any other reason
+    cv2.imwrite(str(broken), img)
+    from companion.vision import drinks as reader
+    identify_one = reader.identify
+
+    def faulty(image, profile):
+        if image.shape == img.shape and np.array_equal(image, img):
+            raise IndexError("a fault in the reader")
+        return identify_one(image, profile)
+
+    monkeypatch.setattr(reader, "identify", faulty)
+    a = str(photos / "a.png")
+    code = run_cli("identify", a, str(elsewhere), str(shade), str(broken), "--profile", str(PROFILE), "--json")
+    cap = capsys.readouterr()
+    out = json.loads(cap.out)
+    assert code == 1 and list(out) == [a, str(elsewhere), str(shade), str(broken)]
+    assert out[a]["drinks"] and out[str(shade)]["drinks"]
+    assert out[str(elsewhere)] == {"error": f"{elsewhere}: the frame does not show the calibrated tray (was the "
+                                            f"camera or the tray moved? calibrate again)"}
+    assert set(out[str(broken)]) == {"error"} and "IndexError: a fault in the reader" in out[str(broken)]["error"]
+    assert "does not show the calibrated tray" in cap.err
 
 
 @pytest.mark.parametrize("stretch,unsure", [(1.0, False), (1.05, False), (1.15, True)])

@@ -1,11 +1,25 @@
 """Which pixels are drinks (vision/segment.py), on rendered photos of the benchmark's tables:
-a black drink's face that passes for a shadow, and the tray enclosed by a ring of drinks."""
+a black drink's face that passes for a shadow, the tray enclosed by a ring of drinks, and a soft
+shadow band across half the tray, which is read, not refused."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.sim.camera import SIM_SEED
+from companion.sim.looks import Look
+from companion.sim.render import Renderer
+from companion.sim.scenes import render_sample
 from companion.vision import placing, segment
 from companion.vision.drinks import identify
+from companion.vision.profile import Profile
 
-from vision_support import benchmark_photo, reading_at
+from vision_support import benchmark_photo, reading_at, shadow_band
+
+PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
 
 
 def test_a_black_drinks_face_on_a_dark_tray_is_no_shadow(tmp_path, monkeypatch):
@@ -57,3 +71,27 @@ def test_calibration_measures_how_deep_the_drinks_shadows_are():
     older = copy.copy(profile)
     older.stats = {k: v for k, v in profile.stats.items() if k != "shadow_depth"}
     assert segment.deep_shade_level(older) == segment.DEEP_SHADE
+
+
+def test_a_soft_shadow_band_across_half_the_tray_is_read_not_refused(monkeypatch):
+    # The band puts the frame's median light between the lit and the shaded tray, so that no
+    # plane of light fitted from the median explains a quarter of the frame: the whole frame was
+    # refused as "not the calibrated tray". Now the plane starts from the level most of the tray
+    # shares, and the band's broad, smooth, colourless step is taken as shade.
+    profile = Profile.load(PROFILE)
+    img, truth = render_sample(Renderer(Look.from_seed(SIM_SEED)), np.random.default_rng(5), "separated")
+    shaded = shadow_band(img)
+    ref = segment.reference(profile)
+    small = cv2.resize(shaded, profile.work_size, interpolation=cv2.INTER_AREA).astype(np.float32)
+    grid = (np.log(cv2.resize(small, segment.TINY, interpolation=cv2.INTER_AREA) + 1.0) - ref["bg_tiny_log"]).reshape(-1, 3)
+    assert segment._tray_plane(grid, segment.column_medians(grid), ref)[1].mean() < segment.TRAY_SHARE
+    found = identify(shaded, profile)
+    right = [t for t in truth if any(f"{f['color']}-{f['shape']}" == t["id"] and not f["unsure"]
+                                     for f in [reading_at(found, t)])]
+    assert len(right) >= len(truth) - 1, (found, truth)
+    assert not [f for f in found if not f["unsure"] and f"{f['color']}-{f['shape']}" not in {t["id"] for t in truth}]
+    # without the shade, the same frame is refused whole
+    monkeypatch.setattr(segment, "_broad_shade", lambda resid, inl, profile: np.zeros(inl.shape, bool))
+    profile._cache.clear()
+    with pytest.raises(segment.FrameError, match="does not show the calibrated tray"):
+        identify(shaded, profile)

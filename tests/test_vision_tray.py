@@ -1,7 +1,11 @@
 """The tray watcher on the simulated camera and on a video file standing in for a USB camera:
-drops give `appeared`, a hand gives `removed`, bad frames and a vanishing camera never crash."""
+drops give `appeared`, a hand gives `removed`, bad frames and a vanishing camera never crash.
+A reading is made from a still, whole frame only (never a half-drawn one, never a drink still
+creeping), from the newest frame when the watcher is slower than the camera, and again on request."""
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import cv2
@@ -10,10 +14,11 @@ import pytest
 
 from companion.observation import Observation
 from companion.sim.camera import SimCamera
+from companion.sim.looks import Hand, Placement
 from companion.vision.profile import Profile, ProfileError
-from companion.vision.sources import FrameSource, open_source
+from companion.vision.sources import FrameSource, LatestFrame, open_source
 from companion.vision.tray import TrayWatcher
-from waiting import wait_for
+from waiting import PATIENCE, wait_for
 
 PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
 
@@ -145,3 +150,196 @@ def test_a_usb_index_that_does_not_exist_reports_lost():
         assert st["state"] == "lost" and "not available" in st["error"]
     finally:
         src.close()
+
+
+# --- a reading made from a still, whole frame only; the newest frame; reading again ------------------
+
+def half_drawn(frame: np.ndarray, how: str) -> np.ndarray:
+    """The frame as a camera or stream may deliver it when the frame is cut short: its lower part
+    grey (a JPEG decoder's fill), black, or the last row it got repeated down to the bottom."""
+    out = frame.copy()
+    cut = frame.shape[0] // 2
+    if how == "grey":
+        out[cut:] = 128
+    elif how == "black":
+        out[cut:] = 0
+    else:
+        out[cut:] = frame[cut - 1]
+    return out
+
+
+def test_a_half_drawn_frame_is_never_read(profile):
+    cam = SimCamera(seed=4, touching=0.0)
+    w = TrayWatcher(profile, still_frames=3)
+    run(cam, w, 4)
+    drinks = ["red-tall_can", "blue-stubby_can", "mint-tallest_bottle"]
+    cam.drop(drinks)
+    while cam.script:                                # the drop as it lands: motion, no reading
+        assert w.feed(cam.read()) is None
+    landed = cam.read()
+    for how in ("grey", "black", "repeated"):
+        cut = half_drawn(landed, how)
+        # The same half frame again and again is "still" to a motion test: it must not be read.
+        for _ in range(6):
+            assert w.feed(cut.copy()) is None, f"a {how} half frame was read"
+    assert w.status()["partial"] == 18 and w.status()["observations"] == 0
+    # Whole frames of the settled tray: read, all three drinks.
+    obs = run(cam, w, 6)
+    assert [o.appeared for o in obs] == [sorted(drinks)]
+    assert set(obs[0].detail["timing"]) == {"late_s", "after_still_s"}
+
+
+def test_a_drink_that_creeps_is_not_read_until_it_stops(profile):
+    # 0.1 mm a frame is below the frame-to-frame motion threshold: only the comparison with the
+    # first frame of the still run sees that it moves
+    cam = SimCamera(seed=4, touching=0.0)
+    rng = np.random.default_rng(3)
+    resting = Placement("red-tall_can", -40.0, 10.0, 30.0)
+
+    def frame(x: float) -> np.ndarray:
+        return cam.renderer.render([resting, Placement("blue-short_can", x, -10.0, 80.0)], rng=rng)[0]
+
+    w = TrayWatcher(profile, still_frames=4)
+    alone = cam.renderer.render([resting], rng=rng)[0]
+    for _ in range(6):
+        w.feed(alone.copy())                                    # the baseline: one can
+    assert w.status()["in_tray"] == ["red-tall_can"]
+    for k in range(14):
+        assert w.feed(frame(30.0 + 0.1 * k)) is None, f"read while the can was still creeping (frame {k})"
+    stopped = frame(31.4)
+    got = [w.feed(stopped.copy()) for _ in range(8)]
+    assert [o.appeared for o in got if o] == [["blue-short_can"]], w.status()
+
+
+def test_reading_again_reads_the_latest_still_frame_as_the_last_drop(profile):
+    cam = SimCamera(seed=9, touching=0.0)
+    w = TrayWatcher(profile, still_frames=3)
+    run(cam, w, 4)
+    cam.drop(["white-square_bottle", "red-short_can"])
+    first = run(cam, w, 12)
+    assert [o.appeared for o in first] == [["red-short_can", "white-square_bottle"]]
+    assert not first[0].detail.get("reread")
+    # asked again while the tray stays still: the very next frame is read, as the same drop
+    w.reread()
+    again = w.feed(cam.read())
+    assert again is not None and again.detail["reread"] is True
+    assert again.appeared == ["red-short_can", "white-square_bottle"] and again.detail["before"] == []
+    # a drink that lands late (after the first reading) is in the reading again
+    w.reread()
+    cam.drop(["purple-stubby_can"])
+    got = run(cam, w, 12)
+    assert [o.appeared for o in got] == [["purple-stubby_can", "red-short_can", "white-square_bottle"]]
+    assert got[0].detail["reread"] is True
+    # nothing new in the tray since before the drop: said so, and put to a person
+    cam.take_out(cam.in_tray())
+    run(cam, w, 14)
+    w.reread()
+    empty = w.feed(cam.read())
+    assert empty.appeared == [] and empty.detail["reread"] and "ask" in empty.detail and empty.confidence <= 0.5
+
+
+def test_something_large_lying_still_is_read_in_the_end_and_asked_about(profile):
+    cam = SimCamera(seed=4, touching=0.0)
+    rng = np.random.default_rng(5)
+    resting = [Placement("red-tall_can", -40.0, 10.0, 30.0)]
+    w = TrayWatcher(profile, still_frames=2)
+    for _ in range(3):
+        w.feed(cam.renderer.render(resting, rng=rng)[0])
+    hand = cam.renderer.render(resting + [Placement("blue-short_can", 30.0, -10.0, 80.0)], rng=rng,
+                               hand=Hand(0.0, 20.0, 90.0))[0]
+    states, got = [], None
+    for _ in range(12):
+        got = w.feed(hand.copy())
+        states.append(w.status()["state"])
+        if got:
+            break
+    assert "blocked" in states, states                     # it waited first, as for a passing hand
+    assert got is not None and got.confidence <= 0.3 and got.detail["ask"]
+
+
+class Replay(FrameSource):
+    """A camera that gives frames as fast as it is read: ``before`` over and over until ``go``
+    is set, then ``landing`` once each, then ``after`` over and over."""
+
+    def __init__(self, before, landing, after):
+        super().__init__("replay")
+        self.before, self.landing, self.after = before, list(landing), after
+        self.go = threading.Event()
+        self._set("ok")
+
+    def read(self):
+        self.frames += 1
+        if not self.go.is_set():
+            return self.before[self.frames % len(self.before)]
+        if self.landing:
+            return self.landing.pop(0)
+        return self.after[self.frames % len(self.after)]
+
+
+class Gate(FrameSource):
+    """A camera that gives a frame (its number, as a tiny image) each time the test opens the gate."""
+
+    def __init__(self):
+        super().__init__("gate")
+        self.gate = threading.Semaphore(0)
+        self.closed = False
+
+    def read(self):
+        if not self.gate.acquire(timeout=0.05) or self.closed:
+            return None
+        self.frames += 1
+        return np.full((4, 4, 3), self.frames % 256, np.uint8)
+
+
+def test_a_slow_reader_takes_the_newest_frame_and_skips_the_rest():
+    source = Gate()
+    reader = LatestFrame(source)
+    try:
+        for _ in range(5):
+            source.gate.release()
+        wait_for(lambda: reader.read == 5, "the camera's five frames")
+        got = reader.take(timeout=PATIENCE)
+        assert got.seq == 5 and int(got.image[0, 0, 0]) == 5     # the newest, not the oldest
+        assert reader.skipped == 4 and reader.taken == 1
+        assert reader.take(timeout=0.01) is None                # each frame is handed out once
+        source.gate.release()
+        assert reader.take(timeout=PATIENCE).seq == 6 and reader.skipped == 4
+    finally:
+        source.closed = True
+        reader.close()
+
+
+def test_a_busy_watcher_skips_frames_and_reads_the_newest_still_frame(profile):
+    cam = SimCamera(seed=4, touching=0.0)
+    before = [cam.read() for _ in range(3)]
+    drinks = ["red-tall_can", "blue-stubby_can", "mint-tallest_bottle"]
+    cam.drop(drinks)
+    landing = []
+    while cam.script:
+        landing.append(cam.read())
+    after = [cam.read() for _ in range(3)]
+    source = Replay(before, landing, after)
+    reader = LatestFrame(source, fps=200)                      # a camera far faster than the watcher
+    w = TrayWatcher(profile, still_frames=4, still_s=0.2)
+    taken, obs = [], None
+    try:
+        for turn in range(400):
+            frame = reader.take(timeout=PATIENCE)
+            taken.append(frame.seq)
+            if turn == 5:
+                source.go.set()                                # the drop lands now
+            obs = w.feed(frame.image, at=frame.at)
+            if obs is not None:
+                break
+            time.sleep(0.03)                                   # a busy machine: each turn takes long
+        else:
+            pytest.fail(f"no reading in 400 turns: {w.status()}")
+    finally:
+        reader.close()
+    assert obs.appeared == sorted(drinks)
+    # made from a frame of the settled tray (never one of the drop in motion), taken newest first
+    assert any(frame.image is a for a in after)
+    assert taken == sorted(set(taken)) and reader.skipped > 0 and max(b - a for a, b in zip(taken, taken[1:])) > 1
+    timing = obs.detail["timing"]
+    assert 0 <= timing["late_s"] <= timing["after_still_s"] < 60     # how late: measured, and bounded
+    assert w.status()["timing"] == timing

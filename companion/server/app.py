@@ -86,6 +86,11 @@ class NewGame(BaseModel):
 class MoveIn(BaseModel):
     move: dict[str, Any] = Field(description='{"kind": ..., "player": seat or "chance", "args": {...}}; '
                                              f"at most {MAX_MOVE_BYTES} bytes as JSON")
+    override_beams: StrictBool = Field(
+        False, description="the host's override of the exit beam: a drop whose number of drinks out differs "
+                           "from what the exit beam counted for it is refused (409) unless this is true, which "
+                           "says that a person looked and the beam is wrong; logged with the move. Only the "
+                           "host may send it (403 for a player's or a spectator's key)")
 
     @field_validator("move")
     @classmethod
@@ -165,6 +170,14 @@ class Tables:
                     self.sessions[other].notify()
         return session
 
+    def doubt(self, obs: Observation) -> str | None:
+        """Why the game in play would put this camera reading to a person (devices read the tray
+        again first), or None."""
+        session = self.sessions.get(self.active) if self.active else None
+        if session is None or session.over:
+            return None
+        return session.second_look(obs)
+
     def route(self, obs: Observation) -> None:
         """Hand a device's observation to the game in play; without one it is only counted."""
         session = self.sessions.get(self.active) if self.active else None
@@ -214,7 +227,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
     access = Access(store)
     trust = Trust(access)
     estimates_work = BoundedWork("estimates", ESTIMATE_WORKERS, ESTIMATE_WAITING)
-    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store)
+    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store, doubt=tables.doubt)
     sockets: dict[tuple[str, str], int] = {}  # live WebSockets by (address, key)
 
     @asynccontextmanager
@@ -430,14 +443,23 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                                 headers={"Retry-After": str(exc.retry_after)})
 
     @app.post("/api/games/{game_id}/moves", dependencies=KEYED, summary="Make a move (a player for their seat, the host for the "
-                                                      "table); 409 with the reason if illegal")
+                                                      "table); 409 with the reason if illegal",
+              description="A drop (a chance move that says what came out of the tower) whose number of drinks "
+                          "differs from what the exit beam counted for it is refused with 409, whose `detail` says "
+                          "so; after looking into the tray and the chute, the host confirms it with "
+                          "`override_beams: true` (kept in the log with the move).",
+              responses={409: {"description": "the rules refuse the move now, the game is set aside, or the exit "
+                                              "beam counted another number of drinks for this drop (send it again "
+                                              "with `override_beams: true` if the beam is wrong); `detail` says which"}})
     def post_move(game_id: str, body: MoveIn, request: Request, viewing: Viewing = None) -> dict:
         caller = caller_of(request, game_id, viewing)
         if caller.grant.role == "spectator":
             raise HTTPException(403, "a spectator only watches: moves are made on the players' phones and the table")
+        if body.override_beams and not caller.is_host:
+            raise HTTPException(403, "only the host overrides the exit beam (on the table view)")
         session = tables.get(game_id)
         move = act(Move.from_json, body.move)
-        events = act(session.submit, move, caller.seat)
+        events = act(session.submit, move, caller.seat, None, body.override_beams)
         if caller.is_host:
             tables.feed(session)  # the table plays here: the tower reports here
         return {"events": events, "view": view_for(session, caller)}
@@ -458,6 +480,18 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         caller = host_of(request, "throw drinks into the tower", game_id)
         session = tables.feed(tables.get(game_id))
         return {**act(devices.throw, session), "view": view_for(session, caller)}
+
+    @app.post("/api/games/{game_id}/tray/read", dependencies=KEYED,
+              summary="Read the tray again (host): the camera reads its latest still frame as the awaited drop",
+              description="For drinks already thrown whose reading was set aside: the camera reads the latest "
+                          "still frame of the tray again, compared with the tray before the drop, and reports it "
+                          "to this game as it reports any drop (taken, or asked about). The answer comes at once "
+                          "(`result`: `reading`); the reading follows in the view. 409 without a working camera, "
+                          "without a drop awaited, or while a throw is still being read.")
+    def read_tray(game_id: str, request: Request) -> dict:
+        caller = host_of(request, "have the tray read again", game_id)
+        session = tables.feed(tables.get(game_id))
+        return {**act(devices.reread, session), "view": view_for(session, caller)}
 
     @app.post("/api/games/{game_id}/question/dismiss", dependencies=KEYED, summary="Dismiss the open question (host; logged)")
     def dismiss_question(game_id: str, request: Request) -> dict:

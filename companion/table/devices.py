@@ -6,6 +6,12 @@ camera or an unplugged board shows in ``status()`` and the game goes on by hand.
 On the simulated table, :meth:`Devices.throw` plays the physical part of a throw:
 the simulated board counts the drinks through its beams and the simulated camera
 shows them landing, so the drop is read the way a real one would be.
+
+The camera is read in a thread of its own that keeps only the newest frame
+(``vision.sources.LatestFrame``); the tray watcher takes the newest each turn, so a busy
+machine makes it skip frames, never fall behind. A reading the table would put to a person
+(``doubt``: it disagrees with the beams, or names a drink it cannot be) is first read again
+from the latest still frame; what is routed then carries the first reading too.
 """
 from __future__ import annotations
 
@@ -19,7 +25,7 @@ import cv2
 import numpy as np
 
 from ..observation import Observation
-from ..rules.engine import IllegalMove
+from ..rules.engine import ChanceDrop, IllegalMove
 from ..sensors.link import BoardBooks
 from .session import TableSession
 from .store import EventStore
@@ -32,6 +38,9 @@ FPS = 10                     # frames read per second: plenty to see drinks sett
 # takes some 15 frames (the drinks land in 6, the tray must then stay still for 4); 300 frames
 # (30 s at full speed) means the watcher did not see it.
 SETTLE_FRAMES = 300          # a simulated drop the camera has not read within these frames is reported directly
+STILL_S = 0.4                # or three still frames over this long: frames come slowly on a busy machine
+REREAD_FRAMES = 50           # a reading again that has not come within these frames: the first reading goes on
+PUBLISH_S = 0.25             # the picture for the dashboards, at most this often (they ask for ~3 a second)
 BEAMS_BACKSTOP_S = 120.0     # the simulated board's passes arrive within milliseconds while it is connected
 SIM_PROFILE = Path(__file__).resolve().parents[2] / "calibration" / "sim-profile.json"
 
@@ -39,8 +48,14 @@ SIM_PROFILE = Path(__file__).resolve().parents[2] / "calibration" / "sim-profile
 class Devices:
     def __init__(self, route: Callable[[Observation], None], camera: str | None = None,
                  serial: str | None = None, profile: str | Path | None = None,
-                 store: EventStore | None = None):
-        self.route, self.store = route, store
+                 store: EventStore | None = None, doubt: Callable[[Observation], str | None] | None = None):
+        """``route`` hands an observation to the game in play; ``doubt`` says why the game would
+        put a camera reading to a person (None: it would take it), so that the tray is read again
+        first."""
+        self.route, self.store, self.doubt = route, store, doubt
+        self.frames = None          # the LatestFrame reader of the camera
+        self._reread = threading.Event()   # a person asked to read the tray again
+        self._published = 0.0
         self.camera_spec, self.serial_spec = camera, serial
         self.profile_path = Path(profile) if profile else (SIM_PROFILE if camera == "sim" else None)
         self.link = None
@@ -71,6 +86,8 @@ class Devices:
         self._stop.set()
         if self._thread:
             self._thread.join(timeout=5)
+        if self.frames:
+            self.frames.close()
         if self.link:
             self.link.stop()
         if self.source:
@@ -82,6 +99,7 @@ class Devices:
             camera = {"spec": self.camera_spec, "error": self.camera_error,
                       "source": self.source.status() if self.source else None,
                       "watcher": self.watcher.status() if self.watcher else None,
+                      "frames": self.frames.status() if self.frames else None,
                       "simulated": self.camera_spec.startswith("sim")}
         sensors = self.link.status() if self.link else None
         if sensors is not None:
@@ -108,6 +126,19 @@ class Devices:
         threading.Thread(target=self._play_throw, args=(session, thrown, outcome, board, camera),
                          name="sim-throw", daemon=True).start()
         return {"result": "thrown", "thrown": thrown, "read_by": "camera" if camera else "sensors"}
+
+    def reread(self, session: TableSession) -> dict:
+        """Read the tray again (a person asks, after setting a question aside): the latest still
+        frame, as the drop that ``session`` awaits. Refused (IllegalMove) without a working
+        camera, without a drop awaited, or while a throw is still being read."""
+        if self.watcher is None or self.source is None or self.source.status()["state"] != "ok":
+            raise IllegalMove("no camera reads the tray now: enter what came out by hand")
+        if session.id in self.throwing:
+            raise IllegalMove("the throw is still being read from the tray; wait a moment")
+        if not isinstance(session.game.chance(session.state), ChanceDrop):
+            raise IllegalMove("no drop is awaited: there is nothing to read from the tray now")
+        self._reread.set()  # the camera's thread asks the watcher: it alone touches the watcher
+        return {"result": "reading"}
 
     def _play_throw(self, session, thrown, outcome, board, camera) -> None:
         try:
@@ -170,36 +201,60 @@ class Devices:
 
     def _camera_loop(self) -> None:
         from ..vision.profile import Profile, ProfileError
-        from ..vision.sources import open_source
+        from ..vision.sources import LatestFrame, open_source
         from ..vision.tray import TrayWatcher
 
         try:
             if self.profile_path is None:
                 raise ProfileError("a camera needs a drink profile: run `companion calibrate drinks` and "
                                    "start with --profile PROFILE.json")
-            self.watcher = TrayWatcher(Profile.load(self.profile_path))
+            self.watcher = TrayWatcher(Profile.load(self.profile_path), still_s=STILL_S)
             self.source = open_source(self.camera_spec)
+            self.frames = LatestFrame(self.source, fps=FPS)
         except Exception as exc:  # the game goes on by hand
             self.camera_error = str(exc)
             log.error("camera: %s", exc)
             return
+        first: tuple[Observation, str, int] | None = None   # a reading being read again: it, why, when
         while not self._stop.is_set():
-            started = time.monotonic()
+            frame = self.frames.take(timeout=0.5)
+            if frame is None:
+                continue
             self._ticks += 1
             try:
-                frame = self.source.read()
-                obs = self.watcher.feed(frame) if frame is not None else None
-                if frame is not None:
-                    self._publish(frame)
-                    self.camera_error = None  # frames flow again
+                if self._reread.is_set():
+                    self._reread.clear()
+                    self.watcher.reread()
+                    first = None
+                obs = self.watcher.feed(frame.image, at=frame.at)
+                self._publish(frame.image, fresh=obs is not None)
+                self.camera_error = None  # frames flow again
+                if obs is not None and first is None and not obs.detail.get("reread") and self.doubt is not None:
+                    why = self.doubt(obs)
+                    if why:
+                        log.info("camera: read the tray again before asking (%s)", why)
+                        first = (obs, why, self._ticks)
+                        self.watcher.reread()
+                        continue
                 if obs is not None:
-                    self.route(obs)
+                    self.route(_with_first(obs, first))
+                    first = None
+                elif first is not None and self._ticks - first[2] > REREAD_FRAMES:
+                    log.warning("camera: the tray could not be read again; the first reading goes on")
+                    self.route(_with_first(first[0], first, again=False))
+                    first = None
             except Exception as exc:
                 self.camera_error = f"camera frame failed: {exc}"
                 log.exception("camera frame failed")
-            time.sleep(max(0.0, 1 / FPS - (time.monotonic() - started)))
 
-    def _publish(self, frame: np.ndarray) -> None:
+    def _publish(self, frame: np.ndarray, fresh: bool = False) -> None:
+        """The picture for the dashboards, with the detections drawn; at most every PUBLISH_S
+        (encoding every frame would take the time a busy machine needs for the reading), and
+        at once after a reading."""
+        now = time.monotonic()
+        if not fresh and now - self._published < PUBLISH_S:
+            return
+        self._published = now
         small = cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA)
         for d in self.watcher.last_detections():
             x, y = int(d["x"] / 2), int(d["y"] / 2)
@@ -229,6 +284,17 @@ def board_books(store: EventStore, boot_id: str) -> BoardBooks:
             dropped = [max(dropped[0], int(detail["dropped"].get("in", 0))),
                        max(dropped[1], int(detail["dropped"].get("out", 0)))]
     return BoardBooks(frozenset(event_ids), (dropped[0], dropped[1]))
+
+
+def _with_first(obs: Observation, first: tuple[Observation, str, int] | None, again: bool = True) -> Observation:
+    """The observation to route: ``obs`` (the reading again, or the first reading when ``again``
+    is false), with the first reading and why it was read again in its detail."""
+    if first is None:
+        return obs
+    seen, why, _ = first
+    note = {"appeared": list(seen.appeared), "confidence": seen.confidence, "why": why[:300],
+            "read_again": again}
+    return obs.model_copy(update={"detail": {**obs.detail, "first_reading": note}})
 
 
 def _drop_read(session: TableSession, seq: int) -> bool:

@@ -54,6 +54,9 @@ class Folded:
     beams: tuple[int, int] = (0, 0)
     last_drop_beams: tuple[int, int] | None = None
     ended: bool = False  # the host ended the game early (an "end" record)
+    # Whether the tray was reported (by a camera, a person, the simulated table) while the drop
+    # now awaited was awaited: its drinks are in the tower's tray already, not still to throw.
+    tray_seen: bool = False
 
     def last_personal_move(self) -> int | None:
         """Index in ``history`` of the latest move a person (or a real sensor) made."""
@@ -74,6 +77,7 @@ class Folded:
             if settles_drop:
                 self.last_drop_beams = self.beams if any(self.beams) else None  # None: no board counted
                 self.beams = (0, 0)
+                self.tray_seen = False
             self.history.append((self.state, move, str(record.get("by", ""))))
             self.about, self.undone = (self.state, move), False
             self.state, self.events, self.question = state, events, None
@@ -83,6 +87,7 @@ class Folded:
                 raise IllegalMove("there is no move made by a person to undo")
             self.state, move, _ = self.history[last]
             del self.history[last:]
+            self.tray_seen = False  # a drop awaited again is entered again
             self.about, self.undone = (self.state, move), True
             self.events, self.question = [Event("undone", {"move": move.to_json()})], None
         elif kind == "observation":
@@ -92,6 +97,8 @@ class Folded:
             if seen.get("kind") == "beams":
                 self.beams = (self.beams[0] + int(seen.get("passes_in", 0)),
                               self.beams[1] + int(seen.get("passes_out", 0)))
+            elif isinstance(self.game.chance(self.state), ChanceDrop):
+                self.tray_seen = True
         elif kind == "dismiss":
             if self.question is None:
                 raise IllegalMove("there is no open question to dismiss")

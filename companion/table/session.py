@@ -19,6 +19,7 @@ from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
 from ..sim.players import bot_move, choose
 from ..sim.tower import SimTower
 from .log import Folded, LogError, fold, to_jsonl
+from .reconcile import reconcile, readings_of
 from .store import CorruptRecord, EventStore
 
 Viewer = int | None  # a seat, or None for the shared table view
@@ -40,6 +41,11 @@ class Forbidden(Exception):
 
 class NotOffered(Exception):
     """This game does not offer what was asked for (estimates for a game without them)."""
+
+
+class BeamsDisagree(IllegalMove):
+    """A drop entered with another number of drinks than the exit beam counted: taken only with
+    the override (a person who looked says the beam is wrong)."""
 
 
 class BrokenGame(Exception):
@@ -235,8 +241,11 @@ class TableSession:
             return None
         secret_for = self._secret_for()
         if isinstance(spec, ChanceDrop):
+            # `seen`: the drinks were thrown already (the tray was reported, or the entry beam
+            # counted them): the table reads the tray again or enters it by hand, never throws again.
             return {"kind": "drop", "move_kind": spec.move_kind, "thrown": list(spec.thrown),
-                    "inside": list(spec.inside), "secret": False}
+                    "inside": list(spec.inside), "secret": False,
+                    "seen": self.folded.tray_seen or self.folded.beams[0] > 0}
         offered = spec.offer if spec.offer is not None else [m for m, _ in spec.outcomes]
         return {"kind": "choice", "secret": secret_for is not None,
                 "outcomes": [{"move": m.to_json()} for m in offered]}
@@ -313,14 +322,36 @@ class TableSession:
 
     # --- changing -----------------------------------------------------------------------
 
-    def submit(self, move: Move, viewer: Viewer, by: str | None = None) -> list[dict]:
-        """A move from the table view or a player's phone; raises IllegalMove or Forbidden."""
+    def submit(self, move: Move, viewer: Viewer, by: str | None = None, override_beams: bool = False) -> list[dict]:
+        """A move from the table view or a player's phone; raises IllegalMove or Forbidden.
+        A drop whose number of drinks the exit beam contradicts raises BeamsDisagree unless
+        ``override_beams`` (the host looked and says the beam is wrong; logged with the move)."""
         with self.lock:
             self._authorize(move, viewer)
-            events = self._commit({"type": "move", "move": move.to_json(),
-                                   "by": by or ("table" if viewer is None else f"seat {viewer}")})
+            record = {"type": "move", "move": move.to_json(),
+                      "by": by or ("table" if viewer is None else f"seat {viewer}")}
+            contradicted = self._beams_contradict(move)
+            if contradicted is not None:
+                if not override_beams:
+                    raise BeamsDisagree(contradicted + ". Look into the tray and the chute; if the beam is wrong, "
+                                        "confirm this drop with the override (`override_beams: true` with the move)")
+                record["override"] = {"beams": list(self.folded.beams)}
+            events = self._commit(record)
             self.advance()
             return events
+
+    def _beams_contradict(self, move: Move) -> str | None:
+        """Why the exit beam contradicts this move (a drop with another number of drinks out than
+        it counted for this drop), or None (not a drop, no beam counted, the numbers agree)."""
+        if move.player != CHANCE or not isinstance(self.game.chance(self.state), ChanceDrop) \
+                or not any(self.folded.beams):
+            return None
+        out = move.args.get("out", ())
+        counted = self.folded.beams[1]
+        n = len(out) if isinstance(out, (list, tuple)) else 0
+        if n == counted:
+            return None
+        return f"the exit beam counted {counted} drink(s) coming out of this drop; this drop says {n}"
 
     def _authorize(self, move: Move, viewer: Viewer) -> None:
         if move.player == CHANCE:
@@ -356,42 +387,97 @@ class TableSession:
             return self.events_for(None)
 
     def observe(self, obs: Observation) -> dict:
-        """What an observation means now: a drop, a spill, beam counts, or a question for a person."""
+        """What an observation means now: a drop, a spill, beam counts, or a question for a person.
+        A reading is reconciled with what the table knows (table/reconcile.py): the record of the
+        observation keeps the reading as it came, the move holds the drinks the table takes."""
         with self.lock:
             if obs.kind == "beams":  # counted now, checked when the drop is read
                 self._commit({"type": "observation", "observation": obs.model_dump(), "question": None})
                 return {"result": "counted", "beams": list(self.folded.beams)}
-            spec = self.game.chance(self.state)
-            appeared = sorted(obs.appeared)
-            if obs.removed and not appeared:
-                return {"result": "ignored", "why": "a hand took drinks out of the tray"}
-            if isinstance(spec, ChanceDrop):  # an empty report after a throw: nothing came out
-                move = Move(spec.move_kind, CHANCE, {"out": appeared})
-            elif appeared:
-                move = Move("spill", CHANCE, {"out": appeared})
-            else:
-                return {"result": "ignored", "why": "no drink arrived in the tray"}
-            question = None
-            try:
-                self.game.apply(self.state, move)
-            except IllegalMove as exc:
-                question = {"kind": "contradiction", "observation": obs.model_dump(), "reason": exc.reason}
-            counted_out = self.folded.beams[1]
-            if question is None and isinstance(spec, ChanceDrop) and any(self.folded.beams) \
-                    and counted_out != len(appeared):
-                question = {"kind": "confirm", "observation": obs.model_dump(), "move": move.to_json(),
-                            "reason": f"the exit beam counted {counted_out} drink(s) coming out, "
-                                      f"the {obs.source} saw {len(appeared)}: check the tray"}
-            if question is None and obs.confidence < CONFIRM_BELOW:
-                question = {"kind": "confirm", "observation": obs.model_dump(), "move": move.to_json(),
-                            "reason": f"the {obs.source} is not sure of what it saw"}
-            if question is not None:
-                self._commit({"type": "observation", "observation": obs.model_dump(), "question": question})
-                return {"result": "question", "question": question}
-            self._commit({"type": "observation", "observation": obs.model_dump(), "question": None})
+            verdict = self._judge(obs)
+            if verdict["result"] == "ignored":
+                return verdict
+            record = {"type": "observation", "observation": obs.model_dump(), "question": verdict.get("question")}
+            if verdict.get("reconciled") is not None:
+                record["reconciled"] = verdict["reconciled"]
+            self._commit(record)
+            if verdict["result"] == "question":
+                return {"result": "question", "question": verdict["question"]}
+            move = verdict["move"]
             events = self._commit({"type": "move", "move": move.to_json(), "by": obs.source})
             self.advance()
             return {"result": "applied", "move": move.to_json(), "events": events}
+
+    def second_look(self, obs: Observation) -> str | None:
+        """Why this camera reading would be put to a person (it disagrees with the beams, names a
+        drink it cannot be, is unsure beyond what the table can settle), or None when it would be
+        taken or ignored: the camera reads the tray again before anyone is asked."""
+        with self.lock:
+            if obs.kind != "tray" or self.over:
+                return None
+            verdict = self._judge(obs)
+            return verdict["question"]["reason"] if verdict["result"] == "question" else None
+
+    def _judge(self, obs: Observation) -> dict:
+        """What ``observe`` would do with a tray observation now, changing nothing: ``result``
+        ignored (with ``why``), applied (with ``move``; ``reconciled`` when the table's knowledge
+        settled it otherwise than read) or question (with ``question``)."""
+        spec = self.game.chance(self.state)
+        appeared = sorted(obs.appeared)
+        if obs.removed and not appeared:
+            return {"result": "ignored", "why": "a hand took drinks out of the tray"}
+        if isinstance(spec, ChanceDrop):  # an empty report after a throw: nothing came out
+            kind, candidates = spec.move_kind, list(spec.candidates)
+            counted = self.folded.beams[1] if any(self.folded.beams) else None
+        elif appeared:
+            kind, candidates, counted = "spill", self._stuck(), None
+        else:
+            return {"result": "ignored", "why": "no drink arrived in the tray"}
+        move = Move(kind, CHANCE, {"out": appeared})
+        account = reconcile(readings_of(appeared, obs.confidence, obs.detail), candidates, counted)
+        contradiction = self._refusal(move)
+        agrees = counted is None or counted == len(appeared)
+        # A doubt of the reading as a whole, not of one drink (something larger than a drink
+        # lay still in the tray; a reading again found nothing new): always a person's to settle.
+        ask = obs.detail.get("ask") if isinstance(obs.detail.get("ask"), str) else None
+        if contradiction is None and agrees and obs.confidence >= CONFIRM_BELOW and ask is None:
+            return {"result": "applied", "move": move}
+        likely = Move(kind, CHANCE, {"out": list(account.out)})
+        likely_refused = self._refusal(likely) if account.out or isinstance(spec, ChanceDrop) else "no drink"
+        # Only a machine's reading is settled by the table's knowledge; what a person says is
+        # asked about, with the likely answer offered.
+        if obs.source == "camera" and account.settled and likely_refused is None and ask is None:
+            return {"result": "applied", "move": likely, "reconciled": account.to_json()}
+        if contradiction is not None:
+            reason = contradiction
+        elif not agrees:
+            reason = (f"the exit beam counted {counted} drink(s) coming out, the {obs.source} saw "
+                      f"{len(appeared)}: check the tray")
+        elif ask is not None:
+            reason = ask[:300]
+        else:
+            reason = f"the {obs.source} is not sure of what it saw"
+        question = {"kind": "contradiction" if contradiction is not None else "confirm",
+                    "observation": obs.model_dump(), "reason": reason,
+                    "likely": list(account.out), "reconciled": account.to_json()}
+        if likely_refused is None:
+            question["move"] = likely.to_json()
+        elif contradiction is None:
+            question["move"] = move.to_json()
+        return {"result": "question", "question": question}
+
+    def _refusal(self, move: Move) -> str | None:
+        """The engine's reason to refuse ``move`` now, or None when it would be applied."""
+        try:
+            self.game.apply(self.state, move)
+        except IllegalMove as exc:
+            return exc.reason
+        return None
+
+    def _stuck(self) -> list[str] | None:
+        """The drinks stuck inside the tower now, where the game has a tower (None: not known)."""
+        inside = getattr(getattr(self.state, "tower", None), "inside", None)
+        return sorted(inside) if inside is not None else None
 
     def throw(self) -> dict:
         """Simulated table only: throw what is due into the simulated tower and report it."""

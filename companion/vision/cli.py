@@ -152,6 +152,12 @@ def _identify(args: argparse.Namespace) -> int:
             msg = str(exc) if str(exc).startswith(str(path)) else f"{path}: {exc}"
             results[key] = {"error": msg}
             _err(msg)
+        except Exception as exc:  # a fault in reading one photo must not cost the others theirs
+            failed += 1
+            logging.getLogger("companion.vision").exception("identify %s", path)
+            msg = f"{path}: could not be read ({type(exc).__name__}: {exc})"
+            results[key] = {"error": msg}
+            _err(msg)
     if len(args.images) == 1:
         only = next(iter(results.values()))
         if "error" in only:

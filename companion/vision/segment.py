@@ -99,19 +99,27 @@ def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, flo
     lr = np.log(cv2.resize(small, TINY, interpolation=cv2.INTER_AREA) + 1.0) - c["bg_tiny_log"]
     flat = lr.reshape(-1, 3)
     med = column_medians(flat)
-    inl = _channel_max(np.abs(flat - med)) < 0.15
-    A = c["design"]
-    for _ in range(2):
-        if inl.sum() < 30:
-            break
-        coef = _plane_fit(c["design64"], flat, inl)
-        resid = _channel_max(np.abs(flat - A @ coef))
-        inl = resid < 0.06
+    coef, inl = _tray_plane(flat, med, c)
+    shade = None
+    if inl.mean() < TRAY_SHARE:
+        # Little of the frame fits one plane of light from the median's level: a shadow band
+        # across about half the tray puts the median between the lit and the shaded tray.
+        # Start again from the level most cells share, and take broad, smooth, colourless
+        # departures from that plane as shade (_broad_shade).
+        # Taken only with such a shade: a frame of something else than the tray (the camera
+        # moved) may also have a level many cells share, but no smooth step beside it.
+        coef2, inl2 = _tray_plane(flat, _densest_level(flat), c)
+        if coef2 is not None:
+            found = _broad_shade(lr - (c["design"] @ coef2).reshape(lr.shape), inl2.reshape(TINY[1], TINY[0]), profile)
+            if found.any():
+                coef, inl, shade = coef2, inl2, found
     w = inl.reshape(TINY[1], TINY[0]).astype(np.float32)
-    if w.sum() < 30:
+    if shade is not None:
+        w = np.maximum(w, shade.astype(np.float32))
+    if w.sum() < 30 or coef is None:
         field_ = np.broadcast_to(med, lr.shape).astype(np.float32)
     else:
-        plane = (A @ coef).reshape(lr.shape).astype(np.float32)
+        plane = (c["design"] @ coef).reshape(lr.shape).astype(np.float32)
         # what the plane misses (a person's shade), filled in smoothly from the tray around it
         res = (lr - plane) * w[..., None]
         num = cv2.GaussianBlur(res, (0, 0), 3.0)
@@ -121,6 +129,57 @@ def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, flo
     gain = cv2.resize(np.exp(field_).astype(np.float32), wsz, interpolation=cv2.INTER_LINEAR)
     c["last_tray_share"] = float(w.mean())     # share of the frame that still looks like the tray
     return gain, float(np.exp(med.mean()))
+
+
+TRAY_SHARE = 0.25   # less of the frame than this looks like the calibrated tray: it is not shown
+
+
+def _tray_plane(flat: np.ndarray, start: np.ndarray, c: dict):
+    """The plane of light over the cells near the level ``start`` (per channel), refitted over
+    those it then explains; (coefficients or None, the cells it explains)."""
+    inl = _channel_max(np.abs(flat - start)) < 0.15
+    coef = None
+    for _ in range(2):
+        if inl.sum() < 30:
+            break
+        coef = _plane_fit(c["design64"], flat, inl)
+        resid = _channel_max(np.abs(flat - c["design"] @ coef))
+        inl = resid < 0.06
+    return coef, inl
+
+
+def _densest_level(flat: np.ndarray) -> np.ndarray:
+    """The per-channel level (log ratio to the empty tray) of the most cells: the median of
+    the cells in the fullest window of 0.3 of the cells' mean level."""
+    level = flat.mean(axis=1)
+    edges = np.arange(-3.0, 1.5, 0.05)
+    counts = np.histogram(level, edges)[0]
+    window = np.convolve(counts, np.ones(6), "valid")
+    lo = edges[int(np.argmax(window))]
+    near = (level >= lo) & (level < lo + 0.3)
+    return column_medians(flat[near])
+
+
+SHADE_DRINKS = 6    # a shade is broader than this many of the largest drink ..
+SHADE_GREY = 0.06   # .. darker or lighter than the plane of light in every channel alike ..
+SHADE_SMOOTH = 0.02  # .. and smooth: each cell within this of the mean of the 3x3 cells around it
+
+
+def _broad_shade(resid: np.ndarray, inl: np.ndarray, profile: Profile) -> np.ndarray:
+    """Cells of the lighting grid (bool, rows x columns) that the plane of light misses by a
+    broad, smooth, colourless step: a shadow band, or the lit tray beside one, soft edges
+    included. ``resid``: the grid's log ratio to the empty tray less the plane; ``inl``: the
+    cells the plane explains. A drink is narrower, has a colour of its own against the tray
+    and an edge; another scene than the tray (the camera moved) differs from it cell by cell.
+    """
+    level = resid.mean(axis=2)
+    grey = _channel_max(np.abs(resid - level[..., None]).reshape(-1, 3)).reshape(level.shape) < SHADE_GREY
+    grey &= np.abs(level - cv2.blur(level, (3, 3))) < SHADE_SMOOTH
+    cell = (profile.work_size[0] / TINY[0]) * (profile.work_size[1] / TINY[1])
+    least = SHADE_DRINKS * profile.stats.get("max_area", 0.012 * profile.work_size[0] * profile.work_size[1]) / cell
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((grey & ~inl).astype(np.uint8), connectivity=8)
+    broad = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least)
+    return np.isin(lab, broad[broad > 0])
 
 
 def _plane_fit(design: np.ndarray, values: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -166,7 +225,7 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     problem = exposure_problem(small8, light)
     if problem:
         raise FrameError(problem)
-    if c.get("last_tray_share", 1.0) < 0.25:
+    if c.get("last_tray_share", 1.0) < TRAY_SHARE:
         raise FrameError("the frame does not show the calibrated tray (was the camera or the tray moved? "
                          "calibrate again)")
     # the noise: the median difference from the lit tray over every 4th pixel of every 4th

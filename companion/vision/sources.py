@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -235,6 +237,77 @@ class CaptureSource(FrameSource):
     def close(self):
         self._stop.set()
         self._thread.join(timeout=3)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A frame as the camera gave it: the image, when it was read (``time.monotonic()``), and
+    its number among the frames the source gave (1, 2, ...)."""
+
+    image: np.ndarray
+    at: float
+    seq: int
+
+
+class LatestFrame:
+    """Reads a source in a thread of its own, at most ``fps`` frames a second, and keeps only the
+    newest frame: whoever takes frames gets the newest one each time, never a queue of old ones.
+    A reader slower than the camera (a busy machine) skips frames instead of falling behind;
+    ``skipped`` counts the frames it never took. Each frame is handed out once, so a reader that
+    is faster than the camera waits for the next frame rather than seeing one frame twice (which
+    would look like a still tray)."""
+
+    def __init__(self, source: FrameSource, fps: float | None = None, name: str = "camera reader"):
+        self.source = source
+        self.period = 1.0 / fps if fps else 0.0
+        self.read = 0          # frames the source gave
+        self.taken = 0         # frames handed out
+        self.skipped = 0       # frames replaced by a newer one before anyone took them
+        self.error: str | None = None
+        self._latest: Frame | None = None
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            started = time.monotonic()
+            try:
+                image = self.source.read()
+            except Exception as exc:  # a source must never take the reader down (sources never raise)
+                image = None
+                self.error = f"reading the camera failed: {exc}"
+                log.exception("camera %s: reading failed", self.source.spec)
+            if image is not None:
+                with self._cond:
+                    if self._latest is not None:
+                        self.skipped += 1  # the one it replaces was never taken
+                    self.read += 1
+                    self._latest = Frame(image, time.monotonic(), self.read)
+                    self._cond.notify_all()
+            wait = self.period - (time.monotonic() - started)
+            self._stop.wait(wait if wait > 0 else (0.005 if image is None else 0.0))
+
+    def take(self, timeout: float | None = None) -> Frame | None:
+        """The newest frame not taken yet, waiting at most ``timeout`` seconds for one (None: as
+        long as it takes); None when none came, or the reader is closed."""
+        with self._cond:
+            if self._latest is None and not self._stop.is_set():
+                self._cond.wait_for(lambda: self._latest is not None or self._stop.is_set(), timeout)
+            frame, self._latest = self._latest, None
+            if frame is not None:
+                self.taken += 1
+            return frame
+
+    def status(self) -> dict:
+        return {"read": self.read, "taken": self.taken, "skipped": self.skipped, "error": self.error}
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        self._thread.join(timeout=5)
 
 
 def open_source(spec: str, **options) -> FrameSource:

@@ -58,8 +58,10 @@ export const api = {
   revokeSpectators: (id) => request("POST", `/api/games/${g(id)}/spectators/revoke`),
   qr: (id, seat, n = 0) => `/api/games/${g(id)}/players/${seat}/qr.svg${n ? `?v=${n}` : ""}`,
   view: (id, opts) => request("GET", `/api/games/${g(id)}/view${as()}`, undefined, opts),
-  move: (id, move) => request("POST", `/api/games/${g(id)}/moves${as()}`, { move }),
+  // extra: { override_beams: true } for a drop the exit beam contradicts (the host's, after looking)
+  move: (id, move, extra = {}) => request("POST", `/api/games/${g(id)}/moves${as()}`, { move, ...extra }),
   throw: (id) => request("POST", `/api/games/${g(id)}/throw`),
+  reread: (id) => request("POST", `/api/games/${g(id)}/tray/read`),
   observe: (id, appeared) => request("POST", `/api/games/${g(id)}/observations`,
     { source: "person", appeared, confidence: 1 }),
   estimates: (id, opts) => request("GET", `/api/games/${g(id)}/estimates${as()}`, undefined, opts),

@@ -1,7 +1,10 @@
 // Entering chance at the table, for every game: a listed outcome (who starts, which drink was
 // dealt; a secret one on its owner's phone), what came out of the tower, what fell out on its
 // own; and the questions a person must settle (with a one-tap correction of each drink a camera
-// misread). A game's renderer may draw a choice its own way.
+// misread, the game's likely answer preselected). A drop whose number of drinks the exit beam
+// contradicts is confirmed only through a second, plainly worded step (the override). Drinks
+// already thrown are never offered for throwing again: the tray is read again, or entered by
+// hand. A game's renderer may draw a choice its own way.
 import { h } from "./dom.js";
 import { t, has, num, drinkName } from "./i18n.js";
 import { drinkSvg } from "./drinks.js";
@@ -13,10 +16,12 @@ const SLOW_READING_MS = 25000; // a drop not read by then may be entered by hand
 
 // `ui` keeps what a person is in the middle of tapping across re-renders:
 // { colour, shape, tapMode: null | "drop" | "spill" | "correct", tapped: Set,
-//   fix: the corrected drinks of a question [{id, det, was}], picking: row index | "add" | null,
+//   fix: the corrected drinks of a question [{id, det, was, guess}], picking: row index | "add" | null,
+//   override: {out, counted} while the beam's override is offered for a drop,
 //   reading: {chance, since, by} while a thrown drop is being read by the devices }.
 export function freshUi() {
-  return { colour: null, shape: null, tapMode: null, tapped: new Set(), key: null, fix: null, picking: null, reading: null };
+  return { colour: null, shape: null, tapMode: null, tapped: new Set(), key: null, fix: null, picking: null,
+    override: null, reading: null };
 }
 
 // A change of round, phase or question ends whatever was being tapped (a drop being read
@@ -87,6 +92,52 @@ function dropCandidates(view) {
   return stuckNow(view);
 }
 
+// How many drinks the exit beam counted coming out of the awaited drop (null: no drop awaited,
+// or no beam counted it).
+function beamsCounted(view) {
+  const since = view.beams && view.beams.since_drop;
+  const isDrop = Boolean(view.chance && view.chance.kind === "drop");
+  return isDrop && Array.isArray(since) && (since[0] || since[1]) ? since[1] : null;
+}
+
+// Confirm a drop's drinks with `enter` (a move or a person's report); when the exit beam counted
+// another number, first the override step, which asks the person to look and says what it does.
+// The server refuses such a drop without the override (409), so a stale count ends there too.
+async function confirmDrop(view, ui, act, drinks, enter) {
+  const out = [...drinks].sort();
+  const counted = beamsCounted(view);
+  if (counted !== null && counted !== out.length) {
+    ui.override = { out, counted };
+    act.rerender();
+    return;
+  }
+  try {
+    await enter(out);
+  } catch (err) {
+    // the beam counted more since the page last heard (the server words it: "the exit beam counted …")
+    if (err && err.status === 409 && /exit beam/.test(err.message || "")) { ui.override = { out, counted }; act.rerender(); }
+    throw err;
+  }
+}
+
+// The override: a drop the beam contradicts, confirmed by a person who looked (logged).
+function overrideStep(view, ui, act) {
+  const { out, counted } = ui.override;
+  const move = { kind: view.chance.move_kind, player: "chance", args: { out } };
+  return h("section", { class: "panel question override", testid: "override", role: "alertdialog",
+    dataset: { n: String(out.length), counted: String(counted) } },
+  h("h2", {}, t("override.title")),
+  h("p", { class: "reason", testid: "override-reason" },
+    t("override.reason", { n: num(out.length), out: num(counted ?? 0) })),
+  drinkRow(out, { testid: "override-drinks", empty: t("override.none") }),
+  h("p", { class: "hint" }, t("override.hint")),
+  h("div", { class: "confirm-row" },
+    bigButton(t("override.confirm", { n: num(out.length) }), "override-confirm",
+      async () => { await act.move(move, { override_beams: true }); ui.override = null; }, "danger"),
+    h("button", { class: "big", testid: "override-cancel", onclick: () => { ui.override = null; act.rerender(); } },
+      t("override.back"))));
+}
+
 // Report drinks: a non-empty list goes in as a person's observation; "nothing came out" of
 // a drop is the drop move itself (an empty observation would be ignored).
 async function report(view, act, drinks) {
@@ -112,33 +163,54 @@ function dismissButton(act) {
   return act.dismiss ? bigButton(t("fix.dismiss"), "question-dismiss", () => act.dismiss(), "subtle") : null;
 }
 
+// The drinks a question preselects: the game's likely answer (table/reconcile.py), else what was seen.
+function likelyOf(q) {
+  return Array.isArray(q.likely) ? q.likely : q.observation.appeared || [];
+}
+
+// "Enter by hand": every drink that could have come out, the likely answer preselected.
+function byHandFromQuestion(view, q, ui, act) {
+  return h("button", { class: "big", testid: "question-by-hand", onclick: () => {
+    const can = new Set(dropCandidates(view));
+    ui.tapMode = "correct";
+    ui.tapped = new Set(likelyOf(q).filter((d) => !can.size || can.has(d)));
+    ui.picking = null;
+    act.rerender();
+  } }, t("question.byHand"));
+}
+
 // The question of the table: confirm an unsure observation, or correct it.
 export function questionPanel(view, ui, act) {
   const q = view.question;
   if (!q) return null;
-  if (detections(q).length) return fixPanel(view, q, ui, act);
+  if (ui.override && view.chance && view.chance.kind === "drop") return overrideStep(view, ui, act);
+  const isDrop = Boolean(view.chance && view.chance.kind === "drop");
   if (ui.tapMode === "correct") {
-    return h("section", { class: "panel question", testid: "question" }, tapper({
-      title: t(q.kind === "confirm" ? "question.confirm" : "question.contradiction"),
-      candidates: [...new Set([...dropCandidates(view), ...q.observation.appeared])], ui, act,
-      allowNone: view.chance && view.chance.kind === "drop",
-      onConfirm: (drinks) => settle(view, act, drinks),
-      cancel: () => { ui.tapMode = null; act.rerender(); },
-    }));
+    // A drop: what was thrown in or is stuck inside, nothing else can have come out.
+    const candidates = isDrop ? dropCandidates(view) : [...new Set([...dropCandidates(view), ...q.observation.appeared])];
+    return h("section", { class: "panel question", testid: "question", dataset: { kind: q.kind, mode: "by-hand" } },
+      tapper({
+        title: t("question.byHandTitle"), candidates, ui, act, allowNone: isDrop,
+        onConfirm: (drinks) => (isDrop ? confirmDrop(view, ui, act, drinks, (out) => settle(view, act, out))
+          : settle(view, act, drinks)),
+        cancel: () => { ui.tapMode = null; act.rerender(); },
+      }), beamsSoFar(view));
   }
+  if (detections(q).length) return fixPanel(view, q, ui, act);
+  const likely = likelyOf(q);
+  const seen = q.observation.appeared || [];
+  const differs = JSON.stringify([...likely].sort()) !== JSON.stringify([...seen].sort());
+  const confirm = q.move && (q.kind === "confirm" || differs)
+    ? bigButton(t("question.yes"), "question-confirm", () => (isDrop && q.move.player === "chance"
+      ? confirmDrop(view, ui, act, q.move.args.out || [], (out) => settle(view, act, out)) : act.move(q.move)), "primary")
+    : null;
   return h("section", { class: `panel question q-${q.kind}`, testid: "question", dataset: { kind: q.kind } },
     h("h2", {}, t(q.kind === "confirm" ? "question.confirm" : "question.contradiction")),
-    drinkRow(q.observation.appeared, { testid: "question-drinks" }),
+    drinkRow(seen, { testid: "question-drinks" }),
     q.reason ? h("p", { class: "reason", testid: "question-reason" }, q.reason) : null,
+    differs ? [h("p", { class: "hint" }, t("question.likely")), drinkRow(likely, { testid: "question-likely" })] : null,
     beamsSoFar(view),
-    h("div", { class: "confirm-row" },
-      q.kind === "confirm" && q.move ? bigButton(t("question.yes"), "question-confirm", () => act.move(q.move), "primary") : null,
-      h("button", { class: "big", testid: "question-correct", onclick: () => {
-        ui.tapMode = "correct";
-        ui.tapped = new Set(q.observation.appeared);
-        act.rerender();
-      } }, t("question.correct")),
-      dismissButton(act)));
+    h("div", { class: "confirm-row" }, confirm, byHandFromQuestion(view, q, ui, act), dismissButton(act)));
 }
 
 // --- one-tap correction of what a camera read ---------------------------------------------------
@@ -148,13 +220,32 @@ function detections(q) {
   return Array.isArray(d) ? d : [];
 }
 
-// The drinks the camera says came out, left to right as in its picture, each with its reading.
+// The drinks the camera says came out, left to right as in its picture, each with its reading;
+// then the game's likely answer laid over them: a reading it settled or guessed otherwise shows
+// the guess (`guess`: the camera's id), one it leaves out goes, one the count adds is added.
 function detectedRows(q) {
   const appeared = q.observation.appeared || [];
-  const rows = detections(q).filter((d) => appeared.includes(d.id))
+  const dets = detections(q);
+  const marked = dets.some((d) => "new" in d);
+  const rows = dets.filter((d) => (marked ? d.new === true : appeared.includes(d.id)))
     .sort((a, b) => (a.x ?? 0) - (b.x ?? 0))
-    .map((d) => ({ id: d.id, det: d, was: null }));
-  for (const id of appeared) if (!rows.some((r) => r.id === id)) rows.push({ id, det: null, was: null });
+    .map((d) => ({ id: d.id, det: d, was: null, guess: null }));
+  for (const id of appeared) if (!rows.some((r) => r.id === id)) rows.push({ id, det: null, was: null, guess: null });
+  const decisions = (q.reconciled && Array.isArray(q.reconciled.decisions)) ? q.reconciled.decisions : [];
+  // the least sure row still showing a reading of `id` (of two readings of one drink, the doubtful one)
+  const weakest = (id) => rows.filter((r) => r.id === id && !r.guess)
+    .sort((a, b) => (a.det ? a.det.confidence : 1) - (b.det ? b.det.confidence : 1))[0];
+  for (const d of decisions) {
+    if (d.read && d.as && d.read !== d.as) {
+      const row = weakest(d.read);
+      if (row) Object.assign(row, { id: d.as, guess: d.read, why: d.why });
+    } else if (d.read && !d.as && d.rule === "count") {  // the count left it out; a doubt without a guess stays, marked
+      const row = weakest(d.read);
+      if (row) rows.splice(rows.indexOf(row), 1);
+    } else if (!d.read && d.as && !rows.some((r) => r.id === d.as)) {
+      rows.push({ id: d.as, det: null, was: "+", guess: "+", why: d.why });
+    }
+  }
   return rows;
 }
 
@@ -175,8 +266,9 @@ function fixPicker(ui, act, candidates, index) {
       rows.push({ id: d, det: null, was: "+" }); // the picker stays open: it may have missed several
     } else {
       const row = rows[index];
-      if (row.was === null) row.was = row.id;
+      if (row.was === null) row.was = row.guess && row.guess !== "+" ? row.guess : row.id;
       row.id = d;
+      row.guess = null;  // a person chose: no longer the game's guess
       if (row.was === d) row.was = null;  // back to what the camera read
       ui.picking = null;
     }
@@ -208,8 +300,9 @@ function fixPanel(view, q, ui, act) {
     const d = r.det && !r.was ? r.det : null;
     const problem = cannot(r.id) ? t(isDrop ? "fix.notThrown" : "fix.notStuck") : twice(r.id) ? t("fix.twice") : null;
     const name = drinkName(r.id);
-    return h("li", { class: `fix-row${problem ? " bad" : ""}${d && d.unsure ? " unsure" : ""}${ui.picking === i ? " picking" : ""}`,
-      testid: `fix-row-${i}`, dataset: { drink: r.id, unsure: String(Boolean(d && d.unsure)), changed: String(Boolean(r.was)) } },
+    return h("li", { class: `fix-row${problem ? " bad" : ""}${d && d.unsure ? " unsure" : ""}${ui.picking === i ? " picking" : ""}${r.guess ? " guessed" : ""}`,
+      testid: `fix-row-${i}`, dataset: { drink: r.id, unsure: String(Boolean(d && d.unsure)), changed: String(Boolean(r.was)),
+        read: r.guess && r.guess !== "+" ? r.guess : (r.det ? r.det.id : "") } },
     h("button", { class: "fix-drink", testid: `fix-${i}`, "aria-expanded": ui.picking === i ? "true" : "false",
       "aria-label": t("fix.swapNamed", { drink: name }), onclick: () => toggle(i) },
     drinkSvg(r.id, "drink-fix"),
@@ -219,8 +312,10 @@ function fixPanel(view, q, ui, act) {
         d && typeof d.confidence === "number"
           ? h("span", { class: "fix-conf", testid: `fix-conf-${i}` }, t("fix.confidence", { pct: num(Math.round(d.confidence * 100)) })) : null,
         d && d.unsure ? h("span", { class: "tag tag-unsure", testid: `fix-unsure-${i}`, title: d.why || "" }, t("fix.unsure")) : null,
-        r.was === "+" ? h("span", { class: "tag tag-fixed" }, t("fix.added"))
-          : r.was ? h("span", { class: "tag tag-fixed" }, t("fix.corrected", { drink: drinkName(r.was) })) : null),
+        r.guess ? h("span", { class: "tag tag-guess", testid: `fix-guess-${i}`, title: r.why || "" },
+          r.guess === "+" ? t("fix.guessAdded") : t("fix.guessRead", { drink: drinkName(r.guess) }))
+          : r.was === "+" ? h("span", { class: "tag tag-fixed" }, t("fix.added"))
+            : r.was ? h("span", { class: "tag tag-fixed" }, t("fix.corrected", { drink: drinkName(r.was) })) : null),
       d && d.unsure && d.why ? h("span", { class: "fix-why" }, d.why) : null,
       problem ? h("span", { class: "fix-problem", testid: `fix-problem-${i}` }, problem) : null),
     h("span", { class: "fix-swap", "aria-hidden": "true" }, t("fix.swap"))),
@@ -235,10 +330,10 @@ function fixPanel(view, q, ui, act) {
   });
   const out = [...new Set(ids)].sort();
   const blocked = ids.some((id) => cannot(id) || twice(id));
-  const since = view.beams && view.beams.since_drop;
-  const counted = isDrop && Array.isArray(since) && (since[0] || since[1]) ? since[1] : null;
+  const counted = beamsCounted(view);
   const label = out.length ? t("drop.confirm", { n: out.length }) : t("drop.nothing");
-  const confirm = bigButton(label, "fix-confirm", () => settle(view, act, out), "primary");
+  const confirm = bigButton(label, "fix-confirm", () => (isDrop ? confirmDrop(view, ui, act, out, (o) => settle(view, act, o))
+    : settle(view, act, out)), "primary");
   confirm.disabled = blocked || (!out.length && !isDrop);
   const source = q.observation.source;
 
@@ -247,7 +342,7 @@ function fixPanel(view, q, ui, act) {
     q.reason ? h("p", { class: "reason", testid: "question-reason" }, q.reason) : null,
     beamsSoFar(view),
     h("h3", {}, t(source === "camera" ? "fix.title" : "fix.titleOther")),
-    h("p", { class: "hint" }, t("fix.hint")),
+    h("p", { class: "hint" }, t(rows.some((r) => r.guess) ? "fix.hintGuess" : "fix.hint")),
     rows.length ? null : h("p", { class: "muted" }, t("fix.empty")),
     h("ul", { class: "fix-list", testid: "fix-list" }, items),
     ui.picking === "add" ? fixPicker(ui, act, candidates, "add")
@@ -256,7 +351,7 @@ function fixPanel(view, q, ui, act) {
     counted !== null ? h("p", { class: `fix-count${counted !== out.length ? " differ" : ""}`, testid: "fix-count" },
       t("fix.count", { n: num(out.length), out: num(counted) })) : null,
     blocked ? h("p", { class: "fix-blocked", testid: "fix-blocked" }, t("fix.blocked")) : null,
-    h("div", { class: "confirm-row" }, confirm, dismissButton(act)));
+    h("div", { class: "confirm-row" }, confirm, byHandFromQuestion(view, q, ui, act), dismissButton(act)));
 }
 
 // "Enter what came out by hand": the tapper, on a table whose devices would read the drop.
@@ -280,10 +375,27 @@ function readingBox(view, ui, act) {
   const slow = Date.now() - ui.reading.since > SLOW_READING_MS;
   return h("div", { class: "picker reading", testid: "reading", role: "status", "aria-live": "polite" },
     h("div", { class: "reading-head" }, h("span", { class: "spinner", "aria-hidden": "true" }),
-      h("span", {}, t(ui.reading.by === "sensors" ? "dev.reading.sensors" : "dev.reading.camera"))),
+      h("span", {}, t(ui.reading.by === "sensors" ? "dev.reading.sensors"
+        : ui.reading.by === "again" ? "dev.reading.again" : "dev.reading.camera"))),
     drinkRow(c.thrown, { testid: "thrown-reading" }),
     beamsSoFar(view),
     slow ? [h("p", { class: "hint" }, t("dev.reading.slow")), byHandButton(ui, act)] : null);
+}
+
+// "Read the tray again": drinks already thrown, a camera that can read them.
+function rereadButton(act) {
+  const cam = cameraHealth(devices());
+  if (!act.reread || cam === "none" || cam === "error" || cam === "lost") return null;
+  return bigButton(t("drop.reread"), "drop-reread", () => act.reread(), "primary");
+}
+
+// The drop's drinks are in the tower already (a reading was set aside, the beams counted them):
+// read the tray again or enter it by hand; throwing again would throw drinks twice.
+function seenBox(view, ui, act) {
+  return h("div", { class: "picker throw-box seen", testid: "drop-seen" },
+    h("p", { class: "hint" }, t("drop.seen")), drinkRow(view.chance.thrown, { testid: "thrown-seen" }),
+    beamsSoFar(view),
+    h("div", { class: "confirm-row" }, rereadButton(act), byHandButton(ui, act)));
 }
 
 // What the table view is asked to enter now (null when nothing).
@@ -291,11 +403,14 @@ export function chancePanel(view, ui, act, renderer = {}) {
   const c = view.chance;
   if (!c || view.question) return null;
   if (c.kind === "drop") {
+    if (ui.override) return overrideStep(view, ui, act);
+    const enter = (drinks) => confirmDrop(view, ui, act, drinks, (out) => report(view, act, out));
     if (view.simulated && ui.tapMode === "drop") {
       return tapper({ title: t("drop.title"), candidates: dropCandidates(view), ui, act, allowNone: true,
-        onConfirm: (drinks) => report(view, act, drinks), cancel: () => { ui.tapMode = null; act.rerender(); } });
+        onConfirm: enter, cancel: () => { ui.tapMode = null; act.rerender(); } });
     }
     if (view.simulated && ui.reading) return readingBox(view, ui, act);
+    if (view.simulated && c.seen) return seenBox(view, ui, act);
     if (view.simulated) {
       // A device that cannot read the drop: say so, and offer to enter it by hand.
       const note = hasDevices(devices()) ? byHandNote(devices(), { testid: "drop-byhand" }) : null;
@@ -304,9 +419,9 @@ export function chancePanel(view, ui, act, renderer = {}) {
         note ? h("div", { class: "confirm-row" }, bigButton(t("throw"), "throw", () => act.throw(), "primary huge"),
           byHandButton(ui, act)) : bigButton(t("throw"), "throw", () => act.throw(), "primary huge"));
     }
-    return [deviceHint(view), beamsSoFar(view),
-      tapper({ title: t("drop.title"), candidates: dropCandidates(view), ui, act, allowNone: true,
-        onConfirm: (drinks) => report(view, act, drinks) })];
+    if (ui.reading && ui.tapMode !== "drop") return readingBox(view, ui, act);
+    return [deviceHint(view), beamsSoFar(view), c.seen ? h("div", { class: "confirm-row" }, rereadButton(act)) : null,
+      tapper({ title: t("drop.title"), candidates: dropCandidates(view), ui, act, allowNone: true, onConfirm: enter })];
   }
   if (!Array.isArray(c.outcomes) || !c.outcomes.length) return null;
   return (renderer.choice && renderer.choice(view, c.outcomes, ui, act)) || choicePicker(view, c.outcomes, act);

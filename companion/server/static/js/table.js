@@ -73,7 +73,8 @@ function startTable(id) {
   // A throw on a table with devices is read a few seconds later (camera, beams): until the drop
   // or a question arrives, the action panel says so. Kept across a reload of the page.
   const readingKey = `ttc.reading.${id}`;
-  const chanceKey = (v) => JSON.stringify(v.chance);
+  // (`seen` turns true while a throw is being read, the beams counting its drinks: not a new chance)
+  const chanceKey = (v) => JSON.stringify(v.chance, (k, value) => (k === "seen" ? undefined : value));
   let readingTimer = null;
   try { ui.reading = JSON.parse(sessionStorage.getItem(readingKey)); } catch (_) { ui.reading = null; }
   const setReading = (reading) => {
@@ -92,7 +93,7 @@ function startTable(id) {
   };
   const refresh = async () => accept(await api.view(id, { quiet: true }).catch(() => null));
   const act = {
-    move: async (move) => accept((await api.move(id, move)).view),
+    move: async (move, extra) => accept((await api.move(id, move, extra)).view),
     observe: async (drinks) => { await api.observe(id, drinks); await refresh(); },
     throw: async () => {
       const before = view;
@@ -101,6 +102,15 @@ function startTable(id) {
         setReading({ chance: chanceKey(before), since: Date.now(), by: res.read_by || "camera" });
       }
       if (res && res.view) accept(res.view); else await refresh();
+      render();
+    },
+    reread: async () => {
+      const before = view;
+      const res = await api.reread(id);
+      if (res && res.result === "reading" && before) {
+        setReading({ chance: chanceKey(before), since: Date.now(), by: "again" });
+      }
+      if (res && res.view) accept(res.view);
       render();
     },
     estimates: () => api.estimates(id),
