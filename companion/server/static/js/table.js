@@ -154,7 +154,8 @@ function startTable(id) {
     if (question) return question;
     const chance = chancePanel(view, ui, act, r);
     return h("section", { class: "panel action", testid: "action" },
-      h("h2", { class: "who", testid: "who" }, ui.reading ? t("dev.reading") : waitingText(view)),
+      h("h2", { class: "who", testid: "who" }, ui.reading ? t("dev.reading")
+        : view.chance && view.chance.seen ? t("drop.title") : waitingText(view)),
       chance, r.movesHead ? r.movesHead(view, act) : null,
       view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
   }
