@@ -38,12 +38,13 @@ KINDS = {  # module name prefix -> kind
 TYPICAL_SECONDS = {
     "test_dashboard_games": 25.0, "test_dashboard_metro": 20.0, "test_dashboard_devices": 15.0,
     "test_dashboard_browser": 6.0, "test_dashboard_compose": 6.0, "test_dashboard_trust": 8.0,
+    "test_dashboard_drop": 5.0,
     "test_vision_split": 4.0, "test_vision_fit": 4.0, "test_vision_identify": 3.0,
     "test_vision_calibrate": 3.0, "test_vision_view": 5.0, "test_vision_mat": 4.0,
-    "test_vision_segment": 4.0, "test_vision_tray": 2.0, "test_sim_scenes": 2.0, "test_sim_families": 0.5,
+    "test_vision_segment": 4.0, "test_vision_tray": 6.0, "test_sim_scenes": 2.0, "test_sim_families": 0.5,
     "test_vision_learned": 3.0,
     "test_firmware_simavr": 4.0, "test_sensors_link": 2.0, "test_metro_estimate": 2.0,
-    "test_cli": 3.0, "test_devices": 3.0, "test_sensor_restarts": 4.0,
+    "test_cli": 3.0, "test_devices": 5.0, "test_sensor_restarts": 4.0,
     "test_broken_games": 3.0, "test_estimates_load": 15.0, "test_input_limits": 6.0,
     "test_crash_campaign": 25.0, "test_slow_clients": 1.5, "test_api_schema": 15.0,
 }

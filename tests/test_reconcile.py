@@ -88,10 +88,12 @@ def test_readings_come_from_the_new_detections_and_junk_is_passed_over():
         {"id": "red-tall_can", "confidence": 0.97, "unsure": False, "new": True},
         {"id": "red-tall_can", "confidence": 0.3, "unsure": True, "new": True},     # read twice
         {"id": "blue-stubby_can", "confidence": 0.99, "unsure": False, "new": False},  # there before
+        {"id": "blue-stubby_can", "confidence": 0.35, "unsure": True, "new": True},    # and read again elsewhere
         {"id": "lemon-can", "confidence": 0.9, "new": True}, {"id": "white-tall_can", "confidence": "x"},
         "nonsense", {"id": "mint-tall_can", "confidence": float("nan"), "new": True}]}
     got = readings_of(["red-tall_can"], 0.4, detail)
-    assert got == [Reading("red-tall_can", 0.97), Reading("red-tall_can", 0.3, unsure=True)]
+    assert got == [Reading("red-tall_can", 0.97), Reading("red-tall_can", 0.3, unsure=True),
+                   Reading("blue-stubby_can", 0.35, unsure=True)]
     # no detections (a person's report): the observation's confidence, its unsure list
     assert readings_of(["red-tall_can", "blue-stubby_can"], 0.6, {"unsure": ["red-tall_can"], "detections": 7}) == \
         [Reading("red-tall_can", 0.6, unsure=True), Reading("blue-stubby_can", 0.6)]
