@@ -195,6 +195,8 @@ def test_after_dismiss_the_thrown_drinks_are_read_again_or_entered_by_hand(serve
     q = call(base, "GET", f"/api/games/{gid}/view")["question"]
     assert q["observation"]["source"] == "camera" and q["observation"]["detail"]["reread"] is True
     assert q["observation"]["appeared"] == [] and "read again" in q["reason"]
+    # the devices panel says how late the reading was
+    expect(table.get_by_test_id("camera-timing")).to_contain_text("s after the tray was still")
 
     # Settled by hand from the camera's question: nothing preselected, two drinks chosen.
     tap(table, "question-by-hand")

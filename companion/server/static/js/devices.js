@@ -231,6 +231,11 @@ export function devicesPanel({ onHealth } = {}) {
         w.state ? h("span", {}, tOr(`dev.watch.${w.state}`, w.state)) : null,
         inTray.length ? h("span", { class: "dev-tray" }, t("dev.inTray", { n: num(inTray.length) }),
           h("span", { class: "dev-tray-drinks" }, inTray.map((d) => drinkSvg(d, "drink-xs")))) : null) : null,
+      // How late the last reading was, and how many frames a busy machine skipped to keep up.
+      w.timing && health === "ok" ? h("p", { class: "dev-sub muted", testid: "camera-timing",
+        dataset: { after: String(w.timing.after_still_s), skipped: String((cam.frames && cam.frames.skipped) || 0) } },
+      t("dev.timing", { s: num(Math.round(w.timing.after_still_s * 10) / 10) }),
+      cam.frames && cam.frames.skipped ? [" · ", t("dev.skipped", { n: num(cam.frames.skipped) })] : null) : null,
       stale ? h("p", { class: "dev-sub muted", testid: "camera-last-error" }, t("dev.lastError", { why: stale })) : null,
       cam.source ? live : null);
   }

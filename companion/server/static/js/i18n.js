@@ -120,6 +120,8 @@ const TEXT = {
   "dev.watch.bad_frame": ["cannot read the picture", "kann das Bild nicht lesen"],
   "dev.watch.blocked": ["waiting for the tray to be clear", "wartet, bis das Ausgabefach frei ist"],
   "dev.inTray": ["{n} in the tray", "{n} im Ausgabefach"],
+  "dev.timing": ["Last reading {s} s after the tray was still", "Letzte Lesung {s} s, nachdem das Ausgabefach ruhig war"],
+  "dev.skipped": ["{n} frames skipped to keep up", "{n} Bilder übersprungen, um Schritt zu halten"],
   "dev.live": ["Live camera", "Live-Kamera"],
   "dev.live.alt": ["The tray as the camera sees it, with the drinks it recognised", "Das Ausgabefach im Kamerabild, mit den erkannten Getränken"],
   "dev.live.none": ["No picture yet", "Noch kein Bild"],
