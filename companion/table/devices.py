@@ -230,7 +230,11 @@ class Devices:
                 self._publish(frame.image, fresh=obs is not None)
                 self.camera_error = None  # frames flow again
                 if obs is not None and first is None and not obs.detail.get("reread") and self.doubt is not None:
-                    why = self.doubt(obs)
+                    try:
+                        why = self.doubt(obs)
+                    except Exception:  # the game could not say: the reading goes to it as it is
+                        log.exception("camera: the game's doubt about a reading failed")
+                        why = None
                     if why:
                         log.info("camera: read the tray again before asking (%s)", why)
                         first = (obs, why, self._ticks)
