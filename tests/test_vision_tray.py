@@ -183,9 +183,10 @@ def test_a_half_drawn_frame_is_never_read(profile):
         for _ in range(6):
             assert w.feed(cut.copy()) is None, f"a {how} half frame was read"
     assert w.status()["partial"] == 18 and w.status()["observations"] == 0
+    assert w.status()["state"] == "bad_frame" and "parts missing (18 in a row)" in w.status()["message"]
     # Whole frames of the settled tray: read, all three drinks.
     obs = run(cam, w, 6)
-    assert [o.appeared for o in obs] == [sorted(drinks)]
+    assert [o.appeared for o in obs] == [sorted(drinks)] and w.status()["state"] == "still"
     assert set(obs[0].detail["timing"]) == {"late_s", "after_still_s"}
 
 

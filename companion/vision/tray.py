@@ -37,6 +37,7 @@ SAME_PLACE_PX = 25.0       # a drink read at the same spot before and after is t
 FLAT_ROW = 0.75            # a row whose every channel varies less than this (std, levels) has no texture
 PARTIAL_ROWS = 2           # that many sampled rows (8 px apart) in a row, flat or repeated: a partial frame
 BLOCKED_READS = 3          # a still tray read as blocked (a hand?) this many times in a row is read as it is
+PARTIAL_SAY = 10           # this many half-drawn frames in a row: the camera's trouble is shown
 
 
 class TrayWatcher:
@@ -66,6 +67,7 @@ class TrayWatcher:
         self.frames = 0
         self.skipped = 0
         self.partial = 0
+        self._partial_run = 0
         self.observations = 0
         self._last_time: float | None = None
         self._timing: dict | None = None
@@ -96,8 +98,13 @@ class TrayWatcher:
             # Half drawn (a stream that lost part of a frame, a camera that hands over its buffer
             # early): never read, never the measure of motion; the tray must be still again after it.
             self.partial += 1
+            self._partial_run += 1
+            if self._partial_run >= PARTIAL_SAY:  # not a passing glitch: say so, as for a dark frame
+                return self._skip(f"the camera delivers frames with parts missing ({self._partial_run} in a row): "
+                                  "a weak stream or a loose cable?")
             self._still = 0
             return None
+        self._partial_run = 0
         norm = gray * (128.0 / max(level, 1.0))
         moving = True
         if self._prev_small is not None:
