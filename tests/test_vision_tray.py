@@ -344,3 +344,25 @@ def test_a_busy_watcher_skips_frames_and_reads_the_newest_still_frame(profile):
     timing = obs.detail["timing"]
     assert 0 <= timing["late_s"] <= timing["after_still_s"] < 60     # how late: measured, and bounded
     assert w.status()["timing"] == timing
+
+
+def test_a_fault_of_the_reader_on_one_frame_skips_it_and_the_next_is_read(profile, monkeypatch):
+    from companion.vision import tray
+
+    cam = SimCamera(seed=9, touching=0.0)
+    w = TrayWatcher(profile, still_frames=2)
+    run(cam, w, 3)
+    read = tray.identify_analysis
+    faults = iter([IndexError("a fault in the reader")])
+
+    def once_faulty(an, prof):
+        fault = next(faults, None)
+        if fault is not None:
+            raise fault
+        return read(an, prof)
+
+    monkeypatch.setattr(tray, "identify_analysis", once_faulty)
+    cam.drop(["white-square_bottle"])
+    got = run(cam, w, 14)
+    assert [o.appeared for o in got] == [["white-square_bottle"]]
+    assert w.status()["skipped"] == 1

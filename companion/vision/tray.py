@@ -125,9 +125,12 @@ class TrayWatcher:
         # the tray has been still for long enough after a change: read it
         try:
             an = analyse(frame, self.profile)
+            dets = identify_analysis(an, self.profile)
         except FrameError as exc:
             return self._skip(str(exc))
-        dets = identify_analysis(an, self.profile)
+        except Exception as exc:  # a fault of the reader on this frame: the next still frame is tried
+            log.exception("tray watcher: reading a frame failed")
+            return self._skip(f"a frame could not be read ({type(exc).__name__}: {exc}); trying the next one")
         big = self.profile.stats.get("max_area", 1e9) * 2.5
         blocked = any(d["_f"]["area"] > big and d["unsure"] for d in dets)
         if blocked and self._blocked + 1 < BLOCKED_READS:
