@@ -150,10 +150,10 @@ def test_cli_identify_gives_each_unreadable_photo_its_own_error(photos, renderer
     from companion.vision import drinks as reader
     identify_one = reader.identify
 
-    def faulty(image, profile):
+    def faulty(image, profile, **options):
         if image.shape == img.shape and np.array_equal(image, img):
             raise IndexError("a fault in the reader")
-        return identify_one(image, profile)
+        return identify_one(image, profile, **options)
 
     monkeypatch.setattr(reader, "identify", faulty)
     a = str(photos / "a.png")

@@ -355,11 +355,11 @@ def test_a_fault_of_the_reader_on_one_frame_skips_it_and_the_next_is_read(profil
     read = tray.identify_analysis
     faults = iter([IndexError("a fault in the reader")])
 
-    def once_faulty(an, prof):
+    def once_faulty(an, prof, *more):
         fault = next(faults, None)
         if fault is not None:
             raise fault
-        return read(an, prof)
+        return read(an, prof, *more)
 
     monkeypatch.setattr(tray, "identify_analysis", once_faulty)
     cam.drop(["white-square_bottle"])
