@@ -204,7 +204,9 @@ def test_a_body_over_the_limit_is_refused_with_413_before_it_is_read_whole(tmp_p
         framed = (b"%x\r\n%s\r\n" % (len(chunk), chunk) for _ in range(200_000_000 // len(chunk)))
         status, answer, sent = exchange(server.port, head, framed)
         assert status == 413 and b"sent more than" in answer, answer[:400]
-        assert sent < 20 * MAX_BODY_BYTES, f"{sent} bytes were sent before the answer"
+        # Of the 200 MB offered, the limit plus what the two sockets' buffers take (loopback buffers
+        # grow to a few MB each on a busy machine: 5.3 MB were seen once) before the answer stops it.
+        assert sent < 40 * MAX_BODY_BYTES, f"{sent} bytes were sent before the answer"
 
         # The server goes on, and nothing of either was stored.
         with server.client() as api:
