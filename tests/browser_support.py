@@ -57,6 +57,23 @@ def call(base: str, method: str, path: str, body: dict | None = None, *, as_host
     return text if raw else json.loads(text)
 
 
+def pocari_with_computers(base: str, seed: int, simulated: bool = True) -> dict:
+    """A POCARI BET game with a person in seat 0 and the computer in seats 1 and 2 (the created game)."""
+    return call(base, "POST", "/api/games", {"game": "pocari_bet", "names": ["Aki", "Ben", "Chie"], "bots": [1, 2],
+                                             "simulated": simulated, "seed": seed})
+
+
+def to_the_drop(base: str, gid: str) -> dict:
+    """Seat 0's moves through the API (the computers and the simulated table do the rest), up to
+    the throw; the view there."""
+    for _ in range(40):
+        view = call(base, "GET", f"/api/games/{gid}/view")
+        if view["chance"] and view["chance"]["kind"] == "drop":
+            return view
+        call(base, "POST", f"/api/games/{gid}/moves", {"move": view["moves"][0]["move"]})
+    raise AssertionError("the round did not reach the throw")
+
+
 # --- tapping ----------------------------------------------------------------------------------------
 
 # Every page records, for each click event, the test ids on its path: a tap whose finger-down and

@@ -26,7 +26,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from browser_support import REPLY_MS, call, pick_testid, shown, tap, tap_and_wait, wait_until
+from browser_support import (REPLY_MS, call, pick_testid, pocari_with_computers, shown, tap, tap_and_wait,
+                             to_the_drop, wait_until)
 from playwright.sync_api import expect
 from server_support import SIM_PROFILE, Server
 
@@ -61,19 +62,7 @@ def watch(page, name: str, errors: list[str], allow: tuple[str, ...] = ()) -> No
             if msg.type == "error" and not any(a in msg.text for a in allow) else None)
 
 
-def new_game(base: str, seed: int, simulated: bool = True) -> dict:
-    return call(base, "POST", "/api/games", {"game": "pocari_bet", "names": ["Aki", "Ben", "Chie"], "bots": [1, 2],
-                                             "simulated": simulated, "seed": seed})
-
-
-def to_the_drop(base: str, gid: str) -> dict:
-    """Seat 0's moves through the API (the computers and the simulated table do the rest)."""
-    for _ in range(40):
-        view = call(base, "GET", f"/api/games/{gid}/view")
-        if view["chance"] and view["chance"]["kind"] == "drop":
-            return view
-        call(base, "POST", f"/api/games/{gid}/moves", {"move": view["moves"][0]["move"]})
-    raise AssertionError("the round did not reach the throw")
+new_game = pocari_with_computers
 
 
 

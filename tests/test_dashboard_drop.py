@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import call, tap, tap_and_wait
+from browser_support import call, pocari_with_computers, tap, tap_and_wait, to_the_drop
 from playwright.sync_api import expect
 from server_support import Server
 
@@ -46,17 +46,7 @@ def watch(page, errors: list[str], allow: tuple[int, ...] = ()) -> None:
 
 
 def new_game(base: str, seed: int) -> str:
-    return call(base, "POST", "/api/games", {"game": "pocari_bet", "names": ["Aki", "Ben", "Chie"], "bots": [1, 2],
-                                             "simulated": True, "seed": seed})["id"]
-
-
-def to_the_drop(base: str, gid: str) -> dict:
-    for _ in range(40):
-        view = call(base, "GET", f"/api/games/{gid}/view")
-        if view["chance"] and view["chance"]["kind"] == "drop":
-            return view
-        call(base, "POST", f"/api/games/{gid}/moves", {"move": view["moves"][0]["move"]})
-    raise AssertionError("the round did not reach the throw")
+    return pocari_with_computers(base, seed)["id"]
 
 
 def camera_report(readings: list[tuple[str, float, bool, float]]) -> dict:

@@ -27,7 +27,7 @@ import pytest
 
 from companion.observation import Observation
 from companion.sensors.link import HEARTBEAT_S, SensorLink
-from companion.server.app import Tables
+from companion.server.tables import Tables
 from companion.table.devices import Devices
 from companion.table.session import TableSession
 from companion.table.store import EventStore

@@ -18,7 +18,8 @@ from api_support import seat, table_client
 from companion.observation import MAX_DETAIL_BYTES, MAX_DRINKS, MAX_PASSES
 from companion.rules.engine import OPTION_RANGE
 from companion.rules.games import GAMES
-from companion.server.app import (MAX_MOVE_BYTES, MAX_NAME, MAX_OPTIONS, MAX_OPTIONS_BYTES, MAX_SEATS, MAX_SEED)
+from companion.server.requests import (MAX_MOVE_BYTES, MAX_NAME, MAX_OPTIONS, MAX_OPTIONS_BYTES, MAX_SEATS,
+                                       MAX_SEED)
 from companion.server.body_limit import MAX_BODY_BYTES
 from companion.server.json_body import MAX_INT_DIGITS
 from server_support import Server

@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import io
-import json
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 from urllib.parse import quote, urlsplit
 
 import segno
@@ -19,21 +18,22 @@ from fastapi import FastAPI, HTTPException, Query, Request, Security, WebSocket,
 from fastapi.security import APIKeyCookie, HTTPBearer
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator
 from starlette.concurrency import run_in_threadpool
 
-from ..observation import Observation, whole_number
+from ..observation import Observation
 from ..rules.engine import IllegalMove, Move
 from ..rules.games import GAMES
 from ..table.access import Access
 from ..table.devices import Devices
-from ..table.session import ESTIMATE_PLAYOUTS, BrokenGame, Forbidden, NotOffered, TableSession, stored_log
+from ..table.session import ESTIMATE_PLAYOUTS, Forbidden, NotOffered, TableSession, stored_log
 from ..table.store import EventStore
 from .body_limit import RESPONSE_413, BodyLimit
 from .guard import Guard, own_names
 from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork, Busy
 from .json_body import StrictJSONRoute
 from .openapi_errors import document_errors
+from .requests import MAX_GAME_KIND, FeedIn, MoveIn, NewGame
+from .tables import Tables
 from .trust import (ASK_LINK, COOKIE_AGE, HOST_COOKIE, Caller, Trust, require_any, require_host,
                     seat_cookie, watch_cookie)
 
@@ -41,69 +41,9 @@ STATIC = Path(__file__).parent / "static"
 log = logging.getLogger(__name__)
 
 
-# Bounds of what a request may carry, checked before anything is stored (a game's settings and
-# log are kept for ever and sent to every device). The body as a whole: server/body_limit.py.
-MAX_NAME = 40                 # characters of a player's name
-MAX_SEATS = 12                # seats at one table (LEMON SQUASH seats the most: 12)
-MAX_GAME_KIND = 40            # characters of a game's id ("upside_down_tower")
-MAX_SEED = 2**53 - 1          # a seed is a whole number from 0 to this (exact as a JSON number)
-MAX_OPTIONS = 40              # options named in one game (TOKYO METRO has the most: 27)
-MAX_OPTIONS_BYTES = 131_072   # the options as JSON: a whole board file of one's own takes ~55 KB
-MAX_MOVE_BYTES = 4_096        # a move as JSON: the largest a game takes (drinks, amounts, coins) ~400 B
+# Live views (WebSockets) a table holds open.
 MAX_SOCKETS_PER_DEVICE = 8    # live WebSockets of one key from one address (a page each: tabs, reloads)
 MAX_SOCKETS = 256             # live WebSockets in all (a table has a dozen devices)
-
-Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
-Seat = whole_number(ge=0, lt=MAX_SEATS)
-
-
-def _json_bytes(value: Any) -> int:
-    """The size of a value as the store would write it (a lone surrogate counted, not refused here)."""
-    return len(json.dumps(value, ensure_ascii=False, default=str).encode("utf-8", "surrogatepass"))
-
-
-class NewGame(BaseModel):
-    game: str = Field("pocari_bet", max_length=MAX_GAME_KIND, description="game id, e.g. pocari_bet")
-    names: list[Name] = Field(default_factory=lambda: ["Aki", "Ben", "Chie"], min_length=1, max_length=MAX_SEATS,
-                              description=f"one per seat, 1 to {MAX_NAME} characters each")
-    bots: list[Seat] = Field(default_factory=list, max_length=MAX_SEATS, description="seats played by the computer")
-    simulated: StrictBool = Field(True, description="True: the simulated tower supplies drops")
-    seed: whole_number(ge=0, le=MAX_SEED) | None = None
-    options: dict[Annotated[str, StringConstraints(max_length=MAX_GAME_KIND)], Any] = Field(
-        default_factory=dict, max_length=MAX_OPTIONS,
-        description=f"the game's options (each game checks its own names and bounds); at most "
-                    f"{MAX_OPTIONS} of them, {MAX_OPTIONS_BYTES} bytes as JSON")
-
-    @field_validator("options")
-    @classmethod
-    def _small_options(cls, value: dict) -> dict:
-        size = _json_bytes(value)
-        if size > MAX_OPTIONS_BYTES:
-            raise ValueError(f"the options take {size} bytes as JSON; at most {MAX_OPTIONS_BYTES}")
-        return value
-
-
-class MoveIn(BaseModel):
-    move: dict[str, Any] = Field(description='{"kind": ..., "player": seat or "chance", "args": {...}}; '
-                                             f"at most {MAX_MOVE_BYTES} bytes as JSON")
-    override_beams: StrictBool = Field(
-        False, description="the host's override of the exit beam: a drop whose number of drinks out differs "
-                           "from what the exit beam counted for it is refused (409) unless this is true, which "
-                           "says that a person looked and the beam is wrong; logged with the move. Only the "
-                           "host may send it (403 for a player's or a spectator's key)")
-
-    @field_validator("move")
-    @classmethod
-    def _small_move(cls, value: dict) -> dict:
-        size = _json_bytes(value)
-        if size > MAX_MOVE_BYTES:
-            raise ValueError(f"the move takes {size} bytes as JSON; no move of any game takes more than "
-                             f"{MAX_MOVE_BYTES}")
-        return value
-
-
-class FeedIn(BaseModel):
-    game_id: str = Field(max_length=MAX_GAME_KIND, description="the game the tower's camera and sensors report to")
 
 
 # The keys a route reads (server/trust.py), declared so that /openapi.json says which routes
@@ -121,102 +61,6 @@ NAMES_A_GAME = {404: {"description": "no such game"},
 # who also plays on the same phone holds both); the table page, and scripts, need not say.
 Viewing = Annotated[Literal["player", "table"] | None, Query(
     alias="as", description="`player`: use this device's seat key before the host's (the player page)")]
-
-
-class Tables:
-    """The sessions of this server, resumed from the store at start. A game whose log cannot
-    be folded is set aside (``broken``), with a message in the log; the others run."""
-
-    def __init__(self, store: EventStore):
-        self.store = store
-        self.sessions: dict[str, TableSession] = {}
-        self.broken: dict[str, BrokenGame] = {}
-        for info in reversed(store.games(status="open")):
-            try:
-                self._load(info.id)
-            except BrokenGame:
-                pass
-        self.active: str | None = next(reversed(self.sessions), None)  # the game the devices feed
-
-    def _load(self, game_id: str) -> TableSession:
-        try:
-            session = TableSession(self.store, game_id)
-        except BrokenGame as exc:
-            self._set_aside(exc)
-            raise
-        self.sessions[game_id] = session
-        return session
-
-    def _set_aside(self, exc: BrokenGame) -> None:
-        if exc.game_id not in self.broken:
-            log.error("%s", exc)
-        self.broken[exc.game_id] = exc
-
-    def problem(self, info) -> dict | None:
-        """Why a listed game is set aside (its settings are read here; its records when it is
-        resumed: at start for open games, when first opened for finished ones), or None."""
-        if info.problem and info.id not in self.broken:
-            self._set_aside(BrokenGame(info.id, info.game, 0, info.problem))
-        broken = self.broken.get(info.id)
-        return broken.to_json() if broken else None
-
-    def feed(self, session: TableSession) -> TableSession:
-        """Make ``session`` the game the camera and sensors report to (the host's choice; a new
-        game, and a move made on the table view, choose it too). Every open view is told."""
-        before, self.active = self.active, session.id
-        if before != session.id:
-            for other in {before, session.id} - {None}:
-                if other in self.sessions:
-                    self.sessions[other].notify()
-        return session
-
-    def doubt(self, obs: Observation) -> str | None:
-        """Why the game in play would put this camera reading to a person (devices read the tray
-        again first), or None."""
-        session = self.sessions.get(self.active) if self.active else None
-        if session is None or session.over:
-            return None
-        return session.second_look(obs)
-
-    def route(self, obs: Observation) -> None:
-        """Hand a device's observation to the game in play; without one it is only counted."""
-        session = self.sessions.get(self.active) if self.active else None
-        if session is None or session.over:
-            log.info("no game in play: %s observation not recorded", obs.source)
-            return
-        session.observe(obs)
-
-    def get(self, game_id: str) -> TableSession:
-        """The game's session: 404 for no such game, 409 (saying why) for one set aside."""
-        if game_id in self.broken:
-            raise HTTPException(409, str(self.broken[game_id]))
-        if game_id not in self.sessions:
-            try:
-                self._load(game_id)
-            except KeyError:
-                raise HTTPException(404, f"no game {game_id!r}; the host's lobby lists the games") from None
-            except BrokenGame as exc:
-                raise HTTPException(409, str(exc)) from None
-        return self.sessions[game_id]
-
-    def known(self, game_id: str) -> None:
-        """404 unless ``game_id`` names a stored game (broken or not): checked before a key is read,
-        so that a stranger learns nothing more of a game than of no game."""
-        if game_id not in self.sessions and game_id not in self.broken:
-            try:
-                self.store.game(game_id)
-            except KeyError:
-                raise HTTPException(404, f"no game {game_id!r}; the host's lobby lists the games") from None
-
-    def seats(self, game_id: str) -> int:
-        """How many seats a stored game has (0 for one whose settings cannot be read)."""
-        if game_id in self.sessions:
-            return len(self.sessions[game_id].config["names"])
-        try:
-            names = self.store.game(game_id).config.get("names")
-        except KeyError:
-            return 0
-        return len(names) if isinstance(names, list) else 0
 
 
 def create_app(store: EventStore, lan_url: str | None = None, camera: str | None = None,

@@ -8,7 +8,7 @@ connection is closed. A body within the limit is handed to the app as it came. A
 stops arriving (a slow or stalled client) is answered 408 after ``BODY_SECONDS`` without a byte.
 
 The largest body the API takes is a new game with a board file of its own in its options
-(``MAX_OPTIONS_BYTES`` in app.py, 128 KB); everything else is well under 4 KB.
+(``MAX_OPTIONS_BYTES`` in server/requests.py, 128 KB); everything else is well under 4 KB.
 """
 from __future__ import annotations
 
