@@ -195,7 +195,8 @@ def test_single_drops_two_drinks_close_together_and_a_glitch(rig):
     assert all(abs(w - 20_000) <= 100 for w in widths[:5] + widths[6:]), widths
     double = ins[5]
     assert double.detail["double"] and double.passes_in == 2 and double.confidence < 0.8
-    assert abs(double.detail["width_us"] - 41_000) <= 100 and double.detail["median_us"] == widths[0]
+    # the firmware's running median of the five singles before it (the bridge's timing wobbles by µs)
+    assert abs(double.detail["width_us"] - 41_000) <= 100 and double.detail["median_us"] == sorted(widths[:5])[2]
     assert not any(o.detail["double"] for o in ins[:5] + ins[6:])
     t = [o.detail["t_ms"] for o in ins]
     assert t[1] - t[0] == pytest.approx(120, abs=2) and t[7] - t[6] == pytest.approx(30, abs=2)
