@@ -33,20 +33,25 @@ KINDS = {  # module name prefix -> kind
     "test_api_schema": "device",
 }
 
-# Seconds the module's longest test typically takes on one busy core, for modules with no time of
-# their own in the cache yet (a fresh clone). Only the order matters; unknown modules count 0.1 s.
+# Seconds the module's longest test typically takes alone on 2 cores (docs/performance.md), for
+# modules with no time of their own in the cache yet (a fresh clone). Only the order matters;
+# unknown modules count 0.1 s, so every module with a test of a few seconds is listed: one left
+# out would start last and leave a worker to run it alone at the end. A vision test's includes
+# building its table when it is the first to need it.
 TYPICAL_SECONDS = {
-    "test_dashboard_games": 25.0, "test_dashboard_metro": 20.0, "test_dashboard_devices": 15.0,
-    "test_dashboard_browser": 6.0, "test_dashboard_compose": 6.0, "test_dashboard_trust": 8.0,
-    "test_dashboard_drop": 5.0,
-    "test_vision_split": 4.0, "test_vision_fit": 4.0, "test_vision_identify": 3.0,
-    "test_vision_calibrate": 3.0, "test_vision_view": 5.0, "test_vision_mat": 4.0,
-    "test_vision_segment": 4.0, "test_vision_tray": 6.0, "test_sim_scenes": 2.0, "test_sim_families": 0.5,
-    "test_vision_learned": 3.0,
-    "test_firmware_simavr": 4.0, "test_sensors_link": 2.0, "test_metro_estimate": 2.0,
-    "test_cli": 3.0, "test_devices": 5.0, "test_sensor_restarts": 4.0,
-    "test_broken_games": 3.0, "test_estimates_load": 15.0, "test_input_limits": 6.0,
-    "test_crash_campaign": 25.0, "test_slow_clients": 1.5, "test_api_schema": 15.0,
+    "test_dashboard_metro": 50.0, "test_dashboard_games": 20.0, "test_dashboard_devices": 15.0,
+    "test_dashboard_browser": 6.0, "test_dashboard_compose": 5.0, "test_dashboard_trust": 6.0,
+    "test_dashboard_drop": 6.0, "test_dashboard_broken": 3.0,
+    "test_vision_split": 6.0, "test_vision_fit": 6.0, "test_vision_identify": 6.0,
+    "test_vision_calibrate": 7.0, "test_vision_view": 6.0, "test_vision_mat": 3.0,
+    "test_vision_segment": 6.0, "test_vision_tray": 5.0, "test_sim_scenes": 1.5, "test_sim_families": 0.5,
+    "test_vision_learned": 1.0, "test_vision_piece_profile": 1.5,
+    "test_firmware_simavr": 7.0, "test_sensors_link": 7.0, "test_metro_estimate": 6.0,
+    "test_cli": 3.0, "test_devices": 6.0, "test_sensor_restarts": 2.0, "test_resume": 6.0,
+    "test_metro_properties": 13.0, "test_metro_session": 4.0, "test_pocari_properties": 3.0,
+    "test_games_properties": 2.0, "test_api": 3.0,
+    "test_broken_games": 3.0, "test_estimates_load": 6.0, "test_input_limits": 4.0,
+    "test_crash_campaign": 20.0, "test_slow_clients": 1.5, "test_api_schema": 13.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.

@@ -3,6 +3,7 @@ profile file. Real OpenCV on rendered photos."""
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 from pathlib import Path
 
@@ -30,9 +31,32 @@ def calset() -> Path:
     return calibration_set(SIM_SEED)
 
 
+class _Said(logging.Handler):
+    """What the vision code logs while it is attached."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
 @pytest.fixture(scope="module")
-def profile(calset) -> Profile:
-    return calibrate_dir(calset)
+def calibrated_set(calset) -> tuple[Profile, list[str]]:
+    """The profile calibrated from ``calset`` and the warnings calibration logged on the way
+    (one calibration serves the tests of both: it takes a second)."""
+    said, log = _Said(), logging.getLogger("companion.vision")
+    log.addHandler(said)
+    try:
+        return calibrate_dir(calset), said.messages
+    finally:
+        log.removeHandler(said)
+
+
+@pytest.fixture(scope="module")
+def profile(calibrated_set) -> Profile:
+    return calibrated_set[0]
 
 
 def copy_set(calset: Path, tmp_path: Path) -> Path:
@@ -174,7 +198,6 @@ def test_a_drink_hard_to_see_against_the_tray_is_named(calset, tmp_path, caplog)
     assert "shorter" in odd[0] and "hard to see against this tray" in odd[0] and "take that photo again" in odd[0]
 
 
-def test_a_good_calibration_names_no_drink(calset, caplog):
-    with caplog.at_level("WARNING", logger="companion.vision"):
-        calibrate_dir(calset)
-    assert not [r for r in caplog.records if "than its shape and colour predict" in r.getMessage()]
+def test_a_good_calibration_names_no_drink(calibrated_set):
+    _, said = calibrated_set
+    assert not [m for m in said if "than its shape and colour predict" in m]

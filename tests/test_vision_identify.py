@@ -54,10 +54,12 @@ def score(found, truth):
 @pytest.mark.parametrize("difficulty,min_correct,max_wrong", [("separated", 0.9, 0.05), ("touching", 0.8, 0.08),
                                                               ("drift", 0.9, 0.05)])
 def test_identification_accuracy_on_rendered_photos(profile, renderer, difficulty, min_correct, max_wrong):
+    # Two photos a difficulty guard that the reader works at all on this table; how well it reads
+    # is measured over hundreds of photos on many tables by benchmarks/vision.py, not here.
     rng = np.random.default_rng([77, len(difficulty)])
     total = {"correct": 0, "wrong": 0, "unsure": 0, "missed": 0, "extra": 0}
     n = 0
-    for _ in range(6):
+    for _ in range(2):
         img, truth = render_sample(renderer, rng, difficulty)
         for k, v in score(identify(img, profile), truth).items():
             total[k] += v
@@ -209,12 +211,13 @@ def test_a_dark_drink_read_lighter_than_calibrated_keeps_its_colour_when_no_othe
 
 
 def test_a_drink_is_measured_against_its_own_calibrated_colour_too(tmp_path):
-    # seed 12006 (a dark tray), 6th separated photo: a black square bottle's flat faces catch
-    # more light than the black cans' curves, which set black's mean colour. Against the mean
-    # alone its colour fits no drink; against its own calibration photo it plainly does.
+    # seed 25000 (a dark tray, shared with test_vision_split), 14th separated photo (found on
+    # seed 12006): a black square bottle's flat faces catch more light than the black cans'
+    # curves, which set black's mean colour. Against the mean alone its colour fits no drink;
+    # against its own calibration photo it plainly does.
     import copy
 
-    profile, image, truth = benchmark_photo(tmp_path, 12006, 5, "separated")
+    profile, image, truth = benchmark_photo(tmp_path, 25000, 13, "separated")
     bottle = next(t for t in truth if t["id"] == "black-square_bottle")
 
     def reading(p):

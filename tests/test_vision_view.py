@@ -131,10 +131,11 @@ def _can_at(renderer, angle):
 
 
 def test_a_can_reads_alike_across_and_along_the_light():
-    # seed 8000: a can lying one way looks markedly flatter than lying the other way; the
-    # calibrated angle effect makes both fit the can as calibrated
-    look = Look.from_seed(8000)
-    profile = calibrated(8000)
+    # seed 8003 (the tilted view's table above, whose profile is built once for both tests): a
+    # can lying one way looks markedly flatter than lying the other way; the calibrated angle
+    # effect makes both fit the can as calibrated
+    look = Look.from_seed(8003)
+    profile = calibrated(8003)
     effect = profile.stats["angle_effect"]
     c, s = effect["flat"]
     renderer = Renderer(look)
