@@ -102,6 +102,9 @@ def test_a_reading_the_game_doubts_is_read_again_before_anyone_is_asked(monkeypa
         camera.drop(["red-tall_can", "blue-stubby_can"])
         wait_for(lambda: doubted, "the first reading of the drop")
         camera.drop(["mint-tallest_bottle"])
+        # landed: the camera has shown every frame of its fall (on a busy machine the frame
+        # reader may not have come to them yet, and the tray read again would be the old one)
+        wait_for(lambda: not camera.script, "the camera to show the third drink's fall")
         late_drink_landed.set()
         obs = wait_for(lambda: routed and routed[0], "the reading again to be routed")
     finally:
