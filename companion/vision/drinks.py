@@ -14,7 +14,7 @@
 7. What is left unexplained, small and faint is shade, not a drink (faint.py).
 8. Each drink is in the tower once: of two sure readings of one drink, the less sure is
    marked unsure (repeats.py).
-(The steps are those of docs/vision.md.)
+(The steps are those of companion/vision/READING.md; docs/vision.md sums them up.)
 """
 from __future__ import annotations
 
