@@ -27,6 +27,7 @@ from ..observation import Observation
 from .drinks import identify_analysis
 from .segment import FrameError, analyse
 from .profile import Profile, ProfileError
+from .taught import measured_look
 
 log = logging.getLogger("companion.vision")
 
@@ -300,5 +301,11 @@ def math_dist(a: dict, b: dict) -> float:
 
 
 def _public(d: dict) -> dict:
-    return {"id": f"{d['color']}-{d['shape']}", "color": d["color"], "shape": d["shape"], "x": d["x"], "y": d["y"],
-            "confidence": d["confidence"], "unsure": d["unsure"], "why": d.get("_why", "")}
+    out = {"id": f"{d['color']}-{d['shape']}", "color": d["color"], "shape": d["shape"], "x": d["x"], "y": d["y"],
+           "confidence": d["confidence"], "unsure": d["unsure"], "why": d.get("_why", "")}
+    # What the piece measured, for the table to teach the camera with when a person says what
+    # the drink really was (vision/taught.py); not for a fitted outline, whose features are those
+    # of the piece it replaced, not of the drink.
+    if d.get("_f") and not d.get("_fitted"):
+        out["look"] = measured_look(d["_f"])
+    return out
