@@ -111,3 +111,24 @@ def test_a_look_that_cannot_be_a_drink_is_not_taught(profile, tables):
     # a round drink's shading is kept as at no angle to the light, as calibration keeps it
     pose = pose_of(look, ODD, profile.stats)
     assert pose["length"] == look["length"] and pose["taught"] is True
+
+
+def test_a_reading_carries_looks_of_its_new_drinks_within_what_an_observation_keeps(profile, tables):
+    from companion.drinks import DRINK_IDS
+    from companion.observation import Observation
+    from companion.vision.tray import _with_looks
+
+    _, odd = tables
+    image = frames(odd, [Placement(ODD, *PLACES[0])], 1, seed=1)[0]
+    look = measured_look(identify(image, profile, debug=True)[0]["_f"])
+    reading = {"color": "purple", "shape": "not_tallest_bottle", "x": 1234.5, "y": 678.9, "confidence": 0.987,
+               "unsure": False, "why": "or red-not_tallest_bottle?", "look": look}
+    drop = [{**reading, "id": d, "new": n < 12} for n, d in enumerate(DRINK_IDS)]
+    kept_ = _with_looks(drop)
+    assert [("look" in d) for d in kept_] == [n < 12 for n in range(36)]     # the new ones' alone
+    Observation(source="camera", appeared=DRINK_IDS[:12], detail={"detections": kept_})
+    # all 36 new, each with the longest reasons the reader gives: the readings, without their looks
+    why = "longer than a purple not tallest bottle: two drinks?; or red-not_tallest_bottle?"
+    full = _with_looks([{**d, "new": True, "why": why} for d in drop])
+    assert not any("look" in d for d in full)
+    Observation(source="camera", appeared=list(DRINK_IDS), detail={"detections": full})

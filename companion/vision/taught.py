@@ -35,12 +35,16 @@ LOOK_KEYS = (*SHAPE_FEATURES, *COLOUR_FEATURES, "area")
 # A piece much smaller or larger than any calibrated drink is a part of one or two of them:
 # its look would teach the camera a drink that is not there.
 AREA_SLACK = (0.7, 1.3)
+# Decimals kept of a look (it travels in the observation's detail, whose size is capped): sizes
+# to a hundredth of a pixel and colours to a hundredth of a level are below the noise; the
+# ratios to 4 decimals.
+DIGITS = {"length": 2, "width": 2, "b": 2, "g": 2, "r": 2, "area": 0}
 
 
 def measured_look(f: dict) -> dict:
     """What a reading carries of its piece for the table (JSON: numbers only): the features
     classify compares, the piece's area and its axis (a round drink's shading turns with it)."""
-    look = {k: round(float(f[k]), 4) for k in LOOK_KEYS}
+    look = {k: round(float(f[k]), DIGITS.get(k, 4)) for k in LOOK_KEYS}
     look["axis"] = [round(float(v), 4) for v in f["axis"]]
     return look
 
