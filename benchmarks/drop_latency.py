@@ -45,6 +45,7 @@ from companion.table.store import EventStore  # noqa: E402
 from server_support import Server, authorization  # noqa: E402
 
 READ_PATIENCE = 180.0   # seconds a drop may take to be read (or reported) even with the CPU hogged
+TABLET_PATIENCE = 60.0  # seconds a tablet may take to show it after that; later counts as never shown
 
 
 class Tablet(threading.Thread):
@@ -156,6 +157,10 @@ def one_drop(table: Table) -> dict:
     seq, reading = found
     first = (reading.get("detail") or {}).get("first_reading") or {}
     appeared = first.get("appeared", reading.get("appeared", []))
+    # (the throw is over when the service has the reading; the tablets may still be receiving it)
+    deadline = time.monotonic() + TABLET_PATIENCE
+    while any(t.first_at(seq) is None for t in table.tablets) and time.monotonic() < deadline:
+        time.sleep(0.02)
     arrived = [t.first_at(seq) for t in table.tablets]
     settled = camera["settled_at"]
     return {"read": True, "in_tray": len(camera["in_tray"]), "read_drinks": len(appeared),
