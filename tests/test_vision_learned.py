@@ -13,7 +13,8 @@ import pytest
 
 from companion.sim.looks import FAMILIES
 from companion.vision import learned
-from companion.vision.drinks import identify
+from companion.vision.drinks import DEFAULT_SCORER, identify
+from companion.vision.tray import TrayWatcher
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,6 +99,9 @@ def test_the_scorer_is_an_option_and_the_rules_stay_the_default():
     profile, image, _ = benchmark_photo(None, SEED, 0, "separated")
     with pytest.raises(ValueError):
         identify(image, profile, scorer="guess")
+    with pytest.raises(ValueError):
+        TrayWatcher(profile, scorer="guess")
+    assert DEFAULT_SCORER == "rules"
     rules, default = identify(image, profile, scorer="rules"), identify(image, profile)
     assert rules == default
 
