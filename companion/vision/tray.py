@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from ..observation import MAX_DETAIL_BYTES, Observation
-from .drinks import identify_analysis
+from .drinks import DEFAULT_SCORER, identify_analysis, scorer_hook
 from .segment import FrameError, analyse
 from .profile import Profile, ProfileError
 from .taught import measured_look
@@ -44,13 +44,16 @@ DETAIL_ROOM = 2048         # bytes of an observation's detail left for what the 
 
 
 class TrayWatcher:
-    def __init__(self, profile: Profile, still_frames: int = 4, still_s: float | None = None):
+    def __init__(self, profile: Profile, still_frames: int = 4, still_s: float | None = None,
+                 scorer: str = DEFAULT_SCORER):
         """``still_frames``: frames in a row the tray must stay still before it is read;
         ``still_s``: or three frames spanning at least this many seconds (frames come slowly on
-        a busy machine, and waiting for ``still_frames`` of them would make the reading late)."""
+        a busy machine, and waiting for ``still_frames`` of them would make the reading late);
+        ``scorer``: how the pieces are named (``drinks.SCORERS``)."""
         if not isinstance(profile, Profile):
             raise ProfileError("TrayWatcher needs a drink profile (companion.vision.profile.Profile)")
         self.profile = profile
+        self._hook = scorer_hook(scorer)
         self.still_frames = max(1, int(still_frames))
         self.still_s = still_s
         self._prev_small: np.ndarray | None = None
@@ -128,7 +131,7 @@ class TrayWatcher:
         # the tray has been still for long enough after a change: read it
         try:
             an = analyse(frame, self.profile)
-            dets = identify_analysis(an, self.profile)
+            dets = identify_analysis(an, self.profile, self._hook)
         except FrameError as exc:
             return self._skip(str(exc))
         except Exception as exc:  # a fault of the reader on this frame: the next still frame is tried
