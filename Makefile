@@ -82,12 +82,13 @@ bench: $(VENV)/.installed
 	$(VENV)/bin/python benchmarks/engine.py
 
 # The learned drink scorer (companion/vision/learned.py, issue 26): renders and calibrates the
-# training tables (kept in build/learn_drinks/ for the next run), trains with numpy alone,
-# writes companion/vision/models/drink_scorer.json and measures it against the rules on held-out
-# tables. Fixed seeds: the same file again. About 15 minutes on 2 cores from nothing rendered.
+# training tables, two at a time (kept in build/learn_drinks/ for the next run), trains with
+# numpy alone, writes companion/vision/models/drink_scorer.json and measures it against the
+# rules on held-out development tables. Fixed seeds: the same file again. About 30 minutes on 2
+# cores from nothing rendered (ARGS=--no-measure: the model only).
 .PHONY: model
 model: $(VENV)/.installed
-	$(VENV)/bin/python tools/learn_drinks.py $(ARGS)
+	$(VENV)/bin/python tools/learn_drinks.py --jobs 2 $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

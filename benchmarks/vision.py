@@ -21,6 +21,7 @@ before (--eval-seeds) and says which.
 
 Run:   .venv/bin/python benchmarks/vision.py                 (both families, 8 tables x 40 photos)
        .venv/bin/python benchmarks/vision.py --family dev --seeds 5000 --tables 2 --images 10   (quick)
+       .venv/bin/python benchmarks/vision.py --scorer rules,learned ...   (both scorers on the same pieces)
 
 A drink is "correct" when a detection whose centroid lies on it names it and is not unsure,
 "wrong" when that detection names another drink, "unsure" when it is marked unsure, "missed"
@@ -40,6 +41,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+import copy  # noqa: E402
 import logging  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
@@ -57,7 +59,7 @@ from companion.sim.render import Renderer  # noqa: E402
 from companion.sim.scenes import (DIFFICULTIES, DIFFICULTY_TITLES, render_sample,  # noqa: E402
                                   write_calibration_set)
 from companion.vision.calibrate import calibrate_dir  # noqa: E402
-from companion.vision.drinks import identify  # noqa: E402
+from companion.vision.drinks import DEFAULT_SCORER, SCORERS, identify  # noqa: E402
 from companion.vision.segment import FrameError  # noqa: E402
 
 TARGETS = {"correct": (">=", 99.5), "wrong": ("<=", 0.3), "unsure": ("<=", 1.0), "median_ms": ("<=", 30.0)}
@@ -111,27 +113,49 @@ def score(detections: list[dict], truth: list[dict], tally: dict, log_errors: li
         log_errors.append(f"{tag} {extra} extra")
 
 
-def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: str = "dev") -> dict:
-    """Score ``images`` photos of each table at ``difficulty``. Misses are collected (and with
-    ``verbose`` listed) for the dev family only: eval photos are only ever scored."""
-    tally = {"drinks": 0, "correct": 0, "wrong": 0, "unsure": 0, "missed": 0, "extra": 0}
+def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str, list[dict]]:
+    """The readings of one photo by each scorer. One scorer: ``identify`` itself. Several: the
+    frame is analysed and split once (the pieces are the same for every scorer) and each
+    scorer names the finished pieces, as ``identify`` would (the time is then that of all)."""
+    if len(scorers) == 1:
+        return {scorers[0]: identify(image, profile, scorer=scorers[0])}
+    from companion.vision.drinks import identify_analysis
+    from companion.vision.learned import rescore
+    from companion.vision.repeats import doubt_repeats
+    from companion.vision.segment import analyse
+    kept = {}
+
+    def keep(readings, an, _profile):
+        kept["pieces"] = copy.deepcopy(readings)
+
+    an = analyse(image, profile)
+    got = {"rules": identify_analysis(an, profile, keep)}
+    if "learned" in scorers:
+        got["learned"] = doubt_repeats(rescore(copy.deepcopy(kept["pieces"]), an, profile))
+    return {s: got[s] for s in scorers}
+
+
+def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: str = "dev",
+        scorers: tuple[str, ...] = ("default",)) -> dict:
+    """Score ``images`` photos of each table at ``difficulty``, for each scorer (the results
+    keyed by scorer). Misses are collected (and with ``verbose`` listed) for the dev family
+    only: eval photos are only ever scored."""
+    scorers = tuple(DEFAULT_SCORER if s == "default" else s for s in scorers)
+    per = {s: _run_one() for s in scorers}
     times: list[float] = []    # CPU time of this thread: the work of one core, whatever else runs
     walls: list[float] = []
     dev = family == "dev"
-    errors: list[str] | None = [] if dev else None
-    readings: list[tuple[float, bool, bool]] = []
     trays: list[str] = []
     refused = crashed = 0
     for seed in seeds:
         look = Look.from_seed(seed, family=family)
         trays.append(look.tray)
-        with tempfile.TemporaryDirectory() as tmp:
-            write_calibration_set(Path(tmp), look, seed)
-            profile = calibrate_dir(Path(tmp))
+        profile = calibrated(look, seed)
         renderer = Renderer(look)
         rng = np.random.default_rng([seed, 31337])
+        errors = per[scorers[0]]["errors"] if dev else None
         try:
-            identify(render_sample(renderer, rng, difficulty)[0], profile)  # warm-up (caches), not scored
+            read_with(render_sample(renderer, rng, difficulty)[0], profile, scorers)  # warm-up (caches), not scored
         except FrameError:
             pass
         except Exception as exc:            # a reader that fails is counted, the run goes on
@@ -142,30 +166,55 @@ def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: s
             img, truth = render_sample(renderer, rng, difficulty)
             t0, c0 = time.perf_counter(), time.thread_time()
             try:
-                found = identify(img, profile)
+                found = read_with(img, profile, scorers)
             except FrameError as exc:       # counted: every drink in it is missed
-                found = []
+                found = {s: [] for s in scorers}
                 refused += 1
                 if errors is not None:
                     errors.append(f"seed {seed} image {i}: frame refused: {exc}")
             except Exception as exc:        # counted: every drink in it is missed
-                found = []
+                found = {s: [] for s in scorers}
                 crashed += 1
                 if errors is not None:
                     errors.append(f"seed {seed} image {i}: reading failed: {exc!r}")
             times.append(time.thread_time() - c0)
             walls.append(time.perf_counter() - t0)
-            score(found, truth, tally, errors, f"seed {seed} ({look.tray}) image {i}:" if dev else "", readings)
-    n = max(1, tally["drinks"])
-    res = {k: 100.0 * tally[k] / n for k in ("correct", "wrong", "unsure", "missed", "extra")}
-    res.update(drinks=tally["drinks"], images=len(times), median_ms=1000 * statistics.median(times),
-               p95_ms=1000 * float(np.percentile(times, 95)),
-               wall_median_ms=1000 * statistics.median(walls), trays=trays, refused=refused,
-               crashed=crashed, readings=readings)
-    if verbose and errors:
-        for e in errors:
-            print("   ", e, file=sys.stderr)
-    return res
+            for s in scorers:
+                tag = f"seed {seed} ({look.tray}) image {i}{'' if len(scorers) == 1 else ' ' + s}:" if dev else ""
+                score(found[s], truth, per[s]["tally"], per[s]["errors"] if dev else None, tag, per[s]["readings"])
+    out = {}
+    for s in scorers:
+        tally = per[s]["tally"]
+        n = max(1, tally["drinks"])
+        res = {k: 100.0 * tally[k] / n for k in ("correct", "wrong", "unsure", "missed", "extra")}
+        res.update(drinks=tally["drinks"], images=len(times), median_ms=1000 * statistics.median(times),
+                   p95_ms=1000 * float(np.percentile(times, 95)),
+                   wall_median_ms=1000 * statistics.median(walls), trays=trays, refused=refused,
+                   crashed=crashed, readings=per[s]["readings"])
+        out[s] = res
+        if verbose and dev and per[s]["errors"]:
+            for e in per[s]["errors"]:
+                print("   ", e, file=sys.stderr)
+    return out
+
+
+_profiles: dict[tuple[str, int], object] = {}
+
+
+def calibrated(look: Look, seed: int):
+    """The table's profile, calibrated from its rendered photos as `calibrate drinks DIR` does;
+    once per table, not once per difficulty (the same photos give the same profile)."""
+    key = (look.family, seed)
+    if key not in _profiles:
+        with tempfile.TemporaryDirectory() as tmp:
+            write_calibration_set(Path(tmp), look, seed)
+            _profiles[key] = calibrate_dir(Path(tmp))
+    return copy.deepcopy(_profiles[key])
+
+
+def _run_one() -> dict:
+    return {"tally": {"drinks": 0, "correct": 0, "wrong": 0, "unsure": 0, "missed": 0, "extra": 0},
+            "errors": [], "readings": []}
 
 
 def reliability(readings: list[tuple[float, bool, bool]]) -> list[str]:
@@ -205,9 +254,15 @@ def main(argv=None) -> int:
     ap.add_argument("--difficulty", choices=list(DIFFICULTIES), action="append",
                     help="only this difficulty (repeatable)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every miss on stderr (dev family only)")
+    ap.add_argument("--scorer", default="default",
+                    help="how pieces are named: rules, learned, or both side by side on the same pieces "
+                         "(rules,learned); default: identify's default")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     logging.basicConfig(level=logging.ERROR)
+    scorers = tuple(DEFAULT_SCORER if x.strip() == "default" else x.strip() for x in args.scorer.split(","))
+    if not scorers or any(x not in SCORERS for x in scorers):
+        ap.error(f"--scorer: one or more of {', '.join(SCORERS)}, comma-separated")
     families = ["dev", "eval"] if args.family == "both" else [args.family]
     firsts = {"dev": args.seeds, "eval": args.eval_seeds}
     for fam in families:
@@ -220,32 +275,36 @@ def main(argv=None) -> int:
     for fam in families:
         seeds = list(range(firsts[fam], firsts[fam] + args.tables))
         print(f"\nvision benchmark, {fam} family: seeds {seeds[0]}..{seeds[-1]}, {args.images} photos per table, "
-              f"1280x720, one core (cv2.setNumThreads(1))")
-        print("| difficulty | trays | drinks | correct % | wrong % | unsure % | missed % | extra % | "
+              f"1280x720, one core (cv2.setNumThreads(1)); scorer {', '.join(scorers)}"
+              + ("" if len(scorers) == 1 else " (the same pieces; the time is the pipeline's with every scorer)"))
+        print("| scorer | difficulty | trays | drinks | correct % | wrong % | unsure % | missed % | extra % | "
               "refused / failed photos | median ms | p95 ms | wall median ms | targets |")
-        print("|" + "---|" * 13)
-        rows = []
+        print("|" + "---|" * 14)
+        rows = {s: [] for s in scorers}
         for diff in args.difficulty or list(DIFFICULTIES):
-            res = run(diff, seeds, args.images, args.verbose and fam == "dev", fam)
-            miss = meets(res)
-            all_ok &= not miss
-            rows.append((DIFFICULTY_TITLES[diff], res["readings"]))
-            print(f"| {DIFFICULTY_TITLES[diff]} | {tray_counts(res['trays'])} | {res['drinks']} | "
-                  f"{res['correct']:.2f} | {res['wrong']:.2f} | {res['unsure']:.2f} | {res['missed']:.2f} | "
-                  f"{res['extra']:.2f} | {res['refused']} / {res['crashed']} | {res['median_ms']:.1f} | "
-                  f"{res['p95_ms']:.1f} | {res['wall_median_ms']:.1f} | "
-                  f"{'met' if not miss else 'MISSED: ' + '; '.join(miss)} |", flush=True)
+            results = run(diff, seeds, args.images, args.verbose and fam == "dev", fam, scorers)
+            for scorer, res in results.items():
+                miss = meets(res)
+                all_ok &= not miss
+                rows[scorer].append((DIFFICULTY_TITLES[diff], res["readings"]))
+                print(f"| {scorer} | {DIFFICULTY_TITLES[diff]} | {tray_counts(res['trays'])} | {res['drinks']} | "
+                      f"{res['correct']:.2f} | {res['wrong']:.2f} | {res['unsure']:.2f} | {res['missed']:.2f} | "
+                      f"{res['extra']:.2f} | {res['refused']} / {res['crashed']} | {res['median_ms']:.1f} | "
+                      f"{res['p95_ms']:.1f} | {res['wall_median_ms']:.1f} | "
+                      f"{'met' if not miss else 'MISSED: ' + '; '.join(miss)} |", flush=True)
         print(f"\nreliability, {fam} family: detections on drinks by confidence, \"count: % right\"")
-        print("| difficulty | " + " | ".join(label for _, _, label in BINS) + f" | >= {RELIABLE} and not unsure |")
-        print("|" + "---|" * (len(BINS) + 2))
-        everything = [r for _, readings in rows for r in readings]
-        for title, readings in rows + [("all", everything)]:
-            print(f"| {title} | " + " | ".join(reliability(readings)) + " |")
-        sure = [right for conf, unsure, right in everything if conf >= RELIABLE and not unsure]
-        share = 100.0 * sum(sure) / len(sure) if sure else 0.0
-        all_ok &= share >= RELIABLE_TARGET
-        print(f"sure readings at >= {RELIABLE}: {share:.2f} % right "
-              f"({'met' if share >= RELIABLE_TARGET else 'MISSED'}: target >= {RELIABLE_TARGET} %)", flush=True)
+        print("| scorer | difficulty | " + " | ".join(label for _, _, label in BINS)
+              + f" | >= {RELIABLE} and not unsure |")
+        print("|" + "---|" * (len(BINS) + 3))
+        for scorer in scorers:
+            everything = [r for _, readings in rows[scorer] for r in readings]
+            for title, readings in rows[scorer] + [("all", everything)]:
+                print(f"| {scorer} | {title} | " + " | ".join(reliability(readings)) + " |")
+            sure = [right for conf, unsure, right in everything if conf >= RELIABLE and not unsure]
+            share = 100.0 * sum(sure) / len(sure) if sure else 0.0
+            all_ok &= share >= RELIABLE_TARGET
+            print(f"{scorer}: sure readings at >= {RELIABLE}: {share:.2f} % right "
+                  f"({'met' if share >= RELIABLE_TARGET else 'MISSED'}: target >= {RELIABLE_TARGET} %)", flush=True)
     print("\ntargets: correct >= 99.5 %, wrong <= 0.3 %, unsure <= 1 %, median <= 30 ms per frame; "
           f"sure readings at >= {RELIABLE} right >= {RELIABLE_TARGET} %")
     print("ms: CPU time of the identifying thread per photo (one core); wall: elapsed, which other load inflates")

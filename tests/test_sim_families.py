@@ -126,3 +126,44 @@ def test_skipping_an_eval_photo_moves_the_generator_as_rendering_it_does(difficu
     render_sample(renderer, rendered, difficulty, 2, 4)
     skip_sample(renderer, skipped, difficulty, 2, 4)
     assert skipped.bit_generator.state == rendered.bit_generator.state
+
+
+# What main gave for an eval table before the training family came (1e87686): adding a family
+# must leave the evaluation family's draws and renders as they were.
+EVAL_RENDER_SHA256 = "a9e35b83e9ac9f98730ab2934aa14ad1692f228a84e42f8fcbf9d9af0120b302"
+
+
+def test_an_eval_render_is_byte_for_byte_what_it_was():
+    assert hashlib.sha256(small_render(Look.from_seed(900_007, family="eval")).tobytes()).hexdigest() == \
+        EVAL_RENDER_SHA256
+
+
+TRAIN_SEEDS = range(1_000_000, 1_000_040)
+
+
+def test_the_training_family_is_wider_than_dev_and_has_seeds_of_its_own():
+    """The training family (tools/learn_drinks.py learns from it) varies what dev keeps fixed,
+    over broad ranges: trays of any colour and surface, cameras high and low and tilted, each
+    shape's size on its own, lamps of many colours, plastic from matte to glossy."""
+    fams = FAMILIES
+    assert fams["eval"].seeds.stop <= fams["train"].seeds.start
+    with pytest.raises(ValueError, match="not a train seed"):
+        Look.from_seed(fams["eval"].seeds.start, family="train")
+    looks = [Look.from_seed(s, family="train") for s in TRAIN_SEEDS]
+    assert repr(Look.from_seed(TRAIN_SEEDS[0], family="train")) == repr(looks[0])
+    assert {"tinted", "grained", "woven"} <= {lk.tray for lk in looks}
+    assert not {lk.tray for lk in looks} & {"wood", "felt", "green", "red", "bluegrey"}   # eval's kinds
+    ppm = [lk.px_per_mm for lk in looks]
+    assert min(ppm) < 5.0 and max(ppm) > 6.3 and any(5.2 < p < 6.1 for p in ppm)   # one broad band
+    assert max(math.hypot(*lk.tilt) for lk in looks) > 8
+    assert sum(_size_spread(lk) > 1.05 for lk in looks) >= len(looks) // 2
+    assert all(lk.shading is not None for lk in looks)
+    assert min(lk.shading.fill for lk in looks) < 0.1 < 0.4 < max(lk.shading.fill for lk in looks)
+    glossy = [max(lk.gloss.values()) for lk in looks]
+    assert min(min(lk.gloss.values()) for lk in looks) < 0.2 and max(glossy) > 0.9
+
+
+@pytest.mark.parametrize("kind", ["tinted", "grained", "woven"])
+def test_every_training_tray_renders(kind):
+    img = small_render(Look.from_seed(1_000_000, tray=kind, family="train"))
+    assert img.shape == (180, 320, 3) and img.std() > 2

@@ -40,7 +40,8 @@ def host_actions(gid: str) -> list[tuple[str, str, dict | None]]:
             ("POST", f"/api/games/{gid}/observations", {"source": "person", "appeared": ["red-short_can"]}),
             ("POST", f"/api/games/{gid}/throw", None), ("POST", f"/api/games/{gid}/question/dismiss", None),
             ("POST", f"/api/games/{gid}/tray/read", None),
-            ("POST", f"/api/games/{gid}/undo", None), ("POST", f"/api/games/{gid}/end", None)]
+            ("POST", f"/api/games/{gid}/undo", None), ("POST", f"/api/games/{gid}/end", None),
+            ("POST", "/api/camera/learned/forget", None)]
 
 
 def test_a_stranger_on_the_wifi_gets_nothing(client, store, game):

@@ -169,7 +169,7 @@ def test_two_drinks_of_one_colour_with_only_shade_between_them_are_two_drinks(tm
     # (as the splitting cut the blob before a plain drink refused what would spoil it: now the
     # short can keeps out of the shade between the cans and a bottle, the tall can's piece
     # takes it, reads mint, and the tall can is fitted as a mint one, a misreading that
-    # docs/vision.md counts among the rule's costs)
+    # docs/vision-history.md counts among the rule's costs)
     monkeypatch.setattr(splitting, "FITS_CLEARLY", 0.0)
     found = identify(image, profile, debug=True)
     for can in cans:

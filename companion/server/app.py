@@ -25,6 +25,7 @@ from ..rules.engine import IllegalMove, Move
 from ..rules.games import GAMES
 from ..table.access import Access
 from ..table.devices import Devices
+from ..table.looks import LookBook
 from ..table.session import ESTIMATE_PLAYOUTS, Forbidden, NotOffered, TableSession, stored_log
 from ..table.store import EventStore
 from .body_limit import RESPONSE_413, BodyLimit
@@ -67,11 +68,14 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                serial: str | None = None, profile: str | None = None, names: tuple[str, ...] = ()) -> FastAPI:
     """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated);
     ``names``: host names the service answers to besides its addresses and this machine's name."""
-    tables = Tables(store)
+    looks = LookBook(store.path.parent)   # what the host's corrections taught the camera
+    tables = Tables(store, teacher=looks)
+    looks.settle(tables.moves_in_effect)
     access = Access(store)
     trust = Trust(access)
     estimates_work = BoundedWork("estimates", ESTIMATE_WORKERS, ESTIMATE_WAITING)
-    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store, doubt=tables.doubt)
+    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store, doubt=tables.doubt,
+                      looks=looks)
     sockets: dict[tuple[str, str], int] = {}  # live WebSockets by (address, key)
 
     @asynccontextmanager
@@ -165,7 +169,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             raise HTTPException(422, str(exc.args[0])) from None
         except IllegalMove as exc:
             raise HTTPException(422, exc.reason) from None
-        tables.sessions[session.id] = session
+        tables.adopt(session)
         tables.feed(session)
         return {"id": session.id, "players": player_links(session, request)}
 
@@ -396,6 +400,14 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         if frame is None:
             raise HTTPException(404, "no camera frame: start with --camera, or wait for the camera")
         return Response(frame, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/camera/learned/forget", dependencies=KEYED, summary="The camera forgets the looks the host's "
+              "corrections taught it (host)",
+              description="The camera reads with its calibration profile alone again. Answers what is left "
+                          "learned (`corrections`, `looks`, `drinks`: none), as `camera.learned` in /api/devices.")
+    def forget_learned(request: Request) -> dict:
+        host_of(request, "make the camera forget what it learned")
+        return {"learned": looks.forget()}
 
     # --- the live view -----------------------------------------------------------------------------
 

@@ -17,8 +17,10 @@ log = logging.getLogger(__name__)
 class Tables:
     """The sessions of this server (see the module)."""
 
-    def __init__(self, store: EventStore):
-        self.store = store
+    def __init__(self, store: EventStore, teacher=None):
+        """``teacher``: the table's look book (table/looks.py), which every session tells what the
+        host's corrections of the camera teach."""
+        self.store, self.teacher = store, teacher
         self.sessions: dict[str, TableSession] = {}
         self.broken: dict[str, BrokenGame] = {}
         for info in reversed(store.games(status="open")):
@@ -34,8 +36,18 @@ class Tables:
         except BrokenGame as exc:
             self._set_aside(exc)
             raise
-        self.sessions[game_id] = session
+        return self.adopt(session)
+
+    def adopt(self, session: TableSession) -> TableSession:
+        """Hold ``session`` (resumed, or new) open."""
+        session.teacher = self.teacher
+        self.sessions[session.id] = session
         return session
+
+    def moves_in_effect(self, game_id: str) -> list | None:
+        """The moves in effect of an open game (None: not open here), for the look book."""
+        session = self.sessions.get(game_id)
+        return [move for _state, move, _by in session.folded.history] if session is not None else None
 
     def _set_aside(self, exc: BrokenGame) -> None:
         if exc.game_id not in self.broken:

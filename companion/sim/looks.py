@@ -8,7 +8,9 @@ evaluation family ("eval") draws from other ranges and adds what dev never has: 
 with a view-dependent (Fresnel) sheen, coloured lamps and a second lamp, wood, felt and coloured
 trays, higher and lower cameras tilted up to 12 degrees, each shape's size off on its own, and
 its own shadow band, shake and JPEG. Its seeds are a range of their own, and its photos are only
-ever scored (``benchmarks/vision.py``), never looked at one by one.
+ever scored (``benchmarks/vision.py``), never looked at one by one. A third family, "train",
+is for learning only (``tools/learn_drinks.py``): every range wider than dev's, drawn broadly
+rather than as eval's few kinds.
 
 >>> a, b = Look.from_seed(3), Look.from_seed(3)
 >>> a.tray == b.tray and a.sizes == b.sizes
@@ -82,6 +84,11 @@ TRAY_KINDS = {
     "green": TrayKind(channels=((55, 80), (105, 135), (70, 95))),
     "red": TrayKind(channels=((125, 155), (40, 60), (40, 58))),
     "bluegrey": TrayKind(channels=((88, 108), (102, 122), (118, 140))),
+    # the training family's (learning only): trays of any colour, drawn over wide ranges of
+    # their own, so that a learned reader meets many trays rather than a few chosen kinds
+    "tinted": TrayKind(channels=((40, 220), (40, 220), (40, 220))),
+    "grained": TrayKind(channels=((80, 225), (55, 195), (30, 160)), surface="wood"),
+    "woven": TrayKind(level=(35, 195), jitter=30, surface="felt"),
 }
 
 
@@ -148,6 +155,23 @@ FAMILIES = {
         white_balance=(0.75, 1.3), ambient=(0.15, 0.35), fill_lamp=(0.15, 0.4), fill_elevation=(25, 55),
         shadows=(((0.3, 0.6), (0.75, 0.95)), ((1.7, 2.8), (0.45, 0.75))),   # hard, soft
         vignette=(0.08, 0.35), noise=(0.8, 1.8)),
+    # The training family: tables to learn from (tools/learn_drinks.py), never to measure with.
+    # Every range is wider than dev's and drawn as one broad range (trays of any colour, any
+    # camera height between the lowest and highest, lamps from warm to cold, plastic from matte
+    # to glossy), not as a copy of eval's choices: a reader that learns from it must meet
+    # looks it never saw, and eval stays the judge of that.
+    "train": Family(
+        name="train", seeds=range(1_000_000, 2_000_000), stream=7201,
+        trays={"light": 0.15, "dark": 0.15, "tinted": 0.3, "grained": 0.2, "woven": 0.2},
+        colour_gain=(0.8, 1.16), colour_jitter=14.0, gloss=(0.1, 1.0),
+        set_scale=(0.92, 1.08), shape_length=(0.92, 1.08), shape_width=(0.92, 1.08),
+        lamp_elevation=(30, 86), px_per_mm=((4.2, 7.2),), tilt=14.0, tilt_max=15.0, roll=20.0,
+        face_tilt=0.45, jpeg_quality=(30, 90), shake_px=(1, 10), shake="arc", shade="band",
+        band_chance={"drift": 0.6, "hard": 0.7},
+        fresnel=(0.02, 0.1), reflection=(0.05, 0.7), highlight=(15, 300), lamp_kelvin=(2300, 7500),
+        white_balance=(0.65, 1.4), ambient=(0.08, 0.45), fill_lamp=(0.0, 0.5), fill_elevation=(15, 75),
+        shadows=(((0.2, 1.2), (0.4, 0.98)), ((0.8, 3.5), (0.3, 0.85))),   # harder, softer
+        vignette=(0.0, 0.45), noise=(0.6, 2.2)),
 }
 
 

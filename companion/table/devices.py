@@ -48,11 +48,17 @@ SIM_PROFILE = Path(__file__).resolve().parents[2] / "calibration" / "sim-profile
 class Devices:
     def __init__(self, route: Callable[[Observation], None], camera: str | None = None,
                  serial: str | None = None, profile: str | Path | None = None,
-                 store: EventStore | None = None, doubt: Callable[[Observation], str | None] | None = None):
+                 store: EventStore | None = None, doubt: Callable[[Observation], str | None] | None = None,
+                 looks=None):
         """``route`` hands an observation to the game in play; ``doubt`` says why the game would
         put a camera reading to a person (None: it would take it), so that the tray is read again
-        first."""
-        self.route, self.store, self.doubt = route, store, doubt
+        first; ``looks``: the table's look book (table/looks.py): the camera reads with its
+        profile and the looks the host's corrections taught it."""
+        self.route, self.store, self.doubt, self.looks = route, store, doubt, looks
+        self._relearn = threading.Event()   # the look book changed: the camera's thread takes it in
+        self._profile = None                # the profile as calibrated (without the looks taught)
+        if looks is not None:
+            looks.listeners.append(self._relearn.set)
         self.frames = None          # the LatestFrame reader of the camera
         self._reread = threading.Event()   # a person asked to read the tray again
         self._published = 0.0
@@ -100,11 +106,20 @@ class Devices:
                       "source": self.source.status() if self.source else None,
                       "watcher": self.watcher.status() if self.watcher else None,
                       "frames": self.frames.status() if self.frames else None,
-                      "simulated": self.camera_spec.startswith("sim")}
+                      "simulated": self.camera_spec.startswith("sim"), "learned": self._learned()}
         sensors = self.link.status() if self.link else None
         if sensors is not None:
             sensors["simulated"] = self.serial_spec == "sim"
         return {"camera": camera, "sensors": sensors, "throwing": sorted(self.throwing)}
+
+    def _learned(self) -> dict | None:
+        """What the host's corrections taught the camera, and how many taught looks the profile
+        it reads with holds now (``in_use``: the camera's thread takes a change in at its next
+        frame)."""
+        if self.looks is None:
+            return None
+        watcher = self.watcher
+        return {**self.looks.summary(), "in_use": self.looks.in_use(watcher.profile) if watcher else 0}
 
     def frame_jpeg(self) -> bytes | None:
         """The latest camera frame with the detections drawn on it."""
@@ -208,7 +223,9 @@ class Devices:
             if self.profile_path is None:
                 raise ProfileError("a camera needs a drink profile: run `companion calibrate drinks` and "
                                    "start with --profile PROFILE.json")
-            self.watcher = TrayWatcher(Profile.load(self.profile_path), still_s=STILL_S)
+            self._profile = Profile.load(self.profile_path)
+            profile = self.looks.use(self.profile_path, self._profile) if self.looks is not None else self._profile
+            self.watcher = TrayWatcher(profile, still_s=STILL_S)
             self.source = open_source(self.camera_spec)
             self.frames = LatestFrame(self.source, fps=FPS)
         except Exception as exc:  # the game goes on by hand
@@ -222,6 +239,9 @@ class Devices:
                 continue
             self._ticks += 1
             try:
+                if self._relearn.is_set():  # a correction taught (or was taken back): the next frame reads with it
+                    self._relearn.clear()
+                    self.watcher.profile = self.looks.profile_for(self._profile)
                 if self._reread.is_set():
                     self._reread.clear()
                     self.watcher.reread()

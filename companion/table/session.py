@@ -18,6 +18,7 @@ from ..observation import Observation
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
 from ..sim.players import bot_move, choose
 from ..sim.tower import SimTower
+from .corrections import taught_by
 from .log import Folded, LogError, fold, to_jsonl
 from .reconcile import reconcile, readings_of
 from .store import CorruptRecord, EventStore
@@ -81,6 +82,10 @@ def stored_log(store: EventStore, game_id: str) -> str:
 
 
 class TableSession:
+    # The table's look book (table/looks.py), set by whoever holds the sessions: what the host's
+    # corrections of the camera teach it; None: they teach nothing.
+    teacher = None
+
     def __init__(self, store: EventStore, game_id: str):
         """Resume a stored game (unknown id: KeyError); BrokenGame when its log cannot be folded.
         Whatever is due without a person (computer seats, the simulated table's chance) is
@@ -336,7 +341,16 @@ class TableSession:
                     raise BeamsDisagree(contradicted + ". Look into the tray and the chute; if the beam is wrong, "
                                         "confirm this drop with the override (`override_beams: true` with the move)")
                 record["override"] = {"beams": list(self.folded.beams)}
+            # The host's answer to the camera's question about a drop: what it read wrong, and
+            # what the drink really was, teaches the camera (table/corrections.py), logged with it.
+            taught = taught_by(self.folded.question, move.args.get("out")) \
+                if viewer is None and move.player == CHANCE else []
+            if taught:
+                record["taught"] = taught
             events = self._commit(record)
+            if taught and self.teacher is not None:
+                self.teacher.teach(self.id, len(self.folded.history) - 1, len(self.records),
+                                   list(move.args["out"]), taught)
             self.advance()
             return events
 
@@ -384,6 +398,8 @@ class TableSession:
         """Take back the latest move a person made; the events as the table may know them."""
         with self.lock:
             self._commit({"type": "undo", "by": "table"})
+            if self.teacher is not None:  # a correction taken back teaches nothing
+                self.teacher.take_back(self.id, len(self.folded.history))
             return self.events_for(None)
 
     def observe(self, obs: Observation) -> dict:

@@ -40,9 +40,11 @@ def register(subparsers) -> None:
     ident.add_argument("--profile", type=Path, required=True, help="profile from `companion calibrate drinks`")
     ident.add_argument("--background", type=Path, help="a newer photo of the empty tray (same camera position)")
     ident.add_argument("--json", action="store_true", help="print JSON on stdout")
-    ident.add_argument("--scorer", choices=["rules", "learned"], default="rules",
-                       help="how a piece is named: the hand-set rules (default) or the learned scorer "
-                            "(vision/learned.py, on trial)")
+    # the default is identify's (drinks.DEFAULT_SCORER), looked up when used: the vision
+    # modules are imported only by the commands that read photos
+    ident.add_argument("--scorer", choices=["rules", "learned"], default=None,
+                       help="how a piece is named: the hand-set rules (classify.py) or the learned scorer "
+                            "(vision/learned.py); default: identify's (drinks.DEFAULT_SCORER)")
     ident.set_defaults(func=_identify)
 
 
@@ -122,7 +124,7 @@ def _identify(args: argparse.Namespace) -> int:
     import cv2  # noqa: F401  (fail early and clearly if OpenCV is missing)
 
     from .calibrate import CalibrationError, read_image
-    from .drinks import identify
+    from .drinks import DEFAULT_SCORER, identify
     from .profile import Profile, ProfileError
     from .segment import FrameError
 
@@ -145,7 +147,7 @@ def _identify(args: argparse.Namespace) -> int:
     for path in args.images:
         key = str(path)
         try:
-            drinks = identify(read_image(path), profile, scorer=args.scorer)
+            drinks = identify(read_image(path), profile, scorer=args.scorer or DEFAULT_SCORER)
             results[key] = {"drinks": drinks}
         except (CalibrationError, FrameError, ProfileError) as exc:
             failed += 1

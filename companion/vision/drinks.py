@@ -14,7 +14,7 @@
 7. What is left unexplained, small and faint is shade, not a drink (faint.py).
 8. Each drink is in the tower once: of two sure readings of one drink, the less sure is
    marked unsure (repeats.py).
-(The steps are those of docs/vision.md.)
+(The steps are those of companion/vision/READING.md; docs/vision.md sums them up.)
 """
 from __future__ import annotations
 
@@ -235,19 +235,27 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
 
 
 SCORERS = ("rules", "learned")
+DEFAULT_SCORER = "rules"
 
 
-def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: str = "rules") -> list[dict]:
-    """The drinks in one frame: color, shape, x, y (centroid, frame pixels), confidence, unsure.
-    ``scorer``: "rules" (classify.py, the default) or "learned" (vision/learned.py: a model
-    trained on rendered tables names each piece; for trying it, not yet the default)."""
+def scorer_hook(scorer: str):
+    """The hook of ``identify_analysis`` that names the pieces by ``scorer`` (one of SCORERS):
+    None for the rules, ``learned.rescore`` for the learned scorer."""
     if scorer not in SCORERS:
         raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, not {scorer!r}")
-    rescore = None
     if scorer == "learned":
         from .learned import rescore
+        return rescore
+    return None
+
+
+def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: str = DEFAULT_SCORER) -> list[dict]:
+    """The drinks in one frame: color, shape, x, y (centroid, frame pixels), confidence, unsure.
+    ``scorer``: "rules" (classify.py) or "learned" (vision/learned.py: a model trained on
+    rendered tables names each piece); DEFAULT_SCORER when not given."""
+    hook = scorer_hook(scorer)
     an = analyse(image, profile)
-    found = identify_analysis(an, profile, rescore)
+    found = identify_analysis(an, profile, hook)
     if not debug:
         for d in found:
             d.pop("_f", None)

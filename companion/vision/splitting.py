@@ -1,4 +1,4 @@
-"""Step 3 of reading a photo (docs/vision.md): a blob that is not one drink is cut into pieces
+"""Step 3 of reading a photo (READING.md): a blob that is not one drink is cut into pieces
 by a watershed and the pieces are joined again, greedily, while joining fits drinks better
 than the price of one more drink; pieces of plainly different colours are never joined, and a
 piece that plainly is a drink takes on no neighbour that spoils it (``spoils``)."""

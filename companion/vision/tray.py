@@ -17,16 +17,18 @@ it sees fewer frames, never older ones. Each reading says how late it is (``timi
 """
 from __future__ import annotations
 
+import json
 import logging
 import time
 
 import cv2
 import numpy as np
 
-from ..observation import Observation
-from .drinks import identify_analysis
+from ..observation import MAX_DETAIL_BYTES, Observation
+from .drinks import DEFAULT_SCORER, identify_analysis, scorer_hook
 from .segment import FrameError, analyse
 from .profile import Profile, ProfileError
+from .taught import measured_look
 
 log = logging.getLogger("companion.vision")
 
@@ -38,16 +40,20 @@ FLAT_ROW = 0.75            # a row whose every channel varies less than this (st
 PARTIAL_ROWS = 2           # that many sampled rows (8 px apart) in a row, flat or repeated: a partial frame
 BLOCKED_READS = 3          # a still tray read as blocked (a hand?) this many times in a row is read as it is
 PARTIAL_SAY = 10           # this many half-drawn frames in a row: the camera's trouble is shown
+DETAIL_ROOM = 2048         # bytes of an observation's detail left for what the devices add (first reading, timing)
 
 
 class TrayWatcher:
-    def __init__(self, profile: Profile, still_frames: int = 4, still_s: float | None = None):
+    def __init__(self, profile: Profile, still_frames: int = 4, still_s: float | None = None,
+                 scorer: str = DEFAULT_SCORER):
         """``still_frames``: frames in a row the tray must stay still before it is read;
         ``still_s``: or three frames spanning at least this many seconds (frames come slowly on
-        a busy machine, and waiting for ``still_frames`` of them would make the reading late)."""
+        a busy machine, and waiting for ``still_frames`` of them would make the reading late);
+        ``scorer``: how the pieces are named (``drinks.SCORERS``)."""
         if not isinstance(profile, Profile):
             raise ProfileError("TrayWatcher needs a drink profile (companion.vision.profile.Profile)")
         self.profile = profile
+        self._hook = scorer_hook(scorer)
         self.still_frames = max(1, int(still_frames))
         self.still_s = still_s
         self._prev_small: np.ndarray | None = None
@@ -125,7 +131,7 @@ class TrayWatcher:
         # the tray has been still for long enough after a change: read it
         try:
             an = analyse(frame, self.profile)
-            dets = identify_analysis(an, self.profile)
+            dets = identify_analysis(an, self.profile, self._hook)
         except FrameError as exc:
             return self._skip(str(exc))
         except Exception as exc:  # a fault of the reader on this frame: the next still frame is tried
@@ -159,7 +165,7 @@ class TrayWatcher:
         if self._rereading:
             self._rereading = False
             obs = obs or Observation(source="camera", kind="tray", confidence=0.5, detail={
-                "detections": dets, "before": [d["id"] for d in before], "unsure": [],
+                "detections": _with_looks(dets), "before": [d["id"] for d in before], "unsure": [],
                 "notes": ["read again: no drink in the tray that was not there before the drop"],
                 "ask": "read again, the tray shows no drink that was not there before the drop: "
                        "was it emptied, or did nothing come out?"})
@@ -281,7 +287,7 @@ class TrayWatcher:
         # table to weigh each of them (table/reconcile.py).
         fresh = {id(d) for d in appeared} | {id(d) for d in dup if not any(
             b["id"] == d["id"] and math_dist(b, d) < SAME_PLACE_PX for b in before)}
-        after = [{**d, "new": id(d) in fresh} for d in after]
+        after = _with_looks([{**d, "new": id(d) in fresh} for d in after])
         detail = {"detections": after, "before": [d["id"] for d in before],
                   "unsure": [d["id"] for d in involved if d["unsure"]], "notes": notes}
         if ask:
@@ -299,6 +305,23 @@ def math_dist(a: dict, b: dict) -> float:
     return float(np.hypot(a["x"] - b["x"], a["y"] - b["y"]))
 
 
+def _with_looks(detections: list[dict]) -> list[dict]:
+    """The readings with the looks of the new ones alone (only a reading of this drop can be
+    corrected), and with none when they would make the detail more than an observation keeps
+    (``MAX_DETAIL_BYTES``: a drop of a dozen drinks keeps them with room to spare; 36 new
+    drinks with long reasons keep their readings without their looks)."""
+    out = [d if d.get("new") else {k: v for k, v in d.items() if k != "look"} for d in detections]
+    if len(json.dumps(out)) > MAX_DETAIL_BYTES - DETAIL_ROOM:
+        out = [{k: v for k, v in d.items() if k != "look"} for d in out]
+    return out
+
+
 def _public(d: dict) -> dict:
-    return {"id": f"{d['color']}-{d['shape']}", "color": d["color"], "shape": d["shape"], "x": d["x"], "y": d["y"],
-            "confidence": d["confidence"], "unsure": d["unsure"], "why": d.get("_why", "")}
+    out = {"id": f"{d['color']}-{d['shape']}", "color": d["color"], "shape": d["shape"], "x": d["x"], "y": d["y"],
+           "confidence": d["confidence"], "unsure": d["unsure"], "why": d.get("_why", "")}
+    # What the piece measured, for the table to teach the camera with when a person says what
+    # the drink really was (vision/taught.py); not for a fitted outline, whose features are those
+    # of the piece it replaced, not of the drink.
+    if d.get("_f") and not d.get("_fitted"):
+        out["look"] = measured_look(d["_f"])
+    return out

@@ -70,6 +70,7 @@ export const api = {
   feed: (id) => request("PUT", "/api/feed", { game_id: id }),
   dismiss: (id) => request("POST", `/api/games/${g(id)}/question/dismiss`),
   devices: (game, opts) => request("GET", `/api/devices${game ? `?game=${g(game)}${as("&")}` : ""}`, undefined, opts),
+  forgetLearned: () => request("POST", "/api/camera/learned/forget"),
   cameraUrl: (game, ts) => `/api/camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
 };
 

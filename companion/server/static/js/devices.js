@@ -165,7 +165,8 @@ function remember(key, on) {
 
 // The panel, made once and updated in place (so the live picture never flickers):
 // returns { el, update(status) }. `onHealth` is called when a device's health changes.
-export function devicesPanel({ onHealth } = {}) {
+// `isHost()`: whether this page is the host's (only the host makes the camera forget).
+export function devicesPanel({ onHealth, isHost = () => false } = {}) {
   const wide = window.matchMedia("(min-width: 700px)").matches;
   const chips = h("span", { class: "dev-chips" });
   const title = h("h2", {});
@@ -207,6 +208,35 @@ export function devicesPanel({ onHealth } = {}) {
     img.src = api.cameraUrl(gameId, ts);
   }, FRAME_MS);
 
+  // What the host's corrections taught the camera (a confirmed drop it had read wrong teaches it
+  // that drink's look; an undo takes it back), and, on the host's page, a way to forget it all:
+  // a second tap within 5 s, as the table's other irreversible buttons ask.
+  let forgetArmed = 0;
+  function learnedPart(learned) {
+    if (!learned || (!learned.corrections && !learned.problem)) return null;
+    const n = learned.corrections;
+    const armed = Date.now() < forgetArmed;
+    const forget = async () => {
+      if (!armed) {
+        forgetArmed = Date.now() + 5000;
+        draw();
+        setTimeout(draw, 5000);
+        return;
+      }
+      forgetArmed = 0;
+      try { await api.forgetLearned(); } catch (_) { /* the toast says why */ }
+      try { update(await api.devices(gameId, { quiet: true })); } catch (_) { /* the next poll shows it */ }
+    };
+    return [
+      n ? h("p", { class: "dev-sub dev-learned", testid: "camera-learned",
+        dataset: { corrections: String(n), looks: String(learned.looks) } },
+      h("span", {}, t(n === 1 ? "dev.learned.one" : "dev.learned", { n: num(n) })),
+      isHost() ? h("button", { class: "big subtle", testid: "camera-forget", dataset: { armed: String(armed) },
+        onclick: forget }, t(armed ? "dev.learned.forgetSure" : "dev.learned.forget")) : null) : null,
+      learned.problem ? h("p", { class: "dev-msg warn", testid: "camera-learned-problem" }, learned.problem) : null,
+    ];
+  }
+
   function cameraSection() {
     const cam = status.camera;
     const health = cameraHealth(status);
@@ -237,6 +267,7 @@ export function devicesPanel({ onHealth } = {}) {
       t("dev.timing", { s: num(Math.round(w.timing.after_still_s * 10) / 10) }),
       cam.frames && cam.frames.skipped ? [" · ", t("dev.skipped", { n: num(cam.frames.skipped) })] : null) : null,
       stale ? h("p", { class: "dev-sub muted", testid: "camera-last-error" }, t("dev.lastError", { why: stale })) : null,
+      learnedPart(cam.learned),
       cam.source ? live : null);
   }
 

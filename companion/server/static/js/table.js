@@ -68,7 +68,7 @@ function startTable(id) {
   const ui = freshUi();
   startDevicePolling(id);
   const isHost = () => view && view.role === "host";
-  const devicesBox = devicesPanel({ onHealth: () => render() });
+  const devicesBox = devicesPanel({ onHealth: () => render(), isHost });
 
   // A throw on a table with devices is read a few seconds later (camera, beams): until the drop
   // or a question arrives, the action panel says so. Kept across a reload of the page.
