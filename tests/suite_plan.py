@@ -41,17 +41,18 @@ KINDS = {  # module name prefix -> kind
 TYPICAL_SECONDS = {
     "test_dashboard_metro": 50.0, "test_dashboard_games": 25.0, "test_dashboard_devices": 15.0,
     "test_dashboard_browser": 6.0, "test_dashboard_compose": 5.0, "test_dashboard_trust": 6.0,
-    "test_dashboard_drop": 6.0, "test_dashboard_broken": 3.0,
+    "test_dashboard_drop": 6.0, "test_dashboard_broken": 3.0, "test_dashboard_learning": 10.0,
     "test_vision_split": 6.0, "test_vision_fit": 6.0, "test_vision_identify": 6.0,
     "test_vision_calibrate": 7.0, "test_vision_view": 6.0, "test_vision_mat": 3.0,
     "test_vision_segment": 6.0, "test_vision_tray": 5.0, "test_sim_scenes": 1.5, "test_sim_families": 0.5,
-    "test_vision_learned": 1.0, "test_vision_piece_profile": 1.5,
+    "test_vision_learned": 1.0, "test_vision_piece_profile": 1.5, "test_vision_taught": 2.0,
     "test_firmware_simavr": 7.0, "test_sensors_link": 7.0, "test_metro_estimate": 6.0,
     "test_cli": 3.0, "test_devices": 6.0, "test_sensor_restarts": 2.0, "test_resume": 6.0,
     "test_metro_properties": 13.0, "test_metro_session": 4.0, "test_pocari_properties": 3.0,
     "test_games_properties": 2.0, "test_api": 3.0,
     "test_broken_games": 3.0, "test_estimates_load": 6.0, "test_input_limits": 4.0,
     "test_crash_campaign": 20.0, "test_slow_clients": 1.5, "test_api_schema": 13.0,
+    "test_devices_learning": 3.0, "test_corrections": 1.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.
