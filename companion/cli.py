@@ -104,7 +104,7 @@ def _lan_address() -> str | None:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .table.log import LogError, read_jsonl
+    from .table.log import LogError, replayed
 
     try:
         lines = args.log.read_text(encoding="utf-8").splitlines()
@@ -112,13 +112,12 @@ def _replay(args: argparse.Namespace) -> int:
         print(f"companion: cannot read {args.log}: {exc.strerror}", file=sys.stderr)
         return 1
     try:
-        folded = read_jsonl(lines)
+        result = replayed(lines)
     except LogError as exc:
         if args.json:
             print(json.dumps({"error": {"line": exc.line, "reason": exc.reason}}))
         print(f"companion: {args.log}: line {exc.line}: {exc.reason}", file=sys.stderr)
         return 2
-    result = {"view": folded.game.view(folded.state, None), "payouts": folded.game.payouts(folded.state)}
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.rules.games import GAMES
-from companion.table.log import read_jsonl
+from companion.table.log import replayed
 
 FIXTURES = Path(__file__).with_name("fixtures") / "logs"
 LOGS = sorted(FIXTURES.glob("*.jsonl"))
@@ -23,9 +23,8 @@ def test_every_title_has_recorded_logs():
 
 @pytest.mark.parametrize("path", LOGS, ids=[p.stem for p in LOGS])
 def test_a_recorded_log_replays_to_what_it_did(path):
-    folded = read_jsonl(path.read_text(encoding="utf-8").splitlines())
-    result = {"payouts": folded.game.payouts(folded.state),
-              "players": folded.game.view(folded.state, None)["players"]}
+    replay = replayed(path.read_text(encoding="utf-8").splitlines())
+    result = {"payouts": replay["payouts"], "players": replay["view"]["players"]}
     expected = json.loads(path.with_suffix(".expected.json").read_text())
     assert result["payouts"]["final"], "a recorded game was played to its end"
     assert json.loads(json.dumps(result)) == expected

@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from api_support import link_tokens, seat, table_client  # noqa: E402
 
 from companion.rules.games import GAMES  # noqa: E402
-from companion.table.log import read_jsonl  # noqa: E402
+from companion.table.log import replayed  # noqa: E402
 from companion.table.store import EventStore  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "logs"
@@ -37,11 +37,10 @@ PLAYERS = {"tokyo_metro": 4, "pura": 1}     # seats per title (3 where not said)
 STEPS = 5000                     # requests a game may take before it is called stuck
 
 
-def replayed(lines: list[str]) -> dict:
-    """What `companion replay --json` says of a log: the final payouts and the players."""
-    folded = read_jsonl(lines)
-    return {"payouts": folded.game.payouts(folded.state),
-            "players": folded.game.view(folded.state, None)["players"]}
+def expected_of(lines: list[str]) -> dict:
+    """What the fixture's test compares: the final payouts and the players of the replayed log."""
+    result = replayed(lines)
+    return {"payouts": result["payouts"], "players": result["view"]["players"]}
 
 
 def play(client, title: str, seed: int) -> str:
@@ -88,7 +87,7 @@ def main() -> int:
                 text = play(client, title, seed)
                 stem = FIXTURES / f"{title}-{seed}"
                 stem.with_suffix(".jsonl").write_text(text)
-                expected = replayed(text.splitlines())
+                expected = expected_of(text.splitlines())
                 stem.with_suffix(".expected.json").write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
                 print(f"{stem.name}: {len(text.splitlines())} lines, final {expected['payouts'].get('final')}")
     return 0

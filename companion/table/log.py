@@ -152,6 +152,13 @@ def read_jsonl(lines: Iterable[str]) -> Folded:
         raise LogError(1, str(exc.args[0])) from None
 
 
+def replayed(lines: Iterable[str]) -> dict:
+    """What a log file's lines come to, as `companion replay --json` prints it: the table's view
+    (no secrets) and the payouts. Raises LogError as ``read_jsonl`` does."""
+    folded = read_jsonl(lines)
+    return {"view": folded.game.view(folded.state, None), "payouts": folded.game.payouts(folded.state)}
+
+
 def to_jsonl(game_name: str, config: Mapping[str, Any], records: Iterable[Mapping[str, Any]]) -> str:
     header = {"type": "game", "game": game_name, "config": dict(config)}
     return "".join(json.dumps(r, sort_keys=True) + "\n" for r in [header, *records])
