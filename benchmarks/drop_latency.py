@@ -31,8 +31,6 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,6 +40,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from websockets.sync.client import connect  # noqa: E402
 
 from companion.table.store import EventStore  # noqa: E402
+from browser_support import call, pocari_with_computers  # noqa: E402
 from server_support import Server, authorization  # noqa: E402
 
 READ_PATIENCE = 180.0   # seconds a drop may take to be read (or reported) even with the CPU hogged
@@ -85,19 +84,24 @@ class Table:
         self.tablets: list[Tablet] = []
 
     def call(self, method: str, path: str, body: dict | None = None):
-        data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.server.url + path, data=data, method=method,
-                                         headers={"Content-Type": "application/json", **self.server.headers()})
-        with urllib.request.urlopen(request, timeout=120) as response:
-            raw = response.read()
-        return json.loads(raw) if raw[:1] in (b"{", b"[") else raw.decode()
+        return call(self.server.url, method, path, body)   # as the host (the server's key)
+
+    def camera_ready(self) -> None:
+        """Wait until the camera runs and its watcher has seen the empty tray still: a throw
+        before that is reported without the camera, and measures nothing."""
+        deadline = time.monotonic() + READ_PATIENCE
+        while time.monotonic() < deadline:
+            camera = self.call("GET", "/api/devices")["camera"] or {}
+            if (camera.get("source") or {}).get("state") == "ok" and (camera.get("watcher") or {}).get("last_read"):
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"the camera did not start within {READ_PATIENCE:.0f} s: {camera}")
 
     def new_game(self) -> None:
         for tablet in self.tablets:
             tablet.close()
         self.seed += 1
-        created = self.call("POST", "/api/games", {"game": "pocari_bet", "names": ["Aki", "Ben", "Chie"],
-                                                   "bots": [1, 2], "simulated": True, "seed": self.seed})
+        created = pocari_with_computers(self.server.url, self.seed)
         self.game_id = created["id"]
         self.call("PUT", "/api/feed", {"game_id": self.game_id})
         ws = self.server.url.replace("http://", "ws://") + f"/api/games/{self.game_id}/ws"
@@ -183,6 +187,7 @@ def main() -> int:
     try:
         with Server(Path(tempfile.mkdtemp(prefix="drop-latency-")) / "data", camera="sim", serial="sim") as server:
             table = Table(server, args.seed)
+            table.camera_ready()
             table.new_game()
             results = []
             while sum(r["read"] or not r["nothing_out"] for r in results) < args.drops:
