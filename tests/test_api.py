@@ -347,4 +347,4 @@ def test_estimates_refuse_bad_input_clearly(client):
     assert r.status_code == 404 and "no game" in r.json()["detail"]
     pocari, _ = new_game(client)
     r = client.get(f"/api/games/{pocari}/estimates")
-    assert r.status_code == 404 and "TOKYO METRO" in r.json()["detail"]
+    assert r.status_code == 404 and "offers no estimates" in r.json()["detail"]

@@ -93,7 +93,7 @@ def test_the_lobby_starts_every_game(base_url, browser):
         assert not re.search(RAW, choice.inner_text()), f"untranslated game name: {choice.inner_text()!r}"
         tap(page, choice)
         expect(choice).to_have_attribute("aria-checked", "true")
-        allowed = sorted(GAMES[game].PLAYERS)
+        allowed = sorted(GAMES[game].players)
         seats = allowed[0] if len(allowed) == 1 else allowed[1]  # more than the fewest, where it can
         if len(allowed) > 1:
             tap(page, f"seats-{seats}")
@@ -174,7 +174,7 @@ def play_to_the_end(table, phones: Phones, game: str) -> tuple[int, int, int]:
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_people_play_every_game_to_the_end(game, base_url, browser):
-    seats = min(GAMES[game].PLAYERS)
+    seats = min(GAMES[game].players)
     setup = SETUP.get(game, DEFAULT_SETUP)
     created = call(base_url, "POST", "/api/games", {"game": game, "names": NAMES[:seats], "bots": [],
                                                      "simulated": True, "seed": setup["seed"],

@@ -51,7 +51,7 @@ def assert_illegal(state, move, *words):
 # --- setup ------------------------------------------------------------------------------------
 
 def test_registered():
-    assert GAMES["lemon_squash"] is ls
+    assert GAMES["lemon_squash"] is ls.GAME
 
 
 def test_setup_a_colour_each_five_drinks_in_the_arena_500_yen():

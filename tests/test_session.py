@@ -75,7 +75,7 @@ def test_a_spill_between_throws_is_thrown_again_with_the_next_drop(store):
 
 def _seats(game) -> int:
     """A small table for the game: three seats where it allows them, else the nearest count."""
-    return min(game.PLAYERS, key=lambda n: (abs(n - 3), n))
+    return min(game.players, key=lambda n: (abs(n - 3), n))
 
 
 def _choices(session, humans):

@@ -155,7 +155,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
 
     @app.get("/api/game-types", summary="The games this server knows")
     def game_types() -> list[dict]:
-        return [{"id": name, "players": list(mod.PLAYERS)} for name, mod in GAMES.items()]
+        return [{"id": name, "players": list(game.players)} for name, game in GAMES.items()]
 
     @app.post("/api/games", dependencies=KEYED, status_code=201, summary="Start a game (host); answers the join links")
     def new_game(body: NewGame, request: Request) -> dict:

@@ -181,14 +181,13 @@ class TableSession:
 
     def held(self, move: Move) -> bool:
         """A computer player's move held for a person's tap on the table view (the game's
-        ``HELD_FOR_PEOPLE``, such as running the trains after everyone has seen the preview)."""
-        return (move.player in self.bots and self.has_people
-                and move.kind in getattr(self.game, "HELD_FOR_PEOPLE", ()))
+        held kinds, such as running the trains after everyone has seen the preview)."""
+        return move.player in self.bots and self.has_people and move.kind in self.game.held_kinds
 
     @property
     def secret_moves(self) -> frozenset[str]:
         """Move kinds a player makes in secret (a bid): only on their own phone."""
-        return frozenset(getattr(self.game, "SECRET_MOVES", ()))
+        return self.game.secret_kinds
 
     def allowed_moves(self, viewer: Viewer) -> list[Move]:
         """Player moves this viewer may make now (the table may act for human seats, except for
@@ -208,23 +207,18 @@ class TableSession:
     def allowed_composites(self, viewer: Viewer) -> list[dict]:
         """The list-taking moves this viewer may compose now (the game's ``composite_moves``
         for the seats ``allowed_moves`` covers), each with its ``player``."""
-        describe = getattr(self.game, "composite_moves", None)
         found: list[dict] = []
-        for pending in self.game.pending(self.state) if describe else ():
+        for pending in self.game.pending(self.state):
             seat = pending.actor
             if seat == CHANCE or seat in self.bots or (viewer is not None and viewer != seat):
                 continue
-            found.extend({**c, "player": seat} for c in describe(self.state, seat)
+            found.extend({**c, "player": seat} for c in self.game.composite_moves(self.state, seat)
                          if viewer is not None or c["kind"] not in self.secret_moves)
         return found
 
     def secret_owner(self, before: Any, move: Move) -> int | None:
-        """The seat a move is a secret of, or None for a move everyone may know: a sealed move
-        (the game's ``SECRET_MOVES``, a bid) is its maker's; a chance outcome the game awaited
-        in secret (``Pending.secret_for``, the card a player drew) is that player's."""
-        if move.player == CHANCE:
-            return next((p.secret_for for p in self.game.pending(before) if p.actor == CHANCE), None)
-        return move.player if move.kind in self.secret_moves else None
+        """The seat a move is a secret of (the game says: a sealed bid, a card drawn), or None."""
+        return self.game.secret_owner(before, move)
 
     def events_for(self, viewer: Viewer) -> list[dict]:
         """The events of the latest record as this viewer may know them. Those of a secret move,
@@ -276,10 +270,9 @@ class TableSession:
         caller that runs heavy work elsewhere (the server's bounded workers). Refuses at once
         (NotOffered, ValueError); the work answers from the kept answers when it can, and takes
         no lock while it plays, so moves and views go on meanwhile."""
-        estimate = getattr(self.game, "estimate", None)
-        if estimate is None:
-            raise NotOffered(f"estimates of the final yen are offered for TOKYO METRO games; "
-                             f"this game is {self.name}")
+        if not self.game.offers_estimates:
+            raise NotOffered(f"{self.game.title} offers no estimates of the final yen: they would tell a player "
+                             "what they cannot see")
         if playouts < 1:
             raise ValueError("ask for at least 1 playout")
         with self.lock:
@@ -295,10 +288,10 @@ class TableSession:
             for move in moves:
                 if move.player not in self.bots:  # not for a computer's move held for a tap
                     by_seat.setdefault(move.player, []).append(move)
-            cost = getattr(self.game, "estimate_cost", lambda _state: 1)(state)
+            cost = self.game.estimate_cost(state)
             cap = max(1, int(ESTIMATE_BUDGET / max(1, len(by_seat)) / cost))
             n = min(playouts, cap)
-            seats = [estimate(state, seat, seat_moves, random.Random(f"estimate:{self.id}:{seq}:{seat}"), n, viewer)
+            seats = [self.game.estimate(state, seat, seat_moves, random.Random(f"estimate:{self.id}:{seq}:{seat}"), n, viewer)
                      for seat, seat_moves in by_seat.items()]
             answer = {"game_id": self.id, "seq": seq, "viewer": viewer, "requested": playouts, "playouts": n,
                       "capped": n < playouts, "method": "random playouts", "seats": seats}

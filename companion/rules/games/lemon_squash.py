@@ -22,30 +22,31 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from ...drinks import COLOURS, SHAPES, Shape
-from ..engine import CHANCE, Actor, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
-from .common import arg_drink, arg_list, arg_text, dispatch, options_from_config, seat_names, set_at, top
+from ..declared import Declared, Kind, Phase, nothing_hidden
+from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from ..options import GameOptions, Items, Players, Whole
+from .common import arg_drink, arg_list, arg_text, seat_names, set_at, top
 
 NAME = "lemon_squash"
 TITLE = "LEMON SQUASH"
 PLAYERS = tuple(range(2, 13))
+RULE = "002 LEMON SQUASH"
 
 ORDER, SHUFFLE, PLAY, OVER = "order", "shuffle", "play", "over"
-PHASES = (ORDER, SHUFFLE, PLAY, OVER)
 FLICKER = Shape.SHORT_CAN.value
 TARGET_SHAPES = tuple(s.value for s in SHAPES if s is not Shape.SHORT_CAN)
 RESULTS = ("miss", "hit", "foul")
 
 
-@dataclass(frozen=True)
-class Options:
-    players: int = 3
-    start_yen: int = 500
-    foul: int = 100
-    restart_yen: int = 500
-    teams_from: int = 7              # from this many players on, teams share a colour
-    teams: tuple = ()                # seats per team, e.g. [[0, 1], [2, 3], ...]; () = pairs in seat order
-    colours: tuple = ()              # the colour of each player or team; () = black, white, mint, ...
-    max_rounds: int = 50             # a bound so that a game always ends (0: none)
+class Options(GameOptions):
+    players: Players = 3
+    start_yen: Whole = 500
+    foul: Whole = 100
+    restart_yen: Whole = 500
+    teams_from: Whole = 7              # from this many players on, teams share a colour
+    teams: Items(Items(int)) = ()      # seats per team, e.g. [[0, 1], [2, 3], ...]; () = pairs in seat order
+    colours: Items(str) = ()           # the colour of each player or team; () = black, white, mint, ...
+    max_rounds: Whole = 50             # a bound so that a game always ends (0: none)
 
 
 @dataclass(frozen=True)
@@ -104,8 +105,7 @@ def _make_units(opts: Options) -> tuple[tuple[int, ...], ...]:
     return teams
 
 
-def setup(config: Mapping[str, Any]) -> State:
-    opts = options_from_config(Options, config, TITLE, PLAYERS)
+def start(opts: Options, config: Mapping[str, Any]) -> State:
     names = seat_names(config, opts.players)
     teams = _make_units(opts)
     colours = tuple(opts.colours) or tuple(c.value for c in COLOURS[:len(teams)])
@@ -119,23 +119,12 @@ def setup(config: Mapping[str, Any]) -> State:
 
 # --- who acts -------------------------------------------------------------------------------
 
-def pending(state: State) -> list[Pending]:
-    if state.phase == OVER:
-        return []
-    if state.phase == PLAY:
-        return [Pending(state.units[state.current].flicker)]
-    return [Pending(CHANCE)]
+def flicker(state: State) -> list[Pending]:
+    return [Pending(state.units[state.current].flicker)]
 
 
-def is_over(state: State) -> bool:
-    return state.phase == OVER
-
-
-def _waiting(state: State) -> str:
-    if state.phase == PLAY:
-        return f"{state.names[state.units[state.current].flicker]} to flick"
-    return {ORDER: "whose short can landed farthest from the tower (next in the order)",
-            SHUFFLE: "the next shape card of the knock-down order", OVER: "nothing"}[state.phase]
+def _waiting_to_flick(state: State) -> str:
+    return f"{state.names[state.units[state.current].flicker]} to flick"
 
 
 def target(state: State, u: int) -> str | None:
@@ -144,35 +133,24 @@ def target(state: State, u: int) -> str | None:
     return state.cards[k] if k < len(state.cards) else None
 
 
-def legal_moves(state: State, actor: Actor) -> list[Move]:
-    if actor == CHANCE:
-        spec = chance(state)
-        return [m for m, _ in spec.outcomes] if spec is not None else []
-    if state.phase != PLAY or actor != state.units[state.current].flicker:
-        return []
+def _flicks(state: State, seat: int) -> list[Move]:
     shape = target(state, state.current)
-    hits = [Move("flick", actor, {"result": "hit", "drink": d}) for d in sorted(state.arena)
+    hits = [Move("flick", seat, {"result": "hit", "drink": d}) for d in sorted(state.arena)
             if d.split("-", 1)[1] == shape]
-    return [Move("flick", actor, {"result": "miss"})] + hits + [Move("flick", actor, {"result": "foul"})]
+    return [Move("flick", seat, {"result": "miss"})] + hits + [Move("flick", seat, {"result": "foul"})]
 
 
-def chance(state: State) -> ChanceSpec | None:
-    if state.phase == ORDER:
-        left = [u for u in range(len(state.units)) if u not in state.start_order]
-        return uniform(Move("farthest", CHANCE, {"unit": u}) for u in left)
-    if state.phase == SHUFFLE:
-        left = [s for s in TARGET_SHAPES if s not in state.cards]
-        return uniform(Move("order_card", CHANCE, {"shape": s}) for s in left)
-    return None
+def _places_left(state: State) -> ChanceSpec:
+    left = [u for u in range(len(state.units)) if u not in state.start_order]
+    return uniform(Move("farthest", CHANCE, {"unit": u}) for u in left)
+
+
+def _cards_left(state: State) -> ChanceSpec:
+    left = [s for s in TARGET_SHAPES if s not in state.cards]
+    return uniform(Move("order_card", CHANCE, {"shape": s}) for s in left)
 
 
 # --- applying moves ---------------------------------------------------------------------------
-
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    """The new state and what happened; IllegalMove (state untouched) if not allowed now."""
-    return dispatch(state, move, over=is_over(state), pending=pending(state), phase=state.phase,
-                    handlers=_HANDLERS, names=state.names, waiting=_waiting(state))
-
 
 def _farthest(state: State, move: Move) -> tuple[State, list[Event]]:
     u = move.args.get("unit")
@@ -265,10 +243,6 @@ def _finish(state: State, units: tuple[int, ...] | None, why: str, events: list[
     return state, events + [Event("game_over", {"winners": list(seats), "units": list(units), "why": why})]
 
 
-_HANDLERS = {(ORDER, "farthest"): _farthest, (ORDER, "start_order"): _start_order,
-             (SHUFFLE, "order_card"): _order_card, (PLAY, "flick"): _flick}
-
-
 # --- views ----------------------------------------------------------------------------------
 
 def view(state: State, viewer: int | None) -> dict:
@@ -290,7 +264,7 @@ def view(state: State, viewer: int | None) -> dict:
         "players": players, "units": units, "teams": any(len(x.seats) > 1 for x in state.units),
         "bank": state.bank, "start_order": list(state.start_order), "knock_order": list(state.cards),
         "turn": state.units[current].flicker if current is not None else None, "turn_unit": current,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending(state)],
+        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in GAME.pending(state)],
         "arena": sorted(state.arena), "tower": {"stuck": []},
         "last": dict(state.last) if state.last else None,
         "winners": list(state.winners), "winning_units": list(state.winning_units), "end": state.end,
@@ -306,7 +280,31 @@ def payouts(state: State) -> dict:
             "final": state.phase == OVER, "winners": list(state.winners)}
 
 
-def move_info(state: State, move: Move) -> MoveInfo:
-    if move.kind == "flick" and move.args.get("result") == "foul":
-        return MoveInfo(cost=state.options.foul)
-    return MoveInfo()
+def _flick_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(cost=state.options.foul) if move.args.get("result") == "foul" else MoveInfo()
+
+
+# --- the declaration --------------------------------------------------------------------------
+
+GAME = Declared(
+    name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
+    phases=(
+        Phase(ORDER, "whose short can landed farthest from the tower (next in the order)", outcomes=_places_left,
+              ends="when every player or team has a place (the last one is known)"),
+        Phase(SHUFFLE, "the next shape card of the knock-down order", outcomes=_cards_left,
+              ends="when the five shape cards lie in a row"),
+        Phase(PLAY, _waiting_to_flick, acting=flicker,
+              ends="when a player or team has taken all five in order, or after the last round"),
+        Phase(OVER, "nothing"),
+    ),
+    kinds=(
+        Kind("farthest", _farthest, f"{RULE}: VORBEREITUNG", phases=(ORDER,), chance=True),
+        Kind("start_order", _start_order, f"{RULE}: VORBEREITUNG", phases=(ORDER,), chance=True),
+        Kind("order_card", _order_card, f"{RULE}: VORBEREITUNG", phases=(SHUFFLE,), chance=True),
+        Kind("flick", _flick, f"{RULE}: SPIELABLAUF", phases=(PLAY,), listed=_flicks, info=_flick_info),
+    ),
+    view_of=view, payouts_of=payouts, seat_names=lambda state: state.names, redraw=nothing_hidden,
+)
+
+(setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
+ composite_moves) = GAME.surface()
