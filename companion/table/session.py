@@ -16,6 +16,7 @@ from typing import Any, Callable, Mapping
 
 from ..observation import Observation
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
+from ..rules.options import RULES_VERSION
 from ..sim.players import bot_move, choose
 from ..sim.tower import SimTower
 from .corrections import taught_by
@@ -122,7 +123,8 @@ class TableSession:
     def create(cls, store: EventStore, game: str, names: list[str], bots: list[int] = (),
                simulated: bool = True, seed: int | None = None,
                options: Mapping[str, Any] | None = None) -> "TableSession":
-        config = {"names": list(names), "bots": sorted(set(bots)), "simulated": simulated,
+        # "rules": the rules version the game is played under (rules/options.py RULES_VERSION).
+        config = {"names": list(names), "bots": sorted(set(bots)), "simulated": simulated, "rules": RULES_VERSION,
                   "seed": secrets.randbits(32) if seed is None else seed,
                   "options": dict(options or {})}
         fold(game, config, [])  # raises (KeyError / IllegalMove) before anything is stored
