@@ -57,9 +57,10 @@ def main() -> None:
     from fastapi.testclient import TestClient
 
     from companion.server.app import create_app
+    from companion.sim.table import SimTable
     from companion.table.store import EventStore
 
-    with tempfile.TemporaryDirectory() as tmp, TestClient(create_app(EventStore(Path(tmp)))) as client:
+    with tempfile.TemporaryDirectory() as tmp, TestClient(create_app(EventStore(Path(tmp)), automation=SimTable())) as client:
         gid = client.post("/api/games", json={"bots": [1, 2], "seed": 1}).json()["id"]
 
         def one_move(_):

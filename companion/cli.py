@@ -68,6 +68,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     from .server.app import create_app
     from .server.slow_clients import PatientH11
+    from .sim.camera import open_camera
+    from .sim.table import SimTable
     from .table.access import Access
 
     access = Access(store)
@@ -87,7 +89,10 @@ def _serve(args: argparse.Namespace) -> int:
           f"  host:   {base}/?host={host_key}\n"
           f"          (open it on the table's tablet; keep it to yourself: it holds the table's keys)",
           file=sys.stderr, flush=True)
-    app = create_app(store, lan_url=lan_url, camera=camera, serial=serial, profile=args.profile)
+    # The composition root: the simulated table (computer players, its chance, its tower and its
+    # camera) is wired in here; the table and the camera code never import it.
+    app = create_app(store, lan_url=lan_url, camera=camera, serial=serial, profile=args.profile,
+                     automation=SimTable(), open_camera=open_camera)
     # A live view never sends more than a few bytes: a larger WebSocket message is refused.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws_max_size=4096)
     return 0

@@ -10,6 +10,8 @@ from urllib.parse import parse_qs, urlparse
 from fastapi.testclient import TestClient
 
 from companion.server.app import create_app
+from companion.sim.camera import open_camera
+from companion.sim.table import SIM_TABLE
 from companion.table.access import Access
 from companion.table.store import EventStore
 
@@ -19,9 +21,12 @@ NOBODY = {"Authorization": ""}   # no key: a stranger on the Wi-Fi
 
 def table_client(store: EventStore, raise_server_exceptions: bool = True, **options) -> TestClient:
     """A TestClient of ``create_app(store, **options)`` acting as the host (use it in ``with``);
-    ``raise_server_exceptions=False`` to see a 500 as the client would."""
+    ``raise_server_exceptions=False`` to see a 500 as the client would. The simulated table is
+    wired in as `companion serve` wires it (its computer players, chance, tower and camera)."""
     # TestClient's WebSockets always name the host "testserver": the app is told it is one of its names.
     options.setdefault("names", ("testserver",))
+    options.setdefault("automation", SIM_TABLE)
+    options.setdefault("open_camera", open_camera)
     return TestClient(create_app(store, **options), base_url=BASE, raise_server_exceptions=raise_server_exceptions,
                       headers={"Authorization": f"Bearer {Access(store).host_key()}"})
 

@@ -20,6 +20,7 @@ from companion.rules.engine import Move
 from companion.table.session import TableSession
 from companion.table.store import EventStore, StoreError
 from server_support import Server, free_port
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 
 def raw_insert(path: Path, game_id: str, body) -> int:
@@ -47,15 +48,15 @@ def make_games(data: Path) -> tuple[str, dict[str, tuple[str, int]]]:
     """One good game and six bad ones: {what is wrong: (game id, seq of the bad record)}."""
     bad = {}
     with EventStore(data) as store:
-        good = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=1)
+        good = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=1, automation=SIM_TABLE)
         good.submit(Move.from_json(good.view(None)["moves"][0]["move"]), None)
-        gid = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], simulated=False, seed=2).id
+        gid = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], simulated=False, seed=2, automation=SIM_TABLE).id
         bad["illegal"] = gid, store.append(gid, {"type": "move", "by": "table",
                                                  "move": {"kind": "invest", "player": 0, "args": {"amount": 900}}})
         for what, body in (("truncated", "'{\"type\": \"move\", \"mo'"),
                            ("not utf-8", "CAST(X'7B2274797065223A22FF227D' AS TEXT)"),
                            ("a list", "'[1, 2]'"), ("teleport", "'{\"type\": \"teleport\"}'")):
-            gid = TableSession.create(store, "jasmine_tea", ["Aki", "Ben"], seed=3).id
+            gid = TableSession.create(store, "jasmine_tea", ["Aki", "Ben"], seed=3, automation=SIM_TABLE).id
             bad[what] = gid, raw_insert(store.path, gid, body)
         bad["unknown game"] = store.create_game("chess", {"names": ["Aki", "Ben"]}), 0
     return good.id, bad

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from companion.table.session import TableSession
 from companion.table.store import EventStore
 from server_support import Server
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 pytestmark = pytest.mark.browser
 
@@ -22,8 +23,8 @@ ODD_TYPE = '<img src=x onerror="document.body.dataset.hacked=1">'
 def test_the_lobby_shows_a_game_set_aside_and_why(tmp_path, browser):
     data = tmp_path / "data"
     with EventStore(data) as store:
-        good = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=1).id
-        bad = TableSession.create(store, "jasmine_tea", ["Dai", "Emi"], seed=2).id
+        good = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=1, automation=SIM_TABLE).id
+        bad = TableSession.create(store, "jasmine_tea", ["Dai", "Emi"], seed=2, automation=SIM_TABLE).id
     con = sqlite3.connect(data / EventStore.FILE_NAME)  # a record written past the store
     con.execute("INSERT INTO records (game_id, seq, at, body) VALUES (?, 1, '2025-01-01T00:00:00+00:00', ?)",
                 (bad, json.dumps({"type": ODD_TYPE})))

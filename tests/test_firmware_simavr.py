@@ -27,11 +27,12 @@ import pytest
 
 from companion.observation import Observation
 from companion.sensors.link import HEARTBEAT_S, SensorLink
-from companion.server.tables import Tables
+from companion.table.tables import Tables
 from companion.table.devices import Devices
 from companion.table.session import TableSession
 from companion.table.store import EventStore
 from waiting import wait_for
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware"
@@ -105,8 +106,8 @@ class Table:
     def __init__(self, data: Path, fail_first: int = 0):
         self.store = EventStore(data)
         if not self.store.games(status="open"):
-            TableSession.create(self.store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=1)
-        self.tables = Tables(self.store)  # a restarted companion resumes the open game
+            TableSession.create(self.store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=1, automation=SIM_TABLE)
+        self.tables = Tables(self.store, automation=SIM_TABLE)  # a restarted companion resumes the open game
         self.game_id = self.tables.active
         self.fail_left = fail_first
         self.devices: Devices | None = None

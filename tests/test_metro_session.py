@@ -9,6 +9,7 @@ from companion.rules.engine import Move
 from companion.rules.metro import game as metro
 from companion.table.log import read_jsonl
 from companion.table.session import ESTIMATE_BUDGET, Forbidden, NotOffered, TableSession
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 
 @pytest.fixture
@@ -17,7 +18,7 @@ def registered():
 
 
 def test_a_table_of_computer_players_plays_to_the_final_scoring_and_the_log_replays(store, registered):
-    session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie", "Dai"], bots=[0, 1, 2, 3], seed=7)
+    session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie", "Dai"], bots=[0, 1, 2, 3], seed=7, automation=SIM_TABLE)
     assert metro.is_over(session.state)
     view = session.view(None)
     json.dumps(view)
@@ -28,7 +29,7 @@ def test_a_table_of_computer_players_plays_to_the_final_scoring_and_the_log_repl
 
 
 def test_a_human_seat_bids_in_secret_from_their_phone(store, registered):
-    session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=3)
+    session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=3, automation=SIM_TABLE)
     state = session.state
     assert state.phase == "bid"                               # the simulated table dealt the cards, bots bid
     mine = session.view(0)
@@ -49,7 +50,7 @@ def test_a_human_seat_bids_in_secret_from_their_phone(store, registered):
 
 
 def test_the_table_view_carries_the_map_and_the_train_preview_is_json(store, registered):
-    session = TableSession.create(store, metro.NAME, ["Aki", "Ben"], bots=[0, 1], seed=11)
+    session = TableSession.create(store, metro.NAME, ["Aki", "Ben"], bots=[0, 1], seed=11, automation=SIM_TABLE)
     view = session.view(None)["state"]
     assert view["board"]["approximate"] is True and len(view["board"]["lines"]) == 12
     assert {"letter", "value", "high", "low", "train", "shares", "speculations", "tempo"} <= set(view["lines"][0])
@@ -77,7 +78,7 @@ def _to_trains(session):
 def test_a_computer_players_train_phase_waits_for_a_tap_on_the_table(store):
     # Seat 0 a person, seats 1 and 2 computers; the seed makes a computer first in order.
     for seed in range(1, 40):
-        session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=seed)
+        session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=seed, automation=SIM_TABLE)
         state = _to_trains(session)
         if state.order[0] != 0:
             break
@@ -111,14 +112,14 @@ def test_a_computer_players_train_phase_waits_for_a_tap_on_the_table(store):
 
 
 def test_a_table_of_computers_runs_its_trains_at_once(store):
-    session = TableSession.create(store, metro.NAME, ["Aki", "Ben"], bots=[0, 1], seed=5)
+    session = TableSession.create(store, metro.NAME, ["Aki", "Ben"], bots=[0, 1], seed=5, automation=SIM_TABLE)
     assert metro.is_over(session.state)
     assert not any(r.get("by") == "table" for r in session.records)
     assert session.view(None)["state"]["last_run"]["round"] == session.state.rules.rounds
 
 
 def test_estimates_for_the_moves_each_viewer_is_offered(store):
-    session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=3)
+    session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=3, automation=SIM_TABLE)
     assert session.state.phase == "bid"
     table = session.estimates(None, 30)
     assert table["seats"] == []                  # the table is offered no bid (it is secret)
@@ -138,6 +139,6 @@ def test_estimates_for_the_moves_each_viewer_is_offered(store):
 
 
 def test_a_game_without_estimates_says_so(store):
-    session = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=3)
+    session = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=3, automation=SIM_TABLE)
     with pytest.raises(NotOffered, match="offers no estimates"):
         session.estimates(None)

@@ -11,6 +11,7 @@ from companion.observation import Observation
 from companion.rules.engine import CHANCE, Move
 from companion.table.reconcile import Reading, readings_of, reconcile
 from companion.table.session import BeamsDisagree, TableSession
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 THROWN = ["red-tall_can", "white-square_bottle", "blue-stubby_can"]
 
@@ -104,7 +105,7 @@ def test_readings_come_from_the_new_detections_and_junk_is_passed_over():
 @pytest.fixture
 def at_drop(store):
     """A POCARI BET table (three people, simulated tower) at its first throw."""
-    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], seed=3)
+    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], seed=3, automation=SIM_TABLE)
     while session.state.phase != "drop":
         session.submit(session.allowed_moves(None)[0], None)
     return session
@@ -138,7 +139,7 @@ def beams(session, passes_in: int, passes_out: int) -> None:
     session.observe(Observation(source="sensors", kind="beams", passes_in=passes_in, passes_out=passes_out))
 
 
-def test_the_session_applies_a_reading_the_game_settles_and_logs_both(at_drop, store):
+def test_the_session_applies_a_reading_the_game_settles_and_logs_both_in_one_record(at_drop, store):
     spec = at_drop.game.chance(at_drop.state)
     candidates = list(spec.candidates)
     wrong, right = one_like(candidates)
@@ -148,13 +149,14 @@ def test_the_session_applies_a_reading_the_game_settles_and_logs_both(at_drop, s
     assert result["result"] == "applied" and list(result["move"]["args"]["out"]) == sorted([sure, right])
     records = store.records(at_drop.id)
     obs_rec = next(r for r in reversed(records) if r["type"] == "observation" and r["observation"]["kind"] == "tray")
-    move_rec = records[records.index(obs_rec) + 1]
-    # the observation keeps what the camera read; the move holds the reconciled drinks
+    # ONE record: the observation keeps what the camera read, the move it became holds the
+    # reconciled drinks (docs/log-format.md)
     assert obs_rec["observation"]["appeared"] == sorted([sure, wrong]) and obs_rec["question"] is None
     assert obs_rec["reconciled"]["out"] == sorted([sure, right])
     assert obs_rec["reconciled"]["decisions"][0]["read"] == wrong and obs_rec["reconciled"]["decisions"][0]["as"] == right
-    assert move_rec == {"type": "move", "move": {"kind": "drop", "player": "chance", "args": {"out": sorted([sure, right])}},
-                        "by": "camera"}
+    assert obs_rec["move"] == {"kind": "drop", "player": "chance", "args": {"out": sorted([sure, right])}}
+    assert obs_rec["by"] == "camera"
+    assert all(r["type"] != "move" for r in records[records.index(obs_rec):]), "no second record for the drop"
 
 
 def test_a_person_is_asked_with_the_likely_answer_and_a_persons_report_is_never_changed(at_drop):

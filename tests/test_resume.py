@@ -14,6 +14,7 @@ import pytest
 from companion.rules.engine import CHANCE, Move
 from companion.table.session import TableSession
 from companion.table.store import EventStore
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 
 def crash_after(store: EventStore, game_id: str, move: Move, seat: int | None) -> None:
@@ -35,8 +36,8 @@ def test_a_crash_before_the_computer_seats_moved_does_not_leave_the_game_waiting
     """A real table: seat 0 enters its secret card on its phone; then seat 1, a computer, draws."""
     kwargs = dict(game="pocari_bet", names=["Aki", "Bot 1", "Bot 2"], bots=[1, 2], simulated=False, seed=11)
     with EventStore(tmp_path / "whole") as whole, EventStore(tmp_path / "crashed") as crashed:
-        played = TableSession.create(whole, **kwargs)
-        session = TableSession.create(crashed, **kwargs)
+        played = TableSession.create(whole, **kwargs, automation=SIM_TABLE)
+        session = TableSession.create(crashed, **kwargs, automation=SIM_TABLE)
         assert played.records == session.records
         for s in (played, session):  # the table enters the start player (a chance outcome)
             s.submit(next(m for m in s.game.legal_moves(s.state, CHANCE) if m.args["seat"] == 0), None)
@@ -45,26 +46,26 @@ def test_a_crash_before_the_computer_seats_moved_does_not_leave_the_game_waiting
         played.submit(Move.from_json(card), 0)
         crash_after(crashed, session.id, Move.from_json(card), 0)
 
-        resumed = TableSession(crashed, session.id)
+        resumed = TableSession(crashed, session.id, automation=SIM_TABLE)
         waiting = [p.actor for p in resumed.game.pending(resumed.state)]
         assert not set(waiting) & {1, 2}, f"the resumed game waits on computer seats {waiting}"
         assert crashed.records(session.id) == whole.records(played.id), \
             "the resumed game did not play what the uninterrupted one played, with the same seeds"
-        assert same(resumed.view(None), TableSession(whole, played.id).view(None))
+        assert same(resumed.view(None), TableSession(whole, played.id, automation=SIM_TABLE).view(None))
 
 
 def test_a_crash_before_the_simulated_table_drew_a_secret_card_does_not_offer_the_deck(tmp_path):
     """The simulated table: seat 0 draws from a deck, the simulated table deals the card secretly."""
     kwargs = dict(game="pocari_bet", names=["Aki", "Ben", "Chie"], simulated=True, seed=4)
     with EventStore(tmp_path / "whole") as whole, EventStore(tmp_path / "crashed") as crashed:
-        played = TableSession.create(whole, **kwargs)
-        session = TableSession.create(crashed, **kwargs)
+        played = TableSession.create(whole, **kwargs, automation=SIM_TABLE)
+        session = TableSession.create(crashed, **kwargs, automation=SIM_TABLE)
         seat = played.game.pending(played.state)[0].actor
         draw = first_move(session, seat, "draw")
         played.submit(draw, seat)
         crash_after(crashed, session.id, draw, seat)
 
-        resumed = TableSession(crashed, session.id)
+        resumed = TableSession(crashed, session.id, automation=SIM_TABLE)
         assert resumed.view(seat)["chance"] is None, \
             "the phone is offered the deck to choose its own secret card on the simulated table"
         assert resumed.state.seats[seat].secret is not None
@@ -77,7 +78,7 @@ def test_every_crash_point_of_a_game_with_a_computer_seat_resumes_to_the_same_ga
     exactly as the uninterrupted game did (computer moves, chance), and never waits on the bot."""
     kwargs = dict(game=game, names=names, bots=[1], simulated=True, seed=7)
     with EventStore(tmp_path / "whole") as whole:
-        played = TableSession.create(whole, **kwargs)
+        played = TableSession.create(whole, **kwargs, automation=SIM_TABLE)
         crashes = 0
         for step in range(60):
             if played.game.is_over(played.state):
@@ -95,7 +96,7 @@ def test_every_crash_point_of_a_game_with_a_computer_seat_resumes_to_the_same_ga
                 for record in before:
                     crashed.append(gid, record)
                 crash_after(crashed, gid, move, seat)
-                resumed = TableSession(crashed, gid)
+                resumed = TableSession(crashed, gid, automation=SIM_TABLE)
                 assert crashed.records(gid) == whole.records(played.id), f"step {step}: {move} resumed differently"
                 assert same(resumed.view(0), played.view(0)) and same(resumed.view(None), played.view(None))
             crashes += 1

@@ -16,10 +16,11 @@ from companion.table.log import fold
 from companion.table.access import Access
 from companion.table.session import TableSession
 from companion.table.store import EventStore
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 
 def test_a_refused_move_stores_nothing_and_changes_nothing(store):
-    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], seed=1)
+    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], seed=1, automation=SIM_TABLE)
     before_state, before_records = session.state, list(store.records(session.id))
     for bad, error in [(Move("invest", 0, {"amount": 100}), IllegalMove),
                        (Move("drop", CHANCE, {"out": ["red-short_can"]}), IllegalMove),
@@ -34,7 +35,7 @@ def test_a_refused_move_stores_nothing_and_changes_nothing(store):
 
 
 def test_a_failed_write_changes_nothing(store):
-    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], seed=1)
+    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], seed=1, automation=SIM_TABLE)
     before, records, history = session.state, list(session.records), list(session.folded.history)
     move = session.allowed_moves(None)[0]
     store.close()  # the disk went away
@@ -48,7 +49,7 @@ def test_a_failed_write_changes_nothing(store):
 
 
 def test_undo_with_nothing_a_person_did_is_refused(store):
-    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], bots=[0, 1, 2], seed=2)
+    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], bots=[0, 1, 2], seed=2, automation=SIM_TABLE)
     try:
         session.undo()
     except IllegalMove as exc:
@@ -59,7 +60,7 @@ def test_undo_with_nothing_a_person_did_is_refused(store):
 
 def test_a_spill_between_throws_is_thrown_again_with_the_next_drop(store):
     session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], seed=3,
-                                  options={})
+                                  options={}, automation=SIM_TABLE)
     session.config["sim_tower"] = {"p_out": 0.0}  # everything sticks in this tower
     while session.state.phase != "drop":
         session.submit(session.allowed_moves(None)[0], None)
@@ -113,7 +114,7 @@ def test_random_sessions_fold_back_from_the_store(tmp_path_factory, name, seed):
     n = _seats(game)
     bots = [n - 1] if n > 1 else []
     humans = [p for p in range(n) if p not in bots]
-    session = TableSession.create(store, name, [f"P{p + 1}" for p in range(n)], bots=bots, seed=seed)
+    session = TableSession.create(store, name, [f"P{p + 1}" for p in range(n)], bots=bots, seed=seed, automation=SIM_TABLE)
     with pytest.raises(IllegalMove, match="undo"):  # nobody has moved yet
         session.undo()
     before_personal = []  # the state before each person's move that an undo can still take back
@@ -141,6 +142,6 @@ def test_random_sessions_fold_back_from_the_store(tmp_path_factory, name, seed):
         _check_secrets(session, n)
     again = fold(session.name, session.config, store.records(session.id))
     assert again.state == session.state
-    assert TableSession(store, session.id).view(None) == session.view(None)
+    assert TableSession(store, session.id, automation=SIM_TABLE).view(None) == session.view(None)
     assert Access(store).grant("forged", session.id, n) is None
     store.close()

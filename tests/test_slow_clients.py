@@ -19,6 +19,7 @@ from websockets.sync.client import connect
 
 from companion.server import slow_clients
 from companion.server.app import create_app
+from companion.sim.table import SIM_TABLE
 from companion.server.body_limit import BodyLimit
 from companion.table.access import Access
 from server_support import free_port
@@ -30,7 +31,7 @@ def served(store, monkeypatch):
     """`create_app` under uvicorn with the companion's protocol, its header deadline made short."""
     monkeypatch.setattr(slow_clients, "HEADER_SECONDS", 0.5)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(store), host="127.0.0.1", port=port, log_level="warning",
+    server = uvicorn.Server(uvicorn.Config(create_app(store, automation=SIM_TABLE), host="127.0.0.1", port=port, log_level="warning",
                                            http=slow_clients.PatientH11, lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from companion.observation import Observation
-from companion.sim.camera import SimCamera
+from companion.sim.camera import SimCamera, open_camera
 from companion.sim.looks import Hand, Placement
 from companion.vision.profile import Profile, ProfileError
 from companion.vision.sources import FrameSource, LatestFrame, open_source
@@ -137,8 +137,9 @@ def test_sources_never_raise_for_missing_cameras(tmp_path):
     cv2.imwrite(str(img_path), np.zeros((72, 128, 3), np.uint8))
     still = open_source(str(img_path))
     assert still.read().shape == (72, 128, 3) and still.status()["state"] == "ok"
-    sim = open_source("sim")
+    sim = open_camera("sim")  # the simulated camera: wired in by the composition root, not by vision
     assert sim.read().shape == (720, 1280, 3) and sim.status()["state"] == "ok"
+    assert open_source("sim").status()["state"] == "lost", "vision alone does not know the simulated camera"
 
 
 def test_a_usb_index_that_does_not_exist_reports_lost():

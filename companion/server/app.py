@@ -21,20 +21,20 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 from ..observation import Observation
-from ..rules.engine import IllegalMove, Move
-from ..rules.games import GAMES
 from ..table.access import Access
-from ..table.devices import Devices
+from ..table.automation import Automation
+from ..table.errors import BrokenGame, Forbidden, IllegalMove, NoSuchGame, NotOffered
 from ..table.looks import LookBook
-from ..table.session import ESTIMATE_PLAYOUTS, Forbidden, NotOffered, TableSession, stored_log
+from ..table.session import ESTIMATE_PLAYOUTS, TableSession, parse_move, stored_log
 from ..table.store import EventStore
+from ..table.tables import Tables, game_types as known_games
 from .body_limit import RESPONSE_413, BodyLimit
 from .guard import Guard, own_names
 from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork, Busy
 from .json_body import StrictJSONRoute
 from .openapi_errors import document_errors
+from .live import Publisher
 from .requests import MAX_GAME_KIND, FeedIn, MoveIn, NewGame
-from .tables import Tables
 from .trust import (ASK_LINK, COOKIE_AGE, HOST_COOKIE, Caller, Trust, require_any, require_host,
                     seat_cookie, watch_cookie)
 
@@ -65,18 +65,22 @@ Viewing = Annotated[Literal["player", "table"] | None, Query(
 
 
 def create_app(store: EventStore, lan_url: str | None = None, camera: str | None = None,
-               serial: str | None = None, profile: str | None = None, names: tuple[str, ...] = ()) -> FastAPI:
+               serial: str | None = None, profile: str | None = None, names: tuple[str, ...] = (),
+               automation: Automation | None = None, open_camera=None) -> FastAPI:
     """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated);
-    ``names``: host names the service answers to besides its addresses and this machine's name."""
+    ``names``: host names the service answers to besides its addresses and this machine's name;
+    ``automation``: the hands that play computer seats and the simulated table's chance
+    (table/automation.py; the composition root's: `companion serve` wires in the simulated
+    table's); ``open_camera(spec)``: opens the camera (the composition root's, which knows ``sim``)."""
     looks = LookBook(store.path.parent)   # what the host's corrections taught the camera
-    tables = Tables(store, teacher=looks)
+    tables = Tables(store, teacher=looks, automation=automation)
     looks.settle(tables.moves_in_effect)
     access = Access(store)
     trust = Trust(access)
     estimates_work = BoundedWork("estimates", ESTIMATE_WORKERS, ESTIMATE_WAITING)
-    devices = Devices(tables.route, camera=camera, serial=serial, profile=profile, store=store, doubt=tables.doubt,
-                      looks=looks)
+    devices = tables.devices(camera=camera, serial=serial, profile=profile, looks=looks, open_camera=open_camera)
     sockets: dict[tuple[str, str], int] = {}  # live WebSockets by (address, key)
+    publishers: dict[str, Publisher] = {}     # the live views of each game with a socket open
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -107,16 +111,34 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         except Forbidden as exc:
             raise HTTPException(403, str(exc)) from None
 
+    def no_game(game_id: str) -> HTTPException:
+        return HTTPException(404, f"no game {game_id!r}; the host's lobby lists the games")
+
+    def session_of(game_id: str) -> TableSession:
+        """The game's session: 404 for no such game, 409 (saying why) for one set aside."""
+        try:
+            return tables.get(game_id)
+        except NoSuchGame:
+            raise no_game(game_id) from None
+        except BrokenGame as exc:
+            raise HTTPException(409, str(exc)) from None
+
+    def known(game_id: str) -> None:
+        try:
+            tables.known(game_id)
+        except NoSuchGame:
+            raise no_game(game_id) from None
+
     def caller_of(conn, game_id: str, viewing: str | None = None) -> Caller:
         """Who asks about ``game_id``: 404 for no such game, 403 for a caller without its key."""
-        tables.known(game_id)
+        known(game_id)
         caller = trust.caller(conn, game_id, tables.seats(game_id), as_player=viewing == "player")
         require_any(caller, game_id)
         return caller
 
     def host_of(request: Request, what: str, game_id: str | None = None) -> Caller:
         if game_id is not None:
-            tables.known(game_id)
+            known(game_id)
         caller = trust.caller(request, game_id, tables.seats(game_id) if game_id else 0)
         require_host(caller, what)
         return caller
@@ -125,6 +147,14 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         """The caller's view: a player's seat, or the table's (a spectator's without moves)."""
         view = session.view(caller.seat, acting=caller.grant.role != "spectator")
         return {**view, "role": caller.grant.role, "fed": tables.active == session.id}
+
+    def live_view(session: TableSession, caller: Caller) -> tuple[tuple, dict] | None:
+        """A live view's message (in a worker thread): the caller's view and the key it is shared
+        under; None once the caller's key no longer opens the game (the socket is closed)."""
+        if not trust.still(caller, session.id, session.seats):
+            return None
+        view = view_for(session, caller)
+        return (view["seq"], caller.seat, caller.grant.role, view["fed"]), view
 
     # --- the table as a whole ------------------------------------------------------------------
 
@@ -155,7 +185,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
 
     @app.get("/api/game-types", summary="The games this server knows")
     def game_types() -> list[dict]:
-        return [{"id": name, "players": list(game.players)} for name, game in GAMES.items()]
+        return known_games()
 
     @app.post("/api/games", dependencies=KEYED, status_code=201, summary="Start a game (host); answers the join links")
     def new_game(body: NewGame, request: Request) -> dict:
@@ -163,20 +193,17 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         if any(not 0 <= b < len(body.names) for b in body.bots):
             raise HTTPException(422, f"bots must be seats 0 to {len(body.names) - 1}")
         try:
-            session = TableSession.create(store, body.game, body.names, body.bots, body.simulated,
-                                          body.seed, body.options)
+            session = tables.create(body.game, body.names, body.bots, body.simulated, body.seed, body.options)
         except KeyError as exc:
             raise HTTPException(422, str(exc.args[0])) from None
         except IllegalMove as exc:
             raise HTTPException(422, exc.reason) from None
-        tables.adopt(session)
-        tables.feed(session)
         return {"id": session.id, "players": player_links(session, request)}
 
     @app.put("/api/feed", dependencies=KEYED, responses=NAMES_A_GAME, summary="Choose the game the tower's camera and sensors report to (host)")
     def put_feed(body: FeedIn, request: Request) -> dict:
         host_of(request, "choose the game the tower feeds", body.game_id)
-        session = tables.get(body.game_id)
+        session = session_of(body.game_id)
         if session.over:
             raise HTTPException(409, "this game is over: choose an open game for the tower to feed")
         tables.feed(session)
@@ -201,13 +228,13 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
     @app.get("/api/games/{game_id}/players", dependencies=KEYED, summary="Join links of the seats (host; the table's join panel)")
     def players(game_id: str, request: Request) -> list[dict]:
         host_of(request, "hand out join links", game_id)
-        return player_links(tables.get(game_id), request)
+        return player_links(session_of(game_id), request)
 
     @app.post("/api/games/{game_id}/players/{seat}/revoke", dependencies=KEYED,
               summary="A new join link for a seat (host): the old link and every phone joined by it are shut out")
     def revoke_seat(game_id: str, seat: int, request: Request) -> dict:
         host_of(request, "replace a join link", game_id)
-        session = tables.get(game_id)
+        session = session_of(game_id)
         access.revoke_seat(game_id, seat_of(session, seat))
         session.notify()  # open WebSockets check their keys again: the old phone's closes
         return player_links(session, request)[seat]
@@ -216,7 +243,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
              responses={200: {"content": {"image/svg+xml": {}}}})
     def player_qr(game_id: str, seat: int, request: Request) -> Response:
         host_of(request, "hand out join links", game_id)
-        session = tables.get(game_id)
+        session = session_of(game_id)
         return _qr(player_links(session, request)[seat_of(session, seat)]["url"])
 
     def spectator_link(game_id: str, request: Request) -> dict:
@@ -226,20 +253,20 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                                                           "no secrets, no buttons")
     def spectators(game_id: str, request: Request) -> dict:
         host_of(request, "hand out the spectator link", game_id)
-        tables.get(game_id)
+        session_of(game_id)
         return spectator_link(game_id, request)
 
     @app.get("/api/games/{game_id}/spectators/qr.svg", dependencies=KEYED, summary="A QR code of the spectator link (host)",
              responses={200: {"content": {"image/svg+xml": {}}}})
     def spectators_qr(game_id: str, request: Request) -> Response:
         host_of(request, "hand out the spectator link", game_id)
-        tables.get(game_id)
+        session_of(game_id)
         return _qr(spectator_link(game_id, request)["url"])
 
     @app.post("/api/games/{game_id}/spectators/revoke", dependencies=KEYED, summary="A new spectator link (host); the old one is shut out")
     def revoke_spectators(game_id: str, request: Request) -> dict:
         host_of(request, "replace the spectator link", game_id)
-        session = tables.get(game_id)
+        session = session_of(game_id)
         access.revoke_spectators(game_id)
         session.notify()
         return spectator_link(game_id, request)
@@ -252,7 +279,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                          "reports to this game.")
     def get_view(game_id: str, request: Request, viewing: Viewing = None) -> dict:
         caller = caller_of(request, game_id, viewing)
-        return view_for(tables.get(game_id), caller)
+        return view_for(session_of(game_id), caller)
 
     @app.get("/api/games/{game_id}/estimates", dependencies=KEYED,
              summary="Estimated final yen of each move offered to this viewer, from random playouts",
@@ -276,7 +303,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         caller = await run_in_threadpool(caller_of, request, game_id, viewing)
         if caller.grant.role == "spectator":
             raise HTTPException(403, "estimates are for the players and the host; a spectator only watches")
-        session = await run_in_threadpool(tables.get, game_id)
+        session = await run_in_threadpool(session_of, game_id)
         try:
             key, work = session.estimate_job(caller.seat, playouts)
         except NotOffered as exc:
@@ -305,8 +332,8 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             raise HTTPException(403, "a spectator only watches: moves are made on the players' phones and the table")
         if body.override_beams and not caller.is_host:
             raise HTTPException(403, "only the host overrides the exit beam (on the table view)")
-        session = tables.get(game_id)
-        move = act(Move.from_json, body.move)
+        session = session_of(game_id)
+        move = act(parse_move, body.move)
         events = act(session.submit, move, caller.seat, None, body.override_beams)
         if caller.is_host:
             tables.feed(session)  # the table plays here: the tower reports here
@@ -320,13 +347,13 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         if obs.source != "person":
             raise HTTPException(403, f"the {obs.source} reports inside the service, not through the API; "
                                      f"an observation entered here has source 'person'")
-        session = tables.get(game_id)
+        session = session_of(game_id)
         return {**act(session.observe, obs), "view": view_for(session, caller)}
 
     @app.post("/api/games/{game_id}/throw", dependencies=KEYED, summary="Simulated table: throw the due drinks in (host)")
     def post_throw(game_id: str, request: Request) -> dict:
         caller = host_of(request, "throw drinks into the tower", game_id)
-        session = tables.feed(tables.get(game_id))
+        session = tables.feed(session_of(game_id))
         return {**act(devices.throw, session), "view": view_for(session, caller)}
 
     @app.post("/api/games/{game_id}/tray/read", dependencies=KEYED,
@@ -338,26 +365,26 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                           "without a drop awaited, or while a throw is still being read.")
     def read_tray(game_id: str, request: Request) -> dict:
         caller = host_of(request, "have the tray read again", game_id)
-        session = tables.feed(tables.get(game_id))
+        session = tables.feed(session_of(game_id))
         return {**act(devices.reread, session), "view": view_for(session, caller)}
 
     @app.post("/api/games/{game_id}/question/dismiss", dependencies=KEYED, summary="Dismiss the open question (host; logged)")
     def dismiss_question(game_id: str, request: Request) -> dict:
         caller = host_of(request, "dismiss a question", game_id)
-        session = tables.get(game_id)
+        session = session_of(game_id)
         act(session.dismiss_question)
         return {"view": view_for(session, caller)}
 
     @app.post("/api/games/{game_id}/undo", dependencies=KEYED, summary="Take back the latest move (host; appends an undo)")
     def post_undo(game_id: str, request: Request) -> dict:
         caller = host_of(request, "undo", game_id)
-        session = tables.get(game_id)
+        session = session_of(game_id)
         return {"events": act(session.undo), "view": view_for(session, caller)}
 
     @app.post("/api/games/{game_id}/end", dependencies=KEYED, summary="End a game before its end (host; appends an end)")
     def post_end(game_id: str, request: Request) -> dict:
         caller = host_of(request, "end a game", game_id)
-        session = tables.get(game_id)
+        session = session_of(game_id)
         act(session.end)
         return {"view": view_for(session, caller)}
 
@@ -368,7 +395,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
         if game_id in tables.broken or store.game(game_id).problem:
             require_host(caller, "read the log of a game set aside (it holds the secrets)")
             return stored_log(store, game_id)
-        session = tables.get(game_id)
+        session = session_of(game_id)
         if not session.over:
             # The log holds every secret card drawn; it leaves the server once they are all revealed.
             raise HTTPException(409, "the log can be downloaded when the game is over: it holds the secret cards")
@@ -415,7 +442,7 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
     async def ws(websocket: WebSocket, game_id: str, viewing: Viewing = None) -> None:
         try:
             caller = caller_of(websocket, game_id, viewing)
-            session = tables.get(game_id)
+            session = session_of(game_id)
         except HTTPException as exc:
             await websocket.close(code=4403 if exc.status_code == 403 else 4404, reason=str(exc.detail)[:120])
             return
@@ -425,29 +452,23 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
             return
         sockets[device] = sockets.get(device, 0) + 1
         await websocket.accept()
-        changed = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        seats = tables.seats(game_id)
-
-        def listener() -> None:
-            loop.call_soon_threadsafe(changed.set)
-
-        session.listeners.append(listener)
+        publisher = publishers.get(session.id)
+        if publisher is None or publisher.session is not session:
+            publisher = publishers[session.id] = Publisher(
+                session, lambda who: live_view(session, who), f"this device's key was replaced: {ASK_LINK}")
+        socket = publisher.join(websocket, caller)
+        receiver = asyncio.create_task(_drain(websocket))
         try:
-            receiver = asyncio.create_task(_drain(websocket))
-            while not receiver.done():
-                if not await run_in_threadpool(trust.still, caller, game_id, seats):
-                    await websocket.close(code=4403, reason=f"this device's key was replaced: {ASK_LINK}")
-                    break
-                await websocket.send_json(view_for(session, caller))
-                waiter = asyncio.create_task(changed.wait())
-                await asyncio.wait({waiter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-                waiter.cancel()
-                changed.clear()
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+            # Until the device goes (its receiver ends) or its sender ends (closed, or a send failed).
+            await asyncio.wait({receiver, socket.task}, return_when=asyncio.FIRST_COMPLETED)
+            if socket.task.done() and not socket.task.cancelled() and socket.task.exception() is not None:
+                exc = socket.task.exception()
+                if not isinstance(exc, (WebSocketDisconnect, RuntimeError, OSError)):
+                    log.error("a live view failed: %r", exc)
         finally:
-            session.listeners.remove(listener)
+            receiver.cancel()
+            if publisher.leave(socket) and publishers.get(session.id) is publisher:
+                del publishers[session.id]
             sockets[device] -= 1
             if not sockets[device]:
                 del sockets[device]

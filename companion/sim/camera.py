@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..vision.sources import FrameSource
+from ..vision.sources import FrameSource, open_source
 from .looks import Hand, Lighting, Look, Placement
 from .render import Renderer
 from .scenes import Layout
@@ -156,3 +156,13 @@ class SimCamera(FrameSource):
         s["in_tray"] = self.in_tray()
         s["settled_at"] = self.settled_at
         return s
+
+
+def open_camera(spec: str, **options) -> FrameSource:
+    """A camera source as ``companion serve --camera SPEC`` names it: ``sim`` or ``sim:SEED`` (the
+    simulated table's camera), else what ``vision.sources.open_source`` opens."""
+    spec = str(spec).strip()
+    if spec == "sim" or spec.startswith("sim:"):
+        seed = int(spec.split(":", 1)[1]) if ":" in spec else options.pop("seed", 0)
+        return SimCamera(seed=seed, **options)
+    return open_source(spec, **options)

@@ -1,7 +1,7 @@
 """The table's hardware: the camera over the tray and the sensor board, real or simulated.
 
-Each device runs in its own thread and hands what it saw to ``route`` (the server
-sends it to the game in play). Nothing a device does can stop the service: a lost
+Each device runs in its own thread and hands what it saw to ``route`` (the table's
+``Tables.route``: the game in play judges and records it once). Nothing a device does can stop the service: a lost
 camera or an unplugged board shows in ``status()`` and the game goes on by hand.
 On the simulated table, :meth:`Devices.throw` plays the physical part of a throw:
 the simulated board counts the drinks through its beams and the simulated camera
@@ -49,12 +49,15 @@ class Devices:
     def __init__(self, route: Callable[[Observation], None], camera: str | None = None,
                  serial: str | None = None, profile: str | Path | None = None,
                  store: EventStore | None = None, doubt: Callable[[Observation], str | None] | None = None,
-                 looks=None):
+                 looks=None, open_camera: Callable[[str], object] | None = None):
         """``route`` hands an observation to the game in play; ``doubt`` says why the game would
         put a camera reading to a person (None: it would take it), so that the tray is read again
         first; ``looks``: the table's look book (table/looks.py): the camera reads with its
-        profile and the looks the host's corrections taught it."""
+        profile and the looks the host's corrections taught it; ``open_camera(spec)``: the camera
+        source of a spec (the composition root's, which knows the simulated camera; None:
+        ``vision.sources.open_source``, real cameras only)."""
         self.route, self.store, self.doubt, self.looks = route, store, doubt, looks
+        self.open_camera = open_camera
         self._relearn = threading.Event()   # the look book changed: the camera's thread takes it in
         self._profile = None                # the profile as calibrated (without the looks taught)
         if looks is not None:
@@ -226,7 +229,7 @@ class Devices:
             self._profile = Profile.load(self.profile_path)
             profile = self.looks.use(self.profile_path, self._profile) if self.looks is not None else self._profile
             self.watcher = TrayWatcher(profile, still_s=STILL_S)
-            self.source = open_source(self.camera_spec)
+            self.source = (self.open_camera or open_source)(self.camera_spec)
             self.frames = LatestFrame(self.source, fps=FPS)
         except Exception as exc:  # the game goes on by hand
             self.camera_error = str(exc)
@@ -295,19 +298,10 @@ def board_books(store: EventStore, boot_id: str) -> BoardBooks:
     """What the store holds of one power-on of the sensor board, in any game: the ids of its
     events, and the highest of its cumulative dropped-pass counts (a lost-pass report). The
     link opens a boot's books with this, so a restarted companion neither counts an event twice
-    nor the passes the board dropped before (they are in every later report's totals)."""
-    event_ids, dropped = set(), [0, 0]
-    for _game, _seq, record in store.find("$.observation.detail.boot_id", boot_id):
-        seen = record.get("observation") or {}
-        detail = seen.get("detail") or {}
-        if seen.get("source") != "sensors" or seen.get("kind") != "beams":
-            continue
-        if isinstance(detail.get("event_id"), int):
-            event_ids.add(detail["event_id"])
-        if detail.get("lost_details") and isinstance(detail.get("dropped"), dict):
-            dropped = [max(dropped[0], int(detail["dropped"].get("in", 0))),
-                       max(dropped[1], int(detail["dropped"].get("out", 0)))]
-    return BoardBooks(frozenset(event_ids), (dropped[0], dropped[1]))
+    nor the passes the board dropped before (they are in every later report's totals). Read from
+    the store's index of the board's events (keyed on its boot id and event id), not the records."""
+    event_ids, dropped = store.board_books(boot_id)
+    return BoardBooks(event_ids, dropped)
 
 
 def _with_first(obs: Observation, first: tuple[Observation, str, int] | None, again: bool = True) -> Observation:

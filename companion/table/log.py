@@ -6,7 +6,9 @@ Records (one JSON object each; docs/log-format.md):
 - ``{"type": "undo", "by": ...}``: takes back the latest move a person made, with
   the automatic moves (simulated table, computer players) that followed it;
 - ``{"type": "observation", "observation": {...}, "question": {...} | null}``:
-  what a source saw; a question waits for a person until the next move;
+  what a source saw; a question waits for a person until the next move; one that
+  was taken carries the move it became (``"move": {...}, "by": source``) and is
+  applied as that move (logs before it hold the move in a record of its own next);
 - ``{"type": "dismiss", "by": ...}``: a person set the open question aside;
 - ``{"type": "end", "by": ...}``: the host ended the game before its end; nothing follows it.
 
@@ -63,24 +65,23 @@ class Folded:
         return next((i for i in range(len(self.history) - 1, -1, -1)
                      if self.history[i][2] not in AUTOMATIC), None)
 
-    def step(self, record: Mapping[str, Any]) -> None:
-        """Apply one record; IllegalMove/ValueError leaves this object unchanged."""
+    def step(self, record: Mapping[str, Any], applied: tuple[Move, Any, list[Event]] | None = None) -> None:
+        """Apply one record; IllegalMove/ValueError leaves this object unchanged. ``applied``: the
+        engine's answer (move, state, events) to the record's move on this state, when the caller
+        has it already (the table tried the move): the engine is not asked twice."""
         if not isinstance(record, Mapping):
             raise ValueError(f"a record must be a JSON object, not {type(record).__name__}")
         kind = record.get("type")
         if self.ended:
             raise IllegalMove("the host ended this game: nothing more can happen in it")
         if kind == "move":
-            move = Move.from_json(record.get("move"))
-            settles_drop = move.player == CHANCE and isinstance(self.game.chance(self.state), ChanceDrop)
-            state, events = self.game.apply(self.state, move)
-            if settles_drop:
-                self.last_drop_beams = self.beams if any(self.beams) else None  # None: no board counted
-                self.beams = (0, 0)
-                self.tray_seen = False
-            self.history.append((self.state, move, str(record.get("by", ""))))
-            self.about, self.undone = (self.state, move), False
-            self.state, self.events, self.question = state, events, None
+            self._move(record, applied)
+        elif kind == "observation" and record.get("move") is not None:
+            # A reading taken as it came (or as the table settled it): one record, one move. Both
+            # are checked before anything changes; the move settles what the reading said.
+            move, state, events = self._apply(record, applied)
+            self._observation(record)
+            self._adopt(record, move, state, events)
         elif kind == "undo":
             last = self.last_personal_move()
             if last is None:
@@ -91,14 +92,7 @@ class Folded:
             self.about, self.undone = (self.state, move), True
             self.events, self.question = [Event("undone", {"move": move.to_json()})], None
         elif kind == "observation":
-            self.question = record.get("question")
-            self.events, self.about, self.undone = [], None, False
-            seen = record.get("observation") or {}
-            if seen.get("kind") == "beams":
-                self.beams = (self.beams[0] + int(seen.get("passes_in", 0)),
-                              self.beams[1] + int(seen.get("passes_out", 0)))
-            elif isinstance(self.game.chance(self.state), ChanceDrop):
-                self.tray_seen = True
+            self._observation(record)
         elif kind == "dismiss":
             if self.question is None:
                 raise IllegalMove("there is no open question to dismiss")
@@ -107,6 +101,36 @@ class Folded:
             self.ended, self.question, self.events, self.about, self.undone = True, None, [], None, False
         else:
             raise ValueError(f"unknown record type {kind!r}; expected move, undo, observation, dismiss or end")
+
+    def _move(self, record: Mapping[str, Any], applied=None) -> None:
+        self._adopt(record, *self._apply(record, applied))
+
+    def _apply(self, record: Mapping[str, Any], applied=None) -> tuple[Move, Any, list[Event]]:
+        """The record's move and what the engine makes of it now (raises, changing nothing)."""
+        if applied is not None:
+            return applied
+        move = Move.from_json(record.get("move"))
+        state, events = self.game.apply(self.state, move)
+        return move, state, events
+
+    def _adopt(self, record: Mapping[str, Any], move: Move, state: Any, events: list[Event]) -> None:
+        if move.player == CHANCE and isinstance(self.game.chance(self.state), ChanceDrop):  # it settles a drop
+            self.last_drop_beams = self.beams if any(self.beams) else None  # None: no board counted
+            self.beams = (0, 0)
+            self.tray_seen = False
+        self.history.append((self.state, move, str(record.get("by", ""))))
+        self.about, self.undone = (self.state, move), False
+        self.state, self.events, self.question = state, events, None
+
+    def _observation(self, record: Mapping[str, Any]) -> None:
+        self.question = record.get("question")
+        self.events, self.about, self.undone = [], None, False
+        seen = record.get("observation") or {}
+        if seen.get("kind") == "beams":
+            self.beams = (self.beams[0] + int(seen.get("passes_in", 0)),
+                          self.beams[1] + int(seen.get("passes_out", 0)))
+        elif isinstance(self.game.chance(self.state), ChanceDrop):
+            self.tray_seen = True
 
 
 def start(game_name: str, config: Mapping[str, Any]) -> Folded:

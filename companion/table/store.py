@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 APPLICATION_ID = 0x544B5443  # "TKTC": marks a file as ours in the SQLite header
-SCHEMA_VERSION = 2  # 2: the table's keys (table/access.py)
+SCHEMA_VERSION = 3  # 2: the table's keys (table/access.py); 3: the sensor board's events (board_events)
 STATUSES = ("open", "finished")
 
 _SCHEMA = (
@@ -53,6 +53,52 @@ _KEYS = (
         token  TEXT NOT NULL,
         issued TEXT NOT NULL)""",
 )
+
+
+# Schema 3: the sensor board's events by what only the board knows (its boot id and the event's
+# id), written in the same transaction as the record that holds the event: the table asks it
+# whether an event is stored already (a re-send after a lost ACK, a restarted companion) and what
+# a power-on of the board has committed, by the index instead of reading every record. A lost-pass
+# report has no event id (NULL: never a duplicate of another) and carries the board's dropped counts.
+_BOARD = (
+    """CREATE TABLE IF NOT EXISTS board_events (
+        boot_id     TEXT NOT NULL,    -- the board's power-on, 8 hex digits
+        event_id    INTEGER,          -- NULL: a lost-pass report
+        dropped_in  INTEGER NOT NULL DEFAULT 0,
+        dropped_out INTEGER NOT NULL DEFAULT 0,
+        game_id     TEXT NOT NULL,
+        seq         INTEGER NOT NULL)""",
+    "CREATE UNIQUE INDEX IF NOT EXISTS board_events_once ON board_events (boot_id, event_id)",
+    # Stores written before schema 3: their sensors' records are indexed once, when first opened.
+    """INSERT OR IGNORE INTO board_events (boot_id, event_id, dropped_in, dropped_out, game_id, seq)
+       SELECT boot, event, din, dout, game_id, seq FROM (
+         SELECT game_id, seq, rowid AS r,
+           CASE WHEN json_valid(body) THEN json_extract(body, '$.observation.detail.boot_id') END AS boot,
+           CASE WHEN json_valid(body) AND json_type(body, '$.observation.detail.event_id') = 'integer'
+                THEN json_extract(body, '$.observation.detail.event_id') END AS event,
+           CASE WHEN json_valid(body) AND json_extract(body, '$.observation.detail.lost_details')
+                THEN coalesce(json_extract(body, '$.observation.detail.dropped.in'), 0) ELSE 0 END AS din,
+           CASE WHEN json_valid(body) AND json_extract(body, '$.observation.detail.lost_details')
+                THEN coalesce(json_extract(body, '$.observation.detail.dropped.out'), 0) ELSE 0 END AS dout,
+           CASE WHEN json_valid(body) THEN json_extract(body, '$.observation.source') END AS source,
+           CASE WHEN json_valid(body) THEN json_extract(body, '$.observation.kind') END AS kind
+         FROM records)
+       WHERE source = 'sensors' AND kind = 'beams' AND typeof(boot) = 'text' ORDER BY r""",
+)
+
+
+@dataclass(frozen=True)
+class BoardEvent:
+    """What only the sensor board knows of an observation: its power-on (``boot_id``), the event's
+    id (None: a lost-pass report) and the board's cumulative dropped passes in such a report."""
+
+    boot_id: str
+    event_id: int | None = None
+    dropped: tuple[int, int] = (0, 0)
+
+
+class Duplicate(Exception):
+    """The board's event is stored already (same boot id and event id): nothing was written."""
 
 
 class StoreError(Exception):
@@ -169,9 +215,14 @@ class EventStore:
             if fresh and con.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
                 for statement in _SCHEMA:
                     con.execute(statement)
-            if con.execute("PRAGMA user_version").fetchone()[0] < 2:  # new, or written by schema 1
+            version = con.execute("PRAGMA user_version").fetchone()[0]
+            if version < 2:  # new, or written by schema 1
                 for statement in _KEYS:
                     con.execute(statement)
+            if version < 3:  # new, or written by schema 1 or 2
+                for statement in _BOARD:
+                    con.execute(statement)
+            if version < SCHEMA_VERSION:
                 con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
     @contextmanager
@@ -204,8 +255,10 @@ class EventStore:
             )
         return game_id
 
-    def append(self, game_id: str, record: dict) -> int:
-        """Append one record; it is on disk when this returns. Returns its 1-based sequence number."""
+    def append(self, game_id: str, record: dict, board: BoardEvent | None = None) -> int:
+        """Append one record; it is on disk when this returns. Returns its 1-based sequence number.
+        ``board``: the sensor board's event the record holds, indexed in the same transaction;
+        Duplicate (nothing written) when that event is stored already."""
         body = json.dumps(record, ensure_ascii=False, allow_nan=False)
         with self._tx() as con:
             if not con.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone():
@@ -213,11 +266,30 @@ class EventStore:
             (last,) = con.execute(
                 "SELECT coalesce(max(seq), 0) FROM records WHERE game_id=?", (game_id,)
             ).fetchone()
+            if board is not None:
+                try:
+                    con.execute("INSERT INTO board_events (boot_id, event_id, dropped_in, dropped_out, game_id, seq) "
+                                "VALUES (?, ?, ?, ?, ?, ?)", (board.boot_id, board.event_id, int(board.dropped[0]),
+                                                              int(board.dropped[1]), game_id, last + 1))
+                except sqlite3.IntegrityError:
+                    raise Duplicate(f"the board's event {board.boot_id}/{board.event_id} is stored already") from None
             con.execute(
                 "INSERT INTO records (game_id, seq, at, body) VALUES (?, ?, ?, ?)",
                 (game_id, last + 1, _now(), body),
             )
         return last + 1
+
+    def board_event(self, boot_id: str, event_id: int) -> tuple[str, int] | None:
+        """Where the sensor board's event is stored (game id, seq), or None: one look-up in the index."""
+        rows = self._read("SELECT game_id, seq FROM board_events WHERE boot_id=? AND event_id=?", (boot_id, event_id))
+        return (rows[0][0], rows[0][1]) if rows else None
+
+    def board_books(self, boot_id: str) -> tuple[frozenset[int], tuple[int, int]]:
+        """What the store holds of one power-on of the sensor board, in any game: the ids of its
+        events, and the highest of its cumulative dropped-pass counts (lost-pass reports)."""
+        rows = self._read("SELECT event_id, dropped_in, dropped_out FROM board_events WHERE boot_id=?", (boot_id,))
+        ids = frozenset(e for e, _i, _o in rows if e is not None)
+        return ids, (max((i for _e, i, _o in rows), default=0), max((o for _e, _i, o in rows), default=0))
 
     def records(self, game_id: str) -> list[dict]:
         """The game's records in the order they were appended (unknown game: KeyError); a record
@@ -244,8 +316,9 @@ class EventStore:
     def find(self, path: str, value) -> list[tuple[str, int, dict]]:
         """Records of any game whose JSON holds ``value`` at ``path`` (an SQLite JSON path such as
         ``$.observation.detail.boot_id``), oldest first, as (game id, seq, record). It reads every
-        record, so it is for rare questions (what a sensor board met after a restart sent before);
-        a record that cannot be read (see ``records``) is passed over."""
+        record, so it is for rare questions asked by hand (the sensor board's events have their
+        own index: ``board_event``, ``board_books``); a record that cannot be read (see
+        ``records``) is passed over."""
         rows = self._read(
             "SELECT game_id, seq, CAST(body AS BLOB) FROM records WHERE "
             "CASE WHEN json_valid(body) THEN json_extract(body, ?) END = ? ORDER BY rowid", (path, value))

@@ -1,4 +1,5 @@
-"""Camera sources: a USB camera, a video or image file, a network stream, the simulated table.
+"""Camera sources: a USB camera, a video or image file, a network stream. (The simulated table's
+camera is a FrameSource of companion/sim/camera.py, which ``companion serve`` wires in.)
 
 ``open_source(spec)`` never raises for a camera that is missing or goes away: ``read()``
 returns None and ``status()`` says what is wrong (and a USB camera or a stream is tried
@@ -311,12 +312,14 @@ class LatestFrame:
 
 
 def open_source(spec: str, **options) -> FrameSource:
-    """``"0"`` (a USB camera index), a video or image file, an http(s)/rtsp URL, or ``"sim"``."""
+    """``"0"`` (a USB camera index), a video or image file, or an http(s)/rtsp URL. (``"sim"``, the
+    simulated camera, is opened by ``companion.sim.camera.open_camera``, which the caller wires in.)"""
     spec = str(spec).strip()
     if spec == "sim" or spec.startswith("sim:"):
-        from ..sim.camera import SimCamera
-        seed = int(spec.split(":", 1)[1]) if ":" in spec else options.pop("seed", 0)
-        return SimCamera(seed=seed, **options)
+        src = FrameSource(spec)
+        src._set("lost", f"{spec}: the simulated camera is not wired in here (companion serve --camera sim)")
+        src.read = lambda: None  # type: ignore[method-assign]
+        return src
     if spec.isdigit():
         return CaptureSource(spec, **options)
     if "://" in spec:

@@ -1,0 +1,160 @@
+"""The games this table holds open, and the whole observation path: resumed from the store at
+start (a game whose log cannot be folded set aside, ``broken``, with a message in the log while
+the others run), the game the tower's camera and sensors report to (``feed``), and what they
+report routed to it (``route``): the devices (table/devices.py) hand every observation here, the
+session judges and commits it once (a sensor event the store's index holds already is not
+recorded again, in whichever game it was)."""
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Callable
+
+from ..observation import Observation
+from ..rules.games import GAMES
+from .automation import Automation
+from .devices import Devices
+from .errors import BrokenGame, NoSuchGame
+from .observing import board_event
+from .session import TableSession
+from .store import EventStore
+
+log = logging.getLogger(__name__)
+
+
+def game_types() -> list[dict]:
+    """The games this table knows: ``{"id", "players"}`` (the numbers of players it seats)."""
+    return [{"id": name, "players": list(game.players)} for name, game in GAMES.items()]
+
+
+class Tables:
+    """The sessions of this table (see the module)."""
+
+    def __init__(self, store: EventStore, teacher=None, automation: Automation | None = None):
+        """``teacher``: the table's look book (table/looks.py), which every session tells what the
+        host's corrections of the camera teach; ``automation``: the hands that play what no person
+        does (table/automation.py; None: nothing plays on its own)."""
+        self.store, self.teacher, self.automation = store, teacher, automation
+        self.sessions: dict[str, TableSession] = {}
+        self.broken: dict[str, BrokenGame] = {}
+        for info in reversed(store.games(status="open")):
+            try:
+                self._load(info.id)
+            except BrokenGame:
+                pass
+        self.active: str | None = next(reversed(self.sessions), None)  # the game the devices feed
+
+    def _load(self, game_id: str) -> TableSession:
+        try:
+            session = TableSession(self.store, game_id, self.automation)
+        except BrokenGame as exc:
+            self._set_aside(exc)
+            raise
+        return self.adopt(session)
+
+    def create(self, game: str, names: list[str], bots: list[int] = (), simulated: bool = True,
+               seed: int | None = None, options: dict | None = None) -> TableSession:
+        """A new game, held open and fed by the tower (KeyError: no such game; IllegalMove: its
+        settings are refused)."""
+        session = TableSession.create(self.store, game, names, bots, simulated, seed, options, self.automation)
+        return self.feed(self.adopt(session))
+
+    def adopt(self, session: TableSession) -> TableSession:
+        """Hold ``session`` (resumed, or new) open."""
+        session.teacher = self.teacher
+        self.sessions[session.id] = session
+        return session
+
+    def moves_in_effect(self, game_id: str) -> list | None:
+        """The moves in effect of an open game (None: not open here), for the look book."""
+        session = self.sessions.get(game_id)
+        return session.moves_in_effect() if session is not None else None
+
+    def _set_aside(self, exc: BrokenGame) -> None:
+        if exc.game_id not in self.broken:
+            log.error("%s", exc)
+        self.broken[exc.game_id] = exc
+
+    def problem(self, info) -> dict | None:
+        """Why a listed game is set aside (its settings are read here; its records when it is
+        resumed: at start for open games, when first opened for finished ones), or None."""
+        if info.problem and info.id not in self.broken:
+            self._set_aside(BrokenGame(info.id, info.game, 0, info.problem))
+        broken = self.broken.get(info.id)
+        return broken.to_json() if broken else None
+
+    def feed(self, session: TableSession) -> TableSession:
+        """Make ``session`` the game the camera and sensors report to (the host's choice; a new
+        game, and a move made on the table view, choose it too). Every open view is told."""
+        before, self.active = self.active, session.id
+        if before != session.id:
+            for other in {before, session.id} - {None}:
+                if other in self.sessions:
+                    self.sessions[other].notify()
+        return session
+
+    # --- the observation path -------------------------------------------------------------------
+
+    def devices(self, camera: str | None = None, serial: str | None = None, profile: str | Path | None = None,
+                looks=None, open_camera: Callable | None = None) -> Devices:
+        """The camera and the sensor board, reporting to this table (not started)."""
+        return Devices(self.route, camera=camera, serial=serial, profile=profile, store=self.store,
+                       doubt=self.doubt, looks=looks, open_camera=open_camera)
+
+    def in_play(self) -> TableSession | None:
+        """The game the devices report to, while it is open."""
+        session = self.sessions.get(self.active) if self.active else None
+        return None if session is None or session.over else session
+
+    def doubt(self, obs: Observation) -> str | None:
+        """Why the game in play would put this camera reading to a person (devices read the tray
+        again first), or None."""
+        session = self.in_play()
+        return session.second_look(obs) if session is not None else None
+
+    def route(self, obs: Observation) -> dict | None:
+        """Hand a device's observation to the game in play, once: a sensor event the store holds
+        already (a re-send after a lost acknowledgement) is not recorded again. Without a game in
+        play it is only counted. Raising (a failed write) leaves the event unacknowledged."""
+        board = board_event(obs)
+        if board is not None and board.event_id is not None \
+                and self.store.board_event(board.boot_id, board.event_id) is not None:
+            log.info("sensor event %s/%s is stored already: not recorded again", board.boot_id, board.event_id)
+            return {"result": "duplicate"}
+        session = self.in_play()
+        if session is None:
+            log.info("no game in play: %s observation not recorded", obs.source)
+            return None
+        return session.observe(obs)
+
+    # --- finding games ------------------------------------------------------------------------
+
+    def get(self, game_id: str) -> TableSession:
+        """The game's session: NoSuchGame, or BrokenGame (saying why) for one set aside."""
+        if game_id in self.broken:
+            raise self.broken[game_id]
+        if game_id not in self.sessions:
+            try:
+                self._load(game_id)
+            except KeyError:
+                raise NoSuchGame(game_id) from None
+        return self.sessions[game_id]
+
+    def known(self, game_id: str) -> None:
+        """NoSuchGame unless ``game_id`` names a stored game (broken or not): checked before a key
+        is read, so that a stranger learns nothing more of a game than of no game."""
+        if game_id not in self.sessions and game_id not in self.broken:
+            try:
+                self.store.game(game_id)
+            except KeyError:
+                raise NoSuchGame(game_id) from None
+
+    def seats(self, game_id: str) -> int:
+        """How many seats a stored game has (0 for one whose settings cannot be read)."""
+        if game_id in self.sessions:
+            return len(self.sessions[game_id].config["names"])
+        try:
+            names = self.store.game(game_id).config.get("names")
+        except KeyError:
+            return 0
+        return len(names) if isinstance(names, list) else 0
