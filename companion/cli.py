@@ -67,6 +67,7 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .server.app import create_app
+    from .server.live_protocol import LightDeflate
     from .server.slow_clients import PatientH11
     from .sim.camera import open_camera
     from .sim.table import SimTable
@@ -94,7 +95,8 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(store, lan_url=lan_url, camera=camera, serial=serial, profile=args.profile,
                      automation=SimTable(), open_camera=open_camera)
     # A live view never sends more than a few bytes: a larger WebSocket message is refused.
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws_max_size=4096)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws=LightDeflate,
+                ws_max_size=4096)
     return 0
 
 
