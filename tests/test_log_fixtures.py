@@ -28,3 +28,64 @@ def test_a_recorded_log_replays_to_what_it_did(path):
     expected = json.loads(path.with_suffix(".expected.json").read_text())
     assert result["payouts"]["final"], "a recorded game was played to its end"
     assert json.loads(json.dumps(result)) == expected
+
+
+# --- one record for a reading taken (issue 27, item 2) --------------------------------------------
+
+def merged(lines: list[str]) -> tuple[list[str], int]:
+    """The log as this version writes it: each observation that a move record follows (made by
+    the observation's source: the reading taken) made ONE record carrying that move. The number of
+    records merged."""
+    out, merges, records = [lines[0]], 0, [json.loads(line) for line in lines[1:] if line.strip()]
+    i = 0
+    while i < len(records):
+        record = records[i]
+        after = records[i + 1] if i + 1 < len(records) else None
+        seen = record.get("observation") or {}
+        if record.get("type") == "observation" and record.get("question") is None and after is not None \
+                and after.get("type") == "move" and after.get("by") == seen.get("source") and set(after) <= {
+                    "type", "move", "by"}:
+            out.append(json.dumps({**record, "move": after["move"], "by": after["by"]}, sort_keys=True))
+            merges += 1
+            i += 2
+            continue
+        out.append(json.dumps(record, sort_keys=True))
+        i += 1
+    return out, merges
+
+
+PAIRED = [p for p in LOGS if merged(p.read_text(encoding="utf-8").splitlines())[1]]
+
+
+def test_recorded_logs_hold_readings_in_two_records():
+    assert len(PAIRED) >= 6, "the fixtures hold the older form: an observation, then the move it became"
+
+
+@pytest.mark.parametrize("path", PAIRED, ids=[p.stem for p in PAIRED])
+def test_a_reading_in_one_record_folds_as_the_older_two(path):
+    """The two forms of a reading taken fold to the same state, record by record, undo included."""
+    from companion.table.log import read_jsonl
+
+    lines = path.read_text(encoding="utf-8").splitlines()
+    one, _ = merged(lines)
+    old, new = read_jsonl(lines), read_jsonl(one)
+    assert new.game.view(new.state, None) == old.game.view(old.state, None)
+    assert new.game.payouts(new.state) == old.game.payouts(old.state)
+    assert [(m, by) for _s, m, by in new.history] == [(m, by) for _s, m, by in old.history]
+    assert len(one) < len(lines)
+
+
+def test_companion_replay_reads_a_reading_in_one_record(tmp_path):
+    import subprocess
+    import sys
+
+    path = PAIRED[0]
+    one, merges = merged(path.read_text(encoding="utf-8").splitlines())
+    log = tmp_path / "one-record.jsonl"
+    log.write_text("\n".join(one) + "\n")
+    result = subprocess.run([sys.executable, "-m", "companion.cli", "replay", str(log), "--json"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    expected = json.loads(path.with_suffix(".expected.json").read_text())
+    assert {"payouts": out["payouts"], "players": out["view"]["players"]} == expected

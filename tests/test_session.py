@@ -2,6 +2,7 @@
 a refused change stores nothing, and the store folds back to the same game."""
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 
@@ -145,3 +146,71 @@ def test_random_sessions_fold_back_from_the_store(tmp_path_factory, name, seed):
     assert TableSession(store, session.id, automation=SIM_TABLE).view(None) == session.view(None)
     assert Access(store).grant("forged", session.id, n) is None
     store.close()
+
+
+# --- the observation path (issue 27, item 2) ---------------------------------------------------------
+
+def to_the_throw(session: TableSession) -> None:
+    while not isinstance(session.game.chance(session.state), ChanceDrop):
+        session.submit(session.allowed_moves(None)[0], None)
+
+
+def test_a_reading_taken_is_one_record_and_one_application_of_the_engine(store, monkeypatch):
+    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], seed=3, automation=SIM_TABLE)
+    to_the_throw(session)
+    thrown = list(session.game.chance(session.state).thrown)
+    applied, apply = [], session.game.apply
+
+    def counting(state, move):
+        applied.append(move)
+        return apply(state, move)
+
+    monkeypatch.setattr(session.game, "apply", counting)
+    before = len(store.records(session.id))
+    result = session.observe(Observation(source="person", appeared=thrown[:2]))
+    assert result["result"] == "applied"
+    drop = Move.from_json(result["move"])
+    stored = json.loads(json.dumps(result["move"]))
+    record = store.records(session.id)[before]
+    assert record["type"] == "observation" and record["move"] == stored and record["by"] == "person"
+    assert applied.count(drop) == 1, "the engine applied the drop once"
+    assert not any(r["type"] == "move" and r["move"] == stored for r in store.records(session.id)[before:])
+    # resumed from the store, it folds to the same; an undo takes the drop back as a person's move
+    assert TableSession(store, session.id, automation=SIM_TABLE).view(None) == session.view(None)
+    session.undo()
+    assert isinstance(session.game.chance(session.state), ChanceDrop)
+
+
+def test_a_sensor_event_is_recorded_once_whichever_game_is_fed_and_after_a_restart(tmp_path):
+    from companion.table.tables import Tables
+
+    data = tmp_path / "data"
+    event = Observation(source="sensors", kind="beams", passes_in=1,
+                        detail={"boot_id": "00c0ffee", "event_id": 5, "beam": "in"})
+    with EventStore(data) as store:
+        tables = Tables(store, automation=SIM_TABLE)
+        first = tables.create("pocari_bet", ["A", "B", "C"], seed=1)
+        assert tables.route(event)["result"] == "counted"
+        assert tables.route(event)["result"] == "duplicate"   # re-sent after a lost acknowledgement
+        second = tables.create("pocari_bet", ["A", "B", "C"], seed=2)   # now fed by the tower
+        assert tables.active == second.id
+        assert tables.route(event)["result"] == "duplicate"
+        assert second.folded.beams == (0, 0) and first.folded.beams == (1, 0)
+    with EventStore(data) as store:   # a restarted companion
+        tables = Tables(store, automation=SIM_TABLE)
+        assert tables.route(event)["result"] == "duplicate"
+        assert tables.route(event.model_copy(update={"detail": {**event.detail, "event_id": 6}}))["result"] == "counted"
+        beams = [r for gid in (first.id, second.id) for r in store.records(gid)
+                 if r["type"] == "observation" and r["observation"]["kind"] == "beams"]
+        assert [r["observation"]["detail"]["event_id"] for r in beams] == [5, 6]
+
+
+def test_without_automation_nothing_plays_on_its_own(store):
+    """The table plays computer seats and the simulated table's chance only with the hands it is
+    given (the composition root's): without them they wait."""
+    session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], bots=[0, 1, 2], seed=2)
+    assert store.records(session.id) == [] and not session.over
+    with pytest.raises(Exception, match="no simulated tower"):
+        session.sim_drop()
+    played = TableSession(store, session.id, automation=SIM_TABLE)   # wired in: it plays what is due
+    assert len(store.records(session.id)) > 0 and played.over

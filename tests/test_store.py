@@ -12,6 +12,8 @@ import pytest
 from companion.table.store import (
     APPLICATION_ID,
     SCHEMA_VERSION,
+    BoardEvent,
+    Duplicate,
     EventStore,
     GameInfo,
     StoreError,
@@ -288,4 +290,52 @@ def test_a_store_of_schema_1_gains_the_keys_table_and_keeps_its_games(tmp_path):
         assert s.key("host") == "k"
     con = sqlite3.connect(tmp_path / EventStore.FILE_NAME)
     assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    con.close()
+
+
+# --- the sensor board's events (schema 3) -----------------------------------------------------------
+
+def beams(boot: str, event: int | None, dropped: dict | None = None) -> dict:
+    detail = {"boot_id": boot, "event_id": event}
+    if dropped is not None:
+        detail.update(lost_details=True, dropped=dropped)
+    return {"type": "observation", "question": None,
+            "observation": {"source": "sensors", "kind": "beams", "passes_in": 1, "detail": detail}}
+
+
+def test_a_board_event_is_stored_once_in_any_game(store):
+    a, b = store.create_game("a", {}), store.create_game("b", {})
+    assert store.append(a, beams("0000abcd", 1), board=BoardEvent("0000abcd", 1)) == 1
+    with pytest.raises(Duplicate):
+        store.append(b, beams("0000abcd", 1), board=BoardEvent("0000abcd", 1))
+    assert store.records(b) == [] and store.board_event("0000abcd", 1) == (a, 1)
+    store.append(b, beams("0000abcd", 2), board=BoardEvent("0000abcd", 2))
+    # lost-pass reports have no event id: never duplicates of one another
+    store.append(b, beams("0000abcd", None, {"in": 2, "out": 1}), board=BoardEvent("0000abcd", None, (2, 1)))
+    store.append(b, beams("0000abcd", None, {"in": 3, "out": 0}), board=BoardEvent("0000abcd", None, (3, 0)))
+    assert store.board_books("0000abcd") == (frozenset({1, 2}), (3, 1))
+    assert store.board_books("ffff0000") == (frozenset(), (0, 0)) and store.board_event("0000abcd", 3) is None
+
+
+def test_a_store_of_schema_2_indexes_its_board_events_once_when_opened(tmp_path):
+    """The sensors' records of a store written before the index are indexed when it is first opened;
+    the others (other sources, unreadable records) are not."""
+    with EventStore(tmp_path) as s:
+        gid = s.create_game("pocari_bet", {"names": ["A", "B", "C"]})
+        s.append(gid, beams("0badf00d", 1))
+        s.append(gid, beams("0badf00d", 1))   # a duplicate that slipped in before: indexed once
+        s.append(gid, beams("0badf00d", None, {"in": 4, "out": 2}))
+        s.append(gid, {"type": "observation", "observation": {"source": "camera", "kind": "tray",
+                                                             "detail": {"boot_id": "0badf00d", "event_id": 7}}})
+    con = sqlite3.connect(tmp_path / EventStore.FILE_NAME)
+    con.execute("DROP TABLE board_events")
+    con.execute("INSERT INTO records VALUES (?, 5, 'now', '{\"observation\": {\"detail\"')", (gid,))
+    con.execute("PRAGMA user_version=2")
+    con.commit()
+    con.close()
+    with EventStore(tmp_path) as s:
+        assert s.board_books("0badf00d") == (frozenset({1}), (4, 2))
+        assert s.board_event("0badf00d", 1) == (gid, 1) and s.board_event("0badf00d", 7) is None
+    con = sqlite3.connect(tmp_path / EventStore.FILE_NAME)
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     con.close()
