@@ -109,35 +109,37 @@ class Publisher:
         self._running = asyncio.create_task(self._publish())
 
     async def _publish(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
             self._again = False
-            sockets = list(self.sockets)
+            groups: dict[object, list[Socket]] = {}   # the sockets of each caller (key and grant)
+            for socket in self.sockets:
+                groups.setdefault(socket.caller, []).append(socket)
             try:
-                messages = await run_in_threadpool(self._render_all, sockets)
+                await run_in_threadpool(self._render_all, loop, sorted(groups.items(), key=lambda g: -len(g[1])))
             except Exception:
                 log.exception("rendering the live views failed")
                 return
-            for socket, (key, message) in zip(sockets, messages):
-                if socket in self.sockets:
-                    socket.offer(key, message)
             if not self._again:
                 return
 
-    def _render_all(self, sockets: list[Socket]) -> list[tuple[tuple | None, object]]:
-        """Every socket's message, each distinct view rendered and encoded once (a worker thread)."""
+    def _render_all(self, loop: asyncio.AbstractEventLoop, groups: list[tuple[object, list[Socket]]]) -> None:
+        """Every caller's message, each distinct view rendered and encoded once (in a worker thread),
+        the callers with the most devices first (the table's tablets); each caller's devices are
+        handed theirs as soon as it is ready."""
         texts: dict[tuple, str] = {}
-        seen: dict[object, tuple | None] = {}   # by caller (its key and grant): checked once
-        out = []
-        for socket in sockets:
-            caller = socket.caller
-            if caller not in seen:
-                seen[caller] = self.render(caller)
-            rendered = seen[caller]
+        for caller, sockets in groups:
+            rendered = self.render(caller)   # its key checked again; None: it opens the game no more
             if rendered is None:
-                out.append((None, CLOSE))
-                continue
-            key, view = rendered
-            if key not in texts:
-                texts[key] = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
-            out.append((key, texts[key]))
-        return out
+                key, message = None, CLOSE
+            else:
+                key, view = rendered
+                if key not in texts:
+                    texts[key] = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+                message = texts[key]
+            loop.call_soon_threadsafe(self._deliver, sockets, key, message)
+
+    def _deliver(self, sockets: list[Socket], key: tuple | None, message) -> None:
+        for socket in sockets:
+            if socket in self.sockets:
+                socket.offer(key, message)
