@@ -26,52 +26,23 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
-
-from websockets.sync.client import connect  # noqa: E402
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from companion.table.store import EventStore  # noqa: E402
 from browser_support import call, pocari_with_computers  # noqa: E402
-from server_support import Server, authorization  # noqa: E402
+from live_devices import Device, hogs  # noqa: E402
+from server_support import Server  # noqa: E402
 
 READ_PATIENCE = 180.0   # seconds a drop may take to be read (or reported) even with the CPU hogged
 TABLET_PATIENCE = 60.0  # seconds a tablet may take to show it after that; later counts as never shown
-
-
-class Tablet(threading.Thread):
-    """A live view held open: every view it is sent, with the time it arrived."""
-
-    def __init__(self, url: str, key: str, as_player: bool):
-        super().__init__(daemon=True)
-        self.ws = connect(url + ("?as=player" if as_player else ""), additional_headers=authorization(key),
-                          max_size=2 ** 24, open_timeout=60)
-        self.seen: list[tuple[float, int]] = []   # (monotonic arrival, the view's seq)
-        self.lock = threading.Lock()
-
-    def run(self) -> None:
-        try:
-            for message in self.ws:
-                seq = json.loads(message).get("seq", -1)
-                with self.lock:
-                    self.seen.append((time.monotonic(), seq))
-        except Exception:  # closed
-            pass
-
-    def first_at(self, seq: int) -> float | None:
-        with self.lock:
-            return next((t for t, s in self.seen if s >= seq), None)
-
-    def close(self) -> None:
-        self.ws.close()
 
 
 class Table:
@@ -81,7 +52,7 @@ class Table:
         self.server, self.seed = server, seed
         self.store = EventStore(server.data)
         self.game_id: str | None = None
-        self.tablets: list[Tablet] = []
+        self.tablets: list[Device] = []
 
     def call(self, method: str, path: str, body: dict | None = None):
         return call(self.server.url, method, path, body)   # as the host (the server's key)
@@ -106,7 +77,7 @@ class Table:
         self.call("PUT", "/api/feed", {"game_id": self.game_id})
         ws = self.server.url.replace("http://", "ws://") + f"/api/games/{self.game_id}/ws"
         keys = [p["url"].split("token=")[1] for p in created["players"]]
-        self.tablets = [Tablet(ws, self.server.host_key, False)] + [Tablet(ws, k, True) for k in keys]
+        self.tablets = [Device(ws, self.server.host_key, False)] + [Device(ws, k, True) for k in keys]
         for tablet in self.tablets:
             tablet.start()
 
@@ -170,10 +141,6 @@ def one_drop(table: Table) -> dict:
     return {"read": True, "in_tray": len(camera["in_tray"]), "read_drinks": len(appeared),
             "partial": len(appeared) < len(camera["in_tray"]),
             "latency_s": [round(t - settled, 3) if t is not None else None for t in arrived]}
-
-
-def hogs(n: int) -> list[subprocess.Popen]:
-    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
 
 
 def main() -> int:

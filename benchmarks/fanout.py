@@ -24,61 +24,24 @@ import argparse
 import json
 import os
 import random
-import re
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-import httpx  # noqa: E402
-from websockets.sync.client import connect  # noqa: E402
-
+from live_devices import Device, hogs  # noqa: E402
 from server_support import Server, authorization  # noqa: E402
 
 TABLE_VIEWS = 16        # live views of the table (the host's key)
 PER_ADDRESS = 8         # the server's bound of live views per (address, key): MAX_SOCKETS_PER_DEVICE
 DEVICE_PATIENCE = 30.0  # seconds a device may take to show a move; later counts as never shown
 NAMES = ["Aki", "Ben", "Chie", "Dai"]
-SEQ = re.compile(r'"seq":\s*(\d+)')   # the view's seq, found without decoding 50-80 KB of JSON in 20 threads
-
-
-class Device(threading.Thread):
-    """A live view held open: every message it is sent, with the time it arrived."""
-
-    def __init__(self, port: int, path: str, key: str, as_player: bool, address: str = "127.0.0.1"):
-        super().__init__(daemon=True)
-        sock = socket.socket()
-        sock.bind((address, 0))           # the device's own address (a tablet, a phone)
-        sock.connect(("127.0.0.1", port))
-        self.ws = connect(f"ws://127.0.0.1:{port}{path}" + ("?as=player" if as_player else ""), sock=sock,
-                          additional_headers=authorization(key), max_size=2 ** 24, open_timeout=60)
-        self.seen: list[tuple[float, int]] = []   # (monotonic arrival, the view's seq)
-        self.lock = threading.Lock()
-
-    def run(self) -> None:
-        try:
-            for message in self.ws:
-                found = SEQ.search(message)
-                seq = int(found.group(1)) if found else -1
-                with self.lock:
-                    self.seen.append((time.monotonic(), seq))
-        except Exception:  # closed
-            pass
-
-    def first_at(self, seq: int) -> float | None:
-        with self.lock:
-            return next((t for t, s in self.seen if s >= seq), None)
-
-    def close(self) -> None:
-        self.ws.close()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -92,20 +55,15 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def hogs(n: int) -> list[subprocess.Popen]:
-    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
-
-
 def play(server: Server, moves: int, seed: int) -> list[dict]:
     http = server.client()
     created = http.post("/api/games", json={"game": "tokyo_metro", "names": NAMES, "seed": seed})
     created.raise_for_status()
     gid = created.json()["id"]
     keys = [p["url"].split("token=")[1] for p in created.json()["players"]]
-    path = f"/api/games/{gid}/ws"
-    devices = [Device(server.port, path, server.host_key, False, f"127.0.0.{2 + i // PER_ADDRESS}")
-               for i in range(TABLE_VIEWS)]
-    devices += [Device(server.port, path, key, True) for key in keys]
+    url = server.url.replace("http://", "ws://") + f"/api/games/{gid}/ws"
+    devices = [Device(url, server.host_key, False, f"127.0.0.{2 + i // PER_ADDRESS}") for i in range(TABLE_VIEWS)]
+    devices += [Device(url, key, True) for key in keys]
     for device in devices:
         device.start()
     rng, results = random.Random(seed), []

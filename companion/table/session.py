@@ -31,6 +31,10 @@ from .store import BoardEvent, CorruptRecord, EventStore
 from .views import Viewer, Views
 
 
+__all__ = ["BeamsDisagree", "BrokenGame", "CONFIRM_BELOW", "ESTIMATE_BUDGET", "ESTIMATE_PLAYOUTS", "Forbidden",
+           "NotOffered", "TableSession", "Viewer", "parse_move", "public_config", "stored_log"]
+
+
 def public_config(config: Mapping[str, Any]) -> dict:
     """A game's settings without the players' link tokens: what may leave the server."""
     return {k: v for k, v in config.items() if k != "tokens"}
