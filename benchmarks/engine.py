@@ -60,7 +60,8 @@ def main() -> None:
     from companion.sim.table import SimTable
     from companion.table.store import EventStore
 
-    with tempfile.TemporaryDirectory() as tmp, TestClient(create_app(EventStore(Path(tmp)), automation=SimTable())) as client:
+    with tempfile.TemporaryDirectory() as tmp, TestClient(create_app(EventStore(Path(tmp)),
+                                                                     automation=SimTable())) as client:
         gid = client.post("/api/games", json={"bots": [1, 2], "seed": 1}).json()["id"]
 
         def one_move(_):

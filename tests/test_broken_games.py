@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from companion.rules.engine import Move
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 from companion.table.session import TableSession
 from companion.table.store import EventStore, StoreError
 from server_support import Server, free_port
-from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 
 def raw_insert(path: Path, game_id: str, body) -> int:
@@ -50,7 +50,8 @@ def make_games(data: Path) -> tuple[str, dict[str, tuple[str, int]]]:
     with EventStore(data) as store:
         good = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=1, automation=SIM_TABLE)
         good.submit(Move.from_json(good.view(None)["moves"][0]["move"]), None)
-        gid = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], simulated=False, seed=2, automation=SIM_TABLE).id
+        gid = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], simulated=False, seed=2,
+                                  automation=SIM_TABLE).id
         bad["illegal"] = gid, store.append(gid, {"type": "move", "by": "table",
                                                  "move": {"kind": "invest", "player": 0, "args": {"amount": 900}}})
         for what, body in (("truncated", "'{\"type\": \"move\", \"mo'"),

@@ -15,6 +15,7 @@ import pytest
 
 from companion.observation import Observation
 from companion.rules.engine import CHANCE, Move
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 from companion.table import corrections
 from companion.table.corrections import taught_by
 from companion.table.looks import LookBook
@@ -22,7 +23,6 @@ from companion.table.session import Forbidden, TableSession
 from companion.table.store import EventStore
 from companion.vision.profile import Profile
 from companion.vision.taught import IN_ALL, PER_DRINK
-from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 PROFILE_PATH = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"
 
@@ -129,7 +129,8 @@ def test_the_session_teaches_on_the_table_answer_only_and_logs_it(tmp_path, prof
     store = EventStore(tmp_path)
     book = LookBook(tmp_path)
     book.use(PROFILE_PATH, profile)
-    session = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], bots=[1, 2], seed=5, automation=SIM_TABLE)
+    session = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], bots=[1, 2], seed=5,
+                                  automation=SIM_TABLE)
     session.teacher = book
     while not (session.view(None)["chance"] or {}).get("kind") == "drop":
         session.submit(Move.from_json(session.view(0)["moves"][0]["move"]), 0)

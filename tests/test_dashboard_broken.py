@@ -10,10 +10,10 @@ import pytest
 from browser_support import call
 from playwright.sync_api import expect
 
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 from companion.table.session import TableSession
 from companion.table.store import EventStore
 from server_support import Server
-from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 pytestmark = pytest.mark.browser
 

@@ -27,12 +27,12 @@ import pytest
 
 from companion.observation import Observation
 from companion.sensors.link import HEARTBEAT_S, SensorLink
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 from companion.table.tables import Tables
 from companion.table.devices import Devices
 from companion.table.session import TableSession
 from companion.table.store import EventStore
 from waiting import wait_for
-from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 ROOT = Path(__file__).resolve().parents[1]
 FIRMWARE = ROOT / "firmware"

@@ -7,9 +7,9 @@ import pytest
 from companion.rules import games
 from companion.rules.engine import Move
 from companion.rules.metro import game as metro
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 from companion.table.log import read_jsonl
 from companion.table.session import ESTIMATE_BUDGET, Forbidden, NotOffered, TableSession
-from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 
 @pytest.fixture
@@ -18,7 +18,8 @@ def registered():
 
 
 def test_a_table_of_computer_players_plays_to_the_final_scoring_and_the_log_replays(store, registered):
-    session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie", "Dai"], bots=[0, 1, 2, 3], seed=7, automation=SIM_TABLE)
+    session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie", "Dai"], bots=[0, 1, 2, 3], seed=7,
+                                  automation=SIM_TABLE)
     assert metro.is_over(session.state)
     view = session.view(None)
     json.dumps(view)
@@ -78,7 +79,8 @@ def _to_trains(session):
 def test_a_computer_players_train_phase_waits_for_a_tap_on_the_table(store):
     # Seat 0 a person, seats 1 and 2 computers; the seed makes a computer first in order.
     for seed in range(1, 40):
-        session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=seed, automation=SIM_TABLE)
+        session = TableSession.create(store, metro.NAME, ["Aki", "Ben", "Chie"], bots=[1, 2], seed=seed,
+                                      automation=SIM_TABLE)
         state = _to_trains(session)
         if state.order[0] != 0:
             break

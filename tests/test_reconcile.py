@@ -9,9 +9,9 @@ import pytest
 from companion.drinks import DRINK_IDS
 from companion.observation import Observation
 from companion.rules.engine import CHANCE, Move
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 from companion.table.reconcile import Reading, readings_of, reconcile
 from companion.table.session import BeamsDisagree, TableSession
-from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 THROWN = ["red-tall_can", "white-square_bottle", "blue-stubby_can"]
 

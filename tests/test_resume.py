@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 
 from companion.rules.engine import CHANCE, Move
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 from companion.table.session import TableSession
 from companion.table.store import EventStore
-from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 
 def crash_after(store: EventStore, game_id: str, move: Move, seat: int | None) -> None:

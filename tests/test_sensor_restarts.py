@@ -11,9 +11,9 @@ from contextlib import contextmanager
 from api_support import table_client
 
 from companion.sensors.simboard import SimBoard
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 from companion.table.session import TableSession
 from companion.table.store import EventStore
-from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 HEARTBEAT_S = 0.2
 
@@ -72,7 +72,8 @@ def test_dropped_passes_are_counted_once_over_many_host_restarts(tmp_path):
     try:
         data = tmp_path / "data"
         with EventStore(data) as store:  # a game on a real table, waiting: it takes the beam counts
-            gid = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], simulated=False, seed=1, automation=SIM_TABLE).id
+            gid = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], simulated=False, seed=1,
+                                      automation=SIM_TABLE).id
         thrown = [0, 0]
         drop(board, 10, thrown)  # nobody listens: the ring keeps 4 passes, 6 are only counted
         assert board.model.dropped != [0, 0]

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 from companion.observation import Observation
 from companion.rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
 from companion.rules.games import GAMES
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 from companion.table.log import fold
 from companion.table.access import Access
 from companion.table.session import TableSession
 from companion.table.store import EventStore
-from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
 
 
 def test_a_refused_move_stores_nothing_and_changes_nothing(store):
@@ -115,7 +115,8 @@ def test_random_sessions_fold_back_from_the_store(tmp_path_factory, name, seed):
     n = _seats(game)
     bots = [n - 1] if n > 1 else []
     humans = [p for p in range(n) if p not in bots]
-    session = TableSession.create(store, name, [f"P{p + 1}" for p in range(n)], bots=bots, seed=seed, automation=SIM_TABLE)
+    session = TableSession.create(store, name, [f"P{p + 1}" for p in range(n)], bots=bots, seed=seed,
+                                  automation=SIM_TABLE)
     with pytest.raises(IllegalMove, match="undo"):  # nobody has moved yet
         session.undo()
     before_personal = []  # the state before each person's move that an undo can still take back

@@ -31,7 +31,8 @@ def served(store, monkeypatch):
     """`create_app` under uvicorn with the companion's protocol, its header deadline made short."""
     monkeypatch.setattr(slow_clients, "HEADER_SECONDS", 0.5)
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(store, automation=SIM_TABLE), host="127.0.0.1", port=port, log_level="warning",
+    app = create_app(store, automation=SIM_TABLE)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                            http=slow_clients.PatientH11, lifespan="off"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
