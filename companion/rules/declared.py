@@ -114,7 +114,8 @@ class Declared:
     redraw: Callable[[State, int | None, random.Random], State] | None = None
     policy: Callable[[State, Actor, random.Random], Move] | None = None
     playout_cost: Callable[[State], int] = lambda state: 1
-    extras: Mapping[str, Any] = field(default_factory=dict)
+    _phases: Mapping[str, Phase] = field(init=False, repr=False)
+    _kinds: Mapping[str, Kind] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.phases]
