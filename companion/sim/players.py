@@ -28,7 +28,7 @@ def bot_move(game: Any, state: Any, moves: Sequence[Any], seed: str) -> Any:
     strategy when it has one here, else a random choice."""
     if not moves:
         raise ValueError("no moves to choose from")
-    strategy = STRATEGIES.get(getattr(game, "NAME", None))
+    strategy = STRATEGIES.get(game.name)
     if strategy is None:
         return choose(moves, seed)
     return strategy(game, state, list(moves), random.Random(seed))
