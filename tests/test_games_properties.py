@@ -114,7 +114,8 @@ def _poker():
                {"names": list("ABCDEF"), "options": {"max_turns": 80}},
                {"names": ["A", "B", "C"], "options": {"coins_500": 0, "notes_1000": 0, "max_turns": 80}},
                {"names": ["A", "B", "C"], "options": {"spill_to": "thrower", "auto_call_at": 0, "max_turns": 60}},
-               {"names": ["A", "B"], "start_player": 1}]
+               {"names": ["A", "B"], "start_player": 1},
+               {"names": ["A", "B", "C"], "rules": 2, "options": {"max_turns": 60}}]
 
     def money(s):
         return sum(x.yen for x in s.seats) + g.coin_value(s.pot)
@@ -143,6 +144,9 @@ def _poker():
         if free < 2 or len(s.heap) < 2:
             return None
         cans = rng.sample(sorted(s.heap), rng.randint(2, min(free, 3)))
+        if rng.random() < 0.25:  # all the player's coins: mostly a coin to spare (refused under rules version 1)
+            coins = tuple(c for c, n in zip(g.DENOMS, s.seats[p].coins) for _ in range(n))
+            return Move("buy", p, {"drinks": tuple(cans), "coins": coins})
         cost = sum(g.price(s, d) for d in cans)
         ways = g.payments(s.seats[p].coins, cost)
         if not ways:
@@ -211,7 +215,8 @@ def _chocolate():
                {"names": ["A", "B", "C"], "options": {"use_tower": False, "rise_when": "out"}},
                {"names": ["A", "B", "C", "D"], "options": {"spill_to": "thrower", "start_yen": 100,
                                                            "crates_for_sale": 0}},
-               {"names": ["A", "B"], "start_player": 1, "options": {"max_turns": 40, "refill": "dice"}}]
+               {"names": ["A", "B"], "start_player": 1, "options": {"max_turns": 40, "refill": "dice"}},
+               {"names": ["A", "B", "C"], "rules": 2}]
 
     def money(s):
         return s.bank + sum(x.yen for x in s.seats) + sum(y for _, y in s.prices)
