@@ -34,7 +34,8 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 def _jasmine():
     from companion.rules.games import jasmine_tea as g
 
-    configs = [{"names": ["A", "B"]}, {"names": ["A", "B", "C"]}, {"names": list("ABCD")},
+    # No "rules": version 1, a bet limit per bet action; "rules": 2, per round (docs/rules-notes.md).
+    configs = [{"names": ["A", "B"]}, {"names": ["A", "B", "C"], "rules": 2}, {"names": list("ABCD")},
                {"names": list("ABCDEF")}, {"names": ["A", "B", "C"], "options": {"start_by": "random"}},
                {"names": ["A", "B", "C"], "options": {"bet_limit_per": "round", "poorest_tie": "turn_order",
                                                       "start_yen": 600}}]

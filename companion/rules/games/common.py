@@ -1,5 +1,6 @@
 """What the JIDOHANBAIKI game modules share: options, argument checks, turn order,
-a move dispatcher, sealed bids, and small helpers for drinks and yen.
+a move dispatcher, drinks that fall out of the tower between throws, and small helpers
+for drinks and yen (sealed bids are in sealed.py).
 
 Everything here is pure (no I/O, no clock, no randomness). A game module keeps its
 own surface (``setup``, ``pending``, ``legal_moves``, ``apply``, ``chance``, ``view``,
@@ -16,7 +17,7 @@ and their refusals worded the same way.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ...drinks import ALL_DRINKS, CARD_IDS, Drink
@@ -269,6 +270,15 @@ def arg_drinks(move: Move, name: str = "drinks", default: Any = dataclasses.MISS
     return items
 
 
+def seat_in(move: Move, seats: Iterable[int], name: str = "seat") -> int:
+    """The seat ``move.args[name]`` names, one of ``seats`` (a chance outcome that picks a player)."""
+    p = move.args.get(name)
+    seats = list(seats)
+    if p not in seats or isinstance(p, bool):
+        raise IllegalMove(f"{name!r} must be one of {', '.join(map(str, seats))}, not {p!r}", move)
+    return p
+
+
 def arg_seat(move: Move, name: str, n: int) -> int:
     value = arg(move, name)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
@@ -323,62 +333,29 @@ def dispatch(state: Any, move: Move, *, over: bool, pending: list[Pending], phas
         raise IllegalMove(f"the {move.kind!r} move is malformed: {exc}", move) from None
 
 
-# --- sealed bids ----------------------------------------------------------------------------
+# --- the tower between throws ----------------------------------------------------------------
+# For a game whose state keeps ``tower`` (rules/tower.py) and ``rethrow`` (drinks that fell out
+# of the tower on their own since the last throw: they go in again with the next one).
 
-@dataclass(frozen=True)
-class Bidding:
-    """A sealed bid: each bidder puts an amount in a closed fist, all open at once.
-
-    ``sealed`` holds (seat, amount) pairs not yet revealed; a player's own view shows
-    their amount, everyone else sees only that they have bid. Ties among the highest
-    bid again (``rebids`` counts the re-bids); ``revealed`` keeps earlier openings.
-    """
-
-    bidders: tuple[int, ...]
-    sealed: tuple[tuple[int, int], ...] = ()
-    rebids: int = 0
-    revealed: tuple[tuple[tuple[int, int], ...], ...] = ()
-
-    def waiting(self) -> list[int]:
-        done = {p for p, _ in self.sealed}
-        return [p for p in self.bidders if p not in done]
-
-    def has_bid(self, p: int) -> bool:
-        return any(q == p for q, _ in self.sealed)
-
-    def amount(self, p: int) -> int | None:
-        return next((a for q, a in self.sealed if q == p), None)
-
-    def place(self, p: int, amount: int) -> "Bidding":
-        return replace(self, sealed=self.sealed + ((p, amount),))
-
-    def complete(self) -> bool:
-        return not self.waiting()
-
-    def opened(self) -> tuple[dict[int, int], tuple[int, ...]]:
-        """The bids and the seats that bid the most (in bidding order)."""
-        bids = dict(self.sealed)
-        return bids, top(bids, [p for p in self.bidders])
-
-    def rebid(self, tied: tuple[int, ...]) -> "Bidding":
-        return Bidding(tied, (), self.rebids + 1, self.revealed + (tuple(sorted(self.sealed)),))
-
-    def view(self, viewer: int | None) -> dict:
-        return {"bidders": list(self.bidders), "rebids": self.rebids,
-                "has_bid": [p for p in self.bidders if self.has_bid(p)],
-                "my_bid": self.amount(viewer) if isinstance(viewer, int) else None,
-                "earlier": [{str(p): a for p, a in opening} for opening in self.revealed]}
+def spill_to_rethrow(state: Any, move: Move) -> tuple[Any, list[Event]]:
+    """A chance outcome at any moment: stuck drinks (``out``) fell out on their own. They pay
+    nothing now and are thrown again with the next throw."""
+    out = arg_drinks(move, "out")
+    state = replace(state, tower=state.tower.spill(out), rethrow=state.rethrow | set(out))
+    return state, [Event("spill", {"out": list(out)})]
 
 
-def bid_moves(seat: int, yen: int, step: int = YEN_STEP) -> list[Move]:
-    return [Move("bid", seat, {"amount": a}) for a in stepped_amounts(0, yen, step)]
+def with_rethrow(state: Any, drinks: Iterable[str]) -> tuple[str, ...]:
+    """What the next throw puts in the tower: ``drinks`` and whatever fell out since the last one."""
+    return tuple(drinks) + tuple(sort_drinks(state.rethrow))
 
 
-def check_bid(move: Move, yen: int, step: int = YEN_STEP) -> int:
-    amount = arg_int(move, "amount")
-    if amount < 0 or amount > yen or amount % step:
-        raise IllegalMove(f"bid 0 to {yen} yen (what you have) in steps of {step}, not {amount}", move)
-    return amount
+def thrown(state: Any, drinks: Iterable[str], move: Move) -> tuple[Any, Any]:
+    """The state after a throw of ``drinks`` (with those to throw again) and the observed drop
+    (``move.args["out"]``: what came out), and the tower's Drop."""
+    out = arg_drinks(move, "out")
+    tower, drop = state.tower.drop(with_rethrow(state, drinks), out)
+    return replace(state, tower=tower, rethrow=frozenset()), drop
 
 
 # --- money -----------------------------------------------------------------------------------
