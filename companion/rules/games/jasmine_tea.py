@@ -31,6 +31,7 @@ from .common import (arg_card, arg_drinks, arg_list, count_matching, seat_in, se
 from .jasmine_tea_state import (BID, BID_TIE, DROP, NEXT_START, OVER, START, TURNS, Bet, Options, Seat, State,
                                 bet_limit, bet_on, final_bonus, score_round, thrown_now)
 from .sealed import Bidding, SealedBid, redraw_bids
+from .tower_turns import config_start_player, to_act
 
 NAME = "jasmine_tea"
 TITLE = "JASMINE TEA"
@@ -41,10 +42,8 @@ RULE = "002 JASMINE TEA"
 def start(opts: Options, config: Mapping[str, Any]) -> State:
     names = seat_names(config, opts.players)
     state = State(opts, tuple(Seat(n, opts.start_yen) for n in names))
-    first = config.get("start_player")
+    first = config_start_player(config, opts.players)
     if first is not None:
-        if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < opts.players:
-            raise IllegalMove(f"seat must be 0 to {opts.players - 1}, not {first!r}")
         return replace(state, phase=TURNS, start_player=first)
     if opts.start_by == "bid":
         return replace(state, phase=BID, bidding=Bidding(tuple(range(opts.players))))
@@ -274,7 +273,7 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": NAME, "phase": state.phase, "round": state.round, "rounds": state.options.total_rounds,
         "actions_per_player": state.actions_this_round, "players": players, "bank": state.bank,
-        "turn": turn, "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending(state)],
+        "turn": turn, "to_act": to_act(pending(state)),
         "bidding": state.bidding.view(viewer) if state.bidding else None, "tied": list(state.tied),
         "middle": list(state.middle),
         "owners": {c: p for p, s in enumerate(state.seats) for c in s.cards},

@@ -33,6 +33,7 @@ from ..declared import Declared, Kind, Phase
 from ..engine import CHANCE, ChanceChoice, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
 from .common import arg_drink, arg_drinks, arg_int, arg_text, seat_names, set_at, sort_drinks, top
 from .sealed import Bidding, SealedBid, redraw_bids
+from .tower_turns import to_act
 from .upside_down_tower_state import (BET, BID, BID_TIE, BUY, DRAW, FRONT_SLOTS, LAND, LANDING_ODDS, OVER, SELL,
                                       SPACES, SPOTS, THROW, Bet, Options, Seat, State, colour_of, end_reason,
                                       raise_price, set_card, settle_bets)
@@ -326,7 +327,7 @@ def view(state: State, viewer: int | None) -> dict:
         "game": NAME, "phase": state.phase, "round": state.round, "players": players,
         "turn": acting[0] if len(acting) == 1 and acting[0] != CHANCE else None,
         "bank": state.bank if not hide else None,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending(state)],
+        "to_act": to_act(pending(state)),
         "bidding": state.bidding.view(viewer) if state.bidding else None, "tied": list(state.tied),
         "bid_winner": state.winner, "bought_colours": list(state.bought),
         "colour_cards": [{"colour": c, "price": state.price(c), "drinks": list(ds)} for c, ds in state.cards],
