@@ -3,7 +3,7 @@
 // back here without it; that key makes the server show this player's secrets. The shell is
 // the same for every game; the game's renderer (games/index.js) draws what is particular.
 import { h, replace, langToggle, connBadge } from "./dom.js";
-import { t, applyStatic, onLangChange, gameName } from "./i18n.js";
+import { t, applyStatic, onLangChange, gameName, gameReady, useGame } from "./i18n.js";
 import { api, liveView, newer, actAsPlayer } from "./api.js";
 import { movesPanel } from "./moves.js";
 import { choicePicker } from "./pickers.js";
@@ -66,6 +66,7 @@ function startPhone(id) {
 
   function render() {
     if (!view) return;
+    if (!gameReady(view.game)) { useGame(view.game).then(render); return; } // its words first
     const r = rendererFor(view.game);
     const st = view.state;
     app.dataset.seq = String(view.seq); // tests and tools can tell which view is on screen

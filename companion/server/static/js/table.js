@@ -4,7 +4,7 @@
 // receives a secret. This is the shell every game shares; what is particular to a game comes
 // from its renderer (games/index.js).
 import { h, replace, toast, langToggle, connBadge } from "./dom.js";
-import { t, applyStatic, onLangChange, gameName } from "./i18n.js";
+import { t, applyStatic, onLangChange, gameName, gameReady, useGame } from "./i18n.js";
 import { api, liveView, newer } from "./api.js";
 import { startLobby } from "./lobby.js";
 import { movesPanel } from "./moves.js";
@@ -179,6 +179,7 @@ function startTable(id) {
 
   function render() {
     if (!view) return;
+    if (!gameReady(view.game)) { useGame(view.game).then(render); return; } // its words first
     if (readingDone(view)) setReading(null);
     syncUi(ui, view);
     const r = rendererFor(view.game);
