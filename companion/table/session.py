@@ -165,6 +165,7 @@ class TableSession:
             return {
                 "game_id": self.id, "game": self.name, "simulated": self.simulated, "viewer": viewer,
                 "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
+                "offers_estimates": acting and game.offers_estimates,
                 "composites": self.allowed_composites(viewer) if acting else [],
                 "chance": self._chance_for(viewer) if acting else None, "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,

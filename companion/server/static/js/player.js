@@ -6,6 +6,7 @@ import { h, replace, langToggle, connBadge } from "./dom.js";
 import { t, applyStatic, onLangChange, gameName, gameReady, useGame } from "./i18n.js";
 import { api, liveView, newer, actAsPlayer } from "./api.js";
 import { movesPanel } from "./moves.js";
+import { paintEstimates } from "./estimates.js";
 import { choicePicker } from "./pickers.js";
 import { stuckPanel, gameOverPanel, waitingText, simBanner } from "./parts.js";
 import { rendererFor } from "./games/index.js";
@@ -58,10 +59,12 @@ function startPhone(id) {
     const picker = secret ? (r.secretChoice ? r.secretChoice(view, c.outcomes, act)
       : choicePicker(view, c.outcomes, act, { secret: true })) : null;
     const mine = view.moves.length > 0 || picker;
-    return h("section", { class: `panel action${mine ? " mine" : ""}`, testid: "action" },
+    const panel = h("section", { class: `panel action${mine ? " mine" : ""}`, testid: "action" },
       h("h2", { class: "who", testid: "who" }, waitingText(view, view.viewer)),
       picker, r.movesHead ? r.movesHead(view, act) : null,
       view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
+    paintEstimates(panel, view);  // each move's estimate on its button, once asked for
+    return panel;
   }
 
   function render() {
