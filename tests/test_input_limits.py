@@ -91,6 +91,12 @@ def test_a_new_game_at_the_bounds_is_taken(api):
 def whole_options(game) -> list[tuple[str, int, int]]:
     """(name, least, most) of each whole-number option of a game but the player count."""
     options = game.options
+    if options is None:  # TRANSITION (issue 27): TOKYO METRO keeps its options in metro/state.py until declared
+        from companion.rules.metro.state import Options as options
+    if not hasattr(options, "model_fields"):  # TRANSITION (issue 27): a game not declared yet
+        bounds = getattr(options, "BOUNDS", {})
+        return [(f.name, *bounds.get(f.name, OPTION_RANGE)) for f in options.__dataclass_fields__.values()
+                if f.name != "players" and type(f.default) is int]
     return [(name, *options.bounds(name)) for name in options.model_fields
             if name != "players" and options.bounds(name) is not None]
 
@@ -101,7 +107,7 @@ def test_every_option_of_every_game_has_bounds():
     for name, game in GAMES.items():
         names = ["A", "B", "C"][:max(2, min(game.players))] if min(game.players) > 1 else ["A"]
         checked = whole_options(game)
-        assert checked or name == "pura", f"{name}: no whole-number option found to check"
+        assert checked, f"{name}: no whole-number option found to check"
         for option, least, most in checked:
             for value in (least - 1, most + 1, 10**40):
                 with pytest.raises(IllegalMove) as err:

@@ -1,6 +1,7 @@
 """TOKYO METRO driven by the real table session and log fold (the module is registered only inside
 these tests; the lead registers it in companion.rules.games)."""
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -137,7 +138,9 @@ def test_estimates_for_the_moves_each_viewer_is_offered(store):
     assert again["seq"] > mine["seq"]
 
 
-def test_a_game_without_estimates_says_so(store):
+def test_a_game_without_estimates_says_so(store, monkeypatch):
+    # POCARI BET as a game that could not draw its hidden cards again (every game offers them now)
+    monkeypatch.setitem(games.GAMES, "pocari_bet", replace(games.GAMES["pocari_bet"], redraw=None))
     session = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=3)
     with pytest.raises(NotOffered, match="offers no estimates"):
         session.estimates(None)
