@@ -264,7 +264,8 @@ def _pura():
 
     configs = [{}, {"options": {"hard": True}}, {"layout": list(DRINK_IDS)},
                {"options": {"out_to": "shape", "hundreds": 30, "five_hundreds": 6}},
-               {"options": {"fix_limit": 0}}]
+               {"options": {"fix_limit": 0}},
+               {"rules": 2, "options": {"max_share": 4}}, {"rules": 2, "options": {"max_share": 2, "fix_limit": 8}}]
 
     def money(s):
         return (s.hundreds + s.spent_hundreds) * 100 + (s.fives + s.spent_fives) * 500
@@ -292,7 +293,7 @@ def _pura():
     def check(s):
         assert s.fixes <= s.options.fix_limit
         if s.phase == g.PLAY and s.actions == 0 and s.fixes < s.options.fix_limit:
-            assert g.excess(s.crates) == 0
+            assert g.excess(s.crates, s.options.counted_share) == 0
         if s.phase == g.OVER:
             assert s.result in ("won", "lost")
             assert (s.result == "won") == (g.sorted_count(s) == 36)

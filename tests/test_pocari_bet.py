@@ -742,7 +742,7 @@ def test_illegal_drop_listing_a_drink_not_in_play():
 
 def test_illegal_no_such_seat():
     assert_illegal(new_game(0), Move("draw", 5, {"deck": "colour"}), "no seat 5")
-    assert_illegal(pb.setup({}), chance("start_player", seat=3), "seat must be 0 to 2")
+    assert_illegal(pb.setup({}), chance("start_player", seat=3), "'seat' must be 0 to 2")
 
 
 def test_illegal_move_carries_the_move():

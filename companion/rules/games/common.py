@@ -1,6 +1,6 @@
 """What the JIDOHANBAIKI game modules share: options, argument checks, turn order,
-a move dispatcher, drinks that fall out of the tower between throws, the drop awaited, and small
-helpers for drinks and yen (sealed bids are in sealed.py).
+a move dispatcher, seats around the table, drinks that fall out of the tower between throws, the
+drop awaited, and small helpers for drinks and yen (sealed bids are in sealed.py).
 
 Everything here is pure (no I/O, no clock, no randomness). A game module keeps its
 own surface (``setup``, ``pending``, ``legal_moves``, ``apply``, ``chance``, ``view``,
@@ -21,8 +21,7 @@ from dataclasses import replace
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ...drinks import ALL_DRINKS, CARD_IDS, Drink
-from ..engine import (CHANCE, OPTION_ITEMS, OPTION_RANGE, OPTION_TEXT, ChanceChoice, ChanceDrop, Event, IllegalMove, Move, Pending,
-                      uniform)
+from ..engine import CHANCE, OPTION_ITEMS, OPTION_RANGE, OPTION_TEXT, ChanceDrop, Event, IllegalMove, Move, Pending
 
 YEN_STEP = 100  # the smallest yen tile
 
@@ -119,21 +118,22 @@ def seat_names(config: Mapping[str, Any], n: int) -> tuple[str, ...]:
     return tuple(str(x) for x in names)
 
 
-def start_seat(value: Any, n: int) -> int:
-    """The start player's seat, given in the config or drawn by chance: IllegalMove unless 0 to n-1."""
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
-        raise IllegalMove(f"seat must be 0 to {n - 1}, not {value!r}")
-    return value
-
-
-def start_player_draw(n: int) -> ChanceChoice:
-    """A start player drawn at random: one ``start_player`` outcome per seat, equally likely."""
-    return uniform(Move("start_player", CHANCE, {"seat": p}) for p in range(n))
-
-
 def clockwise(start: int, n: int) -> tuple[int, ...]:
     """Seats clockwise from ``start`` (seat i+1 sits to the left of seat i)."""
     return tuple((start + i) % n for i in range(n))
+
+
+class AroundTheTable:
+    """A game state's seats around the table (for a state with ``seats`` and ``start_player``):
+    how many sit there, and their order clockwise from the start player."""
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return clockwise(self.start_player, self.n)
 
 
 def set_at(items: tuple, i: int, **changes: Any) -> tuple:
@@ -380,7 +380,7 @@ def need_yen(have: int, cost: int, what: str) -> None:
 
 # --- the tower -------------------------------------------------------------------------------
 
-def awaited_drop(thrown: Iterable[str], tower: Any) -> ChanceDrop:
-    """The drop of the tower awaited after ``thrown`` went in: the drinks thrown and those stuck
-    inside (a rules/tower.py Tower) may come out."""
-    return ChanceDrop("drop", tuple(thrown), tuple(sort_drinks(tower.inside)))
+def awaited_drop(drinks: Iterable[str], tower: Any) -> ChanceDrop:
+    """The drop of the tower awaited after ``drinks`` went in: they and the drinks stuck inside
+    (a rules/tower.py Tower) may come out."""
+    return ChanceDrop("drop", tuple(drinks), tuple(sort_drinks(tower.inside)))

@@ -17,15 +17,16 @@ bank; every empty crate slot and every drink outside the crate counts -100.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping
 
 from ...drinks import ALL_DRINKS, COLOURS, SHAPES, Drink
 from ..declared import Declared, Kind, Phase, nothing_hidden
-from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, uniform
 from ..options import Flag, GameOptions, Players, Whole
 from ..tower import Tower
-from .common import (arg, arg_drink, arg_drinks, awaited_drop, distinct_traits, seat_names, set_at, sort_drinks, start_player_draw,
-                     start_seat, top)
+from .common import (AroundTheTable, arg, arg_drink, arg_drinks, awaited_drop, distinct_traits, seat_names, set_at,
+                     sort_drinks, top)
+from .tower_turns import config_start_player, drawn_start_player, start_player_outcomes, the_player, to_act
 
 NAME = "melon_soda"
 TITLE = "MELON SODA"
@@ -58,7 +59,7 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class State:
+class State(AroundTheTable):
     options: Options
     seats: tuple[Seat, ...]
     bank: int = 0
@@ -77,10 +78,6 @@ class State:
     final: Mapping[str, Any] | None = None
     winners: tuple[int, ...] = ()
 
-    @property
-    def n(self) -> int:
-        return len(self.seats)
-
 
 def latin_deal(p: int) -> tuple[str, ...]:
     """Seat ``p`` takes, for the k-th colour, the (k + p)-th shape: one of every colour and shape."""
@@ -96,8 +93,8 @@ def start(opts: Options, config: Mapping[str, Any]) -> State:
         state = State(opts, seats, phase=START, box=everything - dealt)
     else:
         state = State(opts, tuple(Seat(n, opts.start_yen) for n in names), phase=DEAL, box=everything)
-    if config.get("start_player") is not None:  # the table chose the start player already
-        first = start_seat(config["start_player"], opts.players)
+    first = config_start_player(config, opts.players)
+    if first is not None:  # the table chose the start player already
         state = replace(state, start_player=first, player=first)
         if state.phase == START:
             state = replace(state, phase=TURN)
@@ -105,10 +102,6 @@ def start(opts: Options, config: Mapping[str, Any]) -> State:
 
 
 # --- who acts -------------------------------------------------------------------------------
-
-def _player(state: State) -> list[Pending]:
-    return [Pending(state.player)]
-
 
 def _deal_slot(state: State) -> tuple[int, int]:
     dealt = sum(len(s.supply) for s in state.seats)
@@ -151,10 +144,6 @@ def _deals_left(state: State) -> ChanceSpec:
     return uniform(Move("deal", CHANCE, {"drink": d}) for d in left)
 
 
-def _start_players(state: State) -> ChanceSpec:
-    return start_player_draw(state.n)
-
-
 def _throw_out(state: State) -> ChanceSpec:
     return awaited_drop(state.thrown, state.tower)
 
@@ -174,7 +163,7 @@ def _deal(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _start_player(state: State, move: Move) -> tuple[State, list[Event]]:
-    p = start_seat(move.args.get("seat"), state.n)
+    p = drawn_start_player(state, move)
     return replace(state, phase=TURN, start_player=p, player=p), [Event("start_player", {"seat": p})]
 
 
@@ -338,7 +327,7 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": NAME, "phase": state.phase, "players": players, "bank": state.bank,
         "turn": state.player if state.phase in (TURN, PLACE, DROP) else None,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in GAME.pending(state)],
+        "to_act": to_act(GAME.pending(state)),
         "pot": {"yen": state.pot_yen, "drinks": list(state.pot)},
         "tower": {"stuck": sort_drinks(state.tower.inside)},
         "thrown": list(state.thrown), "came_out": list(state.came_out),
@@ -365,7 +354,7 @@ def _take_info(state: State, move: Move) -> MoveInfo:
     return MoveInfo(cost=state.options.coin if move.args.get("add") == "yen" else 0, pays_up_to=state.pot_yen)
 
 
-def _waiting_for(what: str):
+def _waiting_for(what: str) -> Callable[[State], str]:
     return lambda state: f"{state.seats[state.player].name} to {what}"
 
 
@@ -376,12 +365,12 @@ GAME = Declared(
     phases=(
         Phase(DEAL, "the starting drinks to be dealt", outcomes=_deals_left,
               ends="when every player holds one drink of each colour"),
-        Phase(START, "the start player to be drawn", outcomes=_start_players, ends="with the start player"),
-        Phase(TURN, _waiting_for("add to the pot or take it"), acting=_player,
+        Phase(START, "the start player to be drawn", outcomes=start_player_outcomes, ends="with the start player"),
+        Phase(TURN, _waiting_for("add to the pot or take it"), acting=the_player,
               ends="with a drink or 100 yen added, or the pot taken (its drinks thrown)"),
         Phase(DROP, "the drinks that came out of the tower", outcomes=_throw_out,
               ends="when they fit in the taker's crate, or go beside a full one"),
-        Phase(PLACE, _waiting_for("choose the drinks for the crate"), acting=_player,
+        Phase(PLACE, _waiting_for("choose the drinks for the crate"), acting=the_player,
               ends="when the crate is full"),
         Phase(OVER, "nothing"),
     ),

@@ -23,20 +23,23 @@ from typing import Any, Callable, Mapping
 from ...drinks import CARD_IDS, COLOUR_CARDS, SHAPE_CARDS, Card, drink_of
 from ..declared import Declared, Kind, Phase
 from ..engine import CHANCE, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
-from .common import arg_text, seat_names, set_at, sort_drinks, start_player_draw, start_seat
+from .common import arg_text, seat_names, set_at, sort_drinks
 from .pocari_state import (DECLARE, DRAFT, DRAW, DROP, INVEST, OVER, SECRET, START, TURN_UP, Options, Seat,
                            State, matching, payouts, score_round, thrown)
+from .tower_turns import config_start_player, drawn_start_player, start_player_outcomes, to_act
 
 NAME = "pocari_bet"
 TITLE = "POCARI BET"
 PLAYERS = (3,)
 RULE = "002 POCARI BET"
 
+
 def start(opts: Options, config: Mapping[str, Any]) -> State:
     seats = tuple(Seat(n, opts.start_yen) for n in seat_names(config, opts.players))
     state = State(opts, seats, bank=0)
-    if config.get("start_player") is not None:  # the table chose the start player already
-        state, _ = _begin(state, start_seat(config["start_player"], len(seats)))
+    first = config_start_player(config, len(seats))
+    if first is not None:  # the table chose the start player already
+        state, _ = _begin(state, first)
     return state
 
 
@@ -99,10 +102,6 @@ def _declarations(state: State, seat: int) -> list[Move]:
 
 # --- what chance may bring ------------------------------------------------------------------
 
-def _start_players(state: State) -> ChanceSpec:
-    return start_player_draw(len(state.seats))
-
-
 def _secret_cards(state: State) -> ChanceSpec:
     deck = state.colour_deck if state.drawing_from == "colour" else state.shape_deck
     return uniform(Move("secret_card", CHANCE, {"card": c}) for c in sorted(deck))
@@ -135,7 +134,7 @@ def _begin(state: State, seat: int) -> tuple[State, list[Event]]:
 
 
 def _start_player(state: State, move: Move) -> tuple[State, list[Event]]:
-    return _begin(state, start_seat(move.args.get("seat"), len(state.seats)))
+    return _begin(state, drawn_start_player(state, move))
 
 
 def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -283,7 +282,7 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": NAME, "phase": state.phase, "round": state.round, "rounds": state.options.rounds,
         "players": players, "bank": state.bank,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in GAME.pending(state)],
+        "to_act": to_act(GAME.pending(state)),
         "decks": {"colour": len(state.colour_deck), "shape": len(state.shape_deck)},
         "drawing_from": state.drawing_from,
         "face_up": list(state.face_up), "seventh": state.seventh,
@@ -329,7 +328,7 @@ def redraw(state: State, viewer: int | None, rng: random.Random) -> State:
 
 def _rounds_left(state: State) -> int:
     """The work of a playout, in seat-rounds (the session's estimate budget)."""
-    return len(state.seats) * max(1, state.options.rounds - state.round + 1)
+    return state.n * max(1, state.options.rounds - state.round + 1)
 
 
 # --- the declaration --------------------------------------------------------------------------
@@ -337,7 +336,8 @@ def _rounds_left(state: State) -> int:
 GAME = Declared(
     name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
     phases=(
-        Phase(START, "the start player to be chosen", outcomes=_start_players, ends="when the crate is handed out"),
+        Phase(START, "the start player to be chosen", outcomes=start_player_outcomes,
+              ends="when the crate is handed out"),
         Phase(DRAW, "a player to draw a card", acting=_turn_of(_drawer), ends="when the drawer chose a deck"),
         Phase(SECRET, "the drawn card to be entered on that player's phone", acting=_card_for_drawer,
               outcomes=_secret_cards, ends="with the card: the next player draws, or the pair is turned up"),

@@ -12,6 +12,7 @@ from pydantic import model_validator
 from ...drinks import ALL_DRINKS, COLOUR_CARDS, SHAPE_CARDS, Card, Drink
 from ..options import Flag, GameOptions, Players, Whole, WholeIn
 from ..tower import Tower
+from .common import AroundTheTable
 
 # Phases, in the order a round runs through them.
 START, DRAW, SECRET, TURN_UP, DRAFT, INVEST, DECLARE, DROP, OVER = (
@@ -26,13 +27,13 @@ class Options(GameOptions):
 
     players: Players = 3
     start_yen: Whole = 1000
-    rounds: Whole = 9
-    win_at: Whole = 10_000
-    min_stake: Stake = 100
-    max_stake: Stake = 300
+    rounds: Whole = 9                # the richest after this many rounds wins ...
+    win_at: Whole = 10_000           # ... or whoever reaches this much first
+    min_stake: Stake = 100           # what a player invests each round: from min_stake to
+    max_stake: Stake = 300           # max_stake in steps of stake_step, never more than they have
     stake_step: Stake = 100
-    bonus: Whole = 500
-    restart_yen: Whole = 500
+    bonus: Whole = 500               # for paying out on the colour or shape of one's secret card
+    restart_yen: Whole = 500         # for a player who ran out of money
     # The 7th drink may be stuck in the tower when its cards turn up. True: it
     # still costs the start player his stake if it comes out in this round's drop.
     seventh_stuck_counts: Flag = True
@@ -60,7 +61,7 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class State:
+class State(AroundTheTable):
     options: Options
     seats: tuple[Seat, ...]
     bank: int                       # may go negative: the bank never runs dry (rules-notes)
@@ -79,12 +80,6 @@ class State:
     picks: int = 0                            # draft picks made this round
     last_round: Mapping[str, Any] | None = None
     winners: tuple[int, ...] = ()
-
-    @property
-    def order(self) -> tuple[int, ...]:
-        """Seats clockwise from the start player (seat i+1 sits to the left of seat i)."""
-        n = len(self.seats)
-        return tuple((self.start_player + i) % n for i in range(n))
 
 
 

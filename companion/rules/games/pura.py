@@ -26,8 +26,9 @@ from ..declared import Declared, Kind, Phase, nothing_hidden
 from ..engine import CHANCE, ChanceSpec, Composite, Event, IllegalMove, Move, MoveInfo, Pending, uniform
 from ..options import Flag, GameOptions, Players, Whole
 from ..tower import Tower
-from .common import arg_card, arg_drinks, awaited_drop, arg_int, arg_list, drink, matches, seat_names, sort_drinks
+from .common import arg_card, arg_drinks, arg_int, arg_list, awaited_drop, drink, matches, seat_names, sort_drinks
 from .pura_crates import CRATES, SLOTS, Crates, crate_excess, excess, offending, side_pairs, swap_composites, swapped
+from .tower_turns import to_act
 
 NAME = "pura"
 TITLE = "PURA"
@@ -125,7 +126,9 @@ def _fix_moves(state: State, seat: int = 0) -> list[Move]:
     moves, fallback = [], []
     for a, sa in offending(state.crates, state.options.max_share):
         for b in range(CRATES):
-            for sb in range(SLOTS if b != a else 0):
+            if b == a:
+                continue
+            for sb in range(SLOTS):
                 m = Move("fix", 0, {"a": a, "a_slot": sa, "b": b, "b_slot": sb})
                 (moves if _fix_gain(state, a, sa, b, sb, each) > 0 else fallback).append(m)
     return moves or fallback
@@ -168,7 +171,6 @@ def _throw_out(state: State) -> ChanceSpec:
 
 
 # --- applying moves ---------------------------------------------------------------------------
-
 
 def _fill(state: State, move: Move) -> tuple[State, list[Event]]:
     d = move.args.get("drink")
@@ -351,7 +353,7 @@ def view(state: State, viewer: int | None) -> dict:
         "game": NAME, "phase": state.phase,
         "players": [{"seat": 0, "name": state.name, "yen": state.yen, "turn": state.phase in (FIX, PLAY)}],
         "turn": 0 if state.phase in (FIX, PLAY) else None,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in GAME.pending(state)],
+        "to_act": to_act(GAME.pending(state)),
         "crates": [list(c) for c in state.crates],
         "cards": {c: list(ds) for c, ds in state.cards}, "sorted": sorted_count(state),
         "coins": {"100": state.hundreds, "500": state.fives},
@@ -415,8 +417,8 @@ GAME = Declared(
         Kind("drop", _drop, f"{RULE}: 500-YEN-MÜNZE", phases=(DROP,), chance=True),
         Kind("spill", _spill, f"{RULE}: 500-YEN-MÜNZE", chance=True, anytime=True),
     ),
-    view_of=view, payouts_of=payouts, seat_names=lambda state: (state.name,), redraw=nothing_hidden,
-    playout_cost=_playout_work,
+    view_of=view, payouts_of=payouts, seat_names=lambda state: (state.name,),
+    redraw=nothing_hidden, playout_cost=_playout_work,  # one player, who sees every crate and the tower
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
