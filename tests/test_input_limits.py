@@ -92,10 +92,8 @@ def whole_options(game) -> list[tuple[str, int, int]]:
     """(name, least, most) of each whole-number option of a game but the player count."""
     options = game.options
     if options is None:  # TRANSITION (issue 27): TOKYO METRO keeps its options in metro/state.py until declared
-        from companion.rules.metro.state import Options as options
-    if not hasattr(options, "model_fields"):  # TRANSITION (issue 27): a game not declared yet
-        bounds = getattr(options, "BOUNDS", {})
-        return [(f.name, *bounds.get(f.name, OPTION_RANGE)) for f in options.__dataclass_fields__.values()
+        from companion.rules.metro.state import Options as metro
+        return [(f.name, *metro.BOUNDS.get(f.name, OPTION_RANGE)) for f in metro.__dataclass_fields__.values()
                 if f.name != "players" and type(f.default) is int]
     return [(name, *options.bounds(name)) for name in options.model_fields
             if name != "players" and options.bounds(name) is not None]

@@ -23,9 +23,9 @@ from typing import Any, Callable, Mapping
 from ...drinks import CARD_IDS, COLOUR_CARDS, SHAPE_CARDS, Card, drink_of
 from ..declared import Declared, Kind, Phase
 from ..engine import CHANCE, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
-from .common import arg_text, seat_names, set_at, sort_drinks
-from .pocari_state import (DECLARE, DRAFT, DRAW, DROP, INVEST, OVER, SECRET, START, TURN_UP, Options, Seat,
-                           State, matching, payouts, score_round, thrown)
+from .common import arg_text, seat_names, set_at, sort_drinks, spill_to_rethrow
+from .pocari_bet_state import (DECLARE, DRAFT, DRAW, DROP, INVEST, OVER, SECRET, START, TURN_UP, Options, Seat,
+                               State, matching, payouts, score_round, thrown)
 from .tower_turns import config_start_player, drawn_start_player, start_player_outcomes, to_act
 
 NAME = "pocari_bet"
@@ -260,14 +260,6 @@ def _end_round(state: State) -> tuple[State, list[Event]]:
     return fresh, events
 
 
-def _spill(state: State, move: Move) -> tuple[State, list[Event]]:
-    out = _drinks_arg(move)
-    tower = state.tower.spill(out)
-    # Drinks that fall out between throws go back in with the next throw.
-    state = replace(state, tower=tower, rethrow=state.rethrow | set(out))
-    return state, [Event("spill", {"out": list(out)})]
-
-
 # --- what the table and each phone see ----------------------------------------------------
 
 def view(state: State, viewer: int | None) -> dict:
@@ -361,7 +353,7 @@ GAME = Declared(
         Kind("declare", _declare, f"{RULE}: SPIELABLAUF 5", phases=(DECLARE,), listed=_declarations,
              info=_declare_info),
         Kind("drop", _drop, f"{RULE}: SPIELABLAUF 6-8", phases=(DROP,), chance=True),
-        Kind("spill", _spill, f"{RULE}: SPIELENDE", chance=True, anytime=True),
+        Kind("spill", spill_to_rethrow, f"{RULE}: SPIELENDE", chance=True, anytime=True),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
     redraw=redraw, playout_cost=_rounds_left,
