@@ -49,4 +49,4 @@ def test_greedy_players_end_richer_than_random_ones():
 def test_other_games_keep_their_random_players():
     state = pocari_bet.setup({"names": ["A", "B", "C"]})
     moves = pocari_bet.legal_moves(state, CHANCE)
-    assert bot_move(pocari_bet, state, moves, "7") == choose(moves, "7")
+    assert bot_move(pocari_bet.GAME, state, moves, "7") == choose(moves, "7")

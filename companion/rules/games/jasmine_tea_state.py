@@ -10,7 +10,7 @@ from ...drinks import ALL_DRINKS, CARD_IDS
 from ..engine import OPTION_RANGE
 from ..options import Flag, GameOptions, Players, Whole, WholeIn
 from ..tower import Tower
-from .common import clockwise, count_matching, matches, with_rethrow
+from .common import AroundTheTable, count_matching, matches, with_rethrow
 from .sealed import BID, BID_TIE, Bidding
 
 START, TURNS, DROP, NEXT_START, OVER = "start", "turns", "drop", "next_start", "over"
@@ -66,7 +66,7 @@ class Bet:
 
 
 @dataclass(frozen=True)
-class State:
+class State(AroundTheTable):
     options: Options
     seats: tuple[Seat, ...]
     bank: int = 0                    # may go below zero: the bank never runs dry
@@ -87,14 +87,6 @@ class State:
     last_round: Mapping[str, Any] | None = None
     final: Mapping[str, Any] | None = None
     winners: tuple[int, ...] = ()
-
-    @property
-    def n(self) -> int:
-        return len(self.seats)
-
-    @property
-    def order(self) -> tuple[int, ...]:
-        return clockwise(self.start_player, self.n)
 
     @property
     def actions_this_round(self) -> int:
