@@ -1,11 +1,9 @@
-"""What the JIDOHANBAIKI game modules share: options, argument checks, turn order,
-a move dispatcher, seats around the table, drinks that fall out of the tower between throws, the
-drop awaited, and small helpers for drinks and yen (sealed bids are in sealed.py).
+"""What the JIDOHANBAIKI game modules share: argument checks, seats around the table, drinks that
+fall out of the tower between throws, the drop awaited, and small helpers for drinks and yen
+(sealed bids are in sealed.py, the turns around a tower in tower_turns.py).
 
-Everything here is pure (no I/O, no clock, no randomness). A game module keeps its
-own surface (``setup``, ``pending``, ``legal_moves``, ``apply``, ``chance``, ``view``,
-``payouts``, ``move_info``, ``is_over``); these helpers only keep the modules short
-and their refusals worded the same way.
+Everything here is pure (no I/O, no clock, no randomness). A game is a declaration
+(rules/declared.py); these helpers keep its module short and its refusals worded as the others'.
 
 >>> clockwise(2, 4)
 (2, 3, 0, 1)
@@ -18,98 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import replace
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ...drinks import ALL_DRINKS, CARD_IDS, Drink
-from ..engine import CHANCE, OPTION_ITEMS, OPTION_RANGE, OPTION_TEXT, ChanceDrop, Event, IllegalMove, Move, Pending
+from ..engine import ChanceDrop, Event, IllegalMove, Move
 
 YEN_STEP = 100  # the smallest yen tile
 
 
-# --- options and seats ----------------------------------------------------------------------
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, Mapping):
-        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
-    return value
-
-
-def check_option(cls: type, name: str, value: Any) -> None:
-    """IllegalMove, saying the bound, for an option value outside its bounds: a whole number
-    outside ``cls.BOUNDS[name]`` (default OPTION_RANGE), a text or a list too long (lists
-    within lists alike; engine.py says why)."""
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int):
-        least, most = getattr(cls, "BOUNDS", {}).get(name, OPTION_RANGE)
-        if not least <= value <= most:
-            shown = str(value) if len(str(value)) <= 20 else f"a number of {len(str(value))} digits"
-            raise IllegalMove(f"option {name} must be a whole number of at least {least} and at most {most}, "
-                              f"not {shown}")
-    elif isinstance(value, str):
-        if len(value) > OPTION_TEXT:
-            raise IllegalMove(f"option {name} is {len(value)} characters long; at most {OPTION_TEXT}")
-    elif isinstance(value, (list, tuple)):
-        if len(value) > OPTION_ITEMS:
-            raise IllegalMove(f"option {name} lists {len(value)} items; at most {OPTION_ITEMS}")
-        for item in value:
-            check_option(cls, name, item)
-
-
-def option_value(cls: type, name: str, value: Any) -> Any:
-    """An option's value checked against its default's type (a whole number sent as 300.0 is
-    taken as 300) and its bounds; IllegalMove says what is wrong."""
-    default = {f.name: f for f in dataclasses.fields(cls)}[name].default
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise IllegalMove(f"option {name} must be true or false, not {value!r}")
-    elif isinstance(default, int) and default is not None:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise IllegalMove(f"option {name} must be a whole number, not {value!r}")
-    elif isinstance(default, str):
-        if not isinstance(value, str):
-            raise IllegalMove(f"option {name} must be text, not {value!r}")
-    check_option(cls, name, value)
-    return value
-
-
-def options_from_config(cls: type, config: Mapping[str, Any], title: str,
-                        allowed: Sequence[int]) -> Any:
-    """Build a game's frozen ``Options`` from ``config["options"]``.
-
-    Unknown names and values of the wrong type are refused with the known names; values
-    outside their bounds (``check_option``) with the bound; the player count comes from
-    ``options.players`` or, when absent, from the names given.
-    """
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    given = dict(config.get("options") or {})
-    unknown = sorted(set(given) - set(fields))
-    if unknown:
-        raise IllegalMove(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
-    names = config.get("names")
-    if "players" in fields and "players" not in given and names:
-        given["players"] = len(names)
-    for name, value in list(given.items()):
-        given[name] = _freeze(option_value(cls, name, value))
-    opts = cls(**given)
-    players = getattr(opts, "players", None)
-    if players is not None and players not in allowed:
-        raise IllegalMove(f"{title} is played by {describe_counts(allowed)} players, not {players}")
-    return opts
-
-
-def describe_counts(allowed: Sequence[int]) -> str:
-    allowed = sorted(allowed)
-    if len(allowed) == 1:
-        return f"exactly {allowed[0]}"
-    if allowed == list(range(allowed[0], allowed[-1] + 1)):
-        return f"{allowed[0]} to {allowed[-1]}"
-    return ", ".join(map(str, allowed))
-
+# --- seats ---------------------------------------------------------------------------------
 
 def seat_names(config: Mapping[str, Any], n: int) -> tuple[str, ...]:
     names = list(config.get("names") or [f"Player {i + 1}" for i in range(n)])
@@ -301,49 +216,6 @@ def arg_seat(move: Move, name: str, n: int) -> int:
 
 def stepped_amounts(low: int, high: int, step: int = YEN_STEP) -> list[int]:
     return list(range(low, high + 1, step)) if high >= low else []
-
-
-# --- dispatch ------------------------------------------------------------------------------
-
-Handler = Callable[[Any, Move], tuple[Any, list[Event]]]
-
-
-def dispatch(state: Any, move: Move, *, over: bool, pending: list[Pending], phase: str,
-             handlers: Mapping[tuple[str, str], Handler], names: Sequence[str],
-             waiting: str, anytime: Mapping[str, Handler] | None = None) -> tuple[Any, list[Event]]:
-    """Route a move to its handler after the checks every game shares.
-
-    ``handlers`` maps (phase, kind) to a function that checks the arguments (raising
-    IllegalMove with a reason) and returns the new state; ``anytime`` maps chance kinds
-    that may arrive in any phase (a drink falling out of the tower on its own).
-    """
-    if over:
-        raise IllegalMove("the game is over", move)
-    try:
-        if move.player == CHANCE and anytime and move.kind in anytime:
-            return anytime[move.kind](state, move)
-        actors = [w.actor for w in pending]
-        if move.player == CHANCE:
-            handler = handlers.get((phase, move.kind))
-            if CHANCE not in actors or handler is None:
-                raise IllegalMove(f"no {move.kind!r} outcome is awaited now; the game waits for {waiting}", move)
-            return handler(state, move)
-        p = move.player
-        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(names):
-            raise IllegalMove(f"there is no seat {p!r}", move)
-        if p not in actors:
-            raise IllegalMove(f"it is not {names[p]}'s turn; the game waits for {waiting}", move)
-        handler = handlers.get((phase, move.kind))
-        if handler is None:
-            kinds = sorted({k for (ph, k) in handlers if ph == phase})
-            raise IllegalMove(f"now is the time to {' or '.join(kinds) or 'wait'}, not to {move.kind}", move)
-        return handler(state, move)
-    except IllegalMove as exc:
-        if exc.move is None:
-            exc.move = move
-        raise
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # malformed arguments
-        raise IllegalMove(f"the {move.kind!r} move is malformed: {exc}", move) from None
 
 
 # --- the tower between throws ----------------------------------------------------------------
