@@ -18,7 +18,7 @@ def play(seed: int, greedy_seats: set[int], log: list | None = None):
         actor = metro.pending(state)[0].actor
         moves = metro.legal_moves(state, actor)
         key = f"{seed}:{k}"
-        move = bot_move(metro, state, moves, key) if actor in greedy_seats else choose(moves, key)
+        move = bot_move(metro.GAME, state, moves, key) if actor in greedy_seats else choose(moves, key)
         assert move in moves
         if log is not None and actor != CHANCE:
             log.append((state.phase, move))

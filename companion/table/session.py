@@ -194,9 +194,13 @@ class TableSession:
 
     def allowed_moves(self, viewer: Viewer) -> list[Move]:
         """Player moves this viewer may make now (the table may act for human seats, except for
-        their secret moves, and make a computer player's held moves)."""
+        their secret moves, and make a computer player's held moves; a phone also what its seat
+        may do at any time, such as getting off a train)."""
         moves = []
-        for pending in self.game.pending(self.state):
+        waiting = self.game.pending(self.state)
+        if viewer is not None and viewer not in self.bots and all(p.actor != viewer for p in waiting):
+            moves.extend(self.game.legal_moves(self.state, viewer))
+        for pending in waiting:
             seat = pending.actor
             if seat in self.bots and viewer is None:
                 moves.extend(m for m in self.game.legal_moves(self.state, seat) if self.held(m))
@@ -527,8 +531,8 @@ class TableSession:
         seed = f"{self.config['seed']}:{len(self.records)}"
         for pending in self.game.pending(self.state):
             if pending.actor in self.bots:
-                moves = [m for m in self.game.legal_moves(self.state, pending.actor) if not self.held(m)]
-                if not moves:  # only held moves: they wait for a tap on the table view
+                moves = self.game.legal_moves(self.state, pending.actor)
+                if any(self.held(m) for m in moves):  # its move waits for a tap on the table view
                     continue
                 return bot_move(self.game, self.state, moves, seed)
             if pending.actor == CHANCE and self.simulated:
