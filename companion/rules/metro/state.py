@@ -176,20 +176,9 @@ def occupied_fields(state: State, but: int = -1) -> set[int]:
     return {s.field for i, s in enumerate(state.seats) if s.field >= 0 and i != but}
 
 
-def holds_share(state: State, p: int, line: int) -> bool:
-    return p in state.lines[line].holders
-
-
 def free_spaces(state: State, line: int) -> int:
     ls = state.lines[line]
     return state.board.lines[line].disc_spaces - ls.tempo - len(ls.specs)
-
-
-def seat_arg(state: State, move: Move) -> int:
-    p = move.player
-    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(state.seats):
-        raise IllegalMove(f"there is no seat {p!r} (seats 0 to {len(state.seats) - 1})", move)
-    return p
 
 
 def int_arg(move: Move, name: str) -> int:
