@@ -91,10 +91,6 @@ def test_a_new_game_at_the_bounds_is_taken(api):
 def whole_options(game) -> list[tuple[str, int, int]]:
     """(name, least, most) of each whole-number option of a game but the player count."""
     options = game.options
-    if options is None:  # TRANSITION (issue 27): TOKYO METRO keeps its options in metro/state.py until declared
-        from companion.rules.metro.state import Options as metro
-        return [(f.name, *metro.BOUNDS.get(f.name, OPTION_RANGE)) for f in metro.__dataclass_fields__.values()
-                if f.name != "players" and type(f.default) is int]
     return [(name, *options.bounds(name)) for name in options.model_fields
             if name != "players" and options.bounds(name) is not None]
 
