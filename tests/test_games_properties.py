@@ -498,17 +498,15 @@ def test_every_registered_game_has_random_playouts_and_every_configuration_a_gam
     assert not unknown, f"configured for random playouts but not registered in GAMES: {', '.join(unknown)}"
     for name in sorted(GAME_SPECS):
         g, configs = GAME_SPECS[name]()[:2]
-        game = GAMES[name]  # TRANSITION (issue 27): `g.GAME is game` once every game is declared
-        assert game.name == name and getattr(game, "module", game) in (g, getattr(g, "GAME", None)), \
-            f"{name}: the configuration plays another module"
+        game = GAMES[name]
+        assert g.GAME is game and game.name == name, f"{name}: the configuration plays another module"
         assert configs, f"{name}: no configuration to play"
         for config in configs:
             assert len(config.get("names", [None] * game.players[0])) in game.players, f"{name}: {config}"
     for name, (module, attr) in sorted(PLAYED_ELSEWHERE.items()):
         tests = importlib.import_module(module)
-        played = getattr(tests, attr)  # TRANSITION (issue 27): `is GAMES[name]` once every game is declared
-        assert getattr(GAMES[name], "module", GAMES[name]) in (played, getattr(played, "GAME", None)), \
-            f"{name}: {module} plays another module"
+        played = getattr(tests, attr)
+        assert getattr(played, "GAME", played) is GAMES[name], f"{name}: {module} plays another module"
         assert callable(getattr(tests, "test_random_playouts_keep_the_invariants", None)), \
             f"{name}: {module} has no test_random_playouts_keep_the_invariants"
 
