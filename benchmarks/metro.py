@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.rules.engine import Move, replay  # noqa: E402
 from companion.rules.metro import game  # noqa: E402
-from companion.rules.metro.playout import play_out  # noqa: E402
+from companion.rules.estimate import play_out  # noqa: E402
 from companion.rules.metro.state import ACTIONS, TRAINS  # noqa: E402
 from companion.table.session import ESTIMATE_BUDGET, ESTIMATE_PLAYOUTS  # noqa: E402
 
@@ -135,23 +135,23 @@ def estimates() -> None:
     makes them (its default playouts, capped by its budget of playout seat-rounds)."""
     start = game.setup(CONFIG)
     t = measure("estimator playout of a whole 4-player game (the playout policy)",
-                lambda i: play_out(start, random.Random(i)), 40, "playout")
-    per = t / game.estimate_cost(start)
+                lambda i: play_out(game.GAME, start, random.Random(i)), 40, "playout")
+    per = t / game.GAME.estimate_cost(start)
     print(f"  = {per:.3f} ms per seat-round of playout; the server's budget of {ESTIMATE_BUDGET} seat-rounds "
           f"per request is about {per * ESTIMATE_BUDGET / 1000:.2f} s")
     for names in (NAMES[:2], NAMES, NAMES + ["Emi"]):
         state = first_action_turn(names)
         seat = state.order[state.turn]
         moves = game.legal_moves(state, seat)
-        n = min(ESTIMATE_PLAYOUTS, max(1, int(ESTIMATE_BUDGET / game.estimate_cost(state))))
+        n = min(ESTIMATE_PLAYOUTS, max(1, int(ESTIMATE_BUDGET / game.GAME.estimate_cost(state))))
         measure(f"estimate request, {len(names)} players, round 1 ({len(moves)} moves, {n} playouts)",
-                lambda i: game.estimate(state, seat, moves, random.Random(i), n, seat), 5, "request", 2000)
+                lambda i: game.GAME.estimate(state, seat, moves, random.Random(i), n, seat), 5, "request", 2000)
     state = first_action_turn(NAMES[:2])
     seat = state.order[state.turn]
     moves = game.legal_moves(state, seat)
-    cap = max(1, int(ESTIMATE_BUDGET / game.estimate_cost(state)))
+    cap = max(1, int(ESTIMATE_BUDGET / game.GAME.estimate_cost(state)))
     measure(f"estimate request at the cap, 2 players, round 1 ({cap} playouts)",
-            lambda i: game.estimate(state, seat, moves, random.Random(i), cap, seat), 5, "request", 2000)
+            lambda i: game.GAME.estimate(state, seat, moves, random.Random(i), cap, seat), 5, "request", 2000)
 
 
 if __name__ == "__main__":

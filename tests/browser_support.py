@@ -199,6 +199,14 @@ def shown(page, seq: int, what: str = "the page") -> None:
                              f"{REPLY_MS // 1000} s (it shows {seq_of(page)})") from None
 
 
+def move_testid(move: dict) -> str:
+    """A move button's test id, as the dashboard makes it (js/moves.js): move-<kind>-<args>."""
+    vals = []
+    for v in move["args"].values():
+        vals.extend(v if isinstance(v, list) else [v])
+    return "move-" + move["kind"] + "".join(f"-{v}" for v in vals)
+
+
 def pick_testid(view: dict) -> str:
     """A reasonable move among the legal ones, as the testid of its button."""
     moves = view["moves"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -11,6 +12,7 @@ from api_support import view_of as view
 
 from companion.drinks import CARD_IDS
 from companion.observation import Observation
+from companion.rules.games import GAMES
 
 
 def new_game(client, **body):
@@ -337,7 +339,7 @@ def test_estimates_of_the_final_yen_for_a_players_moves(client):
     assert "/api/games/{game_id}/estimates" in client.get("/openapi.json").json()["paths"]
 
 
-def test_estimates_refuse_bad_input_clearly(client):
+def test_estimates_refuse_bad_input_clearly(client, monkeypatch):
     gid, tokens = new_game(client, game="tokyo_metro", bots=[1, 2])
     r = client.get(f"/api/games/{gid}/estimates", headers=seat("forged"))
     assert r.status_code == 403 and "not valid" in r.json()["detail"]
@@ -345,6 +347,8 @@ def test_estimates_refuse_bad_input_clearly(client):
     assert client.get(f"/api/games/{gid}/estimates", params={"playouts": 100_000}).status_code == 422
     r = client.get("/api/games/nope/estimates")
     assert r.status_code == 404 and "no game" in r.json()["detail"]
+    # POCARI BET as a game that could not draw its hidden cards again
+    monkeypatch.setitem(GAMES, "pocari_bet", replace(GAMES["pocari_bet"], redraw=None))
     pocari, _ = new_game(client)
     r = client.get(f"/api/games/{pocari}/estimates")
     assert r.status_code == 404 and "offers no estimates" in r.json()["detail"]

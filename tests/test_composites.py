@@ -16,8 +16,7 @@ from api_support import start_game, view_of
 from companion.rules.engine import CHANCE, ChanceChoice, ChanceDrop, IllegalMove, Move
 from companion.rules.games import GAMES
 
-COMPOSING = sorted(name for name, g in GAMES.items()  # TRANSITION (issue 27): kinds alone once all are declared
-                   if any(k.compose for k in getattr(g, "kinds", ())) or hasattr(getattr(g, "module", None), "composite_moves"))
+COMPOSING = sorted(name for name, g in GAMES.items() if any(k.compose for k in g.kinds))
 MAX_TRIED = 40  # compositions applied per composite (a random sample when there are more)
 
 

@@ -8,7 +8,7 @@ engine's reason.
 from __future__ import annotations
 
 import pytest
-from browser_support import call, shown, tap
+from browser_support import call, move_testid, shown, tap
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -152,3 +152,25 @@ def test_sell_two_drinks_at_once_in_chocolate_milk(base_url, browser):
     assert not set(two) & set(left)
     assert not errors, errors
     table.close()
+
+
+def test_estimates_of_a_jidohanbaiki_game_on_the_table_view(base_url, browser):
+    """Every game that offers estimates gets the button (not only TOKYO METRO): JASMINE TEA's
+    figures appear on its move buttons and are the API's (same log: the same answer)."""
+    gid = call(base_url, "POST", "/api/games", {"game": "jasmine_tea", "names": ["Aki", "Ben"], "seed": 7,
+                                                "options": {"start_by": "random"}})["id"]
+    errors: list[str] = []
+    table = open_page(browser, f"{base_url}/?game={gid}", errors, viewport=TABLE_SIZE)
+    tap(table, "estimate-btn")
+    panel = table.locator("[data-testid=estimates].ready")
+    expect(panel).to_be_visible(timeout=30_000)  # a second or two of the server's time, more when busy
+    est = call(base_url, "GET", f"/api/games/{gid}/estimates")
+    assert panel.get_attribute("data-playouts") == str(est["playouts"])
+    (seat,) = est["seats"]
+    shown_means = table.evaluate("""() => Object.fromEntries([...document.querySelectorAll("[data-testid^='est-move-']")]
+        .map((b) => [b.dataset.testid.slice(4), b.dataset.mean ?? null]))""")
+    from_api = {move_testid(m["move"]): m for m in seat["moves"]}
+    assert shown_means and set(shown_means) <= set(from_api), set(shown_means) - set(from_api)
+    for testid, mean in shown_means.items():
+        assert mean == (str(from_api[testid]["mean"]) if from_api[testid]["n"] else None), testid
+    assert not errors, errors

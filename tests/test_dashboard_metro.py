@@ -24,7 +24,7 @@ import re
 import time
 
 import pytest
-from browser_support import REPLY_MS, call, shown, tap, wait_until
+from browser_support import REPLY_MS, call, move_testid, shown, tap, wait_until
 from playwright.sync_api import expect
 
 from companion.table.log import read_jsonl
@@ -75,13 +75,6 @@ class Game:
         assert view["seq"] > before
         shown(self.table, view["seq"])
         return view
-
-
-def move_testid(move: dict) -> str:
-    vals = []
-    for v in move["args"].values():
-        vals.extend(v if isinstance(v, list) else [v])
-    return "move-" + move["kind"] + "".join(f"-{v}" for v in vals)
 
 
 # --- the plan of seat 0: a station where a train will pass, and that train -------------------------

@@ -2,6 +2,7 @@
 
 import copy
 import json
+import random
 from dataclasses import replace
 
 import pytest
@@ -21,8 +22,10 @@ MARKET = {0: "red-tall_can", 1: "blue-tall_can", 2: "mint-tall_can", 3: "white-t
 CENTRE = ("mint-short_can", "white-short_can")
 
 
-def game(n=3, start=0, **options):
-    state = cm.setup({"names": [f"P{i + 1}" for i in range(n)], "start_player": start, "options": options})
+def game(n=3, start=0, rules=1, **options):
+    """A game with the market laid out, stored under rules version ``rules`` (a log without one: 1)."""
+    state = cm.setup({"names": [f"P{i + 1}" for i in range(n)], "start_player": start, "options": options,
+                      "rules": rules})
     for cell in cm.FILL_ORDER[:8]:
         state, _ = cm.apply(state, chance("place", cell=cell, drink=MARKET[cell]))
     for d in CENTRE:
@@ -66,7 +69,7 @@ def with_crates(state, p, *crates):
 # --- setup ------------------------------------------------------------------------------------
 
 def test_registered():
-    assert GAMES["chocolate_milk"] is cm
+    assert GAMES["chocolate_milk"] is cm.GAME
 
 
 def test_setup_market_one_drink_per_outer_card_two_in_the_centre():
@@ -106,6 +109,27 @@ def test_move_one_card_and_buy_for_100_raising_its_colour_and_shape_cards():
     assert isinstance(spec, ChanceDrop) and spec.thrown == ("red-tall_can",)
     state = play(state, chance("drop", out=("red-tall_can",)))
     assert state.seats[0].crates == (("red-tall_can",),) and state.player == 1
+
+
+def test_the_cards_rise_only_when_the_bought_drink_comes_out():
+    """002 CHOCOLATE MILK: SPIELABLAUF (the first of the three actions). The 100 yen go onto the
+    drink's colour card and shape card after it has come out of the tower into the buyer's crate;
+    a drink that sticks raises no card, nor does it when a later throw pushes it out for another
+    player. A game stored under rules version 1 raised the cards on every purchase."""
+    assert game(2).options.rise_when == "buy" and game(2, rules=2).options.rise_when == "out"
+    stuck = buy(game(3, rules=2), 0, 0, "red-tall_can", "purple-stubby_can", out=False)
+    assert stuck.tower.inside == {"red-tall_can"} and yen(stuck)[0] == 400
+    assert all(y == 0 for _, y in stuck.prices) and stuck.bank == 100
+    # pushed out by seat 1's throw: seat 1's drink (blue tall can) raises its cards, the red one none
+    pushed = play(stuck, Move("buy", 1, {"to": 1, "drink": "blue-tall_can", "crate": 0}),
+                  chance("refill", drink="purple-short_can"), chance("drop", out=("blue-tall_can", "red-tall_can")))
+    assert set(pushed.seats[1].crates[0]) == {"blue-tall_can", "red-tall_can"}
+    assert {c: y for c, y in pushed.prices if y} == {"blue": 100, "tall_can": 100}
+    came_out = buy(game(3, rules=2), 0, 0, "red-tall_can", "purple-stubby_can")
+    assert came_out.price("red") == 100 and came_out.price("tall_can") == 100 and came_out.bank == 100 - 200
+    # rules version 1: the cards rose although the drink stuck
+    earlier = buy(game(3), 0, 0, "red-tall_can", "purple-stubby_can", out=False)
+    assert earlier.price("red") == 100 and earlier.price("tall_can") == 100
 
 
 def test_a_drink_that_sticks_stays_in_the_tower_and_can_be_pushed_out_later():
@@ -307,8 +331,20 @@ def test_view_has_what_a_dashboard_needs():
     assert cm.move_info(state, Move("buy_crate", 1)).cost == 200
 
 
-def test_module_doctests():
-    import doctest
+def test_estimates_the_final_yen_of_a_position():
+    """Everything that decides the result lies open on the table: any viewer may have estimates."""
+    state = buy(game(2, rules=2), 0, 0, "red-tall_can", "purple-stubby_can")
+    assert cm.GAME.offers_estimates and cm.GAME.redraw is cm.nothing_hidden
+    moves = cm.legal_moves(state, 1)
+    answer = cm.GAME.estimate(state, 1, moves, random.Random(7), playouts=6, viewer=1)
+    assert answer["seat"] == 1 and answer["playouts"] == 6 and len(answer["moves"]) == len(moves)
+    assert sum(m["n"] for m in answer["moves"]) == 6 and answer["overall"]["low"] >= 0
 
-    result = doctest.testmod(cm)
+
+@pytest.mark.parametrize("module", ["chocolate_milk", "chocolate_market"])
+def test_module_doctests(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"companion.rules.games.{module}"))
     assert result.failed == 0 and result.attempted > 0

@@ -2,14 +2,19 @@
 
 import copy
 import json
+import random
 from dataclasses import replace
 
 import pytest
+from estimate_support import assert_estimates_blind
 
 from companion.rules import engine
 from companion.rules.engine import CHANCE, ChanceChoice, ChanceDrop, Event, IllegalMove, Move, Pending
 from companion.rules.games import GAMES
 from companion.rules.games import jasmine_tea as jt
+from companion.rules.options import RULES_VERSION
+from companion.sim.table import SIM_TABLE  # the simulated table, wired in as `companion serve` does
+from companion.table.session import TableSession
 
 
 def chance(kind, **args):
@@ -17,8 +22,10 @@ def chance(kind, **args):
 
 
 def game(n=3, start=0, **options):
-    """A game whose start player is already known (no start bid)."""
-    return jt.setup({"names": [f"P{i + 1}" for i in range(n)], "start_player": start, "options": options})
+    """A new game (under the rules version new games are stored with) whose start player is
+    already known (no start bid)."""
+    return jt.setup({"names": [f"P{i + 1}" for i in range(n)], "start_player": start, "options": options,
+                     "rules": RULES_VERSION})
 
 
 def play(state, *moves):
@@ -78,7 +85,7 @@ def test_setup_unknown_or_bad_options_refused():
 
 
 def test_registered():
-    assert GAMES["jasmine_tea"] is jt
+    assert GAMES["jasmine_tea"] is jt.GAME
 
 
 # --- the start bid ----------------------------------------------------------------------------
@@ -216,12 +223,42 @@ def test_bet_limit_without_cards_is_200():
     assert_illegal(state, bet(0, blue=300), "up to 200")
 
 
-def test_bet_limit_is_per_action_by_default_and_per_round_as_an_option():
-    state = play(game(2), bet(0, blue=200), Move("pass", 1))
-    assert jt.bet_limit(state, 0) == 200            # a new bet action has its own limit
-    state = play(game(2, bet_limit_per="round"), bet(0, blue=200), Move("pass", 1))
+def test_bet_limit_is_for_all_the_bets_of_a_round():
+    """002 JASMINE TEA, Eine Wette setzen: the limit (200, plus 200 per stock card owned) caps the
+    total a player has staked in the round, however many bet actions it is spread over; the next
+    round starts afresh (corrected in rules version 2, docs/rules-notes.md)."""
+    assert jt.Options().bet_limit_per == "round"
+    state = play(game(2), bet(0, blue=100), Move("pass", 1))
+    assert jt.bet_limit(state, 0) == 100            # 200 less the 100 staked this round
+    state = play(state, bet(0, red=100), Move("pass", 1))
     assert jt.bet_limit(state, 0) == 0
-    assert_illegal(state, bet(0, red=100), "up to 0")
+    assert not [m for m in jt.legal_moves(state, 0) if m.kind == "bet"]
+    assert [c["kind"] for c in jt.composite_moves(state, 0)] == ["buy_drinks"]
+    assert_illegal(state, bet(0, mint=100), "up to 0")
+    state = play(state, Move("pass", 0), Move("pass", 1))   # nothing thrown: both bets lost
+    assert state.round == 2 and yen(state) == [1800, 2000]
+    assert jt.bet_limit(state, 0) == 200
+
+
+def test_a_game_stored_under_rules_version_1_keeps_the_limit_per_bet_action():
+    """A log stored before rules version 2 carries no "rules": it replays with the limit it was
+    played with, one for each bet action (docs/log-format.md, config.rules)."""
+    config = {"names": ["A", "B"], "start_player": 0}
+    state = jt.setup(config)
+    assert state.options.bet_limit_per == "action"
+    state = play(state, bet(0, blue=200), Move("pass", 1), bet(0, red=200), Move("pass", 1))
+    assert jt.bet_limit(state, 0) == 200            # a new bet action has its own limit
+    state = play(state, bet(0, mint=200))
+    assert sum(b.amount for b in state.bets) == 600
+    assert jt.setup({**config, "rules": 2}).options.bet_limit_per == "round"
+    assert jt.setup({**config, "options": {"bet_limit_per": "round"}}).options.bet_limit_per == "round"
+    assert jt.setup({**config, "rules": 2, "options": {"bet_limit_per": "action"}}).options.bet_limit_per == "action"
+
+
+def test_a_new_table_game_plays_under_the_corrected_limit(store):
+    session = TableSession.create(store, "jasmine_tea", ["Aki", "Ben"], seed=1, automation=SIM_TABLE)
+    assert session.config["rules"] == RULES_VERSION == 2
+    assert session.state.options.bet_limit_per == "round"
 
 
 def test_bet_malformed_refused():
@@ -532,3 +569,19 @@ def test_module_doctests():
 
     result = doctest.testmod(jt)
     assert result.failed == 0 and result.attempted > 0
+
+
+# --- estimates ----------------------------------------------------------------------------------
+
+def test_estimates_do_not_leak_another_seats_sealed_bid():
+    """Two start-bid states that differ only in seat 2's sealed amount give seat 0 the same
+    estimates: the amounts it cannot see are drawn again."""
+    low = play(jt.setup({"names": ["A", "B", "C"], "rules": RULES_VERSION}),
+               Move("bid", 1, {"amount": 300}), Move("bid", 2, {"amount": 100}))
+    high = replace(low, bidding=replace(low.bidding, sealed=((1, 300), (2, 2000))))
+    assert_estimates_blind(jt.GAME, low, high, 0, jt.legal_moves(low, 0)[::5])
+    # The redraw keeps the viewer's own bid and what everyone sees.
+    drawn = jt.GAME.redraw(low, 1, random.Random(1))
+    assert drawn.bidding.amount(1) == 300 and jt.view(drawn, 1) == jt.view(low, 1)
+    opened = play(low, Move("bid", 0, {"amount": 700}))  # all bids in: opened, nothing hidden any more
+    assert opened.phase == jt.TURNS and jt.GAME.redraw(opened, 1, random.Random(1)) == opened

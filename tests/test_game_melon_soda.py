@@ -50,7 +50,7 @@ def with_seat(state, p, **changes):
 # --- setup ------------------------------------------------------------------------------------
 
 def test_registered():
-    assert GAMES["melon_soda"] is ms
+    assert GAMES["melon_soda"] is ms.GAME
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
@@ -255,6 +255,20 @@ def test_tie_shares_the_win():
     state, _ = ms.apply(state, Move("add_yen", 0))
     # both: 900 + 0 bonus - 6 empty slots x 100 = 300
     assert state.final["totals"] == [300, 300] and state.winners == (0, 1)
+
+
+# --- estimates ---------------------------------------------------------------------------------
+
+def test_estimates_of_the_final_yen_for_each_move():
+    """Everything that decides the result lies open, so any viewer is estimated from the table as it is."""
+    import random
+
+    state = game(3)
+    moves = ms.legal_moves(state, 0)
+    est = ms.GAME.estimate(state, 0, moves, random.Random(1), playouts=12, viewer=0)
+    assert ms.GAME.offers_estimates and est["playouts"] == 12
+    assert [m["move"] for m in est["moves"]] == [m.to_json() for m in moves]
+    assert sum(m["n"] for m in est["moves"]) == 12 and est["overall"]["mean"] is not None
 
 
 # --- illegal moves, JSON, views ------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 import copy
 import json
+import random
 from dataclasses import replace
 from itertools import combinations
 
@@ -10,7 +11,7 @@ import pytest
 from companion.drinks import COLOURS, DRINK_IDS, SHAPES
 from companion.rules.engine import CHANCE, ChanceDrop, IllegalMove, Move, Pending
 from companion.rules.games import GAMES
-from companion.rules.games import pura
+from companion.rules.games import pura, pura_crates
 
 # A layout that keeps the start rule: slot s of crate k holds colour (k + s) and shape (2k + s),
 # so every crate has six colours and six shapes (and each drink appears once).
@@ -52,7 +53,7 @@ def test_good_layout_is_a_legal_start():
 
 
 def test_registered():
-    assert GAMES["pura"] is pura and pura.PLAYERS == (1,)
+    assert GAMES["pura"] is pura.GAME and pura.PLAYERS == (1,)
 
 
 # --- setup ------------------------------------------------------------------------------------
@@ -173,7 +174,7 @@ def test_swaps_are_described_by_composites_not_listed(emptied):
     assert not [m for m in pura.legal_moves(state, 0) if m.kind == "swap"]
     described = _described_swaps(state)
     # exactly the straight-across swaps that move something (no pair of two empty slots)
-    assert described == {(a, b, frozenset(zip(sa, sb))) for a, b, sa, sb in pura._all_swaps(state.crates)}
+    assert described == {(a, b, frozenset(zip(sa, sb))) for a, b, sa, sb in pura_crates.all_swaps(state.crates)}
     for a, b, pairs in sorted(described, key=repr)[::37]:
         sa, sb = zip(*sorted(pairs))
         after = play(state, Move("swap", 0, {"a": a, "b": b, "a_slots": sa, "b_slots": sb}))
@@ -261,6 +262,62 @@ def test_spilled_drinks_are_sorted_onto_their_card():
     d = sorted(state.tower.inside)[0]
     state = play(state, chance("spill", out=(d,)))
     assert d in state.on_card(d.split("-")[0])
+
+
+# --- the start rule with another max_share, estimates ----------------------------------------------
+
+def random_game(config, seed, most=2000):
+    """A game played to its end with random legal moves (chance by its listed outcomes; a drop lets
+    a random part out); a seat that is waited for must have a move."""
+    rng = random.Random(seed)
+    state = pura.setup(config)
+    for _ in range(most):
+        if pura.is_over(state):
+            return state
+        (who,) = pura.pending(state)
+        if who.actor == CHANCE:
+            spec = pura.chance(state)
+            move = (rng.choice([m for m, _ in spec.outcomes]) if not isinstance(spec, ChanceDrop) else
+                    chance("drop", out=tuple(d for d in spec.candidates if rng.random() < 0.7)))
+        else:
+            moves = pura.legal_moves(state, who.actor)
+            assert moves, f"the game waits for the player in {state.phase} but offers no move"
+            move = rng.choice(moves)
+        state, _ = pura.apply(state, move)
+    raise AssertionError(f"no end after {most} moves ({state.phase})")
+
+
+@pytest.mark.parametrize("share", [2, 4])
+def test_a_max_share_other_than_three_plays_to_the_end(share):
+    """Rules version 2: the fix-up swaps bring the crates down to max_share (version 1 counted
+    three whatever max_share said, and with 4 could wait for a fix none of its swaps made)."""
+    for seed in range(6):
+        state = random_game({"rules": 2, "options": {"max_share": share}}, seed)
+        assert state.options.counted_share == share and state.result in ("won", "lost")
+    # a crate with four red drinks keeps a rule of four: play starts at once (version 1 waited for a fix)
+    layout = list(GOOD)
+    reds = [i for i, d in enumerate(layout) if d.startswith("red-") and i >= 6][:3]
+    for slot, i in zip([s for s in range(6) if not layout[s].startswith("red-")], reds):
+        layout[slot], layout[i] = layout[i], layout[slot]
+    assert pura.excess(game(layout).crates, 4) == 0 < pura.excess(game(layout).crates)
+    state = pura.setup({"rules": 2, "layout": layout, "options": {"max_share": 4}})
+    assert state.phase == pura.PLAY and pura.view(state, 0)["start_rule_excess"] == 0
+    assert pura.setup({"layout": layout, "options": {"max_share": 4}}).phase == pura.FIX
+
+
+def test_games_stored_under_rules_version_1_keep_counting_three():
+    state = pura.setup({"options": {"max_share": 4}})  # a stored game without "rules" is version 1
+    assert state.options.fix_counts == "three" and state.options.counted_share == 3
+    assert pura.setup({"rules": 2}).options.fix_counts == "max_share"
+
+
+def test_estimates_of_the_final_yen_for_each_move():
+    """A solo game with nothing hidden: every move is estimated from the crates as they stand."""
+    state = game()
+    moves = pura.legal_moves(state, 0)[::20]
+    est = pura.GAME.estimate(state, 0, moves, random.Random(1), playouts=10, viewer=0)
+    assert pura.GAME.offers_estimates and sum(m["n"] for m in est["moves"]) == 10
+    assert all(m["low"] is None or m["low"] >= 0 for m in est["moves"])
 
 
 # --- illegal moves, JSON, views ------------------------------------------------------------------

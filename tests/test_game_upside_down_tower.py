@@ -2,9 +2,11 @@
 
 import copy
 import json
+import random
 from dataclasses import replace
 
 import pytest
+from estimate_support import assert_estimates_blind
 
 from companion.rules.engine import CHANCE, ChanceChoice, IllegalMove, Move, Pending
 from companion.rules.games import GAMES
@@ -65,7 +67,7 @@ def to_bets(state, winner=0):
 # --- setup ------------------------------------------------------------------------------------
 
 def test_registered():
-    assert GAMES["upside_down_tower"] is ut
+    assert GAMES["upside_down_tower"] is ut.GAME
 
 
 def test_setup_markers_cards_and_a_random_stock_each():
@@ -334,3 +336,15 @@ def test_module_doctests():
 
     result = doctest.testmod(ut)
     assert result.failed == 0 and result.attempted > 0
+
+
+# --- estimates ----------------------------------------------------------------------------------
+
+def test_estimates_do_not_leak_another_seats_sealed_bid():
+    """Two bid states that differ only in seat 1's sealed amount (the amount, and the yen while
+    bidding, are hidden) give seat 0 the same estimates."""
+    low = play(game(3), Move("bid", 1, {"amount": 0}), Move("bid", 2, {"amount": 200}))
+    high = replace(low, bidding=replace(low.bidding, sealed=((1, 1000), (2, 200))))
+    assert_estimates_blind(ut.GAME, low, high, 0, ut.legal_moves(low, 0)[::3], seed=7)
+    drawn = ut.GAME.redraw(low, 2, random.Random(1))
+    assert drawn.bidding.amount(2) == 200 and ut.view(drawn, 2) == ut.view(low, 2)

@@ -2,6 +2,7 @@
 
 import copy
 import json
+import random
 from dataclasses import replace
 
 import pytest
@@ -15,8 +16,10 @@ def chance(kind, **args):
     return Move(kind, CHANCE, args)
 
 
-def game(n=3, start=0, **options):
-    return vp.setup({"names": [f"P{i + 1}" for i in range(n)], "start_player": start, "options": options})
+def game(n=3, start=0, rules=1, **options):
+    """A game stored under rules version ``rules`` (a log without one: 1)."""
+    return vp.setup({"names": [f"P{i + 1}" for i in range(n)], "start_player": start, "options": options,
+                     "rules": rules})
 
 
 def play(state, *moves):
@@ -60,7 +63,7 @@ FIVE_TALL = ("black-tall_can", "white-tall_can", "mint-tall_can", "blue-tall_can
 # --- setup ------------------------------------------------------------------------------------
 
 def test_registered():
-    assert GAMES["vending_poker"] is vp
+    assert GAMES["vending_poker"] is vp.GAME
 
 
 def test_setup_a_crate_and_1000_500_500_100_100_100():
@@ -105,6 +108,7 @@ def test_buy_pays_into_the_pot_and_throws_each_can():
 
 
 def test_the_pot_never_gives_change_but_overpaying_is_allowed():
+    """Rules version 1 (a game stored without a rules version): no coin to spare."""
     state = game()
     # a 100 can with only a 500: pays 500
     state2 = play(state, Move("buy", 0, {"drinks": ("red-tall_can",), "coins": (500,)}))
@@ -114,6 +118,31 @@ def test_the_pot_never_gives_change_but_overpaying_is_allowed():
     assert_illegal(state, Move("buy", 0, {"drinks": ("red-square_bottle",), "coins": (100,)}), "cost 200")
     assert_illegal(state, Move("buy", 0, {"drinks": ("red-tall_can",), "coins": (1000, 1000)}), "do not have")
     assert_illegal(state, Move("buy", 0, {"drinks": ("red-tall_can",), "coins": (50,)}), "coins you pay with")
+
+
+def test_paying_too_much_is_allowed_and_the_pot_gives_no_change():
+    """002 Vending-machine poker: Eine Dose kaufen. Nobody takes change from the pot, but a player
+    may pay more than the cans cost: a 100 can paid with a 500 and a 100 puts 600 in the pot. A game
+    stored under rules version 1 refused a coin to spare."""
+    state = game(rules=2)
+    assert state.options.overpay and not game().options.overpay
+    after = play(state, Move("buy", 0, {"drinks": ("red-tall_can",), "coins": (500, 100)}))
+    assert yen(after)[0] == 2300 - 600 and after.pot == (0, 1, 1) and vp.coin_value(after.pot) == 600
+    # several cans, everything paid: 1000 + 500 + 500 + 300 for 300 yen of cans
+    cans = ("red-tall_can", "blue-square_bottle")
+    after = play(state, Move("buy", 0, {"drinks": cans, "coins": (1000, 500, 500, 100, 100, 100)}))
+    assert yen(after)[0] == 0 and vp.coin_value(after.pot) == 2300
+    # still no less than the price, and only coins the player has
+    assert_illegal(state, Move("buy", 0, {"drinks": cans, "coins": (100, 100)}), "make only 200")
+    assert_illegal(state, Move("buy", 0, {"drinks": cans, "coins": (500, 500, 500)}), "do not have")
+    # the composite takes a payment with a coin to spare; the listed buys stay those without one
+    (c,) = vp.composite_moves(state, 0)
+    assert c["coins"] == {"arg": "coins", "have": {"1000": 1, "500": 2, "100": 3}}
+    play(state, Move("buy", 0, {"drinks": tuple(c["pick"]["from"][:2]), "coins": (1000, 100)}))
+    listed = [m.args["coins"] for m in vp.legal_moves(state, 0) if m.args.get("drinks") == ("red-tall_can",)]
+    assert sorted(listed) == [(100,), (500,), (1000,)]
+    # rules version 1: a coin to spare was refused
+    assert_illegal(game(), Move("buy", 0, {"drinks": ("red-tall_can",), "coins": (500, 100)}), "no change")
 
 
 def test_listed_buys_are_every_payment_without_a_spare_coin():
@@ -400,8 +429,21 @@ def test_view_has_what_a_dashboard_needs():
     assert vp.move_info(state, Move("buy", 0, {"drinks": ("x",), "coins": (500, 100)})).cost == 600
 
 
-def test_module_doctests():
-    import doctest
+def test_estimates_the_final_yen_of_a_position():
+    """Coins, crates, the heap and the tower lie open on the table: any viewer may have estimates."""
+    state = buy(game(2, rules=2), 0, ["red-tall_can"], [100])
+    assert vp.GAME.offers_estimates and vp.GAME.redraw is vp.nothing_hidden
+    moves = vp.legal_moves(state, 0)
+    assert moves == [Move("call", 0), Move("end_turn", 0)]
+    answer = vp.GAME.estimate(state, 0, moves, random.Random(7), playouts=6)
+    assert answer["playouts"] == 6 and [m["n"] for m in answer["moves"]] == [3, 3]
+    assert answer["overall"]["low"] >= 0 and answer["overall"]["high"] <= 2 * 2300
 
-    result = doctest.testmod(vp)
+
+@pytest.mark.parametrize("module", ["vending_poker", "poker_coins", "poker_hands", "tower_turns"])
+def test_module_doctests(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(f"companion.rules.games.{module}"))
     assert result.failed == 0 and result.attempted > 0

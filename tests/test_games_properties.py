@@ -34,7 +34,8 @@ SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[Healt
 def _jasmine():
     from companion.rules.games import jasmine_tea as g
 
-    configs = [{"names": ["A", "B"]}, {"names": ["A", "B", "C"]}, {"names": list("ABCD")},
+    # No "rules": version 1, a bet limit per bet action; "rules": 2, per round (docs/rules-notes.md).
+    configs = [{"names": ["A", "B"]}, {"names": ["A", "B", "C"], "rules": 2}, {"names": list("ABCD")},
                {"names": list("ABCDEF")}, {"names": ["A", "B", "C"], "options": {"start_by": "random"}},
                {"names": ["A", "B", "C"], "options": {"bet_limit_per": "round", "poorest_tie": "turn_order",
                                                       "start_yen": 600}}]
@@ -114,7 +115,8 @@ def _poker():
                {"names": list("ABCDEF"), "options": {"max_turns": 80}},
                {"names": ["A", "B", "C"], "options": {"coins_500": 0, "notes_1000": 0, "max_turns": 80}},
                {"names": ["A", "B", "C"], "options": {"spill_to": "thrower", "auto_call_at": 0, "max_turns": 60}},
-               {"names": ["A", "B"], "start_player": 1}]
+               {"names": ["A", "B"], "start_player": 1},
+               {"names": ["A", "B", "C"], "rules": 2, "options": {"max_turns": 60}}]
 
     def money(s):
         return sum(x.yen for x in s.seats) + g.coin_value(s.pot)
@@ -143,6 +145,9 @@ def _poker():
         if free < 2 or len(s.heap) < 2:
             return None
         cans = rng.sample(sorted(s.heap), rng.randint(2, min(free, 3)))
+        if rng.random() < 0.25:  # all the player's coins: mostly a coin to spare (refused under rules version 1)
+            coins = tuple(c for c, n in zip(g.DENOMS, s.seats[p].coins) for _ in range(n))
+            return Move("buy", p, {"drinks": tuple(cans), "coins": coins})
         cost = sum(g.price(s, d) for d in cans)
         ways = g.payments(s.seats[p].coins, cost)
         if not ways:
@@ -211,7 +216,8 @@ def _chocolate():
                {"names": ["A", "B", "C"], "options": {"use_tower": False, "rise_when": "out"}},
                {"names": ["A", "B", "C", "D"], "options": {"spill_to": "thrower", "start_yen": 100,
                                                            "crates_for_sale": 0}},
-               {"names": ["A", "B"], "start_player": 1, "options": {"max_turns": 40, "refill": "dice"}}]
+               {"names": ["A", "B"], "start_player": 1, "options": {"max_turns": 40, "refill": "dice"}},
+               {"names": ["A", "B", "C"], "rules": 2}]
 
     def money(s):
         return s.bank + sum(x.yen for x in s.seats) + sum(y for _, y in s.prices)
@@ -258,7 +264,8 @@ def _pura():
 
     configs = [{}, {"options": {"hard": True}}, {"layout": list(DRINK_IDS)},
                {"options": {"out_to": "shape", "hundreds": 30, "five_hundreds": 6}},
-               {"options": {"fix_limit": 0}}]
+               {"options": {"fix_limit": 0}},
+               {"rules": 2, "options": {"max_share": 4}}, {"rules": 2, "options": {"max_share": 2, "fix_limit": 8}}]
 
     def money(s):
         return (s.hundreds + s.spent_hundreds) * 100 + (s.fives + s.spent_fives) * 500
@@ -286,7 +293,7 @@ def _pura():
     def check(s):
         assert s.fixes <= s.options.fix_limit
         if s.phase == g.PLAY and s.actions == 0 and s.fixes < s.options.fix_limit:
-            assert g.excess(s.crates) == 0
+            assert g.excess(s.crates, s.options.counted_share) == 0
         if s.phase == g.OVER:
             assert s.result in ("won", "lost")
             assert (s.result == "won") == (g.sorted_count(s) == 36)
@@ -491,17 +498,15 @@ def test_every_registered_game_has_random_playouts_and_every_configuration_a_gam
     assert not unknown, f"configured for random playouts but not registered in GAMES: {', '.join(unknown)}"
     for name in sorted(GAME_SPECS):
         g, configs = GAME_SPECS[name]()[:2]
-        game = GAMES[name]  # TRANSITION (issue 27): `g.GAME is game` once every game is declared
-        assert game.name == name and getattr(game, "module", game) in (g, getattr(g, "GAME", None)), \
-            f"{name}: the configuration plays another module"
+        game = GAMES[name]
+        assert g.GAME is game and game.name == name, f"{name}: the configuration plays another module"
         assert configs, f"{name}: no configuration to play"
         for config in configs:
             assert len(config.get("names", [None] * game.players[0])) in game.players, f"{name}: {config}"
     for name, (module, attr) in sorted(PLAYED_ELSEWHERE.items()):
         tests = importlib.import_module(module)
-        played = getattr(tests, attr)  # TRANSITION (issue 27): `is GAMES[name]` once every game is declared
-        assert getattr(GAMES[name], "module", GAMES[name]) in (played, getattr(played, "GAME", None)), \
-            f"{name}: {module} plays another module"
+        played = getattr(tests, attr)
+        assert getattr(played, "GAME", played) is GAMES[name], f"{name}: {module} plays another module"
         assert callable(getattr(tests, "test_random_playouts_keep_the_invariants", None)), \
             f"{name}: {module} has no test_random_playouts_keep_the_invariants"
 

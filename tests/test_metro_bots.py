@@ -18,7 +18,7 @@ def play(seed: int, greedy_seats: set[int], log: list | None = None):
         actor = metro.pending(state)[0].actor
         moves = metro.legal_moves(state, actor)
         key = f"{seed}:{k}"
-        move = bot_move(metro, state, moves, key) if actor in greedy_seats else choose(moves, key)
+        move = bot_move(metro.GAME, state, moves, key) if actor in greedy_seats else choose(moves, key)
         assert move in moves
         if log is not None and actor != CHANCE:
             log.append((state.phase, move))
@@ -49,4 +49,4 @@ def test_greedy_players_end_richer_than_random_ones():
 def test_other_games_keep_their_random_players():
     state = pocari_bet.setup({"names": ["A", "B", "C"]})
     moves = pocari_bet.legal_moves(state, CHANCE)
-    assert bot_move(pocari_bet, state, moves, "7") == choose(moves, "7")
+    assert bot_move(pocari_bet.GAME, state, moves, "7") == choose(moves, "7")

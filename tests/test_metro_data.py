@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.rules.engine import IllegalMove
-from companion.rules.metro import _schema, board as board_mod, cards as cards_mod, game as metro, state as state_mod
+from companion.rules.metro import board as board_mod, cards as cards_mod, files, game as metro, options, state as state_mod
 from companion.rules.metro.board import DataError, default_board, default_board_data, load_board
 from companion.rules.metro.cards import (default_deck, default_stock, default_track, load_deck, load_stock,
                                          load_track)
@@ -153,7 +153,7 @@ def test_revenue_track_fits_the_rule_books_worked_examples():
 
 
 def test_doctests():
-    for module in (_schema, board_mod, cards_mod, metro):
+    for module in (files, board_mod, cards_mod, options, metro):
         assert doctest.testmod(module).failed == 0, module.__name__
 
 

@@ -15,12 +15,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion.rules import estimate
 from companion.rules.engine import CHANCE, Move
-from companion.rules.metro import game as metro
-from companion.rules.metro.estimate import determinize, estimate_final, group_key
-from companion.rules.metro.playout import BID_UP_TO, play_out, policy_move
+from companion.rules.estimate import group_key
+from companion.rules.metro import game as metro, playout
+from companion.rules.metro.estimate import determinize
+from companion.rules.metro.playout import BID_UP_TO
 from companion.rules.metro.state import ACTIONS, BID, OVER
 from test_metro_support import NAMES, check_invariants, deal_all, new_game
+
+def policy_move(state, rng):
+    return playout.policy_move(metro.GAME, state, rng)
+
+
+def play_out(state, rng):
+    return estimate.play_out(metro.GAME, state, rng)
+
+
+def estimate_final(state, seat, moves, rng, playouts, viewer):
+    return metro.GAME.estimate(state, seat, moves, rng, playouts, viewer)
+
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -214,7 +228,7 @@ def test_a_phone_may_ask_only_about_its_own_seat_and_needs_a_playout():
 
 def test_the_game_surface_offers_the_estimate_and_its_cost():
     state = deal_all(new_game(4))
-    assert metro.estimate_cost(state) == 4 * 6
-    est = metro.estimate(state, 0, metro.legal_moves(state, 0)[:2], random.Random(0), 4, 0)
+    assert metro.GAME.estimate_cost(state) == 4 * 6
+    est = metro.GAME.estimate(state, 0, metro.legal_moves(state, 0)[:2], random.Random(0), 4, 0)
     assert est["seat"] == 0 and len(est["moves"]) == 2
     assert metro.legal_moves(state, CHANCE) == []

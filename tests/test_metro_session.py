@@ -1,6 +1,7 @@
 """TOKYO METRO driven by the real table session and log fold (the module is registered only inside
 these tests; the lead registers it in companion.rules.games)."""
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -134,13 +135,35 @@ def test_estimates_for_the_moves_each_viewer_is_offered(store):
     # The cap: a whole game's playouts are limited by the budget.
     big = session.estimates(0, 2000)
     assert big["capped"] and big["requested"] == 2000
-    assert big["playouts"] == ESTIMATE_BUDGET // metro.estimate_cost(session.state) == 5000 // (3 * 7)
+    assert big["playouts"] == ESTIMATE_BUDGET // metro.GAME.estimate_cost(session.state) == 5000 // (3 * 7)
     session.submit(Move("bid", 0, {"amount": 0}), viewer=0)
     again = session.estimates(0, 30)
     assert again["seq"] > mine["seq"]
 
 
-def test_a_game_without_estimates_says_so(store):
+def test_a_game_without_estimates_says_so(store, monkeypatch):
+    # POCARI BET as a game that could not draw its hidden cards again (every game offers them now)
+    monkeypatch.setitem(games.GAMES, "pocari_bet", replace(games.GAMES["pocari_bet"], redraw=None))
     session = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=3, automation=SIM_TABLE)
     with pytest.raises(NotOffered, match="offers no estimates"):
         session.estimates(None)
+
+
+def test_a_phone_offers_getting_off_a_train_also_when_it_is_not_its_turn(store):
+    """000 TOKYO METRO, Zugphase: getting off is allowed at any time, also in another player's turn,
+    so a rider's phone offers it while the game waits for someone else (here Ben's bid); the table
+    view does not (it acts for the seats the game waits for)."""
+    session = TableSession.create(store, metro.NAME, ["Aki", "Ben"], seed=3, automation=SIM_TABLE)
+    session.submit(Move("bid", 0, {"amount": 0}), viewer=0)
+    state = session.state
+    assert state.phase == "bid" and metro.pending(state)[0].actor == 1
+    # Aki's meeple rides G, which has moved since she boarded (a position later rounds reach by play).
+    g = state.board.line_index["G"]
+    lines = state.lines[:g] + (state.lines[g]._replace(train=3, holders=(1,), value=500),) + state.lines[g + 1:]
+    seats = (state.seats[0]._replace(field=-1, riding=g, moved=True),) + state.seats[1:]
+    session.folded.state = state._replace(lines=lines, seats=seats)
+    offered = [m["move"] for m in session.view(0)["moves"]]
+    assert offered and {m["kind"] for m in offered} == {"alight"} and {m["player"] for m in offered} == {0}
+    assert not [m for m in session.view(None)["moves"] if m["move"]["kind"] == "alight"]
+    session.submit(Move.from_json(offered[0]), viewer=0)
+    assert session.state.seats[0].riding == -1 and session.state.phase == "bid"

@@ -13,11 +13,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.rules.engine import Move, Pending
-from companion.rules.metro import game as metro
-from companion.rules.metro.playout import policy_move
+from companion.rules.metro import game as metro, playout
 from companion.rules.metro.state import ACTIONS, DEAL, TRAINS
-from test_metro_support import (apply, assert_illegal, bid_all, check_invariants, deal_all, line, new_game,
-                                to_actions, with_line, with_seat)
+from test_metro_support import (NAMES, apply, assert_illegal, bid_all, check_invariants, deal_all, line, new_game,
+                                to_actions, with_line, with_seat, with_turn)
 
 COLS, ROWS = 12, 6
 POINTS = {"g1": (1, 1), "g2": (3, 1), "big-1": (5, 1), "big-2": (6, 1), "g5": (8, 1), "cross": (10, 1),
@@ -62,9 +61,10 @@ def make_stock():
 OPTIONS = {"board": make_board(), "action_cards": make_deck(), "stock_cards": make_stock()}
 
 
-def trains_waiting(n=2, **options):
-    """The test board's round 1, every meeple parked away from the lines, waiting for run_trains."""
-    state = to_actions(new_game(n, **OPTIONS, **options))
+def trains_waiting(n=2, rules=1, **options):
+    """The test board's round 1 (under rules version ``rules``), every meeple parked away from the
+    lines, waiting for run_trains."""
+    state = to_actions(metro.setup({"names": NAMES[:n], "options": {**OPTIONS, **options}, "rules": rules}))
     for p in range(n):
         state = with_seat(state, p, field=state.board.field(*PARK[p]))
     while state.phase == ACTIONS:
@@ -238,6 +238,8 @@ def test_a_rider_gets_off_after_at_least_one_stop_on_a_free_field_touching_the_s
 
 
 def test_no_reboarding_at_the_station_where_one_got_off_in_the_same_phase():
+    """Rules version 1 (games stored before the correction): after getting off, no train at all
+    is boarded at that station in the same train phase."""
     state = trains_waiting()
     state = with_line(state, "G", train=1, dir=1, holders=(1,), value=500)      # G2 -> big/1 ... G7 -> G6
     state = with_line(state, "T", train=0, dir=1, holders=(1,))                 # T passes big later
@@ -393,7 +395,7 @@ def test_last_run_says_what_each_train_phase_paid_as_its_events_did(players, see
     phases = 0
     while state.phase != "over":
         was = state.phase, state.round
-        state, new = metro.apply(state, policy_move(state, rng))
+        state, new = metro.apply(state, playout.policy_move(metro.GAME, state, rng))
         if was[0] == TRAINS:
             events += new
         if was[0] == TRAINS and (state.phase != TRAINS or state.round != was[1]):
@@ -413,3 +415,70 @@ def test_last_run_says_what_each_train_phase_paid_as_its_events_did(players, see
             assert last["left"] == [e.data["line"] for e in events if e.kind == "train_left"]
             events = []
     assert phases == state.rules.rounds
+
+
+# --- corrected in rules version 2 (docs/rules-notes.md) ----------------------------------------------------
+
+def riding(state, p, letter, stop, moved=True):
+    """Seat p rides the train of line ``letter``, which stands at stop index ``stop``."""
+    state = with_line(state, letter, train=stop, dir=1, holders=(1,), value=500)
+    return with_seat(state, p, field=-1, riding=state.board.line_index[letter], moved=moved)
+
+
+def test_a_rider_may_change_trains_at_an_interchange_in_one_train_phase():
+    """000 TOKYO METRO, Zugphase: a player may ride several trains in one round; what waits for the
+    following train phase is boarding again the train one got off, at that station. Seat 0 leaves
+    G at "big" and boards T there; G, entering "big" again at its next stop, does not ask it."""
+    state = trains_waiting(rules=2)
+    state = with_line(state, "T", train=0, dir=1, holders=(1,))                 # T passes big after G
+    state = riding(state, 0, "G", 1)                                            # G2 -> big/1 (G3) -> big/2 ...
+    state, _ = run(state)
+    state = apply(state, Move("ride_on", 0, {}))                                # at the starting stop G2
+    state, events = metro.apply(state, Move("alight", 0, {"field": F(state, 4, 0)}))   # off at big (G3)
+    assert "G4" in [e.data["to"] for e in events if e.kind == "train_moved"]    # big/2: not asked by G
+    assert (state.run.who, state.run.what, state.board.lines[state.run.line].letter) == (0, "board", "T")
+    state = apply(state, Move("board", 0, {"line": "T"}))
+    assert state.seats[0].riding == state.board.line_index["T"]
+    check_invariants(state)
+
+
+def test_a_rider_may_get_off_at_any_time_also_in_another_players_turn():
+    """000 TOKYO METRO, Zugphase: a rider may stay in a train between rounds and get off at any
+    time, also during another phase: here in the other player's action turn, and during the bids
+    once its own bid is in. The train must have moved a stop since the rider boarded."""
+    state = with_turn(riding(to_actions(new_game(2, **OPTIONS)), 0, "G", 2), 1)
+    assert metro.pending(state) == [Pending(1)]
+    offered = [m for m in metro.legal_moves(state, 0)]
+    assert offered and {m.kind for m in offered} == {"alight"}
+    after = apply(state, offered[0])
+    assert after.seats[0].field == offered[0].args["field"] and after.seats[0].riding == -1
+    assert metro.pending(after) == [Pending(1)]                               # still the other's turn
+    check_invariants(after)
+    assert_illegal(with_seat(state, 0, moved=False), offered[0], "at least one stop")
+
+    bids = apply(riding(deal_all(new_game(2, **OPTIONS)), 0, "G", 2), Move("bid", 0, {"amount": 0}))
+    after = apply(bids, next(m for m in metro.legal_moves(bids, 0) if m.kind == "alight"))
+    assert after.phase == "bid" and after.seats[0].riding == -1 and metro.pending(after) == [Pending(1)]
+
+
+def test_in_the_train_phase_a_standing_trains_rider_gets_off_at_once_the_moving_trains_when_asked():
+    """000 TOKYO METRO, Zugphase: getting off is allowed at any time, but at a stop the decisions
+    are made in player order: the riders of the train moving now get off when the game asks them.
+    Who got off a standing train is not asked to board it at that station in the same phase."""
+    state = trains_waiting(3, rules=2)
+    state = riding(state, 0, "T", 0)                       # T stands at t1 while G moves
+    state = riding(state, 1, "G", 0)
+    state = with_seat(state, 2, field=-1, riding=state.board.line_index["G"], moved=True)
+    state, _ = run(state)
+    assert (state.run.who, state.run.what) == (1, "alight")    # G's riders, in order, at its starting stop
+    assert not [m for m in metro.legal_moves(state, 2) if m.kind == "alight"]
+    assert_illegal(state, Move("alight", 2, {"field": F(state, 0, 0)}), "moving now", "asks")
+    off = next(m for m in metro.legal_moves(state, 0) if m.kind == "alight")
+    state, events = metro.apply(state, off)
+    assert state.seats[0].riding == -1 and (state.run.who, state.run.what) == (1, "alight")
+    assert events[0].data["station"] == "t1"
+    while state.phase == TRAINS and state.run is not None:
+        assert state.run.who != 0, "asked to board T where it got off T"
+        state = apply(state, next(m for m in metro.legal_moves(state, state.run.who) if m.kind in ("ride_on", "skip")))
+    check_invariants(state)
+

@@ -195,6 +195,21 @@ def test_setup_unknown_option_rejected():
     assert "start_yen" in err.value.reason  # lists the known ones
 
 
+@pytest.mark.parametrize("options, words", [
+    ({"rounds": "9"}, ["option rounds", "whole number", "'9'"]),
+    ({"seventh_stuck_counts": "yes"}, ["seventh_stuck_counts"]),
+    ({"stake_step": 50}, ["option stake_step", "at least 100"]),
+    ({"min_stake": 400}, ["min_stake (400)", "max_stake (300)"]),
+])
+def test_setup_options_are_type_checked(options, words):
+    """Rules version 2: every option is checked against its type and bounds like every game's
+    (a text where a number belongs is refused at setup, never met later in a round)."""
+    with pytest.raises(IllegalMove) as err:
+        pb.setup({"options": options})
+    for word in words:
+        assert word in err.value.reason, err.value.reason
+
+
 # --- step 1: the secret cards -----------------------------------------------------------------
 
 @pytest.mark.parametrize("start", [0, 1, 2])
@@ -727,7 +742,7 @@ def test_illegal_drop_listing_a_drink_not_in_play():
 
 def test_illegal_no_such_seat():
     assert_illegal(new_game(0), Move("draw", 5, {"deck": "colour"}), "no seat 5")
-    assert_illegal(pb.setup({}), chance("start_player", seat=3), "seat must be 0 to 2")
+    assert_illegal(pb.setup({}), chance("start_player", seat=3), "'seat' must be 0 to 2")
 
 
 def test_illegal_move_carries_the_move():
@@ -852,3 +867,29 @@ def test_game_over_does_not_leave_the_seventh_flagged_as_set_aside():
     assert state.phase == pb.OVER and state.winners == (1,)
     assert SEVENTH in state.supply  # it came out, so it is no longer set aside
     assert not state.seventh_set_aside
+
+
+# --- estimates: the secret cards a viewer has not seen are drawn again ----------------------
+
+def test_estimates_draw_the_cards_a_viewer_has_not_seen_again():
+    import random
+
+    state = turn_up(draw_secrets(new_game(0)), *FACE_UP)
+    drawn = [pb.GAME.redraw(state, 0, random.Random(k)) for k in range(60)]
+    assert all(s.seats[0].secret == "white" for s in drawn)  # the viewer's own card stays
+    # seat 1 drew from the shape deck, seat 2 from the colour deck: each gets a card of that deck
+    # that seat 0 has not seen (not white, not red or stubby_can, which lie face up)
+    assert {s.seats[1].secret for s in drawn} == set(CARD_IDS[6:]) - {"stubby_can"}
+    assert {s.seats[2].secret for s in drawn} == set(CARD_IDS[:6]) - {"white", "red"}
+    for s in drawn:
+        held = {x.secret for x in s.seats}
+        assert not held & (s.colour_deck | s.shape_deck) and len(s.colour_deck | s.shape_deck) == 12 - 2 - 3
+    # so an estimate for seat 0 cannot tell which cards the others hold
+    other = draw_secrets(new_game(0), {0: "white", 1: "square_bottle", 2: "blue"})
+    other = turn_up(other, *FACE_UP)
+    moves = pb.legal_moves(state, 0)[:3]
+    one = pb.GAME.estimate(state, 0, moves, random.Random(5), playouts=6, viewer=0)
+    two = pb.GAME.estimate(other, 0, moves, random.Random(5), playouts=6, viewer=0)
+    assert one == two and sum(m["n"] for m in one["moves"]) == 6
+    with pytest.raises(ValueError):
+        pb.GAME.estimate(state, 1, pb.legal_moves(state, 0)[:1], random.Random(5), playouts=6, viewer=0)

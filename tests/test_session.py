@@ -160,13 +160,22 @@ def test_a_reading_taken_is_one_record_and_one_application_of_the_engine(store, 
     session = TableSession.create(store, "pocari_bet", ["A", "B", "C"], seed=3, automation=SIM_TABLE)
     to_the_throw(session)
     thrown = list(session.game.chance(session.state).thrown)
-    applied, apply = [], session.game.apply
+    applied = []
 
-    def counting(state, move):
-        applied.append(move)
-        return apply(state, move)
+    class Counting:
+        """The game, counting what the engine is asked to apply."""
 
-    monkeypatch.setattr(session.game, "apply", counting)
+        def __init__(self, game):
+            self.game = game
+
+        def __getattr__(self, name):
+            return getattr(self.game, name)
+
+        def apply(self, state, move):
+            applied.append(move)
+            return self.game.apply(state, move)
+
+    monkeypatch.setattr(session.folded, "game", Counting(session.game))
     before = len(store.records(session.id))
     result = session.observe(Observation(source="person", appeared=thrown[:2]))
     assert result["result"] == "applied"

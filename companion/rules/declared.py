@@ -114,7 +114,10 @@ class Declared:
     redraw: Callable[[State, int | None, random.Random], State] | None = None
     policy: Callable[[State, Actor, random.Random], Move] | None = None
     playout_cost: Callable[[State], int] = lambda state: 1
-    extras: Mapping[str, Any] = field(default_factory=dict)
+    # The order a seat's moves are listed in, where the game's table has one (default: by kind, as declared).
+    listing: Callable[[State, list[Move]], list[Move]] | None = None
+    _phases: Mapping[str, Phase] = field(init=False, repr=False)
+    _kinds: Mapping[str, Kind] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         names = [p.name for p in self.phases]
@@ -163,7 +166,7 @@ class Declared:
         for kind in self._seat_kinds(state, acting):
             if kind.listed is not None:
                 moves.extend(kind.listed(state, actor))
-        return moves
+        return self.listing(state, moves) if self.listing is not None and moves else moves
 
     def composite_moves(self, state: State, seat: int) -> list[dict]:
         """The list-taking moves ``seat`` could compose now (engine.Composite, as JSON)."""

@@ -191,7 +191,7 @@ class Game(Protocol):
                                                # optional: one amount per picked item, same order
          "coins": {"arg": "coins", "have": {"1000": 1, "500": 2, "100": 3}},
                                                # optional: paid with coins listed in the arg
-                                               # (no change is given: no coin to spare)
+                                               # (no change is given; paying more is allowed)
          "price": {"1": 100, "2": 400, "3": 900},  # optional: yen it costs by how many are picked
          "each": {"red-tall_can": 100, ...},   # optional: yen it costs per picked item (summed)
          "pays": {"1": 300, "2": 600}}         # optional: yen it pays by how many are picked
@@ -200,9 +200,11 @@ class Game(Protocol):
     item of ``from`` is a list with one value per arg name. A move with ``amounts`` costs
     their sum. Every composition of ``min`` to ``max`` items (from one group when ``within``
     is given; amounts of at least ``min`` in ``step``s adding up to at most ``max_total``;
-    enough coins to pay without a coin to spare) is accepted by ``apply``; more than ``max``
-    items are refused. ``apply`` still checks everything: a refusal gives its reason. The
-    table session adds the seat as ``player`` and sends the list as the view's ``composites``.
+    enough coins to pay, a coin to spare included: no change is given, but paying too much is
+    allowed, though not in a game stored under rules version 1) is accepted by ``apply``; more
+    than ``max`` items are refused. ``apply`` still checks everything: a refusal gives its
+    reason. The table session adds the seat as ``player`` and sends the list as the view's
+    ``composites``.
     """
 
     NAME: str

@@ -111,11 +111,11 @@ class GameOptions(BaseModel):
         loc = [str(part) for part in error["loc"]]
         name = loc[0] if loc else ""
         value = given.get(name, error.get("input"))
+        if isinstance(value, str) and len(value) > OPTION_TEXT:  # a text, or a named choice, too long
+            return f"option {name} is {len(value)} characters long; at most {OPTION_TEXT}"
         if name in cls.model_fields and error["type"] in ("greater_than_equal", "less_than_equal", "int_type"):
             least, most = cls.bounds(name) or OPTION_RANGE
             return f"option {name} must be a whole number of at least {least} and at most {most}, not {_shown(value)}"
-        if error["type"] == "too_long" and isinstance(value, str):
-            return f"option {name} is {len(value)} characters long; at most {OPTION_TEXT}"
         if error["type"] == "too_long":
             return f"option {name} lists {len(value)} items; at most {OPTION_ITEMS}"
         where = "/".join(loc[1:])

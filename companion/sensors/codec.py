@@ -10,6 +10,7 @@ byte soup into valid frames and counted, named errors, and never raises.
 """
 from __future__ import annotations
 
+import binascii
 import struct
 from dataclasses import asdict, dataclass, field, replace
 from typing import ClassVar
@@ -45,23 +46,14 @@ class FrameError(ValueError):
 # --- checksums and stuffing ---------------------------------------------------------
 
 def crc16(data: bytes, crc: int = 0xFFFF) -> int:
-    """CRC-16/CCITT-FALSE: polynomial 0x1021, init 0xFFFF, no reflection, no final xor."""
-    for byte in data:
-        crc = _CRC_TABLE[((crc >> 8) ^ byte) & 0xFF] ^ ((crc << 8) & 0xFFFF)
-    return crc
+    """CRC-16/CCITT-FALSE: polynomial 0x1021, init 0xFFFF, no reflection, no final xor.
 
-
-def _crc_table() -> list[int]:
-    table = []
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) if c & 0x8000 else (c << 1)
-        table.append(c & 0xFFFF)
-    return table
-
-
-_CRC_TABLE = _crc_table()
+    ``binascii.crc_hqx`` is exactly this CRC (the non-reflected 0x1021 of XMODEM and
+    avr-libc's ``_crc_xmodem_update``) when given the init value, so the firmware's
+    ``proto_crc16(PROTO_CRC_INIT, ...)`` and this agree; check value of ``123456789``
+    is 0x29B1 (tests/test_firmware_codec.py checks it against the shared vectors).
+    """
+    return binascii.crc_hqx(data, crc)
 
 
 def cobs_encode(data: bytes) -> bytes:

@@ -297,7 +297,8 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                          "log gives the same answer; the playouts are capped so that one request stays under ~2 s. "
                          f"At most {ESTIMATE_WORKERS} estimate runs at a time and {ESTIMATE_WAITING} more wait; "
                          "beyond that the answer is 429 with a Retry-After header (seconds). "
-                         "404 for a game without estimates (only TOKYO METRO has them). Not for spectators.",
+                         "404 for a game without estimates (one whose secrets cannot be drawn again for the "
+                         "asking viewer; the view says `offers_estimates`). Not for spectators.",
              responses={429: {"description": "busy with other estimates: ask again after Retry-After seconds",
                               "headers": {"Retry-After": {"description": "seconds", "schema": {"type": "integer"}}},
                               "content": {"application/json": {"schema": {

@@ -28,7 +28,7 @@ def bot_move(game: Any, state: Any, moves: Sequence[Any], seed: str) -> Any:
     strategy when it has one here, else a random choice."""
     if not moves:
         raise ValueError("no moves to choose from")
-    strategy = STRATEGIES.get(getattr(game, "NAME", None))
+    strategy = STRATEGIES.get(game.name)
     if strategy is None:
         return choose(moves, seed)
     return strategy(game, state, list(moves), random.Random(seed))
@@ -43,7 +43,6 @@ PASS_PENALTY = 150     # passing must beat the best action by this much (discs l
 # trains pass it, a share's line grows, more discs mean more actions. Rough, but they make busy games.
 PER_ROUND = {"station": 150, "station_swap": 150, "invest": 150, "start": 60, "action_disc": 100,
              "tempo": 30, "bicycle": 20, "discount": 20}
-LOAN_END_COST = 1500
 
 
 def _metro_action_score(game: Any, state: Any, move: Any, rounds_left: int) -> float:
@@ -52,9 +51,9 @@ def _metro_action_score(game: Any, state: Any, move: Any, rounds_left: int) -> f
     if kind == "pass":
         return info.pays_up_to - PASS_PENALTY
     if kind == "loan":
-        return info.pays_up_to - LOAN_END_COST
+        return info.pays_up_to - state.options.loan_end_cost
     if kind == "repay":
-        return LOAN_END_COST - info.cost
+        return state.options.loan_end_cost - info.cost
     if kind == "bid_bonus":
         return info.pays_up_to / 2   # yen for the next bid only
     if kind == "speculate":
@@ -73,6 +72,10 @@ def _metro_field_score(state: Any, move: Any) -> int:
 
 
 def metro_greedy(game: Any, state: Any, moves: list[Any], rng: random.Random) -> Any:
+    if state.phase not in ("movement", "actions") and state.run is None:
+        # Getting off a train is allowed at any time; the computer does it only in its own movement
+        # or action turn, or when its train stops for it in the train phase.
+        moves = [m for m in moves if m.kind != "alight"] or moves
     kinds = {m.kind for m in moves}
     p = moves[0].player
     if kinds == {"bid"}:

@@ -71,8 +71,8 @@ class Automated:
         seed = f"{self.config['seed']}:{len(self.records)}"
         for pending in self.game.pending(self.state):
             if pending.actor in self.bots:
-                moves = [m for m in self.game.legal_moves(self.state, pending.actor) if not self.held(m)]
-                if not moves:  # only held moves: they wait for a tap on the table view
+                moves = self.game.legal_moves(self.state, pending.actor)
+                if any(self.held(m) for m in moves):  # its move waits for a tap on the table view
                     continue
                 return self.automation.player_move(self.game, self.state, moves, seed)
             if pending.actor == CHANCE and self.simulated:

@@ -24,6 +24,7 @@ class Views:
             return {
                 "game_id": self.id, "game": self.name, "simulated": self.simulated, "viewer": viewer,
                 "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
+                "offers_estimates": acting and game.offers_estimates,
                 "composites": self.allowed_composites(viewer) if acting else [],
                 "chance": self._chance_for(viewer) if acting else None, "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,
@@ -52,9 +53,13 @@ class Views:
 
     def allowed_moves(self, viewer: Viewer) -> list[Move]:
         """Player moves this viewer may make now (the table may act for human seats, except for
-        their secret moves, and make a computer player's held moves)."""
+        their secret moves, and make a computer player's held moves; a phone also what its seat
+        may do at any time, such as getting off a train)."""
         moves = []
-        for pending in self.game.pending(self.state):
+        waiting = self.game.pending(self.state)
+        if viewer is not None and viewer not in self.bots and all(p.actor != viewer for p in waiting):
+            moves.extend(self.game.legal_moves(self.state, viewer))
+        for pending in waiting:
             seat = pending.actor
             if seat in self.bots and viewer is None:
                 moves.extend(m for m in self.game.legal_moves(self.state, seat) if self.held(m))

@@ -9,99 +9,66 @@ each get 100 yen); or sell drinks from your crates that match one colour or shap
 card, at the yen on that card each, which then goes back to the bank; or pay 200 for
 an extra crate. The game ends at once when a crate holds six drinks of one colour or
 shape, or a player has 2,000 yen. Each crate scores one colour or shape: its count
-squared times 100 yen. The "strategic" variant skips the tower.
+squared times 100 yen. The "strategic" variant skips the tower. The market's cells and the
+crates' scores: chocolate_market.py.
 
-Cells are numbered 0-8 row by row (0 top left, 4 the centre, 8 bottom right).
-
->>> [c for c in range(9) if adjacent(4, c)]
-[0, 1, 2, 3, 5, 6, 7, 8]
->>> crate_score(["mint-tall_can", "mint-short_can", "mint-stubby_can", "mint-square_bottle", "red-tall_can"])
-('mint', 4, 1600)
+>>> state = setup({"names": ["Aki", "Ben"]})
+>>> state.phase, chance(state).outcomes[0][0].args
+('fill', {'cell': 0, 'drink': 'black-stubby_can'})
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any, Literal, Mapping
+
+from pydantic import model_validator
 
 from ...drinks import ALL_DRINKS, CARD_IDS
-from ..engine import (CHANCE, Actor, ChanceChoice, ChanceDrop, ChanceSpec, Composite, Event, IllegalMove, Move,
-                      MoveInfo, Pending, uniform)
+from ..declared import Declared, Kind, Phase, nothing_hidden
+from ..engine import CHANCE, ChanceChoice, ChanceSpec, Composite, Event, IllegalMove, Move, MoveInfo, uniform
+from ..options import Flag, GameOptions, Items, Players, Whole, WholeIn
 from ..tower import Tower
-from .common import (arg_card, arg_drink, arg_drinks, arg_int, best_attribute, dispatch, drink, matches,
-                     options_from_config, seat_names, set_at, sort_drinks, top)
+from .chocolate_market import (CENTRE, CRATE, FILL_ORDER, adjacent, by_card, crate_score,  # noqa: F401 (re-exported)
+                               dice_odds, dice_refill, seat_score, set_cell, stow)
+from .common import (arg_card, arg_drink, arg_drinks, arg_int, best_attribute, drink, matches, seat_names,
+                     set_at, sort_drinks, top)
+from .tower_turns import (config_start_player, drawn_start_player, spill, start_player_outcomes, the_player,
+                          throw_drop, to_act)
 
 NAME = "chocolate_milk"
 TITLE = "CHOCOLATE MILK"
 PLAYERS = (2, 3, 4, 5, 6)
+RULE = "002 CHOCOLATE MILK"
 
 FILL, START, TURN, REFILL, DROP, OVER = "fill", "start", "turn", "refill", "drop", "over"
-PHASES = (FILL, START, TURN, REFILL, DROP, OVER)
-CENTRE = 4
-CRATE = 6
-FILL_ORDER = (0, 1, 2, 3, 5, 6, 7, 8, 4, 4)   # one drink on each outer card, two on the centre
 
 
-def dice_refill(supply: frozenset[str] | set[str], colour_roll: int, shape_roll: int,
-                colour_row: Sequence[str], shape_row: Sequence[str]) -> str | None:
-    """The drink two dice name: the colour card under the first roll, the shape card under
-    the second (counted from the left); a colour or shape no longer in the supply moves on
-    to the next card to its right (round to the first after the last)."""
-    colours = [c for k in range(6) for c in [colour_row[(colour_roll - 1 + k) % 6]]
-               if any(d.startswith(c + "-") for d in supply)]
-    if not colours:
-        return None
-    colour = colours[0]
-    for k in range(6):
-        shape = shape_row[(shape_roll - 1 + k) % 6]
-        if f"{colour}-{shape}" in supply:
-            return f"{colour}-{shape}"
-    return None
+class Options(GameOptions):
+    # Rules version 1 put the yen on the cards on every purchase, also when the drink stuck.
+    EARLIER = {1: {"rise_when": "buy"}}
 
+    players: Players = 3
+    start_yen: Whole = 500
+    drink_price: Whole = 100
+    card_rise: Whole = 100                      # yen put on the drink's colour card and on its shape card
+    rise_when: Literal["out", "buy"] = "out"    # "out": only if the bought drink came out; "buy": on every purchase
+    crate_price: Whole = 200
+    crates_for_sale: WholeIn(-1, 6) = -1        # -1: the crates nobody got at the start (6 - players)
+    use_tower: Flag = True                      # False: the "strategic" variant, the drink is yours at once
+    win_yen: Whole = 2000
+    same_kind: Whole = 6                        # six drinks of one colour or shape in a crate end the game
+    score_unit: Whole = 100
+    spill_to: Literal["supply", "thrower"] = "supply"   # a drink falling out on its own
+    refill: Literal["draw", "dice"] = "draw"    # "draw": a random drink from the supply; "dice": two dice
+    colour_row: Items(str) = CARD_IDS[:6]       # the colour cards left to right (for the dice)
+    shape_row: Items(str) = CARD_IDS[6:]        # the shape cards left to right
+    max_turns: Whole = 300                      # a bound so that a game always ends (0: none)
 
-def adjacent(a: int, b: int) -> bool:
-    """One step apart on the 3x3 grid, orthogonally or diagonally."""
-    (ra, ca), (rb, cb) = divmod(a, 3), divmod(b, 3)
-    return a != b and abs(ra - rb) <= 1 and abs(ca - cb) <= 1
-
-
-def crate_score(drinks: Sequence[str], unit: int = 100) -> tuple[str | None, int, int]:
-    """The attribute a crate is best scored by, how many match, and the payout (count squared)."""
-    card, n = best_attribute(drinks)
-    return card, n, n * n * unit
-
-
-@dataclass(frozen=True)
-class Options:
-    players: int = 3
-    start_yen: int = 500
-    drink_price: int = 100
-    card_rise: int = 100             # yen put on the drink's colour card and on its shape card
-    rise_when: str = "buy"           # "buy": on every purchase; "out": only if it came out
-    crate_price: int = 200
-    crates_for_sale: int = -1        # -1: the crates nobody got at the start (6 - players)
-    use_tower: bool = True           # False: the "strategic" variant, the drink is yours at once
-    win_yen: int = 2000
-    same_kind: int = 6               # six drinks of one colour or shape in a crate end the game
-    score_unit: int = 100
-    spill_to: str = "supply"         # a drink falling out on its own: "supply" or "thrower"
-    refill: str = "draw"             # "draw": a random drink from the supply; "dice": two dice over the card rows
-    colour_row: tuple = tuple(c for c in CARD_IDS[:6])   # the colour cards left to right (for the dice)
-    shape_row: tuple = tuple(c for c in CARD_IDS[6:])    # the shape cards left to right
-    max_turns: int = 300             # a bound so that a game always ends (0: none)
-
-    BOUNDS = {"crates_for_sale": (-1, 6)}  # beyond common.OPTION_RANGE; -1: by the player count
-
-    def __post_init__(self) -> None:
-        if self.rise_when not in ("buy", "out"):
-            raise IllegalMove("option rise_when must be 'buy' or 'out'")
-        if self.spill_to not in ("supply", "thrower"):
-            raise IllegalMove("option spill_to must be 'supply' or 'thrower'")
-        if self.refill not in ("draw", "dice"):
-            raise IllegalMove("option refill must be 'draw' or 'dice'")
+    @model_validator(mode="after")
+    def _rows(self) -> "Options":
         if sorted(self.colour_row) != sorted(CARD_IDS[:6]) or sorted(self.shape_row) != sorted(CARD_IDS[6:]):
-            raise IllegalMove("options colour_row and shape_row must list the six colours and the six shapes")
-        object.__setattr__(self, "colour_row", tuple(self.colour_row))
-        object.__setattr__(self, "shape_row", tuple(self.shape_row))
+            raise ValueError("options colour_row and shape_row must list the six colours and the six shapes")
+        return self
 
 
 @dataclass(frozen=True)
@@ -143,16 +110,13 @@ class State:
         return dict(self.prices)[card]
 
 
-def setup(config: Mapping[str, Any]) -> State:
-    opts = options_from_config(Options, config, TITLE, PLAYERS)
+def start(opts: Options, config: Mapping[str, Any]) -> State:
     names = seat_names(config, opts.players)
     spare = 6 - opts.players if opts.crates_for_sale < 0 else opts.crates_for_sale
     state = State(opts, tuple(Seat(n, opts.start_yen) for n in names), crates_left=spare)
-    start = config.get("start_player")
-    if start is not None:
-        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < opts.players:
-            raise IllegalMove(f"seat must be 0 to {opts.players - 1}, not {start!r}")
-        state = replace(state, start_player=start, player=start, start_known=True)
+    first = config_start_player(config, opts.players)
+    if first is not None:
+        state = replace(state, start_player=first, player=first, start_known=True)
     return state
 
 
@@ -160,112 +124,73 @@ def _filled(state: State) -> int:
     return sum(len(c) for c in state.grid)
 
 
-# --- who acts -------------------------------------------------------------------------------
-
-def pending(state: State) -> list[Pending]:
-    if state.phase == OVER:
-        return []
-    if state.phase == TURN:
-        return [Pending(state.player)]
-    return [Pending(CHANCE)]
-
-
-def is_over(state: State) -> bool:
-    return state.phase == OVER
-
-
-def _waiting(state: State) -> str:
-    name = state.seats[state.player].name
-    return {FILL: "the market's drinks to be drawn", START: "the start player to be drawn",
-            TURN: f"{name} to move and buy, sell, or buy a crate",
-            REFILL: "a new drink for the card just bought from",
-            DROP: "whether the bought drink came out of the tower", OVER: "nothing"}[state.phase]
-
+# --- who acts and what they may do ---------------------------------------------------------------
 
 def _can_buy_here(state: State, p: int) -> bool:
     seat = state.seats[p]
     return seat.yen >= state.options.drink_price and any(len(c) < CRATE for c in seat.crates)
 
 
-def _actions(state: State, p: int) -> list[Move]:
-    seat, o = state.seats[p], state.options
+def _buys(state: State, p: int) -> list[Move]:
+    seat = state.seats[p]
+    if not _can_buy_here(state, p):
+        return []
+    rooms = [i for i, c in enumerate(seat.crates) if len(c) < CRATE]
+    return [Move("buy", p, {"to": cell, "drink": d, "crate": i})
+            for cell in range(9) if adjacent(seat.pos, cell) for d in state.grid[cell] for i in rooms]
+
+
+def _sells(state: State, p: int) -> list[Move]:
+    """A sale of every drink that matches a card and, where there are several, of each alone."""
     moves = []
-    if _can_buy_here(state, p):
-        rooms = [i for i, c in enumerate(seat.crates) if len(c) < CRATE]
-        for cell in range(9):
-            if adjacent(seat.pos, cell):
-                for d in state.grid[cell]:
-                    moves += [Move("buy", p, {"to": cell, "drink": d, "crate": i}) for i in rooms]
-    mine = [d for c in seat.crates for d in c]
-    for card in CARD_IDS:
-        fits = [d for d in mine if matches(d, card)]
-        if fits:
-            moves.append(Move("sell", p, {"card": card, "drinks": tuple(fits)}))
-            if len(fits) > 1:
-                moves += [Move("sell", p, {"card": card, "drinks": (d,)}) for d in fits]
-    if state.crates_left > 0 and seat.yen >= o.crate_price:
-        moves.append(Move("buy_crate", p))
+    for card, fits in by_card([d for c in state.seats[p].crates for d in c]):
+        moves.append(Move("sell", p, {"card": card, "drinks": tuple(fits)}))
+        if len(fits) > 1:
+            moves += [Move("sell", p, {"card": card, "drinks": (d,)}) for d in fits]
     return moves
 
 
-def legal_moves(state: State, actor: Actor) -> list[Move]:
-    if actor == CHANCE:
-        spec = chance(state)
-        return [m for m, _ in spec.outcomes] if spec is not None and spec.kind == "choice" else []
-    if state.phase != TURN or actor != state.player:
-        return []
-    return _actions(state, actor) or [Move("pass", actor)]
+def _crate_buys(state: State, p: int) -> list[Move]:
+    can = state.crates_left > 0 and state.seats[p].yen >= state.options.crate_price
+    return [Move("buy_crate", p)] if can else []
 
 
-def composite_moves(state: State, seat: int) -> list[dict]:
+def _none_possible(state: State, p: int) -> bool:
+    seat = state.seats[p]
+    buys = _can_buy_here(state, p) and any(state.grid[c] for c in range(9) if adjacent(seat.pos, c))
+    return not (buys or any(seat.crates) or _crate_buys(state, p))  # any drink of yours can be sold
+
+
+def _passes(state: State, p: int) -> list[Move]:
+    return [Move("pass", p)] if _none_possible(state, p) else []
+
+
+def _sale_picks(state: State, seat: int) -> list[Composite]:
     """The bigger form of ``sell``: any of your drinks that match one card, one entry per card."""
-    if state.phase != TURN or seat != state.player:
-        return []
     mine = sort_drinks(d for c in state.seats[seat].crates for d in c)
-    found = []
-    for card in CARD_IDS:
-        fits = [d for d in mine if matches(d, card)]
-        if fits:
-            each = state.price(card)
-            found.append(Composite("sell", {"arg": "drinks", "from": fits, "min": 1, "max": len(fits)},
-                                   base={"card": card},
-                                   pays={str(k): each * k for k in range(1, len(fits) + 1)}).to_json())
-    return found
+    return [Composite("sell", {"arg": "drinks", "from": fits, "min": 1, "max": len(fits)}, base={"card": card},
+                      pays={str(k): state.price(card) * k for k in range(1, len(fits) + 1)})
+            for card, fits in by_card(mine)]
 
 
-def chance(state: State) -> ChanceSpec | None:
-    if state.phase == FILL:
-        cell = FILL_ORDER[_filled(state)]
-        return uniform(Move("place", CHANCE, {"cell": cell, "drink": d}) for d in sort_drinks(state.supply))
-    if state.phase == START:
-        return uniform(Move("start_player", CHANCE, {"seat": p}) for p in range(state.n))
-    if state.phase == REFILL:
-        o = state.options
-        if o.refill == "dice":
-            odds: dict[str, float] = {}
-            for a in range(1, 7):
-                for b in range(1, 7):
-                    d = dice_refill(state.supply, a, b, o.colour_row, o.shape_row)
-                    odds[d] = odds.get(d, 0) + 1 / 36
-            return ChanceChoice(tuple((Move("refill", CHANCE, {"drink": d}), odds[d]) for d in sort_drinks(odds)))
-        return uniform(Move("refill", CHANCE, {"drink": d}) for d in sort_drinks(state.supply))
-    if state.phase == DROP:
-        return ChanceDrop("drop", (state.flying,), tuple(sort_drinks(state.tower.inside)))
-    return None
+def _fill_outcomes(state: State) -> ChanceSpec:
+    cell = FILL_ORDER[_filled(state)]
+    return uniform(Move("place", CHANCE, {"cell": cell, "drink": d}) for d in sort_drinks(state.supply))
+
+
+def _refill_outcomes(state: State) -> ChanceSpec:
+    o = state.options
+    if o.refill == "dice":
+        odds = dice_odds(state.supply, o.colour_row, o.shape_row)
+        return ChanceChoice(tuple((Move("refill", CHANCE, {"drink": d}), odds[d]) for d in sort_drinks(odds)))
+    return uniform(Move("refill", CHANCE, {"drink": d}) for d in sort_drinks(state.supply))
+
+
+def _to_move(state: State) -> str:
+    return f"{state.seats[state.player].name} to move and buy, sell, or buy a crate"
 
 
 # --- applying moves ---------------------------------------------------------------------------
-
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    """The new state and what happened; IllegalMove (state untouched) if not allowed now."""
-    return dispatch(state, move, over=is_over(state), pending=pending(state), phase=state.phase,
-                    handlers=_HANDLERS, names=[s.name for s in state.seats], waiting=_waiting(state),
-                    anytime={"spill": _spill})
-
-
-def _set_cell(grid: tuple, cell: int, drinks: tuple[str, ...]) -> tuple:
-    return tuple(drinks if i == cell else c for i, c in enumerate(grid))
-
 
 def _place(state: State, move: Move) -> tuple[State, list[Event]]:
     d = arg_drink(move)
@@ -274,16 +199,14 @@ def _place(state: State, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove(f"the next drink goes on card {cell}")
     if d not in state.supply:
         raise IllegalMove(f"{d} is not in the supply")
-    state = replace(state, grid=_set_cell(state.grid, cell, state.grid[cell] + (d,)), supply=state.supply - {d})
+    state = replace(state, grid=set_cell(state.grid, cell, state.grid[cell] + (d,)), supply=state.supply - {d})
     if _filled(state) == len(FILL_ORDER):
         state = replace(state, phase=TURN if state.start_known else START)
     return state, [Event("placed", {"cell": cell, "drink": d})]
 
 
 def _start_player(state: State, move: Move) -> tuple[State, list[Event]]:
-    p = move.args.get("seat")
-    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < state.n:
-        raise IllegalMove(f"'seat' must be 0 to {state.n - 1}, not {p!r}")
+    p = drawn_start_player(state, move)
     return replace(state, phase=TURN, start_player=p, player=p), [Event("start_player", {"seat": p})]
 
 
@@ -310,7 +233,7 @@ def _buy(state: State, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove(f"a drink costs {o.drink_price} yen and you have {seat.yen}")
     seats = set_at(state.seats, p, yen=seat.yen - o.drink_price, pos=cell)
     state = replace(state, seats=seats, bank=state.bank + o.drink_price,
-                    grid=_set_cell(state.grid, cell, tuple(x for x in state.grid[cell] if x != d)),
+                    grid=set_cell(state.grid, cell, tuple(x for x in state.grid[cell] if x != d)),
                     flying=d, into=i, refill=cell, passes=0)
     if o.rise_when == "buy":
         state = _rise(state, d)
@@ -325,7 +248,7 @@ def _refill(state: State, move: Move) -> tuple[State, list[Event]]:
     if d not in state.supply:
         raise IllegalMove(f"{d} is not in the supply")
     cell = state.refill
-    state = replace(state, grid=_set_cell(state.grid, cell, state.grid[cell] + (d,)), supply=state.supply - {d},
+    state = replace(state, grid=set_cell(state.grid, cell, state.grid[cell] + (d,)), supply=state.supply - {d},
                     refill=None)
     return _after_refill(state, [Event("refilled", {"cell": cell, "drink": d})])
 
@@ -350,17 +273,8 @@ def _drop(state: State, move: Move) -> tuple[State, list[Event]]:
 def _receive(state: State, out: tuple[str, ...], events: list[Event]) -> tuple[State, list[Event]]:
     """Drinks that came out go to the player's crates (the chosen one first); no room: the supply."""
     p = state.player
-    crates = [list(c) for c in state.seats[p].crates]
-    back = []
-    for d in out:
-        order = [state.into] + [i for i in range(len(crates)) if i != state.into] if d == state.flying else \
-            list(range(len(crates)))
-        room = next((i for i in order if len(crates[i]) < CRATE), None)
-        if room is None:
-            back.append(d)
-        else:
-            crates[room].append(d)
-    seats = set_at(state.seats, p, crates=tuple(tuple(c) for c in crates))
+    crates, back = stow(state.seats[p].crates, out, state.flying, state.into)
+    seats = set_at(state.seats, p, crates=crates)
     if state.options.rise_when == "out" and state.flying in out:
         state = _rise(state, state.flying)
     state = replace(state, seats=seats, supply=state.supply | set(back), flying=None,
@@ -406,7 +320,7 @@ def _buy_crate(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _pass(state: State, move: Move) -> tuple[State, list[Event]]:
-    if _actions(state, move.player):
+    if not _none_possible(state, move.player):
         raise IllegalMove("you may pass only when none of the three actions is possible")
     return _end_turn(replace(state, passes=state.passes + 1), [Event("passed", {"seat": move.player})])
 
@@ -435,13 +349,7 @@ def _end_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
 
 
 def scores(state: State) -> list[dict]:
-    unit = state.options.score_unit
-    out = []
-    for s in state.seats:
-        per = [dict(zip(("by", "count", "yen"), crate_score(c, unit))) for c in s.crates]
-        crate_yen = sum(c["yen"] for c in per)
-        out.append({"crates": per, "crate_yen": crate_yen, "total": s.yen + crate_yen})
-    return out
+    return [seat_score(s.crates, s.yen, state.options.score_unit) for s in state.seats]
 
 
 def _finish(state: State, reason: str, events: list[Event]) -> tuple[State, list[Event]]:
@@ -454,28 +362,13 @@ def _finish(state: State, reason: str, events: list[Event]) -> tuple[State, list
     return state, events + [Event("game_over", {"winners": list(winners), **final})]
 
 
-def _spill(state: State, move: Move) -> tuple[State, list[Event]]:
-    out = arg_drinks(move, "out")
-    tower = state.tower.spill(out)
-    p = state.player
-    if state.options.spill_to == "thrower" and state.phase == DROP:
-        crates = [list(c) for c in state.seats[p].crates]
-        back = []
-        for d in out:
-            room = next((i for i in range(len(crates)) if len(crates[i]) < CRATE), None)
-            (back if room is None else crates[room]).append(d)
-        seats = set_at(state.seats, p, crates=tuple(tuple(c) for c in crates))
-        return (replace(state, tower=tower, seats=seats, supply=state.supply | set(back)),
-                [Event("spill", {"out": list(out), "to": p})])
-    state = replace(state, tower=tower, supply=state.supply | set(out))
-    return state, [Event("spill", {"out": list(out), "to": "supply"})]
-
-
-_HANDLERS = {
-    (FILL, "place"): _place, (START, "start_player"): _start_player, (TURN, "buy"): _buy,
-    (TURN, "sell"): _sell, (TURN, "buy_crate"): _buy_crate, (TURN, "pass"): _pass,
-    (REFILL, "refill"): _refill, (DROP, "drop"): _drop,
-}
+def _spill_to_thrower(state: State, out: tuple[str, ...]) -> State | None:
+    """With ``spill_to`` "thrower", while a drink is being thrown: into the thrower's crates (any
+    with room), the rest back to the supply."""
+    if state.options.spill_to != "thrower" or state.phase != DROP:
+        return None
+    crates, back = stow(state.seats[state.player].crates, out)
+    return replace(state, seats=set_at(state.seats, state.player, crates=crates), supply=state.supply | set(back))
 
 
 # --- views ----------------------------------------------------------------------------------
@@ -490,7 +383,7 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": NAME, "phase": state.phase, "players": players, "bank": state.bank,
         "turn": state.player if state.phase in (TURN, REFILL, DROP) else None,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending(state)],
+        "to_act": to_act(GAME.pending(state)),
         "grid": [{"cell": i, "drinks": list(c), "markers": [p for p, s in enumerate(state.seats) if s.pos == i]}
                  for i, c in enumerate(state.grid)],
         "cards": [{"card": c, "yen": y} for c, y in state.prices],
@@ -511,14 +404,53 @@ def payouts(state: State) -> dict:
             "final": state.phase == OVER, "winners": list(state.winners)}
 
 
-def move_info(state: State, move: Move) -> MoveInfo:
-    o = state.options
-    if move.kind == "buy":
-        return MoveInfo(cost=o.drink_price)
-    if move.kind == "sell":
-        card = move.args.get("card")
-        n = len(move.args.get("drinks", ()))
-        return MoveInfo(pays_up_to=state.price(card) * n if card in CARD_IDS else 0)
-    if move.kind == "buy_crate":
-        return MoveInfo(cost=o.crate_price)
-    return MoveInfo()
+def _buy_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(cost=state.options.drink_price)
+
+
+def _sell_info(state: State, move: Move) -> MoveInfo:
+    card = move.args.get("card")
+    n = len(move.args.get("drinks", ()))
+    return MoveInfo(pays_up_to=state.price(card) * n if card in CARD_IDS else 0)
+
+
+def _crate_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(cost=state.options.crate_price)
+
+
+# --- the declaration --------------------------------------------------------------------------
+
+GAME = Declared(
+    name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
+    phases=(
+        Phase(FILL, "the market's drinks to be drawn", outcomes=_fill_outcomes,
+              ends="when each outer card holds one drink and the centre two"),
+        Phase(START, "the start player to be drawn", outcomes=start_player_outcomes, ends="when it is drawn"),
+        Phase(TURN, _to_move, acting=the_player,
+              ends="after a sale, a crate bought or a pass; a purchase goes on to the refill"),
+        Phase(REFILL, "a new drink for the card just bought from", outcomes=_refill_outcomes,
+              ends="when the card has its new drink; the drink bought is thrown (or is yours at once)"),
+        Phase(DROP, "whether the bought drink came out of the tower", outcomes=throw_drop,
+              ends="when the table says what came out"),
+        Phase(OVER, "nothing"),
+    ),
+    kinds=(
+        Kind("place", _place, f"{RULE}: VORBEREITUNG", phases=(FILL,), chance=True),
+        Kind("start_player", _start_player, f"{RULE}: VORBEREITUNG", phases=(START,), chance=True),
+        Kind("buy", _buy, f"{RULE}: SPIELABLAUF", phases=(TURN,), listed=_buys, info=_buy_info),
+        Kind("sell", _sell, f"{RULE}: SPIELABLAUF", phases=(TURN,), listed=_sells, compose=_sale_picks,
+             info=_sell_info),
+        Kind("buy_crate", _buy_crate, f"{RULE}: SPIELABLAUF", phases=(TURN,), listed=_crate_buys, info=_crate_info),
+        Kind("pass", _pass, f"{RULE}: SPIELABLAUF", phases=(TURN,), listed=_passes),
+        Kind("refill", _refill, f"{RULE}: NACHFÜLLEN", phases=(REFILL,), chance=True),
+        Kind("drop", _drop, f"{RULE}: SPIELABLAUF", phases=(DROP,), chance=True),
+        Kind("spill", lambda state, move: spill(state, move, "supply", _spill_to_thrower), f"{RULE}: SPIELABLAUF",
+             chance=True, anytime=True),
+    ),
+    view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
+    redraw=nothing_hidden,  # the market, the supply, the crates and the cards' yen are open on the table
+    playout_cost=lambda state: 75,  # a random playout takes about 75 units of ~0.3 ms, 2 to 6 seats alike
+)
+
+(setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
+ composite_moves) = GAME.surface()

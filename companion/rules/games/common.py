@@ -1,10 +1,9 @@
-"""What the JIDOHANBAIKI game modules share: options, argument checks, turn order,
-a move dispatcher, sealed bids, and small helpers for drinks and yen.
+"""What the JIDOHANBAIKI game modules share: argument checks, seats around the table, drinks that
+fall out of the tower between throws, the drop awaited, and small helpers for drinks and yen
+(sealed bids are in sealed.py, the turns around a tower in tower_turns.py).
 
-Everything here is pure (no I/O, no clock, no randomness). A game module keeps its
-own surface (``setup``, ``pending``, ``legal_moves``, ``apply``, ``chance``, ``view``,
-``payouts``, ``move_info``, ``is_over``); these helpers only keep the modules short
-and their refusals worded the same way.
+Everything here is pure (no I/O, no clock, no randomness). A game is a declaration
+(rules/declared.py); these helpers keep its module short and its refusals worded as the others'.
 
 >>> clockwise(2, 4)
 (2, 3, 0, 1)
@@ -16,99 +15,16 @@ and their refusals worded the same way.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any, Iterable, Mapping, Sequence
 
 from ...drinks import ALL_DRINKS, CARD_IDS, Drink
-from ..engine import CHANCE, OPTION_ITEMS, OPTION_RANGE, OPTION_TEXT, Event, IllegalMove, Move, Pending
+from ..engine import ChanceDrop, Event, IllegalMove, Move
 
 YEN_STEP = 100  # the smallest yen tile
 
 
-# --- options and seats ----------------------------------------------------------------------
-
-def _freeze(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, Mapping):
-        return tuple(sorted((str(k), _freeze(v)) for k, v in value.items()))
-    return value
-
-
-def check_option(cls: type, name: str, value: Any) -> None:
-    """IllegalMove, saying the bound, for an option value outside its bounds: a whole number
-    outside ``cls.BOUNDS[name]`` (default OPTION_RANGE), a text or a list too long (lists
-    within lists alike; engine.py says why)."""
-    if isinstance(value, bool):
-        return
-    if isinstance(value, int):
-        least, most = getattr(cls, "BOUNDS", {}).get(name, OPTION_RANGE)
-        if not least <= value <= most:
-            shown = str(value) if len(str(value)) <= 20 else f"a number of {len(str(value))} digits"
-            raise IllegalMove(f"option {name} must be a whole number of at least {least} and at most {most}, "
-                              f"not {shown}")
-    elif isinstance(value, str):
-        if len(value) > OPTION_TEXT:
-            raise IllegalMove(f"option {name} is {len(value)} characters long; at most {OPTION_TEXT}")
-    elif isinstance(value, (list, tuple)):
-        if len(value) > OPTION_ITEMS:
-            raise IllegalMove(f"option {name} lists {len(value)} items; at most {OPTION_ITEMS}")
-        for item in value:
-            check_option(cls, name, item)
-
-
-def option_value(cls: type, name: str, value: Any) -> Any:
-    """An option's value checked against its default's type (a whole number sent as 300.0 is
-    taken as 300) and its bounds; IllegalMove says what is wrong."""
-    default = {f.name: f for f in dataclasses.fields(cls)}[name].default
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise IllegalMove(f"option {name} must be true or false, not {value!r}")
-    elif isinstance(default, int) and default is not None:
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise IllegalMove(f"option {name} must be a whole number, not {value!r}")
-    elif isinstance(default, str):
-        if not isinstance(value, str):
-            raise IllegalMove(f"option {name} must be text, not {value!r}")
-    check_option(cls, name, value)
-    return value
-
-
-def options_from_config(cls: type, config: Mapping[str, Any], title: str,
-                        allowed: Sequence[int]) -> Any:
-    """Build a game's frozen ``Options`` from ``config["options"]``.
-
-    Unknown names and values of the wrong type are refused with the known names; values
-    outside their bounds (``check_option``) with the bound; the player count comes from
-    ``options.players`` or, when absent, from the names given.
-    """
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    given = dict(config.get("options") or {})
-    unknown = sorted(set(given) - set(fields))
-    if unknown:
-        raise IllegalMove(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(fields))}")
-    names = config.get("names")
-    if "players" in fields and "players" not in given and names:
-        given["players"] = len(names)
-    for name, value in list(given.items()):
-        given[name] = _freeze(option_value(cls, name, value))
-    opts = cls(**given)
-    players = getattr(opts, "players", None)
-    if players is not None and players not in allowed:
-        raise IllegalMove(f"{title} is played by {describe_counts(allowed)} players, not {players}")
-    return opts
-
-
-def describe_counts(allowed: Sequence[int]) -> str:
-    allowed = sorted(allowed)
-    if len(allowed) == 1:
-        return f"exactly {allowed[0]}"
-    if allowed == list(range(allowed[0], allowed[-1] + 1)):
-        return f"{allowed[0]} to {allowed[-1]}"
-    return ", ".join(map(str, allowed))
-
+# --- seats ---------------------------------------------------------------------------------
 
 def seat_names(config: Mapping[str, Any], n: int) -> tuple[str, ...]:
     names = list(config.get("names") or [f"Player {i + 1}" for i in range(n)])
@@ -120,6 +36,19 @@ def seat_names(config: Mapping[str, Any], n: int) -> tuple[str, ...]:
 def clockwise(start: int, n: int) -> tuple[int, ...]:
     """Seats clockwise from ``start`` (seat i+1 sits to the left of seat i)."""
     return tuple((start + i) % n for i in range(n))
+
+
+class AroundTheTable:
+    """A game state's seats around the table (for a state with ``seats`` and ``start_player``):
+    how many sit there, and their order clockwise from the start player."""
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return clockwise(self.start_player, self.n)
 
 
 def set_at(items: tuple, i: int, **changes: Any) -> tuple:
@@ -269,6 +198,15 @@ def arg_drinks(move: Move, name: str = "drinks", default: Any = dataclasses.MISS
     return items
 
 
+def seat_in(move: Move, seats: Iterable[int], name: str = "seat") -> int:
+    """The seat ``move.args[name]`` names, one of ``seats`` (a chance outcome that picks a player)."""
+    p = move.args.get(name)
+    seats = list(seats)
+    if p not in seats or isinstance(p, bool):
+        raise IllegalMove(f"{name!r} must be one of {', '.join(map(str, seats))}, not {p!r}", move)
+    return p
+
+
 def arg_seat(move: Move, name: str, n: int) -> int:
     value = arg(move, name)
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n:
@@ -280,105 +218,29 @@ def stepped_amounts(low: int, high: int, step: int = YEN_STEP) -> list[int]:
     return list(range(low, high + 1, step)) if high >= low else []
 
 
-# --- dispatch ------------------------------------------------------------------------------
+# --- the tower between throws ----------------------------------------------------------------
+# For a game whose state keeps ``tower`` (rules/tower.py) and ``rethrow`` (drinks that fell out
+# of the tower on their own since the last throw: they go in again with the next one).
 
-Handler = Callable[[Any, Move], tuple[Any, list[Event]]]
-
-
-def dispatch(state: Any, move: Move, *, over: bool, pending: list[Pending], phase: str,
-             handlers: Mapping[tuple[str, str], Handler], names: Sequence[str],
-             waiting: str, anytime: Mapping[str, Handler] | None = None) -> tuple[Any, list[Event]]:
-    """Route a move to its handler after the checks every game shares.
-
-    ``handlers`` maps (phase, kind) to a function that checks the arguments (raising
-    IllegalMove with a reason) and returns the new state; ``anytime`` maps chance kinds
-    that may arrive in any phase (a drink falling out of the tower on its own).
-    """
-    if over:
-        raise IllegalMove("the game is over", move)
-    try:
-        if move.player == CHANCE and anytime and move.kind in anytime:
-            return anytime[move.kind](state, move)
-        actors = [w.actor for w in pending]
-        if move.player == CHANCE:
-            handler = handlers.get((phase, move.kind))
-            if CHANCE not in actors or handler is None:
-                raise IllegalMove(f"no {move.kind!r} outcome is awaited now; the game waits for {waiting}", move)
-            return handler(state, move)
-        p = move.player
-        if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(names):
-            raise IllegalMove(f"there is no seat {p!r}", move)
-        if p not in actors:
-            raise IllegalMove(f"it is not {names[p]}'s turn; the game waits for {waiting}", move)
-        handler = handlers.get((phase, move.kind))
-        if handler is None:
-            kinds = sorted({k for (ph, k) in handlers if ph == phase})
-            raise IllegalMove(f"now is the time to {' or '.join(kinds) or 'wait'}, not to {move.kind}", move)
-        return handler(state, move)
-    except IllegalMove as exc:
-        if exc.move is None:
-            exc.move = move
-        raise
-    except (TypeError, ValueError, KeyError, AttributeError) as exc:  # malformed arguments
-        raise IllegalMove(f"the {move.kind!r} move is malformed: {exc}", move) from None
+def spill_to_rethrow(state: Any, move: Move) -> tuple[Any, list[Event]]:
+    """A chance outcome at any moment: stuck drinks (``out``) fell out on their own. They pay
+    nothing now and are thrown again with the next throw."""
+    out = arg_drinks(move, "out")
+    state = replace(state, tower=state.tower.spill(out), rethrow=state.rethrow | set(out))
+    return state, [Event("spill", {"out": list(out)})]
 
 
-# --- sealed bids ----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Bidding:
-    """A sealed bid: each bidder puts an amount in a closed fist, all open at once.
-
-    ``sealed`` holds (seat, amount) pairs not yet revealed; a player's own view shows
-    their amount, everyone else sees only that they have bid. Ties among the highest
-    bid again (``rebids`` counts the re-bids); ``revealed`` keeps earlier openings.
-    """
-
-    bidders: tuple[int, ...]
-    sealed: tuple[tuple[int, int], ...] = ()
-    rebids: int = 0
-    revealed: tuple[tuple[tuple[int, int], ...], ...] = ()
-
-    def waiting(self) -> list[int]:
-        done = {p for p, _ in self.sealed}
-        return [p for p in self.bidders if p not in done]
-
-    def has_bid(self, p: int) -> bool:
-        return any(q == p for q, _ in self.sealed)
-
-    def amount(self, p: int) -> int | None:
-        return next((a for q, a in self.sealed if q == p), None)
-
-    def place(self, p: int, amount: int) -> "Bidding":
-        return replace(self, sealed=self.sealed + ((p, amount),))
-
-    def complete(self) -> bool:
-        return not self.waiting()
-
-    def opened(self) -> tuple[dict[int, int], tuple[int, ...]]:
-        """The bids and the seats that bid the most (in bidding order)."""
-        bids = dict(self.sealed)
-        return bids, top(bids, [p for p in self.bidders])
-
-    def rebid(self, tied: tuple[int, ...]) -> "Bidding":
-        return Bidding(tied, (), self.rebids + 1, self.revealed + (tuple(sorted(self.sealed)),))
-
-    def view(self, viewer: int | None) -> dict:
-        return {"bidders": list(self.bidders), "rebids": self.rebids,
-                "has_bid": [p for p in self.bidders if self.has_bid(p)],
-                "my_bid": self.amount(viewer) if isinstance(viewer, int) else None,
-                "earlier": [{str(p): a for p, a in opening} for opening in self.revealed]}
+def with_rethrow(state: Any, drinks: Iterable[str]) -> tuple[str, ...]:
+    """What the next throw puts in the tower: ``drinks`` and whatever fell out since the last one."""
+    return tuple(drinks) + tuple(sort_drinks(state.rethrow))
 
 
-def bid_moves(seat: int, yen: int, step: int = YEN_STEP) -> list[Move]:
-    return [Move("bid", seat, {"amount": a}) for a in stepped_amounts(0, yen, step)]
-
-
-def check_bid(move: Move, yen: int, step: int = YEN_STEP) -> int:
-    amount = arg_int(move, "amount")
-    if amount < 0 or amount > yen or amount % step:
-        raise IllegalMove(f"bid 0 to {yen} yen (what you have) in steps of {step}, not {amount}", move)
-    return amount
+def thrown(state: Any, drinks: Iterable[str], move: Move) -> tuple[Any, Any]:
+    """The state after a throw of ``drinks`` (with those to throw again) and the observed drop
+    (``move.args["out"]``: what came out), and the tower's Drop."""
+    out = arg_drinks(move, "out")
+    tower, drop = state.tower.drop(with_rethrow(state, drinks), out)
+    return replace(state, tower=tower, rethrow=frozenset()), drop
 
 
 # --- money -----------------------------------------------------------------------------------
@@ -386,3 +248,11 @@ def check_bid(move: Move, yen: int, step: int = YEN_STEP) -> int:
 def need_yen(have: int, cost: int, what: str) -> None:
     if cost > have:
         raise IllegalMove(f"{what} costs {cost} yen and you have {have}")
+
+
+# --- the tower -------------------------------------------------------------------------------
+
+def awaited_drop(drinks: Iterable[str], tower: Any) -> ChanceDrop:
+    """The drop of the tower awaited after ``drinks`` went in: they and the drinks stuck inside
+    (a rules/tower.py Tower) may come out."""
+    return ChanceDrop("drop", tuple(drinks), tuple(sort_drinks(tower.inside)))

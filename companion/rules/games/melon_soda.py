@@ -17,40 +17,36 @@ bank; every empty crate slot and every drink outside the crate counts -100.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any, Callable, Literal, Mapping
 
 from ...drinks import ALL_DRINKS, COLOURS, SHAPES, Drink
-from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo,
-                      Pending, uniform)
+from ..declared import Declared, Kind, Phase, nothing_hidden
+from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, uniform
+from ..options import Flag, GameOptions, Players, Whole
 from ..tower import Tower
-from .common import (arg, arg_drink, arg_drinks, dispatch, distinct_traits,
-                     options_from_config, seat_names, set_at, sort_drinks, top)
+from .common import (AroundTheTable, arg, arg_drink, arg_drinks, awaited_drop, distinct_traits, seat_names, set_at,
+                     sort_drinks, top)
+from .tower_turns import config_start_player, drawn_start_player, start_player_outcomes, the_player, to_act
 
 NAME = "melon_soda"
 TITLE = "MELON SODA"
 PLAYERS = (2, 3, 4, 5, 6)
+RULE = "002 MELON SODA"
 
 DEAL, START, TURN, DROP, PLACE, OVER = "deal", "start", "turn", "drop", "place", "over"
-PHASES = (DEAL, START, TURN, DROP, PLACE, OVER)
 CRATE = 6
 
 
-@dataclass(frozen=True)
-class Options:
-    players: int = 3
-    start_yen: int = 1000
-    coin: int = 100                  # what "100 yen" to the pot is
-    deal: str = "latin"              # "latin": the companion names each player's six drinks; "random": chance
-    refill_with_yen: bool = False    # True: after taking, the new pot may start with 100 yen instead of a drink
-    spill_to: str = "pot"            # a drink falling out on its own: "pot" (default) or "box"
-    point: int = 100                 # yen per scoring point
-    penalty: int = 100               # per empty slot and per drink outside the crate
-
-    def __post_init__(self) -> None:
-        if self.deal not in ("latin", "random"):
-            raise IllegalMove("option deal must be 'latin' or 'random'")
-        if self.spill_to not in ("pot", "box"):
-            raise IllegalMove("option spill_to must be 'pot' or 'box'")
+class Options(GameOptions):
+    players: Players = 3
+    start_yen: Whole = 1000
+    coin: Whole = 100                # what "100 yen" to the pot is
+    # "latin": the companion names each player's six drinks; "random": chance deals them
+    deal: Literal["latin", "random"] = "latin"
+    refill_with_yen: Flag = False    # True: after taking, the new pot may start with 100 yen instead of a drink
+    spill_to: Literal["pot", "box"] = "pot"  # where a drink falling out on its own goes
+    point: Whole = 100               # yen per scoring point
+    penalty: Whole = 100             # per empty slot and per drink outside the crate
 
 
 @dataclass(frozen=True)
@@ -63,7 +59,7 @@ class Seat:
 
 
 @dataclass(frozen=True)
-class State:
+class State(AroundTheTable):
     options: Options
     seats: tuple[Seat, ...]
     bank: int = 0
@@ -82,18 +78,13 @@ class State:
     final: Mapping[str, Any] | None = None
     winners: tuple[int, ...] = ()
 
-    @property
-    def n(self) -> int:
-        return len(self.seats)
-
 
 def latin_deal(p: int) -> tuple[str, ...]:
     """Seat ``p`` takes, for the k-th colour, the (k + p)-th shape: one of every colour and shape."""
     return tuple(Drink(c, SHAPES[(k + p) % 6]).id for k, c in enumerate(COLOURS))
 
 
-def setup(config: Mapping[str, Any]) -> State:
-    opts = options_from_config(Options, config, TITLE, PLAYERS)
+def start(opts: Options, config: Mapping[str, Any]) -> State:
     names = seat_names(config, opts.players)
     everything = frozenset(d.id for d in ALL_DRINKS)
     if opts.deal == "latin":
@@ -102,37 +93,15 @@ def setup(config: Mapping[str, Any]) -> State:
         state = State(opts, seats, phase=START, box=everything - dealt)
     else:
         state = State(opts, tuple(Seat(n, opts.start_yen) for n in names), phase=DEAL, box=everything)
-    start = config.get("start_player")
-    if start is not None:
-        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < opts.players:
-            raise IllegalMove(f"seat must be 0 to {opts.players - 1}, not {start!r}")
-        state = replace(state, start_player=start, player=start)
+    first = config_start_player(config, opts.players)
+    if first is not None:  # the table chose the start player already
+        state = replace(state, start_player=first, player=first)
         if state.phase == START:
             state = replace(state, phase=TURN)
     return state
 
 
 # --- who acts -------------------------------------------------------------------------------
-
-def pending(state: State) -> list[Pending]:
-    if state.phase == OVER:
-        return []
-    if state.phase in (TURN, PLACE):
-        return [Pending(state.player)]
-    return [Pending(CHANCE)]
-
-
-def is_over(state: State) -> bool:
-    return state.phase == OVER
-
-
-def _waiting(state: State) -> str:
-    return {DEAL: "the starting drinks to be dealt", START: "the start player to be drawn",
-            TURN: f"{state.seats[state.player].name} to add to the pot or take it",
-            DROP: "the drinks that came out of the tower",
-            PLACE: f"{state.seats[state.player].name} to choose the drinks for the crate",
-            OVER: "nothing"}[state.phase]
-
 
 def _deal_slot(state: State) -> tuple[int, int]:
     dealt = sum(len(s.supply) for s in state.seats)
@@ -146,46 +115,40 @@ def _can_take(state: State, p: int) -> bool:
     return bool(seat.supply) or (state.options.refill_with_yen and seat.yen + state.pot_yen >= state.options.coin)
 
 
-def legal_moves(state: State, actor: Actor) -> list[Move]:
-    if actor == CHANCE:
-        spec = chance(state)
-        return [m for m, _ in spec.outcomes] if spec is not None and spec.kind == "choice" else []
-    if state.phase == OVER or actor != state.player or state.phase not in (TURN, PLACE):
+def _drink_adds(state: State, seat: int) -> list[Move]:
+    return [Move("add_drink", seat, {"drink": d}) for d in state.seats[seat].supply]
+
+
+def _yen_adds(state: State, seat: int) -> list[Move]:
+    return [Move("add_yen", seat, {})] if state.seats[seat].yen >= state.options.coin else []
+
+
+def _takes(state: State, seat: int) -> list[Move]:
+    if not _can_take(state, seat):
         return []
-    seat, o = state.seats[actor], state.options
-    if state.phase == PLACE:
-        return [Move("to_crate", actor, {"drink": d}) for d in state.came_out]
-    moves = [Move("add_drink", actor, {"drink": d}) for d in seat.supply]
-    if seat.yen >= o.coin:
-        moves.append(Move("add_yen", actor, {}))
-    if _can_take(state, actor):
-        moves += [Move("take", actor, {"add": d}) for d in seat.supply]
-        if o.refill_with_yen and seat.yen + state.pot_yen >= o.coin:
-            moves.append(Move("take", actor, {"add": "yen"}))
+    o, yen = state.options, state.seats[seat].yen
+    moves = [Move("take", seat, {"add": d}) for d in state.seats[seat].supply]
+    if o.refill_with_yen and yen + state.pot_yen >= o.coin:
+        moves.append(Move("take", seat, {"add": "yen"}))
     return moves
 
 
-def chance(state: State) -> ChanceSpec | None:
-    if state.phase == DEAL:
-        p, k = _deal_slot(state)
-        colour = COLOURS[k]
-        left = [d for d in sort_drinks(state.box) if d.startswith(colour.value + "-")]
-        return uniform(Move("deal", CHANCE, {"drink": d}) for d in left)
-    if state.phase == START:
-        return uniform(Move("start_player", CHANCE, {"seat": p}) for p in range(state.n))
-    if state.phase == DROP:
-        return ChanceDrop("drop", state.thrown, tuple(sort_drinks(state.tower.inside)))
-    return None
+def _crate_picks(state: State, seat: int) -> list[Move]:
+    return [Move("to_crate", seat, {"drink": d}) for d in state.came_out]
+
+
+def _deals_left(state: State) -> ChanceSpec:
+    _, k = _deal_slot(state)
+    colour = COLOURS[k]
+    left = [d for d in sort_drinks(state.box) if d.startswith(colour.value + "-")]
+    return uniform(Move("deal", CHANCE, {"drink": d}) for d in left)
+
+
+def _throw_out(state: State) -> ChanceSpec:
+    return awaited_drop(state.thrown, state.tower)
 
 
 # --- applying moves ---------------------------------------------------------------------------
-
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    """The new state and what happened; IllegalMove (state untouched) if not allowed now."""
-    return dispatch(state, move, over=is_over(state), pending=pending(state), phase=state.phase,
-                    handlers=_HANDLERS, names=[s.name for s in state.seats],
-                    waiting=_waiting(state), anytime={"spill": _spill})
-
 
 def _deal(state: State, move: Move) -> tuple[State, list[Event]]:
     d = arg_drink(move)
@@ -200,9 +163,7 @@ def _deal(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _start_player(state: State, move: Move) -> tuple[State, list[Event]]:
-    p = move.args.get("seat")
-    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < state.n:
-        raise IllegalMove(f"'seat' must be 0 to {state.n - 1}, not {p!r}")
+    p = drawn_start_player(state, move)
     return replace(state, phase=TURN, start_player=p, player=p), [Event("start_player", {"seat": p})]
 
 
@@ -353,13 +314,6 @@ def _spill(state: State, move: Move) -> tuple[State, list[Event]]:
     return state, [Event("spill", {"out": list(out), "to": state.options.spill_to})]
 
 
-_HANDLERS = {
-    (DEAL, "deal"): _deal, (START, "start_player"): _start_player,
-    (TURN, "add_drink"): _add_drink, (TURN, "add_yen"): _add_yen, (TURN, "take"): _take,
-    (DROP, "drop"): _drop, (PLACE, "to_crate"): _to_crate,
-}
-
-
 # --- views ----------------------------------------------------------------------------------
 
 def view(state: State, viewer: int | None) -> dict:
@@ -373,7 +327,7 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": NAME, "phase": state.phase, "players": players, "bank": state.bank,
         "turn": state.player if state.phase in (TURN, PLACE, DROP) else None,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending(state)],
+        "to_act": to_act(GAME.pending(state)),
         "pot": {"yen": state.pot_yen, "drinks": list(state.pot)},
         "tower": {"stuck": sort_drinks(state.tower.inside)},
         "thrown": list(state.thrown), "came_out": list(state.came_out),
@@ -392,9 +346,49 @@ def payouts(state: State) -> dict:
             "final": state.phase == OVER, "winners": list(state.winners)}
 
 
-def move_info(state: State, move: Move) -> MoveInfo:
-    if move.kind == "add_yen":
-        return MoveInfo(cost=state.options.coin)
-    if move.kind == "take":
-        return MoveInfo(cost=state.options.coin if move.args.get("add") == "yen" else 0, pays_up_to=state.pot_yen)
-    return MoveInfo()
+def _yen_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(cost=state.options.coin)
+
+
+def _take_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(cost=state.options.coin if move.args.get("add") == "yen" else 0, pays_up_to=state.pot_yen)
+
+
+def _waiting_for(what: str) -> Callable[[State], str]:
+    return lambda state: f"{state.seats[state.player].name} to {what}"
+
+
+# --- the declaration --------------------------------------------------------------------------
+
+GAME = Declared(
+    name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
+    phases=(
+        Phase(DEAL, "the starting drinks to be dealt", outcomes=_deals_left,
+              ends="when every player holds one drink of each colour"),
+        Phase(START, "the start player to be drawn", outcomes=start_player_outcomes, ends="with the start player"),
+        Phase(TURN, _waiting_for("add to the pot or take it"), acting=the_player,
+              ends="with a drink or 100 yen added, or the pot taken (its drinks thrown)"),
+        Phase(DROP, "the drinks that came out of the tower", outcomes=_throw_out,
+              ends="when they fit in the taker's crate, or go beside a full one"),
+        Phase(PLACE, _waiting_for("choose the drinks for the crate"), acting=the_player,
+              ends="when the crate is full"),
+        Phase(OVER, "nothing"),
+    ),
+    kinds=(
+        Kind("deal", _deal, f"{RULE}: VORBEREITUNG", phases=(DEAL,), chance=True),
+        Kind("start_player", _start_player, f"{RULE}: VORBEREITUNG", phases=(START,), chance=True),
+        Kind("add_drink", _add_drink, f"{RULE}: SPIELABLAUF", phases=(TURN,), listed=_drink_adds),
+        Kind("add_yen", _add_yen, f"{RULE}: SPIELABLAUF", phases=(TURN,), listed=_yen_adds, info=_yen_info),
+        Kind("take", _take, f"{RULE}: DEN POT NEHMEN", phases=(TURN,), listed=_takes, info=_take_info),
+        Kind("drop", _drop, f"{RULE}: DEN POT NEHMEN", phases=(DROP,), chance=True),
+        Kind("to_crate", _to_crate, f"{RULE}: DEN POT NEHMEN", phases=(PLACE,), listed=_crate_picks),
+        Kind("spill", _spill, f"{RULE}: DEN POT NEHMEN", chance=True, anytime=True),
+    ),
+    view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
+    # Everything that decides the result lies open on the table; a playout costs about a TOKYO METRO
+    # seat-round per player (the estimate budget's unit).
+    redraw=nothing_hidden, playout_cost=lambda state: state.n,
+)
+
+(setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
+ composite_moves) = GAME.surface()

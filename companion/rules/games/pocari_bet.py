@@ -16,134 +16,58 @@ choices where the rule book is silent.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+import random
+from dataclasses import replace
+from typing import Any, Callable, Mapping
 
-from ...drinks import ALL_DRINKS, CARD_IDS, COLOUR_CARDS, SHAPE_CARDS, Card, Drink, drink_of
-from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo,
-                      Pending, uniform)
-from ..tower import Tower
-from .common import option_value, sort_drinks
+from ...drinks import CARD_IDS, COLOUR_CARDS, SHAPE_CARDS, Card, drink_of
+from ..declared import Declared, Kind, Phase
+from ..engine import CHANCE, ChanceDrop, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from .common import arg_text, seat_names, set_at, sort_drinks, spill_to_rethrow
+from .pocari_bet_state import (DECLARE, DRAFT, DRAW, DROP, INVEST, OVER, SECRET, START, TURN_UP, Options, Seat,
+                               State, matching, payouts, score_round, thrown)
+from .tower_turns import config_start_player, drawn_start_player, start_player_outcomes, to_act
 
 NAME = "pocari_bet"
+TITLE = "POCARI BET"
 PLAYERS = (3,)
-
-# Phases, in the order a round runs through them (declared here, not scattered).
-START, DRAW, SECRET, TURN_UP, DRAFT, INVEST, DECLARE, DROP, OVER = (
-    "start", "draw", "secret", "turn_up", "draft", "invest", "declare", "drop", "over")
-PHASES = (START, DRAW, SECRET, TURN_UP, DRAFT, INVEST, DECLARE, DROP, OVER)
+RULE = "002 POCARI BET"
 
 
-@dataclass(frozen=True)
-class Options:
-    """The numbers of the rule book, and named choices where it is silent."""
-
-    players: int = 3
-    start_yen: int = 1000
-    rounds: int = 9
-    win_at: int = 10_000
-    min_stake: int = 100
-    max_stake: int = 300
-    stake_step: int = 100
-    bonus: int = 500
-    restart_yen: int = 500
-    # The 7th drink may be stuck in the tower when its cards turn up. True: it
-    # still costs the start player his stake if it comes out in this round's drop.
-    seventh_stuck_counts: bool = True
-
-    # Bounds beyond common.OPTION_RANGE: stakes move in 100-yen tiles (a smaller step would list
-    # thousands of stakes to choose from).
-    BOUNDS = {"min_stake": (100, 10_000), "max_stake": (100, 10_000), "stake_step": (100, 10_000)}
-
-    @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> "Options":
-        known = set(cls.__dataclass_fields__)
-        given = dict(config.get("options", {}))
-        unknown = sorted(set(given) - known)
-        if unknown:
-            raise IllegalMove(f"unknown option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
-        opts = cls(**{name: option_value(cls, name, value) for name, value in given.items()})
-        if opts.players not in PLAYERS:
-            raise IllegalMove("POCARI BET is played by exactly 3 players")
-        return opts
-
-
-@dataclass(frozen=True)
-class Seat:
-    name: str
-    yen: int
-    secret: str | None = None      # the stock card drawn this round
-    hand: tuple[str, ...] = ()     # drinks drafted this round
-    stake: int = 0                 # yen pushed forward this round
-    declared: str | None = None    # the colour or shape invested in
-
-
-@dataclass(frozen=True)
-class State:
-    options: Options
-    seats: tuple[Seat, ...]
-    bank: int                       # may go negative: the bank never runs dry (rules-notes)
-    phase: str = START
-    round: int = 1
-    start_player: int = 0
-    colour_deck: frozenset[str] = frozenset(c.id for c in COLOUR_CARDS)
-    shape_deck: frozenset[str] = frozenset(c.id for c in SHAPE_CARDS)
-    drawing_from: str | None = None           # the deck the current drawer chose
-    face_up: tuple[str, ...] = ()             # the colour and shape card turned up
-    seventh: str | None = None                # the drink those two cards name
-    seventh_set_aside: bool = False           # False when it is stuck in the tower
-    supply: frozenset[str] = frozenset(d.id for d in ALL_DRINKS)
-    rethrow: frozenset[str] = frozenset()     # fell out between throws; goes in with the next throw
-    tower: Tower = field(default_factory=Tower)
-    picks: int = 0                            # draft picks made this round
-    last_round: Mapping[str, Any] | None = None
-    winners: tuple[int, ...] = ()
-
-    @property
-    def order(self) -> tuple[int, ...]:
-        """Seats clockwise from the start player (seat i+1 sits to the left of seat i)."""
-        n = len(self.seats)
-        return tuple((self.start_player + i) % n for i in range(n))
-
-
-def setup(config: Mapping[str, Any]) -> State:
-    opts = Options.from_config(config)
-    names = list(config.get("names") or [f"Player {i + 1}" for i in range(opts.players)])
-    if len(names) != opts.players:
-        raise IllegalMove(f"give {opts.players} player names, not {len(names)}")
-    seats = tuple(Seat(str(n), opts.start_yen) for n in names)
+def start(opts: Options, config: Mapping[str, Any]) -> State:
+    seats = tuple(Seat(n, opts.start_yen) for n in seat_names(config, opts.players))
     state = State(opts, seats, bank=0)
-    start = config.get("start_player")
-    if start is not None:  # the table chose the start player already
-        state, _ = _apply_start(state, _seat_arg(state, start))
+    first = config_start_player(config, len(seats))
+    if first is not None:  # the table chose the start player already
+        state, _ = _begin(state, first)
     return state
 
 
 # --- who acts, and what they may do -------------------------------------------------------
 
-def pending(state: State) -> list[Pending]:
-    if state.phase == OVER:
-        return []
-    if state.phase in (START, TURN_UP, DROP):
-        return [Pending(CHANCE)]
-    if state.phase == SECRET:
-        return [Pending(CHANCE, secret_for=_current(state))]
-    return [Pending(_current(state))]
+def _drawer(state: State) -> int:
+    return state.order[sum(s.secret is not None for s in state.seats)]
 
 
-def _current(state: State) -> int:
-    """The seat whose turn it is in a phase where players take turns."""
-    order = state.order
-    if state.phase in (DRAW, SECRET):
-        return order[sum(s.secret is not None for s in state.seats)]
-    if state.phase == DRAFT:
-        snake = order + order[::-1]
-        return snake[state.picks % len(snake)]
-    if state.phase == INVEST:
-        return next(p for p in order if _must_invest(state, p))
-    if state.phase == DECLARE:
-        return next(p for p in order if state.seats[p].stake and state.seats[p].declared is None)
-    raise AssertionError(state.phase)
+def _picker(state: State) -> int:
+    snake = state.order + state.order[::-1]
+    return snake[state.picks % len(snake)]
+
+
+def _investor(state: State) -> int:
+    return next(p for p in state.order if _must_invest(state, p))
+
+
+def _declarer(state: State) -> int:
+    return next(p for p in state.order if state.seats[p].stake and state.seats[p].declared is None)
+
+
+def _turn_of(seat: Callable[[State], int]) -> Callable[[State], list[Pending]]:
+    return lambda state: [Pending(seat(state))]
+
+
+def _card_for_drawer(state: State) -> list[Pending]:
+    return [Pending(CHANCE, secret_for=_drawer(state))]
 
 
 def _must_invest(state: State, p: int) -> bool:
@@ -151,138 +75,52 @@ def _must_invest(state: State, p: int) -> bool:
     return seat.stake == 0 and seat.yen >= state.options.min_stake
 
 
-def legal_moves(state: State, actor: Actor) -> list[Move]:
-    if actor == CHANCE:
-        spec = chance(state)
-        return [m for m, _ in spec.outcomes] if spec is not None and spec.kind == "choice" else []
-    if state.phase in (START, SECRET, TURN_UP, DROP, OVER) or actor != _current(state):
-        return []
-    if state.phase == DRAW:
-        decks = {"colour": state.colour_deck, "shape": state.shape_deck}
-        return [Move("draw", actor, {"deck": d}) for d, cards in decks.items() if cards]
-    if state.phase == DRAFT:
-        return [Move("pick", actor, {"drink": d}) for d in _draftable(state)]
-    if state.phase == INVEST:
-        o = state.options
-        top = min(o.max_stake, state.seats[actor].yen)
-        return [Move("invest", actor, {"amount": a}) for a in range(o.min_stake, top + 1, o.stake_step)]
-    if state.phase == DECLARE:
-        return [Move("declare", actor, {"kind": k}) for k in CARD_IDS]
-    raise AssertionError(state.phase)
+def _open_decks(state: State) -> list[str]:
+    return [d for d, cards in (("colour", state.colour_deck), ("shape", state.shape_deck)) if cards]
 
 
-def _draftable(state: State) -> list[str]:
-    return sort_drinks(state.supply)
+def _draws(state: State, seat: int) -> list[Move]:
+    return [Move("draw", seat, {"deck": d}) for d in _open_decks(state)]
 
 
-def chance(state: State) -> ChanceSpec | None:
-    """The chance move the game waits for, with its outcomes (and odds where known)."""
-    if state.phase == START:
-        return uniform(Move("start_player", CHANCE, {"seat": p}) for p in range(len(state.seats)))
-    if state.phase == SECRET:
-        deck = state.colour_deck if state.drawing_from == "colour" else state.shape_deck
-        return uniform(Move("secret_card", CHANCE, {"card": c}) for c in sorted(deck))
-    if state.phase == TURN_UP:
-        possible = uniform(Move("turn_up", CHANCE, {"colour": c, "shape": s})
-                           for c in sorted(state.colour_deck) for s in sorted(state.shape_deck))
-        # The table is offered every pair: the cards left would tell which ones were drawn.
-        every_pair = tuple(Move("turn_up", CHANCE, {"colour": c.id, "shape": s.id})
-                           for c in COLOUR_CARDS for s in SHAPE_CARDS)
-        return replace(possible, offer=every_pair)
-    if state.phase == DROP:
-        return ChanceDrop("drop", _thrown(state), tuple(sorted(state.tower.inside)))
-    return None
+def _picks(state: State, seat: int) -> list[Move]:
+    return [Move("pick", seat, {"drink": d}) for d in sort_drinks(state.supply)]
 
 
-def _thrown(state: State) -> tuple[str, ...]:
-    """All that the start player throws in: six drafted drinks, the 7th, and any re-throws."""
-    drinks = [d for s in state.seats for d in s.hand]
-    if state.seventh_set_aside:
-        drinks.append(state.seventh)
-    return tuple(drinks) + tuple(sorted(state.rethrow))
+def _stakes(state: State, seat: int) -> list[int]:
+    o = state.options
+    return list(range(o.min_stake, min(o.max_stake, state.seats[seat].yen) + 1, o.stake_step))
 
 
-def is_over(state: State) -> bool:
-    return state.phase == OVER
+def _investments(state: State, seat: int) -> list[Move]:
+    return [Move("invest", seat, {"amount": a}) for a in _stakes(state, seat)]
+
+
+def _declarations(state: State, seat: int) -> list[Move]:
+    return [Move("declare", seat, {"kind": k}) for k in CARD_IDS]
+
+
+# --- what chance may bring ------------------------------------------------------------------
+
+def _secret_cards(state: State) -> ChanceSpec:
+    deck = state.colour_deck if state.drawing_from == "colour" else state.shape_deck
+    return uniform(Move("secret_card", CHANCE, {"card": c}) for c in sorted(deck))
+
+
+def _turned_up(state: State) -> ChanceSpec:
+    possible = uniform(Move("turn_up", CHANCE, {"colour": c, "shape": s})
+                       for c in sorted(state.colour_deck) for s in sorted(state.shape_deck))
+    # The table is offered every pair: the cards left would tell which ones were drawn.
+    every_pair = tuple(Move("turn_up", CHANCE, {"colour": c.id, "shape": s.id})
+                       for c in COLOUR_CARDS for s in SHAPE_CARDS)
+    return replace(possible, offer=every_pair)
+
+
+def _throw(state: State) -> ChanceSpec:
+    return ChanceDrop("drop", thrown(state), tuple(sorted(state.tower.inside)))
 
 
 # --- applying moves -----------------------------------------------------------------------
-
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    """The new state and what happened; IllegalMove (state untouched) if not allowed now."""
-    if state.phase == OVER:
-        raise IllegalMove("the game is over", move)
-    if move.kind == "spill" and move.player == CHANCE:  # may happen at any moment: not in legal_moves
-        return _apply_spill(state, move)
-    if move.player == CHANCE:
-        handler = _CHANCE_HANDLERS.get((state.phase, move.kind))
-        if handler is None:
-            raise IllegalMove(f"no {move.kind!r} outcome is awaited now; the game waits for: {_waiting(state)}", move)
-        return handler(state, move)
-    legal = legal_moves(state, move.player) if isinstance(move.player, int) else []
-    canonical = next((m for m in legal if m == move), None)  # e.g. 200.0 from JSON becomes 200
-    if canonical is None:
-        raise IllegalMove(_why_illegal(state, move), move)
-    return _PLAYER_HANDLERS[move.kind](state, canonical)
-
-
-def _waiting(state: State) -> str:
-    return {START: "the start player to be chosen", DRAW: "a player to draw a card",
-            SECRET: "the drawn card to be entered on that player's phone",
-            TURN_UP: "a colour and a shape card to be turned up", DRAFT: "a draft pick",
-            INVEST: "an investment", DECLARE: "a declared colour or shape",
-            DROP: "the drinks that came out of the tower"}[state.phase]
-
-
-def _why_illegal(state: State, move: Move) -> str:
-    if not isinstance(move.player, int) or not 0 <= move.player < len(state.seats):
-        return f"there is no seat {move.player!r}"
-    if state.phase in (START, SECRET, TURN_UP, DROP) or move.player != _current(state):
-        return f"it is not {state.seats[move.player].name}'s turn; the game waits for {_waiting(state)}"
-    expected = {DRAW: "draw", DRAFT: "pick", INVEST: "invest", DECLARE: "declare"}[state.phase]
-    if move.kind != expected:
-        return f"now is the time to {expected}, not to {move.kind}"
-    if state.phase == DRAW:
-        return "draw from the 'colour' or the 'shape' deck (one that still has cards)"
-    if state.phase == DRAFT:
-        return f"{move.args.get('drink')!r} is not a drink left to pick"
-    if state.phase == INVEST:
-        o = state.options
-        return (f"invest {o.min_stake} to {o.max_stake} yen in steps of {o.stake_step}, "
-                f"and no more than you have ({state.seats[move.player].yen})")
-    return f"declare one colour or one shape: {', '.join(CARD_IDS)}"
-
-
-def _seat_arg(state: State, value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < len(state.seats):
-        raise IllegalMove(f"seat must be 0 to {len(state.seats) - 1}, not {value!r}")
-    return value
-
-
-def _set_seat(state: State, p: int, **changes: Any) -> tuple[Seat, ...]:
-    return tuple(replace(s, **changes) if i == p else s for i, s in enumerate(state.seats))
-
-
-def _apply_start(state: State, seat: int) -> tuple[State, list[Event]]:
-    return replace(state, phase=DRAW, start_player=seat), [Event("start_player", {"seat": seat})]
-
-
-def _start_player(state: State, move: Move) -> tuple[State, list[Event]]:
-    return _apply_start(state, _seat_arg(state, move.args.get("seat")))
-
-
-def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
-    deck = move.args["deck"]
-    return (replace(state, phase=SECRET, drawing_from=deck),
-            [Event("drew", {"seat": move.player, "deck": deck})])
-
-
-def _text_arg(move: Move, name: str) -> str:
-    value = move.args.get(name)
-    if not isinstance(value, str):
-        raise IllegalMove(f"'{name}' must be an id (text), not {value!r}", move)
-    return value
-
 
 def _drinks_arg(move: Move) -> tuple[str, ...]:
     out = move.args.get("out")
@@ -291,15 +129,31 @@ def _drinks_arg(move: Move) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _begin(state: State, seat: int) -> tuple[State, list[Event]]:
+    return replace(state, phase=DRAW, start_player=seat), [Event("start_player", {"seat": seat})]
+
+
+def _start_player(state: State, move: Move) -> tuple[State, list[Event]]:
+    return _begin(state, drawn_start_player(state, move))
+
+
+def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
+    deck = move.args.get("deck")
+    if deck not in _open_decks(state):
+        raise IllegalMove("draw from the 'colour' or the 'shape' deck (one that still has cards)")
+    return (replace(state, phase=SECRET, drawing_from=deck),
+            [Event("drew", {"seat": move.player, "deck": deck})])
+
+
 def _secret_card(state: State, move: Move) -> tuple[State, list[Event]]:
-    card = _text_arg(move, "card")
+    card = arg_text(move, "card")
     deck_name = state.drawing_from
     deck = state.colour_deck if deck_name == "colour" else state.shape_deck
     if card not in deck:
         raise IllegalMove(f"{card!r} is not a card that can be drawn from the {deck_name} deck now; "
                           f"still in it: {', '.join(sorted(deck))}", move)
-    p = _current(state)
-    seats = _set_seat(state, p, secret=card)
+    p = _drawer(state)
+    seats = set_at(state.seats, p, secret=card)
     decks = ({"colour_deck": deck - {card}} if deck_name == "colour" else {"shape_deck": deck - {card}})
     everyone_drew = all(s.secret for s in seats)
     state = replace(state, seats=seats, drawing_from=None, phase=TURN_UP if everyone_drew else DRAW, **decks)
@@ -307,7 +161,7 @@ def _secret_card(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _turn_up(state: State, move: Move) -> tuple[State, list[Event]]:
-    colour, shape = _text_arg(move, "colour"), _text_arg(move, "shape")
+    colour, shape = arg_text(move, "colour"), arg_text(move, "shape")
     if colour not in state.colour_deck or shape not in state.shape_deck:
         # Naming the cards left would give the secret cards away.
         raise IllegalMove(f"{colour} and {shape} cannot both be turned up now: one of them is not a "
@@ -324,8 +178,10 @@ def _turn_up(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _pick(state: State, move: Move) -> tuple[State, list[Event]]:
-    p, drink = move.player, move.args["drink"]
-    seats = _set_seat(state, p, hand=state.seats[p].hand + (drink,))
+    p, drink = move.player, move.args.get("drink")
+    if not isinstance(drink, str) or drink not in state.supply:
+        raise IllegalMove(f"{drink!r} is not a drink left to pick")
+    seats = set_at(state.seats, p, hand=state.seats[p].hand + (drink,))
     state = replace(state, seats=seats, supply=state.supply - {drink}, picks=state.picks + 1)
     return _end_draft_if_done(state), [Event("picked", {"seat": p, "drink": drink})]
 
@@ -344,8 +200,13 @@ def _skip_to_invest(state: State) -> State:
 
 
 def _invest(state: State, move: Move) -> tuple[State, list[Event]]:
-    p, amount = move.player, move.args["amount"]
-    seats = _set_seat(state, p, yen=state.seats[p].yen - amount, stake=amount)
+    p, amount = move.player, move.args.get("amount")
+    if isinstance(amount, bool) or amount not in _stakes(state, p):  # 200.0 from JSON is 200
+        o = state.options
+        raise IllegalMove(f"invest {o.min_stake} to {o.max_stake} yen in steps of {o.stake_step}, "
+                          f"and no more than you have ({state.seats[p].yen})")
+    amount = int(amount)
+    seats = set_at(state.seats, p, yen=state.seats[p].yen - amount, stake=amount)
     state = replace(state, seats=seats)
     if not any(_must_invest(state, q) for q in state.order):
         state = replace(state, phase=DECLARE)
@@ -353,15 +214,17 @@ def _invest(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _declare(state: State, move: Move) -> tuple[State, list[Event]]:
-    p, kind = move.player, move.args["kind"]
-    state = replace(state, seats=_set_seat(state, p, declared=kind))
+    p, kind = move.player, move.args.get("kind")
+    if kind not in CARD_IDS:
+        raise IllegalMove(f"declare one colour or one shape: {', '.join(CARD_IDS)}")
+    state = replace(state, seats=set_at(state.seats, p, declared=kind))
     if all(s.declared or not s.stake for s in state.seats):
         state = replace(state, phase=DROP)
     return state, [Event("declared", {"seat": p, "kind": kind})]
 
 
 def _drop(state: State, move: Move) -> tuple[State, list[Event]]:
-    tower, drop = state.tower.drop(_thrown(state), _drinks_arg(move))
+    tower, drop = state.tower.drop(thrown(state), _drinks_arg(move))
     result = score_round(state, drop.out)
     events = [Event("drop", drop.to_json()), Event("round_scored", result)]
     seats = tuple(replace(s, yen=s.yen + result["paid"][i]) for i, s in enumerate(state.seats))
@@ -370,26 +233,6 @@ def _drop(state: State, move: Move) -> tuple[State, list[Event]]:
                     rethrow=frozenset(), last_round={**result, "drop": drop.to_json(), "round": state.round})
     state, end_events = _end_round(state)
     return state, events + end_events
-
-
-def score_round(state: State, out: tuple[str, ...]) -> dict:
-    """What each seat is paid back from the bank for a drop (0 when the stake is lost)."""
-    o = state.options
-    drinks = [Drink.parse(d) for d in out]
-    seventh_out = state.seventh in out and (state.seventh_set_aside or o.seventh_stuck_counts)
-    paid, matches, bonus = [], [], []
-    for p, seat in enumerate(state.seats):
-        n = sum(d.matches(Card.parse(seat.declared)) for d in drinks) if seat.declared else 0
-        forfeited = seventh_out and p == state.start_player
-        pays = seat.stake > 0 and n > 0 and not forfeited
-        got_bonus = pays and seat.secret == seat.declared
-        paid.append(seat.stake * (1 + n) + (o.bonus if got_bonus else 0) if pays else 0)
-        matches.append(n)
-        bonus.append(got_bonus)
-    return {"paid": paid, "matches": matches, "bonus": bonus, "seventh_out": seventh_out,
-            "stakes": [s.stake for s in state.seats], "declared": [s.declared for s in state.seats],
-            "secrets": [s.secret for s in state.seats], "start_player": state.start_player,
-            "seventh": state.seventh}
 
 
 def _end_round(state: State) -> tuple[State, list[Event]]:
@@ -417,19 +260,6 @@ def _end_round(state: State) -> tuple[State, list[Event]]:
     return fresh, events
 
 
-def _apply_spill(state: State, move: Move) -> tuple[State, list[Event]]:
-    out = _drinks_arg(move)
-    tower = state.tower.spill(out)
-    # Drinks that fall out between throws go back in with the next throw.
-    state = replace(state, tower=tower, rethrow=state.rethrow | set(out))
-    return state, [Event("spill", {"out": list(out)})]
-
-
-_CHANCE_HANDLERS = {(START, "start_player"): _start_player, (SECRET, "secret_card"): _secret_card,
-                    (TURN_UP, "turn_up"): _turn_up, (DROP, "drop"): _drop}
-_PLAYER_HANDLERS = {"draw": _draw, "pick": _pick, "invest": _invest, "declare": _declare}
-
-
 # --- what the table and each phone see ----------------------------------------------------
 
 def view(state: State, viewer: int | None) -> dict:
@@ -444,7 +274,7 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": NAME, "phase": state.phase, "round": state.round, "rounds": state.options.rounds,
         "players": players, "bank": state.bank,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending(state)],
+        "to_act": to_act(GAME.pending(state)),
         "decks": {"colour": len(state.colour_deck), "shape": len(state.shape_deck)},
         "drawing_from": state.drawing_from,
         "face_up": list(state.face_up), "seventh": state.seventh,
@@ -452,38 +282,82 @@ def view(state: State, viewer: int | None) -> dict:
         "supply": sort_drinks(state.supply),
         "tower": {"stuck": sort_drinks(state.tower.inside)},
         "rethrow": sorted(state.rethrow),
-        "thrown": list(_thrown(state)) if state.phase == DROP else [],
+        "thrown": list(thrown(state)) if state.phase == DROP else [],
         "last_round": dict(state.last_round) if state.last_round else None,
         "winners": list(state.winners), "over": state.phase == OVER,
         "options": {"win_at": state.options.win_at, "bonus": state.options.bonus},
     }
 
 
-def payouts(state: State) -> dict:
-    """Money now; for the round in play each seat's best case (without the secret bonus,
-    which would give the card away); the final standings once the game is over."""
-    in_play = list(_thrown(state)) + sorted(state.tower.inside) if state.phase in (DECLARE, DROP) else []
-    best = []
-    for s in state.seats:
-        n = sum(Drink.parse(d).matches(Card.parse(s.declared)) for d in in_play) if s.declared else 0
-        best.append(s.yen + s.stake * (1 + n) if n else s.yen)
-    return {"yen": [s.yen for s in state.seats], "stakes": [s.stake for s in state.seats],
-            "best_case": best, "final": state.phase == OVER, "winners": list(state.winners)}
+def _invest_info(state: State, move: Move) -> MoveInfo:
+    most = max((matching(state, k) for k in CARD_IDS), default=0)
+    a = move.args["amount"]
+    return MoveInfo(cost=a, pays_up_to=a * (1 + most) + state.options.bonus if most else 0)
 
 
-def move_info(state: State, move: Move) -> MoveInfo:
-    if move.kind == "invest":
-        most = max((_matching(state, k) for k in CARD_IDS), default=0)
-        a = move.args["amount"]
-        return MoveInfo(cost=a, pays_up_to=a * (1 + most) + state.options.bonus if most else 0)
-    if move.kind == "declare":
-        stake = state.seats[move.player].stake
-        n = _matching(state, move.args["kind"])
-        return MoveInfo(cost=0, pays_up_to=stake * (1 + n) if n else 0)
-    return MoveInfo()
+def _declare_info(state: State, move: Move) -> MoveInfo:
+    stake = state.seats[move.player].stake
+    n = matching(state, move.args["kind"])
+    return MoveInfo(cost=0, pays_up_to=stake * (1 + n) if n else 0)
 
 
-def _matching(state: State, kind: str) -> int:
-    """How many drinks that could come out this round match a colour or shape."""
-    card = Card.parse(kind)
-    return sum(Drink.parse(d).matches(card) for d in list(_thrown(state)) + list(state.tower.inside))
+# --- estimates ------------------------------------------------------------------------------
+
+def redraw(state: State, viewer: int | None, rng: random.Random) -> State:
+    """The secret cards ``viewer`` has not seen, drawn again: which deck each player drew from is
+    public, so each other player's card is drawn from the cards of that deck out of the viewer's
+    sight (the deck's face-down cards and the others' cards from it); the rest stay the deck."""
+    seats, decks = list(state.seats), {}
+    for kind, deck in (("colour", state.colour_deck), ("shape", state.shape_deck)):
+        hidden = [p for p, s in enumerate(seats) if p != viewer and s.secret and Card.parse(s.secret).kind == kind]
+        unseen = sorted(deck | {seats[p].secret for p in hidden})
+        rng.shuffle(unseen)
+        for p in hidden:
+            seats[p] = replace(seats[p], secret=unseen.pop())
+        decks[f"{kind}_deck"] = frozenset(unseen)
+    return replace(state, seats=tuple(seats), **decks)
+
+
+def _rounds_left(state: State) -> int:
+    """The work of a playout, in seat-rounds (the session's estimate budget)."""
+    return state.n * max(1, state.options.rounds - state.round + 1)
+
+
+# --- the declaration --------------------------------------------------------------------------
+
+GAME = Declared(
+    name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
+    phases=(
+        Phase(START, "the start player to be chosen", outcomes=start_player_outcomes,
+              ends="when the crate is handed out"),
+        Phase(DRAW, "a player to draw a card", acting=_turn_of(_drawer), ends="when the drawer chose a deck"),
+        Phase(SECRET, "the drawn card to be entered on that player's phone", acting=_card_for_drawer,
+              outcomes=_secret_cards, ends="with the card: the next player draws, or the pair is turned up"),
+        Phase(TURN_UP, "a colour and a shape card to be turned up", outcomes=_turned_up,
+              ends="when the 7th drink is set aside"),
+        Phase(DRAFT, "a draft pick", acting=_turn_of(_picker), ends="when everyone holds two drinks"),
+        Phase(INVEST, "an investment", acting=_turn_of(_investor), ends="when everyone who can has staked"),
+        Phase(DECLARE, "a declared colour or shape", acting=_turn_of(_declarer),
+              ends="when every stake names a colour or a shape"),
+        Phase(DROP, "the drinks that came out of the tower", outcomes=_throw,
+              ends="with the payouts: the next round, or the end"),
+        Phase(OVER, "nothing"),
+    ),
+    kinds=(
+        Kind("start_player", _start_player, f"{RULE}: VORBEREITUNG", phases=(START,), chance=True),
+        Kind("draw", _draw, f"{RULE}: SPIELABLAUF 1", phases=(DRAW,), listed=_draws),
+        Kind("secret_card", _secret_card, f"{RULE}: SPIELABLAUF 1", phases=(SECRET,), chance=True),
+        Kind("turn_up", _turn_up, f"{RULE}: SPIELABLAUF 2", phases=(TURN_UP,), chance=True),
+        Kind("pick", _pick, f"{RULE}: SPIELABLAUF 3", phases=(DRAFT,), listed=_picks),
+        Kind("invest", _invest, f"{RULE}: SPIELABLAUF 4", phases=(INVEST,), listed=_investments, info=_invest_info),
+        Kind("declare", _declare, f"{RULE}: SPIELABLAUF 5", phases=(DECLARE,), listed=_declarations,
+             info=_declare_info),
+        Kind("drop", _drop, f"{RULE}: SPIELABLAUF 6-8", phases=(DROP,), chance=True),
+        Kind("spill", spill_to_rethrow, f"{RULE}: SPIELENDE", chance=True, anytime=True),
+    ),
+    view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
+    redraw=redraw, playout_cost=_rounds_left,
+)
+
+(setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
+ composite_moves) = GAME.surface()

@@ -10,9 +10,7 @@ coin to throw a whole crate into the tower: what comes out goes onto its cards; 
 sticks must be pushed out by a later throw, and drinks still stuck after the last 500
 lose the game. Score: the yen not spent. Harder: start with eight 100s and two 500s.
 
-A crate is two slots wide and three long; slots are numbered row by row:
-0 1 / 2 3 / 4 5. Its long sides are ``left`` (0, 2, 4) and ``right`` (1, 3, 5), its short
-sides ``top`` (0, 1) and ``bottom`` (4, 5).
+The crates, their sides and the start rule are in pura_crates.py.
 
 >>> s = setup({"layout": list(DRINK_IDS)})
 >>> s.phase, excess(s.crates) > 0
@@ -21,49 +19,52 @@ sides ``top`` (0, 1) and ``bottom`` (4, 5).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from itertools import combinations
-from typing import Any, Mapping, Sequence
+from typing import Any, Literal, Mapping, Sequence
 
 from ...drinks import CARD_IDS, DRINK_IDS
-from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Composite, Event, IllegalMove, Move, MoveInfo, Pending,
-                      uniform)
+from ..declared import Declared, Kind, Phase, nothing_hidden
+from ..engine import CHANCE, ChanceSpec, Composite, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from ..options import Flag, GameOptions, Players, Whole
 from ..tower import Tower
-from .common import (arg_card, arg_drinks, arg_int, arg_list, dispatch, drink, matches, options_from_config,
-                     seat_names, sort_drinks, trait_counts, traits)
+from .common import arg_card, arg_drinks, arg_int, arg_list, awaited_drop, drink, matches, seat_names, sort_drinks
+from .pura_crates import CRATES, SLOTS, Crates, crate_excess, excess, offending, side_pairs, swap_composites, swapped
+from .tower_turns import to_act
 
 NAME = "pura"
 TITLE = "PURA"
 PLAYERS = (1,)
+RULE = "002 PURA"
 
 FILL, FIX, PLAY, DROP, OVER = "fill", "fix", "play", "drop", "over"
-PHASES = (FILL, FIX, PLAY, DROP, OVER)
-CRATES, SLOTS = 6, 6
-SIDES = {"left": (0, 2, 4), "right": (1, 3, 5), "top": (0, 1), "bottom": (4, 5)}
-
-Crates = tuple[tuple[str | None, ...], ...]
 
 
-@dataclass(frozen=True)
-class Options:
-    players: int = 1
-    hundreds: int = 10
-    five_hundreds: int = 3
-    hard: bool = False               # the harder game: eight 100s and two 500s
-    action_cost: int = 100
-    throw_cost: int = 500
-    max_share: int = 3               # a crate may hold at most this many drinks sharing a colour or shape at the start
-    bonus_at: int = 6                # clearing this many at once ...
-    bonus_coins: int = 3             # ... takes this many 100s back from the spent ones
-    out_to: str = "colour"           # drinks out of the tower go onto their "colour" or "shape" card
-    fix_limit: int = 36              # fix-up swaps allowed at the start before play begins anyway
+class Options(GameOptions):
+    players: Players = 1
+    hundreds: Whole = 10
+    five_hundreds: Whole = 3
+    hard: Flag = False               # the harder game: eight 100s and two 500s
+    action_cost: Whole = 100
+    throw_cost: Whole = 500
+    max_share: Whole = 3             # a crate may hold at most this many drinks sharing a colour or shape at the start
+    bonus_at: Whole = 6              # clearing this many at once ...
+    bonus_coins: Whole = 3           # ... takes this many 100s back from the spent ones
+    out_to: Literal["colour", "shape"] = "colour"  # drinks out of the tower go onto their colour or shape card
+    fix_limit: Whole = 36            # fix-up swaps allowed at the start before play begins anyway
+    # What the fix-up swaps count a crate's excess against: max_share. Rules version 1 counted it
+    # against three whatever max_share said (with max_share 4 a game could wait for a fix that no
+    # listed swap made); its games keep that reading.
+    fix_counts: Literal["max_share", "three"] = "max_share"
 
-    def __post_init__(self) -> None:
-        if self.out_to not in ("colour", "shape"):
-            raise IllegalMove("option out_to must be 'colour' or 'shape'")
+    EARLIER = {1: {"fix_counts": "three"}}
 
     @property
     def start_coins(self) -> tuple[int, int]:
         return (8, 2) if self.hard else (self.hundreds, self.five_hundreds)
+
+    @property
+    def counted_share(self) -> int:
+        """The share the fix-up swaps bring the crates down to."""
+        return 3 if self.fix_counts == "three" else self.max_share
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,7 @@ class State:
         return dict(self.cards)[card]
 
 
-def setup(config: Mapping[str, Any]) -> State:
-    opts = options_from_config(Options, config, TITLE, PLAYERS)
+def start(opts: Options, config: Mapping[str, Any]) -> State:
     (name,) = seat_names(config, 1)
     h, f = opts.start_coins
     state = State(opts, name, hundreds=h, fives=f)
@@ -107,193 +107,70 @@ def setup(config: Mapping[str, Any]) -> State:
     return state
 
 
-# --- the geometry and the starting rule --------------------------------------------------------
+# --- who acts, and what they may do ---------------------------------------------------------
 
-def excess(crates: Crates) -> int:
-    """How far the crates are over the start rule (at most three sharing a colour or shape)."""
-    return sum(max(0, k - 3) for c in crates for k in trait_counts(d for d in c if d).values())
-
-
-def offending(crates: Crates, max_share: int = 3) -> list[tuple[int, int]]:
-    """(crate, slot) of every drink that helps a crate break the start rule."""
-    found = []
-    for i, c in enumerate(crates):
-        bad = {t for t, k in trait_counts(d for d in c if d).items() if k > max_share}
-        found += [(i, s) for s, d in enumerate(c) if d and bad & set(traits(d))]
-    return found
-
-
-def _swap(crates: Crates, pairs: Sequence[tuple[int, int, int, int]]) -> Crates:
-    grid = [list(c) for c in crates]
-    for a, sa, b, sb in pairs:
-        grid[a][sa], grid[b][sb] = grid[b][sb], grid[a][sa]
-    return tuple(tuple(c) for c in grid)
-
-
-def side_pairs(a_slots: Sequence[int], b_slots: Sequence[int]) -> bool:
-    """Whether slots of one crate can face slots of another straight across touching sides
-    of the same length (either way round, since crates may be turned)."""
-    for sa in SIDES.values():
-        if not set(a_slots) <= set(sa):
-            continue
-        for sb in SIDES.values():
-            if len(sa) != len(sb) or not set(b_slots) <= set(sb):
-                continue
-            for rev in (False, True):
-                if all((sb[::-1] if rev else sb)[sa.index(x)] == y for x, y in zip(a_slots, b_slots)):
-                    return True
-    return False
-
-
-def _swap_shapes() -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
-    """Every distinct straight-across swap between two crates (the geometry only)."""
-    seen, found = set(), []
-    for a, b in combinations(range(CRATES), 2):
-        for sa in SIDES.values():
-            for sb in SIDES.values():
-                if len(sa) != len(sb):
-                    continue
-                for rev in (False, True):
-                    tb = sb[::-1] if rev else sb
-                    for k in range(1, len(sa) + 1):
-                        for idx in combinations(range(len(sa)), k):
-                            pairs = tuple((sa[i], tb[i]) for i in idx)
-                            key = (a, b, frozenset(pairs))
-                            if key not in seen:
-                                seen.add(key)
-                                found.append((a, b, tuple(x for x, _ in pairs), tuple(y for _, y in pairs)))
-    return tuple(found)
-
-
-_SWAP_SHAPES = _swap_shapes()
-
-
-def _alignments() -> tuple[tuple[tuple[int, int], ...], ...]:
-    """The ways two crates can stand side to side: the slot pairs facing each other."""
-    found = []
-    for sa in SIDES.values():
-        for sb in SIDES.values():
-            if len(sa) == len(sb):
-                for tb in (sb, sb[::-1]):
-                    found.append(tuple(zip(sa, tb)))
-    return tuple(found)
-
-
-_ALIGNMENTS = _alignments()
-
-
-def _all_swaps(crates: Crates) -> list[tuple[int, int, tuple[int, ...], tuple[int, ...]]]:
-    """The swaps that move something: no pair of the swap has two empty slots."""
-    return [(a, b, sa, sb) for a, b, sa, sb in _SWAP_SHAPES
-            if all(crates[a][x] is not None or crates[b][y] is not None for x, y in zip(sa, sb))]
-
-
-# --- who acts -------------------------------------------------------------------------------
-
-def pending(state: State) -> list[Pending]:
-    if state.phase == OVER:
-        return []
-    if state.phase in (FILL, DROP):
-        return [Pending(CHANCE)]
+def _solo(state: State) -> list[Pending]:
     return [Pending(0)]
 
 
-def is_over(state: State) -> bool:
-    return state.phase == OVER
+def _excess(state: State) -> int:
+    """How far the crates are over the start rule, as the fix-up swaps count it."""
+    return excess(state.crates, state.options.counted_share)
 
 
-def _waiting(state: State) -> str:
-    return {FILL: "the next drink drawn for the crates", FIX: "a swap that fixes a crate with four alike",
-            PLAY: "an action", DROP: "the drinks that came out of the tower", OVER: "nothing"}[state.phase]
-
-
-def _fix_moves(state: State) -> list[Move]:
-    bad = offending(state.crates, state.options.max_share)
-    e = excess(state.crates)
+def _fix_moves(state: State, seat: int = 0) -> list[Move]:
+    """Swaps of a drink that makes its crate break the start rule with any drink of another crate:
+    those that bring the crates closer to the rule, or (when none does) all of them."""
+    share = state.options.counted_share
+    each = [crate_excess(c, share) for c in state.crates]
     moves, fallback = [], []
-    for a, sa in bad:
+    for a, sa in offending(state.crates, state.options.max_share):
         for b in range(CRATES):
             if b == a:
                 continue
             for sb in range(SLOTS):
                 m = Move("fix", 0, {"a": a, "a_slot": sa, "b": b, "b_slot": sb})
-                after = excess(_swap(state.crates, [(a, sa, b, sb)]))
-                (moves if after < e else fallback).append(m)
+                (moves if _fix_gain(state, a, sa, b, sb, each) > 0 else fallback).append(m)
     return moves or fallback
 
 
-def _play_moves(state: State) -> list[Move]:
-    moves = []
-    if state.hundreds:
-        for i, c in enumerate(state.crates):
-            ds = [d for d in c if d]
-            moves += [Move("clear", 0, {"crate": i, "card": card}) for card in CARD_IDS
-                      if any(matches(d, card) for d in ds)]
-        # Swaps (hundreds of them) are not listed: composite_moves describes them.
-    if state.fives:
-        moves += [Move("throw", 0, {"crate": i}) for i, c in enumerate(state.crates) if any(c)]
-    return moves
+def _fix_gain(state: State, a: int, sa: int, b: int, sb: int, each: Sequence[int]) -> int:
+    """How much closer to the start rule a fix-up swap brings the crates (``each``: their excess now)."""
+    share = state.options.counted_share
+    after = swapped((state.crates[a], state.crates[b]), [(0, sa, 1, sb)])
+    return each[a] + each[b] - crate_excess(after[0], share) - crate_excess(after[1], share)
 
 
-def composite_moves(state: State, seat: int) -> list[dict]:
-    """Swaps, one entry per pair of crates (a < b): pick slot pairs ``[a_slot, b_slot]`` that
-    face each other along one way the crates can stand side to side (``within``); pairs of
-    two empty slots are left out, as they move nothing."""
-    if seat != 0 or state.phase != PLAY or not state.hundreds:
+def _clears(state: State, seat: int) -> list[Move]:
+    if not state.hundreds:
         return []
-    cost = state.options.action_cost
-    found = []
-    for a, b in combinations(range(CRATES), 2):
-        groups = []
-        for pairs in _ALIGNMENTS:
-            kept = sorted(p for p in pairs if state.crates[a][p[0]] is not None or state.crates[b][p[1]] is not None)
-            if kept and kept not in groups:
-                groups.append(kept)
-        if not groups:
-            continue
-        items = sorted({p for g in groups for p in g})
-        most = max(len(g) for g in groups)
-        found.append(Composite("swap", {"arg": ["a_slots", "b_slots"], "from": [list(p) for p in items],
-                                        "min": 1, "max": most, "within": [[list(p) for p in g] for g in groups],
-                                        "shows": [[state.crates[a][x], state.crates[b][y]] for x, y in items]},
-                               base={"a": a, "b": b},
-                               price={str(k): cost for k in range(1, most + 1)}).to_json())
-    return found
+    return [Move("clear", 0, {"crate": i, "card": card}) for i, c in enumerate(state.crates) for card in CARD_IDS
+            if any(d and matches(d, card) for d in c)]
 
 
-def legal_moves(state: State, actor: Actor) -> list[Move]:
-    if actor == CHANCE:
-        spec = chance(state)
-        return [m for m, _ in spec.outcomes] if spec is not None and spec.kind == "choice" else []
-    if actor != 0:
-        return []
-    if state.phase == FIX:
-        return _fix_moves(state)
-    if state.phase == PLAY:
-        return _play_moves(state)
-    return []
+def _throws(state: State, seat: int) -> list[Move]:
+    return [Move("throw", 0, {"crate": i}) for i, c in enumerate(state.crates) if any(c)] if state.fives else []
+
+
+def _swaps(state: State, seat: int) -> list[Composite]:
+    """Swaps (hundreds of them) are not listed: one composite per pair of crates describes them."""
+    return swap_composites(state.crates, state.options.action_cost) if state.hundreds else []
 
 
 def _placed(state: State) -> set[str]:
     return {d for c in state.crates for d in c if d}
 
 
-def chance(state: State) -> ChanceSpec | None:
-    if state.phase == FILL:
-        left = sorted(set(DRINK_IDS) - _placed(state), key=DRINK_IDS.index)
-        return uniform(Move("fill", CHANCE, {"drink": d}) for d in left)
-    if state.phase == DROP:
-        return ChanceDrop("drop", state.thrown, tuple(sort_drinks(state.tower.inside)))
-    return None
+def _drinks_left(state: State) -> ChanceSpec:
+    left = sorted(set(DRINK_IDS) - _placed(state), key=DRINK_IDS.index)
+    return uniform(Move("fill", CHANCE, {"drink": d}) for d in left)
+
+
+def _throw_out(state: State) -> ChanceSpec:
+    return awaited_drop(state.thrown, state.tower)
 
 
 # --- applying moves ---------------------------------------------------------------------------
-
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    """The new state and what happened; IllegalMove (state untouched) if not allowed now."""
-    return dispatch(state, move, over=is_over(state), pending=pending(state), phase=state.phase,
-                    handlers=_HANDLERS, names=[state.name], waiting=_waiting(state), anytime={"spill": _spill})
-
 
 def _fill(state: State, move: Move) -> tuple[State, list[Event]]:
     d = move.args.get("drink")
@@ -309,7 +186,7 @@ def _fill(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _after_fill(state: State) -> State:
-    return replace(state, phase=FIX if excess(state.crates) and state.options.fix_limit > 0 else PLAY)
+    return replace(state, phase=FIX if _excess(state) and state.options.fix_limit > 0 else PLAY)
 
 
 def _slot(move: Move, name: str) -> int:
@@ -329,12 +206,15 @@ def _crate(move: Move, name: str) -> int:
 def _fix(state: State, move: Move) -> tuple[State, list[Event]]:
     a, sa, b, sb = _crate(move, "a"), _slot(move, "a_slot"), _crate(move, "b"), _slot(move, "b_slot")
     fix = Move("fix", 0, {"a": a, "a_slot": sa, "b": b, "b_slot": sb})
-    if fix not in _fix_moves(state):
-        raise IllegalMove("swap one drink that makes its crate break the start rule (more than three alike) with "
-                          "a drink of another crate, so that the crates come closer to the rule")
-    crates = _swap(state.crates, [(a, sa, b, sb)])
-    state = replace(state, crates=crates, fixes=state.fixes + 1)
-    if not excess(crates) or state.fixes >= state.options.fix_limit:
+    each = [crate_excess(c, state.options.counted_share) for c in state.crates]
+    helps = b != a and (a, sa) in offending(state.crates, state.options.max_share) and \
+        _fix_gain(state, a, sa, b, sb, each) > 0
+    if not helps and fix not in _fix_moves(state):  # a swap that does not help only when none does
+        raise IllegalMove(f"swap one drink that makes its crate break the start rule (more than "
+                          f"{state.options.max_share} alike) with a drink of another crate, so that the crates "
+                          "come closer to the rule")
+    state = replace(state, crates=swapped(state.crates, [(a, sa, b, sb)]), fixes=state.fixes + 1)
+    if not _excess(state) or state.fixes >= state.options.fix_limit:
         state = replace(state, phase=PLAY)
     return state, [Event("fixed", {"a": a, "a_slot": sa, "b": b, "b_slot": sb})]
 
@@ -385,7 +265,7 @@ def _swap_move(state: State, move: Move) -> tuple[State, list[Event]]:
     if all(state.crates[a][x] is None and state.crates[b][y] is None for _, x, _, y in pairs):
         raise IllegalMove("those slots are all empty: nothing to swap")
     state = _pay_100(state, "swapping")
-    state = replace(state, crates=_swap(state.crates, pairs),
+    state = replace(state, crates=swapped(state.crates, pairs),
                     last={"action": "swap", "a": a, "b": b, "a_slots": list(sa), "b_slots": list(sb)})
     return _check_end(state, [Event("swapped", {"a": a, "b": b, "a_slots": list(sa), "b_slots": list(sb)})])
 
@@ -466,12 +346,6 @@ def score(state: State) -> int | None:
     return state.yen if state.result == "won" else None
 
 
-_HANDLERS = {
-    (FILL, "fill"): _fill, (FIX, "fix"): _fix, (PLAY, "clear"): _clear, (PLAY, "swap"): _swap_move,
-    (PLAY, "throw"): _throw, (DROP, "drop"): _drop,
-}
-
-
 # --- views ----------------------------------------------------------------------------------
 
 def view(state: State, viewer: int | None) -> dict:
@@ -479,13 +353,14 @@ def view(state: State, viewer: int | None) -> dict:
         "game": NAME, "phase": state.phase,
         "players": [{"seat": 0, "name": state.name, "yen": state.yen, "turn": state.phase in (FIX, PLAY)}],
         "turn": 0 if state.phase in (FIX, PLAY) else None,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending(state)],
+        "to_act": to_act(GAME.pending(state)),
         "crates": [list(c) for c in state.crates],
         "cards": {c: list(ds) for c, ds in state.cards}, "sorted": sorted_count(state),
         "coins": {"100": state.hundreds, "500": state.fives},
         "spent": {"100": state.spent_hundreds, "500": state.spent_fives},
         "tower": {"stuck": sort_drinks(state.tower.inside)}, "thrown": list(state.thrown),
-        "start_rule_excess": excess(state.crates), "offending": [list(x) for x in offending(state.crates)],
+        "start_rule_excess": _excess(state),
+        "offending": [list(x) for x in offending(state.crates, state.options.max_share)],
         "fixes": state.fixes, "actions": state.actions, "last": dict(state.last) if state.last else None,
         "result": state.result, "why": state.why, "score": score(state),
         "winners": [0] if state.result == "won" else [], "over": state.phase == OVER,
@@ -497,15 +372,54 @@ def payouts(state: State) -> dict:
             "final": state.phase == OVER, "winners": [0] if state.result == "won" else []}
 
 
-def move_info(state: State, move: Move) -> MoveInfo:
+def _clear_info(state: State, move: Move) -> MoveInfo:
     o = state.options
-    if move.kind == "clear":
-        i, card = move.args.get("crate"), move.args.get("card")
-        n = sum(1 for d in state.crates[i] if d and matches(d, card)) if isinstance(i, int) and 0 <= i < CRATES \
-            and card in CARD_IDS else 0
-        return MoveInfo(cost=o.action_cost, pays_up_to=o.bonus_coins * 100 if n >= o.bonus_at else 0)
-    if move.kind == "swap":
-        return MoveInfo(cost=o.action_cost)
-    if move.kind == "throw":
-        return MoveInfo(cost=o.throw_cost)
-    return MoveInfo()
+    i, card = move.args.get("crate"), move.args.get("card")
+    n = sum(1 for d in state.crates[i] if d and matches(d, card)) if isinstance(i, int) and 0 <= i < CRATES \
+        and card in CARD_IDS else 0
+    return MoveInfo(cost=o.action_cost, pays_up_to=o.bonus_coins * 100 if n >= o.bonus_at else 0)
+
+
+def _swap_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(cost=state.options.action_cost)
+
+
+def _throw_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(cost=state.options.throw_cost)
+
+
+def _playout_work(state: State) -> int:
+    """What a playout from here costs, in the estimate budget's units (about a TOKYO METRO
+    seat-round each): one per coin left, and twenty per fix-up swap still to make."""
+    fixes = min(state.options.fix_limit - state.fixes, _excess(state)) if state.phase == FIX else 0
+    return state.hundreds + state.fives + 20 * fixes
+
+
+# --- the declaration --------------------------------------------------------------------------
+
+GAME = Declared(
+    name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
+    phases=(
+        Phase(FILL, "the next drink drawn for the crates", outcomes=_drinks_left,
+              ends="when all 36 drinks stand in the crates (or the table gave the layout)"),
+        Phase(FIX, lambda s: f"a swap that fixes a crate with more than {s.options.max_share} alike", acting=_solo,
+              ends="when every crate keeps the start rule, or after fix_limit swaps"),
+        Phase(PLAY, "an action", acting=_solo, ends="when every drink is sorted, or the game is lost"),
+        Phase(DROP, "the drinks that came out of the tower", outcomes=_throw_out, ends="with the drop"),
+        Phase(OVER, "nothing"),
+    ),
+    kinds=(
+        Kind("fill", _fill, f"{RULE}: VORBEREITUNG", phases=(FILL,), chance=True),
+        Kind("fix", _fix, f"{RULE}: VORBEREITUNG", phases=(FIX,), listed=_fix_moves),
+        Kind("clear", _clear, f"{RULE}: 100-YEN-MÜNZE", phases=(PLAY,), listed=_clears, info=_clear_info),
+        Kind("swap", _swap_move, f"{RULE}: 100-YEN-MÜNZE", phases=(PLAY,), compose=_swaps, info=_swap_info),
+        Kind("throw", _throw, f"{RULE}: 500-YEN-MÜNZE", phases=(PLAY,), listed=_throws, info=_throw_info),
+        Kind("drop", _drop, f"{RULE}: 500-YEN-MÜNZE", phases=(DROP,), chance=True),
+        Kind("spill", _spill, f"{RULE}: 500-YEN-MÜNZE", chance=True, anytime=True),
+    ),
+    view_of=view, payouts_of=payouts, seat_names=lambda state: (state.name,),
+    redraw=nothing_hidden, playout_cost=_playout_work,  # one player, who sees every crate and the tower
+)
+
+(setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
+ composite_moves) = GAME.surface()

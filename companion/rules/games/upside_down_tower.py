@@ -16,121 +16,34 @@ go to the front crates and add 100 to their card; the others go back to their ca
 Then everyone may sell stocks at the card prices. The game ends when the 12 front
 slots are full or two colour cards are empty; all stocks are sold and the richest wins.
 
+The options and the state are in upside_down_tower_state.py, the sealed bid in sealed.py; this
+module declares the phases and the moves (rules/declared.py).
+
 >>> s = setup({"names": ["A", "B", "C"]})
 >>> s.phase, sorted(c for c, _ in s.cards)
 ('draw', ['blue', 'mint', 'purple', 'red'])
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Mapping
 
 from ...drinks import ALL_DRINKS, COLOURS
-from ..engine import CHANCE, Actor, ChanceChoice, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
-from .common import (Bidding, arg_drink, arg_drinks, arg_int, arg_text, bid_moves, check_bid, clockwise,
-                     dispatch, drink, options_from_config, seat_names, set_at, sort_drinks, top)
+from ..declared import Declared, Kind, Phase
+from ..engine import CHANCE, ChanceChoice, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from .common import arg_drink, arg_drinks, arg_int, arg_text, seat_names, set_at, sort_drinks, top
+from .sealed import Bidding, SealedBid, redraw_bids
+from .tower_turns import to_act
+from .upside_down_tower_state import (BET, BID, BID_TIE, BUY, DRAW, FRONT_SLOTS, LAND, LANDING_ODDS, OVER, SELL,
+                                      SPACES, SPOTS, THROW, Bet, Options, Seat, State, colour_of, end_reason,
+                                      raise_price, set_card, settle_bets)
 
 NAME = "upside_down_tower"
 TITLE = "The upside-down tower"
 PLAYERS = (2, 3, 4, 5, 6)
-SECRET_MOVES = frozenset({"bid"})  # sealed: made on the bidder's own phone
+RULE = "002 The upside-down tower"
 
-DRAW, BID, BID_TIE, BUY, BET, THROW, LAND, SELL, OVER = (
-    "draw", "bid", "bid_tie", "buy", "bet", "throw", "land", "sell", "over")
-PHASES = (DRAW, BID, BID_TIE, BUY, BET, THROW, LAND, SELL, OVER)
-
-SPACES = ("slot", "crate", "outside")
-SPOTS = SPACES + ("stuck",)
-FRONT_SLOTS = 12
-# Rough odds for the simulated table; a real table reports each landing.
-LANDING_ODDS = {"slot": 0.25, "crate": 0.35, "outside": 0.3, "stuck": 0.1}
-
-
-@dataclass(frozen=True)
-class Options:
-    players: int = 3
-    start_yen: int = 1000
-    marker_colours: tuple = ("black", "white")   # the two colours that mark the bet spaces
-    card_start: int = 100            # yen on each colour card at the start
-    card_rise: int = 100             # added to a card per stock bought and per drink landed in the crate
-    rate_slot: int = 300             # paid per winning 100 on "in a slot"
-    rate_crate: int = 100            # ... on "in the crate, not in a slot"
-    rate_outside: int = 200          # ... on "outside the crate"
-    coin: int = 100
-    max_stocks: int = 2              # the bid winner buys up to this many, of different colours
-    max_rebids: int = 3              # tied bids re-bid this often, then a coin decides
-    hide_yen_while_bidding: bool = True
-    max_rounds: int = 30             # a bound so that a game always ends (0: none)
-
-    def __post_init__(self) -> None:
-        m = tuple(self.marker_colours)
-        if len(m) != 2 or len(set(m)) != 2 or not set(m) <= {c.value for c in COLOURS}:
-            raise IllegalMove("option marker_colours must name two different colours")
-        object.__setattr__(self, "marker_colours", m)
-
-    def rate(self, space: str) -> int:
-        return {"slot": self.rate_slot, "crate": self.rate_crate, "outside": self.rate_outside}[space]
-
-
-@dataclass(frozen=True)
-class Seat:
-    name: str
-    yen: int
-    stocks: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Bet:
-    seat: int
-    space: str
-    coins: int
-
-
-@dataclass(frozen=True)
-class State:
-    options: Options
-    seats: tuple[Seat, ...]
-    bank: int = 0
-    phase: str = DRAW
-    round: int = 1
-    lid: frozenset[str] = frozenset()
-    markers: frozenset[str] = frozenset()            # the bet-space markers: out of play
-    cards: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (colour, drinks on its card)
-    prices: tuple[tuple[str, int], ...] = ()          # (colour, yen on its card)
-    front: tuple[str, ...] = ()                       # the two crates before the tower
-    bidding: Bidding | None = None
-    tied: tuple[int, ...] = ()
-    winner: int | None = None                         # this round's bid winner
-    bought: tuple[str, ...] = ()                      # colours bought this round
-    bets: tuple[Bet, ...] = ()
-    acted: int = 0                                    # players done in the bet or sell phase
-    thrown: tuple[str, ...] = ()
-    landed: tuple[tuple[str, str], ...] = ()          # (drink, spot)
-    last_round: Mapping[str, Any] | None = None
-    final: Mapping[str, Any] | None = None
-    winners: tuple[int, ...] = ()
-
-    @property
-    def n(self) -> int:
-        return len(self.seats)
-
-    def card(self, colour: str) -> tuple[str, ...]:
-        return dict(self.cards)[colour]
-
-    def price(self, colour: str) -> int:
-        return dict(self.prices)[colour]
-
-    @property
-    def order(self) -> tuple[int, ...]:
-        return clockwise(self.winner or 0, self.n)
-
-
-def colour_of(drink_id: str) -> str:
-    return drink(drink_id).colour.value
-
-
-def setup(config: Mapping[str, Any]) -> State:
-    opts = options_from_config(Options, config, TITLE, PLAYERS)
+def start(opts: Options, config: Mapping[str, Any]) -> State:
     names = seat_names(config, opts.players)
     markers = frozenset(d.id for d in ALL_DRINKS if d.colour.value in opts.marker_colours)
     stock_colours = [c.value for c in COLOURS if c.value not in opts.marker_colours]
@@ -142,95 +55,62 @@ def setup(config: Mapping[str, Any]) -> State:
     return state
 
 
-# --- who acts -------------------------------------------------------------------------------
+# --- who acts, and what chance may bring --------------------------------------------------------
 
 def _in_turn(state: State) -> int:
     return state.order[state.acted]
 
 
-def pending(state: State) -> list[Pending]:
-    if state.phase == OVER:
-        return []
-    if state.phase == BID:
-        return [Pending(p) for p in state.bidding.waiting()]
-    if state.phase in (BUY, THROW):
-        return [Pending(state.winner)]
-    if state.phase in (BET, SELL):
-        return [Pending(_in_turn(state))]
-    return [Pending(CHANCE)]
+def _bid_winner(state: State) -> list[Pending]:
+    return [Pending(state.winner)]
 
 
-def is_over(state: State) -> bool:
-    return state.phase == OVER
-
-
-def _waiting(state: State) -> str:
-    return {DRAW: "each player's random stock drink", BID: "the sealed bids",
-            BID_TIE: "a coin to decide the tied bid", BUY: "the bid winner to buy stocks or go on",
-            BET: "a bet or a pass", THROW: "the bid winner to throw two drinks",
-            LAND: "where each thrown drink landed", SELL: "a player to sell stocks or go on",
-            OVER: "nothing"}[state.phase]
+def _next_in_turn(state: State) -> list[Pending]:
+    return [Pending(_in_turn(state))]
 
 
 def _throwable(state: State) -> list[str]:
     return [c for c, ds in state.cards if ds]
 
 
-def legal_moves(state: State, actor: Actor) -> list[Move]:
-    if actor == CHANCE:
-        spec = chance(state)
-        return [m for m, _ in spec.outcomes] if spec is not None else []
-    if actor not in [w.actor for w in pending(state)]:
-        return []
-    seat, o = state.seats[actor], state.options
-    if state.phase == BID:
-        return bid_moves(actor, seat.yen)
-    if state.phase == BUY:
-        moves = [Move("buy_stock", actor, {"drink": d}) for c, ds in state.cards
-                 if c not in state.bought and state.price(c) <= seat.yen for d in ds]
-        return moves + [Move("done", actor)]
-    if state.phase == BET:
-        moves = [Move("bet", actor, {"space": s, "coins": k}) for s in SPACES for k in (1, 2)
-                 if k * o.coin <= seat.yen]
-        return moves + [Move("pass", actor)]
-    if state.phase == THROW:
-        on_cards = [d for _, ds in state.cards for d in ds]
-        return [Move("throw", actor, {"drinks": (a, b)}) for i, a in enumerate(on_cards)
-                for b in on_cards[i + 1:] if colour_of(a) != colour_of(b)]
-    if state.phase == SELL:
-        return [Move("sell", actor, {"drink": d}) for d in seat.stocks] + [Move("done", actor)]
-    return []
+def _draws(state: State) -> ChanceSpec:
+    return uniform(Move("draw", CHANCE, {"drink": d}) for d in sort_drinks(state.lid))
 
 
-def chance(state: State) -> ChanceSpec | None:
-    if state.phase == DRAW:
-        return uniform(Move("draw", CHANCE, {"drink": d}) for d in sort_drinks(state.lid))
-    if state.phase == BID_TIE:
-        return uniform(Move("tie_break", CHANCE, {"seat": p}) for p in state.tied)
-    if state.phase == LAND:
-        done = {d for d, _ in state.landed}
-        left = [d for d in state.thrown if d not in done]
-        return ChanceChoice(tuple((Move("land", CHANCE, {"drink": d, "spot": s}), LANDING_ODDS[s] / len(left))
-                                  for d in left for s in SPOTS))
-    return None
+def _landings(state: State) -> ChanceSpec:
+    done = {d for d, _ in state.landed}
+    left = [d for d in state.thrown if d not in done]
+    return ChanceChoice(tuple((Move("land", CHANCE, {"drink": d, "spot": s}), LANDING_ODDS[s] / len(left))
+                              for d in left for s in SPOTS))
+
+
+# --- the moves a seat is offered --------------------------------------------------------------------
+
+def _stock_buys(state: State, seat: int) -> list[Move]:
+    return [Move("buy_stock", seat, {"drink": d}) for c, ds in state.cards
+            if c not in state.bought and state.price(c) <= state.seats[seat].yen for d in ds]
+
+
+def _bets(state: State, seat: int) -> list[Move]:
+    return [Move("bet", seat, {"space": s, "coins": k}) for s in SPACES for k in (1, 2)
+            if k * state.options.coin <= state.seats[seat].yen]
+
+
+def _throws(state: State, seat: int) -> list[Move]:
+    on_cards = [d for _, ds in state.cards for d in ds]
+    return [Move("throw", seat, {"drinks": (a, b)}) for i, a in enumerate(on_cards)
+            for b in on_cards[i + 1:] if colour_of(a) != colour_of(b)]
+
+
+def _sales(state: State, seat: int) -> list[Move]:
+    return [Move("sell", seat, {"drink": d}) for d in state.seats[seat].stocks]
+
+
+def _one(kind: str):
+    return lambda state, seat: [Move(kind, seat)]
 
 
 # --- applying moves ---------------------------------------------------------------------------
-
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    """The new state and what happened; IllegalMove (state untouched) if not allowed now."""
-    return dispatch(state, move, over=is_over(state), pending=pending(state), phase=state.phase,
-                    handlers=_HANDLERS, names=[s.name for s in state.seats], waiting=_waiting(state))
-
-
-def _set_card(state: State, colour: str, drinks: tuple[str, ...]) -> tuple:
-    return tuple((c, tuple(sort_drinks(drinks)) if c == colour else ds) for c, ds in state.cards)
-
-
-def _raise_price(state: State, colour: str, by: int) -> State:
-    prices = tuple((c, y + by if c == colour else y) for c, y in state.prices)
-    return replace(state, prices=prices, bank=state.bank - by)
-
 
 def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
     d = arg_drink(move)
@@ -256,36 +136,6 @@ def _start_round(state: State, events: list[Event]) -> tuple[State, list[Event]]
     return state, events + [Event("round_started", {"round": state.round})]
 
 
-def _bid(state: State, move: Move) -> tuple[State, list[Event]]:
-    p = move.player
-    amount = check_bid(move, state.seats[p].yen)
-    bidding = state.bidding.place(p, amount)
-    events = [Event("bid_placed", {"seat": p})]
-    if not bidding.complete():
-        return replace(state, bidding=bidding), events
-    bids, best = bidding.opened()
-    events.append(Event("bids_opened", {"bids": {str(k): v for k, v in bids.items()}, "highest": list(best)}))
-    if len(best) == 1:
-        return _won(replace(state, bidding=bidding), best[0], events)
-    if bidding.rebids < state.options.max_rebids:
-        return replace(state, bidding=bidding.rebid(best)), events + [Event("rebid", {"seats": list(best)})]
-    return replace(state, bidding=bidding, phase=BID_TIE, tied=best), events
-
-
-def _tie_break(state: State, move: Move) -> tuple[State, list[Event]]:
-    p = move.args.get("seat")
-    if p not in state.tied or isinstance(p, bool):
-        raise IllegalMove(f"'seat' must be one of the tied seats {list(state.tied)}, not {p!r}")
-    return _won(state, p, [Event("tie_break", {"seat": p})])
-
-
-def _won(state: State, p: int, events: list[Event]) -> tuple[State, list[Event]]:
-    amount = state.bidding.amount(p)
-    seats = set_at(state.seats, p, yen=state.seats[p].yen - amount)
-    state = replace(state, seats=seats, bank=state.bank + amount, winner=p, bidding=None, tied=(), phase=BUY)
-    return state, events + [Event("bid_won", {"seat": p, "paid": amount})]
-
-
 def _buy_stock(state: State, move: Move) -> tuple[State, list[Event]]:
     p, o = move.player, state.options
     d = arg_drink(move)
@@ -300,16 +150,18 @@ def _buy_stock(state: State, move: Move) -> tuple[State, list[Event]]:
     seat = state.seats[p]
     seats = set_at(state.seats, p, yen=seat.yen - cost, stocks=seat.stocks + (d,))
     state = replace(state, seats=seats, bank=state.bank + cost, bought=state.bought + (c,),
-                    cards=_set_card(state, c, tuple(x for x in state.card(c) if x != d)))
-    state = _raise_price(state, c, o.card_rise)
+                    cards=set_card(state, c, tuple(x for x in state.card(c) if x != d)))
+    state = raise_price(state, c, o.card_rise)
     events = [Event("bought_stock", {"seat": p, "drink": d, "paid": cost})]
     if len(state.bought) >= o.max_stocks:
         return _to_bets(state, events)
     return state, events
 
 
-def _done_buying(state: State, move: Move) -> tuple[State, list[Event]]:
-    return _to_bets(state, [Event("done_buying", {"seat": move.player})])
+def _done(state: State, move: Move) -> tuple[State, list[Event]]:
+    if state.phase == BUY:
+        return _to_bets(state, [Event("done_buying", {"seat": move.player})])
+    return _skip_sellers(replace(state, acted=state.acted + 1), [Event("done_selling", {"seat": move.player})])
 
 
 def _to_bets(state: State, events: list[Event]) -> tuple[State, list[Event]]:
@@ -379,22 +231,6 @@ def _land(state: State, move: Move) -> tuple[State, list[Event]]:
     return _settle(state, events)
 
 
-def settle_bets(state: State) -> dict:
-    """What each bet returns: per coin the stake plus the space's rate if it won."""
-    o = state.options
-    counts = {s: sum(1 for _, spot in state.landed if spot == s) for s in SPACES}
-    back = [0] * state.n
-    lines = []
-    to_bank = 0
-    for b in state.bets:
-        won_coins = (counts[b.space] >= 1) + (b.coins == 2 and counts[b.space] >= 2)
-        got = won_coins * (o.coin + o.rate(b.space))
-        back[b.seat] += got
-        to_bank += (b.coins - won_coins) * o.coin
-        lines.append({"seat": b.seat, "space": b.space, "coins": b.coins, "won_coins": won_coins, "paid": got})
-    return {"counts": counts, "paid": back, "lost_to_bank": to_bank, "bets": lines}
-
-
 def _settle(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     o = state.options
     result = settle_bets(state)
@@ -408,7 +244,7 @@ def _settle(state: State, events: list[Event]) -> tuple[State, list[Event]]:
         if spot in ("slot", "crate") and len(front) < FRONT_SLOTS:
             front = front + (d,)
             placed.append(d)
-            state = _raise_price(replace(state, cards=cards), c, o.card_rise)
+            state = raise_price(replace(state, cards=cards), c, o.card_rise)
             cards = state.cards
         else:
             cards = tuple((col, tuple(sort_drinks(ds + (d,))) if col == c else ds) for col, ds in cards)
@@ -440,23 +276,11 @@ def _sell(state: State, move: Move) -> tuple[State, list[Event]]:
     c = colour_of(d)
     got = state.price(c)
     seats = set_at(state.seats, p, yen=seat.yen + got, stocks=tuple(x for x in seat.stocks if x != d))
-    state = replace(state, seats=seats, bank=state.bank - got, cards=_set_card(state, c, state.card(c) + (d,)))
+    state = replace(state, seats=seats, bank=state.bank - got, cards=set_card(state, c, state.card(c) + (d,)))
     events = [Event("sold", {"seat": p, "drink": d, "got": got})]
     if not state.seats[p].stocks:
         return _skip_sellers(replace(state, acted=state.acted + 1), events)
     return state, events
-
-
-def _done_selling(state: State, move: Move) -> tuple[State, list[Event]]:
-    return _skip_sellers(replace(state, acted=state.acted + 1), [Event("done_selling", {"seat": move.player})])
-
-
-def end_reason(state: State) -> str | None:
-    if len(state.front) >= FRONT_SLOTS:
-        return "front_crates_full"
-    if sum(1 for _, ds in state.cards if not ds) >= 2:
-        return "two_cards_empty"
-    return None
 
 
 def _end_of_round(state: State, events: list[Event]) -> tuple[State, list[Event]]:
@@ -483,14 +307,6 @@ def _finish(state: State, reason: str, events: list[Event]) -> tuple[State, list
     return state, events + [Event("game_over", {"winners": list(winners), **final})]
 
 
-_HANDLERS = {
-    (DRAW, "draw"): _draw, (BID, "bid"): _bid, (BID_TIE, "tie_break"): _tie_break,
-    (BUY, "buy_stock"): _buy_stock, (BUY, "done"): _done_buying,
-    (BET, "bet"): _bet, (BET, "pass"): _pass_bet, (THROW, "throw"): _throw, (LAND, "land"): _land,
-    (SELL, "sell"): _sell, (SELL, "done"): _done_selling,
-}
-
-
 # --- views ----------------------------------------------------------------------------------
 
 def view(state: State, viewer: int | None) -> dict:
@@ -511,7 +327,7 @@ def view(state: State, viewer: int | None) -> dict:
         "game": NAME, "phase": state.phase, "round": state.round, "players": players,
         "turn": acting[0] if len(acting) == 1 and acting[0] != CHANCE else None,
         "bank": state.bank if not hide else None,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending(state)],
+        "to_act": to_act(pending(state)),
         "bidding": state.bidding.view(viewer) if state.bidding else None, "tied": list(state.tied),
         "bid_winner": state.winner, "bought_colours": list(state.bought),
         "colour_cards": [{"colour": c, "price": state.price(c), "drinks": list(ds)} for c, ds in state.cards],
@@ -540,17 +356,72 @@ def payouts(state: State) -> dict:
             "best_case": None if hide else best, "final": state.phase == OVER, "winners": list(state.winners)}
 
 
-def move_info(state: State, move: Move) -> MoveInfo:
+def _stock_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(cost=state.price(colour_of(move.args["drink"])))
+
+
+def _bet_info(state: State, move: Move) -> MoveInfo:
+    k, space = move.args.get("coins", 1), move.args.get("space", "crate")
     o = state.options
-    if move.kind == "bid":
-        return MoveInfo(cost=int(move.args.get("amount", 0)))
-    if move.kind == "buy_stock":
-        d = move.args.get("drink")
-        return MoveInfo(cost=state.price(colour_of(d)) if isinstance(d, str) else 0)
-    if move.kind == "bet":
-        k, space = move.args.get("coins", 1), move.args.get("space", "crate")
-        return MoveInfo(cost=k * o.coin, pays_up_to=k * (o.coin + o.rate(space)) if space in SPACES else 0)
-    if move.kind == "sell":
-        d = move.args.get("drink")
-        return MoveInfo(pays_up_to=state.price(colour_of(d)) if isinstance(d, str) else 0)
-    return MoveInfo()
+    return MoveInfo(cost=k * o.coin, pays_up_to=k * (o.coin + o.rate(space)) if space in SPACES else 0)
+
+
+def _sale_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(pays_up_to=state.price(colour_of(move.args["drink"])))
+
+
+# --- the declaration --------------------------------------------------------------------------
+
+def _playout_cost(state: State) -> int:
+    """A random playout's work in the session's units (a TOKYO METRO seat-round, about 0.25 ms): a
+    round takes about 5 plus one a seat, and a round fills a little more than one front slot."""
+    rounds = -(-(FRONT_SLOTS - len(state.front)) * 10 // 12)
+    if state.options.max_rounds:
+        rounds = min(rounds, state.options.max_rounds - state.round + 1)
+    return max(1, rounds) * (state.n + 5)
+
+
+def _bid_won(state: State, p: int) -> State:
+    return replace(state, winner=p, phase=BUY)
+
+
+SEALED = SealedBid("bid", f"{RULE}: SPIELABLAUF, Bietphase", "bid_won", _bid_won)
+
+GAME = Declared(
+    name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
+    phases=(
+        Phase(DRAW, "each player's random stock drink", outcomes=_draws,
+              ends="when every player has drawn: the rest go onto their colour cards"),
+        *SEALED.phases,
+        Phase(BUY, "the bid winner to buy stocks or go on", acting=_bid_winner,
+              ends="when the winner has bought the most stocks or is done"),
+        Phase(BET, "a bet or a pass", acting=_next_in_turn,
+              ends="when everyone from the bid winner on has bet or passed"),
+        Phase(THROW, "the bid winner to throw two drinks", acting=_bid_winner, ends="when two drinks are thrown"),
+        Phase(LAND, "where each thrown drink landed", outcomes=_landings,
+              ends="when both drinks have landed: the bets are paid"),
+        Phase(SELL, "a player to sell stocks or go on", acting=_next_in_turn,
+              ends="when everyone with stocks is done: a new round, or the end"),
+        Phase(OVER, "nothing"),
+    ),
+    kinds=(
+        Kind("draw", _draw, f"{RULE}: VORBEREITUNG", phases=(DRAW,), chance=True),
+        *SEALED.kinds,
+        Kind("buy_stock", _buy_stock, f"{RULE}: SPIELABLAUF, Bietphase", phases=(BUY,), listed=_stock_buys,
+             info=_stock_info),
+        Kind("bet", _bet, f"{RULE}: SPIELABLAUF, Wettphase", phases=(BET,), listed=_bets, info=_bet_info),
+        Kind("pass", _pass_bet, f"{RULE}: SPIELABLAUF, Wettphase", phases=(BET,), listed=_one("pass")),
+        Kind("throw", _throw, f"{RULE}: SPIELABLAUF, Wettphase", phases=(THROW,), listed=_throws),
+        Kind("land", _land, f"{RULE}: SPIELABLAUF, Wettphase", phases=(LAND,), chance=True),
+        Kind("sell", _sell, f"{RULE}: SPIELABLAUF, Verkaufsphase", phases=(SELL,), listed=_sales, info=_sale_info),
+        Kind("done", _done, f"{RULE}: SPIELABLAUF, Bietphase and Verkaufsphase", phases=(BUY, SELL),
+             listed=_one("done")),
+    ),
+    view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
+    # Hidden from a viewer: the other seats' sealed bids. Their yen are hidden too while bidding,
+    # but they are what everyone saw after the last selling phase, so nothing there to draw again.
+    redraw=redraw_bids, playout_cost=_playout_cost,
+)
+
+(setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
+ composite_moves) = GAME.surface()

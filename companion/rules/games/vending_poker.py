@@ -3,13 +3,13 @@
 Everyone has a crate and coins: a 1,000 note, two 500s and three 100s. On your turn
 either buy cans from the heap (100 for the three can shapes, 200 for the three bottle
 shapes; as many as your crate has free slots) paying coins into the pot, which never
-gives change, and throw each bought can into the tower on its own; or throw cans from
-your crate, one after another for as long as you like. Whatever comes out is yours.
-At the end of a turn you may call (with six cans you call anyway); everyone else then
-has one more turn, and the best five-can poker hand takes the pot: colours are suits,
-shapes are ranks (stubby can lowest, tallest bottle highest), five of a kind beats all.
-The winner empties the crate (keeping a sixth can that is not in the hand). A player
-who can neither buy nor throw is out; the last one left wins. See docs/rules-notes.md.
+gives change (paying too much is allowed), and throw each bought can into the tower on
+its own; or throw cans from your crate, one after another for as long as you like.
+Whatever comes out is yours. At the end of a turn you may call (with six cans you call
+anyway); everyone else then has one more turn, and the best five-can poker hand takes
+the pot (poker_hands.py). The winner empties the crate (keeping a sixth can that is not
+in the hand). A player who can neither buy nor throw is out; the last one left wins.
+Coins and the pot: poker_coins.py. See docs/rules-notes.md.
 
 >>> hand_rank(["red-tall_can", "blue-tall_can", "mint-tall_can", "white-tall_can", "black-tall_can"])[0]
 'five_of_a_kind'
@@ -17,165 +17,44 @@ who can neither buy nor throw is out; the last one left wins. See docs/rules-not
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from itertools import combinations, product
-from typing import Any, Mapping, Sequence
+from typing import Any, Literal, Mapping
 
 from ...drinks import ALL_DRINKS, Shape
-from ..engine import (CHANCE, Actor, ChanceDrop, ChanceSpec, Composite, Event, IllegalMove, Move,
-                      MoveInfo, Pending, uniform)
+from ..declared import Declared, Kind, Phase, nothing_hidden
+from ..engine import Composite, Event, IllegalMove, Move, MoveInfo
+from ..options import Flag, GameOptions, Players, Whole
 from ..tower import Tower
-from .common import (arg_drink, arg_drinks, arg_list, clockwise, dispatch, drink, options_from_config,
-                     seat_names, set_at, sort_drinks, top)
+from .common import arg_drink, arg_drinks, arg_list, clockwise, seat_names, set_at, sort_drinks, top
+from .poker_coins import DENOMS, Coins, add_coins, coin_value, coins_json, handed_over, payments, split_pot
+from .poker_hands import CATEGORIES, best_hand, hand_rank  # noqa: F401 - CATEGORIES: the hands' order, for callers
+from .tower_turns import (config_start_player, drawn_start_player, spill, start_player_outcomes, the_player,
+                          throw_drop, to_act)
 
 NAME = "vending_poker"
 TITLE = "Vending-machine poker"
 PLAYERS = (2, 3, 4, 5, 6)
+RULE = "002 Vending-machine poker"
 
 START, TURN, DROP, MORE, DISCARD, CALL, OVER = "start", "turn", "drop", "more", "discard", "call", "over"
-PHASES = (START, TURN, DROP, MORE, DISCARD, CALL, OVER)
 CRATE = 6
-DENOMS = (1000, 500, 100)
 CANS = (Shape.STUBBY_CAN, Shape.SHORT_CAN, Shape.TALL_CAN)
 
-CATEGORIES = ("high_card", "pair", "two_pair", "three_of_a_kind", "straight", "flush", "full_house",
-              "four_of_a_kind", "straight_flush", "five_of_a_kind")
 
+class Options(GameOptions):
+    # Rules version 1 refused a payment with a coin to spare.
+    EARLIER = {1: {"overpay": False}}
 
-@dataclass(frozen=True)
-class Options:
-    players: int = 3
-    notes_1000: int = 1              # each player's starting coins
-    coins_500: int = 2
-    coins_100: int = 3
-    can_price: int = 100             # stubby, short and tall cans
-    bottle_price: int = 200          # square, not-tallest and tallest bottles
-    auto_call_at: int = 6            # a crate this full at the end of a turn calls (0: never)
-    winner_keeps_sixth: bool = True  # a sole winner with six cans keeps the one outside the hand
-    spill_to: str = "heap"           # a can falling out on its own: "heap" or "thrower"
-    max_turns: int = 400             # a bound so that a game always ends (0: none)
-
-    def __post_init__(self) -> None:
-        if self.spill_to not in ("heap", "thrower"):
-            raise IllegalMove("option spill_to must be 'heap' or 'thrower'")
-
-
-Coins = tuple[int, int, int]  # how many 1000s, 500s, 100s
-
-
-def coin_value(coins: Coins) -> int:
-    return sum(n * d for n, d in zip(coins, DENOMS))
-
-
-def coins_json(coins: Coins) -> dict:
-    return {str(d): n for d, n in zip(DENOMS, coins)}
-
-
-def _add(a: Coins, b: Coins, sign: int = 1) -> Coins:
-    return tuple(x + sign * y for x, y in zip(a, b))  # type: ignore[return-value]
-
-
-def _count(payment: Sequence[int]) -> Coins:
-    return tuple(sum(1 for c in payment if c == d) for d in DENOMS)  # type: ignore[return-value]
-
-
-def payments(have: Coins, price: int) -> list[Coins]:
-    """Every way to pay ``price`` from ``have`` with no coin to spare (no change is given)."""
-    found = []
-    for counts in product(*(range(n + 1) for n in have)):
-        value = coin_value(counts)
-        if value < price or not any(counts):
-            continue
-        smallest = min(d for d, n in zip(DENOMS, counts) if n)
-        if value - smallest < price:
-            found.append(counts)
-    return found
-
-
-def split_pot(pot: Coins, k: int) -> tuple[list[Coins], Coins]:
-    """Share the pot's coins equally among ``k`` winners as far as possible without change.
-
-    The largest equal share each winner can be handed; what cannot be shared stays in the pot.
-    """
-    units = (10, 5, 1)
-    total = sum(n * u for n, u in zip(pot, units))
-    for share in range(total // k, 0, -1):
-        comps = [c for c in product(*(range(n + 1) for n in pot))
-                 if sum(x * u for x, u in zip(c, units)) == share]
-        groups = _find_groups(pot, comps, k, 0)
-        if groups is not None:
-            left = pot
-            for g in groups:
-                left = _add(left, g, -1)
-            return groups, left
-    return [(0, 0, 0)] * k, pot
-
-
-def _find_groups(left: Coins, comps: list, k: int, start: int) -> list | None:
-    if k == 0:
-        return []
-    for i in range(start, len(comps)):
-        c = comps[i]
-        if all(x <= y for x, y in zip(c, left)):
-            rest = _find_groups(_add(left, c, -1), comps, k - 1, i)
-            if rest is not None:
-                return [c] + rest
-    return None
-
-
-# --- hands ----------------------------------------------------------------------------------
-
-def _rank5(cans: Sequence[str]) -> tuple:
-    ds = [drink(c) for c in cans]
-    ranks = sorted((d.shape.height_rank for d in ds), reverse=True)
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    groups = sorted(counts.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
-    shape = [n for _, n in groups]
-    order = tuple(r for r, _ in groups)
-    flush = len(ds) == 5 and len({d.colour for d in ds}) == 1
-    straight = len(ds) == 5 and len(counts) == 5 and ranks[0] - ranks[-1] == 4
-    if shape[:1] == [5]:
-        cat = 9
-    elif straight and flush:
-        cat = 8
-    elif shape[:1] == [4]:
-        cat = 7
-    elif shape[:2] == [3, 2]:
-        cat = 6
-    elif flush:
-        cat = 5
-    elif straight:
-        cat = 4
-    elif shape[:1] == [3]:
-        cat = 3
-    elif shape[:2] == [2, 2]:
-        cat = 2
-    elif shape[:1] == [2]:
-        cat = 1
-    else:
-        cat = 0
-    return (cat,) + order
-
-
-def best_hand(crate: Sequence[str]) -> tuple[tuple, tuple[str, ...]]:
-    """The best hand of up to five cans from a crate: (rank key, the cans). Ties between
-    equally good selections keep the tallest leftover can out of the hand."""
-    crate = sort_drinks(crate)
-    if not crate:
-        return (-1,), ()
-    size = min(5, len(crate))
-    best = None
-    for combo in combinations(crate, size):
-        key = _rank5(combo)
-        if best is None or key > best[0]:
-            best = (key, combo)
-    return best
-
-
-def hand_rank(crate: Sequence[str]) -> tuple[str, tuple]:
-    key, cans = best_hand(crate)
-    return ("nothing" if key[0] < 0 else CATEGORIES[key[0]]), key
+    players: Players = 3
+    notes_1000: Whole = 1            # each player's starting coins
+    coins_500: Whole = 2
+    coins_100: Whole = 3
+    can_price: Whole = 100           # stubby, short and tall cans
+    bottle_price: Whole = 200        # square, not-tallest and tallest bottles
+    overpay: Flag = True             # a payment may hold a coin to spare (the pot never gives change)
+    auto_call_at: Whole = 6          # a crate this full at the end of a turn calls (0: never)
+    winner_keeps_sixth: Flag = True  # a sole winner with six cans keeps the one outside the hand
+    spill_to: Literal["heap", "thrower"] = "heap"   # a can falling out on its own
+    max_turns: Whole = 400           # a bound so that a game always ends (0: none)
 
 
 # --- state ----------------------------------------------------------------------------------
@@ -222,44 +101,28 @@ class State:
         return [p for p, s in enumerate(self.seats) if not s.out]
 
 
+_IS_CAN = {d.id: d.shape in CANS for d in ALL_DRINKS}
+
+
 def price(state: State, drink_id: str) -> int:
     o = state.options
-    return o.can_price if drink(drink_id).shape in CANS else o.bottle_price
+    return o.can_price if _IS_CAN[drink_id] else o.bottle_price
 
 
-def setup(config: Mapping[str, Any]) -> State:
-    opts = options_from_config(Options, config, TITLE, PLAYERS)
+def start(opts: Options, config: Mapping[str, Any]) -> State:
     names = seat_names(config, opts.players)
     coins = (opts.notes_1000, opts.coins_500, opts.coins_100)
     state = State(opts, tuple(Seat(n, coins) for n in names))
-    start = config.get("start_player")
-    if start is not None:
-        if not isinstance(start, int) or isinstance(start, bool) or not 0 <= start < opts.players:
-            raise IllegalMove(f"seat must be 0 to {opts.players - 1}, not {start!r}")
-        state, _ = _begin_turn(replace(state, start_player=start), start, [])
+    first = config_start_player(config, opts.players)
+    if first is not None:
+        state, _ = _begin_turn(replace(state, start_player=first), first, [])
     return state
 
 
-# --- who acts -------------------------------------------------------------------------------
+# --- who acts and what they may do ---------------------------------------------------------------
 
-def pending(state: State) -> list[Pending]:
-    if state.phase == OVER:
-        return []
-    if state.phase in (START, DROP):
-        return [Pending(CHANCE)]
-    return [Pending(state.player)]
-
-
-def is_over(state: State) -> bool:
-    return state.phase == OVER
-
-
-def _waiting(state: State) -> str:
-    name = state.seats[state.player].name
-    return {START: "the start player to be drawn", TURN: f"{name} to buy or throw cans",
-            DROP: f"what came out of the tower after {name}'s throw",
-            MORE: f"{name} to throw another can or stop", DISCARD: f"{name} to put back extra cans",
-            CALL: f"{name} to call or end the turn", OVER: "nothing"}[state.phase]
+def _name(state: State) -> str:
+    return state.seats[state.player].name
 
 
 def can_buy(state: State, p: int) -> bool:
@@ -269,36 +132,26 @@ def can_buy(state: State, p: int) -> bool:
     return seat.yen >= min(price(state, d) for d in state.heap)
 
 
-def legal_moves(state: State, actor: Actor) -> list[Move]:
-    if actor == CHANCE:
-        spec = chance(state)
-        return [m for m, _ in spec.outcomes] if spec is not None and spec.kind == "choice" else []
-    if state.phase in (START, DROP, OVER) or actor != state.player:
+def _buys(state: State, p: int) -> list[Move]:
+    """One can at a time, with every payment that has no coin to spare (the bigger forms: ``_buy_picks``)."""
+    if not can_buy(state, p):
         return []
-    seat = state.seats[actor]
-    if state.phase == TURN:
-        moves = []
-        if can_buy(state, actor):
-            ways = {pr: payments(seat.coins, pr) for pr in {price(state, d) for d in state.heap}}
-            for d in sort_drinks(state.heap):
-                for way in ways[price(state, d)]:
-                    coins = tuple(c for c, n in zip(DENOMS, way) for _ in range(n))
-                    moves.append(Move("buy", actor, {"drinks": (d,), "coins": coins}))
-        moves += [Move("throw", actor, {"drink": d}) for d in seat.crate]
-        return moves
-    if state.phase == MORE:
-        return [Move("throw", actor, {"drink": d}) for d in seat.crate if d not in seat.thrown] + [Move("stop", actor)]
-    if state.phase == DISCARD:
-        return [Move("discard", actor, {"drink": d}) for d in seat.crate]
-    if state.phase == CALL:
-        return [Move("call", actor), Move("end_turn", actor)]
-    raise AssertionError(state.phase)
+    coins = state.seats[p].coins
+    ways = {pr: [tuple(c for c, n in zip(DENOMS, way) for _ in range(n)) for way in payments(coins, pr)]
+            for pr in {price(state, d) for d in state.heap}}
+    return [Move("buy", p, {"drinks": (d,), "coins": paid}) for d in sort_drinks(state.heap)
+            for paid in ways[price(state, d)]]
 
 
-def composite_moves(state: State, seat: int) -> list[dict]:
-    """The bigger form of ``buy``: several cans from the heap at once (as many as the crate
-    has free slots and the coins pay for), paid with coins and no coin to spare."""
-    if state.phase != TURN or seat != state.player or not can_buy(state, seat):
+def _throws(state: State, p: int) -> list[Move]:
+    seat = state.seats[p]
+    return [Move("throw", p, {"drink": d}) for d in seat.crate if d not in seat.thrown]
+
+
+def _buy_picks(state: State, seat: int) -> list[Composite]:
+    """The bigger form of ``buy``: several cans from the heap at once (as many as the crate has
+    free slots and the coins pay for), paid with coins (with a coin to spare only if ``overpay``)."""
+    if not can_buy(state, seat):
         return []
     s = state.seats[seat]
     heap = sort_drinks(state.heap)
@@ -308,30 +161,13 @@ def composite_moves(state: State, seat: int) -> list[dict]:
         most += 1
     return [Composite("buy", {"arg": "drinks", "from": heap, "min": 1, "max": most},
                       coins={"arg": "coins", "have": coins_json(s.coins)},
-                      each={d: price(state, d) for d in heap}).to_json()]
-
-
-def chance(state: State) -> ChanceSpec | None:
-    if state.phase == START:
-        return uniform(Move("start_player", CHANCE, {"seat": p}) for p in range(state.n))
-    if state.phase == DROP:
-        return ChanceDrop("drop", (state.flying,), tuple(sort_drinks(state.tower.inside)))
-    return None
+                      each={d: price(state, d) for d in heap})]
 
 
 # --- applying moves ---------------------------------------------------------------------------
 
-def apply(state: State, move: Move) -> tuple[State, list[Event]]:
-    """The new state and what happened; IllegalMove (state untouched) if not allowed now."""
-    return dispatch(state, move, over=is_over(state), pending=pending(state), phase=state.phase,
-                    handlers=_HANDLERS, names=[s.name for s in state.seats], waiting=_waiting(state),
-                    anytime={"spill": _spill, "foul": _foul})
-
-
 def _start_player(state: State, move: Move) -> tuple[State, list[Event]]:
-    p = move.args.get("seat")
-    if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < state.n:
-        raise IllegalMove(f"'seat' must be 0 to {state.n - 1}, not {p!r}")
+    p = drawn_start_player(state, move)
     return _begin_turn(replace(state, start_player=p), p, [Event("start_player", {"seat": p})])
 
 
@@ -358,16 +194,14 @@ def _begin_turn(state: State, p: int, events: list[Event]) -> tuple[State, list[
 
 
 def _eliminate(state: State, p: int) -> State:
-    seat = state.seats[p]
-    lost = set(seat.crate)
-    if state.player == p:
+    """Seat ``p`` is out: its crate (and, while it throws, the cans still to be thrown) back to the heap."""
+    throwing = state.player == p
+    lost = set(state.seats[p].crate)
+    if throwing:
         lost |= set(state.queue) | ({state.flying} if state.flying else set())
-    seats = set_at(state.seats, p, out=True, crate=(), thrown=())
-    changes: dict[str, Any] = {"seats": seats, "heap": state.heap | lost,
-                               "final_turns": tuple(q for q in state.final_turns if q != p)}
-    if state.player == p:
-        changes.update(queue=(), flying=None, mode=None)
-    return replace(state, **changes)
+    state = replace(state, seats=set_at(state.seats, p, out=True, crate=(), thrown=()), heap=state.heap | lost,
+                    final_turns=tuple(q for q in state.final_turns if q != p))
+    return replace(state, queue=(), flying=None, mode=None) if throwing else state
 
 
 def _buy(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -380,27 +214,14 @@ def _buy(state: State, move: Move) -> tuple[State, list[Event]]:
     if gone:
         raise IllegalMove(f"{', '.join(gone)} is not on the heap (in a crate or stuck in the machine)")
     coins = arg_list(move, "coins")
-    if not coins or any(c not in DENOMS or isinstance(c, bool) for c in coins):
-        raise IllegalMove(f"'coins' must list the coins you pay with: {', '.join(map(str, DENOMS))}")
-    paid = _count([int(c) for c in coins])
-    if any(x > y for x, y in zip(paid, seat.coins)):
-        raise IllegalMove(f"you do not have those coins; you have {_describe(seat.coins)}")
     cost = sum(price(state, d) for d in cans)
+    paid = handed_over(seat.coins, coins, cost, state.options.overpay)
     value = coin_value(paid)
-    if value < cost:
-        raise IllegalMove(f"the cans cost {cost} yen; those coins make only {value}")
-    if value - min(d for d in DENOMS if paid[DENOMS.index(d)]) >= cost:
-        raise IllegalMove(f"pay {cost} yen without a coin to spare: the pot gives no change, so "
-                          "leave out any coin you do not need")
-    seats = set_at(state.seats, p, coins=_add(seat.coins, paid, -1))
-    state = replace(state, seats=seats, pot=_add(state.pot, paid), heap=state.heap - set(cans),
+    seats = set_at(state.seats, p, coins=add_coins(seat.coins, paid, -1))
+    state = replace(state, seats=seats, pot=add_coins(state.pot, paid), heap=state.heap - set(cans),
                     flying=cans[0], queue=cans[1:], mode="buy", phase=DROP)
     return state, [Event("bought", {"seat": p, "drinks": list(cans), "paid": value, "cost": cost,
                                     "coins": list(coins)})]
-
-
-def _describe(coins: Coins) -> str:
-    return ", ".join(f"{n} x {d}" for d, n in zip(DENOMS, coins) if n) or "no coins"
 
 
 def _throw(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -510,19 +331,17 @@ def _showdown(state: State, events: list[Event]) -> tuple[State, list[Event]]:
             keep = tuple(d for d in seat.crate if d not in hands[w][1])
             kept = keep[0] if keep else None
         heap |= set(seat.crate) - set(keep)
-        seats[w] = replace(seat, coins=_add(seat.coins, share), crate=keep)
+        seats[w] = replace(seat, coins=add_coins(seat.coins, share), crate=keep)
     result = {
         "round": state.round, "caller": state.caller, "winners": list(winners),
         "hands": {str(p): {"cans": list(hands[p][1]), "rank": hand_rank(state.seats[p].crate)[0]} for p in active},
         "shares": [coin_value(s) for s in shares], "pot_left": coin_value(left), "kept": kept,
     }
-    nxt = state.caller
+    first = (state.caller + 1) % state.n  # the player left of the caller starts the next round
     state = replace(state, seats=tuple(seats), pot=left, heap=frozenset(heap), tower=Tower(), caller=None,
-                    final_turns=(), round=state.round + 1, last_showdown=result)
-    events = events + [Event("showdown", result)]
-    start = (nxt + 1) % state.n
-    state = replace(state, start_player=start)
-    return _begin_turn(state, start, events + [Event("round_started", {"round": state.round})])
+                    final_turns=(), round=state.round + 1, last_showdown=result, start_player=first)
+    return _begin_turn(state, first, events + [Event("showdown", result),
+                                               Event("round_started", {"round": state.round})])
 
 
 def _game_over(state: State, why: str, events: list[Event]) -> tuple[State, list[Event]]:
@@ -532,15 +351,13 @@ def _game_over(state: State, why: str, events: list[Event]) -> tuple[State, list
     return state, events + [Event("game_over", {"winners": list(winners), "why": why})]
 
 
-def _spill(state: State, move: Move) -> tuple[State, list[Event]]:
-    out = arg_drinks(move, "out")
-    tower = state.tower.spill(out)
+def _spill_to_thrower(state: State, out: tuple[str, ...]) -> State | None:
+    """With ``spill_to`` "thrower", while a can is being thrown: into the thrower's crate if all fit."""
     p = state.player
     if state.options.spill_to == "thrower" and state.phase in (DROP, MORE) \
             and len(state.seats[p].crate) + len(out) <= CRATE:
-        seats = set_at(state.seats, p, crate=state.seats[p].crate + tuple(out))
-        return replace(state, tower=tower, seats=seats), [Event("spill", {"out": list(out), "to": p})]
-    return replace(state, tower=tower, heap=state.heap | set(out)), [Event("spill", {"out": list(out), "to": "heap"})]
+        return replace(state, seats=set_at(state.seats, p, crate=state.seats[p].crate + tuple(out)))
+    return None
 
 
 def _foul(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -553,30 +370,19 @@ def _foul(state: State, move: Move) -> tuple[State, list[Event]]:
     return _begin_turn(replace(state, phase=TURN), (p + 1) % state.n, events)
 
 
-_HANDLERS = {
-    (START, "start_player"): _start_player, (TURN, "buy"): _buy, (TURN, "throw"): _throw,
-    (DROP, "drop"): _drop, (MORE, "throw"): _throw, (MORE, "stop"): _stop,
-    (DISCARD, "discard"): _discard, (CALL, "call"): _call, (CALL, "end_turn"): _end_turn_move,
-}
-
-
 # --- views ----------------------------------------------------------------------------------
 
 def view(state: State, viewer: int | None) -> dict:
-    players = []
-    for p, s in enumerate(state.seats):
-        rank, _ = hand_rank(s.crate)
-        players.append({
-            "seat": p, "name": s.name, "yen": s.yen, "coins": coins_json(s.coins), "crate": list(s.crate),
-            "crate_free": CRATE - len(s.crate), "hand": rank, "hand_cans": list(best_hand(s.crate)[1]),
-            "out": s.out, "turn": p == state.player and state.phase not in (START, OVER),
-            "caller": p == state.caller, "final_turn_due": p in state.final_turns,
-            "thrown_this_turn": list(s.thrown),
-        })
+    players = [{
+        "seat": p, "name": s.name, "yen": s.yen, "coins": coins_json(s.coins), "crate": list(s.crate),
+        "crate_free": CRATE - len(s.crate), "hand": hand_rank(s.crate)[0], "hand_cans": list(best_hand(s.crate)[1]),
+        "out": s.out, "turn": p == state.player and state.phase not in (START, OVER),
+        "caller": p == state.caller, "final_turn_due": p in state.final_turns, "thrown_this_turn": list(s.thrown),
+    } for p, s in enumerate(state.seats)]
     return {
         "game": NAME, "phase": state.phase, "round": state.round, "players": players,
         "turn": state.player if state.phase not in (START, OVER) else None,
-        "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending(state)],
+        "to_act": to_act(GAME.pending(state)),
         "pot": {"yen": coin_value(state.pot), "coins": coins_json(state.pot)},
         "heap": sort_drinks(state.heap), "tower": {"stuck": sort_drinks(state.tower.inside)},
         "throwing": state.flying, "queue": list(state.queue), "caller": state.caller,
@@ -596,10 +402,56 @@ def payouts(state: State) -> dict:
             "final": state.phase == OVER, "winners": list(state.winners)}
 
 
-def move_info(state: State, move: Move) -> MoveInfo:
-    if move.kind == "buy":
-        coins = move.args.get("coins", ())
-        return MoveInfo(cost=sum(int(c) for c in coins if c in DENOMS), pays_up_to=0)
-    if move.kind in ("call", "end_turn"):
-        return MoveInfo(pays_up_to=coin_value(state.pot))
-    return MoveInfo()
+def _buy_info(state: State, move: Move) -> MoveInfo:
+    coins = move.args.get("coins", ())
+    return MoveInfo(cost=sum(int(c) for c in coins if c in DENOMS), pays_up_to=0)
+
+
+def _pot_info(state: State, move: Move) -> MoveInfo:
+    return MoveInfo(pays_up_to=coin_value(state.pot))
+
+
+# --- the declaration --------------------------------------------------------------------------
+
+GAME = Declared(
+    name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
+    phases=(
+        Phase(START, "the start player to be drawn", outcomes=start_player_outcomes, ends="when it is drawn"),
+        Phase(TURN, lambda state: f"{_name(state)} to buy or throw cans", acting=the_player,
+              ends="with a purchase or a throw from the crate"),
+        Phase(DROP, lambda state: f"what came out of the tower after {_name(state)}'s throw", outcomes=throw_drop,
+              ends="when the table says what came out: the next bought can, another throw, or the end of the turn"),
+        Phase(MORE, lambda state: f"{_name(state)} to throw another can or stop", acting=the_player,
+              ends="with another throw, or a stop"),
+        Phase(DISCARD, lambda state: f"{_name(state)} to put back extra cans", acting=the_player,
+              ends="when six cans are left in the crate"),
+        Phase(CALL, lambda state: f"{_name(state)} to call or end the turn", acting=the_player,
+              ends="with a call or the end of the turn"),
+        Phase(OVER, "nothing"),
+    ),
+    kinds=(
+        Kind("start_player", _start_player, f"{RULE}: VORBEREITUNG", phases=(START,), chance=True),
+        Kind("buy", _buy, f"{RULE}: Eine Dose kaufen", phases=(TURN,), listed=_buys, compose=_buy_picks,
+             info=_buy_info),
+        Kind("throw", _throw, f"{RULE}: Eine Dose einwerfen", phases=(TURN, MORE), listed=_throws),
+        Kind("stop", _stop, f"{RULE}: Eine Dose einwerfen", phases=(MORE,),
+             listed=lambda state, p: [Move("stop", p)]),
+        Kind("drop", _drop, f"{RULE}: In den Verkaufsautomaten einwerfen", phases=(DROP,), chance=True),
+        Kind("discard", _discard, f"{RULE}: Eine Dose kaufen", phases=(DISCARD,),
+             listed=lambda state, p: [Move("discard", p, {"drink": d}) for d in state.seats[p].crate]),
+        Kind("call", _call, f"{RULE}: CALLEN", phases=(CALL,), listed=lambda state, p: [Move("call", p)],
+             info=_pot_info),
+        Kind("end_turn", _end_turn_move, f"{RULE}: CALLEN", phases=(CALL,),
+             listed=lambda state, p: [Move("end_turn", p)], info=_pot_info),
+        Kind("spill", lambda state, move: spill(state, move, "heap", _spill_to_thrower),
+             f"{RULE}: In den Verkaufsautomaten einwerfen", chance=True, anytime=True),
+        Kind("foul", _foul, f"{RULE}: In den Verkaufsautomaten einwerfen", chance=True, anytime=True),
+    ),
+    view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
+    redraw=nothing_hidden,  # coins, crates, the heap and the tower are open on the table
+    # a random playout takes about 25 x seats^2 units of ~0.3 ms (more seats, more and longer turns)
+    playout_cost=lambda state: 25 * len(state.active()) ** 2,
+)
+
+(setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
+ composite_moves) = GAME.surface()

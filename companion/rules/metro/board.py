@@ -1,12 +1,12 @@
 """The TOKYO METRO board as data: lines, stations, stop circles, the grid of fields.
 
-A board file (``data/board.schema.json``) lists the lines in train order (G first, as on the
+A board file (``files.BoardFile``) lists the lines in train order (G first, as on the
 revenue track), each with its stops as circle ids; the stations, each with 1 to 3 stop circles
 and, per circle, the fields of the grid that touch it; and the rectangle of fields where meeples
 are placed in round 1. A circle may be a stop of two lines (where they cross), and a line may have
 two stops in one station.
 
-Loading checks the file against its schema and then what a schema cannot say, and refuses it
+Loading checks the file against its model and then what a model cannot say, and refuses it
 with the first fault and its place (a :class:`DataError` naming the file and a JSON pointer):
 
 >>> bad = default_board_data()
@@ -14,7 +14,7 @@ with the first fault and its place (a :class:`DataError` naming the file and a J
 >>> load_board(bad, source="my_board.json")
 Traceback (most recent call last):
 ...
-companion.rules.metro._schema.DataError: my_board.json: /lines/0/stops: needs at least 2 item(s), has 1: a line needs at least 2 stops (its two terminals)
+companion.rules.metro.files.DataError: my_board.json: /lines/0/stops: needs at least 2 item(s), has 1: a line needs at least 2 stops (its two terminals)
 
 Everything the rules ask often is precomputed once per board: field adjacency, the stations
 each field touches, each line's stops as circle and station numbers.
@@ -27,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from ._schema import DataError, check
+from .files import BoardFile, DataError, check
 
 DATA = Path(__file__).resolve().parent / "data"
 DEFAULT_BOARD = DATA / "tokyo_board.json"
@@ -140,11 +140,6 @@ def read_json(path: Path | str) -> Any:
         raise DataError(path.name, f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}") from None
 
 
-@lru_cache(maxsize=None)
-def _schema(name: str) -> dict:
-    return json.loads((DATA / name).read_text(encoding="utf-8"))
-
-
 def default_board_data() -> dict:
     """A fresh copy of the default board file's data (to edit in tests)."""
     return read_json(DEFAULT_BOARD)
@@ -157,12 +152,12 @@ def default_board() -> Board:
 
 def load_board(data: Any, source: str = "board") -> Board:
     """Validate a board's data and precompute what the rules need; DataError at the first fault."""
-    check(_schema("board.schema.json"), data, source)
+    file = check(BoardFile, data, source)
 
     def fail(where: str, reason: str) -> None:
         raise DataError(source, where, reason)
 
-    cols, rows = data["grid"]["cols"], data["grid"]["rows"]
+    cols, rows = file.grid.cols, file.grid.rows
 
     def field_index(pair: list[int], where: str) -> int:
         col, row = pair
@@ -170,13 +165,13 @@ def load_board(data: Any, source: str = "board") -> Board:
             fail(where, f"field {pair} is outside the {cols}x{rows} grid (columns 0-{cols - 1}, rows 0-{rows - 1})")
         return row * cols + col
 
-    blocked = frozenset(field_index(p, f"/grid/blocked/{i}") for i, p in enumerate(data["grid"].get("blocked", [])))
+    blocked = frozenset(field_index(p, f"/grid/blocked/{i}") for i, p in enumerate(file.grid.blocked))
 
-    area = data["start_area"]
-    if area["col"] + area["cols"] > cols or area["row"] + area["rows"] > rows:
+    area = file.start_area
+    if area.col + area.cols > cols or area.row + area.rows > rows:
         fail("/start_area", f"the start area runs off the {cols}x{rows} grid")
-    start_fields = tuple(sorted(r * cols + c for r in range(area["row"], area["row"] + area["rows"])
-                                for c in range(area["col"], area["col"] + area["cols"]) if r * cols + c not in blocked))
+    start_fields = tuple(sorted(r * cols + c for r in range(area.row, area.row + area.rows)
+                                for c in range(area.col, area.col + area.cols) if r * cols + c not in blocked))
     if not start_fields:
         fail("/start_area", "the start area has no free field")
 
@@ -185,41 +180,41 @@ def load_board(data: Any, source: str = "board") -> Board:
     circle_where: dict[str, str] = {}
     circle_index: dict[str, int] = {}
     raw_circles = []  # (id, x, y, station index, fields)
-    for s, st in enumerate(data["stations"]):
+    for s, st in enumerate(file.stations):
         where = f"/stations/{s}"
-        if st["id"] in station_ids:
-            fail(f"{where}/id", f"station id {st['id']!r} is used twice (first at {station_ids[st['id']]})")
-        station_ids[st["id"]] = where
-        for c, circle in enumerate(st["circles"]):
+        if st.id in station_ids:
+            fail(f"{where}/id", f"station id {st.id!r} is used twice (first at {station_ids[st.id]})")
+        station_ids[st.id] = where
+        for c, circle in enumerate(st.circles):
             cw = f"{where}/circles/{c}"
-            if circle["id"] in circle_where:
-                fail(f"{cw}/id", f"circle id {circle['id']!r} is used twice (first at {circle_where[circle['id']]})")
-            circle_where[circle["id"]] = cw
-            if circle["x"] > cols or circle["y"] > rows:
-                fail(cw, f"circle {circle['id']!r} at ({circle['x']}, {circle['y']}) lies outside the {cols}x{rows} grid")
-            fields = tuple(sorted({field_index(p, f"{cw}/fields/{k}") for k, p in enumerate(circle["fields"])}))
+            if circle.id in circle_where:
+                fail(f"{cw}/id", f"circle id {circle.id!r} is used twice (first at {circle_where[circle.id]})")
+            circle_where[circle.id] = cw
+            if circle.x > cols or circle.y > rows:
+                fail(cw, f"circle {circle.id!r} at ({circle.x:g}, {circle.y:g}) lies outside the {cols}x{rows} grid")
+            fields = tuple(sorted({field_index(p, f"{cw}/fields/{k}") for k, p in enumerate(circle.fields)}))
             if not fields:
-                fail(f"{cw}/fields", f"station {st['name']!r} (circle {circle['id']!r}) touches no field; "
+                fail(f"{cw}/fields", f"station {st.name!r} (circle {circle.id!r}) touches no field; "
                                      "list the fields a meeple may stand on to use it")
-            circle_index[circle["id"]] = len(raw_circles)
-            raw_circles.append((circle["id"], float(circle["x"]), float(circle["y"]), s, fields))
+            circle_index[circle.id] = len(raw_circles)
+            raw_circles.append((circle.id, circle.x, circle.y, s, fields))
 
     # Lines.
     letters: dict[str, str] = {}
     raw_lines = []
     on_line = [[] for _ in raw_circles]
-    for i, line in enumerate(data["lines"]):
+    for i, line in enumerate(file.lines):
         where = f"/lines/{i}"
-        if line["letter"] in letters:
-            fail(f"{where}/letter", f"line letter {line['letter']!r} is used twice (first at {letters[line['letter']]})")
-        letters[line["letter"]] = where
+        if line.letter in letters:
+            fail(f"{where}/letter", f"line letter {line.letter!r} is used twice (first at {letters[line.letter]})")
+        letters[line.letter] = where
         stops = []
-        for k, cid in enumerate(line["stops"]):
+        for k, cid in enumerate(line.stops):
             if cid not in circle_index:
-                fail(f"{where}/stops/{k}", f"{cid!r} is not a circle of this board (line {line['letter']}, stop {k + 1})")
+                fail(f"{where}/stops/{k}", f"{cid!r} is not a circle of this board (line {line.letter}, stop {k + 1})")
             c = circle_index[cid]
             if c in stops:
-                fail(f"{where}/stops/{k}", f"line {line['letter']} visits circle {cid!r} twice "
+                fail(f"{where}/stops/{k}", f"line {line.letter} visits circle {cid!r} twice "
                                            f"(stops {stops.index(c) + 1} and {k + 1}); give each stop its own circle")
             stops.append(c)
             on_line[c].append(i)
@@ -227,29 +222,29 @@ def load_board(data: Any, source: str = "board") -> Board:
 
     for c, (cid, *_rest) in enumerate(raw_circles):
         if not on_line[c]:
-            fail(circle_where[cid], f"stop circle {cid!r} (station {data['stations'][_rest[2]]['name']!r}) "
+            fail(circle_where[cid], f"stop circle {cid!r} (station {file.stations[_rest[2]].name!r}) "
                                     "is a stop of no line")
 
-    for s, st in enumerate(data["stations"]):
-        if "lines" not in st:
+    for s, st in enumerate(file.stations):
+        if st.lines is None:
             continue
-        for k, letter in enumerate(st["lines"]):
+        for k, letter in enumerate(st.lines):
             if letter not in letters:
                 fail(f"/stations/{s}/lines/{k}", f"unknown line letter {letter!r}; the board's lines are "
                                                  f"{' '.join(letters)}")
-        served = {data["lines"][i]["letter"] for c in st["circles"] for i in on_line[circle_index[c["id"]]]}
-        if set(st["lines"]) != served:
-            fail(f"/stations/{s}/lines", f"station {st['name']!r} lists lines {sorted(st['lines'])} "
+        served = {file.lines[i].letter for c in st.circles for i in on_line[circle_index[c.id]]}
+        if set(st.lines) != served:
+            fail(f"/stations/{s}/lines", f"station {st.name!r} lists lines {sorted(st.lines)} "
                                          f"but its circles are stops of {sorted(served)}")
 
     circles = tuple(Circle(i, cid, x, y, s, fields) for i, (cid, x, y, s, fields) in enumerate(raw_circles))
     stations = []
-    for s, st in enumerate(data["stations"]):
-        cs = tuple(circle_index[c["id"]] for c in st["circles"])
+    for s, st in enumerate(file.stations):
+        cs = tuple(circle_index[c.id] for c in st.circles)
         fields = tuple(sorted({f for c in cs for f in circles[c].fields}))
         lines = tuple(sorted({i for c in cs for i in on_line[c]}))
-        stations.append(Station(s, st["id"], st["name"], st.get("name_ja", ""), cs, fields, lines))
-    lines = tuple(Line(i, ln["letter"], ln["name"], ln["colour"], ln["shares"], ln["disc_spaces"], stops,
+        stations.append(Station(s, st.id, st.name, st.name_ja, cs, fields, lines))
+    lines = tuple(Line(i, ln.letter, ln.name, ln.colour, ln.shares, ln.disc_spaces, stops,
                        tuple(circles[c].station for c in stops))
                   for i, (ln, stops) in enumerate(raw_lines))
 
@@ -268,7 +263,7 @@ def load_board(data: Any, source: str = "board") -> Board:
         for f in st.fields:
             touching[f].append(st.index)
     return Board(
-        name=data["name"], approximate=bool(data.get("approximate", False)), cols=cols, rows=rows,
+        name=file.name, approximate=file.approximate, cols=cols, rows=rows,
         blocked=blocked, start_fields=start_fields, lines=lines, stations=tuple(stations), circles=circles,
         line_index={ln.letter: ln.index for ln in lines}, station_index={st.id: st.index for st in stations},
         adjacent=tuple(adjacent), field_stations=tuple(tuple(t) for t in touching),

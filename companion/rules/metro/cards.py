@@ -1,6 +1,6 @@
 """TOKYO METRO cards and the revenue track as data: action cards, share cards, track numbers.
 
-Three files, each with a JSON schema beside it in ``data/``:
+Three files in ``data/``, each described by its model in ``files.py``:
 
 - ``action_cards.json``: sets of action cards, one set per card column, named by a colour pair of
   line letters; per card 1-3 dots (its place in the deck) and one or two actions (kind, 1-3 action
@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from ._schema import DataError, check
-from .board import DATA, Board, _schema, read_json
+from .board import DATA, Board, read_json
+from .files import DataError, DeckFile, StockFile, TrackFile, check
 
 __all__ = ["Action", "ActionCard", "CardSet", "Deck", "RevenueTrack", "StockCards", "ACTION_KINDS",
            "YEN_KINDS", "load_deck", "load_stock", "load_track", "default_deck", "default_stock", "default_track"]
@@ -103,60 +103,60 @@ class RevenueTrack:
 
 
 def load_deck(data: Any, board: Board, source: str = "action_cards") -> Deck:
-    check(_schema("action_cards.schema.json"), data, source)
+    file = check(DeckFile, data, source)
 
     def fail(where: str, reason: str) -> None:
         raise DataError(source, where, reason)
 
     sets, cards, set_ids = [], {}, {}
     card_where: dict[str, str] = {}
-    for s, raw in enumerate(data["sets"]):
+    for s, raw in enumerate(file.sets):
         where = f"/sets/{s}"
-        if raw["id"] in set_ids:
-            fail(f"{where}/id", f"set id {raw['id']!r} is used twice (first at {set_ids[raw['id']]})")
-        set_ids[raw["id"]] = where
-        for k, letter in enumerate(raw["colours"]):
+        if raw.id in set_ids:
+            fail(f"{where}/id", f"set id {raw.id!r} is used twice (first at {set_ids[raw.id]})")
+        set_ids[raw.id] = where
+        for k, letter in enumerate(raw.colours):
             if letter not in board.line_index:
                 fail(f"{where}/colours/{k}", f"unknown line letter {letter!r}; the board's lines are "
                                              f"{' '.join(board.line_index)}")
         ids = []
-        for c, card in enumerate(raw["cards"]):
+        for c, card in enumerate(raw.cards):
             cw = f"{where}/cards/{c}"
-            if card["id"] in card_where:
-                fail(f"{cw}/id", f"card id {card['id']!r} is used twice (first at {card_where[card['id']]})")
-            card_where[card["id"]] = cw
+            if card.id in card_where:
+                fail(f"{cw}/id", f"card id {card.id!r} is used twice (first at {card_where[card.id]})")
+            card_where[card.id] = cw
             actions = []
-            for a, act in enumerate(card["actions"]):
+            for a, act in enumerate(card.actions):
                 aw = f"{cw}/actions/{a}"
-                meaning = ACTION_KINDS[act["kind"]]
-                if meaning is None and "amount" in act:
-                    fail(f"{aw}/amount", f"a {act['kind']} action takes no amount")
-                if meaning is not None and "amount" not in act:
-                    fail(aw, f"a {act['kind']} action needs an amount ({meaning})")
-                amount = act.get("amount", 0)
-                if act["kind"] in YEN_KINDS and amount % 100:
+                meaning = ACTION_KINDS[act.kind]
+                if meaning is None and act.amount is not None:
+                    fail(f"{aw}/amount", f"a {act.kind} action takes no amount")
+                if meaning is not None and act.amount is None:
+                    fail(aw, f"a {act.kind} action needs an amount ({meaning})")
+                amount = act.amount or 0
+                if act.kind in YEN_KINDS and amount % 100:
                     fail(f"{aw}/amount", f"{amount} is not a multiple of 100 yen")
-                if act["kind"] in ("move", "tempo") and amount < 1:
-                    fail(f"{aw}/amount", f"a {act['kind']} action needs an amount of at least 1")
-                actions.append(Action(act["kind"], act["spaces"], amount))
-            cards[card["id"]] = ActionCard(card["id"], raw["id"], tuple(raw["colours"]), card["dots"], tuple(actions))
-            ids.append(card["id"])
-        sets.append(CardSet(raw["id"], tuple(raw["colours"]), tuple(ids)))
+                if act.kind in ("move", "tempo") and amount < 1:
+                    fail(f"{aw}/amount", f"a {act.kind} action needs an amount of at least 1")
+                actions.append(Action(act.kind, act.spaces, amount))
+            cards[card.id] = ActionCard(card.id, raw.id, tuple(raw.colours), card.dots, tuple(actions))
+            ids.append(card.id)
+        sets.append(CardSet(raw.id, tuple(raw.colours), tuple(ids)))
     return Deck(tuple(sets), cards, data)
 
 
 def load_stock(data: Any, board: Board, source: str = "stock_cards") -> StockCards:
-    check(_schema("stock_cards.schema.json"), data, source)
+    file = check(StockFile, data, source)
     found: dict[int, dict[int, int]] = {}
-    for k, card in enumerate(data["cards"]):
+    for k, card in enumerate(file.cards):
         where = f"/cards/{k}"
-        if card["line"] not in board.line_index:
-            raise DataError(source, f"{where}/line", f"unknown line letter {card['line']!r}; the board's lines are "
+        if card.line not in board.line_index:
+            raise DataError(source, f"{where}/line", f"unknown line letter {card.line!r}; the board's lines are "
                                                      f"{' '.join(board.line_index)}")
-        numbers = found.setdefault(board.line_index[card["line"]], {})
-        if card["number"] in numbers:
-            raise DataError(source, f"{where}/number", f"share #{card['number']} of line {card['line']} is listed twice")
-        numbers[card["number"]] = card["surcharge"]
+        numbers = found.setdefault(board.line_index[card.line], {})
+        if card.number in numbers:
+            raise DataError(source, f"{where}/number", f"share #{card.number} of line {card.line} is listed twice")
+        numbers[card.number] = card.surcharge
     surcharges = []
     for line in board.lines:
         numbers = found.get(line.index, {})
@@ -168,8 +168,8 @@ def load_stock(data: Any, board: Board, source: str = "stock_cards") -> StockCar
 
 
 def load_track(data: Any, source: str = "revenue_track") -> RevenueTrack:
-    check(_schema("revenue_track.schema.json"), data, source)
-    step, top, rows = data["step"], data["top"], data["rows"]
+    file = check(TrackFile, data, source)
+    step, top, rows = file.step, file.top, file.rows
     if top % step:
         raise DataError(source, "/top", f"top {top} is not a multiple of the step {step}")
     if len(rows) != top // step + 1:

@@ -27,6 +27,12 @@ def half_up(value: int) -> int:
     return -(-value // 200) * 100
 
 
+def speculation_pays(track, value: int, stake: int) -> int:
+    """What a speculation pays on a line worth ``value`` (the stake comes back besides): twice the
+    stake, at most the lower number beside the value."""
+    return min(2 * stake, track.numbers(value)[1])
+
+
 def share_payouts(track, value: int, holders: int) -> list[int]:
     """What share #1, #2, ... pay for a line worth ``value`` with that many holders."""
     if holders <= 0:
@@ -54,7 +60,7 @@ def line_result(state: Any, i: int) -> dict:
     low = track.numbers(value)[1]
     specs = []
     for p, stake in ls.specs:
-        paid = 0 if p in conflict else min(2 * stake, low)
+        paid = 0 if p in conflict else speculation_pays(track, value, stake)
         specs.append({"seat": p, "stake": stake, "paid": paid})
     spec_total = sum(s["paid"] for s in specs)
     after = max(0, value - spec_total)

@@ -230,7 +230,7 @@ export function devicesPanel({ onHealth, isHost = () => false } = {}) {
     return [
       n ? h("p", { class: "dev-sub dev-learned", testid: "camera-learned",
         dataset: { corrections: String(n), looks: String(learned.looks) } },
-      h("span", {}, t(n === 1 ? "dev.learned.one" : "dev.learned", { n: num(n) })),
+      h("span", {}, t("dev.learned", { n: num(n), count: n })),
       isHost() ? h("button", { class: "big subtle", testid: "camera-forget", dataset: { armed: String(armed) },
         onclick: forget }, t(armed ? "dev.learned.forgetSure" : "dev.learned.forget")) : null) : null,
       learned.problem ? h("p", { class: "dev-msg warn", testid: "camera-learned-problem" }, learned.problem) : null,

@@ -1,643 +1,54 @@
-// The one message catalogue of the dashboard: every word a person reads comes from here.
-// Each key holds [English, German] (German as in the rule books). t(key, params) fills {name}
-// slots; ids without a key (a new game's move kinds, phases, fields) fall back to humanize().
+// The dashboard's words. Every word a person reads comes from a catalogue: one JSON file per
+// language and part, static/i18n/<lang>/common.json (the shell, the lobby, the devices, what
+// every game shares) and static/i18n/<lang>/<game>.json (what only that game says). A key holds
+// a text with {name} slots, or, where the words follow a count, its plural forms
+// {"one": ..., "other": ...} as Intl.PluralRules names them for the language (t() picks one by
+// params.count). A page loads its language's common catalogue before anything is drawn (this
+// module waits for it) and a game's catalogue with useGame(); each file is fetched once per page
+// (and revalidated by the browser's cache). A catalogue that cannot be fetched falls back to the
+// English one, and a key no loaded catalogue holds to the key itself (or, where the callers ask,
+// the humanised id). Every language holds the same keys: tests/test_i18n_catalogues.py.
+// A key goes in common.json unless one game alone shows it (that test plays every game to tell).
+// A new language: its folder, its code in LANGS, its plural forms in the test's PLURAL_FORMS.
 
 const STORE_KEY = "ttc.lang";
 export const LANGS = ["en", "de"];
+const FALLBACK = "en";
+const CATALOGUES = new URL("../i18n/", import.meta.url); // static/i18n/, beside static/js/
 
-const TEXT = {
-  "app.title": ["Tokyo Table Companion", "Tokyo Table Companion"],
-  "lang.en": ["EN", "EN"], "lang.de": ["DE", "DE"], "lang.choose": ["Language", "Sprache"],
-  "conn.reconnecting": ["reconnecting…", "verbinde neu…"], "conn.offline": ["connection lost", "Verbindung verloren"],
-  "toast.close": ["Dismiss", "Schließen"],
-  "error.network": ["The companion could not be reached: {why}", "Der Companion ist nicht erreichbar: {why}"],
-  "error.http": ["The companion answered {status}", "Der Companion antwortete {status}"],
-  "error.nogame": ["This game could not be opened: {why}", "Dieses Spiel lässt sich nicht öffnen: {why}"],
-  "sim.banner": ["Simulated table: a computer tower decides what comes out. No camera or real tower is used.",
-    "Simulierter Tisch: Ein Computer-Automat entscheidet, was herauskommt. Keine Kamera, kein echter Automat."],
-  "lobby.title": ["Start a game", "Ein Spiel beginnen"], "lobby.seat": ["Seat {n}", "Platz {n}"],
-  "lobby.name": ["Name of seat {n}", "Name für Platz {n}"], "lobby.computer": ["Computer", "Computer"],
-  "lobby.human": ["Person", "Mensch"],
-  "lobby.simulated": ["Simulated tower (no real tower at this table)",
-    "Simulierter Automat (kein echter Automat am Tisch)"],
-  "lobby.start": ["Start the game", "Spiel beginnen"], "lobby.open": ["Games in progress", "Laufende Spiele"],
-  "lobby.finished": ["Finished games", "Beendete Spiele"], "lobby.none": ["No games yet.", "Noch keine Spiele."],
-  "lobby.resume": ["Resume", "Fortsetzen"], "lobby.show": ["Show", "Ansehen"],
-  "lobby.broken": ["Set aside: a stored record cannot be used", "Beiseitegelegt: ein gespeicherter Eintrag ist unbrauchbar"],
-  "lobby.brokenLog": ["Its log, as stored", "Sein Protokoll, wie gespeichert"],
-  "lobby.computerShort": ["computer", "Computer"], "lobby.simShort": ["simulated", "simuliert"],
-  "lobby.realShort": ["real tower", "echter Automat"], "lobby.default.0": ["Aki", "Aki"],
-  "lobby.default.1": ["Ben", "Ben"], "lobby.default.2": ["Chie", "Chie"], "lobby.back": ["Lobby", "Übersicht"],
-  "round": ["Round {round}/{rounds}", "Runde {round}/{rounds}"],
-  "phase.start": ["Choosing the start player", "Startspieler bestimmen"],
-  "phase.draw": ["Draw a secret card", "Geheime Karte ziehen"],
-  "phase.secret": ["Entering the secret card", "Geheime Karte eingeben"],
-  "phase.turn_up": ["Turning up the cards", "Karten aufdecken"],
-  "phase.draft": ["Draft: pick drinks", "Getränke wählen"], "phase.invest": ["Invest", "Investieren"],
-  "phase.declare": ["Declare a colour or shape", "Farbe oder Form ansagen"],
-  "phase.drop": ["Throw into the tower", "In den Automaten werfen"], "phase.over": ["Game over", "Spielende"],
-  "player.yen": ["Yen", "Yen"], "player.stake": ["Stake", "Einsatz"],
-  "player.declared": ["Invested in", "Investiert in"], "player.hand": ["Drinks", "Getränke"],
-  "player.secret": ["Secret card", "Geheime Karte"],
-  "player.startPlayer": ["Start player (has the crate)", "Startspieler (hat die Kiste)"],
-  "player.computer": ["computer", "Computer"], "player.acting": ["acts now", "ist dran"], "player.noStake": ["—", "—"],
-  "act.who": ["{name}'s move", "{name} ist am Zug"],
-  "act.waitBot": ["{name} (computer) is playing…", "{name} (Computer) spielt…"],
-  "act.botHeld": ["{name} (computer) waits for your tap", "{name} (Computer) wartet auf euer Tippen"],
-  "act.waitBotSecret": ["{name} (computer) drew a card: whoever holds it for the computer enters it with {name}'s link (Join on your phone)",
-    "{name} (Computer) hat eine Karte gezogen: Wer sie für den Computer verwahrt, gibt sie über den Link von {name} ein (Mit dem Handy beitreten)"],
-  "act.waitSecret": ["{name}: enter the card you drew on your phone",
-    "{name}: Gib die gezogene Karte auf deinem Handy ein"],
-  "act.waitTable": ["Waiting for the table", "Der Tisch ist dran"],
-  "act.throw": ["{name} throws all the drinks into the tower", "{name} wirft alle Getränke in den Automaten"],
-  "act.waitOther": ["Waiting for {name}", "Warte auf {name}"], "act.yourTurn": ["Your move", "Du bist am Zug"],
-  "act.none": ["Nothing to do right now", "Gerade nichts zu tun"],
-  "move.draw.colour": ["Colour deck", "Farbstapel"], "move.draw.shape": ["Shape deck", "Formstapel"],
-  "pocari.deckLeft": ["{n} left", "noch {n}"],
-  "move.invest": ["Invest {amount}", "{amount} investieren"],
-  "money.cost": ["costs {yen}", "kostet {yen}"], "money.pays": ["could pay {yen}", "bringt bis zu {yen}"],
-  "money.paysNothing": ["pays nothing now", "bringt derzeit nichts"], "money.upTo": ["up to {yen}", "bis {yen}"],
-  "pocari.declareHint": ["Pick the colour or shape you invest in",
-    "Wähle die Farbe oder Form, in die du investierst"],
-  "pocari.pickHint": ["Pick a drink", "Wähle ein Getränk"],
-  "throw": ["Throw into the tower", "In den Automaten werfen"],
-  "throw.hint": ["These drinks go into the tower:", "Diese Getränke kommen in den Automaten:"],
-  "pick.start_player": ["Who starts? (who has the crate)", "Wer beginnt? (wer hat die Kiste)"],
-  "pick.turn_up": ["Turn up one colour card and one shape card", "Decke eine Farbkarte und eine Formkarte auf"],
-  "pick.turnUpColour": ["Colour card", "Farbkarte"], "pick.turnUpShape": ["Shape card", "Formkarte"],
-  "pick.seventh": ["Set aside:", "Beiseite gestellt:"],
-  "pick.secret": ["Enter the card you drew", "Gib die gezogene Karte ein"],
-  "pick.secretHint": ["Only your phone sees it.", "Nur dein Handy sieht sie."],
-  "drop.title": ["What came out of the tower?", "Was kam aus dem Automaten?"],
-  "drop.hint": ["Tap every drink that came out, then confirm.",
-    "Tippe jedes Getränk an, das herauskam, und bestätige."],
-  "drop.confirm": ["Confirm: {n} came out", "Bestätigen: {n} kamen heraus"],
-  "drop.nothing": ["Confirm: nothing came out", "Bestätigen: nichts kam heraus"],
-  "drop.cancel": ["Cancel", "Abbrechen"],
-  "spill.open": ["Drinks fell out of the tower", "Getränke sind herausgefallen"],
-  "spill.title": ["Which drinks fell out?", "Welche Getränke sind herausgefallen?"],
-  "question.confirm": ["Please check: did exactly these drinks come out?",
-    "Bitte prüfen: Kamen genau diese Getränke heraus?"],
-  "question.contradiction": ["This does not fit the game: please correct it",
-    "Das passt nicht zum Spiel: Bitte korrigieren"],
-  "question.yes": ["Confirm", "Bestätigen"], "question.correct": ["Correct", "Korrigieren"],
-  "question.byHand": ["Enter by hand", "Von Hand eingeben"],
-  "question.byHandTitle": ["What came out? The likely drinks are chosen already",
-    "Was kam heraus? Die wahrscheinlichen Getränke sind schon gewählt"],
-  "question.likely": ["Most likely, from what the game knows:", "Wahrscheinlich, nach dem, was das Spiel weiß:"],
-  "override.title": ["The exit beam counted otherwise", "Die Ausgabe-Schranke zählte anders"],
-  "override.reason": ["Your list has {n} drink(s); the exit beam counted {out} coming out of this drop.",
-    "Deine Liste hat {n} Getränk(e); die Ausgabe-Schranke zählte {out}, die bei diesem Wurf herauskamen."],
-  "override.none": ["Nothing came out.", "Nichts kam heraus."],
-  "override.hint": ["Look into the tray and the chute first. Confirm only if the beam is wrong (a drink stuck in it, a hand through it); this is noted in the game's log.",
-    "Sieh zuerst ins Ausgabefach und in den Schacht. Bestätige nur, wenn die Schranke falsch gezählt hat (ein Getränk steckt darin, eine Hand ging hindurch); das wird im Protokoll vermerkt."],
-  "override.confirm": ["The beam is wrong: {n} came out", "Die Schranke irrt: {n} kamen heraus"],
-  "override.back": ["Back to the list", "Zurück zur Liste"],
-  "drop.seen": ["These drinks were thrown in already; what came out is still to be entered.",
-    "Diese Getränke wurden schon eingeworfen; was herauskam, ist noch einzutragen."],
-  "drop.reread": ["Read the tray again", "Ausgabefach erneut lesen"],
-  "undo": ["Undo", "Rückgängig"],
-  // --- the table's devices: camera over the tray, sensor board; reading a drop; corrections ---
-  "dev.simBanner.both": ["Simulated table: a computer tower decides what comes out; a simulated camera and sensor board read each drop as real ones would.",
-    "Simulierter Tisch: Ein Computer-Automat entscheidet, was herauskommt; eine simulierte Kamera und Sensorplatine lesen jeden Wurf wie echte."],
-  "dev.simBanner.camera": ["Simulated table: a computer tower decides what comes out; a simulated camera reads each drop as a real one would.",
-    "Simulierter Tisch: Ein Computer-Automat entscheidet, was herauskommt; eine simulierte Kamera liest jeden Wurf wie eine echte."],
-  "dev.simBanner.sensors": ["Simulated table: a computer tower decides what comes out; a simulated sensor board counts each drop as a real one would.",
-    "Simulierter Tisch: Ein Computer-Automat entscheidet, was herauskommt; eine simulierte Sensorplatine zählt jeden Wurf wie eine echte."],
-  "dev.title": ["Table devices", "Geräte am Tisch"], "dev.camera": ["Camera", "Kamera"],
-  "dev.sensors": ["Sensor board", "Sensorplatine"], "dev.simulated": ["simulated", "simuliert"],
-  "dev.chip.camera": ["Camera", "Kamera"], "dev.chip.sensors": ["Sensors", "Sensoren"],
-  "dev.asking": ["Asking for the devices…", "Frage die Geräte ab…"],
-  "dev.unreachable": ["The companion does not answer: the states below may be old.",
-    "Der Companion antwortet nicht: Die Angaben unten können veraltet sein."],
-  "dev.camera.none": ["none", "keine"], "dev.camera.opening": ["starting…", "startet…"],
-  "dev.camera.ok": ["working", "läuft"], "dev.camera.trouble": ["cannot read the tray", "kann das Ausgabefach nicht lesen"],
-  "dev.camera.lost": ["lost", "verloren"], "dev.camera.error": ["not working", "funktioniert nicht"],
-  "dev.watch.waiting": ["waiting for the first picture", "wartet auf das erste Bild"],
-  "dev.watch.moving": ["something moves in the tray", "im Ausgabefach bewegt sich etwas"],
-  "dev.watch.settling": ["waiting for the tray to be still", "wartet, bis das Ausgabefach ruhig ist"],
-  "dev.watch.still": ["watching the tray", "beobachtet das Ausgabefach"],
-  "dev.watch.bad_frame": ["cannot read the picture", "kann das Bild nicht lesen"],
-  "dev.watch.blocked": ["waiting for the tray to be clear", "wartet, bis das Ausgabefach frei ist"],
-  "dev.inTray": ["{n} in the tray", "{n} im Ausgabefach"],
-  "dev.timing": ["Last reading {s} s after the tray was still", "Letzte Lesung {s} s, nachdem das Ausgabefach ruhig war"],
-  "dev.skipped": ["{n} frames skipped to keep up", "{n} Bilder übersprungen, um Schritt zu halten"],
-  "dev.learned": ["Learned from {n} corrections", "Aus {n} Korrekturen gelernt"],
-  "dev.learned.one": ["Learned from 1 correction", "Aus 1 Korrektur gelernt"],
-  "dev.learned.forget": ["Forget learned looks", "Gelerntes vergessen"],
-  "dev.learned.forgetSure": ["Tap again: forget them", "Nochmals tippen: vergessen"],
-  "dev.live": ["Live camera", "Live-Kamera"],
-  "dev.live.alt": ["The tray as the camera sees it, with the drinks it recognised", "Das Ausgabefach im Kamerabild, mit den erkannten Getränken"],
-  "dev.live.none": ["No picture yet", "Noch kein Bild"],
-  "dev.live.stale": ["The last picture before the camera was lost", "Das letzte Bild, bevor die Kamera verloren ging"],
-  "dev.lastError": ["Earlier: {why}", "Vorhin: {why}"],
-  "dev.sensors.none": ["none", "keine"], "dev.sensors.connected": ["connected", "verbunden"],
-  "dev.sensors.connecting": ["connecting…", "verbindet…"], "dev.sensors.disconnected": ["disconnected", "getrennt"],
-  "dev.sensors.refused": ["refused", "abgelehnt"],
-  "dev.firmware": ["Firmware {version} · protocol {protocol}", "Firmware {version} · Protokoll {protocol}"],
-  "dev.heartbeat": ["Last heartbeat {s} s ago", "Letzter Herzschlag vor {s} s"],
-  "dev.heartbeat.none": ["No heartbeat yet", "Noch kein Herzschlag"],
-  "dev.beam.in": ["Input beam", "Einwurf-Schranke"], "dev.beam.out": ["Exit beam", "Ausgabe-Schranke"],
-  "dev.beam.blocked": ["blocked", "unterbrochen"], "dev.beam.clear": ["clear", "frei"],
-  "dev.totals": ["Counted so far: {in} in, {out} out", "Bisher gezählt: {in} hinein, {out} heraus"],
-  "dev.port": ["Port {port}", "Anschluss {port}"],
-  "dev.byHand.none": ["No camera and no sensor board: the table enters each drop by hand.",
-    "Keine Kamera und keine Sensorplatine: Der Tisch gibt jeden Wurf von Hand ein."],
-  "dev.byHand.camera": ["The camera cannot read the tray right now. The game goes on by hand: enter what came out with the buttons.",
-    "Die Kamera kann das Ausgabefach gerade nicht lesen. Das Spiel geht von Hand weiter: Gib mit den Knöpfen ein, was herauskam."],
-  "dev.byHand.cameraPhone": ["The camera cannot read the tray right now: the table enters each drop by hand.",
-    "Die Kamera kann das Ausgabefach gerade nicht lesen: Der Tisch gibt jeden Wurf von Hand ein."],
-  "dev.byHand.sensors": ["The sensor board is not connected. The game goes on: the camera or a person reports each drop.",
-    "Die Sensorplatine ist nicht verbunden. Das Spiel geht weiter: Die Kamera oder ein Mensch meldet jeden Wurf."],
-  "dev.line.camera": ["Camera: {state}", "Kamera: {state}"], "dev.line.sensors": ["Sensors: {state}", "Sensoren: {state}"],
-  "dev.beams.lastDrop": ["Beams: {in} in, {out} out", "Lichtschranken: {in} hinein, {out} heraus"],
-  "dev.beams.soFar": ["Beams so far: {in} in, {out} out", "Lichtschranken bisher: {in} hinein, {out} heraus"],
-  "dev.beams.tray": ["{n} in the tray", "{n} im Ausgabefach"],
-  "dev.reading": ["Reading the tray…", "Lese das Ausgabefach…"],
-  "dev.reading.camera": ["The camera reads what came out; the beams count the drinks.",
-    "Die Kamera liest, was herauskam; die Lichtschranken zählen die Getränke."],
-  "dev.reading.sensors": ["The beams count the drinks that pass.", "Die Lichtschranken zählen die Getränke."],
-  "dev.reading.slow": ["This takes longer than it should.", "Das dauert länger als sonst."],
-  "dev.reading.again": ["The camera reads the tray again.", "Die Kamera liest das Ausgabefach erneut."],
-  "dev.byHandOpen": ["Enter what came out by hand", "Von Hand eingeben, was herauskam"],
-  "dev.watching": ["The camera watches the tray and reads what comes out. You can also tap the drinks yourself.",
-    "Die Kamera beobachtet das Ausgabefach und liest, was herauskommt. Du kannst die Getränke auch selbst antippen."],
-  "dev.counting": ["The beams count the drinks; tap the ones that came out.",
-    "Die Lichtschranken zählen die Getränke; tippe die an, die herauskamen."],
-  "fix.title": ["What the camera saw", "Was die Kamera sah"], "fix.titleOther": ["What was seen", "Was gesehen wurde"],
-  "fix.hint": ["Tap a drink to swap it for the right one, or remove it; then confirm.",
-    "Tippe ein Getränk an, um es gegen das richtige zu tauschen, oder entferne es; dann bestätigen."],
-  "fix.hintGuess": ["The game filled in what it knows (marked); tap a drink to swap it, or remove it; then confirm.",
-    "Das Spiel hat ergänzt, was es weiß (markiert); tippe ein Getränk an, um es zu tauschen, oder entferne es; dann bestätigen."],
-  "fix.guessRead": ["the game's guess: the camera read {drink}", "Vorschlag des Spiels: die Kamera las {drink}"],
-  "fix.guessAdded": ["the game's guess: the camera missed it", "Vorschlag des Spiels: die Kamera übersah es"],
-  "fix.empty": ["No drink.", "Kein Getränk."],
-  "fix.confidence": ["{pct} % sure", "{pct} % sicher"], "fix.unsure": ["unsure", "unsicher"],
-  "fix.corrected": ["was {drink}", "war {drink}"], "fix.added": ["added", "ergänzt"],
-  "fix.notThrown": ["was not thrown in and is not stuck: it cannot have come out",
-    "wurde nicht eingeworfen und steckt nicht: Es kann nicht herausgekommen sein"],
-  "fix.notStuck": ["is not stuck in the tower", "steckt nicht im Automaten"],
-  "fix.twice": ["listed twice", "doppelt aufgeführt"],
-  "fix.swap": ["Swap", "Tauschen"], "fix.swapNamed": ["Swap {drink} for the right drink", "{drink} gegen das richtige Getränk tauschen"],
-  "fix.remove": ["Remove", "Entfernen"], "fix.removeNamed": ["Remove {drink}", "{drink} entfernen"],
-  "fix.pick": ["Which drink is it really?", "Welches Getränk ist es wirklich?"],
-  "fix.pickAdd": ["Which drink did it miss?", "Welches Getränk wurde übersehen?"],
-  "fix.noCandidates": ["No drink can be chosen here.", "Hier lässt sich kein Getränk wählen."],
-  "fix.add": ["Add a drink it missed", "Übersehenes Getränk ergänzen"],
-  "fix.count": ["Your list: {n} · the exit beam counted {out}", "Deine Liste: {n} · die Ausgabe-Schranke zählte {out}"],
-  "fix.blocked": ["Swap or remove the marked drinks first.", "Tausche oder entferne zuerst die markierten Getränke."],
-  "fix.dismiss": ["Dismiss", "Verwerfen"], "fix.done": ["Done", "Fertig"],
-  "faceup.title": ["Turned-up cards", "Aufgedeckte Karten"],
-  "faceup.none": ["Not turned up yet", "Noch nicht aufgedeckt"],
-  "seventh.title": ["7th drink", "Siebtes Getränk"], "seventh.stuck": ["stuck in the tower", "steckt im Automaten"],
-  "stuck.title": ["Stuck in the tower", "Steckt im Automaten"],
-  "stuck.none": ["Nothing is stuck", "Nichts steckt fest"],
-  "result.title": ["Round {round}: the tower", "Runde {round}: der Automat"],
-  "result.thrown": ["Thrown in", "Eingeworfen"], "result.out": ["Came out", "Herausgekommen"],
-  "result.freed": ["Freed from inside", "Von innen befreit"], "result.stuck": ["Still stuck", "Steckt noch"],
-  "result.none": ["none", "keine"], "result.pay.title": ["Payouts", "Auszahlungen"],
-  "result.player": ["Player", "Spieler"], "result.stake": ["Stake", "Einsatz"], "result.declared": ["On", "Auf"],
-  "result.matches": ["Matches", "Treffer"], "result.bonus": ["Bonus", "Bonus"],
-  "result.secret": ["Secret card", "Geheime Karte"], "result.paid": ["Paid", "Ausgezahlt"],
-  "result.forfeit": ["7th drink came out: stake lost", "Siebtes Getränk kam heraus: Einsatz verloren"],
-  "result.yes": ["✓", "✓"],
-  "join.title": ["Join on your phone", "Mit dem Handy beitreten"],
-  "join.hint": ["Scan your code: your phone shows what is yours alone and takes your moves.",
-    "Scanne deinen Code: Dein Handy zeigt, was nur du sehen darfst, und nimmt deine Züge an."],
-  "join.qr": ["QR code for {name}", "QR-Code für {name}"],
-  "join.revoke": ["New link", "Neuer Link"],
-  "join.revokeSure": ["Tap again: the old link and phone stop working", "Noch einmal tippen: alter Link und altes Handy gelten nicht mehr"],
-  "join.revoked": ["{name} has a new link: scan the new code.", "{name} hat einen neuen Link: den neuen Code scannen."],
-  "join.watch": ["Spectators", "Zuschauer"],
-  "join.watchHint": ["This link shows the table to anyone who only watches: no secrets, no buttons.",
-    "Dieser Link zeigt den Tisch allen, die nur zuschauen: keine Geheimnisse, keine Knöpfe."],
-  "join.watchQr": ["QR code for spectators", "QR-Code für Zuschauer"],
-  "trust.spectator": ["Watching", "Zuschauen"],
-  "trust.needHost": ["This is the table's screen. The host opens it with the host link that the companion printed where it was started; players scan their own code on the table's screen.",
-    "Das ist der Bildschirm des Tisches. Der Gastgeber öffnet ihn mit dem Gastgeber-Link, den der Companion beim Start ausgegeben hat; Spieler scannen ihren eigenen Code am Tisch."],
-  "trust.needKey": ["This device has no key for this game. Ask the host for your link.",
-    "Dieses Gerät hat keinen Schlüssel für dieses Spiel. Frag den Gastgeber nach deinem Link."],
-  "end": ["End game", "Spiel beenden"],
-  "end.sure": ["Tap again to end the game", "Noch einmal tippen, um das Spiel zu beenden"],
-  "feed.here": ["Tower reports here", "Turm meldet hierher"],
-  "feed.on": ["The tower reports to this game", "Der Turm meldet an dieses Spiel"],
-  "feed.other": ["The tower reports to another game", "Der Turm meldet an ein anderes Spiel"],
-  "over.ended": ["The host ended this game before its end; the standings are as they were.",
-    "Der Gastgeber hat dieses Spiel vorzeitig beendet; der Stand ist der von diesem Moment."],
-  "over.title": ["Game over", "Spielende"], "over.winner": ["{names} wins!", "{names} gewinnt!"],
-  "over.winners": ["{names} win!", "{names} gewinnen!"], "over.final": ["Final money", "Endstand"],
-  "phone.noToken": ["Open your own player link: scan your QR code on the table view.",
-    "Öffne deinen eigenen Spieler-Link: Scanne deinen QR-Code am Tisch."],
-  "phone.badToken": ["This phone has no valid key for this game (the link may have been replaced). Ask the host for your QR code again.",
-    "Dieses Handy hat keinen gültigen Schlüssel für dieses Spiel (der Link wurde vielleicht ersetzt). Lass dir vom Gastgeber deinen QR-Code noch einmal zeigen."],
-  "phone.noCard": ["No card yet", "Noch keine Karte"],
-  "phone.secretTitle": ["Your secret card", "Deine geheime Karte"], "phone.table": ["At the table", "Am Tisch"],
-  "phone.myHand": ["Your drinks", "Deine Getränke"],
-  "phone.lastPaid": ["Last round you got {yen}", "Letzte Runde: {yen} erhalten"],
-  "bank": ["Bank", "Bank"],
-  "and": [" and ", " und "],
-  "colour.black": ["black", "schwarz"], "colour.white": ["white", "weiß"], "colour.mint": ["mint", "mint"],
-  "colour.blue": ["blue", "blau"], "colour.red": ["red", "rot"], "colour.purple": ["purple", "lila"],
-  "shape.stubby_can": ["stubby can", "Stummeldose"], "shape.short_can": ["short can", "kurze Dose"],
-  "shape.tall_can": ["tall can", "hohe Dose"], "shape.square_bottle": ["square bottle", "eckige Flasche"],
-  "shape.not_tallest_bottle": ["not-tallest bottle", "nicht höchste Flasche"],
-  "shape.tallest_bottle": ["tallest bottle", "höchste Flasche"],
-  "drink": ["{colour} {shape}", "{shape} ({colour})"],
-  "card": ["{kind} card", "Bestandskarte {kind}"], "card.back": ["face-down card", "verdeckte Karte"],
-  "deck.colour": ["colour deck", "Farbstapel"], "deck.shape": ["shape deck", "Formstapel"],
-  "crate": ["crate", "Kiste"],
-  // --- the games (names as in the rule books) ---
-  "game.pocari_bet": ["POCARI BET", "POCARI BET"], "game.jasmine_tea": ["JASMINE TEA", "JASMINE TEA"],
-  "game.melon_soda": ["MELON SODA", "MELON SODA"], "game.vending_poker": ["VENDING-MACHINE POKER", "Automaten-Poker"],
-  "game.upside_down_tower": ["UPSIDE-DOWN TOWER", "Umgedrehter Turm"],
-  "game.chocolate_milk": ["CHOCOLATE MILK", "CHOCOLATE MILK"], "game.pura": ["PURA", "PURA"],
-  "game.lemon_squash": ["LEMON SQUASH", "LEMON SQUASH"], "game.metro": ["TOKYO METRO", "TOKYO METRO"],
-  "game.tokyo_metro": ["TOKYO METRO", "TOKYO METRO"], "game.metro_drinks": ["METRO DRINKS", "METRO DRINKS"],
-  "lobby.game": ["Game", "Spiel"], "lobby.players": ["Players", "Spieler"],
-  "lobby.playersN": ["{n} players", "{n} Spieler"], "lobby.loading": ["Loading the games…", "Lade die Spiele…"],
-  "lobby.default.3": ["Daiki", "Daiki"], "lobby.default.4": ["Emi", "Emi"], "lobby.default.5": ["Fumi", "Fumi"],
-  "lobby.default.6": ["Goro", "Goro"], "lobby.default.7": ["Hana", "Hana"],
-  "roundOnly": ["Round {round}", "Runde {round}"],
-  // --- phases of the other games (unknown phases are humanised) ---
-  "phase.bid": ["Sealed bid: who starts?", "Verdecktes Gebot: Wer beginnt?"],
-  "phase.bid_tie": ["Tied bids: chance decides", "Gleichstand: Der Zufall entscheidet"],
-  "phase.turns": ["Actions", "Aktionen"], "phase.turn": ["Turn", "Spielzug"],
-  "phase.next_start": ["Who starts the next round?", "Wer beginnt die nächste Runde?"],
-  "phase.deal": ["Dealing the drinks", "Getränke austeilen"],
-  "phase.place": ["Place what came out", "Herausgekommenes einsortieren"],
-  // --- moves by kind: {arg} slots are filled with the move's args (drinks and cards drawn) ---
-  "move.declare": ["Invest in {kind}", "In {kind} investieren"], "move.pick": ["Take {drink}", "{drink} nehmen"],
-  "move.draw": ["Draw: {deck}", "Ziehen: {deck}"], "move.bid": ["Bid {amount}", "{amount} bieten"],
-  "move.buy_card": ["Buy {card}", "{card} kaufen"],
-  "move.bet": ["Bet {amounts} on {cards}", "{amounts} auf {cards} wetten"],
-  "move.buy_drinks": ["Buy {drinks}", "{drinks} kaufen"], "move.pass": ["Pass", "Passen"],
-  "move.add_drink": ["Put {drink} in the pot", "{drink} in den Topf"],
-  "move.add_yen": ["Put yen in the pot", "Yen in den Topf"],
-  "move.take": ["Take the pot, start a new one with {add}", "Topf nehmen, neuer Topf mit {add}"],
-  "move.to_crate": ["Into the crate: {drink}", "In die Kiste: {drink}"],
-  "kind.bid": ["Your sealed bid", "Dein verdecktes Gebot"],
-  "kind.buy_card": ["Buy a stock card", "Eine Bestandskarte kaufen"],
-  "kind.bet": ["Bet on a card", "Auf eine Karte wetten"], "kind.buy_drinks": ["Buy a drink", "Ein Getränk kaufen"],
-  "kind.add_drink": ["Put a drink in the pot", "Ein Getränk in den Topf"],
-  "kind.take": ["Take the pot; the new pot starts with", "Topf nehmen; der neue Topf beginnt mit"],
-  "kind.to_crate": ["Into the crate", "In die Kiste"],
-  "moves.for": ["{name}", "{name}"],
-  // --- chance outcomes a person enters (the simulated table samples them itself) ---
-  "chance.start_player": ["{seat} starts", "{seat} beginnt"],
-  "chance.tie_break": ["{seat} wins the tie", "{seat} gewinnt den Gleichstand"],
-  "chance.deal": ["Deal {drink}", "{drink} austeilen"], "chance.secret_card": ["{card}", "{card}"],
-  "chance.turn_up": ["{colour} and {shape}", "{colour} und {shape}"],
-  "pick.choice": ["Enter what happened at the table", "Gib ein, was am Tisch geschah"],
-  "pick.tie_break": ["Tied: who wins the coin toss?", "Gleichstand: Wer gewinnt den Münzwurf?"],
-  "pick.deal": ["Which drink was dealt?", "Welches Getränk wurde ausgeteilt?"],
-  "act.waitMany": ["Waiting for {names}", "Warte auf {names}"],
-  "act.throwAny": ["The drinks go into the tower", "Die Getränke kommen in den Automaten"],
-  "act.onPhone": ["Waiting for {names} (on their phone)", "Warte auf {names} (am eigenen Handy)"],
-  // --- the generic renderer: fields of players and of the table ---
-  "table.title": ["On the table", "Auf dem Tisch"],
-  "last.title": ["Last result", "Letztes Ergebnis"], "last.last_round": ["Last round", "Letzte Runde"],
-  "last.last_take": ["Last time the pot was taken", "Zuletzt genommener Topf"],
-  "last.round": ["Round {round}", "Runde {round}"],
-  "over.standings": ["Final standings", "Endstand"], "over.none": ["Nobody wins.", "Niemand gewinnt."],
-  "over.details": ["The reckoning", "Abrechnung"],
-  "result.seventh": ["7th drink (set aside)", "Siebtes Getränk (beiseite gestellt)"],
-  "result.seventhMark": ["7th", "7."],
-  "result.seventhOut": ["came out: {name} loses the stake", "kam heraus: {name} verliert den Einsatz"],
-  "result.seventhIn": ["did not come out: no stake lost", "kam nicht heraus: kein Einsatz verloren"],
-  "value.yen": ["yen", "Yen"],
-  "field.yen": ["Yen", "Yen"], "field.stake": ["Stake", "Einsatz"], "field.stakes": ["Stakes", "Einsätze"],
-  "field.declared": ["Invested in", "Investiert in"], "field.has_secret": ["Secret card", "Geheime Karte"],
-  "field.secret": ["Secret card", "Geheime Karte"], "field.secrets": ["Secret cards", "Geheime Karten"],
-  "field.cards": ["Stock cards", "Bestandskarten"], "field.card": ["Card", "Karte"], "field.bets": ["Bets", "Wetten"],
-  "field.staked": ["Staked", "Gesetzt"], "field.bet_limit": ["Bet limit", "Wettlimit"],
-  "field.actions_left": ["Actions left", "Aktionen übrig"], "field.has_bid": ["Has bid", "Hat geboten"],
-  "field.bid": ["Bid", "Gebot"], "field.my_bid": ["My bid", "Mein Gebot"], "field.supply": ["Supply", "Vorrat"],
-  "field.crate": ["Crate", "Kiste"], "field.beside": ["Beside the crate", "Neben der Kiste"],
-  "field.crate_free": ["Free in the crate", "Frei in der Kiste"], "field.score": ["Score", "Wertung"],
-  "field.scores": ["Scores", "Wertungen"], "field.bank": ["Bank", "Bank"],
-  "field.middle": ["In the middle", "In der Mitte"], "field.owners": ["Owners", "Besitzer"],
-  "field.bets_on_cards": ["Bets on cards", "Wetten auf Karten"], "field.bought": ["Bought", "Gekauft"],
-  "field.box": ["Out of the game", "Aus dem Spiel"], "field.rethrow": ["Thrown again", "Wird erneut eingeworfen"],
-  "field.thrower": ["Throws", "Wirft ein"], "field.thrown": ["Into the tower", "In den Automaten"],
-  "field.bidding": ["Bidding", "Gebote"], "field.bidders": ["Bidders", "Bieter"],
-  "field.rebids": ["Re-bids", "Neue Gebote"], "field.earlier": ["Earlier bids", "Frühere Gebote"],
-  "field.tied": ["Tied", "Gleichstand"], "field.actions_per_player": ["Actions each", "Aktionen je Spieler"],
-  "field.pot": ["Pot", "Topf"], "field.came_out": ["Came out", "Herausgekommen"],
-  "field.drinks": ["Drinks", "Getränke"], "field.drink": ["Drink", "Getränk"], "field.amount": ["Amount", "Betrag"],
-  "field.amounts": ["Amounts", "Beträge"], "field.out": ["Came out", "Herausgekommen"],
-  "field.freed": ["Freed", "Befreit"], "field.stuck": ["Stuck", "Steckt"], "field.paid": ["Paid", "Ausgezahlt"],
-  "field.stakes_to_owners": ["Stakes to card owners", "Einsätze an Kartenbesitzer"],
-  "field.stakes_to_bank": ["Stakes to the bank", "Einsätze an die Bank"], "field.bonus": ["Bonus", "Bonus"],
-  "field.bonus_total": ["Card bonus", "Kartenbonus"], "field.total": ["Total", "Gesamt"],
-  "field.totals": ["Total", "Gesamt"], "field.reason": ["Why it ended", "Warum es endete"],
-  "field.colours": ["Colours", "Farben"], "field.shapes": ["Shapes", "Formen"],
-  "field.empty_slots": ["Empty slots", "Leere Plätze"], "field.outside": ["Outside the crate", "Außerhalb der Kiste"],
-  "field.penalty": ["Penalty", "Abzug"], "field.matches": ["Matches", "Treffer"], "field.round": ["Round", "Runde"],
-  "field.seat": ["Player", "Spieler"], "field.won": ["Won", "Gewonnen"],
-  "field.stake_to": ["Stake goes to", "Einsatz geht an"], "field.start_player": ["Start player", "Startspieler"],
-  "field.drop": ["The tower", "Der Automat"], "field.seventh": ["7th drink", "Siebtes Getränk"],
-  "field.seventh_out": ["7th drink came out", "Siebtes Getränk kam heraus"], "field.turn": ["Turn", "Am Zug"],
-  "field.hand": ["Hand", "Blatt"],
-  // --- VENDING-MACHINE POKER ---
-  "phase.more": ["Throw another?", "Noch eine einwerfen?"],
-  "phase.call": ["Call or end the turn", "Callen oder Zug beenden"],
-  "phase.discard": ["Put a can back", "Eine Dose zurücklegen"],
-  "move.vending_poker.buy": ["Buy {drinks} (coins: {coins})", "{drinks} kaufen (Münzen: {coins})"],
-  "move.throw": ["Throw {drink} into the tower", "{drink} in den Automaten werfen"],
-  "move.stop": ["Stop throwing", "Nicht mehr einwerfen"], "move.discard": ["Put back {drink}", "{drink} zurücklegen"],
-  "move.call": ["Call", "Callen"], "move.end_turn": ["End the turn", "Zug beenden"],
-  "kind.buy": ["Buy", "Kaufen"], "kind.throw": ["Throw into the tower", "In den Automaten werfen"],
-  "kind.discard": ["Put back", "Zurücklegen"], "kind.sell": ["Sell", "Verkaufen"],
-  "value.high_card": ["high card", "höchste Dose"], "value.pair": ["pair", "Paar"],
-  "value.two_pair": ["two pairs", "zwei Paare"], "value.three_of_a_kind": ["three of a kind", "Drilling"],
-  "value.straight": ["straight", "Straße"], "value.flush": ["flush", "Flush"],
-  "value.full_house": ["full house", "Full House"], "value.four_of_a_kind": ["four of a kind", "Vierling"],
-  "value.five_of_a_kind": ["five of a kind", "Fünf Gleiche"], "value.nothing": ["nothing yet", "noch nichts"],
-  "value.last_standing": ["last one standing", "als Letzter übrig"],
-  "last.last_showdown": ["Last showdown", "Letzter Showdown"],
-  "field.coins": ["Coins", "Münzen"], "field.hand_cans": ["Best hand", "Bestes Blatt"],
-  "field.caller": ["Called", "Gecallt"], "field.final_turn_due": ["One more turn", "Noch ein Zug"],
-  "field.thrown_this_turn": ["Thrown this turn", "Diesen Zug eingeworfen"], "field.heap": ["Heap", "Haufen"],
-  "field.throwing": ["Throwing", "Wirft ein"], "field.queue": ["Still to throw", "Noch einzuwerfen"],
-  "field.prices": ["Prices", "Preise"], "field.can": ["Can", "Dose"], "field.bottle": ["Bottle", "Flasche"],
-  "field.hands": ["Hands", "Blätter"], "field.rank": ["Hand", "Blatt"], "field.cans": ["Cans", "Dosen"],
-  "field.shares": ["Shares", "Anteile"], "field.pot_left": ["Left in the pot", "Rest im Topf"],
-  "field.kept": ["Kept", "Behalten"], "field.end": ["How it ended", "Wie es endete"], "field.turns": ["Turns", "Züge"],
-  "field.max_turns": ["Turn limit", "Zuglimit"], "field.leading": ["Leading", "Vorne"],
-  // --- the upside-down tower ---
-  "phase.buy": ["Buy stocks", "Anteile kaufen"], "phase.bet": ["Bets", "Wetten"],
-  "phase.throw": ["Throw", "Einwerfen"], "phase.land": ["Where did they land?", "Wo sind sie gelandet?"],
-  "phase.sell": ["Sell stocks", "Anteile verkaufen"],
-  "move.upside_down_tower.bet": ["Bet {coins} × 100 {space}", "{coins} × 100 setzen: {space}"],
-  "move.upside_down_tower.throw": ["Throw {drinks} into the tower", "{drinks} in den Automaten werfen"],
-  "move.buy_stock": ["Buy {drink} as a stock", "{drink} als Anteil kaufen"],
-  "move.sell": ["Sell {drink}", "{drink} verkaufen"], "move.done": ["Done", "Fertig"],
-  "kind.buy_stock": ["Buy a stock", "Einen Anteil kaufen"],
-  "chance.draw": ["{drink}", "{drink}"], "chance.land": ["{drink} lands {spot}", "{drink} landet {spot}"],
-  "pick.draw": ["Which drink was drawn?", "Welches Getränk wurde gezogen?"],
-  "pick.land": ["Where did the drink land?", "Wo ist das Getränk gelandet?"],
-  "value.slot": ["in a slot", "in einem Fach"], "value.crate": ["in the crate", "in der Kiste"],
-  "value.outside": ["outside", "außerhalb"], "value.stuck": ["stuck", "steckt fest"],
-  "field.stocks": ["Stocks", "Anteile"], "field.bid_winner": ["Won the bid", "Gebot gewonnen"],
-  "field.bought_colours": ["Colours bought", "Gekaufte Farben"], "field.colour_cards": ["Colour cards", "Farbkarten"],
-  "field.colour": ["Colour", "Farbe"], "field.price": ["Price", "Preis"], "field.spaces": ["Bet spaces", "Wettfelder"],
-  "field.space": ["Space", "Feld"], "field.rate": ["Pays", "Zahlt"], "field.markers": ["Markers", "Marker"],
-  "field.front": ["Front crates", "Vordere Kisten"], "field.front_slots": ["Front slots", "Vordere Fächer"],
-  "field.landed": ["Landed", "Gelandet"], "field.lid": ["Drawn", "Gezogen"], "field.spot": ["Where", "Wo"],
-  "field.counts": ["Counts", "Anzahl"], "field.lost_to_bank": ["Lost to the bank", "An die Bank verloren"],
-  "field.won_coins": ["Coins won", "Gewonnene Münzen"],
-  "field.to_front": ["To the front crates", "In die vorderen Kisten"],
-  "field.back_to_cards": ["Back to the cards", "Zurück auf die Karten"],
-  "field.final_sale": ["Final sale", "Schlussverkauf"], "field.sold": ["Sold", "Verkauft"],
-  "field.got": ["Got", "Erhalten"], "field.worth": ["Worth", "Wert"],
-  // --- CHOCOLATE MILK ---
-  "phase.fill": ["Setting out the drinks", "Getränke auslegen"],
-  "phase.refill": ["Refill the plot", "Grundstück nachfüllen"],
-  "move.chocolate_milk.buy": ["Go to plot {to}, buy {drink} for crate {crate}", "Zu Grundstück {to}, {drink} für Kiste {crate}"],
-  "move.chocolate_milk.sell": ["Sell {drinks} at {card}", "{drinks} zu {card} verkaufen"],
-  "move.buy_crate": ["Buy a crate", "Eine Kiste kaufen"],
-  "compose.several": ["{kind}: several at once", "{kind}: mehrere auf einmal"],
-  "compose.buy_drinks": ["Buy 2 or 3 drinks at once", "2 oder 3 Getränke auf einmal kaufen"],
-  "compose.bet": ["Bet on several cards at once", "Auf mehrere Karten auf einmal wetten"],
-  "compose.vending_poker.buy": ["Buy several cans at once", "Mehrere Dosen auf einmal kaufen"],
-  "compose.sell": ["Sell the drinks you choose", "Ausgewählte Getränke verkaufen"],
-  "compose.swap": ["Swap drinks between two crates", "Getränke zwischen zwei Kisten tauschen"],
-  "compose.which": ["Which one?", "Welche?"], "compose.which.sell": ["Against which card?", "Zu welcher Karte?"],
-  "compose.which.swap": ["Which two crates?", "Welche zwei Kisten?"],
-  "compose.option.swap": ["Crates {a} ⇄ {b}", "Kisten {a} ⇄ {b}"],
-  "compose.hint": ["Tap {min} to {max}.", "Tippe {min} bis {max} an."], "compose.hintOne": ["Tap one.", "Tippe eines an."],
-  "compose.note.swap": ["Only slots facing each other across one side: up to 2 on a short side, 3 on a long side.",
-    "Nur Plätze, die sich an einer Seite gegenüberstehen: bis zu 2 an der kurzen, 3 an der langen Seite."],
-  "compose.amounts": ["Amount per card", "Betrag je Karte"], "compose.left": ["{yen} left", "noch {yen}"],
-  "compose.coins": ["Pay with", "Bezahlen mit"], "compose.paid": ["{paid} for {due}", "{paid} für {due}"],
-  "compose.less": ["Less", "Weniger"], "compose.more": ["More", "Mehr"],
-  "compose.gets": ["pays {yen}", "bringt {yen}"], "compose.each": ["{yen} each", "je {yen}"],
-  "compose.confirm": ["Confirm ({n})", "Bestätigen ({n})"], "compose.empty": ["empty slot", "leerer Platz"],
-  "chance.place": ["{drink} on plot {cell}", "{drink} auf Grundstück {cell}"], "chance.refill": ["{drink}", "{drink}"],
-  "chance.fill": ["{drink}", "{drink}"],
-  "pick.refill": ["Which drink refills the plot?", "Welches Getränk kommt nach?"],
-  "field.pos": ["On plot", "Auf Grundstück"], "field.crates": ["Crates", "Kisten"],
-  "field.crate_scores": ["Crate scores", "Kistenwertung"], "field.by": ["By", "Nach"],
-  "field.count": ["Count", "Anzahl"], "field.grid": ["Market", "Markt"], "field.cell": ["Plot", "Grundstück"],
-  "field.crates_for_sale": ["Crates for sale", "Kisten zu kaufen"],
-  "field.use_tower": ["With the tower", "Mit Automat"], "field.flying": ["In the air", "Unterwegs"],
-  "field.refill_cell": ["Plot to refill", "Nachzufüllen"], "field.to_supply": ["To the supply", "In den Vorrat"],
-  "last.last": ["Last turn", "Letzter Zug"],
-  // --- why a game ended ---
-  "value.crate_of_a_kind": ["a crate holds six alike", "eine Kiste hält sechs Gleiche"],
-  "value.rich": ["someone reached the money goal", "jemand hat das Geldziel erreicht"],
-  "value.nobody_can_act": ["nobody can act", "niemand kann handeln"], "value.turn_limit": ["turn limit", "Zuglimit"],
-  "value.max_turns": ["turn limit", "Zuglimit"], "value.crates_full": ["the crates are full", "die Kisten sind voll"],
-  "value.broke": ["someone has nothing left", "jemand hat nichts mehr"],
-  "value.supplies_empty": ["the supplies are empty", "die Vorräte sind leer"],
-  "value.front_crates_full": ["the front crates are full", "die vorderen Kisten sind voll"],
-  "value.two_cards_empty": ["two colour cards are empty", "zwei Farbkarten sind leer"],
-  "field.crate_yen": ["Crate value", "Kistenwert"],
-  // --- LEMON SQUASH ---
-  "phase.order": ["Who plays first?", "Wer spielt zuerst?"],
-  "phase.shuffle": ["Shuffle the shape cards", "Formkarten mischen"],
-  "move.flick/result": ["Flick: {result}", "Schnippen: {result}"],
-  "move.flick/drink,result": ["Flick: {result} {drink}", "Schnippen: {result} {drink}"],
-  "value.miss": ["missed", "daneben"], "value.hit": ["hit", "getroffen"], "value.foul": ["foul", "Foul"],
-  "field.unit": ["Team", "Team"], "field.units": ["Teams", "Teams"], "field.collected": ["Taken", "Genommen"],
-  "field.progress": ["Taken in order", "Der Reihe nach genommen"],
-  "field.knock_order": ["Order to knock over", "Umwerf-Reihenfolge"], "field.arena": ["Arena", "Arena"],
-  "field.start_order": ["Playing order", "Spielreihenfolge"], "field.max_rounds": ["Round limit", "Rundenlimit"],
-  "field.turn_unit": ["Team at turn", "Team am Zug"], "field.flicker": ["Flicker", "Schnipper"],
-  "field.place": ["Place", "Platz"], "field.seats": ["Players", "Spieler"], "field.names": ["Names", "Namen"],
-  // --- TOKYO METRO (its moves by kind: the args stay as the engine names them) ---
-  "phase.tokyo_metro.deal": ["Turning up the action cards", "Aktionskarten aufdecken"],
-  "phase.tokyo_metro.bid": ["Bids for the turn order", "Gebote um die Zugreihenfolge"], "phase.tie": ["Tie", "Gleichstand"],
-  "phase.movement": ["Movement", "Bewegung"], "phase.actions": ["Actions", "Aktionen"],
-  "phase.trains": ["The trains run", "Die Züge fahren"],
-  "phase.upside_down_tower.draw": ["Drawing the stocks", "Anteile ziehen"],
-  "kind.move": ["Move", "Bewegen"], "kind.walk": ["Walk", "Gehen"], "kind.station": ["Build a station", "Station bauen"],
-  "kind.station_swap": ["Build a station for a token", "Station für einen Marker bauen"],
-  "kind.invest": ["Invest in a line", "In eine Linie investieren"], "kind.start": ["Start a train", "Zug einsetzen"],
-  "kind.tempo": ["Tempo tokens", "Tempomarker"], "kind.bicycle": ["Bicycle", "Fahrrad"], "kind.discount": ["Discount", "Rabatt"],
-  "kind.bid_bonus": ["Bid bonus", "Gebotsbonus"], "kind.loan": ["Loan", "Kredit"], "kind.repay": ["Repay", "Tilgen"],
-  "kind.speculate": ["Speculate", "Spekulieren"], "kind.action_disc": ["Another action disc", "Weitere Aktionsscheibe"],
-  "kind.card": ["Take a card", "Karte nehmen"], "kind.assign_tempo": ["Tempo token on a line", "Tempomarker auf eine Linie"],
-  "kind.alight": ["Get off the train", "Aus dem Zug steigen"], "kind.ride_on": ["Ride on", "Weiterfahren"],
-  "kind.pass": ["Pass", "Passen"],
-  // --- TOKYO METRO dashboard: the map, the cards, the train phase, the scoring (js/metro/) ---
-  "phase.tokyo_metro.tie_break": ["Tied bids: chance decides", "Gleichstand: Der Zufall entscheidet"],
-  "chance.tokyo_metro.deal": ["Column {column}: card {card}", "Spalte {column}: Karte {card}"],
-  "metro.deal.title": ["Which card was turned up for column {n}?", "Welche Karte wurde für Spalte {n} aufgedeckt?"],
-  "metro.map.title": ["The board", "Der Spielplan"],
-  "metro.map.approximate": ["Approximate board: stations and lines are placed roughly; the printed board differs.",
-    "Ungefährer Spielplan: Stationen und Linien sind nur ungefähr gesetzt; der gedruckte Plan weicht ab."],
-  "metro.map.startArea": ["Start area (round 1)", "Startbereich (Runde 1)"],
-  "metro.map.stationOf": ["{name}'s station", "Station von {name}"],
-  "metro.map.train": ["Train {line} at {stop}", "Zug {line} an {stop}"],
-  "metro.map.rides": ["{name} rides train {line}", "{name} fährt mit Zug {line}"],
-  "metro.map.tapField": ["Field {field} ({place}): tap to go there", "Feld {field} ({place}): antippen, um dorthin zu gehen"],
-  "metro.map.noStation": ["no station", "keine Station"],
-  "metro.map.tapStation": ["{station}: tap to choose", "{station}: antippen zum Wählen"],
-  "metro.map.hintField": ["Tap a marked field on the map, or a button.",
-    "Tippe ein markiertes Feld auf dem Plan an oder einen Knopf."],
-  "metro.map.zoom": ["Zoom", "Zoom"], "metro.map.zoomIn": ["Zoom in", "Vergrößern"],
-  "metro.map.zoomOut": ["Zoom out", "Verkleinern"],
-  "metro.track.title": ["Revenue track", "Einnahmenleiste"],
-  "metro.track.split": ["The two numbers beside the value (two shareholders)",
-    "Die zwei Zahlen neben dem Wert (zwei Anteilseigner)"],
-  "metro.pay.owner": ["{stop} {station}: {yen} to {name}, line {line} +{value}",
-    "{stop} {station}: {yen} an {name}, Linie {line} +{value}"],
-  "metro.pay.holder": ["{stop} {station} ({name} holds a share): line {line} +{value}",
-    "{stop} {station} ({name} hält einen Anteil): Linie {line} +{value}"],
-  "metro.action.move": ["Walk {n}", "{n} gehen"], "metro.action.station": ["Station {yen}", "Station {yen}"],
-  "metro.action.station_swap": ["Station for a token", "Station für Marker"], "metro.action.invest": ["Share {yen}", "Anteil {yen}"],
-  "metro.action.start": ["Start train +{n}", "Zug einsetzen +{n}"], "metro.action.tempo": ["Tempo ×{n}", "Tempo ×{n}"],
-  "metro.action.bicycle": ["Bicycle", "Fahrrad"], "metro.action.discount": ["Discount {yen}", "Rabatt {yen}"],
-  "metro.action.bid_bonus": ["Bid bonus {yen}", "Gebotsbonus {yen}"], "metro.action.loan": ["Loan", "Kredit"],
-  "metro.action.repay": ["Repay", "Tilgen"], "metro.action.speculate": ["Speculate", "Spekulieren"],
-  "metro.action.action_disc": ["Disc {yen}", "Scheibe {yen}"], "metro.action.card": ["Card {yen}", "Karte {yen}"],
-  "metro.actionLong.move": ["Walk up to {n} fields", "Bis zu {n} Felder gehen"],
-  "metro.actionLong.move.one": ["Walk 1 field", "1 Feld gehen"],
-  "metro.actionLong.station": ["Build a station: {yen} per stop circle", "Station bauen: {yen} je Haltekreis"],
-  "metro.actionLong.station_swap": ["Build a station for a tempo token or the bicycle",
-    "Station bauen für einen Tempomarker oder das Fahrrad"],
-  "metro.actionLong.invest": ["Buy a line's next share: {yen} (plus surcharge)", "Nächsten Anteil einer Linie kaufen: {yen} (plus Aufpreis)"],
-  "metro.actionLong.start": ["Start a train: its line +{n}", "Zug einsetzen: seine Linie +{n}"],
-  "metro.actionLong.tempo": ["Take {n} tempo tokens", "{n} Tempomarker nehmen"],
-  "metro.actionLong.tempo.one": ["Take 1 tempo token", "1 Tempomarker nehmen"],
-  "metro.actionLong.bicycle": ["Take the bicycle", "Das Fahrrad nehmen"],
-  "metro.actionLong.discount": ["Discount: {yen} off a later cost", "Rabatt: {yen} weniger auf eine spätere Ausgabe"],
-  "metro.actionLong.bid_bonus": ["Bid bonus: {yen} for the next bid", "Gebotsbonus: {yen} für das nächste Gebot"],
-  "metro.actionLong.loan": ["Take a loan: +¥1,000", "Kredit aufnehmen: +1.000 ¥"],
-  "metro.actionLong.repay": ["Repay a loan: ¥1,000", "Kredit tilgen: 1.000 ¥"],
-  "metro.actionLong.speculate": ["Speculate on a line", "Auf eine Linie spekulieren"],
-  "metro.actionLong.action_disc": ["Another action disc: {yen}", "Weitere Aktionsscheibe: {yen}"],
-  "metro.actionLong.card": ["Take the top card of a discard pile: {yen}", "Oberste Karte eines Ablagestapels nehmen: {yen}"],
-  "metro.card.spaces": ["{n} action space(s)", "{n} Aktionsfeld(er)"], "metro.card.takenBy": ["taken by {name}", "belegt von {name}"],
-  "metro.card.dots": ["{n} dot(s) on the back", "{n} Punkt(e) auf der Rückseite"],
-  "metro.cards.title": ["Action cards", "Aktionskarten"],
-  "metro.cards.hint": ["Tap an action on a card: the map and the buttons show where it can go.",
-    "Tippe eine Aktion auf einer Karte an: Plan und Knöpfe zeigen, wohin sie führt."],
-  "metro.cards.deck": ["deck {n}", "Stapel {n}"], "metro.cards.deckTitle": ["Cards left in the deck", "Karten im Stapel"],
-  "metro.cards.discard": ["discard {n}", "Ablage {n}"], "metro.cards.discardTitle": ["Cards on the discard pile", "Karten auf dem Ablagestapel"],
-  "metro.cards.discardTop": ["Top of the discard pile", "Oben auf der Ablage"], "metro.cards.empty": ["no card", "keine Karte"],
-  "metro.cards.own": ["{name}'s own cards", "Eigene Karten von {name}"],
-  "metro.kind.place": ["Place your meeple in the start area", "Stelle deine Figur in den Startbereich"],
-  "metro.kind.walk": ["Walk (up to 2 fields, 3 with the bicycle)", "Gehen (bis zu 2 Felder, 3 mit Fahrrad)"],
-  "metro.kind.ride_on": ["Stay on the train", "Im Zug bleiben"],
-  "metro.kind.alight": ["Get off onto a field", "Auf ein Feld aussteigen"],
-  "metro.kind.pass": ["Pass", "Passen"], "metro.kind.skip": ["Don't board", "Nicht einsteigen"],
-  "metro.kind.run_trains": ["Run the trains", "Züge fahren lassen"],
-  "metro.kind.assign_tempo": ["Put a tempo token on a line", "Tempomarker auf eine Linie legen"],
-  "metro.kind.move": ["Walk", "Gehen"], "metro.kind.station": ["Build a station", "Station bauen"],
-  "metro.kind.station_swap": ["Build a station for a token", "Station für einen Marker bauen"],
-  "metro.kind.invest": ["Buy a share", "Anteil kaufen"], "metro.kind.start": ["Start a train", "Zug einsetzen"],
-  "metro.kind.tempo": ["Tempo tokens", "Tempomarker"], "metro.kind.bicycle": ["Bicycle", "Fahrrad"],
-  "metro.kind.discount": ["Discount", "Rabatt"], "metro.kind.bid_bonus": ["Bid bonus", "Gebotsbonus"],
-  "metro.kind.loan": ["Loan", "Kredit"], "metro.kind.repay": ["Repay a loan", "Kredit tilgen"],
-  "metro.kind.speculate": ["Speculate", "Spekulieren"], "metro.kind.action_disc": ["Another action disc", "Weitere Aktionsscheibe"],
-  "metro.kind.card": ["Take a card", "Karte nehmen"], "metro.kind.board": ["Board", "Einsteigen"],
-  "metro.kind.bid": ["Bid", "Bieten"],
-  "metro.move.withDiscount": ["with {n} discount(s)", "mit {n} Rabatt(en)"],
-  "metro.move.swap.tempo": ["for a tempo token", "für einen Tempomarker"],
-  "metro.move.swap.bicycle": ["for the bicycle", "für das Fahrrad"],
-  "metro.move.cardFrom": ["Discard pile of column {n}", "Ablage von Spalte {n}"],
-  "metro.move.pickHint": ["Show only this action on the map", "Nur diese Aktion auf dem Plan zeigen"],
-  "metro.move.assignHint": ["Free, before an action: the token takes a free disc space of the line.",
-    "Kostenlos, vor einer Aktion: Der Marker belegt ein freies Scheibenfeld der Linie."],
-  "metro.move.board": ["Board train {line}", "In Zug {line} einsteigen"],
-  "metro.move.bidTitle": ["Your secret bid for the turn order", "Dein geheimes Gebot um die Zugreihenfolge"],
-  "metro.move.bidHint": ["Only your phone sees it until everyone has bid.", "Nur dein Handy sieht es, bis alle geboten haben."],
-  "metro.trains.title": ["The train phase: what will happen", "Die Zugphase: was passieren wird"],
-  "metro.trains.none": ["No train is on the board: nothing moves.", "Kein Zug ist auf dem Plan: nichts fährt."],
-  "metro.trains.path": ["{from} → {to} {station} ({n} stops)", "{from} → {to} {station} ({n} Halte)"],
-  "metro.trains.stays": ["stays at {from}", "bleibt an {from}"],
-  "metro.trains.rise": ["line +{value}", "Linie +{value}"],
-  "metro.trains.leaves": ["No share yet: the train leaves the board at stop 1.",
-    "Noch kein Anteil: Der Zug verlässt den Plan an Halt 1."],
-  "metro.trains.riders": ["On board: {names}", "An Bord: {names}"],
-  "metro.trains.held": ["{name} (computer) is first in order: tap when everyone has seen where the trains go.",
-    "{name} (Computer) ist Erster der Reihenfolge: Tippe, wenn alle gesehen haben, wohin die Züge fahren."],
-  "metro.trains.income": ["Station owners get:", "Stationsbesitzer erhalten:"],
-  "metro.trains.boarding": ["May board on the way: {list}", "Können unterwegs einsteigen: {list}"],
-  "metro.trains.mayBoard": ["{name} may board at {stop} {station}", "{name} kann an {stop} {station} einsteigen"],
-  "metro.trains.mayAlight": ["{name} may get off at {stop} {station}", "{name} kann an {stop} {station} aussteigen"],
-  "metro.player.order": ["#{n} in turn order", "Platz {n} der Zugreihenfolge"],
-  "metro.player.orderTitle": ["Place on the turn order track", "Platz auf der Reihenfolgeleiste"],
-  "metro.player.projected": ["≈ {yen} if the game ended now", "≈ {yen}, wenn das Spiel jetzt endete"],
-  "metro.player.projectedTitle": ["Yen plus what speculations and shares would pay, minus loans",
-    "Yen plus was Spekulationen und Anteile zahlen würden, minus Kredite"],
-  "metro.player.riding": ["rides train {line}", "fährt mit Zug {line}"], "metro.player.at": ["on field {field}", "auf Feld {field}"],
-  "metro.player.offBoard": ["not on the board yet", "noch nicht auf dem Plan"],
-  "metro.player.share": ["Share #{n} of line {line}", "Anteil Nr. {n} der Linie {line}"],
-  "metro.player.spec": ["Speculation on line {line}: {yen}", "Spekulation auf Linie {line}: {yen}"],
-  "metro.player.myBid": ["Your bid: {yen}", "Dein Gebot: {yen}"],
-  "metro.stat.discs": ["Discs", "Scheiben"], "metro.stat.pyramids": ["Stations", "Stationen"],
-  "metro.stat.tempo": ["Tempo", "Tempo"], "metro.stat.bicycle": ["Bicycle", "Fahrrad"], "metro.stat.loans": ["Loans", "Kredite"],
-  "metro.stat.speculations": ["Speculations left", "Spekulationen übrig"], "metro.stat.bidBonus": ["Bid bonus", "Gebotsbonus"],
-  "metro.stat.bid": ["Bid", "Gebot"], "metro.stat.tempoSupply": ["Tempo tokens", "Tempomarker"],
-  "metro.stat.bicycles": ["Bicycles", "Fahrräder"], "metro.stat.loanSupply": ["Loan tokens", "Kreditmarker"],
-  "metro.stat.bank": ["Bank", "Bank"],
-  "metro.lines.title": ["The lines", "Die Linien"], "metro.lines.line": ["Line", "Linie"],
-  "metro.lines.value": ["Value", "Wert"], "metro.lines.shares": ["Shares", "Anteile"], "metro.lines.more": ["On the line", "Auf der Linie"],
-  "metro.lines.surcharge": ["Free share; surcharge {yen}", "Freier Anteil; Aufpreis {yen}"],
-  "metro.lines.trainAt": ["Where the train stands", "Wo der Zug steht"],
-  "metro.lines.tempo": ["+{n} tempo", "+{n} Tempo"],
-  "metro.supply.title": ["Supply", "Vorrat"], "metro.supply.lastBids": ["Last bids", "Letzte Gebote"],
-  "metro.score.projectedTitle": ["If the game ended now", "Wenn das Spiel jetzt endete"],
-  "metro.score.projectedHint": ["The end scoring as it would be now, line by line.",
-    "Die Schlusswertung, wie sie jetzt wäre, Linie für Linie."],
-  "metro.score.finalTitle": ["The end scoring, line by line", "Die Schlusswertung, Linie für Linie"],
-  "metro.score.standings": ["Final yen", "Endstand in Yen"],
-  "metro.score.line": ["Line", "Linie"], "metro.score.value": ["Value", "Wert"],
-  "metro.score.speculations": ["Speculations", "Spekulationen"], "metro.score.after": ["Left", "Rest"],
-  "metro.score.shares": ["Shares", "Anteile"], "metro.score.noLines": ["No line is worth anything yet.", "Noch ist keine Linie etwas wert."],
-  "metro.score.yen": ["Yen", "Yen"], "metro.score.speculation": ["Speculation", "Spekulation"],
-  "metro.score.stakes_returned": ["Stakes back", "Einsätze zurück"], "metro.score.loans": ["Loans", "Kredite"],
-  "metro.score.totals": ["Total", "Gesamt"],
-  "metro.est.button": ["Estimate final yen", "Endstand in Yen schätzen"],
-  "metro.est.busy": ["Estimating…", "Schätze …"],
-  "metro.est.hint": ["An estimate from a few hundred random playouts; it takes a second or two.",
-    "Eine Schätzung aus einigen hundert zufälligen Partien; dauert ein, zwei Sekunden."],
-  "metro.est.title.head": ["Estimated final yen.", "Geschätzter Endstand in Yen."],
-  "metro.est.label": ["An estimate, not a promise: {n} random playouts in all, spread over the moves. From here "
-    + "everyone plays at random; bids and face-down cards you cannot see are drawn at random. "
-    + "On each move: ≈ mean ± spread · its playouts.",
-  "Eine Schätzung, kein Versprechen: insgesamt {n} zufällige Partien, verteilt auf die Züge. Ab hier spielen "
-    + "alle zufällig; Gebote und verdeckte Karten, die du nicht siehst, werden zufällig gezogen. "
-    + "An jedem Zug: ≈ Mittelwert ± Streuung · seine Partien."],
-  "metro.est.capped": ["(Capped at {n} playouts so that the answer comes quickly.)",
-    "(Auf {n} Partien begrenzt, damit die Antwort schnell kommt.)"],
-  "metro.est.overall": ["Playing at random from here: ≈ {yen} (from {low} to {high}).",
-    "Ab hier zufällig gespielt: ≈ {yen} (von {low} bis {high})."],
-  "metro.est.badge": ["≈ {yen}", "≈ {yen}"],
-  "metro.est.title": ["Estimate from {n} random playouts: mean {mean}, spread ±{sd}, from {low} to {high}",
-    "Schätzung aus {n} zufälligen Partien: Mittelwert {mean}, Streuung ±{sd}, von {low} bis {high}"],
-  "metro.est.none": ["no estimate", "keine Schätzung"],
-  "metro.est.noneTitle": ["No playout started with this move (there are more moves than playouts).",
-    "Keine Partie begann mit diesem Zug (es gibt mehr Züge als Partien)."],
-  "metro.last.title": ["Last train phase (round {round})", "Letzte Zugphase (Runde {round})"],
-  "metro.last.income": ["{name}: +{yen} from {n} station payout(s)", "{name}: +{yen} aus {n} Stationsauszahlung(en)"],
-  "metro.last.fares": ["{name} paid {yen} in fares", "{name} zahlte {yen} Fahrgeld"],
-  "metro.last.nobody": ["No station paid anyone.", "Keine Station hat jemandem etwas gezahlt."],
-  "metro.last.rise": ["Line values rose:", "Linienwerte stiegen:"],
-  "metro.last.left": ["Left the board: {lines}", "Vom Plan genommen: {lines}"],
-  // --- PURA (solo) ---
-  "phase.fix": ["Fix the crates", "Kisten korrigieren"], "phase.pura.play": ["Sorting", "Sortieren"],
-  "phase.play": ["Play", "Spiel"],
-  "move.pura.throw": ["Throw crate {crate} into the tower", "Kiste {crate} in den Automaten werfen"],
-  "move.clear": ["Clear {card} from crate {crate}", "{card} aus Kiste {crate} räumen"],
-  "move.swap": ["Swap slots {a_slots} of crate {a} with slots {b_slots} of crate {b}",
-    "Fächer {a_slots} von Kiste {a} mit Fächern {b_slots} von Kiste {b} tauschen"],
-  "move.fix": ["Swap slot {a_slot} of crate {a} with slot {b_slot} of crate {b}",
-    "Fach {a_slot} von Kiste {a} mit Fach {b_slot} von Kiste {b} tauschen"],
-  "kind.clear": ["Clear a card's drinks from a crate", "Passende Getränke aus einer Kiste räumen"],
-  "kind.swap": ["Swap across crates", "Zwischen Kisten tauschen"],
-  "kind.fix": ["Fix the crates", "Kisten korrigieren"],
-  "value.lost": ["lost", "verloren"], "value.won": ["won", "gewonnen"], "value.throw": ["throw", "einwerfen"],
-  "value.clear": ["clear", "räumen"], "value.swap": ["swap", "tauschen"],
-  "field.sorted": ["Sorted", "Sortiert"], "field.spent": ["Spent", "Ausgegeben"],
-  "field.start_rule_excess": ["Too many alike", "Zu viele Gleiche"],
-  "field.offending": ["Breaking the rule", "Regelwidrig"], "field.fixes": ["Fixes", "Korrekturen"],
-  "field.actions": ["Actions", "Aktionen"], "field.result": ["Result", "Ergebnis"], "field.why": ["Why", "Warum"],
-  "field.action": ["Action", "Aktion"],
-};
+const files = new Map();   // "de/pocari_bet" -> Promise of its catalogue: one fetch each
+const text = {};           // lang -> every key of its catalogues loaded so far
+const loaded = new Set();  // "de/pocari_bet" once merged into text.de
+const games = new Set();   // the games whose catalogues this page uses (loaded again for a new language)
+const pluralRules = new Map();
+
+function fetchCatalogue(lang, name) {
+  const id = `${lang}/${name}`;
+  if (!files.has(id)) {
+    const url = new URL(`${encodeURIComponent(lang)}/${encodeURIComponent(name)}.json`, CATALOGUES);
+    files.set(id, fetch(url).then((res) => {
+      if (!res.ok) throw new Error(`${res.status}`);
+      return res.json();
+    }).catch((err) => {
+      if (lang !== FALLBACK) return fetchCatalogue(FALLBACK, name);
+      console.warn(`catalogue ${id} could not be loaded (${err.message}): its keys are shown as ids`);
+      return {};
+    }));
+  }
+  return files.get(id);
+}
+
+function load(lang, name) {
+  const id = `${lang}/${name}`;
+  if (loaded.has(id)) return Promise.resolve();
+  return fetchCatalogue(lang, name).then((cat) => {
+    text[lang] = Object.assign(text[lang] || Object.create(null), cat);
+    loaded.add(id);
+  });
+}
+
+const names = () => ["common", ...games];
+const complete = (l) => names().every((name) => loaded.has(`${l}/${name}`));
 
 function initialLang() {
   try {
@@ -648,31 +59,68 @@ function initialLang() {
 }
 
 let lang = initialLang();
+let wanted = lang;         // the language last chosen (its catalogues may still be on the way)
 const listeners = [];
+await load(lang, "common");
 
 export function getLang() { return lang; }
 
+// The page changes language once the new language's catalogues are here (at once when they are).
 export function setLang(next) {
-  if (!LANGS.includes(next) || next === lang) return;
-  lang = next;
+  if (!LANGS.includes(next) || next === wanted) return Promise.resolve();
+  wanted = next;
   try { localStorage.setItem(STORE_KEY, next); } catch (_) { /* ignore */ }
-  document.documentElement.lang = lang;
-  for (const fn of listeners) fn(lang);
+  return switchTo(next);
+}
+
+function switchTo(next) {
+  if (wanted !== next) return Promise.resolve(); // a later choice won
+  if (!complete(next)) return Promise.all(names().map((name) => load(next, name))).then(() => switchTo(next));
+  if (lang !== next) {
+    lang = next;
+    document.documentElement.lang = lang;
+    for (const fn of listeners) fn(lang);
+  }
+  return Promise.resolve();
+}
+
+// A game's own words: resolves once its catalogue is loaded in the page's language (then
+// gameReady is true). A page that shows a game draws it after this.
+export function useGame(id) {
+  if (!/^[a-z0-9_]+$/.test(String(id))) return Promise.resolve();
+  games.add(id);
+  return load(lang, id);
+}
+
+export function gameReady(id) {
+  return !/^[a-z0-9_]+$/.test(String(id)) || loaded.has(`${lang}/${id}`);
 }
 
 export function onLangChange(fn) { listeners.push(fn); }
 
-export function has(key) { return Object.hasOwn(TEXT, key); }
+export function has(key) { return Object.hasOwn(text[lang] || {}, key); }
 
-// The raw text of a key in the current language (null when the catalogue lacks it).
-export function template(key) {
-  const pair = TEXT[key];
-  return pair ? (pair[LANGS.indexOf(lang)] ?? pair[0]) : null;
+// The plural form of the language for a count: "one", "other" (and in other languages "few", ...).
+export function pluralForm(count) {
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+  return pluralRules.get(lang).select(count);
 }
 
+// The raw text of a key in the current language (null when no catalogue loaded holds it); a key
+// with plural forms gives the one for `count` ("other" without a count).
+export function template(key, count) {
+  const entry = has(key) ? text[lang][key] : null;
+  if (entry === null || typeof entry === "string") return entry;
+  const form = typeof count === "number" && Number.isFinite(count) ? pluralForm(count) : "other";
+  return entry[form] ?? entry.other ?? null;
+}
+
+// The text of a key with its {slots} filled from params. The count that chooses a plural form
+// is params.count, else params.n when that is a number (a formatted "1,000" is not).
 export function t(key, params = {}) {
-  const text = template(key) ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  const count = params.count ?? (typeof params.n === "number" ? params.n : undefined);
+  const raw = template(key, count) ?? key;
+  return raw.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
 // An id the catalogue does not know, made readable: "buy_card" -> "Buy card".

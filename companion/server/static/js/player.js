@@ -3,9 +3,10 @@
 // back here without it; that key makes the server show this player's secrets. The shell is
 // the same for every game; the game's renderer (games/index.js) draws what is particular.
 import { h, replace, langToggle, connBadge } from "./dom.js";
-import { t, applyStatic, onLangChange, gameName } from "./i18n.js";
+import { t, applyStatic, onLangChange, gameName, gameReady, useGame } from "./i18n.js";
 import { api, liveView, newer, actAsPlayer } from "./api.js";
 import { movesPanel } from "./moves.js";
+import { paintEstimates } from "./estimates.js";
 import { choicePicker } from "./pickers.js";
 import { stuckPanel, gameOverPanel, waitingText, simBanner } from "./parts.js";
 import { rendererFor } from "./games/index.js";
@@ -58,14 +59,17 @@ function startPhone(id) {
     const picker = secret ? (r.secretChoice ? r.secretChoice(view, c.outcomes, act)
       : choicePicker(view, c.outcomes, act, { secret: true })) : null;
     const mine = view.moves.length > 0 || picker;
-    return h("section", { class: `panel action${mine ? " mine" : ""}`, testid: "action" },
+    const panel = h("section", { class: `panel action${mine ? " mine" : ""}`, testid: "action" },
       h("h2", { class: "who", testid: "who" }, waitingText(view, view.viewer)),
       picker, r.movesHead ? r.movesHead(view, act) : null,
       view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
+    paintEstimates(panel, view);  // each move's estimate on its button, once asked for
+    return panel;
   }
 
   function render() {
     if (!view) return;
+    if (!gameReady(view.game)) { useGame(view.game).then(render); return; } // its words first
     const r = rendererFor(view.game);
     const st = view.state;
     app.dataset.seq = String(view.seq); // tests and tools can tell which view is on screen

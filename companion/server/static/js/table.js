@@ -4,10 +4,11 @@
 // receives a secret. This is the shell every game shares; what is particular to a game comes
 // from its renderer (games/index.js).
 import { h, replace, toast, langToggle, connBadge } from "./dom.js";
-import { t, applyStatic, onLangChange, gameName } from "./i18n.js";
+import { t, applyStatic, onLangChange, gameName, gameReady, useGame } from "./i18n.js";
 import { api, liveView, newer } from "./api.js";
 import { startLobby } from "./lobby.js";
 import { movesPanel } from "./moves.js";
+import { paintEstimates } from "./estimates.js";
 import { freshUi, syncUi, chancePanel, questionPanel, spillControl } from "./pickers.js";
 import { stuckPanel, gameOverPanel, phaseText, roundText, waitingText, simBanner, playersGrid } from "./parts.js";
 import { rendererFor } from "./games/index.js";
@@ -153,11 +154,13 @@ function startTable(id) {
     const question = isHost() ? questionPanel(view, ui, act) : null;
     if (question) return question;
     const chance = chancePanel(view, ui, act, r);
-    return h("section", { class: "panel action", testid: "action" },
+    const panel = h("section", { class: "panel action", testid: "action" },
       h("h2", { class: "who", testid: "who" }, ui.reading ? t("dev.reading")
         : view.chance && view.chance.seen ? t("drop.title") : waitingText(view)),
       chance, r.movesHead ? r.movesHead(view, act) : null,
       view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
+    paintEstimates(panel, view);  // each move's estimate on its button, once asked for
+    return panel;
   }
 
   // The host's controls of the game as a whole: which game the tower feeds, undo, end.
@@ -179,6 +182,7 @@ function startTable(id) {
 
   function render() {
     if (!view) return;
+    if (!gameReady(view.game)) { useGame(view.game).then(render); return; } // its words first
     if (readingDone(view)) setReading(null);
     syncUi(ui, view);
     const r = rendererFor(view.game);

@@ -7,6 +7,7 @@ import { cardSvg, cardBackSvg, crateSvg, isCard } from "../drinks.js";
 import { yenEl, playerHead, isActing, drinkRow, roundText, phaseText, finalDetails } from "../parts.js";
 import { fieldList, perSeatKeys, seatTable, blank, valueNodes } from "../values.js";
 import { composeBuilders } from "../compose.js";
+import { estimatePanel } from "../estimates.js";
 
 // Player fields the head shows already, or that stay off the shared screen.
 const PLAYER_SHOWN = new Set(["seat", "name", "yen", "start", "turn", "secret", "has_secret"]);
@@ -112,5 +113,11 @@ export function phoneExtra() {
 }
 
 // Moves that take lists (the view's `composites`) get a picker next to their listed moves.
-export default { playerCard, side, result, overExtra, phoneMe, phoneExtra, moveBuilders: composeBuilders(),
+// Above the moves: "Estimate final yen" where the game offers estimates (its secrets can be drawn
+// again for the asking viewer, so the figures tell nothing hidden).
+export function movesHead(view, act) {
+  return view.offers_estimates ? estimatePanel(view, act) : null;
+}
+
+export default { playerCard, side, result, overExtra, phoneMe, phoneExtra, movesHead, moveBuilders: composeBuilders(),
   overTitle: "over.standings" };

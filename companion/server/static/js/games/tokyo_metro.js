@@ -12,7 +12,7 @@ import { moveBuilders } from "../metro/moves.js";
 import { playerCard as metroPlayer, linesPanel, projectionPanel, supplyPanel, scoringTable,
   phoneMe as metroMe, lastRunPanel } from "../metro/panels.js";
 import { syncPick } from "../metro/ui.js";
-import { estimatePanel } from "../metro/estimates.js";
+import { estimatePanel } from "../estimates.js";
 
 // Whichever part a render draws first forgets a pick made on an older view.
 function playerCard(p, view, opts) {

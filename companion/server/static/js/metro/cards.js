@@ -4,14 +4,15 @@
 // move makes it at once; several (where to walk, which station, which line) pick it, and the map
 // and the move buttons narrow to it.
 import { h } from "../dom.js";
-import { t, yen, num, has } from "../i18n.js";
+import { t, yen, num } from "../i18n.js";
 import { lineBadge, playerColour, seatName, inkOn, actionKey, initial } from "./common.js";
 import { ui, listen, select, press } from "./ui.js";
 
 // What an action does, short (on the card) and long (its title).
 export function actionText(a, { long = false } = {}) {
   const key = `metro.${long ? "actionLong" : "action"}.${a.kind}`;
-  return t(a.amount === 1 && has(`${key}.one`) ? `${key}.one` : key, { n: num(a.amount ?? 0), yen: yen(a.amount ?? 0) });
+  const amount = a.amount ?? 0;
+  return t(key, { n: num(amount), yen: yen(amount), count: amount });
 }
 
 function spaces(st, a) {

@@ -9,7 +9,7 @@ import { boardIndex, colRow, fieldPlace, lineBadge, seatDot, seatName, stationNa
 import { ui, listen, select } from "./ui.js";
 import { actionText } from "./cards.js";
 import { payoutText } from "./map.js";
-import { paintEstimates } from "./estimates.js";
+import { paintEstimates } from "../estimates.js";
 
 const SINGLE = new Set(["tempo", "bicycle", "discount", "bid_bonus", "loan", "repay", "action_disc"]);
 

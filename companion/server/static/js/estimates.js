@@ -1,10 +1,11 @@
-// TOKYO METRO: on request, the expected final yen of each legal move, estimated on the server from
-// a few hundred random playouts (GET /api/games/ID/estimates). It is labelled as what it is: an
+// On request, the expected final yen of each legal move, estimated on the server from a few hundred
+// random playouts (GET /api/games/ID/estimates), for every game that offers them (the view's
+// `offers_estimates`: a game whose secrets can be drawn again for the asking viewer). It is labelled as what it is: an
 // estimate, with the number of playouts behind each figure and its spread. The answer belongs to
 // one view (game, viewer, seq): after the next move it is gone and the button asks again.
-import { h } from "../dom.js";
-import { t, yen, num } from "../i18n.js";
-import { moveTestId } from "../moves.js";
+import { h } from "./dom.js";
+import { t, yen, num } from "./i18n.js";
+import { moveTestId } from "./moves.js";
 
 // The answer on this page: {key, data} once in, {key, busy} while asked, {key, error} on failure.
 let held = { key: null };
@@ -15,7 +16,7 @@ function answer(view) {
   return held.key === keyOf(view) && held.data ? held.data : null;
 }
 
-// Move test id -> stats; group ("GM1/0" or a kind) -> stats; the best mean among each.
+// Move test id -> stats; group (a METRO card action "GM1/0", or a kind) -> stats; the best mean among each.
 function indexOf(data) {
   if (data.index) return data.index;
   const moves = new Map();
@@ -33,17 +34,17 @@ const round10 = (v) => Math.round(v / 10) * 10;
 
 function badge(stats, best, testid) {
   if (!stats.n) {
-    return h("span", { class: "m-est none", testid, dataset: { n: "0" }, title: t("metro.est.noneTitle") },
-      t("metro.est.none"));
+    return h("span", { class: "est none", testid, dataset: { n: "0" }, title: t("est.noneTitle") },
+      t("est.none"));
   }
   const isBest = stats.mean === best;
-  return h("span", { class: `m-est${isBest ? " best" : ""}`, testid,
+  return h("span", { class: `est${isBest ? " best" : ""}`, testid,
     dataset: { n: String(stats.n), mean: String(stats.mean), low: String(stats.low), high: String(stats.high) },
-    title: t("metro.est.title", { n: num(stats.n), mean: yen(stats.mean), sd: yen(stats.sd), low: yen(stats.low),
+    title: t("est.title", { n: num(stats.n), mean: yen(stats.mean), sd: yen(stats.sd), low: yen(stats.low),
       high: yen(stats.high) }) },
-  isBest ? "★ " : "", t("metro.est.badge", { yen: yen(round10(stats.mean)) }),
-  stats.n > 1 ? h("span", { class: "m-est-sd" }, ` ±${num(round10(stats.sd))}`) : null,
-  h("span", { class: "m-est-n" }, ` ·${num(stats.n)}`));
+  isBest ? "★ " : "", t("est.badge", { yen: yen(round10(stats.mean)) }),
+  stats.n > 1 ? h("span", { class: "est-sd" }, ` ±${num(round10(stats.sd))}`) : null,
+  h("span", { class: "est-n" }, ` ·${num(stats.n)}`));
 }
 
 // Put each move's (and each card action group's) estimate on its button; buttons drawn later (a
@@ -53,14 +54,14 @@ export function paintEstimates(root, view) {
   if (!data) return;
   const ix = indexOf(data);
   for (const b of root.querySelectorAll("button[data-testid^='move-']")) {
-    if (b.querySelector(".m-est")) continue;
+    if (b.querySelector(".est")) continue;
     const stats = ix.moves.get(b.dataset.testid);
     if (stats) b.append(badge(stats, ix.bestMove, `est-${b.dataset.testid}`));
   }
   for (const g of root.querySelectorAll(".m-group[data-action-key]")) {
     const head = g.querySelector(".m-group-head");
     const stats = ix.groups.get(g.dataset.actionKey);
-    if (head && stats && !head.querySelector(".m-est")) {
+    if (head && stats && !head.querySelector(".est")) {
       head.append(badge(stats, ix.bestGroup, `est-group-${g.dataset.actionKey.replace("/", "-")}`));
     }
   }
@@ -84,20 +85,20 @@ export function estimatePanel(view, act) {
     }
     act.rerender();
   };
-  const button = h("button", { class: "big subtle m-est-btn", type: "button", testid: "estimate-btn",
+  const button = h("button", { class: "big subtle est-btn", type: "button", testid: "estimate-btn",
     disabled: busy || Boolean(data), "aria-busy": busy ? "true" : null, onclick: ask },
-  busy ? t("metro.est.busy") : t("metro.est.button"));
+  busy ? t("est.busy") : t("est.button"));
   if (!data) {
-    return h("div", { class: "m-est-panel", testid: "estimates" }, button,
-      h("span", { class: "hint" }, t("metro.est.hint")));
+    return h("div", { class: "est-panel", testid: "estimates" }, button,
+      h("span", { class: "hint" }, t("est.hint")));
   }
   const mine = data.seats[0];
   const all = mine ? mine.overall : null;
-  return h("div", { class: "m-est-panel ready", testid: "estimates",
+  return h("div", { class: "est-panel ready", testid: "estimates",
     dataset: { playouts: String(data.playouts), seq: String(data.seq) } },
-  h("p", { class: "m-est-label", testid: "estimates-label" }, h("strong", {}, t("metro.est.title.head")), " ",
-    t("metro.est.label", { n: num(data.playouts) }),
-    data.capped ? ` ${t("metro.est.capped", { n: num(data.playouts) })}` : ""),
-  all && all.n ? h("p", { class: "m-est-overall", testid: "estimates-overall" },
-    t("metro.est.overall", { yen: yen(round10(all.mean)), low: yen(all.low), high: yen(all.high) })) : null);
+  h("p", { class: "est-label", testid: "estimates-label" }, h("strong", {}, t("est.title.head")), " ",
+    t("est.label", { n: num(data.playouts) }),
+    data.capped ? ` ${t("est.capped", { n: num(data.playouts) })}` : ""),
+  all && all.n ? h("p", { class: "est-overall", testid: "estimates-overall" },
+    t("est.overall", { yen: yen(round10(all.mean)), low: yen(all.low), high: yen(all.high) })) : null);
 }

@@ -1,0 +1,83 @@
+"""The dashboard's catalogues in a real browser: a page fetches its language's common catalogue
+and its game's once each, and each other language's once when it is chosen (back and forth
+fetches nothing again), and the plural forms it picks from are those the catalogues' test
+expects; a game's catalogue that cannot be fetched falls back to English, and
+with no catalogue of its own at all the game is still drawn. The files themselves (same keys in
+every language, plural forms, slots): tests/test_i18n_catalogues.py.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from browser_support import pocari_with_computers, tap
+from playwright.sync_api import expect
+from test_i18n_catalogues import LANGS, PLURAL_FORMS
+
+pytestmark = pytest.mark.browser
+
+TABLE_SIZE = {"width": 1280, "height": 800}
+GERMAN = "localStorage.setItem('ttc.lang', 'de')"  # before the page's own scripts
+
+
+def catalogue_requests(page) -> Counter:
+    seen: Counter = Counter()
+    page.on("request", lambda req: seen.update([req.url.split("/static/i18n/", 1)[1]])
+            if "/static/i18n/" in req.url else None)
+    return seen
+
+
+def test_each_catalogue_is_fetched_once(base_url, browser):
+    gid = pocari_with_computers(base_url, seed=5)["id"]
+    page = browser.new_page(viewport=TABLE_SIZE)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type in ("error", "warning") else None)
+    fetched = catalogue_requests(page)
+    page.goto(f"{base_url}/?game={gid}")
+    faceup = page.get_by_test_id("faceup").locator("h2")
+    expect(faceup).to_have_text("Turned-up cards")              # POCARI BET's own words
+    expect(page.get_by_test_id("lobby-link")).to_contain_text("Lobby")  # the shell's
+    assert fetched == Counter({"en/common.json": 1, "en/pocari_bet.json": 1}), fetched
+    for lang, words in (("de", "Aufgedeckte Karten"), ("en", "Turned-up cards"), ("de", "Aufgedeckte Karten")):
+        tap(page, f"lang-{lang}")
+        expect(faceup).to_have_text(words)
+        expect(page.get_by_test_id(f"lang-{lang}")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("lobby-link")).to_contain_text("Übersicht")
+    assert fetched == Counter({"en/common.json": 1, "en/pocari_bet.json": 1,
+                               "de/common.json": 1, "de/pocari_bet.json": 1}), fetched
+    page.reload()  # the language chosen is kept
+    expect(faceup).to_have_text("Aufgedeckte Karten")
+    assert not errors, errors
+    # The plural forms the catalogues' test asks of each language are the browser's.
+    forms = page.evaluate("(langs) => langs.map((l) => new Intl.PluralRules(l).resolvedOptions().pluralCategories)",
+                          LANGS)
+    assert {lang: set(f) for lang, f in zip(LANGS, forms)} == PLURAL_FORMS
+
+
+def test_a_missing_game_catalogue_falls_back(base_url, browser):
+    gid = pocari_with_computers(base_url, seed=6)["id"]
+
+    # German missing: the game's words in English, the rest in German.
+    page = browser.new_page(viewport=TABLE_SIZE)
+    page.add_init_script(GERMAN)
+    page.route("**/static/i18n/de/pocari_bet.json", lambda route: route.fulfill(status=404, body="missing"))
+    fetched = catalogue_requests(page)
+    page.goto(f"{base_url}/?game={gid}")
+    expect(page.get_by_test_id("faceup").locator("h2")).to_have_text("Turned-up cards")
+    expect(page.get_by_test_id("lobby-link")).to_contain_text("Übersicht")
+    assert fetched == Counter({"de/common.json": 1, "de/pocari_bet.json": 1, "en/pocari_bet.json": 1}), fetched
+
+    # No catalogue for the game in any language: the game is still drawn and played.
+    page = browser.new_page(viewport=TABLE_SIZE)
+    page.add_init_script(GERMAN)
+    page.route("**/static/i18n/*/pocari_bet.json", lambda route: route.fulfill(status=404, body="missing"))
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(f"{base_url}/?game={gid}")
+    expect(page.get_by_test_id("faceup").locator("h2")).to_have_text("faceup.title")
+    expect(page.get_by_test_id("lobby-link")).to_contain_text("Übersicht")
+    expect(page.get_by_test_id("phase")).to_be_visible()
+    tap(page, "lang-en")
+    expect(page.get_by_test_id("lobby-link")).to_contain_text("Lobby")
+    assert not errors, errors
