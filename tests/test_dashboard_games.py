@@ -30,8 +30,10 @@ NAMES = ["Aki", "Ben", "Chie", "Dai", "Emi", "Fumi"]
 # for a short game (a seed whose game ends soon, fewer rounds), so that a whole game, every phase
 # and the end, takes 20 to 80 taps; a game registered later is played with seed 3 and its defaults.
 SETUP = {
-    "chocolate_milk": {"seed": 8},                           # 58 taps
-    "vending_poker": {"seed": 2},                            # 71 taps
+    # Under rules version 2 (a card rises only for a drink that came out; paying too much) the
+    # earlier seeds' games grew long: these two end by their turn limit, if not before.
+    "chocolate_milk": {"seed": 4, "options": {"max_turns": 30}},
+    "vending_poker": {"seed": 2, "options": {"max_turns": 24}},
     "pocari_bet": {"seed": 3, "options": {"rounds": 3}},     # 48 taps
     "upside_down_tower": {"seed": 3, "options": {"max_rounds": 4}},  # 62 taps
     "lemon_squash": {"seed": 3, "options": {"max_rounds": 10}},      # 20 taps
