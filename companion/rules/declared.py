@@ -37,6 +37,7 @@ from operator import attrgetter
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .engine import CHANCE, Actor, ChanceChoice, ChanceSpec, Composite, Event, IllegalMove, Move, MoveInfo, Pending
+from .estimate import estimate_final
 from .options import GameOptions
 
 State = Any
@@ -238,7 +239,6 @@ class Declared:
                  playouts: int = 200, viewer: int | None = None) -> dict:
         """The expected final yen of ``seat`` after each of ``moves``, from random playouts with
         what ``viewer`` cannot see drawn again (rules/estimate.py)."""
-        from .estimate import estimate_final  # the estimator plays games through this object
         return estimate_final(self, state, seat, moves, rng, playouts, viewer)
 
     def estimate_cost(self, state: State) -> int:
