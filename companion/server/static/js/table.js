@@ -175,7 +175,7 @@ function startTable(id) {
     if (!links) return;
     const humans = links.filter((p) => !p.bot);
     const count = humans.length + (watchLink ? 1 : 0);
-    const rows = count <= 3 ? 1 : 2;  // all on one screen: one row of up to three, else two rows
+    const rows = count <= 4 ? 1 : 2;  // all on one screen: one row of up to four, else two rows
     const code = (src, name, testid) => h("figure", { class: "code", testid },
       h("img", { class: "qr", src, alt: name }), h("figcaption", {}, name));
     codesEl = h("div", { class: "join-codes", role: "dialog", "aria-modal": "true", "aria-label": t("join.codesTitle"),
