@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import socket
 import sys
 from pathlib import Path
 
@@ -25,6 +24,10 @@ def main(argv: list[str] | None = None) -> int:
                             "the default) or 'none'")
     serve.add_argument("--profile", default=None,
                        help="drink profile from `companion calibrate drinks` (needed for a real camera)")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="the address phones use to reach this service, for the join links and QR codes "
+                            "(e.g. http://192.168.1.20:8000 or http://tabletop.local:8000; default: the LAN "
+                            "address found)")
     serve.add_argument("--new-host-key", action="store_true",
                        help="replace the host key: devices that opened the old host link are strangers again")
 
@@ -58,6 +61,15 @@ def _serve(args: argparse.Namespace) -> int:
         except PortSpecError as exc:
             print(f"companion: --serial {serial}: {exc}", file=sys.stderr)
             return 2
+    from .server.reach import parse_public_url
+
+    public_url = None
+    if args.public_url is not None:
+        try:
+            public_url = parse_public_url(args.public_url)
+        except ValueError as exc:
+            print(f"companion: --public-url {args.public_url}: {exc}", file=sys.stderr)
+            return 2
     data = args.data or default_data_dir()
     try:
         store = EventStore(data)
@@ -75,9 +87,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     access = Access(store)
     host_key = access.new_host_key() if args.new_host_key else access.host_key()
-    lan = _lan_address() if args.host in ("0.0.0.0", "::") else None
-    lan_url = f"http://{lan}:{args.port}" if lan else None
-    base = lan_url or f"http://127.0.0.1:{args.port}"
+    join_url, warning = _join_address(args.host, args.port, public_url)
+    base = join_url or f"http://127.0.0.1:{args.port}"
 
     def describe(spec: str | None, what: str) -> str:
         return "none" if spec is None else (f"simulated {what}" if spec.startswith("sim") else spec)
@@ -90,9 +101,11 @@ def _serve(args: argparse.Namespace) -> int:
           f"  host:   {base}/?host={host_key}\n"
           f"          (open it on the table's tablet; keep it to yourself: it holds the table's keys)",
           file=sys.stderr, flush=True)
+    if warning:
+        print(f"  WARNING: {warning}", file=sys.stderr, flush=True)
     # The composition root: the simulated table (computer players, its chance, its tower and its
     # camera) is wired in here; the table and the camera code never import it.
-    app = create_app(store, lan_url=lan_url, camera=camera, serial=serial, profile=args.profile,
+    app = create_app(store, public_url=join_url, camera=camera, serial=serial, profile=args.profile,
                      automation=SimTable(), open_camera=open_camera)
     # A live view never sends more than a few bytes: a larger WebSocket message is refused.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws=LightDeflate,
@@ -100,14 +113,35 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _lan_address() -> str | None:
-    """This machine's address on the local network, without sending anything."""
-    try:
-        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
-    except OSError:
-        return None
-    addresses = [info[4][0] for info in infos if not info[4][0].startswith("127.")]
-    return addresses[0] if addresses else None
+def _join_address(host: str, port: int, public_url: str | None) -> tuple[str | None, str | None]:
+    """The URL the join links use (None: the address each request came to) and a warning when
+    phones cannot open them: no LAN address found and no --public-url, or listening on
+    127.0.0.1 alone."""
+    from .server.reach import lan_address, reachable, url_host, usable
+
+    everywhere = host in ("0.0.0.0", "::", "")
+    if everywhere:
+        lan = lan_address()
+    else:  # --host names the LAN address (or a name of this machine) itself; 127.0.0.1 is none
+        is_name = ":" not in host and not host[-1:].isdigit()
+        lan = host if usable(host) or (is_name and reachable(f"http://{host}")) else None
+    if public_url:
+        if not reachable(public_url):
+            return public_url, (f"--public-url {public_url} points at this machine itself, which phones cannot "
+                                f"open; give the address phones reach it by")
+        if not lan and not everywhere:
+            return public_url, (f"listening on {host} only: phones reach {public_url} only through a proxy "
+                                f"there; for the Wi-Fi, start with --host 0.0.0.0")
+        return public_url, None
+    if lan:
+        return f"http://{url_host(lan)}:{port}", None
+    if everywhere:
+        where, fix = ("no LAN address found", "join this machine to the table's Wi-Fi and restart, or name the "
+                                              "address phones use with --public-url http://ADDRESS:PORT")
+    else:
+        where, fix = f"listening on {host} only", "start with --host 0.0.0.0 (or add --public-url URL)"
+    return None, (f"{where}: join links and QR codes point at 127.0.0.1, which phones cannot open; {fix} "
+                  f"(the table's tablet on this machine works as is)")
 
 
 def _replay(args: argparse.Namespace) -> int:

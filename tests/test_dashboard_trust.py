@@ -141,3 +141,38 @@ def test_a_busy_server_says_so_in_a_toast(base_url, browser):
         stop.set()
         for thread in busy:
             thread.join(120)
+
+
+def test_join_warns_on_loopback_and_shows_the_codes_full_screen(base_url, browser):
+    # The tests' server listens on 127.0.0.1 alone: the join links point there, phones cannot
+    # open them, and the host is told so (issue 28); before the first move the panel leads.
+    gid = new_game(base_url)["id"]
+    table = browser.new_page(viewport=TABLE_SIZE)
+    table.goto(f"{base_url}/?game={gid}")
+    join = table.locator(".col-side > [data-testid=join]:first-child")
+    expect(join).to_be_visible()
+    expect(table.get_by_test_id("join-warning")).to_contain_text("--public-url")
+    box = join.bounding_box()
+    assert box and box["y"] < TABLE_SIZE["height"] / 2, f"the join panel is not near the top: {box}"
+
+    tap(table, "show-codes")
+    codes = table.get_by_test_id("join-codes")
+    expect(codes).to_be_visible()
+    for testid in ("code-0", "code-1", "code-2", "code-watch"):
+        expect(codes.get_by_test_id(testid)).to_be_visible()
+    expect(codes.get_by_test_id("code-1")).to_contain_text("Ben")
+    expect(codes.get_by_test_id("join-warning")).to_be_visible()
+    size = codes.bounding_box()
+    assert size["width"] >= TABLE_SIZE["width"] - 1 and size["height"] >= TABLE_SIZE["height"] - 1
+    qr = codes.get_by_test_id("code-0").locator("img").bounding_box()
+    assert qr["width"] >= 250, f"the codes are not shown large: {qr}"
+    tap(table, "join-codes-close")
+    expect(codes).to_have_count(0)
+    tap(table, "show-codes")
+    expect(table.get_by_test_id("join-codes")).to_be_visible()
+    table.keyboard.press("Escape")
+    expect(table.get_by_test_id("join-codes")).to_have_count(0)
+
+    view = call(base_url, "GET", f"/api/games/{gid}/view")   # the first move: the panel steps aside
+    call(base_url, "POST", f"/api/games/{gid}/moves", {"move": view["moves"][0]["move"]})
+    expect(table.locator(".col-side > [data-testid=join]:last-child")).to_be_visible()

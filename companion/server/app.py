@@ -30,10 +30,11 @@ from .routes.table import add_table_routes
 from .trust import Trust
 
 
-def create_app(store: EventStore, lan_url: str | None = None, camera: str | None = None,
+def create_app(store: EventStore, public_url: str | None = None, camera: str | None = None,
                serial: str | None = None, profile: str | None = None, names: tuple[str, ...] = (),
                automation: Automation | None = None, open_camera=None) -> FastAPI:
-    """The app; ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated);
+    """The app; ``public_url``: the address the join links and QR codes use (`--public-url`, or the
+    LAN address `companion serve` found; None: the address each request came to); ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated);
     ``names``: host names the service answers to besides its addresses and this machine's name;
     ``automation``: the hands that play computer seats and the simulated table's chance
     (table/automation.py; the composition root's: `companion serve` wires in the simulated
@@ -61,10 +62,10 @@ def create_app(store: EventStore, lan_url: str | None = None, camera: str | None
                               "KEY`), a player (a seat's key, from the join link), a spectator (a game's "
                               "spectator key); docs/security.md.")
     app.add_middleware(BodyLimit)  # 413 for a body over MAX_BODY_BYTES, before it is read whole
-    lan_host = urlsplit(lan_url).hostname if lan_url else None
-    app.add_middleware(Guard, names=own_names([*names, *([lan_host] if lan_host else [])]))
+    public_host = urlsplit(public_url).hostname if public_url else None  # phones ask by this name
+    app.add_middleware(Guard, names=own_names([*names, *([public_host] if public_host else [])]))
     app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
-    app.state.tables, app.state.lan_url, app.state.devices = tables, lan_url, devices
+    app.state.tables, app.state.public_url, app.state.devices = tables, public_url, devices
     app.state.estimates_work, app.state.access = estimates_work, access
     ctx = Api(app.state, store, tables, access, trust, looks, devices, estimates_work)
 

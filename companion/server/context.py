@@ -20,6 +20,7 @@ from ..table.session import TableSession
 from ..table.store import EventStore
 from ..table.tables import Tables
 from .heavy import BoundedWork
+from .reach import reachable
 from .trust import HOST_COOKIE, Caller, Trust, require_any, require_host
 
 # The keys a route reads (server/trust.py), declared so that /openapi.json says which routes
@@ -42,7 +43,7 @@ Viewing = Annotated[Literal["player", "table"] | None, Query(
 @dataclass(eq=False)
 class Api:
     """One app's table and the helpers its routes share (server/routes/)."""
-    state: State   # the app's: lan_url is read from it per request
+    state: State   # the app's: public_url is read from it per request
     store: EventStore
     tables: Tables
     access: Access
@@ -123,12 +124,16 @@ class Api:
     # --- keys: join links, spectators ----------------------------------------------------------
 
     def base_url(self, request: Request) -> str:
-        return (self.state.lan_url or str(request.base_url)).rstrip("/")
+        """Where the links point: `--public-url` or the LAN address found, else the address the
+        request came to (the tablet's: 127.0.0.1 when it runs on this machine)."""
+        return (self.state.public_url or str(request.base_url)).rstrip("/")
 
     def player_links(self, session: TableSession, request: Request) -> list[dict]:
         base = self.base_url(request)
+        phones = reachable(base)
         return [{"seat": seat, "name": name, "bot": seat in session.bots,
-                 "url": f"{base}/player?game={session.id}&token={self.access.seat_key(session.id, seat)}"}
+                 "url": f"{base}/player?game={session.id}&token={self.access.seat_key(session.id, seat)}",
+                 "reachable": phones}
                 for seat, name in enumerate(session.config["names"])]
 
     @staticmethod
@@ -138,4 +143,5 @@ class Api:
         return seat
 
     def spectator_link(self, game_id: str, request: Request) -> dict:
-        return {"url": f"{self.base_url(request)}/?game={game_id}&watch={self.access.spectator_key(game_id)}"}
+        base = self.base_url(request)
+        return {"url": f"{base}/?game={game_id}&watch={self.access.spectator_key(game_id)}", "reachable": reachable(base)}

@@ -10,9 +10,15 @@ from fastapi.responses import Response
 
 from ..context import KEYED, Api
 
+REACHABLE = ("Each link: `{seat, name, bot, url, reachable}` (the spectators': `{url, reachable}`). `url` points at "
+             "`companion serve --public-url`, else the LAN address the service found, else the address of the "
+             "request; `reachable` is false when that is a loopback address (127.0.0.1, ::1, localhost): phones "
+             "cannot open such links, and the join panel says how to fix it (`--public-url`, or the Wi-Fi).")
+
 
 def add_link_routes(app: FastAPI, ctx: Api) -> None:
-    @app.get("/api/games/{game_id}/players", dependencies=KEYED, summary="Join links of the seats (host; the table's join panel)")
+    @app.get("/api/games/{game_id}/players", dependencies=KEYED, summary="Join links of the seats (host; the table's join panel)",
+             description=REACHABLE)
     def players(game_id: str, request: Request) -> list[dict]:
         ctx.host_of(request, "hand out join links", game_id)
         return ctx.player_links(ctx.session_of(game_id), request)
@@ -34,7 +40,7 @@ def add_link_routes(app: FastAPI, ctx: Api) -> None:
         return _qr(ctx.player_links(session, request)[ctx.seat_of(session, seat)]["url"])
 
     @app.get("/api/games/{game_id}/spectators", dependencies=KEYED, summary="The spectator link of a game (host): the table view, "
-                                                          "no secrets, no buttons")
+                                                          "no secrets, no buttons", description=REACHABLE)
     def spectators(game_id: str, request: Request) -> dict:
         ctx.host_of(request, "hand out the spectator link", game_id)
         ctx.session_of(game_id)

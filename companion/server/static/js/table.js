@@ -130,13 +130,23 @@ function startTable(id) {
     rerender: () => render(),
   };
 
+  // Phones cannot open links to 127.0.0.1 (the server says `reachable: false`): the host is told
+  // why and what to do, where the codes are.
+  const unreachable = () => (links || []).some((p) => p.reachable === false) || (watchLink && watchLink.reachable === false);
+  const joinWarning = () => (unreachable()
+    ? h("div", { class: "join-warning", role: "alert", testid: "join-warning" },
+      h("strong", {}, t("join.unreachable")), " ", t("join.unreachableFix"))
+    : null);
+
   function joinPanel() {
     if (joinEl || !links) return joinEl;
     const humans = links.filter((p) => !p.bot);  // the table enters a computer's card itself
     joinEl = h("details", { class: "panel join", testid: "join", open: joinOpen,
       ontoggle: () => { joinOpen = joinEl.open; } },
     h("summary", {}, h("h2", {}, t("join.title"))),
+    joinWarning(),
     humans.length ? h("p", { class: "hint" }, t("join.hint")) : null,
+    h("button", { class: "big show-codes", testid: "show-codes", onclick: () => joinCodes() }, t("join.showCodes")),
     h("div", { class: "join-list" }, humans.map((p) => h("div", { class: "join-item", testid: `join-item-${p.seat}` },
       h("span", { class: "join-name" }, p.name),
       qrImage(api.qr(id, p.seat, qrVersion), t("join.qr", { name: p.name })),
@@ -148,6 +158,38 @@ function startTable(id) {
       h("a", { class: "join-link", href: watchLink.url, target: "_blank", rel: "noopener", testid: "watch-link" },
         watchLink.url)) : null);
     return joinEl;
+  }
+
+  // The join codes on a screen of their own, as large as the tablet allows: every person's seat
+  // and the spectators', each with its name. Closed by its button or Escape.
+  let codesEl = null;
+  function closeCodes() {
+    if (!codesEl) return;
+    codesEl.remove();
+    codesEl = null;
+    document.removeEventListener("keydown", codesKey);
+  }
+  function codesKey(e) { if (e.key === "Escape") closeCodes(); }
+  function joinCodes() {
+    closeCodes();
+    if (!links) return;
+    const humans = links.filter((p) => !p.bot);
+    const count = humans.length + (watchLink ? 1 : 0);
+    const rows = count <= 4 ? 1 : 2;  // all on one screen: one row of up to four, else two rows
+    const code = (src, name, testid) => h("figure", { class: "code", testid },
+      h("img", { class: "qr", src, alt: name }), h("figcaption", {}, name));
+    codesEl = h("div", { class: "join-codes", role: "dialog", "aria-modal": "true", "aria-label": t("join.codesTitle"),
+      testid: "join-codes" },
+    h("div", { class: "codes-head" },
+      h("h2", {}, t("join.codesTitle")),
+      h("button", { class: "big", testid: "join-codes-close", onclick: closeCodes }, "✕ ", t("join.close"))),
+    joinWarning(),
+    h("div", { class: "codes-grid", style: `--cols: ${Math.max(1, Math.ceil(count / rows))}; --rows: ${rows}` },
+      humans.map((p) => code(api.qr(id, p.seat, qrVersion), p.name, `code-${p.seat}`)),
+      watchLink ? code(`/api/games/${encodeURIComponent(id)}/spectators/qr.svg`, t("join.watch"), "code-watch") : null));
+    document.body.append(codesEl);
+    document.addEventListener("keydown", codesKey);
+    codesEl.querySelector("[data-testid=join-codes-close]").focus();
   }
 
   function actionPanel(r) {
@@ -185,7 +227,14 @@ function startTable(id) {
     if (!gameReady(view.game)) { useGame(view.game).then(render); return; } // its words first
     if (readingDone(view)) setReading(null);
     syncUi(ui, view);
+    // Before a person's first move the players need the join codes: the panel goes to the top of
+    // the side column (beside the moves, which it does not push down), or of the whole table
+    // where the game's layout puts the side column low (TOKYO METRO's).
     const r = rendererFor(view.game);
+    const early = isHost() && !view.over && !view.can_undo;
+    const join = view.over || !isHost() ? null : joinPanel();
+    if (join) join.classList.toggle("early", early);
+    const joinTop = early && r.joinAtTop;
     const st = view.state;
     const round = roundText(st);
     app.dataset.seq = String(view.seq); // tests and tools can tell which view is on screen
@@ -201,18 +250,20 @@ function startTable(id) {
         hostControls()),
       h("div", { class: "table-grid" },
         h("div", { class: "col-main" },
+          joinTop ? join : null,
           view.over ? gameOverPanel(view, { extra: r.overExtra(view), titleKey: r.overTitle }) : null,
           playersGrid(view, st.players.map((p) => r.playerCard(p, view))),
           view.over ? null : actionPanel(r),
           withBeams(r.result(view), view)),
         h("aside", { class: "col-side" },
+          early && !joinTop ? join : null,
           r.side(view),
           stuckPanel(st, isHost() ? spillControl(view, ui, act) : null),
           devicesBox.el,
-          view.over || !isHost() ? null : joinPanel())));
+          early ? null : join)));
   }
 
-  onLangChange(() => { joinEl = null; render(); });
+  onLangChange(() => { joinEl = null; render(); if (codesEl) joinCodes(); });
 
   const connect = () => {
     liveView(id, { onView: accept, onState: (s) => badge.show(s),

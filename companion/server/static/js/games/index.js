@@ -8,6 +8,7 @@
 //   movesHead(view, act) -> node|null (above the moves; act.estimates() asks for move estimates)
 //   secretChoice(view, outcomes, act) (phone) · phoneMe(view) · phoneExtra(view) -> [panels]
 //   overExtra(view) · overTitle (catalogue key)
+//   joinAtTop: before the first move the join panel leads the whole table (else: the side column's top)
 import generic from "./generic.js";
 import pocariBet from "./pocari_bet.js";
 import tokyoMetro from "./tokyo_metro.js";

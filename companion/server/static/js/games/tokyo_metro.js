@@ -84,4 +84,5 @@ function movesHead(view, act) {
 export default {
   playerCard, side, movesHead, result, overExtra, phoneMe, phoneExtra, choice, moveBuilders: builders,
   overTitle: "metro.score.standings",
+  joinAtTop: true,  // the side column comes after the moves and the players (metro.css)
 };
