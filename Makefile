@@ -57,17 +57,14 @@ firmware-deps:
 firmware: firmware-deps
 	$(MAKE) -C firmware
 
-# Three workers (pytest-xdist) on the two cores: much of a worker's time is spent waiting (a
-# browser drawing, a server starting or coming back after a kill, a simulated board's serial
-# line), and a third worker keeps both cores busy meanwhile (from a fresh clone: 6 min 34 s with
-# two workers, docs/performance.md "The test suite"). tests/suite_plan.py orders the modules longest first
+# Two workers (pytest-xdist), one a core. tests/suite_plan.py orders the modules longest first
 # and groups the tests that share a costly fixture (loadgroup; kept in that order, not re-sorted
 # by group size); the vision tests' rendered tables are built once and shared through
 # .pytest_cache/rendered (tests/vision_support.py).
 # The vision's numba kernels are compiled (or loaded from numba's cache) before the tests and
 # the service start, so that no process meets the compiler on its first frames
 # (companion/vision/warm.py).
-PYTEST_WORKERS := -n 3 --dist loadgroup --no-loadscope-reorder
+PYTEST_WORKERS := -n 2 --dist loadgroup --no-loadscope-reorder
 test: $(VENV)/.installed test-debs firmware-deps firmware
 	$(VENV)/bin/python -m companion.vision.warm
 	$(VENV)/bin/python -m pytest $(PYTEST_WORKERS) $(TEST_ARGS)

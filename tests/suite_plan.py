@@ -1,4 +1,4 @@
-"""How the suite is laid out over the workers (three on two cores), and which tests are the quick ones.
+"""How the suite is laid out over the two workers, and which tests are the quick ones.
 
 - Kinds. Every test module is of one kind, by its name: ``browser`` (the dashboard in
   Chromium), ``vision`` (rendered photos), ``device`` (ptys, simavr, server processes) or a rules
