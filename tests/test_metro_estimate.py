@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from companion.rules import estimate
 from companion.rules.engine import CHANCE, Move
-from companion.rules.estimate import group_key
+from companion.rules.metro.estimate import group_key
 from companion.rules.metro import game as metro, playout
 from companion.rules.metro.estimate import determinize
 from companion.rules.metro.playout import BID_UP_TO

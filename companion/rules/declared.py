@@ -117,6 +117,9 @@ class Declared:
     playout_cost: Callable[[State], int] = lambda state: 1
     # The order a seat's moves are listed in, where the game's table has one (default: by kind, as declared).
     listing: Callable[[State, list[Move]], list[Move]] | None = None
+    # The choice a move makes, for spreading an estimate's playouts over the choices evenly
+    # (TOKYO METRO: one per card action; by default one per kind of move).
+    group: Callable[[Move], str] = attrgetter("kind")
     _phases: Mapping[str, Phase] = field(init=False, repr=False)
     _kinds: Mapping[str, Kind] = field(init=False, repr=False)
 
@@ -243,12 +246,6 @@ class Declared:
 
     def estimate_cost(self, state: State) -> int:
         return max(1, self.playout_cost(state))
-
-    def phase_named(self, name: str) -> Phase:
-        return self._phases[name]
-
-    def kind_named(self, name: str) -> Kind | None:
-        return self._kinds.get(name)
 
     # --- routing ----------------------------------------------------------------------------
 

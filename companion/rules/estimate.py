@@ -8,7 +8,7 @@ with what that viewer sees (another seat's sealed bid, a face-down deck); a game
 Then each playout applies one of the moves and plays the game to its end with the game's
 ``policy`` (or a uniform random one: chance by its listed odds, a drop of the tower by
 ``DROP_ODDS``); the seat's final yen (``payouts(state)["yen"]``) is recorded. The playouts are
-spread over the moves evenly by **group** (a game's ``group`` of a move: one per card action in
+spread over the moves evenly by **group** (the game's ``group`` of a move: one per card action in
 TOKYO METRO, else one per kind) and within a group over its moves, so that every kind of choice
 gets its share even when one kind has a hundred moves. Playout k of every move uses the same
 redrawn world and the same random stream (common random numbers), which makes the differences
@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .engine import CHANCE, ChanceChoice, ChanceDrop, Move
 
@@ -32,14 +32,6 @@ if TYPE_CHECKING:
 # first odds, each drink stuck inside with the second (the simulated tower's physics is not for the
 # rules to import; these only steer hints).
 DROP_ODDS = (0.75, 0.35)
-
-
-def group_key(move: Move) -> str:
-    """The choice of action a move makes: its card action ("GM1/0") where it has one, else its kind."""
-    args = move.args
-    if isinstance(args.get("card"), str) and isinstance(args.get("action"), int):
-        return f"{args['card']}/{args['action']}"
-    return move.kind
 
 
 @dataclass(frozen=True)
@@ -89,11 +81,11 @@ def play_out(game: "Declared", state: Any, rng: random.Random, limit: int = 20_0
     raise RuntimeError(f"a playout of {game.name} did not end within {limit} moves")
 
 
-def _schedule(moves: Sequence[Move], playouts: int) -> list[int]:
+def _schedule(moves: Sequence[Move], playouts: int, group: Callable[[Move], str]) -> list[int]:
     """Which move (index) each playout starts with: groups in turn, and in each group its moves in turn."""
     groups: dict[str, list[int]] = {}
     for i, m in enumerate(moves):
-        groups.setdefault(group_key(m), []).append(i)
+        groups.setdefault(group(m), []).append(i)
     order = list(groups.values())
     taken = [0] * len(order)
     out = []
@@ -122,7 +114,7 @@ def estimate_final(game: "Declared", state: Any, seat: int, moves: Sequence[Move
     if viewer is not None and viewer != seat:
         raise ValueError(f"seat {viewer}'s phone may ask only about its own seat, not seat {seat}")
     moves = list(moves)
-    schedule = _schedule(moves, playouts) if moves else [-1] * playouts
+    schedule = _schedule(moves, playouts, game.group) if moves else [-1] * playouts
     per_move: list[list[int]] = [[] for _ in moves]
     overall: list[int] = []
     worlds: list[tuple[Any, int]] = []
@@ -139,7 +131,7 @@ def estimate_final(game: "Declared", state: Any, seat: int, moves: Sequence[Move
             per_move[i].append(final)
     groups: dict[str, list[int]] = {}
     for m, values in zip(moves, per_move):
-        groups.setdefault(group_key(m), []).extend(values)
+        groups.setdefault(game.group(m), []).extend(values)
     return {
         "seat": seat, "playouts": playouts,
         "overall": Stats.of(overall).to_json(),

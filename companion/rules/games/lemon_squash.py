@@ -33,7 +33,6 @@ PLAYERS = tuple(range(2, 13))
 RULE = "002 LEMON SQUASH"
 
 ORDER, SHUFFLE, PLAY, OVER = "order", "shuffle", "play", "over"
-FLICKER = Shape.SHORT_CAN.value
 TARGET_SHAPES = tuple(s.value for s in SHAPES if s is not Shape.SHORT_CAN)
 RESULTS = ("miss", "hit", "foul")
 

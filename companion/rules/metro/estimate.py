@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import random
 
+from ..engine import Move
 from .playout import policy_bid
 from .state import BID, State
 
@@ -69,3 +70,12 @@ def _redeal_columns(state: State, rng: random.Random):
         discard = tuple(below) + col.discard[-1:]
         columns.append(col._replace(deck=tuple(groups), discard=discard))
     return tuple(columns)
+
+
+def group_key(move: Move) -> str:
+    """The choice of action a move makes: its card action ("GM1/0") where it has one, else its
+    kind (a walk to 30 fields is one choice of action; the estimate spreads its playouts so)."""
+    args = move.args
+    if isinstance(args.get("card"), str) and isinstance(args.get("action"), int):
+        return f"{args['card']}/{args['action']}"
+    return move.kind

@@ -33,7 +33,7 @@ from ..engine import Move
 from . import action_phase, movement, rounds, trains
 from .action_phase import CARD_ACTIONS, action_moves
 from .actions import CardAction, priced, take
-from .estimate import determinize
+from .estimate import determinize, group_key
 from .options import NAME, PLAYERS, TITLE, Options, rules_for
 from .playout import policy_move
 from .preview import train_phase_preview
@@ -122,7 +122,7 @@ GAME = Declared(
              listed=trains.ride_on_moves),
     ),
     view_of=_view, payouts_of=_payouts, seat_names=lambda state: [s.name for s in state.seats],
-    redraw=determinize, policy=_policy, playout_cost=_playout_cost, listing=_listing,
+    redraw=determinize, group=group_key, policy=_policy, playout_cost=_playout_cost, listing=_listing,
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
