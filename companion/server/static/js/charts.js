@@ -18,7 +18,7 @@ function cut(text, max) {
 export function barChart(rows, { label, testid }) {
   const rowH = 30;
   const width = 360;
-  const left = 120;
+  const left = 132;
   const right = 40;
   const top = 6;
   const most = Math.max(1, ...rows.map((r) => r.value));
@@ -31,7 +31,7 @@ export function barChart(rows, { label, testid }) {
       const w = ((width - left - right) * r.value) / most;
       return s("g", { class: "bar", "aria-label": r.title },
         s("title", {}, r.title),
-        s("text", { x: left - 8, y: y + rowH / 2 + 5, "text-anchor": "end", "font-size": 14, fill: INK }, cut(r.label, 15)),
+        s("text", { x: left - 8, y: y + rowH / 2 + 5, "text-anchor": "end", "font-size": 13, fill: INK }, cut(r.label, 17)),
         s("rect", { x: left, y: y + 5, width: Math.max(w, r.value ? 2 : 0), height: rowH - 10, rx: 4, fill: "#1f5fbf" }),
         s("text", { x: left + w + 6, y: y + rowH / 2 + 5, "font-size": 14, "font-weight": 700, fill: INK }, String(r.value)));
     }));
@@ -59,7 +59,7 @@ export function drinkGrid(cell, { label, testid }) {
   return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart drink-grid", role: "img", "aria-label": label,
     "data-testid": testid },
     s("title", {}, label),
-    SHAPES.map((shape, j) => nested(`white-${shape}`, head + j * size + 10, 2, size - 20, head - 6)),
+    SHAPES.map((shape, j) => nested(`black-${shape}`, head + j * size + 10, 2, size - 20, head - 6)),
     COLOURS.map((colour, i) => nested(`${colour}-short_can`, 10, head + i * size + 6, head - 20, size - 12)),
     COLOURS.map((colour, i) => SHAPES.map((shape, j) => {
       const c = cell(colour, shape);
