@@ -29,6 +29,13 @@ def finished_pocari(store: EventStore, seed: int = 3) -> TableSession:
     return session
 
 
+def finished_melon(store: EventStore) -> TableSession:
+    """A short game (MELON SODA: 16 records, 4 drops) the computer plays to its end."""
+    session = TableSession.create(store, "melon_soda", ["Aki", "Ben"], bots=[0, 1], seed=3, automation=SIM_TABLE)
+    assert session.over
+    return session
+
+
 def test_a_finished_pocari_game_is_summarised_when_it_ends_with_its_winner(store):
     session = finished_pocari(store)
     kept = store.summaries(SUMMARY_VERSION)
@@ -68,7 +75,7 @@ def test_a_game_ended_early_is_listed_without_a_winner_and_counts_in_no_record(s
 
 def test_games_that_cannot_be_replayed_are_listed_as_set_aside(store):
     good = finished_pocari(store)
-    bad_move = finished_pocari(store, seed=5).id
+    bad_move = finished_melon(store).id
     store.append(bad_move, {"type": "bogus"})            # a record no fold can apply, written past the table
     not_json = store.create_game("pocari_bet", {"names": NAMES, "bots": [], "seed": 1, "rules": 2})
     con = sqlite3.connect(store.path)
@@ -84,6 +91,7 @@ def test_games_that_cannot_be_replayed_are_listed_as_set_aside(store):
     assert listed[not_json]["status"] == "set_aside" and listed[not_json]["set_aside"]["seq"] == 1
     assert [p["name"] for p in listed[not_json]["players"]] == NAMES
     assert History(tables).players()["games"] == 1         # set aside: counted nowhere
+    assert {p["name"] for p in History(tables).players()["players"]} == set(NAMES)
 
 
 def test_a_store_of_schema_3_gains_the_summaries_and_summarises_its_games_when_first_asked(tmp_path):
@@ -106,18 +114,18 @@ def test_a_store_of_schema_3_gains_the_summaries_and_summarises_its_games_when_f
 
 
 def test_a_summary_of_an_older_format_is_made_again(store):
-    session = finished_pocari(store)
+    session = finished_melon(store)
     store.keep_summary(session.id, SUMMARY_VERSION - 1, {"made": "by an older companion"})
     assert History(Tables(store)).games()[0]["winners"] == sorted(session.game.payouts(session.state)["winners"])
 
 
 # --- the tower's books --------------------------------------------------------------------------
 
-def drive_pocari(drops_wanted: int, undo_last: bool = False):
-    """POCARI BET played by hand: the first legal move of whoever is due, and each drop letting out
-    everything but the first drink thrown in (which sticks; the next drop frees it). The records,
-    and what each drop threw in."""
-    folded = start("pocari_bet", {"names": NAMES, "bots": [], "seed": 1, "rules": 2, "simulated": False})
+def drive(drops_wanted: int, undo_last: bool = False, game: str = "pocari_bet", names=tuple(NAMES)):
+    """A game played by hand: the first legal move of whoever is due, and each drop letting out
+    everything but the first drink thrown in (which sticks; the next drop frees it). The fold, its
+    records, and what each drop threw in."""
+    folded = start(game, {"names": list(names), "bots": [], "seed": 1, "rules": 2, "simulated": False})
     records, thrown = [], []
     while len(thrown) < drops_wanted:
         game, state = folded.game, folded.state
@@ -139,7 +147,7 @@ def drive_pocari(drops_wanted: int, undo_last: bool = False):
 
 
 def test_the_tower_books_count_first_tries_sticking_and_freed_drinks_and_not_undone_drops():
-    folded, _records, thrown = drive_pocari(3, undo_last=True)   # the third drop taken back
+    folded, _records, thrown = drive(3, undo_last=True)   # the third drop taken back
     books = drops.rates(drops.tally(folded.game, folded.history))
     first, second = thrown[0], thrown[1]
     assert (books["drops"], books["stuck_drops"], books["spills"]) == (2, 2, 0)
@@ -152,12 +160,21 @@ def test_the_tower_books_count_first_tries_sticking_and_freed_drinks_and_not_und
     assert books["stuck_drop_rate"] == 1.0
 
 
+def test_a_drink_that_falls_out_on_its_own_is_spilled_not_freed():
+    folded, _records, thrown = drive(1, game="vending_poker", names=("Aki", "Ben"))
+    folded.step({"type": "move", "move": {"kind": "spill", "player": "chance", "args": {"out": [thrown[0][0]]}},
+                 "by": "table"})
+    books = drops.tally(folded.game, folded.history)
+    assert (books["drops"], books["spills"]) == (1, 1)
+    assert books["drinks"][thrown[0][0]] == {"thrown": 1, "first": 0, "stuck": 1, "freed": 0, "spilled": 1}
+
+
 def test_the_history_counts_every_drop_of_any_game_the_real_tower_apart(store):
-    _folded, records, thrown = drive_pocari(2)
+    _folded, records, thrown = drive(2)
     real = store.create_game("pocari_bet", {"names": NAMES, "bots": [], "seed": 1, "rules": 2, "simulated": False})
     for record in records:
         store.append(real, record)
-    simulated = finished_pocari(store)
+    simulated = finished_melon(store)
     tower = History(Tables(store)).tower()                         # the real game is open: its drops so far
     assert (tower["real"]["games"], tower["real"]["drops"], tower["real"]["stuck"]) == (1, 2, 2)
     assert tower["real"]["thrown"] == sum(map(len, thrown))
