@@ -188,14 +188,14 @@ function notice(key) {
 }
 
 async function start() {
+  await useGame("history"); // the page's own catalogue loads as a game's does
+  applyStatic();
   const me = await request("GET", "/api/whoami", undefined, { quiet: true }).catch(() => ({ role: null }));
   if (me.role !== "host") {
     notice("trust.needHost");
-    onLangChange(() => notice("trust.needHost"));
+    onLangChange(() => { applyStatic(); notice("trust.needHost"); });
     return;
   }
-  await useGame("history"); // the page's own catalogue loads as a game's does
-  applyStatic();
   const [page, players, tower] = await Promise.all([
     request("GET", `/api/history?offset=0&limit=${PAGE}`),
     request("GET", "/api/history/players"),
