@@ -67,11 +67,15 @@ def test_the_languages_are_the_folders():
     assert sorted(LANGS) == sorted(p.name for p in I18N.iterdir() if p.is_dir())
 
 
+# Catalogues of a page of their own (loaded by that page alone, as a game's is by its table view).
+PAGES = {"history"}
+
+
 def test_every_language_has_the_same_files_and_every_game_one():
-    want = {"common", *GAMES}
+    want = {"common", *GAMES, *PAGES}
     for lang, parts in CATS.items():
         assert set(parts) == want, (f"{lang}: missing {sorted(want - set(parts))}, "
-                                    f"not a game {sorted(set(parts) - want)}")
+                                    f"neither a game nor a page {sorted(set(parts) - want)}")
 
 
 @pytest.mark.parametrize("lang", LANGS[1:])

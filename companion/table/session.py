@@ -28,6 +28,7 @@ from .live import Live
 from .log import Folded, LogError, fold, to_jsonl
 from .observing import CONFIRM_BELOW, Observing  # noqa: F401
 from .store import BoardEvent, CorruptRecord, EventStore
+from .summary import keep as keep_summary
 from .views import Viewer, Views
 
 
@@ -226,5 +227,6 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         self.folded = trial
         if trial.ended or self.game.is_over(trial.state):
             self.store.set_status(self.id, "finished")
+            keep_summary(self.store, self.id, trial)  # the history's line of it (table/summary.py)
         self.notify()
         return [e.to_json() for e in trial.events]
