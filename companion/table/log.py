@@ -170,10 +170,14 @@ def read_jsonl(lines: Iterable[str]) -> Folded:
             records.append(json.loads(text))
         except json.JSONDecodeError as exc:
             raise LogError(line, f"not JSON: {exc}") from None
+    game, config = header.get("game", ""), header.get("config") or {}
     try:
-        return fold(header.get("game", ""), header.get("config") or {}, records, first_line=2)
+        start(game, config)  # the header's game and settings first: their faults are line 1's
     except KeyError as exc:
         raise LogError(1, str(exc.args[0])) from None
+    except (IllegalMove, ValueError, TypeError) as exc:
+        raise LogError(1, f"the game's settings cannot be used: {exc}") from None
+    return fold(game, config, records, first_line=2)
 
 
 def replayed(lines: Iterable[str]) -> dict:
