@@ -25,7 +25,13 @@ function eventNodes(ev, ctx) {
   const text = template(`ev.${ctx.game}.${ev.kind}`) ?? template(`ev.${ev.kind}`);
   if (!text) return null;
   const params = {};
-  for (const [k, v] of Object.entries(ev)) params[k] = h("span", { class: "arg" }, valueNodes(v, k, ctx));
+  for (const [k, v] of Object.entries(ev)) {
+    // a field of a grid (TOKYO METRO's [column, row]) reads as the map names it: 8·5
+    const field = k === "field" && Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
+    // a station by the name the map gives it
+    const station = k === "station" && ((ctx.board && ctx.board.stations) || []).find((x) => x.id === v);
+    params[k] = h("span", { class: "arg" }, field ? v.join("·") : station ? station.name : valueNodes(v, k, ctx));
+  }
   return tNodes(text, params);
 }
 
@@ -58,19 +64,17 @@ function whatNodes(e, ctx) {
   return { head, plain, board };
 }
 
-export function entryNode(e, ctx, takenBack) {
+// `testid`: the panel's entries have one (feed-<seq>); the flash's copy has none.
+export function entryNode(e, ctx, takenBack, testid = true) {
   const { head, plain, board } = whatNodes(e, ctx);
   return h("li", { class: `feed-entry${takenBack ? " taken-back" : ""}${board.length ? " has-board" : ""}`,
-    testid: `feed-${e.seq}`, dataset: { seq: String(e.seq), type: e.type, by: e.by } },
+    testid: testid ? `feed-${e.seq}` : null, dataset: { seq: String(e.seq), type: e.type, by: e.by } },
   h("div", { class: "feed-head" }, head),
   plain.length ? h("ul", { class: "feed-events" }, plain) : null,
   board.length ? h("div", { class: "on-board", testid: "on-board" },
     h("span", { class: "on-board-label" }, t("happened.onBoard")), h("ul", { class: "feed-events" }, board)) : null,
   yenChips(e, ctx));
 }
-
-// The text of an entry, for the flash and for screen readers.
-const textOf = (e, ctx) => entryNode(e, ctx, false).textContent;
 
 // The panel and its flash, kept across renders. `own(entry)`: whether this device made it (no flash).
 export function feedKeeper({ own = () => false } = {}) {
@@ -83,7 +87,7 @@ export function feedKeeper({ own = () => false } = {}) {
     if (flashEl) flashEl.remove();
     clearTimeout(flashTimer);
     flashEl = h("div", { class: "feed-flash", role: "status", "aria-live": "polite", testid: "feed-flash",
-      onclick: () => flashEl && flashEl.remove() }, textOf(e, ctx));
+      onclick: () => flashEl && flashEl.remove() }, h("ol", { class: "feed-list" }, entryNode(e, ctx, false, false)));
     document.body.append(flashEl);
     flashTimer = setTimeout(() => { if (flashEl) flashEl.remove(); flashEl = null; }, FLASH_MS);
   }
