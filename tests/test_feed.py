@@ -20,6 +20,7 @@ from companion.sim.table import SIM_TABLE
 from companion.table.feed import shown_yen
 from companion.table.log import fold, read_jsonl, start
 from companion.table.session import TableSession
+from companion.table.views import FEED_IN_VIEW
 
 
 def entry_at(feed: list[dict], seq: int) -> dict:
@@ -51,8 +52,8 @@ def test_every_computer_move_of_a_metro_game_is_in_the_table_feed_with_its_board
     # The bids open when the last one is in: the table is told every bid and the order.
     opened = [e for e in feed if any(ev["kind"] == "bids" for ev in e.get("events", []))]
     assert opened and all(e["secret"] for e in opened)
-    # The view carries the latest 40, newest first.
-    assert session.view(None)["feed"] == feed[:40]
+    # The view carries the latest few, newest first.
+    assert session.view(None)["feed"] == feed[:FEED_IN_VIEW]
 
 
 def test_a_metro_train_phase_tells_what_it_paid_each_player(store):

@@ -8,7 +8,7 @@ from typing import Any
 from ..rules.engine import CHANCE, ChanceDrop, Move
 
 Viewer = int | None  # a seat, or None for the shared table view
-FEED_IN_VIEW = 40    # the latest entries of the feed a view carries; the feed route pages through the rest
+FEED_IN_VIEW = 20    # the latest entries of the feed a view carries; the feed route pages through the rest
 
 
 class Views:

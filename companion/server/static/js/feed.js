@@ -5,6 +5,7 @@
 // onto the real board set apart ("On the board: …"). A compact panel shows the latest few with
 // "more"; a new entry made by someone else (a computer seat, a phone, the tower) flashes briefly.
 import { h } from "./dom.js";
+import { api } from "./api.js";
 import { t, template, yen } from "./i18n.js";
 import { actionLabel, seatName, tNodes, valueNodes } from "./values.js";
 
@@ -77,8 +78,11 @@ export function entryNode(e, ctx, takenBack, testid = true) {
 }
 
 // The panel and its flash, kept across renders. `own(entry)`: whether this device made it (no flash).
-export function feedKeeper({ own = () => false } = {}) {
+// The view carries the latest entries; "Earlier" fetches the ones before them, a page at a time.
+export function feedKeeper(gameId, { own = () => false } = {}) {
   let open = false;
+  let earlier = [];    // entries fetched beyond the view's, newest first
+  let more = true;     // whether the server may hold entries before those
   let seen = null;     // the newest seq shown so far (null: nothing yet, no flash for the first view)
   let flashEl = null;
   let flashTimer = null;
@@ -102,9 +106,21 @@ export function feedKeeper({ own = () => false } = {}) {
     seen = Math.max(seen ?? 0, newest);
   }
 
+  async function fetchEarlier(view, box) {
+    const known = [...(view.feed || []), ...earlier];
+    if (!known.length) return;
+    const page = await api.happened(gameId, known[known.length - 1].seq).catch(() => null);
+    if (!page) return;
+    earlier = earlier.concat(page.entries);
+    more = page.next !== null;
+    if (box.isConnected) box.replaceWith(panel(view));
+  }
+
   function panel(view) {
     announce(view);
-    const feed = view.feed || [];
+    const latest = view.feed || [];
+    const oldest = latest.length ? latest[latest.length - 1].seq : 0;
+    const feed = open ? latest.concat(earlier.filter((e) => e.seq < oldest)) : latest;
     const ctx = view.state;
     const takenBack = new Set(feed.flatMap((e) => e.takes_back || []));
     const shown = open ? feed : feed.slice(0, COMPACT);
@@ -115,7 +131,10 @@ export function feedKeeper({ own = () => false } = {}) {
         : h("p", { class: "hint" }, t("happened.none")),
       feed.length > COMPACT ? h("button", { class: "feed-more", testid: "feed-more", "aria-expanded": String(open),
         onclick: () => { open = !open; box.replaceWith(panel(view)); } },
-      open ? t("happened.less") : t("happened.more", { n: feed.length - COMPACT })) : null);
+      open ? t("happened.less") : t("happened.more", { n: feed.length - COMPACT })) : null,
+      open && more && feed.length && feed[feed.length - 1].seq > 1
+        ? h("button", { class: "feed-more", testid: "feed-earlier", onclick: () => fetchEarlier(view, box) },
+          t("happened.earlier")) : null);
     return box;
   }
 

@@ -39,7 +39,7 @@ if (!gameId) {
 
 function startPhone(id) {
   let view = null;
-  const happened = feedKeeper({ own: (e) => view && e.from_seat === view.viewer });  // my taps do not flash
+  const happened = feedKeeper(id, { own: (e) => view && e.from_seat === view.viewer });  // my taps do not flash
   startDevicePolling(id);
   const deviceStatus = devicesLine(); // one element, updated in place every 2 s
   let health = healthKey();

@@ -68,7 +68,7 @@ function startTable(id) {
   let joinEl = null;
   let joinOpen = true;
   const ui = freshUi();
-  const happened = feedKeeper({ own: (e) => e.by === "table" });  // the host's own taps do not flash
+  const happened = feedKeeper(id, { own: (e) => e.by === "table" });  // the host's own taps do not flash
   startDevicePolling(id);
   const isHost = () => view && view.role === "host";
   const devicesBox = devicesPanel({ onHealth: () => render(), isHost });
