@@ -57,11 +57,12 @@ function whatNodes(e, ctx) {
     const words = eventNodes(ev, ctx);
     if (words) (ev.on_board ? board : plain).push(h("li", { dataset: { kind: ev.kind } }, words));
   }
-  let head;
+  let head = who;
   if (e.secret && !e.move) head = t("happened.secret", { name: who });
-  else if (!plain.length && !board.length && e.move) {
+  // the move's own words where no event has any, and always for its owner's secret move (the bid's amount)
+  else if (e.move && (e.secret || (!plain.length && !board.length))) {
     head = [who, ": ", actionLabel(e.move.player === "chance" ? "chance" : "move", e.move, ctx)];
-  } else head = who;
+  }
   return { head, plain, board };
 }
 
