@@ -83,7 +83,7 @@ export function entryNode(e, ctx, takenBack, testid = true) {
 export function feedKeeper(gameId, { own = () => false } = {}) {
   let open = false;
   let earlier = [];    // entries fetched beyond the view's, newest first
-  let from = null;     // the seq they were fetched before (the view's oldest then)
+  let fetchedBefore = null;  // the seq they were fetched before (the view's oldest then)
   let more = true;     // whether the server may hold entries before those
   let seen = null;     // the newest seq shown so far (null: nothing yet, no flash for the first view)
   let flashEl = null;
@@ -114,7 +114,7 @@ export function feedKeeper(gameId, { own = () => false } = {}) {
     const before = known[known.length - 1].seq;
     const page = await api.happened(gameId, before).catch(() => null);
     if (!page) return;
-    if (!earlier.length) from = before;
+    if (!earlier.length) fetchedBefore = before;
     earlier = earlier.concat(page.entries);
     more = page.next !== null;
     if (box.isConnected) box.replaceWith(panel(view));
@@ -125,7 +125,7 @@ export function feedKeeper(gameId, { own = () => false } = {}) {
     const latest = view.feed || [];
     const oldest = latest.length ? latest[latest.length - 1].seq : 0;
     // The view's entries moved on past those fetched: a gap between them; fetch again when asked.
-    if (earlier.length && oldest > from) { earlier = []; from = null; more = true; }
+    if (earlier.length && oldest > fetchedBefore) { earlier = []; fetchedBefore = null; more = true; }
     const feed = open ? latest.concat(earlier.filter((e) => e.seq < oldest)) : latest;
     const ctx = view.state;
     const takenBack = new Set(feed.flatMap((e) => e.takes_back || []));
