@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from dataclasses import replace
 from typing import Any, Mapping
 
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
@@ -220,7 +219,7 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         """Check on the fold, write to the store, then adopt. Raises before writing. ``applied``:
         the engine's answer to the record's move, tried already (see Folded.step); ``board``: the
         sensor board's event the record holds (the store's index; Duplicate when it is stored)."""
-        trial = replace(self.folded, history=list(self.folded.history))
+        trial = self.folded.trial()
         trial.step(record, applied)
         self.store.append(self.id, record, board=board)
         self.records.append(record)
