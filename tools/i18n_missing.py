@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             for name, diff in files.items():
                 for key in diff["missing"]:
-                    print(f"{lang}/{name}: missing {key!r} ({REFERENCE}: {json.dumps(reference[name][key], ensure_ascii=False)})")
+                    english = json.dumps(reference[name][key], ensure_ascii=False)
+                    print(f"{lang}/{name}: missing {key!r} ({REFERENCE}: {english})")
                 for key in diff["extra"]:
                     print(f"{lang}/{name}: not in {REFERENCE} {key!r} (remove it, or add it to {REFERENCE}/{name})")
     return 1 if any(found.values()) else 0
