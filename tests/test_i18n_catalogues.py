@@ -249,3 +249,14 @@ def test_the_missing_keys_tool_names_each_key_a_language_lacks(tmp_path, capsys)
     assert tool.main(["ja", "--json", "--root", str(root)]) == 1
     assert json.loads(capsys.readouterr().out) == {"pocari_bet.json": {"faceup.title": "Turned-up cards"}}
     assert tool.main(["xx", "--root", str(root)]) == 2
+
+    # The translations come back in that shape and go in where English has the key.
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps({"pocari_bet.json": {"faceup.title": "めくられたカード", "no.such.key": "x"}}))
+    assert tool.main(["ja", "--merge", str(answer), "--root", str(root)]) == 2  # nothing written
+    assert "'no.such.key': en/pocari_bet.json has no such key" in capsys.readouterr().err
+    answer.write_text(json.dumps({"pocari_bet.json": {"faceup.title": "めくられたカード"}}))
+    assert tool.main(["ja", "--merge", str(answer), "--root", str(root)]) == 1  # faceup.gone is left over
+    merged = json.loads(ja.read_text(encoding="utf-8"))
+    assert list(merged) == [*CATS["en"]["pocari_bet"], "faceup.gone"]
+    assert merged["faceup.title"] == "めくられたカード"
