@@ -1,6 +1,6 @@
 // The lobby: pick a game and its seats (names, computer or person), or resume a game.
 import { h, replace } from "./dom.js";
-import { t, getLang, onLangChange, gameName } from "./i18n.js";
+import { t, dateTime, onLangChange, gameName } from "./i18n.js";
 import { api } from "./api.js";
 
 const MAX_SEATS = 8; // the API takes up to 8 names
@@ -77,8 +77,7 @@ export function startLobby(root) {
   }
 
   function gameItem(g) {
-    const when = new Intl.DateTimeFormat(getLang() === "de" ? "de-DE" : "en-GB",
-      { dateStyle: "medium", timeStyle: "short" }).format(new Date(g.created));
+    const when = dateTime(g.created);
     if (g.broken) return brokenItem(g, when);
     return h("li", {},
       h("a", { class: "game-link", href: `/?game=${encodeURIComponent(g.id)}`, testid: `game-${g.id}` },
