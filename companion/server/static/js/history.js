@@ -2,7 +2,7 @@
 // player's record, the tower's own statistics from every drop, each game's log to download, and a
 // log file replayed on the spot. Its words are in static/i18n/<lang>/history.json.
 import { h, replace, langToggle } from "./dom.js";
-import { t, applyStatic, onLangChange, useGame, getLang, gameName, drinkName, yen, num } from "./i18n.js";
+import { t, applyStatic, onLangChange, useGame, gameName, drinkName, yen, num, percent as asPercent, dateTime } from "./i18n.js";
 import { request, ApiError } from "./api.js";
 import { barChart, drinkGrid } from "./charts.js";
 
@@ -16,14 +16,13 @@ document.getElementById("lang-slot").append(langToggle());
 const data = { games: [], total: 0, players: null, tower: null, towerKind: null, replay: null };
 
 const percent = (r) => (r === null || r === undefined ? "–"
-  : new Intl.NumberFormat(getLang() === "de" ? "de-DE" : "en-US", { style: "percent" }).format(r));
+  : asPercent(r));
 const money = (v) => (v === null || v === undefined ? "–" : yen(v));
 const playerName = (p) => (p.bot ? `${p.name} (${t("history.computer")})` : p.name);
 
 function when(iso) {
   if (!iso) return "";
-  return new Intl.DateTimeFormat(getLang() === "de" ? "de-DE" : "en-GB",
-    { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+  return dateTime(iso);
 }
 
 // --- the games --------------------------------------------------------------------------------

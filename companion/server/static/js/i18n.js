@@ -168,6 +168,11 @@ export function num(n) {
   return new Intl.NumberFormat(locales().number).format(n);
 }
 
+// A share (0..1) as the language writes a percentage ("75%", "75 %").
+export function percent(r) {
+  return new Intl.NumberFormat(locales().number, { style: "percent" }).format(r);
+}
+
 // A moment (a Date, or what Date takes: an ISO text, milliseconds) as the language writes it;
 // by default its date and time of day ("2 Dec 2026, 15:39", "2026/12/02 15:39").
 export function dateTime(when, style = { dateStyle: "medium", timeStyle: "short" }) {
