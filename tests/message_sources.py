@@ -46,6 +46,7 @@ SINKS = {
     "_refuse": (-1, None),               # the Guard's and BodyLimit's answers (400, 403, 408, 413)
     "JSONDecodeError": (0, None),        # a body that is not JSON the server takes (422 json_invalid)
     "Phase": (1, "waiting"),             # what a phase waits for: "it is not X's turn; the game waits for ..."
+    "SealedBid": (0, "what"),            # what a sealed bid decides: "the sealed {self.what}s"
 }
 METHOD_SINKS = {"fail": (0, None)}       # TOKYO METRO's Taking.fail(reason) -> IllegalMove
 # ValueError reaches a client from a pydantic validator (a 422, or a game's options refused):

@@ -81,3 +81,26 @@ def test_a_missing_game_catalogue_falls_back(base_url, browser):
     tap(page, "lang-en")
     expect(page.get_by_test_id("lobby-link")).to_contain_text("Lobby")
     assert not errors, errors
+
+
+def test_a_refusal_is_toasted_in_the_pages_language(base_url, browser):
+    """The server's refusal (companion/server/messages/) in the dashboard's language: api.js says
+    the language with every request; switched to English, the same refusal comes in English."""
+    gid = pocari_with_computers(base_url, seed=7)["id"]
+    page = browser.new_page(viewport=TABLE_SIZE)
+    page.add_init_script(GERMAN)
+    page.goto(f"{base_url}/?game={gid}")
+    expect(page.get_by_test_id("lobby-link")).to_contain_text("Übersicht")
+    move = """(gid) => import("/static/js/api.js")
+        .then((m) => m.api.move(gid, {kind: "no_such_move", player: 0, args: {}})).catch(() => null)"""
+    refusals = []
+    for lang in ("de", "en"):
+        tap(page, f"lang-{lang}")
+        expect(page.get_by_test_id(f"lang-{lang}")).to_have_attribute("aria-pressed", "true")
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/moves")) as answer:
+            page.evaluate(move, gid)
+        assert answer.value.status == 409
+        refusals.append(answer.value.json())
+        expect(page.get_by_test_id("toast").last).to_contain_text(refusals[-1]["detail"])
+    german, english = refusals
+    assert german["detail_en"] == english["detail"] != german["detail"] and "detail_en" not in english

@@ -78,7 +78,11 @@ class Template:
 # What a slot's text can be. A ``!r`` slot is one value as Python writes it (a quoted text, a
 # number, a list): never a sentence, so "{name!r} must be ..." cannot swallow "the 'bid' move is
 # malformed: 'amount'". A slot right before another is one word ("{t.price}{extra}": "500", " + 200 ...").
+# A slot known to hold a whole number matches digits alone, so that "{allowed[0]} to {allowed[-1]}"
+# ("2 to 6") does not take "Ben to add to the pot".
 ANY = "(.*?)"
+NUMBER = r"(-?\d[\d,]*)"
+NUMERIC = re.compile(r"^(len\(.*\)|allowed\[.*\]|.*\byen)$")
 REPR = r"""('[^']*'|"[^"]*"|\[[^\]]*\]|\([^)]*\)|\{[^}]*\}|[^\s'"]+)"""
 WORD = r"(\S*)"
 
@@ -95,7 +99,8 @@ def _compile(english: str) -> Template:
             weight += 1
         else:
             adjacent = i + 1 < len(found) and found[i + 1].start() == m.end() and found[i + 1].group(1)
-            parts.append(REPR if "!r" in m.group(1) else WORD if adjacent else ANY)
+            parts.append(REPR if "!r" in m.group(1) else NUMBER if NUMERIC.match(m.group(1))
+                         else WORD if adjacent else ANY)
             names.append(m.group(1))
         at = m.end()
     parts.append(re.escape(english[at:]))
