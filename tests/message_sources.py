@@ -52,8 +52,8 @@ METHOD_SINKS = {"fail": (0, None)}       # TOKYO METRO's Taking.fail(reason) -> 
 # ValueError reaches a client from a pydantic validator (a 422, or a game's options refused):
 # the modules that hold such validators. Elsewhere a ValueError is the code's own complaint.
 VALUE_ERRORS = ("rules/games/", "rules/metro/options.py", "rules/options.py", "server/requests.py")
-# A BrokenGame's message (409) is built in its constructor.
-CONSTRUCTED = ("table/errors.py",)
+# A BrokenGame's message (409) and a Busy one (429) are built in their constructors.
+CONSTRUCTED = ("table/errors.py", "server/heavy.py")
 # Words the server and its frameworks say that no source of ours holds: Starlette's default
 # details and the JSON error FastAPI answers a body it cannot parse.
 FRAMEWORK = ("Not Found", "Method Not Allowed", "There was an error parsing the body")
