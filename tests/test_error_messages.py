@@ -71,6 +71,10 @@ def test_messages_translated_by_template_and_slot():
     assert de.message("Ben to dance") == "Ben to dance"
     assert de.message("no game '{x}'; the host's lobby lists the games") == \
         "kein Spiel '{x}'; die Übersicht des Gastgebers listet die Spiele"
+    # A caller's long text inside a message is left as it is (no pattern backtracks over it).
+    kind = " to (" * 800
+    assert de.message(f"now is the time to bid, not to {kind}") == f"now is the time to bid, not to {kind}"
+    assert de.message(f"now is the time to bid, not to {kind[:200]}") == f"jetzt ist Zeit für bid, nicht für {kind[:200]}"
 
 
 def test_the_language_a_request_wants():

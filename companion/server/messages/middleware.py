@@ -22,7 +22,10 @@ Message = dict[str, Any]
 
 def translated_body(body: bytes, lang: str) -> bytes | None:
     """The error body in ``lang`` (None: leave it as it is)."""
-    data = json.loads(body)
+    try:
+        data = json.loads(body)
+    except ValueError:   # no body (HEAD), or not JSON after all
+        return None
     if not isinstance(data, dict) or "detail" not in data:
         return None
     detail = translator(lang).detail(data["detail"])

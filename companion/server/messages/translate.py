@@ -32,12 +32,18 @@ DEPTH = 3   # how deep slots are translated (a message inside a message inside a
 # A template with less literal text than this matches only a slot's text, never a whole message:
 # "{allowed[0]} to {allowed[-1]}" would match any English sentence with " to " in it.
 GENERIC = 8
+# The longest text matched: a message of ours is under 600 characters, a part of it under 300;
+# a longer one holds a caller's own text (a move's kind of 4 KB), which could make the patterns
+# backtrack for long, and is left as it is.
+LONGEST, LONGEST_PART = 2000, 300
 
 
 def shown_as_written(slot: str) -> bool:
     """Whether a slot's text is shown as it is: an id quoted for the caller to type (``!r``), a
-    player's or a game's name or title, a game or a card id."""
-    return "!r" in slot or "name" in slot or "title" in slot or slot == "game" or slot.endswith("id")
+    player's or a game's name or title, a game or a card id, a kind of move (the API's word, and
+    often the caller's own text), a page's origin."""
+    return ("!r" in slot or "name" in slot or "title" in slot or "kind" in slot or "origin" in slot
+            or slot == "game" or slot.endswith("id"))
 
 
 def offered() -> tuple[str, ...]:
@@ -121,7 +127,7 @@ class Translator:
 
     def message(self, text: str, depth: int = 0) -> str:
         """``text`` in this language, or as it is when no template matches."""
-        if not isinstance(text, str) or not text:
+        if not isinstance(text, str) or not text or len(text) > (LONGEST_PART if depth else LONGEST):
             return text
         exact = self.whole.get(text.replace("{", "{{").replace("}", "}}"))
         if exact is not None:
