@@ -281,10 +281,6 @@ def templates() -> dict[str, tuple[str, ...]]:
     return {t: tuple(dict.fromkeys(w)) for t, w in sorted(found.templates.items())}
 
 
-def slots(template: str) -> set[str]:
-    return set(SLOT.findall(template.replace("{{", "").replace("}}", "")))
-
-
 if __name__ == "__main__":
     lang = sys.argv[1] if len(sys.argv) > 1 else "de"
     from companion.server.messages.translate import load_catalogue
