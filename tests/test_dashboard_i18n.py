@@ -2,11 +2,14 @@
 and its game's once each, and each other language's once when it is chosen (back and forth
 fetches nothing again), and the plural forms it picks from are those the catalogues' test
 expects; a game's catalogue that cannot be fetched falls back to English, and
-with no catalogue of its own at all the game is still drawn. The files themselves (same keys in
-every language, plural forms, slots): tests/test_i18n_catalogues.py.
+with no catalogue of its own at all the game is still drawn. A Japanese browser gets the table
+in Japanese (words, yen, drinks' names, <html lang>), and the three-way toggle fits a phone.
+The files themselves (same keys in every language, plural forms, slots):
+tests/test_i18n_catalogues.py.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -17,6 +20,7 @@ from test_i18n_catalogues import LANGS, PLURAL_FORMS
 pytestmark = pytest.mark.browser
 
 TABLE_SIZE = {"width": 1280, "height": 800}
+PHONE_SIZE = {"width": 390, "height": 844}
 GERMAN = "localStorage.setItem('ttc.lang', 'de')"  # before the page's own scripts
 
 
@@ -80,6 +84,34 @@ def test_a_missing_game_catalogue_falls_back(base_url, browser):
     expect(page.get_by_test_id("phase")).to_be_visible()
     tap(page, "lang-en")
     expect(page.get_by_test_id("lobby-link")).to_contain_text("Lobby")
+    assert not errors, errors
+
+
+def test_japanese_for_a_japanese_browser_and_by_the_toggle(base_url, browser):
+    gid = pocari_with_computers(base_url, seed=7)["id"]
+    page = browser.new_page(viewport=PHONE_SIZE, locale="ja-JP")  # no language chosen yet: the browser's
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(f"{base_url}/?game={gid}")
+    faceup = page.get_by_test_id("faceup").locator("h2")
+    expect(faceup).to_have_text("めくられたカード")                       # POCARI BET's own words
+    expect(page.get_by_test_id("lobby-link")).to_contain_text("ロビー")   # the shell's
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.get_by_test_id("lang-ja")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("player-0-yen")).to_have_text(re.compile(r"^￥[\d,]+$"))  # ja-JP's yen
+    expect(page.locator("svg[aria-label='色の山札']").first).to_be_attached()           # drawn things' names
+    # The three buttons sit in one row inside the phone's width.
+    boxes = [page.get_by_test_id(f"lang-{lang}").bounding_box() for lang in LANGS]
+    assert len({round(b["y"]) for b in boxes}) == 1, boxes
+    assert all(b["x"] >= 0 and b["x"] + b["width"] <= PHONE_SIZE["width"] and b["height"] >= 44 for b in boxes), boxes
+
+    tap(page, "lang-en")
+    expect(faceup).to_have_text("Turned-up cards")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_test_id("player-0-yen")).to_have_text(re.compile(r"^¥[\d,]+$"))
+    tap(page, "lang-ja")
+    expect(faceup).to_have_text("めくられたカード")
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
     assert not errors, errors
 
 

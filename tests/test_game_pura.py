@@ -239,7 +239,7 @@ def test_stuck_after_the_last_500_loses():
 def test_running_out_of_money_loses():
     state = replace(game(), hundreds=1, spent_hundreds=9, fives=0, spent_fives=3)
     state = play(state, Move("clear", 0, {"crate": 0, "card": "blue"}))
-    assert state.phase == pura.OVER and state.result == "lost" and state.why == "the money ran out"
+    assert state.phase == pura.OVER and state.result == "lost" and state.why == "money_ran_out"
 
 
 def test_winning_scores_the_unspent_yen():

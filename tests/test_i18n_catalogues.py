@@ -6,9 +6,11 @@ merges them), and the app serves them as cacheable static files. No browser: the
 show the words in use."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,7 @@ STATIC = Path(__file__).resolve().parents[1] / "companion" / "server" / "static"
 I18N = STATIC / "i18n"
 # The cardinal plural categories (CLDR, what Intl.PluralRules(lang).select answers for whole
 # counts) of each language the dashboard speaks. A new language adds its line here.
-PLURAL_FORMS = {"en": {"one", "other"}, "de": {"one", "other"}}
+PLURAL_FORMS = {"en": {"one", "other"}, "de": {"one", "other"}, "ja": {"other"}}
 PLURAL_NAMES = {"zero", "one", "two", "few", "many", "other"}
 SLOT = re.compile(r"\{(\w+)\}")
 
@@ -67,11 +69,15 @@ def test_the_languages_are_the_folders():
     assert sorted(LANGS) == sorted(p.name for p in I18N.iterdir() if p.is_dir())
 
 
+# Catalogues of a page of their own (loaded by that page alone, as a game's is by its table view).
+PAGES = {"history"}
+
+
 def test_every_language_has_the_same_files_and_every_game_one():
-    want = {"common", *GAMES}
+    want = {"common", *GAMES, *PAGES}
     for lang, parts in CATS.items():
         assert set(parts) == want, (f"{lang}: missing {sorted(want - set(parts))}, "
-                                    f"not a game {sorted(set(parts) - want)}")
+                                    f"neither a game nor a page {sorted(set(parts) - want)}")
 
 
 @pytest.mark.parametrize("lang", LANGS[1:])
@@ -177,7 +183,7 @@ def needed_keys(game: str) -> set[str]:
     compose.js, pickers.js, games/generic.js build them so), from random games with the fewest
     seats and the most: field and last-result labels for the views' keys, value.<word> for their
     words, phase.[<game>.]<phase>, and kind/move/compose/chance/pick.[<game>.]<kind> for what is
-    offered (moves, chance outcomes)."""
+    offered (moves, chance outcomes), and ev.[<game>.]<kind> for the events of the moves made (the feed)."""
     g, keys, words, phases, kinds, seen = GAMES[game], set(), set(), set(), set(), set()
     allowed = sorted(GAMES[game].players)
     for seats in {allowed[0], allowed[-1]}:  # the fewest seats and the most
@@ -200,11 +206,15 @@ def needed_keys(game: str) -> set[str]:
             for move in (m for moves in offered.values() for m in moves):
                 kinds.add(move.kind)
                 _walk(move.args, keys, words)
-            state, _ = g.apply(state, _random_move(g, state, rng, offered[rng.choice(list(offered))]))
+            state, events = g.apply(state, _random_move(g, state, rng, offered[rng.choice(list(offered))]))
+            kinds.update(f"event:{e.kind}" for e in events)  # the feed's words for what happened (js/feed.js)
     need = {f"{p}.{k}" for k in keys for p in ("field", "last")} | {f"value.{w}" for w in words}
     need |= {f"phase.{x}.{p}" for p in phases if p for x in ("", game)}
+    events = {k.split(":", 1)[1] for k in kinds if k.startswith("event:")}
+    kinds -= {f"event:{k}" for k in events}
     need |= {f"{pre}.{x}.{k}" for k in kinds for x in ("", game)
              for pre in ("kind", "move", "compose", "chance", "pick")}
+    need |= {f"ev.{x}.{k}" for k in events for x in ("", game)}
     need |= {f"compose.{sub}.{k}" for k in kinds for sub in ("which", "option", "note")}
     return {k.replace("..", ".") for k in need}
 
@@ -216,3 +226,45 @@ def test_no_game_needs_another_games_words(game):
                    if home.get(key, "common") not in ("common", game))
     assert not wrong, f"{game} shows these, but its page loads no catalogue of theirs (move them to common.json): " \
                       f"{wrong}"
+
+
+# --- tools/i18n_missing.py: what the lead runs when new English keys come in ----------------------
+
+def _missing_tool():
+    """tools/i18n_missing.py as a module (it is a script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("i18n_missing", STATIC.parents[2] / "tools" / "i18n_missing.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_missing_keys_tool_names_each_key_a_language_lacks(tmp_path, capsys):
+    tool = _missing_tool()
+    assert tool.main([]) == 0, "the catalogues agree (the tests above say so too)"
+    capsys.readouterr()
+    root = tmp_path / "i18n"
+    shutil.copytree(I18N, root)
+    ja = root / "ja" / "pocari_bet.json"
+    cat = json.loads(ja.read_text(encoding="utf-8"))
+    del cat["faceup.title"]
+    cat["faceup.gone"] = "もうない"
+    ja.write_text(json.dumps(cat, ensure_ascii=False), encoding="utf-8")
+    assert tool.main(["--root", str(root)]) == 1
+    out = capsys.readouterr().out
+    assert "ja/pocari_bet.json: missing 'faceup.title' (en: \"Turned-up cards\")" in out
+    assert "ja/pocari_bet.json: not in en 'faceup.gone'" in out
+    assert "de: every key of en is there" in out
+    assert tool.main(["ja", "--json", "--root", str(root)]) == 1
+    assert json.loads(capsys.readouterr().out) == {"pocari_bet.json": {"faceup.title": "Turned-up cards"}}
+    assert tool.main(["xx", "--root", str(root)]) == 2
+
+    # The translations come back in that shape and go in where English has the key.
+    answer = tmp_path / "answer.json"
+    answer.write_text(json.dumps({"pocari_bet.json": {"faceup.title": "めくられたカード", "no.such.key": "x"}}))
+    assert tool.main(["ja", "--merge", str(answer), "--root", str(root)]) == 2  # nothing written
+    assert "'no.such.key': en/pocari_bet.json has no such key" in capsys.readouterr().err
+    answer.write_text(json.dumps({"pocari_bet.json": {"faceup.title": "めくられたカード"}}))
+    assert tool.main(["ja", "--merge", str(answer), "--root", str(root)]) == 1  # faceup.gone is left over
+    merged = json.loads(ja.read_text(encoding="utf-8"))
+    assert list(merged) == [*CATS["en"]["pocari_bet"], "faceup.gone"]
+    assert merged["faceup.title"] == "めくられたカード"

@@ -83,7 +83,7 @@ class State:
     fixes: int = 0
     actions: int = 0
     result: str | None = None        # "won" or "lost"
-    why: str | None = None
+    why: str | None = None           # why it ended, as a word the dashboard translates (value.<why>)
     last: Mapping[str, Any] | None = None
 
     @property
@@ -302,7 +302,7 @@ def _drop(state: State, move: Move) -> tuple[State, list[Event]]:
                     last={"action": "throw", "drop": drop.to_json()})
     events = [Event("drop", drop.to_json())]
     if tower.inside and not state.fives:
-        return _finish(state, "lost", "drinks are stuck in the tower and no 500-yen coin is left", events)
+        return _finish(state, "lost", "stuck_no_500", events)
     return _check_end(state, events)
 
 
@@ -327,11 +327,10 @@ def _can_act(state: State) -> bool:
 
 def _check_end(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     if sorted_count(state) == len(DRINK_IDS):
-        return _finish(state, "won", "every drink is on a stock card", events)
+        return _finish(state, "won", "all_sorted", events)
     if not _can_act(state):
-        why = ("the money ran out" if not (state.hundreds or state.fives) else
-               "drinks are stuck in the tower with no crate left to throw" if state.tower.inside else
-               "no action can sort the drinks left")
+        why = ("money_ran_out" if not (state.hundreds or state.fives) else
+               "stuck_no_crate" if state.tower.inside else "nothing_to_sort")
         return _finish(state, "lost", why, events)
     return state, events
 
@@ -419,6 +418,8 @@ GAME = Declared(
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: (state.name,),
     redraw=nothing_hidden, playout_cost=_playout_work,  # one player, who sees every crate and the tower
+    # what a person copies onto the real table (drinks into the tower or a crate; cards taken)
+    board_events=frozenset({"filled", "cleared", "fixed", "throwing"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

@@ -56,14 +56,14 @@ export function toast(message, kind = "error") {
   setTimeout(() => item.remove(), 12000);
 }
 
-// --- EN / DE toggle ------------------------------------------------------------------------
+// --- the language toggle: one button per language (EN, DE, 日本語), each in its own language --
 
 export function langToggle() {
   const box = h("div", { class: "lang", role: "group" });
   const draw = () => {
     box.setAttribute("aria-label", t("lang.choose"));
     replace(box, LANGS.map((l) => h("button", {
-      class: `lang-btn${l === getLang() ? " on" : ""}`, testid: `lang-${l}`,
+      class: `lang-btn${l === getLang() ? " on" : ""}`, testid: `lang-${l}`, lang: l,
       "aria-pressed": l === getLang() ? "true" : "false", onclick: () => setLang(l),
     }, t(`lang.${l}`))));
   };

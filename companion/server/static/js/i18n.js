@@ -9,10 +9,18 @@
 // English one, and a key no loaded catalogue holds to the key itself (or, where the callers ask,
 // the humanised id). Every language holds the same keys: tests/test_i18n_catalogues.py.
 // A key goes in common.json unless one game alone shows it (that test plays every game to tell).
-// A new language: its folder, its code in LANGS, its plural forms in the test's PLURAL_FORMS.
+// A new language: its folder, its code in LANGS and LOCALES, its plural forms in the test's
+// PLURAL_FORMS (tools/i18n_missing.py lists the keys a language still lacks).
 
 const STORE_KEY = "ttc.lang";
-export const LANGS = ["en", "de"];
+export const LANGS = ["en", "de", "ja"];
+// How each language writes numbers, yen and dates (Intl locales): English numbers as in the US,
+// its dates day-first as in Britain; Japanese yen as ￥1,000.
+const LOCALES = {
+  en: { number: "en-US", date: "en-GB" },
+  de: { number: "de-DE", date: "de-DE" },
+  ja: { number: "ja-JP", date: "ja-JP" },
+};
 const FALLBACK = "en";
 const CATALOGUES = new URL("../i18n/", import.meta.url); // static/i18n/, beside static/js/
 
@@ -55,7 +63,13 @@ function initialLang() {
     const saved = localStorage.getItem(STORE_KEY);
     if (LANGS.includes(saved)) return saved;
   } catch (_) { /* storage may be off */ }
-  return (navigator.language || "en").toLowerCase().startsWith("de") ? "de" : "en";
+  // The browser's languages in its order of preference: the first one the dashboard speaks.
+  const prefs = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language || "en"];
+  for (const pref of prefs) {
+    const base = String(pref).toLowerCase().split("-")[0];
+    if (LANGS.includes(base)) return base;
+  }
+  return FALLBACK;
 }
 
 let lang = initialLang();
@@ -143,13 +157,21 @@ export function gameName(id) { return tOr(`game.${id}`, id); }
 export function phaseName(id, game) { return lookup("phase", id, game) ?? humanize(id); }
 export function fieldLabel(id) { return tOr(`field.${id}`, id); }
 
+const locales = () => LOCALES[lang] || LOCALES[FALLBACK];
+
 export function yen(n) {
-  return new Intl.NumberFormat(lang === "de" ? "de-DE" : "en-US",
+  return new Intl.NumberFormat(locales().number,
     { style: "currency", currency: "JPY", maximumFractionDigits: 0 }).format(n);
 }
 
 export function num(n) {
-  return new Intl.NumberFormat(lang === "de" ? "de-DE" : "en-US").format(n);
+  return new Intl.NumberFormat(locales().number).format(n);
+}
+
+// A moment (a Date, or what Date takes: an ISO text, milliseconds) as the language writes it;
+// by default its date and time of day ("2 Dec 2026, 15:39", "2026/12/02 15:39").
+export function dateTime(when, style = { dateStyle: "medium", timeStyle: "short" }) {
+  return new Intl.DateTimeFormat(locales().date, style).format(when instanceof Date ? when : new Date(when));
 }
 
 export function cardName(id) {
@@ -163,7 +185,7 @@ export function drinkName(id) {
 
 export function joinNames(names) {
   if (names.length <= 1) return names.join("");
-  return names.slice(0, -1).join(", ") + t("and") + names[names.length - 1];
+  return names.slice(0, -1).join(t("and.comma")) + t("and") + names[names.length - 1];
 }
 
 // Static text in the HTML: elements carry data-i18n="key" (and data-i18n-attr="title" etc.).

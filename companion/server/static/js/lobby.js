@@ -1,6 +1,6 @@
 // The lobby: pick a game and its seats (names, computer or person), or resume a game.
 import { h, replace } from "./dom.js";
-import { t, getLang, onLangChange, gameName } from "./i18n.js";
+import { t, dateTime, onLangChange, gameName } from "./i18n.js";
 import { api } from "./api.js";
 
 const MAX_SEATS = 8; // the API takes up to 8 names
@@ -77,8 +77,7 @@ export function startLobby(root) {
   }
 
   function gameItem(g) {
-    const when = new Intl.DateTimeFormat(getLang() === "de" ? "de-DE" : "en-GB",
-      { dateStyle: "medium", timeStyle: "short" }).format(new Date(g.created));
+    const when = dateTime(g.created);
     if (g.broken) return brokenItem(g, when);
     return h("li", {},
       h("a", { class: "game-link", href: `/?game=${encodeURIComponent(g.id)}`, testid: `game-${g.id}` },
@@ -124,7 +123,8 @@ export function startLobby(root) {
     replace(root, h("div", { class: "lobby" },
       newGameForm(),
       list(t("lobby.open"), games.filter((g) => g.status === "open"), "open-games"),
-      list(t("lobby.finished"), games.filter((g) => g.status !== "open"), "finished-games")));
+      list(t("lobby.finished"), games.filter((g) => g.status !== "open"), "finished-games"),
+      h("p", {}, h("a", { class: "big", href: "/history", testid: "history-link" }, t("lobby.history")))));
   }
 
   onLangChange(draw);

@@ -13,6 +13,7 @@ import { freshUi, syncUi, chancePanel, questionPanel, spillControl } from "./pic
 import { stuckPanel, gameOverPanel, phaseText, roundText, waitingText, simBanner, playersGrid } from "./parts.js";
 import { rendererFor } from "./games/index.js";
 import { startDevicePolling, devicesPanel, withBeams } from "./devices.js";
+import { feedKeeper } from "./feed.js";
 
 const app = document.getElementById("app");
 const brand = document.getElementById("brand-game");
@@ -67,6 +68,7 @@ function startTable(id) {
   let joinEl = null;
   let joinOpen = true;
   const ui = freshUi();
+  const happened = feedKeeper(id, { own: (e) => e.by === "table" });  // the host's own taps do not flash
   startDevicePolling(id);
   const isHost = () => view && view.role === "host";
   const devicesBox = devicesPanel({ onHealth: () => render(), isHost });
@@ -257,6 +259,7 @@ function startTable(id) {
           withBeams(r.result(view), view)),
         h("aside", { class: "col-side" },
           early && !joinTop ? join : null,
+          happened.panel(view),
           r.side(view),
           stuckPanel(st, isHost() ? spillControl(view, ui, act) : null),
           devicesBox.el,
