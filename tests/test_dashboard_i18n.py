@@ -117,7 +117,8 @@ def test_japanese_for_a_japanese_browser_and_by_the_toggle(base_url, browser):
 
 def test_a_refusal_is_toasted_in_the_pages_language(base_url, browser):
     """The server's refusal (companion/server/messages/) in the dashboard's language: api.js says
-    the language with every request; switched to English, the same refusal comes in English."""
+    the language with every request; switched to Japanese, then English, the same refusal comes
+    in Japanese, then in English."""
     gid = pocari_with_computers(base_url, seed=7)["id"]
     page = browser.new_page(viewport=TABLE_SIZE)
     page.add_init_script(GERMAN)
@@ -126,7 +127,7 @@ def test_a_refusal_is_toasted_in_the_pages_language(base_url, browser):
     move = """(gid) => import("/static/js/api.js")
         .then((m) => m.api.move(gid, {kind: "no_such_move", player: 0, args: {}})).catch(() => null)"""
     refusals = []
-    for lang in ("de", "en"):
+    for lang in ("de", "ja", "en"):
         tap(page, f"lang-{lang}")
         expect(page.get_by_test_id(f"lang-{lang}")).to_have_attribute("aria-pressed", "true")
         with page.expect_response(lambda r: r.url.split("?")[0].endswith("/moves")) as answer:
@@ -134,5 +135,6 @@ def test_a_refusal_is_toasted_in_the_pages_language(base_url, browser):
         assert answer.value.status == 409
         refusals.append(answer.value.json())
         expect(page.get_by_test_id("toast").last).to_contain_text(refusals[-1]["detail"])
-    german, english = refusals
-    assert german["detail_en"] == english["detail"] != german["detail"] and "detail_en" not in english
+    german, japanese, english = refusals
+    assert german["detail_en"] == japanese["detail_en"] == english["detail"] and "detail_en" not in english
+    assert len({german["detail"], japanese["detail"], english["detail"]}) == 3
