@@ -179,7 +179,9 @@ class Reader:
         out: list[str] = []
         if function is not None:
             for node in ast.walk(function):
-                if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in node.targets):
+                named = isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id
+                                                             for t in node.targets)
+                if named:
                     out += self.texts(node.value, path, depth + 1)
                 elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and isinstance(node.target, ast.Name) \
                         and node.target.id == expr.id and node.value is not None:

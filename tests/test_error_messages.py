@@ -56,7 +56,8 @@ def test_messages_translated_by_template_and_slot():
     said = "it is not Aki's turn; the game waits for Ben (seat 1), whose turn it is to take an action or pass"
     assert de.message(said) == ("Aki ist nicht am Zug; das Spiel wartet auf Ben (Platz 1), der am Zug ist, "
                                 "eine Aktion zu nehmen oder zu passen")
-    assert ja.message("a drink costs 300 yen and you have 100") == "ドリンクは300円ですが、手持ちは100円です"
+    assert ja.message("a drink costs 300 yen and you have 100") == \
+        "ドリンクは300円ですが、手持ちは100円です"
     # A message inside a message; a quoted id is shown as written; a slot right before another.
     assert de.message("the 'bid' move is malformed: 'amount' must be a whole number, not 'x'") == \
         "der 'bid'-Zug ist fehlerhaft: 'amount' muss eine ganze Zahl sein, nicht 'x'"
@@ -70,7 +71,8 @@ def test_messages_translated_by_template_and_slot():
     # A caller's long text inside a message is left as it is (no pattern backtracks over it).
     kind = " to (" * 800
     assert de.message(f"now is the time to bid, not to {kind}") == f"now is the time to bid, not to {kind}"
-    assert de.message(f"now is the time to bid, not to {kind[:200]}") == f"jetzt ist Zeit für bid, nicht für {kind[:200]}"
+    assert de.message(f"now is the time to bid, not to {kind[:200]}") == \
+        f"jetzt ist Zeit für bid, nicht für {kind[:200]}"
 
 
 def test_the_language_a_request_wants():

@@ -29,7 +29,8 @@ def add_live_routes(app: FastAPI, ctx: Api) -> None:
             caller = ctx.caller_of(websocket, game_id, viewing)
             session = ctx.session_of(game_id)
         except HTTPException as exc:
-            await websocket.close(code=4403 if exc.status_code == 403 else 4404, reason=close_reason(websocket.scope.get("headers"), str(exc.detail)))
+            reason = close_reason(websocket.scope.get("headers"), str(exc.detail))  # the page's language
+            await websocket.close(code=4403 if exc.status_code == 403 else 4404, reason=reason)
             return
         device = (websocket.client.host if websocket.client else "?", caller.key or "")
         if sockets.get(device, 0) >= MAX_SOCKETS_PER_DEVICE or sum(sockets.values()) >= MAX_SOCKETS:

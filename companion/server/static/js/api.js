@@ -14,7 +14,8 @@ function detailText(body, status) {
   const d = body && body.detail;
   if (typeof d === "string") return d;
   // A validation error keeps its place: "names: ..." (the loc after "body" or "query").
-  if (Array.isArray(d)) return d.map((e) => (e.msg ? [...(e.loc || []).slice(1), e.msg].join(": ") : JSON.stringify(e))).join("; ");
+  const said = (e) => (e.msg ? [...(e.loc || []).slice(1), e.msg].join(": ") : JSON.stringify(e));
+  if (Array.isArray(d)) return d.map(said).join("; ");
   return t("error.http", { status });
 }
 
