@@ -113,3 +113,28 @@ def test_japanese_for_a_japanese_browser_and_by_the_toggle(base_url, browser):
     expect(faceup).to_have_text("めくられたカード")
     expect(page.locator("html")).to_have_attribute("lang", "ja")
     assert not errors, errors
+
+
+def test_a_refusal_is_toasted_in_the_pages_language(base_url, browser):
+    """The server's refusal (companion/server/messages/) in the dashboard's language: api.js says
+    the language with every request; switched to Japanese, then English, the same refusal comes
+    in Japanese, then in English."""
+    gid = pocari_with_computers(base_url, seed=7)["id"]
+    page = browser.new_page(viewport=TABLE_SIZE)
+    page.add_init_script(GERMAN)
+    page.goto(f"{base_url}/?game={gid}")
+    expect(page.get_by_test_id("lobby-link")).to_contain_text("Übersicht")
+    move = """(gid) => import("/static/js/api.js")
+        .then((m) => m.api.move(gid, {kind: "no_such_move", player: 0, args: {}})).catch(() => null)"""
+    refusals = []
+    for lang in ("de", "ja", "en"):
+        tap(page, f"lang-{lang}")
+        expect(page.get_by_test_id(f"lang-{lang}")).to_have_attribute("aria-pressed", "true")
+        with page.expect_response(lambda r: r.url.split("?")[0].endswith("/moves")) as answer:
+            page.evaluate(move, gid)
+        assert answer.value.status == 409
+        refusals.append(answer.value.json())
+        expect(page.get_by_test_id("toast").last).to_contain_text(refusals[-1]["detail"])
+    german, japanese, english = refusals
+    assert german["detail_en"] == japanese["detail_en"] == english["detail"] and "detail_en" not in english
+    assert len({german["detail"], japanese["detail"], english["detail"]}) == 3

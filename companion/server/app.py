@@ -20,6 +20,7 @@ from .context import Api
 from .guard import Guard, own_names
 from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork
 from .json_body import StrictJSONRoute
+from .messages.middleware import TranslateErrors
 from .openapi_errors import document_errors
 from .routes.devices import add_device_routes
 from .routes.history import add_history_routes
@@ -66,6 +67,7 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     app.add_middleware(BodyLimit)  # 413 for a body over MAX_BODY_BYTES, before it is read whole
     public_host = urlsplit(public_url).hostname if public_url else None  # phones ask by this name
     app.add_middleware(Guard, names=own_names([*names, *([public_host] if public_host else [])]))
+    app.add_middleware(TranslateErrors)  # outermost: every 4xx detail in the request's language
     app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
     app.state.tables, app.state.public_url, app.state.devices = tables, public_url, devices
     app.state.estimates_work, app.state.access = estimates_work, access

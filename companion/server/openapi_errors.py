@@ -13,7 +13,8 @@ find each of them, with its body:
 - a route with a body: 422, whose ``detail`` is FastAPI's list of validation errors or, for
   a refusal the route words itself (``bots must be seats ...``), a string.
 
-Every error body is ``{"detail": ...}`` (FastAPI's HTTPException handler, body_limit.py). A
+Every error body is ``{"detail": ...}`` (FastAPI's HTTPException handler, body_limit.py), its
+detail in the request's language with the English beside it in ``detail_en`` (server/messages/). A
 route that answers a file (``qr.svg``, ``camera.jpg``) gets its success documented as that
 file's media type, not as JSON. Statuses a route declares itself (estimates' 429) are kept.
 
@@ -34,7 +35,11 @@ from starlette.routing import Match
 
 from .body_limit import RESPONSE_413
 
-ERROR = {"type": "object", "required": ["detail"], "properties": {"detail": {"type": "string"}}}
+ERROR = {"type": "object", "required": ["detail"], "properties": {
+    "detail": {"type": "string", "description": "why, in the language the request asked for (`Accept-Language`, "
+                                                "the cookie `ttc_lang`; English where no translation exists)"},
+    "detail_en": {"type": "string", "description": "the English original, when `detail` is a translation "
+                                                   "(server/messages/)"}}}
 CREDENTIALS = {"token", "authorization"}  # parameter or body field names that carry one
 MEDIA_TYPES = mimetypes.MimeTypes()  # Python's own table, the same on every machine (not /etc/mime.types)
 

@@ -9,6 +9,7 @@ from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
 
 from ..context import Api, Viewing
 from ..live import Publisher
+from ..messages.middleware import close_reason
 from ..trust import ASK_LINK
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,8 @@ def add_live_routes(app: FastAPI, ctx: Api) -> None:
             caller = ctx.caller_of(websocket, game_id, viewing)
             session = ctx.session_of(game_id)
         except HTTPException as exc:
-            await websocket.close(code=4403 if exc.status_code == 403 else 4404, reason=str(exc.detail)[:120])
+            reason = close_reason(websocket.scope.get("headers"), str(exc.detail))  # the page's language
+            await websocket.close(code=4403 if exc.status_code == 403 else 4404, reason=reason)
             return
         device = (websocket.client.host if websocket.client else "?", caller.key or "")
         if sockets.get(device, 0) >= MAX_SOCKETS_PER_DEVICE or sum(sockets.values()) >= MAX_SOCKETS:

@@ -1,5 +1,5 @@
 // Talking to the companion: JSON over HTTP, and a WebSocket per page that pushes the view.
-import { t } from "./i18n.js";
+import { getLang, onLangChange, t } from "./i18n.js";
 import { toast } from "./dom.js";
 
 export class ApiError extends Error {
@@ -13,16 +13,28 @@ export class ApiError extends Error {
 function detailText(body, status) {
   const d = body && body.detail;
   if (typeof d === "string") return d;
-  if (Array.isArray(d)) return d.map((e) => e.msg || JSON.stringify(e)).join("; ");
+  // A validation error keeps its place: "names: ..." (the loc after "body" or "query").
+  const said = (e) => (e.msg ? [...(e.loc || []).slice(1), e.msg].join(": ") : JSON.stringify(e));
+  if (Array.isArray(d)) return d.map(said).join("; ");
   return t("error.http", { status });
 }
+
+// The server words its refusals in the dashboard's language: every request says it, and so does
+// the cookie ttc_lang, which the live view's WebSocket carries (a browser sets no header on it).
+function tellLanguage(lang) {
+  document.cookie = `ttc_lang=${encodeURIComponent(lang)}; path=/; max-age=34560000; SameSite=Lax`;
+}
+tellLanguage(getLang());
+onLangChange(tellLanguage);
 
 // Any failure is shown in a toast (unless quiet) and thrown as ApiError.
 export async function request(method, path, body, { quiet = false } = {}) {
   let res;
   try {
+    const headers = { "Accept-Language": getLang() };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
     res = await fetch(path, {
-      method, headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      method, headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (err) {
