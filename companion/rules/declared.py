@@ -216,10 +216,10 @@ class Declared:
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             return MoveInfo()
 
-    def rule_of(self, move: Move) -> str:
-        """The rule-book section a move follows ("" for a kind the game does not know)."""
-        kind = self._kinds.get(move.kind)
-        return kind.rule if kind is not None else ""
+    def rule_of(self, kind: str) -> str:
+        """The rule-book section a kind of move follows ("" for a kind the game does not know)."""
+        found = self._kinds.get(kind)
+        return found.rule if found is not None else ""
 
     def view(self, state: State, viewer: int | None) -> dict:
         """The state as ``viewer`` (a seat, or None for the shared table view) may see it."""
