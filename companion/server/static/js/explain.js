@@ -67,14 +67,18 @@ export function whyLine(m) {
   return text ? h("span", { class: "why", testid: "why" }, text) : null;
 }
 
-// The moves of one kind: said once above them when every one has the same explanation (a bid's
-// "paid only if it is the highest", on twenty amounts), else on each. Marks the moves so that
-// their buttons (moves.js moveButton) know which; returns the shared note, if any.
+// The moves of one kind: the explanation most of them share is said once above them (a bid's
+// "paid only if it is the highest", on twenty amounts); a move whose explanation differs (the
+// card that is your secret card, a station with more stops) says its own on its button. Marks
+// the moves so that their buttons (moves.js moveButton) know which; returns the shared note.
 export function sharedWhy(moves) {
   const texts = moves.map((m) => whyText(m.why));
-  const same = moves.length > 1 && texts[0] !== null && texts.every((x) => x === texts[0]);
-  for (const m of moves) m.showWhy = !same;
-  return same ? h("p", { class: "why why-shared", testid: `why-${moves[0].move.kind}` }, texts[0]) : null;
+  const counts = new Map();
+  for (const x of texts) if (x !== null) counts.set(x, (counts.get(x) || 0) + 1);
+  let shared = null;
+  for (const [x, n] of counts) if (n > 1 && (shared === null || n > counts.get(shared))) shared = x;
+  moves.forEach((m, i) => { m.showWhy = texts[i] !== shared; });
+  return shared === null ? null : h("p", { class: "why why-shared", testid: `why-${moves[0].move.kind}` }, shared);
 }
 
 // Teach mode's note over a kind of move (or a chance outcome to enter): what it does in the
