@@ -24,8 +24,10 @@ class Views:
                 rules.setdefault(move.kind, game.rule_of(move.kind))
             chance = self._chance_for(viewer) if acting else None
             if chance is not None:  # the outcome this viewer enters follows a rule too
-                kind = chance["move_kind"] if chance["kind"] == "drop" else chance["outcomes"][0]["move"]["kind"]
-                rules.setdefault(kind, game.rule_of(kind))
+                outcomes = chance.get("outcomes") or [{"move": {}}]
+                kind = chance["move_kind"] if chance["kind"] == "drop" else outcomes[0]["move"].get("kind")
+                if kind:
+                    rules.setdefault(kind, game.rule_of(kind))
             return {
                 "game_id": self.id, "game": self.name, "simulated": self.simulated, "viewer": viewer,
                 "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
