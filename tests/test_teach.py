@@ -220,6 +220,9 @@ def test_a_sealed_jasmine_tea_bid_says_only_the_highest_pays():
 
 def test_a_view_names_the_rule_each_kind_of_move_offered_follows(store):
     session = TableSession.create(store, "pocari_bet", ["Aki", "Ben", "Chie"], seed=5)
+    # The outcome the table enters (who starts) follows a rule too.
+    assert session.compute_view(None)["rules"] == {"start_player": "002 POCARI BET: VORBEREITUNG"}
+    assert session.compute_view(0)["rules"] == {}  # a phone enters no start player
     session.submit(Move("start_player", CHANCE, {"seat": 1}), None)
     view = session.compute_view(None)
     assert {m["move"]["kind"] for m in view["moves"]} == {"draw"}
