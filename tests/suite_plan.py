@@ -53,7 +53,8 @@ TYPICAL_SECONDS = {
     "test_games_properties": 2.0, "test_api": 3.0,
     "test_broken_games": 3.0, "test_estimates_load": 6.0, "test_input_limits": 4.0,
     "test_crash_campaign": 20.0, "test_slow_clients": 1.5, "test_api_schema": 13.0,
-    "test_devices_learning": 3.0, "test_corrections": 1.0,
+    "test_devices_learning": 3.0, "test_corrections": 1.0, "test_feed": 3.0,
+    "test_dashboard_history": 7.0, "test_history": 1.5,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.

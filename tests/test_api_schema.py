@@ -31,7 +31,8 @@ GAMES = [  # (kind, names, bots, seed): two games in play, one over (its log can
 REACHED = {"GET /api/games", "POST /api/games", "GET /api/game-types", "GET /api/devices",
            "GET /api/games/{game_id}/players", "GET /api/games/{game_id}/players/{seat}/qr.svg",
            "GET /api/games/{game_id}/view", "GET /api/games/{game_id}/estimates",
-           "GET /api/games/{game_id}/log.jsonl", "POST /api/games/{game_id}/observations"}
+           "GET /api/games/{game_id}/log.jsonl", "POST /api/games/{game_id}/observations",
+           "GET /api/history", "GET /api/history/players", "GET /api/history/tower"}
 
 
 def credentials(server: Server) -> dict[str, str]:

@@ -92,7 +92,9 @@ def test_replay_names_the_first_illegal_line(tmp_path):
 
 
 @pytest.mark.parametrize("content, line", [("", 1), ("{not json\n", 1),
-                                            ('{"type": "game", "game": "go", "config": {}}\n', 1)])
+                                            ('{"type": "game", "game": "go", "config": {}}\n', 1),
+                                            # settings the game refuses: one name for three seats
+                                            ('{"type": "game", "game": "pocari_bet", "config": {"names": ["a"]}}\n', 1)])
 def test_replay_of_a_broken_file_is_a_clear_error(tmp_path, content, line):
     path = tmp_path / "bad.jsonl"
     path.write_text(content)

@@ -318,6 +318,19 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
                         f"(seat 0 is offered {sorted(kinds)})")
     assert placed and picked and checked_run and walked
 
+    # What happened: the table view tells the computer's latest move in words, for the people to
+    # copy onto the real board (issue 28).
+    view = game.view()
+    theirs = next(e for e in view["feed"] if e["by"] == "computer" and not e.get("secret"))
+    shown(table, view["seq"])
+    if not table.get_by_test_id(f"feed-{theirs['seq']}").count():
+        tap(table, "feed-more")
+    entry = table.get_by_test_id(f"feed-{theirs['seq']}")
+    expect(entry).to_contain_text("Ben (computer)")
+    expect(entry.locator(".feed-events li")).not_to_have_count(0)
+    if theirs["board"]:
+        expect(entry.get_by_test_id("on-board")).to_contain_text("On the board")
+
     # The phone: no sideways scrolling; the lines and the projection in German too.
     width = phone.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert width[0] <= width[1], f"the phone scrolls sideways ({width[0]} > {width[1]} px)"

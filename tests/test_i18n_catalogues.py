@@ -67,11 +67,15 @@ def test_the_languages_are_the_folders():
     assert sorted(LANGS) == sorted(p.name for p in I18N.iterdir() if p.is_dir())
 
 
+# Catalogues of a page of their own (loaded by that page alone, as a game's is by its table view).
+PAGES = {"history"}
+
+
 def test_every_language_has_the_same_files_and_every_game_one():
-    want = {"common", *GAMES}
+    want = {"common", *GAMES, *PAGES}
     for lang, parts in CATS.items():
         assert set(parts) == want, (f"{lang}: missing {sorted(want - set(parts))}, "
-                                    f"not a game {sorted(set(parts) - want)}")
+                                    f"neither a game nor a page {sorted(set(parts) - want)}")
 
 
 @pytest.mark.parametrize("lang", LANGS[1:])
@@ -177,7 +181,7 @@ def needed_keys(game: str) -> set[str]:
     compose.js, pickers.js, games/generic.js build them so), from random games with the fewest
     seats and the most: field and last-result labels for the views' keys, value.<word> for their
     words, phase.[<game>.]<phase>, and kind/move/compose/chance/pick.[<game>.]<kind> for what is
-    offered (moves, chance outcomes)."""
+    offered (moves, chance outcomes), and ev.[<game>.]<kind> for the events of the moves made (the feed)."""
     g, keys, words, phases, kinds, seen = GAMES[game], set(), set(), set(), set(), set()
     allowed = sorted(GAMES[game].players)
     for seats in {allowed[0], allowed[-1]}:  # the fewest seats and the most
@@ -200,11 +204,15 @@ def needed_keys(game: str) -> set[str]:
             for move in (m for moves in offered.values() for m in moves):
                 kinds.add(move.kind)
                 _walk(move.args, keys, words)
-            state, _ = g.apply(state, _random_move(g, state, rng, offered[rng.choice(list(offered))]))
+            state, events = g.apply(state, _random_move(g, state, rng, offered[rng.choice(list(offered))]))
+            kinds.update(f"event:{e.kind}" for e in events)  # the feed's words for what happened (js/feed.js)
     need = {f"{p}.{k}" for k in keys for p in ("field", "last")} | {f"value.{w}" for w in words}
     need |= {f"phase.{x}.{p}" for p in phases if p for x in ("", game)}
+    events = {k.split(":", 1)[1] for k in kinds if k.startswith("event:")}
+    kinds -= {f"event:{k}" for k in events}
     need |= {f"{pre}.{x}.{k}" for k in kinds for x in ("", game)
              for pre in ("kind", "move", "compose", "chance", "pick")}
+    need |= {f"ev.{x}.{k}" for k in events for x in ("", game)}
     need |= {f"compose.{sub}.{k}" for k in kinds for sub in ("which", "option", "note")}
     return {k.replace("..", ".") for k in need}
 

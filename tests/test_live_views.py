@@ -68,12 +68,21 @@ def test_every_device_reads_every_view_compressed_or_not(served):
                     assert r.status_code == 200, r.text
                     seq = r.json()["view"]["seq"]
                     break
+            texts = []
             for who, ws in enumerate(devices):
                 seen = {}
                 while seen.get("seq", -1) < seq:
-                    seen = json.loads(ws.recv(timeout=60))
+                    text = ws.recv(timeout=60)
+                    seen = json.loads(text)
+                texts.append(text)
                 assert seen["seq"] == seq and seen["viewer"] == (who - 4 if who >= 4 else None)
                 assert seen["role"] == ("player" if who >= 4 else "host")
+            # One view per viewer, the feed of the night in it: every table device the same text;
+            # each phone its own (its sealed bid in full, the others' as secret moves).
+            assert len(set(texts[:4])) == 1 and len(set(texts[4:])) == 4
+            for who, text in enumerate(texts[4:]):
+                assert all(e["seat"] == who for e in json.loads(text)["feed"]
+                           if e.get("move", {}).get("kind") == "bid")
     api.close()
 
 

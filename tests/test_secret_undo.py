@@ -102,8 +102,14 @@ def test_an_undone_secret_move_is_told_to_its_owner_alone(client, game):
             for how, seen in (("REST", view(client, gid, token)), ("WebSocket", ws.until(seq, f"{who}'s push"))):
                 assert seen["events"] == undone_for_others, f"{who} over {how}"
                 assert told not in json.dumps(seen["events"]), f"{who} over {how} learnt the secret"
+                # The feed of the night: the secret move and its undo, without the move, to them.
+                undo = seen["feed"][0]
+                assert undo["type"] == "undo" and undo["secret"] and undo["seat"] == owner, f"{who} over {how}"
+                made = [e for e in seen["feed"] if e["seq"] in undo["takes_back"]]
+                assert made and all("move" not in e for e in made + [undo]), f"{who} over {how} learnt the secret"
         for how, seen in (("REST", view(client, gid, tokens[owner])), ("WebSocket", mine.until(seq, "the owner's push"))):
             assert seen["events"] == [{"kind": "undone", "move": secret}], f"the owner over {how}"
+            assert seen["feed"][0]["move"] == secret, f"the owner's feed over {how}"
 
     # The log, which holds every secret, stays on the server while the game runs.
     r = client.get(f"/api/games/{gid}/log.jsonl")

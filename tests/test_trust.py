@@ -49,6 +49,7 @@ def test_a_stranger_on_the_wifi_gets_nothing(client, store, game):
     before = stored(store)
     for method, path, body in host_actions(gid) + [
             ("GET", f"/api/games/{gid}/view", None), ("GET", f"/api/games/{gid}/estimates", None),
+            ("GET", f"/api/games/{gid}/feed", None),
             ("POST", f"/api/games/{gid}/moves", {"move": {"kind": "draw", "player": 0, "args": {"deck": "colour"}}}),
             ("GET", f"/api/games/{gid}/log.jsonl", None), ("GET", "/api/devices", None),
             ("GET", "/api/camera.jpg", None)]:

@@ -72,6 +72,9 @@ class Kind:
     secret: bool = False       # made on the player's own phone; others learn only that it was made
     held: bool = False         # a computer player's move that waits for a person's tap on the table
     anytime: bool = False
+    # A secret kind's events that everyone may know all the same (the last sealed bid opens every
+    # bid at once and names the winner); its other events reach its owner alone (table/feed.py).
+    open_events: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,10 @@ class Declared:
     # The choice a move makes, for spreading an estimate's playouts over the choices evenly
     # (TOKYO METRO: one per card action; by default one per kind of move).
     group: Callable[[Move], str] = attrgetter("kind")
+    # The events that change the physical board or pieces (a station built, a train placed, drinks
+    # put into a crate): when the computer or the simulated table made the move, a person copies
+    # it onto the real table; the feed of the night marks them (table/feed.py).
+    board_events: frozenset[str] = frozenset()
     _phases: Mapping[str, Phase] = field(init=False, repr=False)
     _kinds: Mapping[str, Kind] = field(init=False, repr=False)
 
@@ -248,6 +255,11 @@ class Declared:
             return next((p.secret_for for p in self.pending(before) if p.actor == CHANCE), None)
         kind = self._kinds.get(move.kind)
         return move.player if kind is not None and kind.secret else None
+
+    def open_events(self, move: Move) -> frozenset[str]:
+        """The events of a secret ``move`` that everyone may know (its kind's ``open_events``)."""
+        kind = self._kinds.get(move.kind)
+        return frozenset(kind.open_events) if kind is not None else frozenset()
 
     @property
     def offers_estimates(self) -> bool:

@@ -22,6 +22,8 @@ from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork
 from .json_body import StrictJSONRoute
 from .openapi_errors import document_errors
 from .routes.devices import add_device_routes
+from .routes.history import add_history_routes
+from .routes.feed import add_feed_routes
 from .routes.links import add_link_routes
 from .routes.live import MAX_SOCKETS, MAX_SOCKETS_PER_DEVICE, add_live_routes  # noqa: F401 (the limits, read here by tests)
 from .routes.pages import add_page_routes
@@ -73,8 +75,10 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     add_table_routes(app, ctx)     # the table as a whole
     add_link_routes(app, ctx)      # keys: join links, spectators
     add_play_routes(app, ctx)      # one game
+    add_feed_routes(app, ctx)      # the feed of the night, paged
     add_device_routes(app, ctx)    # the camera and the sensor board
     add_live_routes(app, ctx)      # the live view
+    add_history_routes(app, ctx)   # the history across nights, its statistics and its page
     add_page_routes(app, ctx)      # the pages, the links that hand a device its key, static files
     document_errors(app)  # every status each route answers, in /openapi.json
     return app

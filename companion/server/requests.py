@@ -71,3 +71,14 @@ class FeedIn(BaseModel):
     game_id: str = Field(max_length=MAX_GAME_KIND, description="the game the tower's camera and sensors report to")
 
 
+
+
+MAX_REPLAY_CHARS = 200_000    # a log replayed on the history page: a long night's METRO game takes ~60 KB
+MAX_HISTORY_PAGE = 100        # games in one page of the history
+
+
+class ReplayIn(BaseModel):
+    log: str = Field(max_length=MAX_REPLAY_CHARS,
+                     description='a game log as `GET /api/games/ID/log.jsonl` gives it: the header line '
+                                 '`{"type": "game", "game": ..., "config": ...}`, then one record a line; at most '
+                                 f'{MAX_REPLAY_CHARS} characters (a longer one: `companion replay FILE`)')

@@ -17,11 +17,12 @@ A log file (``.jsonl``) starts with ``{"type": "game", "game": ..., "config": ..
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
 from ..rules.engine import CHANCE, ChanceDrop, Event, IllegalMove, Move
 from ..rules.games import get as get_game
+from .feed import Feed
 
 
 AUTOMATIC = ("sim", "bot")  # who makes moves that an undo takes back along with a person's
@@ -59,6 +60,16 @@ class Folded:
     # Whether the tray was reported (by a camera, a person, the simulated table) while the drop
     # now awaited was awaited: its drinks are in the tower's tray already, not still to throw.
     tray_seen: bool = False
+    # The feed of the night: an entry per record that matters (table/feed.py).
+    feed: Feed | None = None
+
+    def __post_init__(self) -> None:
+        if self.feed is None:
+            self.feed = Feed.start(self.game, self.state)
+
+    def trial(self) -> "Folded":
+        """A copy to try a record on: the caller keeps it if the record is stored, else drops it."""
+        return replace(self, history=list(self.history), feed=self.feed.copy())
 
     def last_personal_move(self) -> int | None:
         """Index in ``history`` of the latest move a person (or a real sensor) made."""
@@ -86,19 +97,24 @@ class Folded:
             last = self.last_personal_move()
             if last is None:
                 raise IllegalMove("there is no move made by a person to undo")
+            after = self.state
             self.state, move, _ = self.history[last]
             del self.history[last:]
+            self.feed.undone(self.game, record, self.state, move, after, last)
             self.tray_seen = False  # a drop awaited again is entered again
             self.about, self.undone = (self.state, move), True
             self.events, self.question = [Event("undone", {"move": move.to_json()})], None
         elif kind == "observation":
             self._observation(record)
+            self.feed.noted(self.game, record, self.state)
         elif kind == "dismiss":
             if self.question is None:
                 raise IllegalMove("there is no open question to dismiss")
             self.question, self.events, self.about, self.undone = None, [], None, False
+            self.feed.noted(self.game, record, self.state)
         elif kind == "end":
             self.ended, self.question, self.events, self.about, self.undone = True, None, [], None, False
+            self.feed.noted(self.game, record, self.state)
         else:
             raise ValueError(f"unknown record type {kind!r}; expected move, undo, observation, dismiss or end")
 
@@ -119,6 +135,7 @@ class Folded:
             self.beams = (0, 0)
             self.tray_seen = False
         self.history.append((self.state, move, str(record.get("by", ""))))
+        self.feed.moved(self.game, record, self.state, move, state, events)
         self.about, self.undone = (self.state, move), False
         self.state, self.events, self.question = state, events, None
 
@@ -170,10 +187,14 @@ def read_jsonl(lines: Iterable[str]) -> Folded:
             records.append(json.loads(text))
         except json.JSONDecodeError as exc:
             raise LogError(line, f"not JSON: {exc}") from None
+    game, config = header.get("game", ""), header.get("config") or {}
     try:
-        return fold(header.get("game", ""), header.get("config") or {}, records, first_line=2)
+        start(game, config)  # the header's game and settings first: their faults are line 1's
     except KeyError as exc:
         raise LogError(1, str(exc.args[0])) from None
+    except (IllegalMove, ValueError, TypeError) as exc:
+        raise LogError(1, f"the game's settings cannot be used: {exc}") from None
+    return fold(game, config, records, first_line=2)
 
 
 def replayed(lines: Iterable[str]) -> dict:

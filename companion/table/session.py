@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from dataclasses import replace
 from typing import Any, Mapping
 
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
@@ -28,6 +27,7 @@ from .live import Live
 from .log import Folded, LogError, fold, to_jsonl
 from .observing import CONFIRM_BELOW, Observing  # noqa: F401
 from .store import BoardEvent, CorruptRecord, EventStore
+from .summary import keep as keep_summary
 from .views import Viewer, Views
 
 
@@ -219,12 +219,13 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         """Check on the fold, write to the store, then adopt. Raises before writing. ``applied``:
         the engine's answer to the record's move, tried already (see Folded.step); ``board``: the
         sensor board's event the record holds (the store's index; Duplicate when it is stored)."""
-        trial = replace(self.folded, history=list(self.folded.history))
+        trial = self.folded.trial()
         trial.step(record, applied)
         self.store.append(self.id, record, board=board)
         self.records.append(record)
         self.folded = trial
         if trial.ended or self.game.is_over(trial.state):
             self.store.set_status(self.id, "finished")
+            keep_summary(self.store, self.id, trial)  # the history's line of it (table/summary.py)
         self.notify()
         return [e.to_json() for e in trial.events]

@@ -23,7 +23,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 APPLICATION_ID = 0x544B5443  # "TKTC": marks a file as ours in the SQLite header
-SCHEMA_VERSION = 3  # 2: the table's keys (table/access.py); 3: the sensor board's events (board_events)
+SCHEMA_VERSION = 4  # 2: the table's keys (table/access.py); 3: the sensor board's events (board_events);
+# 4: each finished game's summary for the history (summaries)
 STATUSES = ("open", "finished")
 
 _SCHEMA = (
@@ -84,6 +85,19 @@ _BOARD = (
            CASE WHEN json_valid(body) THEN json_extract(body, '$.observation.kind') END AS kind
          FROM records)
        WHERE source = 'sensors' AND kind = 'beams' AND typeof(boot) = 'text' ORDER BY r""",
+)
+
+
+# Schema 4: what a finished game came to (players, scores, winners, its tower's drops), kept so that
+# the history pages need not fold hundreds of logs (table/history.py). Derived from the records and
+# made again when ``version`` is not the summary's current one (table/summary.py SUMMARY_VERSION):
+# like a key, a summary is replaced, never history. A store written before schema 4 gains the
+# empty table; its finished games are summarised when the history first asks for them.
+_SUMMARIES = (
+    """CREATE TABLE IF NOT EXISTS summaries (
+        game_id TEXT PRIMARY KEY REFERENCES games(id),
+        version INTEGER NOT NULL,     -- the summary's format (table/summary.py SUMMARY_VERSION)
+        body    TEXT NOT NULL)""",    # JSON
 )
 
 
@@ -222,6 +236,9 @@ class EventStore:
             if version < 3:  # new, or written by schema 1 or 2
                 for statement in _BOARD:
                     con.execute(statement)
+            if version < 4:  # new, or written by schema 1 to 3
+                for statement in _SUMMARIES:
+                    con.execute(statement)
             if version < SCHEMA_VERSION:
                 con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
@@ -348,6 +365,27 @@ class EventStore:
         with self._tx() as con:
             if con.execute("UPDATE games SET status=? WHERE id=?", (status, game_id)).rowcount == 0:
                 raise KeyError(game_id)
+
+    def last_at(self, game_id: str) -> str | None:
+        """When the game's latest record was written (ISO 8601, UTC), or None before its first."""
+        return self._read("SELECT max(at) FROM records WHERE game_id=?", (game_id,))[0][0]
+
+    def keep_summary(self, game_id: str, version: int, summary: dict) -> None:
+        """Keep (or replace) what a game came to, in the summary format ``version``."""
+        body = json.dumps(summary, ensure_ascii=False, allow_nan=False)
+        with self._tx() as con:
+            con.execute("INSERT INTO summaries (game_id, version, body) VALUES (?, ?, ?) ON CONFLICT(game_id) "
+                        "DO UPDATE SET version=excluded.version, body=excluded.body", (game_id, version, body))
+
+    def summaries(self, version: int) -> dict[str, dict]:
+        """The kept summaries in format ``version`` by game id (others are due to be made again)."""
+        found = {}
+        for game_id, body in self._read("SELECT game_id, body FROM summaries WHERE version=?", (version,)):
+            try:
+                found[game_id] = json.loads(body)
+            except json.JSONDecodeError:
+                continue  # made again when asked: a summary is derived from the records
+        return found
 
     def key(self, scope: str) -> str | None:
         """The token that opens ``scope`` ('host', 'seat:<game>:<seat>', 'watch:<game>'), or None."""

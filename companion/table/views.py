@@ -8,6 +8,7 @@ from typing import Any
 from ..rules.engine import CHANCE, ChanceDrop, Move
 
 Viewer = int | None  # a seat, or None for the shared table view
+FEED_IN_VIEW = 20    # the latest entries of the feed a view carries; the feed route pages through the rest
 
 
 class Views:
@@ -37,6 +38,7 @@ class Views:
                 "chance": chance, "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,
                 "events": self.events_for(viewer),
+                "feed": self.feed_for(viewer),
                 "seq": len(self.records), "can_undo": acting and viewer is None and not self.over
                 and self.folded.last_personal_move() is not None,
                 "beams": {"since_drop": list(self.folded.beams),
@@ -104,6 +106,12 @@ class Views:
         if owner is None or owner == viewer:
             return [e.to_json() for e in self.folded.events]
         return [{"kind": "undone", "secret": True, "seat": owner}] if self.folded.undone else []
+
+    def feed_for(self, viewer: Viewer, before: int | None = None, limit: int = FEED_IN_VIEW) -> list[dict]:
+        """The feed of the night (table/feed.py) as this viewer may know it, newest first: the latest
+        ``limit`` entries of the records before ``before`` (a record seq; None: up to now)."""
+        with self.lock:
+            return self.folded.feed.for_viewer(viewer, before, limit)
 
     def _chance_for(self, viewer: Viewer) -> dict | None:
         """The chance outcome this viewer is asked to supply, if any."""

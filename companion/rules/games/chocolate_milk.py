@@ -453,6 +453,8 @@ GAME = Declared(
     view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
     redraw=nothing_hidden,  # the market, the supply, the crates and the cards' yen are open on the table
     playout_cost=lambda state: 75,  # a random playout takes about 75 units of ~0.3 ms, 2 to 6 seats alike
+    # what a person copies onto the real table (drinks into the tower or a crate; cards taken)
+    board_events=frozenset({"placed", "refilled", "bought", "received", "sold", "bought_crate"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

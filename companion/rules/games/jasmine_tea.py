@@ -366,6 +366,8 @@ GAME = Declared(
     # Hidden from a viewer: the other seats' sealed start bids, nothing else (the tower's inside
     # is shown; the supply, the bets and the box are open).
     redraw=redraw_bids, playout_cost=_playout_cost,
+    # what a person copies onto the real table (drinks into the tower or a crate; cards taken)
+    board_events=frozenset({"bought_drinks", "bought_card", "throw_due"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

@@ -305,6 +305,8 @@ GAME = Declared(
         Kind("flick", _flick, f"{RULE}: SPIELABLAUF", phases=(PLAY,), listed=_flicks, info=_flick_info),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: state.names, redraw=nothing_hidden,
+    # what a person copies onto the real table (drinks into the tower or a crate; cards taken)
+    board_events=frozenset({"restart"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

@@ -390,6 +390,8 @@ GAME = Declared(
     # Everything that decides the result lies open on the table; a playout costs about a TOKYO METRO
     # seat-round per player (the estimate budget's unit).
     redraw=nothing_hidden, playout_cost=lambda state: state.n,
+    # what a person copies onto the real table (drinks into the tower or a crate; cards taken)
+    board_events=frozenset({"added", "to_crate", "beside", "took_pot"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

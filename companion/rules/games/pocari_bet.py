@@ -388,6 +388,8 @@ GAME = Declared(
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
     redraw=redraw, playout_cost=_rounds_left,
+    # what a person copies onto the real table (drinks into the tower or a crate; cards taken)
+    board_events=frozenset({"picked", "drew"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

@@ -420,6 +420,8 @@ GAME = Declared(
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: (state.name,),
     redraw=nothing_hidden, playout_cost=_playout_work,  # one player, who sees every crate and the tower
+    # what a person copies onto the real table (drinks into the tower or a crate; cards taken)
+    board_events=frozenset({"filled", "cleared", "fixed", "throwing"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

@@ -127,7 +127,9 @@ class SealedBid:
 
     @property
     def kinds(self) -> tuple[Kind, Kind]:
-        return (Kind("bid", self.bid, self.rule, phases=(BID,), listed=_listed, info=_info, secret=True),
+        # Once the last bid is in, every bid opens at once: the opening and its outcome are public.
+        return (Kind("bid", self.bid, self.rule, phases=(BID,), listed=_listed, info=_info, secret=True,
+                     open_events=("bids_opened", "rebid", self.won_event)),
                 Kind("tie_break", self.tie_break, self.rule, phases=(BID_TIE,), chance=True))
 
     def bid(self, state: State, move: Move) -> Applied:

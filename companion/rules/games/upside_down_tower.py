@@ -426,6 +426,8 @@ GAME = Declared(
     # Hidden from a viewer: the other seats' sealed bids. Their yen are hidden too while bidding,
     # but they are what everyone saw after the last selling phase, so nothing there to draw again.
     redraw=redraw_bids, playout_cost=_playout_cost,
+    # what a person copies onto the real table (drinks into the tower or a crate; cards taken)
+    board_events=frozenset({"drew", "bought_stock", "sold", "thrown"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

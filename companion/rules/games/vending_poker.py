@@ -452,6 +452,8 @@ GAME = Declared(
     redraw=nothing_hidden,  # coins, crates, the heap and the tower are open on the table
     # a random playout takes about 25 x seats^2 units of ~0.3 ms (more seats, more and longer turns)
     playout_cost=lambda state: 25 * len(state.active()) ** 2,
+    # what a person copies onto the real table (drinks into the tower or a crate; cards taken)
+    board_events=frozenset({"bought", "throwing", "discarded"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

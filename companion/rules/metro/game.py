@@ -100,7 +100,7 @@ GAME = Declared(
     kinds=(
         Kind("deal", rounds.apply_deal, f"{BOOK}: Aktionskarten-Auffüllphase", phases=(DEAL,), chance=True),
         Kind("bid", rounds.apply_bid, f"{BOOK}: Spielerreihenfolge-Phase", phases=(BID,), listed=rounds.bid_moves,
-             info=rounds.bid_info, secret=True),
+             info=rounds.bid_info, secret=True, open_events=("bids", "phase", "order")),
         Kind("tie_break", rounds.apply_tie, f"{BOOK}: Spielerreihenfolge-Phase", phases=(TIE,), chance=True),
         Kind("place", movement.place, f"{BOOK}: Bewegungsphase – In der ersten Runde", phases=(MOVEMENT,),
              listed=movement.place_moves),
@@ -123,6 +123,12 @@ GAME = Declared(
     ),
     view_of=_view, payouts_of=_payouts, seat_names=lambda state: [s.name for s in state.seats],
     redraw=determinize, group=group_key, policy=_policy, playout_cost=_playout_cost, listing=_listing,
+    # What a person copies onto the real board: cards dealt, taken and discarded, meeples, stations,
+    # share and speculation discs, trains, tempo tokens, bicycles, discount markers.
+    board_events=frozenset({"dealt", "discarded", "placed", "moved", "card_taken", "station_built", "invested",
+                            "train_placed", "speculated", "action_disc", "train_started", "tempo_taken",
+                            "tempo_assigned", "bicycle_taken", "discount_placed", "train_moved", "train_left",
+                            "boarded", "rode_on", "alighted"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

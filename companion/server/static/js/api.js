@@ -64,6 +64,7 @@ export const api = {
   reread: (id) => request("POST", `/api/games/${g(id)}/tray/read`),
   observe: (id, appeared) => request("POST", `/api/games/${g(id)}/observations`,
     { source: "person", appeared, confidence: 1 }),
+  happened: (id, before) => request("GET", `/api/games/${g(id)}/feed?before=${Number(before)}${as("&")}`),
   estimates: (id, opts) => request("GET", `/api/games/${g(id)}/estimates${as()}`, undefined, opts),
   undo: (id) => request("POST", `/api/games/${g(id)}/undo`),
   end: (id) => request("POST", `/api/games/${g(id)}/end`),

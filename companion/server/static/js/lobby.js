@@ -126,7 +126,8 @@ export function startLobby(root) {
     replace(root, h("div", { class: "lobby" },
       newGameForm(),
       list(t("lobby.open"), games.filter((g) => g.status === "open"), "open-games"),
-      list(t("lobby.finished"), games.filter((g) => g.status !== "open"), "finished-games")));
+      list(t("lobby.finished"), games.filter((g) => g.status !== "open"), "finished-games"),
+      h("p", {}, h("a", { class: "big", href: "/history", testid: "history-link" }, t("lobby.history")))));
   }
 
   onLangChange(draw);

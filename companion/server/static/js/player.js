@@ -12,6 +12,7 @@ import { stuckPanel, gameOverPanel, waitingText, simBanner } from "./parts.js";
 import { rendererFor } from "./games/index.js";
 import { me } from "./games/generic.js";
 import { startDevicePolling, devicesLine, withBeams, onDevices, healthKey } from "./devices.js";
+import { feedKeeper } from "./feed.js";
 import { teachToggle, teachChance } from "./explain.js";
 
 const app = document.getElementById("app");
@@ -39,6 +40,7 @@ if (!gameId) {
 
 function startPhone(id) {
   let view = null;
+  const happened = feedKeeper(id, { own: (e) => view && e.from_seat === view.viewer });  // my taps do not flash
   startDevicePolling(id);
   const deviceStatus = devicesLine(); // one element, updated in place every 2 s
   document.getElementById("lang-slot").before(teachToggle(() => render()));
@@ -85,6 +87,7 @@ function startPhone(id) {
       r.phoneMe(view),
       view.over ? gameOverPanel(view, { extra: r.overExtra(view), titleKey: r.overTitle }) : null,
       view.over ? null : turnPanel(r),
+      happened.panel(view),
       r.phoneExtra(view),
       h("h2", { class: "section-title" }, t("phone.table")),
       h("div", { class: "players compact-list" }, st.players.map((p) => r.playerCard(p, view, { compact: true }))),

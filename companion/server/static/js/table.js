@@ -13,6 +13,7 @@ import { freshUi, syncUi, chancePanel, questionPanel, spillControl } from "./pic
 import { stuckPanel, gameOverPanel, phaseText, roundText, waitingText, simBanner, playersGrid } from "./parts.js";
 import { rendererFor } from "./games/index.js";
 import { startDevicePolling, devicesPanel, withBeams } from "./devices.js";
+import { feedKeeper } from "./feed.js";
 import { teachToggle, teachChance } from "./explain.js";
 
 const app = document.getElementById("app");
@@ -68,6 +69,7 @@ function startTable(id) {
   let joinEl = null;
   let joinOpen = true;
   const ui = freshUi();
+  const happened = feedKeeper(id, { own: (e) => e.by === "table" });  // the host's own taps do not flash
   startDevicePolling(id);
   const isHost = () => view && view.role === "host";
   const devicesBox = devicesPanel({ onHealth: () => render(), isHost });
@@ -261,6 +263,7 @@ function startTable(id) {
           withBeams(r.result(view), view)),
         h("aside", { class: "col-side" },
           early && !joinTop ? join : null,
+          happened.panel(view),
           r.side(view),
           stuckPanel(st, isHost() ? spillControl(view, ui, act) : null),
           devicesBox.el,
