@@ -58,7 +58,23 @@ def test_lobby_starts_a_game(base_url, browser):
     assert game["names"] == ["Aki", "Bea", "Chie"] and game["bots"] == [2] and game["game"] == "pocari_bet"
     page.goto(base_url + "/")
     expect(page.get_by_test_id(f"game-{gid}")).to_be_visible()
+    # The game choice links to its "how to play" page, which needs no key and fits a phone.
+    tap(page, "gametype-jasmine_tea")
+    expect(page.get_by_test_id("lobby-how")).to_have_attribute("href", "/how/jasmine_tea")
     page.close()
+    how = browser.new_page(viewport=PHONE_SIZE, host=False)
+    how.goto(base_url + "/how/jasmine_tea")
+    for part in ("aim", "setup", "turn", "end"):
+        expect(how.get_by_test_id(f"how-{part}")).to_be_visible()
+    expect(how.get_by_test_id("how-kind-bid")).to_contain_text("only the highest bidder pays")
+    expect(how.get_by_test_id("how-kind-bid")).to_contain_text("002 JASMINE TEA: VORBEREITUNG")
+    check_layout(how, "how to play at 390 px")
+    how.screenshot(path="/tmp/dash-how-phone.png", full_page=True)
+    tap(how, "lang-de")
+    expect(how.get_by_test_id("how-kind-bid")).to_contain_text("nur das höchste wird bezahlt")
+    tap(how, "lang-en")
+    how.goto(base_url + "/how/no_such_game")
+    expect(how.get_by_test_id("how-unknown")).to_be_visible()
 
 
 def test_one_round_on_table_and_phone(base_url, browser):
@@ -88,7 +104,8 @@ def test_one_round_on_table_and_phone(base_url, browser):
     wait_until(table, "[...document.querySelectorAll('img.qr')].every(i => i.complete && i.naturalWidth > 0)",
                "the join panel's QR codes to load")
 
-    checked_secret = False
+    expect(table.get_by_test_id("how-link")).to_have_attribute("href", "/how/pocari_bet")
+    checked_secret = taught = False
     for _ in range(30):
         view = call(base_url, "GET", f"/api/games/{gid}/view")
         if view["state"]["phase"] == "drop":
@@ -108,6 +125,17 @@ def test_one_round_on_table_and_phone(base_url, browser):
         shown(page, view["seq"])
         if actor == 0:
             check_layout(phone, f"phone, {view['state']['phase']}")
+        if actor == 0 and view["state"]["phase"] == "invest" and not taught:
+            # Each stake says why it pays what it does; teach mode adds what investing is and its rule.
+            expect(phone.get_by_test_id("move-invest-100").get_by_test_id("why")).to_contain_text("per matching drink")
+            assert phone.get_by_test_id("teach-invest").count() == 0
+            tap(phone, "teach-toggle")
+            expect(phone.get_by_test_id("teach-invest")).to_contain_text("Rule book 002 POCARI BET: SPIELABLAUF 4")
+            check_layout(phone, "phone, invest, teach mode")
+            phone.screenshot(path="/tmp/dash-phone-teach.png", full_page=True)
+            tap(phone, "teach-toggle")
+            expect(phone.get_by_test_id("teach-invest")).to_have_count(0)
+            taught = True
         testid = pick_testid(view)
         tap_and_wait(page, testid)
         after = call(base_url, "GET", f"/api/games/{gid}/view")
@@ -116,7 +144,7 @@ def test_one_round_on_table_and_phone(base_url, browser):
         shown(phone, after["seq"], "the phone")  # the page that did not act learns it by WebSocket
     else:
         pytest.fail("the round did not reach the throw")
-    assert checked_secret
+    assert checked_secret and taught
 
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "drop")
     assert phone.get_by_test_id("throw").count() == 0  # the table throws, not a phone

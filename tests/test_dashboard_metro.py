@@ -499,7 +499,7 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
             if seat in BOTS:
                 held_runs += 1
                 expect(table.get_by_test_id("run-held")).to_contain_text(FOUR[seat])
-                assert view["moves"] == [{"move": first, "cost": 0, "pays_up_to": 0}]
+                assert view["moves"] == [{"move": first, "cost": 0, "pays_up_to": 0, "why": None}]
             income = st["preview"]["owner_income"]
             press(table, first, table)
             taps += 1

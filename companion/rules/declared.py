@@ -8,7 +8,8 @@ A game module says what its rule-book section says, and nothing else:
   outcomes it awaits (``outcomes``), and what ends the phase;
 - for each **kind of move**, one :class:`Kind` that holds how the move is listed for a seat
   (``listed``), composed from lists (``compose``), checked and applied (``apply``, which raises
-  IllegalMove with a reason), and described (``info``: cost and payout), the rule it follows,
+  IllegalMove with a reason), and described (``info``: cost, payout and why; ``owner_info``: the
+  same as the maker knows it, with their secrets), the rule it follows,
   and its flags: made by chance, secret, held for a person, possible at any time;
 - how the state is shown (``view``, with the viewer's secrets only) and scored (``payouts``);
 - for estimates, how to draw again what a viewer cannot see (``redraw``).
@@ -64,6 +65,9 @@ class Kind:
     listed: Callable[[State, int], Iterable[Move]] | None = None
     compose: Callable[[State, int], Iterable[Composite]] | None = None
     info: Callable[[State, Move], MoveInfo] | None = None
+    # What the move costs and could pay as its maker alone knows it (with their secret card): the
+    # engine asks it only for the maker's own view, so no other screen learns the secret from it.
+    owner_info: Callable[[State, Move], MoveInfo] | None = None
     chance: bool = False       # an outcome the table supplies (an observation or a person's entry)
     secret: bool = False       # made on the player's own phone; others learn only that it was made
     held: bool = False         # a computer player's move that waits for a person's tap on the table
@@ -202,15 +206,27 @@ class Declared:
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:  # malformed arguments
             raise IllegalMove(f"the {move.kind!r} move is malformed: {exc}", move) from None
 
-    def move_info(self, state: State, move: Move) -> MoveInfo:
-        """What a move costs and could pay, for its button (nothing known: zeros)."""
+    def move_info(self, state: State, move: Move, viewer: int | None = None) -> MoveInfo:
+        """What a move costs and could pay, and why, for its button as ``viewer`` sees it (nothing
+        known: zeros). Only the move's own maker (``viewer == move.player``) gets what their
+        secrets add (the kind's ``owner_info``); the table and the other seats get the same
+        figures whatever the secret is."""
         kind = self._kinds.get(move.kind)
-        if kind is None or kind.info is None:
+        if kind is None:
+            return MoveInfo()
+        own = kind.owner_info is not None and viewer is not None and viewer == move.player
+        describe = kind.owner_info if own else kind.info
+        if describe is None:
             return MoveInfo()
         try:
-            return kind.info(state, move)
+            return describe(state, move)
         except (TypeError, ValueError, KeyError, IndexError, AttributeError):
             return MoveInfo()
+
+    def rule_of(self, kind: str) -> str:
+        """The rule-book section a kind of move follows ("" for a kind the game does not know)."""
+        found = self._kinds.get(kind)
+        return found.rule if found is not None else ""
 
     def view(self, state: State, viewer: int | None) -> dict:
         """The state as ``viewer`` (a seat, or None for the shared table view) may see it."""

@@ -144,10 +144,23 @@ ChanceSpec = Union[ChanceChoice, ChanceDrop]
 
 @dataclass(frozen=True)
 class MoveInfo:
-    """What the dashboard shows on a move's button: what it costs and could pay."""
+    """What the dashboard shows on a move's button: what it costs and could pay, and why.
+
+    ``why`` names the dashboard's catalogue text that says how the two figures come about
+    (``why.<game>.<name>``, or ``why.<name>`` for what several games share) and ``params`` fills
+    its slots: a station's price per stop and its stops, "only the highest bid pays". The words
+    live in the catalogues (EN, DE, ...), never here; "" when there is nothing to say.
+    """
 
     cost: int = 0
     pays_up_to: int = 0
+    why: str = ""
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        """The figures and the explanation as a view's move carries them."""
+        return {"cost": self.cost, "pays_up_to": self.pays_up_to,
+                "why": {"key": self.why, "params": _jsonable(self.params)} if self.why else None}
 
 
 @dataclass(frozen=True)

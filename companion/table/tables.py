@@ -27,6 +27,18 @@ def game_types() -> list[dict]:
     return [{"id": name, "players": list(game.players)} for name, game in GAMES.items()]
 
 
+def game_guide(name: str) -> dict:
+    """What a "how to play" page lists of a game (KeyError: no such game, with the known ones):
+    its seats and every kind of move with the rule-book section it follows and who makes it (a
+    seat, in secret on their own phone, or chance: the table enters what happened)."""
+    game = GAMES.get(name)
+    if game is None:
+        raise KeyError(f"there is no game {name!r}; the games are {', '.join(GAMES)}")
+    return {"id": name, "players": list(game.players),
+            "kinds": [{"kind": k.name, "rule": k.rule, "chance": k.chance, "secret": k.secret}
+                      for k in game.kinds]}
+
+
 class Tables:
     """The sessions of this table (see the module)."""
 

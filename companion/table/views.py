@@ -18,16 +18,24 @@ class Views:
         anew: :meth:`view` shares one per (viewer, step)."""
         with self.lock:
             game, state = self.game, self.state
-            moves = []
+            moves, rules = [], {}
             for move in self.allowed_moves(viewer) if acting else ():
-                info = game.move_info(state, move)
-                moves.append({"move": move.to_json(), "cost": info.cost, "pays_up_to": info.pays_up_to})
+                # As this viewer may know it: a seat's own secrets count on its own phone alone.
+                moves.append({"move": move.to_json(), **game.move_info(state, move, viewer).to_json()})
+                rules.setdefault(move.kind, game.rule_of(move.kind))
+            chance = self._chance_for(viewer) if acting else None
+            if chance is not None:  # the outcome this viewer enters follows a rule too
+                outcomes = chance.get("outcomes") or [{"move": {}}]
+                kind = chance["move_kind"] if chance["kind"] == "drop" else outcomes[0]["move"].get("kind")
+                if kind:
+                    rules.setdefault(kind, game.rule_of(kind))
             return {
                 "game_id": self.id, "game": self.name, "simulated": self.simulated, "viewer": viewer,
                 "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
+                "rules": rules,  # the rule-book section each kind of move (or outcome) offered follows: teach mode
                 "offers_estimates": acting and game.offers_estimates,
                 "composites": self.allowed_composites(viewer) if acting else [],
-                "chance": self._chance_for(viewer) if acting else None, "payouts": game.payouts(state),
+                "chance": chance, "payouts": game.payouts(state),
                 "question": self.folded.question if viewer is None else None,
                 "events": self.events_for(viewer),
                 "feed": self.feed_for(viewer),

@@ -405,17 +405,20 @@ def payouts(state: State) -> dict:
 
 
 def _buy_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=state.options.drink_price)
+    return MoveInfo(cost=state.options.drink_price, why="why.chocolate_milk.buy")
 
 
 def _sell_info(state: State, move: Move) -> MoveInfo:
     card = move.args.get("card")
     n = len(move.args.get("drinks", ()))
-    return MoveInfo(pays_up_to=state.price(card) * n if card in CARD_IDS else 0)
+    if card not in CARD_IDS:
+        return MoveInfo()
+    return MoveInfo(pays_up_to=state.price(card) * n, why="why.chocolate_milk.sell",
+                    params={"card": card, "n": n, "unit_price": state.price(card)})
 
 
 def _crate_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=state.options.crate_price)
+    return MoveInfo(cost=state.options.crate_price, why="why.chocolate_milk.crate")
 
 
 # --- the declaration --------------------------------------------------------------------------

@@ -307,16 +307,20 @@ def _card_info(state: State, move: Move) -> MoveInfo:
     # Best case: every drink that is or could still end in the box matches at the end.
     o = state.options
     pool = state.box | state.supply | state.tower.inside | state.rethrow | {d for _, d in state.bought}
-    return MoveInfo(cost=o.card_price, pays_up_to=o.bonus_per_drink * count_matching(pool, move.args.get("card")))
+    n = count_matching(pool, move.args.get("card"))
+    return MoveInfo(cost=o.card_price, pays_up_to=o.bonus_per_drink * n,
+                    why="why.jasmine_tea.buyCard", params={"each_yen": o.bonus_per_drink, "n": n})
 
 
 def _bet_info(state: State, move: Move) -> MoveInfo:
     total = sum(move.args.get("amounts", ()))
-    return MoveInfo(cost=total, pays_up_to=state.options.payout_ratio * total)
+    ratio = state.options.payout_ratio
+    return MoveInfo(cost=total, pays_up_to=ratio * total, why="why.jasmine_tea.bet", params={"ratio": ratio})
 
 
 def _drinks_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=square_price(len(move.args.get("drinks", ())), state.options.drink_unit))
+    n, unit = len(move.args.get("drinks", ())), state.options.drink_unit
+    return MoveInfo(cost=square_price(n, unit), why="why.squarePrice", params={"n": n, "unit_price": unit})
 
 
 # --- the declaration --------------------------------------------------------------------------

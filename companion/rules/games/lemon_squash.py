@@ -280,7 +280,9 @@ def payouts(state: State) -> dict:
 
 
 def _flick_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=state.options.foul) if move.args.get("result") == "foul" else MoveInfo()
+    if move.args.get("result") == "foul":
+        return MoveInfo(cost=state.options.foul, why="why.lemon_squash.foul")
+    return MoveInfo()
 
 
 # --- the declaration --------------------------------------------------------------------------

@@ -347,11 +347,13 @@ def payouts(state: State) -> dict:
 
 
 def _yen_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=state.options.coin)
+    return MoveInfo(cost=state.options.coin, why="why.melon_soda.addYen")
 
 
 def _take_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=state.options.coin if move.args.get("add") == "yen" else 0, pays_up_to=state.pot_yen)
+    with_yen = move.args.get("add") == "yen"
+    return MoveInfo(cost=state.options.coin if with_yen else 0, pays_up_to=state.pot_yen,
+                    why="why.melon_soda.takeWithYen" if with_yen else "why.melon_soda.take")
 
 
 def _waiting_for(what: str) -> Callable[[State], str]:

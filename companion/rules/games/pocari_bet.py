@@ -290,15 +290,45 @@ def view(state: State, viewer: int | None) -> dict:
 
 
 def _invest_info(state: State, move: Move) -> MoveInfo:
-    most = max((matching(state, k) for k in CARD_IDS), default=0)
-    a = move.args["amount"]
-    return MoveInfo(cost=a, pays_up_to=a * (1 + most) + state.options.bonus if most else 0)
+    """A stake comes back with as much again per matching drink that comes out: at best every
+    drink in play of the colour or shape with the most. The secret-card bonus is left out: the
+    table and the other seats must not learn whether it would apply (``_invest_owner_info``)."""
+    a, most = move.args["amount"], _most_matching(state)
+    return MoveInfo(cost=a, pays_up_to=a * (1 + most) if most else 0,
+                    why="why.pocari_bet.invest", params={"stake": a, "n": most})
+
+
+def _invest_owner_info(state: State, move: Move) -> MoveInfo:
+    """The same on the investor's own phone, with the bonus their secret card would add when
+    declared (where that beats the colour or shape with the most drinks in play)."""
+    info, secret = _invest_info(state, move), state.seats[move.player].secret
+    n = matching(state, secret) if secret else 0
+    if not n:
+        return info
+    a, bonus = move.args["amount"], state.options.bonus
+    return MoveInfo(cost=a, pays_up_to=max(info.pays_up_to, a * (1 + n) + bonus), why="why.pocari_bet.investSecret",
+                    params={"stake": a, "n": _most_matching(state), "bonus": bonus, "card": secret, "matches": n})
+
+
+def _most_matching(state: State) -> int:
+    return max((matching(state, k) for k in CARD_IDS), default=0)
 
 
 def _declare_info(state: State, move: Move) -> MoveInfo:
-    stake = state.seats[move.player].stake
-    n = matching(state, move.args["kind"])
-    return MoveInfo(cost=0, pays_up_to=stake * (1 + n) if n else 0)
+    stake, card = state.seats[move.player].stake, move.args["kind"]
+    n = matching(state, card)
+    return MoveInfo(cost=0, pays_up_to=stake * (1 + n) if n else 0,
+                    why="why.pocari_bet.declare", params={"stake": stake, "n": n, "card": card})
+
+
+def _declare_owner_info(state: State, move: Move) -> MoveInfo:
+    """On the declarer's own phone: declaring their secret card adds the bonus when it pays."""
+    info, secret = _declare_info(state, move), state.seats[move.player].secret
+    if move.args["kind"] != secret or not info.pays_up_to:
+        return info
+    bonus = state.options.bonus
+    return MoveInfo(cost=0, pays_up_to=info.pays_up_to + bonus, why="why.pocari_bet.declareSecret",
+                    params={**info.params, "bonus": bonus})
 
 
 # --- estimates ------------------------------------------------------------------------------
@@ -349,9 +379,10 @@ GAME = Declared(
         Kind("secret_card", _secret_card, f"{RULE}: SPIELABLAUF 1", phases=(SECRET,), chance=True),
         Kind("turn_up", _turn_up, f"{RULE}: SPIELABLAUF 2", phases=(TURN_UP,), chance=True),
         Kind("pick", _pick, f"{RULE}: SPIELABLAUF 3", phases=(DRAFT,), listed=_picks),
-        Kind("invest", _invest, f"{RULE}: SPIELABLAUF 4", phases=(INVEST,), listed=_investments, info=_invest_info),
+        Kind("invest", _invest, f"{RULE}: SPIELABLAUF 4", phases=(INVEST,), listed=_investments, info=_invest_info,
+             owner_info=_invest_owner_info),
         Kind("declare", _declare, f"{RULE}: SPIELABLAUF 5", phases=(DECLARE,), listed=_declarations,
-             info=_declare_info),
+             info=_declare_info, owner_info=_declare_owner_info),
         Kind("drop", _drop, f"{RULE}: SPIELABLAUF 6-8", phases=(DROP,), chance=True),
         Kind("spill", spill_to_rethrow, f"{RULE}: SPIELENDE", chance=True, anytime=True),
     ),

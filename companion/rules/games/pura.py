@@ -376,15 +376,16 @@ def _clear_info(state: State, move: Move) -> MoveInfo:
     i, card = move.args.get("crate"), move.args.get("card")
     n = sum(1 for d in state.crates[i] if d and matches(d, card)) if isinstance(i, int) and 0 <= i < CRATES \
         and card in CARD_IDS else 0
-    return MoveInfo(cost=o.action_cost, pays_up_to=o.bonus_coins * 100 if n >= o.bonus_at else 0)
+    return MoveInfo(cost=o.action_cost, pays_up_to=o.bonus_coins * 100 if n >= o.bonus_at else 0,
+                    why="why.pura.clear", params={"n": n, "least": o.bonus_at, "coins": o.bonus_coins})
 
 
 def _swap_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=state.options.action_cost)
+    return MoveInfo(cost=state.options.action_cost, why="why.pura.coin100")
 
 
 def _throw_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=state.options.throw_cost)
+    return MoveInfo(cost=state.options.throw_cost, why="why.pura.coin500")
 
 
 def _playout_work(state: State) -> int:

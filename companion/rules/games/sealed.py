@@ -102,7 +102,9 @@ def _coin(state: State) -> ChanceSpec:
 
 
 def _info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=int(move.args.get("amount", 0)))
+    # The amount is paid only if the bid is the highest: the others keep theirs.
+    amount = int(move.args.get("amount", 0))
+    return MoveInfo(cost=amount, why="why.sealedBid", params={"amount": amount})
 
 
 @dataclass(frozen=True)

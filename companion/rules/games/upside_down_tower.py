@@ -357,17 +357,22 @@ def payouts(state: State) -> dict:
 
 
 def _stock_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=state.price(colour_of(move.args["drink"])))
+    colour = colour_of(move.args["drink"])
+    return MoveInfo(cost=state.price(colour), why="why.upside_down_tower.stock", params={"card": colour})
 
 
 def _bet_info(state: State, move: Move) -> MoveInfo:
     k, space = move.args.get("coins", 1), move.args.get("space", "crate")
     o = state.options
-    return MoveInfo(cost=k * o.coin, pays_up_to=k * (o.coin + o.rate(space)) if space in SPACES else 0)
+    if space not in SPACES:
+        return MoveInfo(cost=k * o.coin)
+    return MoveInfo(cost=k * o.coin, pays_up_to=k * (o.coin + o.rate(space)), why="why.upside_down_tower.bet",
+                    params={"coins": k, "coin_price": o.coin, "rate": o.rate(space), "space": space})
 
 
 def _sale_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(pays_up_to=state.price(colour_of(move.args["drink"])))
+    colour = colour_of(move.args["drink"])
+    return MoveInfo(pays_up_to=state.price(colour), why="why.upside_down_tower.sell", params={"card": colour})
 
 
 # --- the declaration --------------------------------------------------------------------------

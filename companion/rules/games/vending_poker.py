@@ -404,11 +404,12 @@ def payouts(state: State) -> dict:
 
 def _buy_info(state: State, move: Move) -> MoveInfo:
     coins = move.args.get("coins", ())
-    return MoveInfo(cost=sum(int(c) for c in coins if c in DENOMS), pays_up_to=0)
+    # The pot gives no change: the coins handed over are the cost, whatever the cans' price.
+    return MoveInfo(cost=sum(int(c) for c in coins if c in DENOMS), pays_up_to=0, why="why.vending_poker.buy")
 
 
 def _pot_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(pays_up_to=coin_value(state.pot))
+    return MoveInfo(pays_up_to=coin_value(state.pot), why="why.vending_poker.pot")
 
 
 # --- the declaration --------------------------------------------------------------------------

@@ -47,7 +47,8 @@ def pass_moves(state: State, p: int) -> list[Move]:
 
 def pass_info(state: State, move: Move) -> MoveInfo:
     seat = state.seats[move.player]
-    return MoveInfo(pays_up_to=(seat.discs - seat.used) * state.options.pass_bonus)
+    left, each = seat.discs - seat.used, state.options.pass_bonus
+    return MoveInfo(pays_up_to=left * each, why="why.tokyo_metro.pass", params={"count": left, "each_yen": each})
 
 
 def pass_turn(state: State, move: Move) -> Applied:

@@ -67,7 +67,11 @@ def _invest_info(t: Taking) -> MoveInfo:
     li = state.board.line_index[t.move.args["line"]]
     ls = state.lines[li]
     cost = _share_cost(state, li, t.price)
-    return MoveInfo(cost=cost, pays_up_to=share_payouts(state.rules.track, ls.value + cost, len(ls.holders) + 1)[-1])
+    share = len(ls.holders) + 1
+    return MoveInfo(cost=cost, pays_up_to=share_payouts(state.rules.track, ls.value + cost, share)[-1],
+                    why="why.tokyo_metro.invest",
+                    params={"price": t.price, "surcharge_yen": cost - t.price, "share": share, "worth": ls.value + cost,
+                            "line": t.move.args["line"]})
 
 
 INVEST = CardAction("invest", "Investieren", _invest_moves, _invest, _invest_info)
@@ -120,7 +124,10 @@ def _speculate_info(t: Taking) -> MoveInfo:
     state = t.state
     li = state.board.line_index[t.move.args["line"]]
     stake = int(t.move.args["stake"])
-    return MoveInfo(cost=stake, pays_up_to=stake + speculation_pays(state.rules.track, state.lines[li].value, stake))
+    value = state.lines[li].value
+    won = speculation_pays(state.rules.track, value, stake)
+    return MoveInfo(cost=stake, pays_up_to=stake + won, why="why.tokyo_metro.speculate",
+                    params={"stake": stake, "won": won, "worth": value, "line": t.move.args["line"]})
 
 
 SPECULATE = CardAction("speculate", "Spekulieren", _speculate_moves, _speculate, _speculate_info)
@@ -139,7 +146,7 @@ def _bid_bonus(t: Taking) -> Applied:
 
 
 BID_BONUS = CardAction("bid_bonus", "Bieten", _bid_bonus_moves, _bid_bonus,
-                       lambda t: MoveInfo(pays_up_to=t.action.amount))
+                       lambda t: MoveInfo(pays_up_to=t.action.amount, why="why.tokyo_metro.bidBonus"))
 
 
 def _loan_moves(o: Offer, cid: str, i: int, a: Action) -> Iterable[Move]:
@@ -155,7 +162,8 @@ def _loan(t: Taking) -> Applied:
                   loan_supply=state.loan_supply - 1, bank=state.bank - amount)
 
 
-LOAN = CardAction("loan", "Kredit (↓¥)", _loan_moves, _loan, lambda t: MoveInfo(pays_up_to=t.state.options.loan))
+LOAN = CardAction("loan", "Kredit (↓¥)", _loan_moves, _loan, lambda t: MoveInfo(
+    pays_up_to=t.state.options.loan, why="why.tokyo_metro.loan", params={"end_cost": t.state.options.loan_end_cost}))
 
 
 def _repay_moves(o: Offer, cid: str, i: int, a: Action) -> Iterable[Move]:
@@ -174,7 +182,15 @@ def _repay(t: Taking) -> Applied:
 
 
 REPAY = CardAction("repay", "Kredit zurückzahlen (¥↑)", _repay_moves, _repay,
-                   lambda t: MoveInfo(cost=t.state.options.loan))
+                   lambda t: MoveInfo(cost=t.state.options.loan, why="why.tokyo_metro.repay",
+                                      params={"end_cost": t.state.options.loan_end_cost}))
+
+
+def _printed_info(t: Taking) -> MoveInfo:
+    """The price printed beside the card action, less what the discounts used take off."""
+    if t.discount:
+        return MoveInfo(cost=t.price, why="why.tokyo_metro.printedDiscount", params={"off_yen": t.action.amount - t.price})
+    return MoveInfo(cost=t.price, why="why.tokyo_metro.printed")
 
 
 # --- action disc, card --------------------------------------------------------------------------------
@@ -199,7 +215,7 @@ def _action_disc(t: Taking) -> Applied:
                   [Event("action_disc", {"seat": p, "discs": seat.discs + 1, "paid": t.price})], disc_supply=supply)
 
 
-ACTION_DISC = CardAction("action_disc", "Aktionsscheibe", _disc_moves, _action_disc, lambda t: MoveInfo(cost=t.price))
+ACTION_DISC = CardAction("action_disc", "Aktionsscheibe", _disc_moves, _action_disc, _printed_info)
 
 
 def _card_moves(o: Offer, cid: str, i: int, a: Action) -> Iterable[Move]:
@@ -224,6 +240,6 @@ def _card(t: Taking) -> Applied:
                   [Event("card_taken", {"seat": p, "card": top, "column": c, "paid": t.price})], columns=columns)
 
 
-CARD = CardAction("card", "Karte", _card_moves, _card, lambda t: MoveInfo(cost=t.price))
+CARD = CardAction("card", "Karte", _card_moves, _card, _printed_info)
 
 WITH_MONEY = (INVEST, SPECULATE, BID_BONUS, LOAN, REPAY, ACTION_DISC, CARD)

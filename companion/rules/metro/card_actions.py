@@ -95,7 +95,10 @@ def _station(t: Taking) -> Applied:
 
 
 def _station_info(t: Taking) -> MoveInfo:
-    return MoveInfo(cost=_station_cost(t.state, t.state.board.station_index[t.move.args["station"]], t.price))
+    s = t.state.board.station_index[t.move.args["station"]]
+    stops = len(t.state.board.stations[s].circles)
+    return MoveInfo(cost=_station_cost(t.state, s, t.price), why="why.tokyo_metro.station",
+                    params={"stop_price": t.price, "stops": stops, "count": stops})
 
 
 STATION = CardAction("station", "Station", _station_moves, _station, _station_info)

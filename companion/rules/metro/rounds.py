@@ -98,7 +98,8 @@ def bid_moves(state: State, p: int) -> list[Move]:
 
 
 def bid_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=int(move.args["amount"]))
+    # Unlike a sealed bid of the JIDOHANBAIKI games, every METRO bid is paid, the highest or not.
+    return MoveInfo(cost=int(move.args["amount"]), why="why.tokyo_metro.bid")
 
 
 def apply_bid(state: State, move: Move) -> tuple[State, list[Event]]:

@@ -216,7 +216,13 @@ def board_moves(state: State, p: int) -> list[Move]:
 
 
 def board_info(state: State, move: Move) -> MoveInfo:
-    return MoveInfo(cost=0 if move.player in state.lines[state.run.line].holders else state.options.fare)
+    """The fare (nothing for a shareholder of the line); riding earns no yen itself: it carries the
+    meeple on to a station where it may get off and build."""
+    line = state.board.lines[state.run.line].letter
+    if move.player in state.lines[state.run.line].holders:
+        return MoveInfo(cost=0, why="why.tokyo_metro.boardShareholder", params={"line": line})
+    fare = state.options.fare
+    return MoveInfo(cost=fare, why="why.tokyo_metro.board", params={"line": line, "fare_yen": fare})
 
 
 def board(state: State, move: Move) -> tuple[State, list[Event]]:

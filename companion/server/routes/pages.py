@@ -42,6 +42,12 @@ def add_page_routes(app: FastAPI, ctx: Api) -> None:
                          seat_cookie(game) if good else None, token)
         return FileResponse(STATIC / "player.html")
 
+    @app.get("/how", include_in_schema=False)
+    @app.get("/how/{game}", include_in_schema=False)
+    def how_page() -> Response:
+        """How to play a game (static/js/how.js draws it from the catalogues): no key, no secret."""
+        return FileResponse(STATIC / "how.html")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
 

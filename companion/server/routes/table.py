@@ -2,9 +2,10 @@
 game the tower feeds."""
 from __future__ import annotations
 
-from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi import FastAPI, HTTPException, Path, Query, Request
 
 from ...table.errors import IllegalMove
+from ...table.tables import game_guide
 from ...table.tables import game_types as known_games
 from ..context import KEYED, NAMES_A_GAME, Api, Viewing
 from ..requests import MAX_GAME_KIND, FeedIn, NewGame
@@ -39,6 +40,16 @@ def add_table_routes(app: FastAPI, ctx: Api) -> None:
     @app.get("/api/game-types", summary="The games this server knows")
     def game_types() -> list[dict]:
         return known_games()
+
+    @app.get("/api/game-types/{game}", summary="One game's kinds of move and the rules they follow (how to play)",
+             description="`kinds`: every kind of move, with the rule-book section it follows, `secret` (made on "
+                         "the player's own phone) and `chance` (the table enters what happened). No key needed: "
+                         "nothing here is secret.")
+    def game_guide_of(game: str = Path(max_length=MAX_GAME_KIND)) -> dict:
+        try:
+            return game_guide(game)
+        except KeyError as exc:
+            raise HTTPException(404, str(exc.args[0])) from None
 
     @app.post("/api/games", dependencies=KEYED, status_code=201, summary="Start a game (host); answers the join links")
     def new_game(body: NewGame, request: Request) -> dict:

@@ -109,6 +109,8 @@ export function startLobby(root) {
     return h("form", { class: "panel new-game", testid: "new-game", onsubmit: start },
       h("h1", {}, t("lobby.title")),
       h("h2", { class: "form-label" }, t("lobby.game")), gamePicker(),
+      h("a", { class: "how-link", href: `/how/${encodeURIComponent(form.game)}`, target: "_blank", rel: "noopener",
+        testid: "lobby-how" }, t("how.title", { game: gameName(form.game) }), " ›"),
       h("h2", { class: "form-label" }, t("lobby.players")), seatsPicker(),
       [...Array(form.seats).keys()].map(seatRow),
       h("label", { class: "switch sim-switch" },

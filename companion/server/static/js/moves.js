@@ -1,9 +1,11 @@
-// The legal moves as big buttons, each with what it costs and what it could pay. A game's
+// The legal moves as big buttons, each with what it costs and what it could pay, and why
+// (explain.js; in teach mode a note per kind says what it does and which rule it follows). A game's
 // renderer may draw some kinds its own way (`moveBuilders`); every other kind gets the generic
 // buttons, labelled through the catalogue (`move.<kind>`), grouped by player and kind.
 import { h } from "./dom.js";
 import { t, yen, humanize, lookup } from "./i18n.js";
 import { actionLabel, argsNodes, seatName } from "./values.js";
+import { sharedWhy, teachNote, whyLine } from "./explain.js";
 
 // A many-move kind (36 drinks to buy) becomes a heading over compact tiles.
 const TILES_FROM = 7;
@@ -34,7 +36,8 @@ function runner(box, onMove) {
 
 export function moveButton(m, run, cls, ...content) {
   return h("button", { class: `move ${cls}`, testid: moveTestId(m.move), onclick: () => run(m.move),
-    dataset: { cost: String(m.cost || 0), pays: String(m.pays_up_to || 0), player: String(m.move.player) } }, ...content);
+    dataset: { cost: String(m.cost || 0), pays: String(m.pays_up_to || 0), player: String(m.move.player) } },
+  ...content, whyLine(m));
 }
 
 // The generic buttons of one kind: full labels, or a heading and tiles when there are many.
@@ -70,11 +73,12 @@ export function movesPanel(view, onMove, builders = {}) {
   for (const moves of perPlayer) {
     const kinds = byKey(moves, (m) => m.move.kind).map((same) => {
       const build = builders[same[0].move.kind] || genericMoves;
-      return build(same, view, run);
+      return [teachNote(same[0].move.kind, view), sharedWhy(same), build(same, view, run)];
     });
+    const nodes = kinds.flat(Infinity).filter(Boolean);  // (no teach note, no shared why: null)
     box.append(...(perPlayer.length > 1
-      ? [h("div", { class: "moves-for" }, h("h3", {}, t("moves.for", { name: seatName(view.state, moves[0].move.player) })), kinds.flat())]
-      : kinds.flat()));
+      ? [h("div", { class: "moves-for" }, h("h3", {}, t("moves.for", { name: seatName(view.state, moves[0].move.player) })), nodes)]
+      : nodes));
   }
   return box;
 }

@@ -13,6 +13,7 @@ import { rendererFor } from "./games/index.js";
 import { me } from "./games/generic.js";
 import { startDevicePolling, devicesLine, withBeams, onDevices, healthKey } from "./devices.js";
 import { feedKeeper } from "./feed.js";
+import { teachToggle, teachChance } from "./explain.js";
 
 const app = document.getElementById("app");
 const badge = connBadge();
@@ -42,6 +43,7 @@ function startPhone(id) {
   const happened = feedKeeper(id, { own: (e) => view && e.from_seat === view.viewer });  // my taps do not flash
   startDevicePolling(id);
   const deviceStatus = devicesLine(); // one element, updated in place every 2 s
+  document.getElementById("lang-slot").before(teachToggle(() => render()));
   let health = healthKey();
   onDevices(() => { // the banner says which devices are simulated
     if (healthKey() !== health) { health = healthKey(); render(); }
@@ -63,7 +65,7 @@ function startPhone(id) {
     const mine = view.moves.length > 0 || picker;
     const panel = h("section", { class: `panel action${mine ? " mine" : ""}`, testid: "action" },
       h("h2", { class: "who", testid: "who" }, waitingText(view, view.viewer)),
-      picker, r.movesHead ? r.movesHead(view, act) : null,
+      picker ? teachChance(view) : null, picker, r.movesHead ? r.movesHead(view, act) : null,
       view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
     paintEstimates(panel, view);  // each move's estimate on its button, once asked for
     return panel;

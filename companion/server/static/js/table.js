@@ -14,6 +14,7 @@ import { stuckPanel, gameOverPanel, phaseText, roundText, waitingText, simBanner
 import { rendererFor } from "./games/index.js";
 import { startDevicePolling, devicesPanel, withBeams } from "./devices.js";
 import { feedKeeper } from "./feed.js";
+import { teachToggle, teachChance } from "./explain.js";
 
 const app = document.getElementById("app");
 const brand = document.getElementById("brand-game");
@@ -72,6 +73,7 @@ function startTable(id) {
   startDevicePolling(id);
   const isHost = () => view && view.role === "host";
   const devicesBox = devicesPanel({ onHealth: () => render(), isHost });
+  document.getElementById("lang-slot").before(teachToggle(() => render()));
 
   // A throw on a table with devices is read a few seconds later (camera, beams): until the drop
   // or a question arrives, the action panel says so. Kept across a reload of the page.
@@ -201,7 +203,7 @@ function startTable(id) {
     const panel = h("section", { class: "panel action", testid: "action" },
       h("h2", { class: "who", testid: "who" }, ui.reading ? t("dev.reading")
         : view.chance && view.chance.seen ? t("drop.title") : waitingText(view)),
-      chance, r.movesHead ? r.movesHead(view, act) : null,
+      teachChance(view), chance, r.movesHead ? r.movesHead(view, act) : null,
       view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
     paintEstimates(panel, view);  // each move's estimate on its button, once asked for
     return panel;
@@ -249,6 +251,8 @@ function startTable(id) {
         isHost() ? h("a", { class: "back", href: "/", testid: "lobby-link" }, "‹ ", t("lobby.back")) : null,
         round ? h("span", { class: "round", testid: "round" }, round) : null,
         h("span", { class: "phase", testid: "phase", dataset: { phase: st.phase } }, phaseText(st)),
+        h("a", { class: "how-link", href: `/how/${encodeURIComponent(view.game)}`, target: "_blank", rel: "noopener",
+          testid: "how-link" }, t("how.link")),
         hostControls()),
       h("div", { class: "table-grid" },
         h("div", { class: "col-main" },
