@@ -27,6 +27,8 @@ import pytest
 from browser_support import REPLY_MS, call, move_testid, shown, tap, wait_until
 from playwright.sync_api import expect
 
+import metro_map_checks as mapcheck
+
 from companion.table.log import read_jsonl
 
 pytestmark = pytest.mark.browser
@@ -208,6 +210,11 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
     for line in view["state"]["lines"]:
         expect(table.get_by_test_id(f"line-value-{line['letter']}")).to_have_attribute("data-value", str(line["value"]))
     expect(phone.get_by_test_id("metro-map")).to_be_visible()
+    # The map people match to their board (issue 28): pinch, drag, wheel and the whole board again;
+    # a layer off and on; the name placement alone on the real board, in Japanese.
+    mapcheck.pan_and_zoom(table)
+    mapcheck.layers(table)
+    mapcheck.placement_unit(table, len(board["stations"]))
 
     placed = walked = picked = False
     checked_run = False
@@ -229,6 +236,10 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
             # those who ask for less motion).
             col, row = good_field(view)
             shown(table, view["seq"])
+            if not placed:  # the field a move button names lights up on the map, found by its coordinates
+                field = next(m["move"] for m in view["moves"] if m["move"]["kind"] in ("place", "walk")
+                             and m["move"]["args"]["field"] == row * board["grid"]["cols"] + col)
+                mapcheck.coords_and_highlight(table, board["grid"], col, row, move_testid(field))
             target = table.get_by_test_id(f"map-field-{col}-{row}")
             pulse = "el => getComputedStyle(el).animationName"
             assert target.evaluate(pulse) == "m-pulse"
@@ -274,6 +285,16 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
                         expect(row_).to_contain_text(f"¥{pay['to_owner']}")
                     expect(table.get_by_test_id(f"map-payout-{pay['stop']}")).to_have_count(1)
             no_raw(table, "train preview")
+            if not checked_run:
+                # Trains, numbered stops and +¥ tags on the map: every name still clear of them all;
+                # the button that runs them in reach without scrolling, however long the list.
+                mapcheck.labels_clear(table, len(board["stations"]), "table")
+                shown(phone, view["seq"])
+                mapcheck.labels_clear(phone, len(board["stations"]), "phone")
+                run_bottom = table.get_by_test_id("move-run_trains").evaluate(
+                    "b => b.getBoundingClientRect().bottom + window.scrollY")
+                assert run_bottom <= TABLE_SIZE["height"], f"'Run the trains' is {run_bottom} px down"
+                mapcheck.screenshots(table, phone, "trains")
             if not paying:
                 game.tap(table, "move-run_trains")
                 continue

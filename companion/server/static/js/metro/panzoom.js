@@ -104,7 +104,8 @@ export function panZoom(box, svg, onZoom) {
     if (!drag.moved) {
       drag.moved = true;
       swallow = true;
-      box.setPointerCapture(e.pointerId); // only now: a tap's click still reaches the field tapped
+      // Captured only now: a tap's click still reaches the field tapped.
+      try { box.setPointerCapture(e.pointerId); } catch (_) { /* the pointer is gone already */ }
       box.classList.add("dragging");
     }
     const dx = e.clientX - drag.x;
