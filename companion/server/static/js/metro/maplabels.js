@@ -11,9 +11,8 @@ const WEIGHT = 700;
 let canvas = null;
 const widths = new Map();
 
-// {w, ascent, descent} of a text at a size, in the font the map's text is drawn in.
-export function measureText(text, size) {
-  const family = getComputedStyle(document.body).fontFamily;
+// {w, ascent, descent} of a text at a size, in a font family (the page's, looked up once a map).
+export function measureText(text, size, family = getComputedStyle(document.body).fontFamily) {
   const key = `${family}|${size}|${text}`;
   if (widths.has(key)) return widths.get(key);
   canvas = canvas || document.createElement("canvas");
@@ -41,12 +40,20 @@ function segments(ix, board, P) {
   return out;
 }
 
+let last = null; // {key, placed}: the latest placement
+
 /** The labels layer. obstacles: boxes (map units) the names keep clear of; bounds: the paper. */
 export function labelLayer(ix, board, { P, obstacles, bounds, stop, important }) {
   const items = board.stations.map((st) => ({ id: st.id, text: stationLabel(st),
-    circles: st.circles.map((c) => ({ x: P(c.x), y: P(c.y) })), rank: st.lines.length + (important.has(st.id) ? 10 : 0) }));
-  const placed = placeLabels(items, { bounds, obstacles, segments: segments(ix, board, P), size: LABEL_SIZE, stop,
-    measure: measureText });
+    circles: st.circles.map((c) => ({ x: P(c.x), y: P(c.y) })), rank: st.lines.length }));
+  const family = getComputedStyle(document.body).fontFamily;
+  // Most views move no piece (a bid, a card taken, a pass): the last placement serves again.
+  const key = JSON.stringify([family, board.name, items.map((it) => [it.id, it.text, it.rank]), obstacles, bounds]);
+  if (!last || last.key !== key) {
+    last = { key, placed: placeLabels(items, { bounds, obstacles, segments: segments(ix, board, P),
+      size: LABEL_SIZE, stop, measure: (text, size) => measureText(text, size, family) }) };
+  }
+  const { placed } = last;
   const r = (v) => Math.round(v * 10) / 10;
   const leaders = placed.filter((p) => p.leader).map((p) => s("line", { class: "m-leader", x1: r(p.leader[0]),
     y1: r(p.leader[1]), x2: r(p.leader[2]), y2: r(p.leader[3]) }));
