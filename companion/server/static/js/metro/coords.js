@@ -39,11 +39,12 @@ function show(move) {
   if (!c || !c.svg.isConnected) return;
   const tg = move ? moveTarget(c.ix, move) : {};
   const { U, P, ix } = c;
-  for (const el of c.svg.querySelectorAll(".m-coord.on")) el.classList.remove("on");
+  const root = c.svg.closest(".m-frame") || c.svg; // the edges' numbers and the rulers of a zoomed map
+  for (const el of root.querySelectorAll(".on[data-col], .on[data-row]")) el.classList.remove("on");
   c.svg.classList.toggle("highlighting", Boolean(tg.field || tg.station || tg.line));
   if (tg.field) {
     const [col, row] = tg.field;
-    for (const el of c.svg.querySelectorAll(`.m-coord[data-col="${col}"], .m-coord[data-row="${row}"]`)) el.classList.add("on");
+    for (const el of root.querySelectorAll(`[data-col="${col}"], [data-row="${row}"]`)) el.classList.add("on");
     c.layer.replaceChildren(s("g", { class: "m-highlight", "data-testid": "map-highlight", "data-field": `${col},${row}` },
       s("rect", { class: "m-hl-band", x: col * U, y: 0, width: U, height: ix.rows * U }),
       s("rect", { class: "m-hl-band", x: 0, y: row * U, width: ix.cols * U, height: U }),

@@ -16,6 +16,7 @@ import { labelLayer } from "./maplabels.js";
 import { coordLayer, watchMoves } from "./coords.js";
 import { layerBar } from "./layers.js";
 import { zoomButtons, panZoom } from "./panzoom.js";
+import { rulers } from "./rulers.js";
 
 export const U = 40;           // SVG units per field
 const MARGIN = 0.7 * U;        // room for the coordinates along the edges
@@ -397,6 +398,8 @@ export function mapPanel(view, { phone = false } = {}) {
   );
   watchMoves({ svg, layer: highlight, ix, board, st, P, U, moves: view.moves });
   const box = h("div", { class: "m-box", testid: "map-box" }, svg);
+  const frame = h("div", { class: "m-frame" }, box);
+  rulers(frame, box, svg, ix, { U, margin: MARGIN });
   const trackSlot = h("div", { class: "m-track-slot" });
   let focusPts = [];
   const draw = () => {
@@ -470,7 +473,7 @@ export function mapPanel(view, { phone = false } = {}) {
   const hint = targetsHint(view);
   return h("section", { class: "panel metro-map-panel", testid: "metro-map-panel" },
     h("div", { class: "m-head" }, h("h2", {}, t("metro.map.title")), hint, zoomButtons(box, svg, zoomed)),
-    box, h("div", { class: "m-tools" }, layerBar(svg)), trackSlot, notice);
+    frame, h("div", { class: "m-tools" }, layerBar(svg)), trackSlot, notice);
 }
 
 function targetsHint(view) {
