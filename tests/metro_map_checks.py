@@ -22,7 +22,8 @@ LABELS_CLEAR = """() => {
   const boxes = (sel, name) => [...svg.querySelectorAll(sel)].map((e) => ({ what: name(e), r: e.getBoundingClientRect() }));
   const labels = boxes('.m-station-name', (e) => e.textContent);
   const pieces = boxes('.m-train, .m-meeple, .m-pyramid, .m-step, .m-payout, .m-stop',
-    (e) => `${e.getAttribute('class')} ${e.dataset.line || e.dataset.station || e.dataset.seat || e.dataset.circle || ''}`);
+    (e) => `${e.getAttribute('class')} ${e.dataset.line || e.dataset.station || e.dataset.seat || e.dataset.circle || ''}`
+      + ` ${e.getAttribute('transform') || ''} ${e.dataset.stop || ''}`);
   const eps = 0.5;
   const hit = (a, b) => a.left + eps < b.right && b.left + eps < a.right && a.top + eps < b.bottom && b.top + eps < a.bottom;
   const bad = [];
@@ -32,7 +33,7 @@ LABELS_CLEAR = """() => {
     if (r.left < paper.left - eps || r.right > paper.right + eps || r.top < paper.top - eps || r.bottom > paper.bottom + eps) {
       bad.push(`${l.what}: outside the map`);
     }
-    for (const p of pieces) if (hit(r, p.r)) bad.push(`${l.what} over ${p.what}`);
+    for (const p of pieces) if (hit(r, p.r)) bad.push(`${l.what} over ${p.what} (${JSON.stringify([r, p.r])})`);
     for (const o of labels.slice(i + 1)) if (hit(r, o.r)) bad.push(`${l.what} over ${o.what}`);
   });
   const shown = getComputedStyle(svg.querySelector('.m-labels')).display !== 'none';

@@ -521,6 +521,8 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
                 held_runs += 1
                 expect(table.get_by_test_id("run-held")).to_contain_text(FOUR[seat])
                 assert view["moves"] == [{"move": first, "cost": 0, "pays_up_to": 0, "why": None}]
+            # More pieces each round: the station names still clear of them all.
+            mapcheck.labels_clear(table, len(st["board"]["stations"]), f"table, round {st['round']}")
             income = st["preview"]["owner_income"]
             press(table, first, table)
             taps += 1

@@ -140,10 +140,11 @@ function trainAngle(ix, line, train) {
   return (Math.atan2(next.y - here.y, next.x - here.x) * 180) / Math.PI;
 }
 
-// The box a train marker covers: its disc and its arrow (turned to where it goes).
+// The box a train marker covers: its disc and its arrow (turned to where it goes). The arrow's
+// own box is turned, as the browser's bounding boxes do, not just its three points.
 function trainBox(x, y, angle) {
   const a = (angle * Math.PI) / 180;
-  const pts = [[0.62 * U, 0], [0.2 * U, -0.34 * U], [0.2 * U, 0.34 * U]]
+  const pts = [[0.2 * U, -0.34 * U], [0.62 * U, -0.34 * U], [0.62 * U, 0.34 * U], [0.2 * U, 0.34 * U]]
     .map(([px, py]) => [x + px * Math.cos(a) - py * Math.sin(a), y + px * Math.sin(a) + py * Math.cos(a)]);
   const r = 0.34 * U + 1.5;
   return { x1: Math.min(x - r, ...pts.map((p) => p[0] - 1.5)), y1: Math.min(y - r, ...pts.map((p) => p[1] - 1.5)),
