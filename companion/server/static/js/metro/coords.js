@@ -41,7 +41,6 @@ function show(move) {
   const { U, P, ix } = c;
   const root = c.svg.closest(".m-frame") || c.svg; // the edges' numbers and the rulers of a zoomed map
   for (const el of root.querySelectorAll(".on[data-col], .on[data-row]")) el.classList.remove("on");
-  c.svg.classList.toggle("highlighting", Boolean(tg.field || tg.station || tg.line));
   if (tg.field) {
     const [col, row] = tg.field;
     for (const el of root.querySelectorAll(`[data-col="${col}"], [data-row="${row}"]`)) el.classList.add("on");
