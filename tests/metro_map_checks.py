@@ -153,3 +153,9 @@ def screenshots(table, phone, when: str) -> None:
     table.get_by_test_id("metro-map-panel").screenshot(path=str(SHOTS / f"metro-map-{when}-1280.png"))
     table.screenshot(path=str(SHOTS / f"metro-table-{when}-1280.png"))
     phone.get_by_test_id("metro-map-panel").screenshot(path=str(SHOTS / f"metro-map-{when}-390.png"))
+    # The phone zoomed in on the trains (a viewport shot: an element shot scrolls the map box back).
+    tap(phone, "map-zoom-in")
+    tap(phone, "map-zoom-in")
+    phone.evaluate("() => document.querySelector('[data-testid=metro-map-panel]').scrollIntoView()")
+    phone.screenshot(path=str(SHOTS / f"metro-map-{when}-390-zoomed.png"))
+    tap(phone, "map-zoom-reset")
