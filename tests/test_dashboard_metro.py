@@ -240,6 +240,11 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
                 field = next(m["move"] for m in view["moves"] if m["move"]["kind"] in ("place", "walk")
                              and m["move"]["args"]["field"] == row * board["grid"]["cols"] + col)
                 mapcheck.coords_and_highlight(table, board["grid"], col, row, move_testid(field))
+                # The count beside the field moves says what it counts; the phone's round and phase
+                # wrap as two pieces, no "·" left at a line's end.
+                expect(table.locator("[data-kind=place] .m-count, [data-kind=walk] .m-count").first).to_have_text(
+                    re.compile(r"^\d+ fields?$"))
+                expect(phone.get_by_test_id("me")).not_to_contain_text("·")
             target = table.get_by_test_id(f"map-field-{col}-{row}")
             pulse = "el => getComputedStyle(el).animationName"
             assert target.evaluate(pulse) == "m-pulse"
@@ -595,6 +600,7 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
             expect(row.locator(f"[data-field={key}]")).to_have_attribute("data-value", str(result[key][p]))
         expect(table.get_by_test_id(f"player-{p}-yen")).to_have_attribute("data-value", str(result["totals"][p]))
     no_raw(table, "final scoring")
+    assert "?¥" not in table.locator("#app").inner_text(), "a speculation still shown as 'L ?¥N'"
     assert runs == final.rules.rounds and held_runs >= 1, (runs, held_runs)
     assert estimated_phone and estimated_table and last_run_checked
     assert not errors, errors
