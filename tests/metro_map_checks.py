@@ -101,6 +101,19 @@ def coords_and_highlight(page, grid: dict, col: int, row: int, testid: str) -> N
     button.blur()
 
 
+def move_lights(page, move: dict, testid: str) -> None:
+    """Hovering a station's move rings the station on the map; a line's move lights the line."""
+    button = page.get_by_test_id(testid)
+    if not button.count():  # its card action's group is folded
+        tap(page, f"group-{move['args']['card']}-{move['args']['action']}")
+    button.hover()
+    lit = page.get_by_test_id("map-highlight")
+    if "station" in move["args"]:
+        expect(lit).to_have_attribute("data-station", move["args"]["station"])
+    else:
+        expect(lit).to_have_attribute("data-line", move["args"]["line"])
+
+
 def layers(page) -> None:
     """A layer switched off hides its pieces and is remembered on the device; on again, they show."""
     trains = page.locator("[data-testid=metro-map] .m-trains")

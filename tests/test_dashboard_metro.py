@@ -216,7 +216,7 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
     mapcheck.layers(table)
     mapcheck.placement_unit(table, len(board["stations"]))
 
-    placed = walked = picked = False
+    placed = walked = picked = lit = False
     checked_run = False
     for _ in range(200):
         view = game.view()
@@ -269,7 +269,12 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
                 assert after["state"]["players"][0]["meeple"] == [col, row], move
                 walked = True
                 break
-            game.tap(table, next_action(view) if not checked_run else "move-pass")
+            action = next_action(view) if not checked_run else "move-pass"
+            if not lit and action != "move-pass":  # a station's or a line's move lights it on the map
+                mapcheck.move_lights(table, next(m["move"] for m in view["moves"] if move_testid(m["move"]) == action),
+                                     action)
+                lit = True
+            game.tap(table, action)
         elif "run_trains" in kinds:
             preview = st["preview"]
             paying = [t for t in preview["trains"] if t["payouts"]]
@@ -342,7 +347,7 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
         else:  # the computer and the simulated table move at once: somebody of ours is always due
             pytest.fail(f"round {st['round']}, phase {st['phase']}: nothing for seat 0 or the table to do "
                         f"(seat 0 is offered {sorted(kinds)})")
-    assert placed and picked and checked_run and walked
+    assert placed and picked and checked_run and walked and lit
 
     # What happened: the table view tells the computer's latest move in words, for the people to
     # copy onto the real board (issue 28).
