@@ -373,6 +373,13 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
     table.get_by_test_id("projection").locator("summary").click()
     expect(table.get_by_test_id("projection-table")).to_be_visible()
     no_raw(table, "projection, German")
+    # In Japanese the map names the stations as the board's Japanese names, placed clear again.
+    tap(table, "lang-ja")
+    first = board["stations"][0]
+    expect(table.locator(f"[data-testid=metro-map] .m-station-name[data-station='{first['id']}']")).to_have_text(
+        first["name_ja"].split(" / ")[0])
+    mapcheck.labels_clear(table, len(board["stations"]), "table, Japanese")
+    table.get_by_test_id("metro-map-panel").screenshot(path=str(mapcheck.SHOTS / "metro-map-ja-1280.png"))
     tap(table, "lang-en")
     assert not errors, errors
     # (no time limit asserted: speed is the benchmarks' to measure, and on a loaded machine a
