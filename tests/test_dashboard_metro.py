@@ -27,6 +27,8 @@ import pytest
 from browser_support import REPLY_MS, call, move_testid, shown, tap, wait_until
 from playwright.sync_api import expect
 
+import metro_map_checks as mapcheck
+
 from companion.table.log import read_jsonl
 
 pytestmark = pytest.mark.browser
@@ -208,8 +210,13 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
     for line in view["state"]["lines"]:
         expect(table.get_by_test_id(f"line-value-{line['letter']}")).to_have_attribute("data-value", str(line["value"]))
     expect(phone.get_by_test_id("metro-map")).to_be_visible()
+    # The map people match to their board (issue 28): pinch, drag, wheel and the whole board again;
+    # a layer off and on; the name placement alone on the real board, in Japanese.
+    mapcheck.pan_and_zoom(table)
+    mapcheck.layers(table)
+    mapcheck.placement_unit(table, len(board["stations"]))
 
-    placed = walked = picked = False
+    placed = walked = picked = lit = False
     checked_run = False
     for _ in range(200):
         view = game.view()
@@ -229,6 +236,15 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
             # those who ask for less motion).
             col, row = good_field(view)
             shown(table, view["seq"])
+            if not placed:  # the field a move button names lights up on the map, found by its coordinates
+                field = next(m["move"] for m in view["moves"] if m["move"]["kind"] in ("place", "walk")
+                             and m["move"]["args"]["field"] == row * board["grid"]["cols"] + col)
+                mapcheck.coords_and_highlight(table, board["grid"], col, row, move_testid(field))
+                # The count beside the field moves says what it counts; the phone's round and phase
+                # wrap as two pieces, no "·" left at a line's end.
+                expect(table.locator("[data-kind=place] .m-count, [data-kind=walk] .m-count").first).to_have_text(
+                    re.compile(r"^\d+ fields?$"))
+                expect(phone.get_by_test_id("me")).not_to_contain_text("·")
             target = table.get_by_test_id(f"map-field-{col}-{row}")
             pulse = "el => getComputedStyle(el).animationName"
             assert target.evaluate(pulse) == "m-pulse"
@@ -253,7 +269,12 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
                 assert after["state"]["players"][0]["meeple"] == [col, row], move
                 walked = True
                 break
-            game.tap(table, next_action(view) if not checked_run else "move-pass")
+            action = next_action(view) if not checked_run else "move-pass"
+            if not lit and action != "move-pass":  # a station's or a line's move lights it on the map
+                mapcheck.move_lights(table, next(m["move"] for m in view["moves"] if move_testid(m["move"]) == action),
+                                     action)
+                lit = True
+            game.tap(table, action)
         elif "run_trains" in kinds:
             preview = st["preview"]
             paying = [t for t in preview["trains"] if t["payouts"]]
@@ -274,6 +295,16 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
                         expect(row_).to_contain_text(f"¥{pay['to_owner']}")
                     expect(table.get_by_test_id(f"map-payout-{pay['stop']}")).to_have_count(1)
             no_raw(table, "train preview")
+            if not checked_run:
+                # Trains, numbered stops and +¥ tags on the map: every name still clear of them all;
+                # the button that runs them in reach without scrolling, however long the list.
+                mapcheck.labels_clear(table, len(board["stations"]), "table")
+                shown(phone, view["seq"])
+                mapcheck.labels_clear(phone, len(board["stations"]), "phone")
+                run_bottom = table.get_by_test_id("move-run_trains").evaluate(
+                    "b => b.getBoundingClientRect().bottom + window.scrollY")
+                assert run_bottom <= TABLE_SIZE["height"], f"'Run the trains' is {run_bottom} px down"
+                mapcheck.screenshots(table, phone, "trains")
             if not paying:
                 game.tap(table, "move-run_trains")
                 continue
@@ -316,7 +347,7 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
         else:  # the computer and the simulated table move at once: somebody of ours is always due
             pytest.fail(f"round {st['round']}, phase {st['phase']}: nothing for seat 0 or the table to do "
                         f"(seat 0 is offered {sorted(kinds)})")
-    assert placed and picked and checked_run and walked
+    assert placed and picked and checked_run and walked and lit
 
     # What happened: the table view tells the computer's latest move in words, for the people to
     # copy onto the real board (issue 28).
@@ -342,6 +373,13 @@ def test_metro_map_moves_and_train_phase(base_url, browser):
     table.get_by_test_id("projection").locator("summary").click()
     expect(table.get_by_test_id("projection-table")).to_be_visible()
     no_raw(table, "projection, German")
+    # In Japanese the map names the stations as the board's Japanese names, placed clear again.
+    tap(table, "lang-ja")
+    first = board["stations"][0]
+    expect(table.locator(f"[data-testid=metro-map] .m-station-name[data-station='{first['id']}']")).to_have_text(
+        first["name_ja"].split(" / ")[0])
+    mapcheck.labels_clear(table, len(board["stations"]), "table, Japanese")
+    table.get_by_test_id("metro-map-panel").screenshot(path=str(mapcheck.SHOTS / "metro-map-ja-1280.png"))
     tap(table, "lang-en")
     assert not errors, errors
     # (no time limit asserted: speed is the benchmarks' to measure, and on a loaded machine a
@@ -500,6 +538,8 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
                 held_runs += 1
                 expect(table.get_by_test_id("run-held")).to_contain_text(FOUR[seat])
                 assert view["moves"] == [{"move": first, "cost": 0, "pays_up_to": 0, "why": None}]
+            # More pieces each round: the station names still clear of them all.
+            mapcheck.labels_clear(table, len(st["board"]["stations"]), f"table, round {st['round']}")
             income = st["preview"]["owner_income"]
             press(table, first, table)
             taps += 1
@@ -572,6 +612,7 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
             expect(row.locator(f"[data-field={key}]")).to_have_attribute("data-value", str(result[key][p]))
         expect(table.get_by_test_id(f"player-{p}-yen")).to_have_attribute("data-value", str(result["totals"][p]))
     no_raw(table, "final scoring")
+    assert "?¥" not in table.locator("#app").inner_text(), "a speculation still shown as 'L ?¥N'"
     assert runs == final.rules.rounds and held_runs >= 1, (runs, held_runs)
     assert estimated_phone and estimated_table and last_run_checked
     assert not errors, errors

@@ -1,7 +1,7 @@
 // TOKYO METRO: small pieces the map, the panels and the moves share. Player colours, line
 // badges, the board's look-ups (fields <-> stations), what a move points at on the map.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, getLang } from "../i18n.js";
 
 // Player pieces (meeples, pyramids, discs): bold colours with a dark outline, told apart from
 // the line colours by their shape; the first letter of the name is written on them too.
@@ -76,9 +76,14 @@ export function boardIndex(board) {
 export const fieldNumber = (ix, col, row) => row * ix.cols + col;
 export const colRow = (ix, f) => [f % ix.cols, Math.floor(f / ix.cols)];
 
+// A station's name as the table reads it: the Japanese one when the dashboard speaks Japanese.
+export function localName(station) {
+  return getLang() === "ja" && station.name_ja ? station.name_ja : station.name;
+}
+
 export function stationName(ix, id) {
   const st = ix.stations.get(id);
-  return st ? st.name : id;
+  return st ? localName(st) : id;
 }
 
 // "Awajicho / Shin-ochanomizu / Ogawamachi" -> "Awajicho": for labels where room is short.
@@ -86,10 +91,13 @@ export function shortName(name) {
   return String(name || "").split(" / ")[0];
 }
 
+// The name on the map's label: the first of a station's names.
+export const stationLabel = (station) => shortName(localName(station));
+
 // The stations a field touches, by name ("" when none).
 export function fieldPlace(ix, col, row) {
   const list = ix.fieldStations.get(`${col},${row}`) || [];
-  return list.map((s) => shortName(s.name)).join(" · ");
+  return list.map(stationLabel).join(" · ");
 }
 
 // --- moves and what they point at -------------------------------------------------------------

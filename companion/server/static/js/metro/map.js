@@ -1,24 +1,35 @@
-// TOKYO METRO: the board as an SVG map. The grid of fields (faint), the twelve lines in their
-// colours through their stop circles, stations (names on hover), pyramids and meeples in player
+// TOKYO METRO: the board as an SVG map. The grid of fields (faint, numbered along its edges), the
+// twelve lines in their colours through their stop circles, stations (every one named, the names
+// placed clear of each other and of the pieces: maplabels.js), pyramids and meeples in player
 // colours, trains as arrows pointing where they go next; the revenue track under it. During the
 // train phase each train's path and its payouts are drawn; when the trains have run, they move
-// along their paths. Fields and stations a move can go to are marked and can be tapped.
+// along their paths. Fields and stations a move can go to are marked and can be tapped; the spot a
+// move button names lights up while it is hovered or pressed (coords.js). Layers can be switched
+// off (layers.js); fingers, a mouse and buttons pan and zoom it (panzoom.js).
 import { h, s } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
-import { boardIndex, playerColour, inkOn, initial, seatName, targetsOf, fieldPlace, stationName, shortName, lineBadge,
+import { boardIndex, playerColour, inkOn, initial, seatName, targetsOf, fieldPlace, stationName, localName, lineBadge,
   actionKey } from "./common.js";
 import { ui, listen, press, offer } from "./ui.js";
 import { planRun, runPlans } from "./animate.js";
+import { labelLayer } from "./maplabels.js";
+import { coordLayer, watchMoves } from "./coords.js";
+import { layerBar } from "./layers.js";
+import { zoomButtons, panZoom } from "./panzoom.js";
+import { rulers } from "./rulers.js";
 
 export const U = 40;           // SVG units per field
-const MARGIN = 0.7 * U;
-const ZOOMS = [1, 1.5, 2, 3];
+const MARGIN = 0.7 * U;        // room for the coordinates along the edges
+const STOP_R = 0.24 * U;       // a stop circle (its stroke adds 1.3)
 // A meeple in a 100 x 100 box.
 const MEEPLE = "M50,4C59,4 65,11 65,20C65,26 62,30 58,32L90,42C97,44 97,55 90,57L70,61L84,92C86,97 82,100 "
   + "78,100L58,100L50,83L42,100L22,100C18,100 14,97 16,92L30,61L10,57C3,55 3,44 10,42L42,32C38,30 35,26 "
   + "35,20C35,11 41,4 50,4Z";
 
 const P = (v) => Math.round(v * U * 10) / 10;
+
+// The box (map units) a piece covers, which the station names keep clear of.
+const around = (x, y, rx, ry = rx) => ({ x1: x - rx, y1: y - ry, x2: x + rx, y2: y + ry });
 
 // The moves the map can show for this page: the viewer's (the table: every person's) moves,
 // narrowed to the picked card action.
@@ -75,7 +86,15 @@ function lines(ix, board, st) {
   return s("g", { class: "m-lines" }, casing, colour, overlays);
 }
 
-function stations(ix, board, st) {
+function stations(ix, board, st, obstacles) {
+  for (const station of board.stations) {
+    const cs = station.circles;
+    for (const c of cs) obstacles.push(around(P(c.x), P(c.y), STOP_R + 1.3));
+    for (let i = 1; i < cs.length; i++) { // the interchange's band (25 wide)
+      obstacles.push({ x1: Math.min(P(cs[i - 1].x), P(cs[i].x)) - 12.5, y1: Math.min(P(cs[i - 1].y), P(cs[i].y)) - 12.5,
+        x2: Math.max(P(cs[i - 1].x), P(cs[i].x)) + 12.5, y2: Math.max(P(cs[i - 1].y), P(cs[i].y)) + 12.5 });
+    }
+  }
   const owner = new Map((st.pyramids || []).map((p) => [p.station, p.owner]));
   return s("g", { class: "m-stations" }, board.stations.map((station) => {
     const cs = station.circles;
@@ -86,53 +105,11 @@ function stations(ix, board, st) {
     return s("g", { class: "m-station", "data-station": station.id },
       s("title", {}, title),
       cs.length > 1 ? [s("polyline", { class: "m-interchange", points }), s("polyline", { class: "m-interchange-in", points })] : null,
-      cs.map((c) => s("circle", { class: "m-stop", cx: P(c.x), cy: P(c.y), r: 0.24 * U, "data-circle": c.id })));
+      cs.map((c) => s("circle", { class: "m-stop", cx: P(c.x), cy: P(c.y), r: STOP_R, "data-circle": c.id })));
   }));
 }
 
-// Station names, placed greedily so that none overlaps another (or a name already placed): the
-// big interchanges and the stations that matter now (pyramids, targets) first; at the whole-board
-// zoom only those show, zoomed in the others too.
-const LABEL_SIZE = 12;
-const CHAR_W = 0.6 * LABEL_SIZE;
-
-function stationLabels(ix, board, important) {
-  const placed = [];
-  const out = [];
-  const free = (b) => placed.every((o) => b.x2 < o.x1 || b.x1 > o.x2 || b.y2 < o.y1 || b.y1 > o.y2);
-  const circles = [...ix.circles.values()].map((c) => ({ x: P(c.x), y: P(c.y) }));
-  const ranked = board.stations.map((st) => ({ st, major: st.lines.length >= 3 || important.has(st.id) }))
-    .sort((a, b) => (b.major - a.major) || (b.st.lines.length - a.st.lines.length));
-  for (const { st, major } of ranked) {
-    const name = shortName(st.name);
-    const w = name.length * CHAR_W;
-    const xs = st.circles.map((c) => P(c.x));
-    const ys = st.circles.map((c) => P(c.y));
-    const [x1, x2, y1, y2] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    const r = 0.3 * U;
-    const spots = [
-      { x: (x1 + x2) / 2, y: y2 + r + LABEL_SIZE, anchor: "middle" },
-      { x: (x1 + x2) / 2, y: y1 - r - 3, anchor: "middle" },
-      { x: x2 + r + 2, y: (y1 + y2) / 2 + LABEL_SIZE / 3, anchor: "start" },
-      { x: x1 - r - 2, y: (y1 + y2) / 2 + LABEL_SIZE / 3, anchor: "end" },
-    ];
-    for (const spot of spots) {
-      const left = spot.anchor === "middle" ? spot.x - w / 2 : spot.anchor === "start" ? spot.x : spot.x - w;
-      const box = { x1: left, x2: left + w, y1: spot.y - LABEL_SIZE + 2, y2: spot.y + 2 };
-      // Not over a stop circle of another station either.
-      const onCircle = circles.some((c) => c.x > box.x1 - 8 && c.x < box.x2 + 8 && c.y > box.y1 - 8 && c.y < box.y2 + 8
-        && !(xs.includes(c.x) && ys.includes(c.y)));
-      if (!free(box) || onCircle) continue;
-      placed.push(box);
-      out.push(s("text", { class: `m-station-name${major ? "" : " minor"}`, x: Math.round(spot.x), y: Math.round(spot.y),
-        "text-anchor": spot.anchor, "data-station": st.id }, name));
-      break;
-    }
-  }
-  return s("g", { class: "m-labels", "aria-hidden": "true" }, out);
-}
-
-function pyramids(ix, st) {
+function pyramids(ix, st, obstacles) {
   return s("g", { class: "m-pyramids" }, (st.pyramids || []).map((p) => {
     const station = ix.stations.get(p.station);
     if (!station) return null;
@@ -140,8 +117,9 @@ function pyramids(ix, st) {
     const x = P(c.x);
     const y = P(c.y);
     const colour = playerColour(p.owner);
+    obstacles.push({ x1: x - 0.34 * U - 1.5, y1: y - 0.42 * U - 2, x2: x + 0.34 * U + 1.5, y2: y + 0.24 * U + 1.5 });
     return s("g", { class: "m-pyramid", "data-station": p.station, "data-owner": String(p.owner) },
-      s("title", {}, t("metro.map.stationOf", { name: seatName(st, p.owner) }) + ` · ${station.name}`),
+      s("title", {}, t("metro.map.stationOf", { name: seatName(st, p.owner) }) + ` · ${localName(station)}`),
       s("polygon", { points: `${x},${y - 0.42 * U} ${x - 0.34 * U},${y + 0.24 * U} ${x + 0.34 * U},${y + 0.24 * U}`,
         fill: colour }),
       s("text", { class: "m-piece-letter", x, y: y + 0.13 * U, fill: inkOn(colour) }, initial(seatName(st, p.owner))));
@@ -162,6 +140,17 @@ function trainAngle(ix, line, train) {
   return (Math.atan2(next.y - here.y, next.x - here.x) * 180) / Math.PI;
 }
 
+// The box a train marker covers: its disc and its arrow (turned to where it goes). The arrow's
+// own box is turned, as the browser's bounding boxes do, not just its three points.
+function trainBox(x, y, angle) {
+  const a = (angle * Math.PI) / 180;
+  const pts = [[0.2 * U, -0.34 * U], [0.62 * U, -0.34 * U], [0.62 * U, 0.34 * U], [0.2 * U, 0.34 * U]]
+    .map(([px, py]) => [x + px * Math.cos(a) - py * Math.sin(a), y + px * Math.sin(a) + py * Math.cos(a)]);
+  const r = 0.34 * U + 1.5;
+  return { x1: Math.min(x - r, ...pts.map((p) => p[0] - 1.5)), y1: Math.min(y - r, ...pts.map((p) => p[1] - 1.5)),
+    x2: Math.max(x + r, ...pts.map((p) => p[0] + 1.5)), y2: Math.max(y + r, ...pts.map((p) => p[1] + 1.5)) };
+}
+
 function trainMarker(line, x, y, angle, extra = {}) {
   const ink = inkOn(line.colour);
   return s("g", { class: "m-train", "data-line": line.letter, transform: `translate(${x} ${y})`, ...extra },
@@ -172,7 +161,7 @@ function trainMarker(line, x, y, angle, extra = {}) {
     s("text", { class: "m-train-letter", y: 0.12 * U, fill: ink }, line.letter));
 }
 
-function trains(ix, st) {
+function trains(ix, st, obstacles) {
   const at = new Map(); // circle -> trains there (offset so both show)
   const out = [];
   for (const line of st.lines) {
@@ -183,7 +172,9 @@ function trains(ix, st) {
     at.set(here.id, k + 1);
     const x = P(here.x) + k * 0.45 * U;
     const y = P(here.y) - k * 0.45 * U;
-    out.push(trainMarker(line, x, y, trainAngle(ix, line, line.train),
+    const angle = trainAngle(ix, line, line.train);
+    obstacles.push(trainBox(x, y, angle));
+    out.push(trainMarker(line, x, y, angle,
       { "data-stop": line.train.stop, "data-dir": String(line.train.dir), "data-testid": `map-train-${line.letter}` }));
   }
   return s("g", { class: "m-trains" }, out);
@@ -200,12 +191,14 @@ function meeple(st, p, x, y, size, extra = {}) {
     "font-size": size * 0.36 }, initial(p.name)));
 }
 
-function meeples(ix, st, acting) {
+function meeples(ix, st, acting, obstacles) {
   const out = [];
+  const put = (x, y, size) => obstacles.push(around(x, y, size / 2 + (3.5 * size) / 100));
   const riders = new Map();
   for (const p of st.players) {
     if (p.meeple) {
       const [c, r] = p.meeple;
+      put((c + 0.5) * U, (r + 0.5) * U, 0.82 * U);
       out.push(meeple(st, p, (c + 0.5) * U, (r + 0.5) * U, 0.82 * U,
         { "data-testid": `map-meeple-${p.seat}`, class: `m-meeple${acting.has(p.seat) ? " acting" : ""}`,
           "data-field": `${c},${r}` }));
@@ -215,6 +208,7 @@ function meeples(ix, st, acting) {
       if (!here) continue;
       const k = riders.get(p.riding) || 0;
       riders.set(p.riding, k + 1);
+      put(P(here.x) + (k - 0.3) * 0.5 * U, P(here.y) + 0.62 * U, 0.6 * U);
       out.push(meeple(st, p, P(here.x) + (k - 0.3) * 0.5 * U, P(here.y) + 0.62 * U, 0.6 * U,
         { "data-testid": `map-meeple-${p.seat}`, class: `m-meeple riding${acting.has(p.seat) ? " acting" : ""}`,
           "data-riding": p.riding }));
@@ -225,7 +219,7 @@ function meeples(ix, st, acting) {
 
 // The train phase to come: each train's path as a band along its line (under the stations), the
 // numbered stops and the payouts it triggers (over them).
-function previewLayers(ix, st) {
+function previewLayers(ix, st, obstacles) {
   const pv = st.preview;
   if (!pv || !pv.trains || !pv.trains.some((tr) => tr.path.length)) return [null, null];
   const paths = [];
@@ -241,6 +235,7 @@ function previewLayers(ix, st) {
       const k = seen.get(p.circle) || 0; // a train passing a stop twice (reversing at the end)
       seen.set(p.circle, k + 1);
       const pays = tr.payouts.some((q) => q.stop === p.stop);
+      obstacles.push(around(P(p.x) + k * 0.42 * U, P(p.y) - 0.42 * U - k * 0.1 * U, 0.22 * U + 1.5));
       marks.push(s("g", { class: `m-step${pays ? " pays" : ""}`,
         transform: `translate(${P(p.x) + k * 0.42 * U} ${P(p.y) - 0.42 * U - k * 0.1 * U})` },
       s("title", {}, `${tr.line} ${i + 1}: ${stationName(ix, p.station)}`),
@@ -253,6 +248,8 @@ function previewLayers(ix, st) {
       const text = `+${num(pay.to_owner || pay.value)}`;
       const colour = pay.to_owner ? playerColour(pay.owner) : "#fff7d1";
       const w = (0.21 * text.length + 0.3) * U;
+      obstacles.push({ x1: P(c.x) + 0.3 * U - 1, y1: P(c.y) + 0.35 * U - 1, x2: P(c.x) + 0.3 * U + w + 1,
+        y2: P(c.y) + 0.85 * U + 1 });
       marks.push(s("g", { class: "m-payout", transform: `translate(${P(c.x) + 0.3 * U} ${P(c.y) + 0.35 * U})`,
         "data-testid": `map-payout-${pay.stop}` },
       s("title", {}, payoutText(st, tr.line, pay, ix)),
@@ -297,7 +294,7 @@ function targetLayer(ix, view, targets) {
   for (const [id, moves] of targets.stations) {
     const station = ix.stations.get(id);
     if (!station) continue;
-    const label = t("metro.map.tapStation", { station: station.name });
+    const label = t("metro.map.tapStation", { station: localName(station) });
     const g = s("g", { class: "m-target-station", role: "button", tabindex: "0", "aria-label": label,
       "data-testid": `map-station-${id}`, "data-station": id },
     s("title", {}, label),
@@ -340,29 +337,6 @@ function revenueTrack(view, targets) {
 
 // --- the whole map panel ------------------------------------------------------------------------
 
-function zoomBar(svg, focus, seq) {
-  const sync = () => {
-    const i = ZOOMS.indexOf(ui.zoom);
-    out.disabled = i <= 0;
-    inn.disabled = i >= ZOOMS.length - 1;
-  };
-  const set = (z) => {
-    ui.zoom = z;
-    ui.zoomSeq = seq; // a person's zoom holds for this view; the next one may zoom by itself again
-    svg.style.width = `${z * 100}%`;
-    svg.dataset.zoom = String(z);
-    if (z > 1) setTimeout(focus, 0);
-    sync();
-  };
-  const step = (d) => set(ZOOMS[Math.min(ZOOMS.length - 1, Math.max(0, ZOOMS.indexOf(ui.zoom) + d))]);
-  const out = h("button", { class: "m-zoom-btn", testid: "map-zoom-out", "aria-label": t("metro.map.zoomOut"),
-    onclick: () => step(-1) }, "−");
-  const inn = h("button", { class: "m-zoom-btn", testid: "map-zoom-in", "aria-label": t("metro.map.zoomIn"),
-    onclick: () => step(1) }, "+");
-  sync();
-  return h("div", { class: "m-zoom", role: "group", "aria-label": t("metro.map.zoom") }, out, inn);
-}
-
 // Scroll the map box so that these fields (col, row in field units) are in the middle.
 function centreOn(box, svg, ix, pts) {
   if (!pts.length || !box.isConnected) return;
@@ -374,6 +348,13 @@ function centreOn(box, svg, ix, pts) {
   const scale = w / (ix.cols * U + 2 * MARGIN);
   box.scrollLeft = (cx * U + MARGIN) * scale - box.clientWidth / 2;
   box.scrollTop = (cy * U + MARGIN) * scale - box.clientHeight / 2;
+}
+
+// The pieces over the board, each adding the boxes it covers to `obstacles` (the names avoid them).
+function pieceLayers(ix, board, st, acting, obstacles) {
+  const [previewUnder, previewOver] = previewLayers(ix, st, obstacles);
+  return { previewUnder, previewOver, stations: stations(ix, board, st, obstacles), pyramids: pyramids(ix, st, obstacles),
+    meeples: meeples(ix, st, acting, obstacles), trains: trains(ix, st, obstacles) };
 }
 
 export function mapPanel(view, { phone = false } = {}) {
@@ -392,25 +373,34 @@ export function mapPanel(view, { phone = false } = {}) {
   svg.dataset.zoom = String(ui.zoom);
   const targetsLayer = s("g", { class: "m-target-wrap" });
   const glowLayer = s("g", { class: "m-glow-wrap" });
-  const [previewUnder, previewOver] = previewLayers(ix, st);
+  const highlight = s("g", { class: "m-highlight-wrap" });
+  const obstacles = [];
+  const pieces = pieceLayers(ix, board, st, acting, obstacles);
   const important = new Set([...(st.pyramids || []).map((p) => p.station),
     ...targetsOf(ix, view.moves).stations.keys()]);
-  if (previewUnder) svg.classList.add("previewing");
+  if (pieces.previewUnder) svg.classList.add("previewing");
   svg.append(
     grid(ix, board),
-    startArea(board, showStart),
+    startArea(board, showStart), // under everything: the names over it stay readable
     glowLayer,
     lines(ix, board, st),
-    previewUnder,
-    stations(ix, board, st),
-    pyramids(ix, st),
-    stationLabels(ix, board, important),
-    previewOver,
-    meeples(ix, st, acting),
-    trains(ix, st),
-    targetsLayer, // on top: a field to tap may hold the player's own meeple (a walk of 0 steps)
+    pieces.previewUnder,
+    pieces.stations,
+    pieces.pyramids,
+    pieces.previewOver,
+    pieces.meeples,
+    pieces.trains,
+    targetsLayer, // a field to tap may hold the player's own meeple (a walk of 0 steps)
+    highlight,
+    // On top, letting taps through: the names sit clear of the pieces, over the marked fields.
+    labelLayer(ix, board, { P, obstacles, bounds: { x1: 0, y1: 0, x2: ix.cols * U, y2: ix.rows * U },
+      stop: 0.3 * U, important }),
+    coordLayer(ix, U, MARGIN),
   );
+  watchMoves({ svg, layer: highlight, ix, board, st, P, U, moves: view.moves });
   const box = h("div", { class: "m-box", testid: "map-box" }, svg);
+  const frame = h("div", { class: "m-frame" }, box);
+  rulers(frame, box, svg, ix, { U, margin: MARGIN });
   const trackSlot = h("div", { class: "m-track-slot" });
   let focusPts = [];
   const draw = () => {
@@ -466,6 +456,14 @@ export function mapPanel(view, { phone = false } = {}) {
   }
   box.addEventListener("scroll", () => { ui.scroll = { seq: view.seq, left: box.scrollLeft, top: box.scrollTop }; },
     { passive: true });
+  // A person's zoom (buttons, fingers, wheel) holds for this view; the next one may zoom by itself.
+  const zoomed = (z) => {
+    const from = ui.zoom;
+    ui.zoom = z;
+    ui.zoomSeq = view.seq;
+    if (from <= 1 && z > 1 && focusPts.length) setTimeout(focus, 0); // in from the whole board: to the targets
+  };
+  panZoom(box, svg, (z) => { ui.zoom = z; ui.zoomSeq = view.seq; });
 
   // The trains that just ran move along the paths the previous view showed.
   const plans = planRun(view);
@@ -475,8 +473,8 @@ export function mapPanel(view, { phone = false } = {}) {
     t("metro.map.approximate")) : null;
   const hint = targetsHint(view);
   return h("section", { class: "panel metro-map-panel", testid: "metro-map-panel" },
-    h("div", { class: "m-head" }, h("h2", {}, t("metro.map.title")), hint, zoomBar(svg, focus, view.seq)),
-    box, trackSlot, notice);
+    h("div", { class: "m-head" }, h("h2", {}, t("metro.map.title")), hint, zoomButtons(box, svg, zoomed)),
+    frame, h("div", { class: "m-tools" }, layerBar(svg)), trackSlot, notice);
 }
 
 function targetsHint(view) {

@@ -117,7 +117,7 @@ function cardGroups(moves, view, run) {
     const head = h("button", { class: "m-group-head", type: "button", testid: `group-${key.replace("/", "-")}`,
       title: t("metro.move.pickHint"), onclick: () => select(key) },
     h("span", { class: "m-card-chip" }, cardId), h("span", { class: "m-group-title" }, title),
-    h("span", { class: "m-count" }, num(ms.length)), chevron);
+    h("span", { class: "m-count" }, t("metro.move.choices", { n: num(ms.length), count: ms.length })), chevron);
     const body = h("div", { class: "m-group-body" });
     const group = h("div", { class: "m-group", dataset: { actionKey: key, kind } }, head, body);
     group.ids = ids;
@@ -140,7 +140,8 @@ function fieldMoves(titleKey) {
   return (moves, view, run) => {
     const ix = boardIndex(view.state.board);
     return h("div", { class: "m-group", dataset: { kind: moves[0].move.kind } },
-      h("h3", { class: "group-title" }, t(titleKey), " ", h("span", { class: "m-count" }, num(moves.length))),
+      h("h3", { class: "group-title" }, t(titleKey), " ",
+        h("span", { class: "m-count" }, t("metro.move.fields", { n: num(moves.length), count: moves.length }))),
       h("p", { class: "hint" }, t("metro.map.hintField")),
       h("div", { class: `m-tiles fields${moves.length > 24 ? " many" : ""}` }, moves.map((m) => tile(view, ix, m, run))));
   };
@@ -193,13 +194,14 @@ export function previewList(view) {
 function runTrains(moves, view, run) {
   // A computer first in order does not run the trains by itself while people play: they look at
   // the preview, then someone taps.
+  // The button before the list: with twelve trains the list is long, and the button stays in reach.
   const bot = moves.find((m) => view.bots.includes(m.move.player));
   return h("div", { class: "m-run" },
     h("h3", { class: "group-title" }, t("metro.trains.title")),
-    previewList(view),
     bot ? h("p", { class: "hint", testid: "run-held" }, t("metro.trains.held", { name: seatName(view.state, bot.move.player) })) : null,
     h("div", { class: "move-row" }, moves.map((m) => moveButton(m, run, "primary m-run-btn",
-      h("span", { class: "move-label" }, t("metro.kind.run_trains"))))));
+      h("span", { class: "move-label" }, t("metro.kind.run_trains"))))),
+    previewList(view));
 }
 
 // A rider or a meeple at a station decides: where the train stands, what it costs.

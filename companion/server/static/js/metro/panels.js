@@ -25,6 +25,12 @@ export function holdings(st, seat) {
   return { shares, specs };
 }
 
+// A speculation disc, said in words ("T speculates ¥500"); at the end its stake is settled (0).
+function specHold(st, x) {
+  return h("span", { class: "m-hold spec", title: t("metro.player.spec", { line: x.line, yen: yen(x.stake) }) },
+    lineBadge(st, x.line, { cls: "sm" }), x.stake ? t("metro.player.specShort", { yen: yen(x.stake) }) : t("metro.player.specSettled"));
+}
+
 function projected(view, seat) {
   const pay = view.payouts || {};
   return Array.isArray(pay.projected) ? pay.projected[seat] : null;
@@ -56,8 +62,7 @@ export function playerCard(p, view, { compact = false } = {}) {
   const holds = shares.length || specs.length ? h("div", { class: "m-holds", testid: `player-${p.seat}-holdings` },
     shares.map((x) => h("span", { class: "m-hold share", title: t("metro.player.share", { line: x.line, n: x.number }) },
       lineBadge(st, x.line, { cls: "sm" }), `#${x.number}`)),
-    specs.map((x) => h("span", { class: "m-hold spec", title: t("metro.player.spec", { line: x.line, yen: yen(x.stake) }) },
-      lineBadge(st, x.line, { cls: "sm" }), "?", yen(x.stake)))) : null;
+    specs.map((x) => specHold(st, x))) : null;
   return h("section", { class: `player metro-player${acting ? " acting" : ""}${compact ? " compact" : ""}`,
     testid: `player-${p.seat}`, "aria-current": acting ? "true" : null, style: `--pc:${playerColour(p.seat)}` },
   playerHead(p, view, acting),
@@ -185,7 +190,8 @@ export function phoneMe(view) {
         h("span", { class: "m-order" }, ordinal(mine.order ?? 0))),
       proj !== null && proj !== undefined && !view.over ? h("div", { class: "me-line small m-projected", testid: "my-projected" },
         t("metro.player.projected", { yen: yen(proj) })) : null,
-      h("div", { class: "me-line small" }, h("span", { class: "round", testid: "round" }, roundText(st)), " · ",
+      // Round and phase wrap as two pieces (a "·" between them was left dangling at a line's end).
+      h("div", { class: "me-line small m-when" }, roundText(st) ? h("span", { class: "round", testid: "round" }, roundText(st)) : null,
         h("span", { class: "phase", testid: "phase", dataset: { phase: st.phase } }, phaseText(st))),
       mine.bid !== null && mine.bid !== undefined ? h("div", { class: "me-line small", testid: "my-bid" },
         t("metro.player.myBid", { yen: yen(mine.bid) })) : null,
@@ -197,7 +203,7 @@ export function phoneMe(view) {
         mine.loans ? stat("loans", num(mine.loans), "my-loans", "bad") : null),
       shares.length || specs.length ? h("div", { class: "m-holds" },
         shares.map((x) => h("span", { class: "m-hold share" }, lineBadge(st, x.line, { cls: "sm" }), `#${x.number}`)),
-        specs.map((x) => h("span", { class: "m-hold spec" }, lineBadge(st, x.line, { cls: "sm" }), "?", yen(x.stake)))) : null));
+        specs.map((x) => specHold(st, x))) : null));
 }
 
 
