@@ -28,7 +28,7 @@ function playersText(players) {
 // "Invest: put 100 to 300 yen ..." -> the name in bold, then the rest.
 function teachItem(game, k) {
   const text = template(`teach.${game}.${k.kind}`) ?? k.kind;
-  const cut = text.indexOf(": ");
+  const cut = text.search(/: |：/);  // the name ends at a colon (Japanese writes the full-width one)
   return h("li", { class: "how-kind", testid: `how-kind-${k.kind}` },
     cut > 0 ? [h("strong", {}, text.slice(0, cut)), text.slice(cut)] : text,
     k.secret ? h("span", { class: "tag" }, t("how.secret")) : null,
