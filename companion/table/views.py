@@ -23,6 +23,7 @@ class Views:
                 moves.append({"move": move.to_json(), "cost": info.cost, "pays_up_to": info.pays_up_to})
             return {
                 "game_id": self.id, "game": self.name, "simulated": self.simulated, "viewer": viewer,
+                "tower": game.uses_tower,
                 "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
                 "offers_estimates": acting and game.offers_estimates,
                 "composites": self.allowed_composites(viewer) if acting else [],
