@@ -46,9 +46,13 @@ def test_lobby_starts_a_game(base_url, browser):
     page.goto(base_url + "/")
     expect(page.get_by_test_id("name-0")).to_have_value("Aki")
     expect(page.get_by_test_id("name-2")).to_have_value("Chie")
+    # Each seat names both choices, person and computer, and marks the one chosen.
+    expect(page.get_by_test_id("person-0")).to_be_checked()
     expect(page.get_by_test_id("bot-0")).not_to_be_checked()
     expect(page.get_by_test_id("bot-1")).to_be_checked()
-    page.get_by_test_id("bot-1").uncheck()  # two people, one computer
+    expect(page.get_by_role("radiogroup", name="Who plays seat 2")).to_contain_text("PersonComputer")
+    page.get_by_test_id("person-1").check()  # two people, one computer
+    expect(page.get_by_test_id("bot-1")).not_to_be_checked()
     page.get_by_test_id("name-1").fill("Bea")
     tap(page, "start-game")
     page.wait_for_url(re.compile(r"/\?game=\w+"))

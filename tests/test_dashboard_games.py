@@ -102,8 +102,10 @@ def test_the_lobby_starts_every_game(base_url, browser):
         expect(page.locator("[data-testid^=name-]")).to_have_count(seats)
         bots = [seats - 1] if seats > 1 else []  # the last seat the computer, the others people
         for i in range(seats):
-            page.get_by_test_id(f"bot-{i}").set_checked(i in bots)
+            page.get_by_test_id(f"{'bot' if i in bots else 'person'}-{i}").check()
         expect(page.get_by_test_id("simulated")).to_be_checked()
+        # The box names the tower only where the game throws into one (not TOKYO METRO's).
+        expect(page.get_by_test_id("simulated-label")).to_contain_text("tower" if GAMES[game].uses_tower else "chance")
         tap(page, "start-game")
         page.wait_for_url(re.compile(r"/\?game=\w+"))
         gid = page.url.split("game=")[1]

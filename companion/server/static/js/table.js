@@ -259,7 +259,7 @@ function startTable(id) {
           early && !joinTop ? join : null,
           r.side(view),
           stuckPanel(st, isHost() ? spillControl(view, ui, act) : null),
-          devicesBox.el,
+          view.tower === false ? null : devicesBox.el,  // the tower's camera and beams
           early ? null : join)));
   }
 
