@@ -14,7 +14,7 @@ import json
 import re
 
 import pytest
-from browser_support import call, pick_testid, shown, tap, tap_and_wait, wait_until
+from browser_support import assert_fits, call, pick_testid, shown, tap, tap_and_wait, wait_until
 from playwright.sync_api import expect
 from server_support import Server
 
@@ -37,6 +37,7 @@ def check_layout(page, what: str) -> None:
     boxes = [buttons.nth(i).bounding_box() for i in range(buttons.count())]
     small = [b for b in boxes if b and (b["height"] < 44 or b["width"] < 44)]
     assert not small, f"{what}: move buttons smaller than 44 px: {small[:3]}"
+    assert_fits(page, what)
 
 
 
@@ -92,7 +93,7 @@ def test_one_round_on_table_and_phone(base_url, browser):
     wait_until(table, "[...document.querySelectorAll('img.qr')].every(i => i.complete && i.naturalWidth > 0)",
                "the join panel's QR codes to load")
 
-    checked_secret = False
+    checked_secret = estimated = False
     for _ in range(30):
         view = call(base_url, "GET", f"/api/games/{gid}/view")
         if view["state"]["phase"] == "drop":
@@ -110,6 +111,14 @@ def test_one_round_on_table_and_phone(base_url, browser):
             checked_secret = True
         page = phone if actor == 0 else table
         shown(page, view["seq"])
+        if actor == 0 and view["state"]["phase"] == "draft" and not estimated:
+            # The draft on the phone: the snake order in words, and the estimates on the 36 drinks'
+            # buttons, each inside its own (they used to spill over the next ones).
+            expect(phone.get_by_test_id("draft-order").locator("li")).to_have_count(6)
+            expect(phone.get_by_test_id("secret-card-name")).not_to_be_empty()
+            tap(phone, "estimate-btn")
+            expect(phone.locator("[data-testid=estimates].ready")).to_be_visible()
+            estimated = True
         if actor == 0:
             check_layout(phone, f"phone, {view['state']['phase']}")
         testid = pick_testid(view)
@@ -120,7 +129,7 @@ def test_one_round_on_table_and_phone(base_url, browser):
         shown(phone, after["seq"], "the phone")  # the page that did not act learns it by WebSocket
     else:
         pytest.fail("the round did not reach the throw")
-    assert checked_secret
+    assert checked_secret and estimated
 
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "drop")
     assert phone.get_by_test_id("throw").count() == 0  # the table throws, not a phone

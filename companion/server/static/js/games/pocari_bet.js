@@ -9,6 +9,7 @@ import { moveButton } from "../moves.js";
 import { bigButton, busy } from "../pickers.js";
 import { me } from "./generic.js";
 import { namedCard } from "../cardface.js";
+import { stackOnPhone } from "../stack.js";
 
 // --- moves ------------------------------------------------------------------------------------
 
@@ -207,9 +208,9 @@ function result(view, { compact = false } = {}) {
     ],
     seventhLine(state, last),
     h("h3", {}, t("result.pay.title")),
-    h("div", { class: "payouts-wrap" }, h("table", { class: "payouts" },
+    h("div", { class: "payouts-wrap" }, (compact ? (x) => x : stackOnPhone)(h("table", { class: "payouts" },
       h("thead", {}, h("tr", {}, head.map(([key, cls]) => h("th", { scope: "col", class: cls }, t(key))))),
-      h("tbody", {}, rows))));
+      h("tbody", {}, rows)))));  // the full table row by row on a narrow screen; a phone's short one fits
 }
 
 // --- a player's phone: my money and stake, my secret card, my drinks -----------------------
