@@ -131,8 +131,16 @@ def test_the_camera_rests_while_no_game_that_throws_into_the_tower_is_in_play(tm
         client.post("/api/games", json={"bots": [1, 2], "seed": 3})  # POCARI BET, fed by the tower
         read = wait_for(lambda: (f := frames()) and not f["idle"] and f["read"], "frames once POCARI BET is in play",
                         step=0.05)
+        # A TOKYO METRO game does not take the tower from the POCARI BET game (the camera reads on);
+        # once that game ends, nothing in play throws into the tower: the camera rests.
         metro = client.post("/api/games", json={"game": "tokyo_metro", "names": ["A", "B"], "bots": [1]}).json()["id"]
-        rest = wait_for(lambda: (f := frames())["idle"] and f, "the camera to rest in TOKYO METRO", step=0.05)
+        pocari = next(g["id"] for g in client.get("/api/games").json() if g["game"] == "pocari_bet")
+        assert [g["fed"] for g in client.get("/api/games").json() if g["id"] in (metro, pocari)] == [False, True]
+        refused = client.put("/api/feed", json={"game_id": metro})
+        assert refused.status_code == 409 and "throws nothing into the tower" in refused.json()["detail"]
+        assert not frames()["idle"]
+        assert client.post(f"/api/games/{pocari}/end").status_code == 200
+        rest = wait_for(lambda: (f := frames())["idle"] and f, "the camera to rest with only TOKYO METRO open", step=0.05)
         # Two more rests prove the reader looked again and still read nothing.
         after = wait_for(lambda: (f := frames())["rested"] >= rest["rested"] + 2 and f, "the camera to rest on", step=0.05)
         assert after["read"] == rest["read"] >= read

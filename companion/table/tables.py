@@ -86,7 +86,12 @@ class Tables:
 
     def feed(self, session: TableSession) -> TableSession:
         """Make ``session`` the game the camera and sensors report to (the host's choice; a new
-        game, and a move made on the table view, choose it too). Every open view is told."""
+        game, and a move made on the table view, choose it too). Every open view is told. A game
+        that throws nothing into the tower (TOKYO METRO) never takes it from another game: the
+        tower goes on reporting to the game it fed (the host's choice of such a game is refused
+        before it comes here)."""
+        if not session.game.uses_tower:
+            return session
         before, self.active = self.active, session.id
         if before != session.id:
             for other in {before, session.id} - {None}:
