@@ -44,7 +44,7 @@ function badge(stats, testid) {
       best: String(isBest) },
     title: [t("est.title", { n: num(stats.n), mean: yen(stats.mean), sd: yen(stats.sd), low: yen(stats.low),
       high: yen(stats.high) }), isBest ? t("est.bestTitle") : null].filter(Boolean).join(" ") },
-  isBest ? "★ " : "", t("est.badge", { yen: yen(round10(stats.mean)) }),
+  isBest ? "★ " : "", h("span", { class: "est-mean" }, t("est.badge", { yen: yen(round10(stats.mean)) })),
   stats.n > 1 ? h("span", { class: "est-sd" }, ` ±${num(round10(stats.sd))}`) : null,
   h("span", { class: "est-n" }, ` ·${num(stats.n)}`));
 }
