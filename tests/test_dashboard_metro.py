@@ -569,13 +569,13 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
             expect(row.locator(f"[data-field={key}]")).to_have_attribute("data-value", str(result[key][p]))
         expect(table.get_by_test_id(f"player-{p}-yen")).to_have_attribute("data-value", str(result["totals"][p]))
     no_raw(table, "final scoring")
+    assert runs == final.rules.rounds and held_runs >= 1, (runs, held_runs)
+    assert estimated_phone and estimated_table and last_run_checked
     # On Aki's phone the end scoring fits the window: row by row, nothing to scroll sideways.
     shown(phone, view["seq"])
     expect(phone.get_by_test_id("final-scoring")).to_be_visible()
     assert_fits(phone, "the end scoring on a phone")
     phone.screenshot(path="/tmp/metro-phone-final.png", full_page=True)
-    assert runs == final.rules.rounds and held_runs >= 1, (runs, held_runs)
-    assert estimated_phone and estimated_table and last_run_checked
     assert not errors, errors
     elapsed = time.monotonic() - started
     print(f"4-player game: {taps} taps, {elapsed:.1f} s")     # (for the record: speed is the benchmarks' to measure)
