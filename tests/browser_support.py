@@ -182,6 +182,76 @@ def wait_until(page, js: str, what: str, arg=None, timeout_ms: int = REPLY_MS):
         raise AssertionError(f"waited {timeout_ms // 1000} s for {what}, in vain") from None
 
 
+# --- layout --------------------------------------------------------------------------------------
+
+# Whatever a person would have to scroll sideways to see, or that sticks out of its own button:
+# the page wider than the window, a box that scrolls sideways (a table in an overflow wrapper; a
+# picture made to be panned, such as the METRO map, is fine), a visible control or test-id'd
+# element beyond the window's edges (unless a box clips it: then that box is what is checked),
+# something inside a button beyond the button's (an estimate badge over the next button, a name
+# cut off). Each as a line naming it.
+OVERFLOWS = """() => {
+  const width = document.documentElement.clientWidth;
+  const name = (el) => {
+    const id = el.dataset && el.dataset.testid;
+    const cls = typeof el.className === 'string' && el.className ? '.' + el.className.split(' ')[0] : '';
+    const text = (el.innerText || el.value || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+    return el.tagName.toLowerCase() + (id ? `[data-testid=${id}]` : cls) + (text ? ` "${text}"` : '');
+  };
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+  };
+  // A box panned around a picture (an svg, img or canvas wider than the box: a map to move over).
+  const pans = (el) => [...el.children].some((c) => ['svg', 'img', 'canvas'].includes(c.tagName.toLowerCase())
+    && c.getBoundingClientRect().width > el.clientWidth);
+  // The nearest box that clips el sideways (its content beyond the box is hidden or scrolled).
+  const clipper = (el) => {
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') return a;
+    }
+    return null;
+  };
+  const found = [];
+  const page = document.scrollingElement;
+  if (page.scrollWidth > width + 1) found.push(`the page scrolls sideways (${page.scrollWidth} px in ${width})`);
+  for (const el of document.querySelectorAll('body *')) {
+    const x = getComputedStyle(el).overflowX;
+    if ((x === 'auto' || x === 'scroll') && el.scrollWidth > el.clientWidth + 1 && shown(el) && !pans(el)) {
+      found.push(`${name(el)} scrolls sideways (${el.scrollWidth} px in ${el.clientWidth})`);
+    }
+  }
+  for (const el of document.querySelectorAll('button, input, select, textarea, a, label, [data-testid]')) {
+    if (!shown(el) || el.closest('svg') && el.tagName.toLowerCase() !== 'svg') continue;  // (a drawing's parts)
+    const r = el.getBoundingClientRect();
+    const box = clipper(el);
+    if (box && box !== document.documentElement) {
+      const b = box.getBoundingClientRect();
+      if (r.right <= b.left + 1 || r.left >= b.right - 1 || r.left < b.left - 1 || r.right > b.right + 1) continue;
+    }
+    if (r.left < -1 || r.right > width + 1) {
+      found.push(`${name(el)} spans ${Math.round(r.left)}..${Math.round(r.right)} px of ${width}`);
+    }
+    if (el.tagName !== 'BUTTON') continue;
+    const out = [...el.querySelectorAll('*')].find((c) => {
+      if (!shown(c)) return false;
+      const q = c.getBoundingClientRect();
+      return q.left < r.left - 1 || q.right > r.right + 1;
+    });
+    if (out) found.push(`${name(out)} sticks out of ${name(el)}`);
+  }
+  return found;
+}"""
+
+
+def assert_fits(page, what: str) -> None:
+    """Fail, listing each of them, when anything on ``page`` overflows the window sideways or its
+    own button (OVERFLOWS); for the phone-sized pages above all (390 px)."""
+    found = page.evaluate(OVERFLOWS)
+    assert not found, f"{what}: {len(found)} things do not fit the {page.viewport_size['width']} px window:\n  " + \
+        "\n  ".join(found[:20]) + (f"\n  … and {len(found) - 20} more" if len(found) > 20 else "")
+
+
 def seq_of(page) -> int | None:
     seq = page.evaluate("() => document.getElementById('app').dataset.seq")
     return None if seq is None else int(seq)

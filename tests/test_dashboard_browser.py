@@ -14,7 +14,7 @@ import json
 import re
 
 import pytest
-from browser_support import call, pick_testid, shown, tap, tap_and_wait, wait_until
+from browser_support import assert_fits, call, pick_testid, shown, tap, tap_and_wait, wait_until
 from playwright.sync_api import expect
 from server_support import Server
 
@@ -37,6 +37,7 @@ def check_layout(page, what: str) -> None:
     boxes = [buttons.nth(i).bounding_box() for i in range(buttons.count())]
     small = [b for b in boxes if b and (b["height"] < 44 or b["width"] < 44)]
     assert not small, f"{what}: move buttons smaller than 44 px: {small[:3]}"
+    assert_fits(page, what)
 
 
 
@@ -46,9 +47,13 @@ def test_lobby_starts_a_game(base_url, browser):
     page.goto(base_url + "/")
     expect(page.get_by_test_id("name-0")).to_have_value("Aki")
     expect(page.get_by_test_id("name-2")).to_have_value("Chie")
+    # Each seat names both choices, person and computer, and marks the one chosen.
+    expect(page.get_by_test_id("person-0")).to_be_checked()
     expect(page.get_by_test_id("bot-0")).not_to_be_checked()
     expect(page.get_by_test_id("bot-1")).to_be_checked()
-    page.get_by_test_id("bot-1").uncheck()  # two people, one computer
+    expect(page.get_by_role("radiogroup", name="Who plays seat 2")).to_contain_text("PersonComputer")
+    page.get_by_test_id("person-1").check()  # two people, one computer
+    expect(page.get_by_test_id("bot-1")).not_to_be_checked()
     page.get_by_test_id("name-1").fill("Bea")
     tap(page, "start-game")
     page.wait_for_url(re.compile(r"/\?game=\w+"))
@@ -86,6 +91,7 @@ def test_one_round_on_table_and_phone(base_url, browser):
     table = browser.new_page(viewport=TABLE_SIZE)
     phone = browser.new_page(viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
     frames = {"table": [], "phone": []}
+    estimated = False  # the estimates asked for on the phone in the draft
     errors = []
     for name, page in (("table", table), ("phone", phone)):
         page.on("websocket", lambda ws, name=name: ws.on("framereceived", lambda p, name=name: frames[name].append(p)))
@@ -123,6 +129,14 @@ def test_one_round_on_table_and_phone(base_url, browser):
             checked_secret = True
         page = phone if actor == 0 else table
         shown(page, view["seq"])
+        if actor == 0 and view["state"]["phase"] == "draft" and not estimated:
+            # The draft on the phone: the snake order in words, and the estimates on the 36 drinks'
+            # buttons, each inside its own (they used to spill over the next ones).
+            expect(phone.get_by_test_id("draft-order").locator("li")).to_have_count(6)
+            expect(phone.get_by_test_id("secret-card-name")).not_to_be_empty()
+            tap(phone, "estimate-btn")
+            expect(phone.locator("[data-testid=estimates].ready")).to_be_visible()
+            estimated = True
         if actor == 0:
             check_layout(phone, f"phone, {view['state']['phase']}")
         if actor == 0 and view["state"]["phase"] == "invest" and not taught:
@@ -147,6 +161,7 @@ def test_one_round_on_table_and_phone(base_url, browser):
     assert checked_secret and taught
 
     expect(table.get_by_test_id("phase")).to_have_attribute("data-phase", "drop")
+    assert estimated, "the phone's draft was never shown with its estimates"
     assert phone.get_by_test_id("throw").count() == 0  # the table throws, not a phone
     check_layout(table, "table, drop")
     tap_and_wait(table, "throw")

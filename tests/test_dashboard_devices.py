@@ -516,11 +516,12 @@ def test_lost_refused_dark_and_silent_devices(tmp_path, browser):
         with Server(tmp_path / "data-dark", camera=str(dark_image(tmp_path / "dark-tray.png")),
                     serial=str(board.path)) as server:
             base = server.url
-            # (No game yet: the passes are counted, and recorded nowhere.)
+            # (No game yet: the passes are counted, and recorded nowhere; the camera rests.)
             devices_now(base, lambda d: d["sensors"]["state"] == "connected" and d["sensors"]["link"]["delivered"] == 5
-                        and d["camera"]["watcher"] and d["camera"]["watcher"]["state"] == "bad_frame",
-                        "the board connected with its 5 passes delivered and the camera reading frames")
+                        and d["camera"]["idle"], "the board connected with its 5 passes delivered, the camera resting")
             gid = new_game(base, seed=5)["id"]
+            devices_now(base, lambda d: d["camera"]["watcher"] and d["camera"]["watcher"]["state"] == "bad_frame",
+                        "the camera reading frames once a POCARI BET game is in play")
             to_the_drop(base, gid)
             table = browser.new_page(viewport=TABLE_SIZE)
             watch(table, "table", errors)

@@ -16,7 +16,7 @@ import json
 import re
 
 import pytest
-from browser_support import BEFORE_TAP, call, shown, tap, tap_and_wait, wait_until
+from browser_support import BEFORE_TAP, assert_fits, call, shown, tap, tap_and_wait, wait_until
 from playwright.sync_api import expect
 
 from companion.rules.games import GAMES
@@ -102,8 +102,10 @@ def test_the_lobby_starts_every_game(base_url, browser):
         expect(page.locator("[data-testid^=name-]")).to_have_count(seats)
         bots = [seats - 1] if seats > 1 else []  # the last seat the computer, the others people
         for i in range(seats):
-            page.get_by_test_id(f"bot-{i}").set_checked(i in bots)
+            page.get_by_test_id(f"{'bot' if i in bots else 'person'}-{i}").check()
         expect(page.get_by_test_id("simulated")).to_be_checked()
+        # The box names the tower only where the game throws into one (not TOKYO METRO's).
+        expect(page.get_by_test_id("simulated-label")).to_contain_text("tower" if GAMES[game].uses_tower else "chance")
         tap(page, "start-game")
         page.wait_for_url(re.compile(r"/\?game=\w+"))
         gid = page.url.split("game=")[1]
@@ -186,7 +188,9 @@ def test_people_play_every_game_to_the_end(game, base_url, browser):
     table = browser.new_page(viewport=TABLE_SIZE)
     watch(table, "table", errors)
     table.goto(f"{base_url}/?game={gid}")
-    expect(table.get_by_test_id("simulated-banner")).to_be_visible()
+    # The simulated tower's banner only where the game throws into the tower.
+    expect(table.get_by_test_id("simulated-banner")).to_have_count(1 if GAMES[game].uses_tower else 0)
+    expect(table.get_by_test_id("devices")).to_have_count(1 if GAMES[game].uses_tower else 0)
 
     phones = Phones(browser, created["players"], errors)  # (for the secret moves, then the end)
     moves, on_phones, throws = play_to_the_end(table, phones, game)
@@ -208,6 +212,9 @@ def test_people_play_every_game_to_the_end(game, base_url, browser):
     for phone in phones.all():
         expect(phone.get_by_test_id("game-over")).to_be_visible()
         assert not snapshot(phone)["raw"], f"{game}, phone: {snapshot(phone)['raw']!r} shown as is"
+        assert_fits(phone, f"{game}, the phone at the game's end")  # the final tables too
+        if phone.get_by_test_id("no-card").count():  # no more cards to come: not "no card yet"
+            expect(phone.get_by_test_id("no-card")).to_have_text("Game over: no more cards")
 
     # German: every word through the catalogue too.
     tap(table, "lang-de")

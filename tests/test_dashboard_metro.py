@@ -24,7 +24,7 @@ import re
 import time
 
 import pytest
-from browser_support import REPLY_MS, call, move_testid, shown, tap, wait_until
+from browser_support import REPLY_MS, assert_fits, call, move_testid, shown, tap, wait_until
 from playwright.sync_api import expect
 
 import metro_map_checks as mapcheck
@@ -454,7 +454,8 @@ def check_estimates(page, base: str, gid: str, token: str | None) -> None:
     (seat,) = est["seats"]
     # Every badge on the page at once (open groups show their moves' badges; folded ones their own).
     badges = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll("[data-testid^='est-']")]
-        .map((b) => [b.dataset.testid, {n: b.dataset.n, mean: b.dataset.mean ?? null, low: b.dataset.low ?? null}]))""")
+        .map((b) => [b.dataset.testid, {n: b.dataset.n, mean: b.dataset.mean ?? null, low: b.dataset.low ?? null,
+                                    best: b.dataset.best === "true"}]))""")
     expected = {f"est-{move_testid(m['move'])}": m for m in seat["moves"]}
     expected.update({f"est-group-{g['group'].replace('/', '-')}": g for g in seat["groups"]})
     assert badges and set(badges) <= set(expected), set(badges) - set(expected)
@@ -464,6 +465,10 @@ def check_estimates(page, base: str, gid: str, token: str | None) -> None:
         if want["n"]:
             assert (got["mean"], got["low"]) == (str(want["mean"]), str(want["low"])), testid
     assert any(t.startswith("est-move-") for t in badges), "no move shows its estimate"
+    # The star only where the server found a move clearly best (rarely, at these playouts).
+    starred = {b for b, got in badges.items() if got["best"]}
+    assert starred == {b for b in badges if expected[b].get("best")}, starred
+    assert_fits(page, "the moves with their estimates")
     pass_badge = page.get_by_test_id("est-move-pass")
     if pass_badge.count():
         expect(pass_badge).to_contain_text("≈")
@@ -488,6 +493,11 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
     watch(phone, "phone", errors)
     table.goto(f"{base_url}/?game={gid}")
     phone.goto(created["players"][0]["url"])
+    # TOKYO METRO has no tower: no simulated tower's banner, no camera and beams, on either page.
+    for page, devices in ((table, "devices"), (phone, "devices-line")):
+        expect(page.get_by_test_id("phase")).to_be_visible()
+        expect(page.get_by_test_id("simulated-banner")).to_have_count(0)
+        expect(page.get_by_test_id(devices)).to_have_count(0)
 
     def bens_phone():
         """Ben takes out his phone for his bid (he plays on the table view), and puts it away after."""
@@ -615,6 +625,32 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
     assert "?¥" not in table.locator("#app").inner_text(), "a speculation still shown as 'L ?¥N'"
     assert runs == final.rules.rounds and held_runs >= 1, (runs, held_runs)
     assert estimated_phone and estimated_table and last_run_checked
+    # On Aki's phone the end scoring fits the window: row by row, nothing to scroll sideways.
+    shown(phone, view["seq"])
+    expect(phone.get_by_test_id("final-scoring")).to_be_visible()
+    assert_fits(phone, "the end scoring on a phone")
+    phone.screenshot(path="/tmp/metro-phone-final.png", full_page=True)
     assert not errors, errors
     elapsed = time.monotonic() - started
     print(f"4-player game: {taps} taps, {elapsed:.1f} s")     # (for the record: speed is the benchmarks' to measure)
+
+
+def test_the_lobby_and_table_show_no_tower_for_tokyo_metro(base_url, browser):
+    """TOKYO METRO throws nothing into the tower: the lobby's simulated box speaks of chance (the
+    cards turned up), not of a tower; its table view has no tower banner and no camera panel, and
+    at phone width nothing sticks out."""
+    page = browser.new_page(viewport=TABLE_SIZE)
+    page.goto(base_url + "/")
+    tap(page, "gametype-pocari_bet")
+    expect(page.get_by_test_id("simulated-label")).to_contain_text("tower")
+    tap(page, "gametype-tokyo_metro")
+    expect(page.get_by_test_id("simulated-label")).to_contain_text("chance")
+    expect(page.get_by_test_id("simulated-label")).not_to_contain_text("tower")
+    tap(page, "start-game")
+    page.wait_for_url(re.compile(r"/\?game=\w+"))
+    expect(page.get_by_test_id("metro-map")).to_be_visible()
+    expect(page.get_by_test_id("simulated-banner")).to_have_count(0)
+    expect(page.get_by_test_id("devices")).to_have_count(0)
+    page.set_viewport_size(PHONE_SIZE)
+    expect(page.get_by_test_id("metro-map")).to_be_visible()
+    assert_fits(page, "the TOKYO METRO table view at phone width")

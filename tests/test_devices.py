@@ -33,11 +33,13 @@ def test_a_simulated_round_is_counted_by_the_beams_and_read_by_the_camera(tmp_pa
                            "the simulated board to connect and the simulated camera to open", step=0.1)
         assert devices["sensors"]["firmware"] == "1.0.0" and devices["sensors"]["simulated"]
         assert devices["camera"]["source"]["state"] == "ok" and devices["camera"]["simulated"]
-        frame = wait_for(lambda: (f := client.get("/api/camera.jpg")).status_code == 200 and f,
-                         "the first camera frame", step=0.1)
-        assert frame.content[:2] == b"\xff\xd8"  # a JPEG
+        # No game throws into the tower yet: the camera rests (reads and renders nothing).
+        wait_for(lambda: client.get("/api/devices").json()["camera"]["idle"], "the camera to rest in the lobby", step=0.1)
 
         gid = client.post("/api/games", json={"bots": [1, 2], "seed": 21}).json()["id"]
+        frame = wait_for(lambda: (f := client.get("/api/camera.jpg")).status_code == 200 and f,
+                         "the first camera frame once a POCARI BET game is in play", step=0.1)
+        assert frame.content[:2] == b"\xff\xd8"  # a JPEG
         thrown = to_the_drop(client, gid)["state"]["thrown"]
         r = client.post(f"/api/games/{gid}/throw")
         assert r.status_code == 200 and r.json()["result"] == "thrown"
@@ -117,3 +119,32 @@ def test_a_reading_the_game_doubts_is_read_again_before_anyone_is_asked(monkeypa
                                            "confidence": doubted[0].confidence, "read_again": True,
                                            "why": "the exit beam counted 3 drink(s) coming out, the camera saw 2"}
     assert devices.frames.status()["taken"] > 0 and "timing" in obs.detail
+
+
+def test_the_camera_rests_while_no_game_that_throws_into_the_tower_is_in_play(tmp_path):
+    """The lobby and a TOKYO METRO game have nothing for the camera to read: it reads (and the
+    simulated camera renders) no frame then, and wakes when a tower game is in play."""
+    with table_client(EventStore(tmp_path), camera="sim", serial=None) as client:
+        frames = lambda: client.get("/api/devices").json()["camera"]["frames"]  # noqa: E731
+        wait_for(lambda: (f := frames()) and f["idle"], "the camera to rest in the lobby", step=0.05)
+        assert frames()["read"] == 0
+        client.post("/api/games", json={"bots": [1, 2], "seed": 3})  # POCARI BET, fed by the tower
+        read = wait_for(lambda: (f := frames()) and not f["idle"] and f["read"], "frames once POCARI BET is in play",
+                        step=0.05)
+        # A TOKYO METRO game does not take the tower from the POCARI BET game (the camera reads on);
+        # once that game ends, nothing in play throws into the tower: the camera rests.
+        metro = client.post("/api/games", json={"game": "tokyo_metro", "names": ["A", "B"], "bots": [1]}).json()["id"]
+        pocari = next(g["id"] for g in client.get("/api/games").json() if g["game"] == "pocari_bet")
+        assert [g["fed"] for g in client.get("/api/games").json() if g["id"] in (metro, pocari)] == [False, True]
+        refused = client.put("/api/feed", json={"game_id": metro})
+        assert refused.status_code == 409 and "throws nothing into the tower" in refused.json()["detail"]
+        assert not frames()["idle"]
+        assert client.post(f"/api/games/{pocari}/end").status_code == 200
+        rest = wait_for(lambda: (f := frames())["idle"] and f, "the camera to rest with only TOKYO METRO open", step=0.05)
+        # Two more rests prove the reader looked again and still read nothing.
+        after = wait_for(lambda: (f := frames())["rested"] >= rest["rested"] + 2 and f, "the camera to rest on", step=0.05)
+        assert after["read"] == rest["read"] >= read
+        assert client.get(f"/api/games/{metro}/view").json()["tower"] is False
+        assert {t["id"]: t["tower"] for t in client.get("/api/game-types").json()} == {
+            "pocari_bet": True, "jasmine_tea": True, "melon_soda": True, "vending_poker": True, "chocolate_milk": True,
+            "pura": True, "upside_down_tower": False, "lemon_squash": False, "tokyo_metro": False}

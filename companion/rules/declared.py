@@ -42,6 +42,7 @@ from .estimate import estimate_final
 from .options import GameOptions
 
 State = Any
+DROP_KIND = "drop"  # the kind of the chance move that enters a drop of the tower (ChanceDrop.move_kind)
 Applied = tuple[State, list[Event]]
 
 
@@ -260,6 +261,15 @@ class Declared:
         """The events of a secret ``move`` that everyone may know (its kind's ``open_events``)."""
         kind = self._kinds.get(move.kind)
         return frozenset(kind.open_events) if kind is not None else frozenset()
+
+    @property
+    def uses_tower(self) -> bool:
+        """Whether the game throws drinks into the tower and waits for what comes out (a chance kind
+        named ``drop``, the kind every ChanceDrop names): only then have the tower's camera over
+        the tray and its beams anything to read, and a simulated table a tower to simulate.
+        TOKYO METRO, LEMON SQUASH (cans flicked at the tower) and the upside-down tower's
+        landings await none."""
+        return any(k.chance and k.name == DROP_KIND for k in self.kinds)
 
     @property
     def offers_estimates(self) -> bool:

@@ -56,6 +56,40 @@ class Stats:
                 "sd": None if self.sd is None else round(self.sd), "low": self.low, "high": self.high}
 
 
+# A move's star ("best") only where the playouts can tell: its mean beats the runner-up's by more
+# than this many standard errors of the difference. With ten playouts a move the plain highest
+# mean is mostly noise, and a star on it would teach players to trust the noise.
+CLEAR_Z = 2.0
+
+
+def clearly_best(samples: Sequence[Sequence[int]], paired: bool) -> int | None:
+    """The index of the sample with the highest mean when it beats the runner-up by more than
+    CLEAR_Z standard errors of the difference; None when the noise could explain it (or there
+    is no runner-up). ``paired``: value j of every sample came from the same world (common random
+    numbers), so the differences are taken world by world, which cancels the noise they share.
+
+    >>> clearly_best([[100, 900, 500], [120, 910, 530]], paired=True)   # better in every world
+    1
+    >>> clearly_best([[100, 900, 500], [900, 100, 530]], paired=True) is None
+    True
+    """
+    ranked = sorted((i for i, s in enumerate(samples) if s), key=lambda i: -sum(samples[i]) / len(samples[i]))
+    if len(ranked) < 2:
+        return None
+    a, b = samples[ranked[0]], samples[ranked[1]]
+    if paired:
+        diffs = [x - y for x, y in zip(a, b)]
+        if len(diffs) < 2:
+            return None
+        gap, se = Stats.of(diffs).mean, Stats.of(diffs).sd / math.sqrt(len(diffs))
+    else:
+        if len(a) < 2 or len(b) < 2:
+            return None
+        sa, sb = Stats.of(a), Stats.of(b)
+        gap, se = sa.mean - sb.mean, math.sqrt(sa.sd ** 2 / sa.n + sb.sd ** 2 / sb.n)
+    return ranked[0] if gap > 0 and gap > CLEAR_Z * se else None
+
+
 def random_move(game: "Declared", state: Any, rng: random.Random) -> Move:
     """A uniform random move of whoever the game waits for; chance by its odds."""
     actor = game.pending(state)[0].actor
@@ -106,7 +140,8 @@ def estimate_final(game: "Declared", state: Any, seat: int, moves: Sequence[Move
 
     Returns ``{"seat", "playouts", "overall": stats, "moves": [{"move", **stats}],
     "groups": [{"group", **stats}]}``; stats are ``n, mean, sd, low, high`` (yen; mean and sd
-    rounded), with n = 0 and nulls for a move no playout started with."""
+    rounded), with n = 0 and nulls for a move no playout started with, and ``best``: true for the
+    one move (group) that is clearly the best, if any (``clearly_best``)."""
     if game.redraw is None:
         raise ValueError(f"{game.title} offers no estimates")
     if playouts < 1:
@@ -132,9 +167,13 @@ def estimate_final(game: "Declared", state: Any, seat: int, moves: Sequence[Move
     groups: dict[str, list[int]] = {}
     for m, values in zip(moves, per_move):
         groups.setdefault(game.group(m), []).extend(values)
+    best_move = clearly_best(per_move, paired=True)  # the j-th playout of every move: world j
+    best_group = clearly_best(list(groups.values()), paired=False)  # a group's moves mixed: not paired
     return {
         "seat": seat, "playouts": playouts,
         "overall": Stats.of(overall).to_json(),
-        "moves": [{"move": m.to_json(), **Stats.of(v).to_json()} for m, v in zip(moves, per_move)],
-        "groups": [{"group": g, **Stats.of(v).to_json()} for g, v in groups.items()],
+        "moves": [{"move": m.to_json(), **Stats.of(v).to_json(), "best": i == best_move}
+                  for i, (m, v) in enumerate(zip(moves, per_move))],
+        "groups": [{"group": g, **Stats.of(v).to_json(), "best": i == best_group}
+                   for i, (g, v) in enumerate(groups.items())],
     }

@@ -49,15 +49,20 @@ class Devices:
     def __init__(self, route: Callable[[Observation], None], camera: str | None = None,
                  serial: str | None = None, profile: str | Path | None = None,
                  store: EventStore | None = None, doubt: Callable[[Observation], str | None] | None = None,
-                 looks=None, open_camera: Callable[[str], object] | None = None):
+                 looks=None, open_camera: Callable[[str], object] | None = None,
+                 wanted: Callable[[], bool] | None = None):
         """``route`` hands an observation to the game in play; ``doubt`` says why the game would
         put a camera reading to a person (None: it would take it), so that the tray is read again
         first; ``looks``: the table's look book (table/looks.py): the camera reads with its
         profile and the looks the host's corrections taught it; ``open_camera(spec)``: the camera
         source of a spec (the composition root's, which knows the simulated camera; None:
-        ``vision.sources.open_source``, real cameras only)."""
+        ``vision.sources.open_source``, real cameras only); ``wanted()``: whether a game that
+        throws into the tower is in play (None: always): otherwise the camera rests, reading and
+        rendering no frame (a simulated camera took a quarter of a core in the lobby), until
+        such a game is in play, a throw is being read or a person asks to read the tray."""
         self.route, self.store, self.doubt, self.looks = route, store, doubt, looks
         self.open_camera = open_camera
+        self.wanted = wanted
         self._relearn = threading.Event()   # the look book changed: the camera's thread takes it in
         self._profile = None                # the profile as calibrated (without the looks taught)
         if looks is not None:
@@ -109,7 +114,8 @@ class Devices:
                       "source": self.source.status() if self.source else None,
                       "watcher": self.watcher.status() if self.watcher else None,
                       "frames": self.frames.status() if self.frames else None,
-                      "simulated": self.camera_spec.startswith("sim"), "learned": self._learned()}
+                      "simulated": self.camera_spec.startswith("sim"), "learned": self._learned(),
+                      "idle": bool(self.frames and self.frames.idle)}
         sensors = self.link.status() if self.link else None
         if sensors is not None:
             sensors["simulated"] = self.serial_spec == "sim"
@@ -189,6 +195,10 @@ class Devices:
         finally:
             self.throwing.discard(session.id)
 
+    def _frames_wanted(self) -> bool:
+        """Whether the camera should read frames now (see ``wanted`` in __init__)."""
+        return self.wanted is None or bool(self.throwing) or self._reread.is_set() or self.wanted()
+
     def _tray_read_still(self) -> bool:
         status = self.watcher.status() if self.watcher else {}
         return status.get("state") == "still" and status.get("last_read") is not None
@@ -230,7 +240,7 @@ class Devices:
             profile = self.looks.use(self.profile_path, self._profile) if self.looks is not None else self._profile
             self.watcher = TrayWatcher(profile, still_s=STILL_S)
             self.source = (self.open_camera or open_source)(self.camera_spec)
-            self.frames = LatestFrame(self.source, fps=FPS)
+            self.frames = LatestFrame(self.source, fps=FPS, wanted=self._frames_wanted)
         except Exception as exc:  # the game goes on by hand
             self.camera_error = str(exc)
             log.error("camera: %s", exc)

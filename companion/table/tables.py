@@ -23,8 +23,9 @@ log = logging.getLogger(__name__)
 
 
 def game_types() -> list[dict]:
-    """The games this table knows: ``{"id", "players"}`` (the numbers of players it seats)."""
-    return [{"id": name, "players": list(game.players)} for name, game in GAMES.items()]
+    """The games this table knows: ``{"id", "players", "tower"}`` (the numbers of players it seats;
+    whether it throws drinks into the tower, for the lobby's simulated-tower box)."""
+    return [{"id": name, "players": list(game.players), "tower": game.uses_tower} for name, game in GAMES.items()]
 
 
 def game_guide(name: str) -> dict:
@@ -97,7 +98,12 @@ class Tables:
 
     def feed(self, session: TableSession) -> TableSession:
         """Make ``session`` the game the camera and sensors report to (the host's choice; a new
-        game, and a move made on the table view, choose it too). Every open view is told."""
+        game, and a move made on the table view, choose it too). Every open view is told. A game
+        that throws nothing into the tower (TOKYO METRO) never takes it from another game: the
+        tower goes on reporting to the game it fed (the host's choice of such a game is refused
+        before it comes here)."""
+        if not session.game.uses_tower:
+            return session
         before, self.active = self.active, session.id
         if before != session.id:
             for other in {before, session.id} - {None}:
@@ -111,12 +117,18 @@ class Tables:
                 looks=None, open_camera: Callable | None = None) -> Devices:
         """The camera and the sensor board, reporting to this table (not started)."""
         return Devices(self.route, camera=camera, serial=serial, profile=profile, store=self.store,
-                       doubt=self.doubt, looks=looks, open_camera=open_camera)
+                       doubt=self.doubt, looks=looks, open_camera=open_camera, wanted=self.tower_in_play)
 
     def in_play(self) -> TableSession | None:
         """The game the devices report to, while it is open."""
         session = self.sessions.get(self.active) if self.active else None
         return None if session is None or session.over else session
+
+    def tower_in_play(self) -> bool:
+        """Whether the game in play throws drinks into the tower: otherwise (the lobby, a TOKYO
+        METRO game, a finished game) the camera has nothing to read and rests."""
+        session = self.in_play()
+        return session is not None and session.game.uses_tower
 
     def doubt(self, obs: Observation) -> str | None:
         """Why the game in play would put this camera reading to a person (devices read the tray

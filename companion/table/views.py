@@ -31,6 +31,7 @@ class Views:
                     rules.setdefault(kind, game.rule_of(kind))
             return {
                 "game_id": self.id, "game": self.name, "simulated": self.simulated, "viewer": viewer,
+                "tower": game.uses_tower,
                 "bots": self.bots, "state": game.view(state, viewer), "moves": moves,
                 "rules": rules,  # the rule-book section each kind of move (or outcome) offered follows: teach mode
                 "offers_estimates": acting and game.offers_estimates,

@@ -16,6 +16,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -24,6 +25,7 @@ log = logging.getLogger("companion.vision")
 
 IMAGE_EXTS = {".png", ".jpg", ".jpeg", ".bmp", ".webp", ".tif", ".tiff"}
 RETRY_S = 2.0
+IDLE_CHECK_S = 0.25   # how soon a resting reader notices that frames are wanted again
 
 
 class FrameSource:
@@ -258,8 +260,15 @@ class LatestFrame:
     is faster than the camera waits for the next frame rather than seeing one frame twice (which
     would look like a still tray)."""
 
-    def __init__(self, source: FrameSource, fps: float | None = None, name: str = "camera reader"):
+    def __init__(self, source: FrameSource, fps: float | None = None, name: str = "camera reader",
+                 wanted: Callable[[], bool] | None = None):
+        """``wanted()``: whether frames are wanted now (None: always); while it says no, the source
+        is not read at all (a simulated camera renders nothing, a real one is not asked), and
+        it is asked again every IDLE_CHECK_S."""
         self.source = source
+        self.wanted = wanted
+        self.idle = False      # resting now: frames are not wanted
+        self.rested = 0        # the times it found frames unwanted and waited
         self.period = 1.0 / fps if fps else 0.0
         self.read = 0          # frames the source gave
         self.taken = 0         # frames handed out
@@ -273,6 +282,12 @@ class LatestFrame:
 
     def _run(self) -> None:
         while not self._stop.is_set():
+            if self.wanted is not None and not self.wanted():
+                self.idle = True
+                self.rested += 1
+                self._stop.wait(IDLE_CHECK_S)
+                continue
+            self.idle = False
             started = time.monotonic()
             try:
                 image = self.source.read()
@@ -302,7 +317,8 @@ class LatestFrame:
             return frame
 
     def status(self) -> dict:
-        return {"read": self.read, "taken": self.taken, "skipped": self.skipped, "error": self.error}
+        return {"read": self.read, "taken": self.taken, "skipped": self.skipped, "error": self.error, "idle": self.idle,
+                "rested": self.rested}
 
     def close(self) -> None:
         self._stop.set()

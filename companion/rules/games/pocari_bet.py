@@ -49,9 +49,15 @@ def _drawer(state: State) -> int:
     return state.order[sum(s.secret is not None for s in state.seats)]
 
 
-def _picker(state: State) -> int:
+def _draft_order(state: State) -> list[int]:
+    """Who picks, pick by pick: a snake (the turn order, then back again), two picks each."""
     snake = state.order + state.order[::-1]
-    return snake[state.picks % len(snake)]
+    return [snake[k % len(snake)] for k in range(2 * len(state.seats))]
+
+
+def _picker(state: State) -> int:
+    order = _draft_order(state)
+    return order[state.picks % len(order)]
 
 
 def _investor(state: State) -> int:
@@ -280,6 +286,8 @@ def view(state: State, viewer: int | None) -> dict:
         "face_up": list(state.face_up), "seventh": state.seventh,
         "seventh_set_aside": state.seventh_set_aside,
         "supply": sort_drinks(state.supply),
+        # The snake draft, said in words on the dashboard: who picks, pick by pick, and how far it is.
+        "draft": {"order": _draft_order(state), "picks": state.picks} if state.phase == DRAFT else None,
         "tower": {"stuck": sort_drinks(state.tower.inside)},
         "rethrow": sorted(state.rethrow),
         "thrown": list(thrown(state)) if state.phase == DROP else [],

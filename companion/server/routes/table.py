@@ -70,5 +70,8 @@ def add_table_routes(app: FastAPI, ctx: Api) -> None:
         session = ctx.session_of(body.game_id)
         if session.over:
             raise HTTPException(409, "this game is over: choose an open game for the tower to feed")
+        if not session.game.uses_tower:
+            raise HTTPException(409, f"{session.game.title} throws nothing into the tower: the camera and sensors "
+                                     "go on reporting to the game they feed; choose a game played with the tower")
         ctx.tables.feed(session)
         return {"game_id": session.id}

@@ -267,6 +267,8 @@ export function devicesPanel({ onHealth, isHost = () => false } = {}) {
       t("dev.timing", { s: num(Math.round(w.timing.after_still_s * 10) / 10) }),
       cam.frames && cam.frames.skipped ? [" · ", t("dev.skipped", { n: num(cam.frames.skipped) })] : null) : null,
       stale ? h("p", { class: "dev-sub muted", testid: "camera-last-error" }, t("dev.lastError", { why: stale })) : null,
+      // Resting: the game in play throws nothing into the tower (or none is in play): no frames.
+      cam.idle ? h("p", { class: "dev-sub muted", testid: "camera-idle" }, t("dev.idle")) : null,
       learnedPart(cam.learned),
       cam.source ? live : null);
   }

@@ -16,7 +16,9 @@ function answer(view) {
   return held.key === keyOf(view) && held.data ? held.data : null;
 }
 
-// Move test id -> stats; group (a METRO card action "GM1/0", or a kind) -> stats; the best mean among each.
+// Move test id -> stats; group (a METRO card action "GM1/0", or a kind) -> stats. A star marks
+// the server's `best`: a move (group) whose playouts beat the runner-up's by more than the noise
+// (rules/estimate.py, clearly_best); with a handful of playouts each, usually none.
 function indexOf(data) {
   if (data.index) return data.index;
   const moves = new Map();
@@ -25,24 +27,24 @@ function indexOf(data) {
     for (const m of seat.moves) moves.set(moveTestId(m.move), m);
     for (const g of seat.groups) groups.set(g.group, g);
   }
-  const best = (list) => Math.max(...list.filter((x) => x.n).map((x) => x.mean));
-  data.index = { moves, groups, bestMove: best([...moves.values()]), bestGroup: best([...groups.values()]) };
+  data.index = { moves, groups };
   return data.index;
 }
 
 const round10 = (v) => Math.round(v / 10) * 10;
 
-function badge(stats, best, testid) {
+function badge(stats, testid) {
   if (!stats.n) {
     return h("span", { class: "est none", testid, dataset: { n: "0" }, title: t("est.noneTitle") },
       t("est.none"));
   }
-  const isBest = stats.mean === best;
+  const isBest = stats.best === true;
   return h("span", { class: `est${isBest ? " best" : ""}`, testid,
-    dataset: { n: String(stats.n), mean: String(stats.mean), low: String(stats.low), high: String(stats.high) },
-    title: t("est.title", { n: num(stats.n), mean: yen(stats.mean), sd: yen(stats.sd), low: yen(stats.low),
-      high: yen(stats.high) }) },
-  isBest ? "★ " : "", t("est.badge", { yen: yen(round10(stats.mean)) }),
+    dataset: { n: String(stats.n), mean: String(stats.mean), low: String(stats.low), high: String(stats.high),
+      best: String(isBest) },
+    title: [t("est.title", { n: num(stats.n), mean: yen(stats.mean), sd: yen(stats.sd), low: yen(stats.low),
+      high: yen(stats.high) }), isBest ? t("est.bestTitle") : null].filter(Boolean).join(" ") },
+  isBest ? "★ " : "", h("span", { class: "est-mean" }, t("est.badge", { yen: yen(round10(stats.mean)) })),
   stats.n > 1 ? h("span", { class: "est-sd" }, ` ±${num(round10(stats.sd))}`) : null,
   h("span", { class: "est-n" }, ` ·${num(stats.n)}`));
 }
@@ -56,13 +58,13 @@ export function paintEstimates(root, view) {
   for (const b of root.querySelectorAll("button[data-testid^='move-']")) {
     if (b.querySelector(".est")) continue;
     const stats = ix.moves.get(b.dataset.testid);
-    if (stats) b.append(badge(stats, ix.bestMove, `est-${b.dataset.testid}`));
+    if (stats) b.append(badge(stats, `est-${b.dataset.testid}`));
   }
   for (const g of root.querySelectorAll(".m-group[data-action-key]")) {
     const head = g.querySelector(".m-group-head");
     const stats = ix.groups.get(g.dataset.actionKey);
     if (head && stats && !head.querySelector(".est")) {
-      head.append(badge(stats, ix.bestGroup, `est-group-${g.dataset.actionKey.replace("/", "-")}`));
+      head.append(badge(stats, `est-group-${g.dataset.actionKey.replace("/", "-")}`));
     }
   }
 }
@@ -98,7 +100,7 @@ export function estimatePanel(view, act) {
     dataset: { playouts: String(data.playouts), seq: String(data.seq) } },
   h("p", { class: "est-label", testid: "estimates-label" }, h("strong", {}, t("est.title.head")), " ",
     t("est.label", { n: num(data.playouts) }),
-    data.capped ? ` ${t("est.capped", { n: num(data.playouts) })}` : ""),
+    data.capped ? ` ${t("est.capped", { n: num(data.playouts) })}` : "", " ", t("est.starNote")),
   all && all.n ? h("p", { class: "est-overall", testid: "estimates-overall" },
     t("est.overall", { yen: yen(round10(all.mean)), low: yen(all.low), high: yen(all.high) })) : null);
 }

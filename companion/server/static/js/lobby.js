@@ -55,10 +55,29 @@ export function startLobby(root) {
       h("input", { id: `name-${i}`, class: "name-input", testid: `name-${i}`, value: form.names[i], maxlength: 24,
         "aria-label": t("lobby.name", { n: i + 1 }), autocomplete: "off",
         oninput: (e) => { form.names[i] = e.target.value; } }),
-      h("label", { class: "switch" },
-        h("input", { type: "checkbox", testid: `bot-${i}`, checked: form.bots[i],
-          onchange: (e) => { form.bots[i] = e.target.checked; draw(); } }),
-        h("span", { class: "switch-text" }, form.bots[i] ? t("lobby.computer") : t("lobby.human"))));
+      seatKind(i));
+  }
+
+  // Who plays the seat: a person or the computer, both named, one chosen (a single box whose
+  // label flipped between the two read as "not a person" when unticked).
+  function seatKind(i) {
+    const option = (bot, key, testid) => h("label", { class: `seat-kind-option${form.bots[i] === bot ? " on" : ""}` },
+      h("input", { type: "radio", name: `seat-kind-${i}`, testid, checked: form.bots[i] === bot,
+        onchange: () => { form.bots[i] = bot; draw(); } }),
+      h("span", {}, t(key)));
+    return h("div", { class: "seat-kind", role: "radiogroup", "aria-label": t("lobby.seatKind", { n: i + 1 }) },
+      option(false, "lobby.human", `person-${i}`), option(true, "lobby.computer", `bot-${i}`));
+  }
+
+  // A game that throws into the tower may use the simulated tower; another one (TOKYO METRO) has
+  // only chance to simulate: the cards turned up, the ties broken.
+  function simulatedBox() {
+    const type = typeOf(form.game);
+    const tower = !type || type.tower !== false;
+    return h("label", { class: "switch sim-switch", dataset: { tower: String(tower) } },
+      h("input", { type: "checkbox", testid: "simulated", checked: form.simulated,
+        onchange: (e) => { form.simulated = e.target.checked; } }),
+      h("span", { class: "switch-text", testid: "simulated-label" }, t(tower ? "lobby.simulated" : "lobby.simulatedChance")));
   }
 
   async function start(e) {
@@ -113,10 +132,7 @@ export function startLobby(root) {
         testid: "lobby-how" }, t("how.title", { game: gameName(form.game) }), " ›"),
       h("h2", { class: "form-label" }, t("lobby.players")), seatsPicker(),
       [...Array(form.seats).keys()].map(seatRow),
-      h("label", { class: "switch sim-switch" },
-        h("input", { type: "checkbox", testid: "simulated", checked: form.simulated,
-          onchange: (e) => { form.simulated = e.target.checked; } }),
-        h("span", { class: "switch-text" }, t("lobby.simulated"))),
+      simulatedBox(),
       h("button", { type: "submit", class: "big primary huge", testid: "start-game" }, t("lobby.start")));
   }
 

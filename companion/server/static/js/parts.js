@@ -35,7 +35,8 @@ export function actingSeats(state) {
 }
 
 export function simBanner(view) {
-  if (!view.simulated) return null;
+  // A game that throws nothing into the tower (TOKYO METRO) has no tower to simulate.
+  if (!view.simulated || view.tower === false) return null;
   const sims = simulatedDevices(); // "camera" | "sensors" | "both" | null: they read the simulated drops
   return h("div", { class: "banner sim", testid: "simulated-banner", role: "note", dataset: { devices: sims || "none" } },
     t(sims ? `dev.simBanner.${sims}` : "sim.banner"));

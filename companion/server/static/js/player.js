@@ -91,7 +91,7 @@ function startPhone(id) {
       r.phoneExtra(view),
       h("h2", { class: "section-title" }, t("phone.table")),
       h("div", { class: "players compact-list" }, st.players.map((p) => r.playerCard(p, view, { compact: true }))),
-      deviceStatus,
+      view.tower === false ? null : deviceStatus,  // the tower's camera and beams
       r.side(view),
       stuckPanel(st),
       withBeams(r.result(view, { compact: true }), view));

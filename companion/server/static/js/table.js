@@ -213,7 +213,7 @@ function startTable(id) {
   function hostControls() {
     if (!isHost()) return h("span", { class: "role", testid: "spectator-badge" }, t("trust.spectator"));
     return [
-      view.over ? null : view.fed
+      view.over || view.tower === false ? null : view.fed  // (no tower to feed: no button)
         ? h("span", { class: "fed", testid: "fed", title: t("feed.on") }, t("feed.on"))
         : h("button", { class: "big subtle", testid: "feed-here", title: t("feed.other"),
           onclick: (e) => { e.currentTarget.disabled = true; act.feed().catch(() => {}).finally(render); } },
@@ -266,7 +266,7 @@ function startTable(id) {
           happened.panel(view),
           r.side(view),
           stuckPanel(st, isHost() ? spillControl(view, ui, act) : null),
-          devicesBox.el,
+          view.tower === false ? null : devicesBox.el,  // the tower's camera and beams
           early ? null : join)));
   }
 

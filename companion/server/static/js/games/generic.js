@@ -3,11 +3,12 @@
 // money in yen, seats as names, every label through the catalogue (or humanised).
 import { h } from "../dom.js";
 import { t, tOr } from "../i18n.js";
-import { cardSvg, cardBackSvg, crateSvg, isCard } from "../drinks.js";
+import { cardBackSvg, crateSvg, isCard } from "../drinks.js";
 import { yenEl, playerHead, isActing, drinkRow, roundText, phaseText, finalDetails } from "../parts.js";
 import { fieldList, perSeatKeys, seatTable, blank, valueNodes } from "../values.js";
 import { composeBuilders } from "../compose.js";
 import { estimatePanel } from "../estimates.js";
+import { namedCard } from "../cardface.js";
 
 // Player fields the head shows already, or that stay off the shared screen.
 const PLAYER_SHOWN = new Set(["seat", "name", "yen", "start", "turn", "secret", "has_secret"]);
@@ -104,7 +105,7 @@ export function phoneMe(view) {
     secret !== null && secret !== undefined
       ? h("div", { class: "secret-box", testid: "secret-card", dataset: { card: typeof secret === "string" ? secret : "" } },
         h("span", { class: "label" }, t("phone.secretTitle")),
-        isCard(secret) ? cardSvg(secret, "card-xl") : h("span", {}, valueNodes(secret, "secret", st)))
+        isCard(secret) ? namedCard(secret) : h("span", {}, valueNodes(secret, "secret", st)))
       : null);
 }
 

@@ -8,6 +8,8 @@ import { drinkRow, yenEl, playerHead, isActing, roundText, phaseText } from "../
 import { moveButton } from "../moves.js";
 import { bigButton, busy } from "../pickers.js";
 import { me } from "./generic.js";
+import { namedCard } from "../cardface.js";
+import { stackOnPhone } from "../stack.js";
 
 // --- moves ------------------------------------------------------------------------------------
 
@@ -38,7 +40,20 @@ function pickGrid(moves, view, run) {
         : h("span", { class: "pick-gap", "aria-hidden": "true" }));
     }
   }
-  return [h("p", { class: "hint" }, t("pocari.pickHint")), h("div", { class: "pick-grid" }, cells)];
+  return [h("p", { class: "hint" }, t("pocari.pickHint")), draftOrder(view.state), h("div", { class: "pick-grid" }, cells)];
+}
+
+// The snake draft in words: the turn order there and back, each name in the order it picks,
+// the pick now marked, the picks made struck through.
+function draftOrder(state) {
+  const draft = state.draft;
+  if (!draft || !draft.order) return null;
+  const name = (seat) => (state.players[seat] || {}).name || "";
+  return h("div", { class: "draft-order", testid: "draft-order" },
+    h("p", { class: "draft-rule" }, t("pocari.snake", { first: name(draft.order[0]) })),
+    h("ol", { class: "draft-picks" }, draft.order.map((seat, k) => h("li", {
+      class: k < draft.picks ? "done" : k === draft.picks ? "now" : "",
+      "aria-current": k === draft.picks ? "step" : null, dataset: { seat: String(seat) } }, name(seat)))));
 }
 
 function investButtons(moves, view, run) {
@@ -193,9 +208,9 @@ function result(view, { compact = false } = {}) {
     ],
     seventhLine(state, last),
     h("h3", {}, t("result.pay.title")),
-    h("div", { class: "payouts-wrap" }, h("table", { class: "payouts" },
+    h("div", { class: "payouts-wrap" }, (compact ? (x) => x : stackOnPhone)(h("table", { class: "payouts" },
       h("thead", {}, h("tr", {}, head.map(([key, cls]) => h("th", { scope: "col", class: cls }, t(key))))),
-      h("tbody", {}, rows))));
+      h("tbody", {}, rows)))));  // the full table row by row on a narrow screen; a phone's short one fits
 }
 
 // --- a player's phone: my money and stake, my secret card, my drinks -----------------------
@@ -218,7 +233,8 @@ function phoneMe(view) {
     // My secret card, large: only this page (with my token) ever receives it.
     h("div", { class: "secret-box", testid: "secret-card", dataset: { card: mine.secret || "" } },
       h("span", { class: "label" }, t("phone.secretTitle")),
-      mine.secret ? cardSvg(mine.secret, "card-xl") : h("p", { class: "muted no-card" }, t("phone.noCard"))));
+      mine.secret ? namedCard(mine.secret)
+        : h("p", { class: "muted no-card", testid: "no-card" }, t(view.over ? "phone.secretOver" : "phone.noCard"))));
 }
 
 function phoneExtra(view) {

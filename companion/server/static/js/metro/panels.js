@@ -6,6 +6,7 @@ import { yenEl, playerHead, isActing, roundText, phaseText } from "../parts.js";
 import { lineBadge, seatDot, playerColour, inkOn, initial } from "./common.js";
 import { cardEl } from "./cards.js";
 import { runRemaining } from "./animate.js";
+import { stackOnPhone } from "../stack.js";
 
 const ordinal = (n) => t("metro.player.order", { n: n + 1 });
 
@@ -142,8 +143,8 @@ export function scoringTable(view, sc, { testid = "scoring" } = {}) {
   const sumTable = h("table", { class: "payouts m-score-sum" },
     h("thead", {}, h("tr", {}, sumHead)),
     h("tbody", {}, st.players.map((p) => sumRow(st, sc, p))));
-  return h("div", { class: "m-scoring", testid },
-    h("div", { class: "payouts-wrap" }, lineTable), h("div", { class: "payouts-wrap" }, sumTable));
+  return h("div", { class: "m-scoring", testid },  // row by row on a phone (no sideways scrolling)
+    h("div", { class: "payouts-wrap" }, stackOnPhone(lineTable)), h("div", { class: "payouts-wrap" }, stackOnPhone(sumTable)));
 }
 
 // During the game: what everyone would end with now (folded: the line by line table opens).
