@@ -27,6 +27,7 @@ import pytest
 from browser_support import REPLY_MS, assert_fits, call, move_testid, shown, tap, wait_until
 from playwright.sync_api import expect
 
+import game_night
 import metro_map_checks as mapcheck
 
 from companion.table.log import read_jsonl
@@ -512,6 +513,8 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
         return call(base_url, "GET", f"/api/games/{gid}/view", token=token)
 
     acted: dict[tuple[int, int], int] = {}
+    told = 0  # the computers' moves the table's feed was seen to tell, up to this record
+    shot_mid = False
     taps = held_runs = runs = 0
     estimated_phone = estimated_table = last_run_checked = False
     for _ in range(1500):
@@ -543,6 +546,8 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
         if first["kind"] == "run_trains":
             # The preview is on the table before the trains run; a computer's run waits for the tap.
             shown(table, view["seq"])
+            game_night.open_feed(table)
+            told = game_night.computer_moves_told(table, view, told)
             expect(table.get_by_test_id("train-preview")).to_be_visible()
             if seat in BOTS:
                 held_runs += 1
@@ -572,6 +577,13 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
         offered = api(tokens[0])["moves"] if seat == 0 else view["moves"]
         seq = api(tokens[0])["seq"] if seat == 0 else view["seq"]
         shown(page, seq)
+        if page is table:  # what the computers did since is in the table's feed, in words
+            game_night.open_feed(table)
+            told = game_night.computer_moves_told(table, view, told)
+            if st["round"] == 3 and not shot_mid:  # the main views mid-game, for a person to look at
+                game_night.screenshot(table, "metro-table-mid", full_page=False)
+                game_night.screenshot(phone, "metro-phone-mid", full_page=False)
+                shot_mid = True
         kinds = {m["move"]["kind"] for m in offered}
         if st["phase"] == "actions" and "pass" in kinds:
             # Estimates from later rounds: fewer rounds to play out, a quicker answer.
@@ -629,7 +641,13 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
     shown(phone, view["seq"])
     expect(phone.get_by_test_id("final-scoring")).to_be_visible()
     assert_fits(phone, "the end scoring on a phone")
-    phone.screenshot(path="/tmp/metro-phone-final.png", full_page=True)
+    game_night.screenshot(phone, "metro-phone-final")
+    game_night.screenshot(table, "metro-table-final")
+    # Every computer move is in the feed; the history lists the game with its winner.
+    assert told and game_night.every_computer_move_in_feed(base_url, gid, game_night.records_of(base_url, gid))
+    best = max(result["totals"])
+    game_night.history_lists(table, base_url, gid, FOUR[result["totals"].index(best)])
+    game_night.screenshot(table, "history")
     assert not errors, errors
     elapsed = time.monotonic() - started
     print(f"4-player game: {taps} taps, {elapsed:.1f} s")     # (for the record: speed is the benchmarks' to measure)

@@ -11,6 +11,7 @@ import { actionLabel, seatName, tNodes, valueNodes } from "./values.js";
 
 const COMPACT = 3;     // entries the closed panel shows
 const FLASH_MS = 6000;
+const FLASH_EVENTS = 4;  // events the flash tells of one entry (the panel has them all)
 
 // Who made an entry's move, in words: a seat's name (a computer's marked), or the table's devices.
 function whoNodes(e, ctx) {
@@ -43,6 +44,21 @@ function yenChips(e, ctx) {
   return chips.length ? h("div", { class: "yen-changes" }, chips) : null;
 }
 
+// A piece moved step by step (a METRO train: M16 to M17, M17 to M18, ...) is told as one move,
+// from its first stop to its last: a person moves the marker once. Steps join when they are
+// events of one kind, each starting where the one before ended, alike in everything else.
+function joinSteps(events) {
+  const same = (a, b) => a.kind === b.kind && "from" in a && "to" in a && a.to === b.from
+    && Object.keys(a).every((k) => ["from", "to", "dir"].includes(k) || JSON.stringify(a[k]) === JSON.stringify(b[k]));
+  const out = [];
+  for (const ev of events) {
+    const last = out[out.length - 1];
+    if (last && same(last, ev)) out[out.length - 1] = { ...last, to: ev.to };
+    else out.push(ev);
+  }
+  return out;
+}
+
 // What the entry says happened: its events' words, the board changes apart.
 function whatNodes(e, ctx) {
   const who = whoNodes(e, ctx);
@@ -53,7 +69,7 @@ function whatNodes(e, ctx) {
   if (e.type === "dismiss" || e.type === "end") return { head: t(`happened.${e.type}`), plain: [], board: [] };
   const plain = [];
   const board = [];
-  for (const ev of e.events || []) {
+  for (const ev of joinSteps(e.events || [])) {
     const words = eventNodes(ev, ctx);
     if (words) (ev.on_board ? board : plain).push(h("li", { dataset: { kind: ev.kind } }, words));
   }
@@ -67,8 +83,17 @@ function whatNodes(e, ctx) {
 }
 
 // `testid`: the panel's entries have one (feed-<seq>); the flash's copy has none.
-export function entryNode(e, ctx, takenBack, testid = true) {
-  const { head, plain, board } = whatNodes(e, ctx);
+// `limit`: the most events told (the flash's: a train phase has dozens); the rest counted.
+export function entryNode(e, ctx, takenBack, testid = true, limit = Infinity) {
+  const told = whatNodes(e, ctx);
+  const { head } = told;
+  let { plain, board } = told;
+  const hidden = Math.max(0, plain.length + board.length - limit);
+  if (hidden) {
+    board = board.slice(0, limit);
+    plain = plain.slice(0, Math.max(0, limit - board.length));
+    (board.length ? board : plain).push(h("li", { class: "feed-hidden" }, t("happened.andMore", { n: hidden })));
+  }
   return h("li", { class: `feed-entry${takenBack ? " taken-back" : ""}${board.length ? " has-board" : ""}`,
     testid: testid ? `feed-${e.seq}` : null, dataset: { seq: String(e.seq), type: e.type, by: e.by } },
   h("div", { class: "feed-head" }, head),
@@ -93,7 +118,7 @@ export function feedKeeper(gameId, { own = () => false } = {}) {
     if (flashEl) flashEl.remove();
     clearTimeout(flashTimer);
     flashEl = h("div", { class: "feed-flash", role: "status", "aria-live": "polite", testid: "feed-flash",
-      onclick: () => flashEl && flashEl.remove() }, h("ol", { class: "feed-list" }, entryNode(e, ctx, false, false)));
+      onclick: () => flashEl && flashEl.remove() }, h("ol", { class: "feed-list" }, entryNode(e, ctx, false, false, FLASH_EVENTS)));
     document.body.append(flashEl);
     flashTimer = setTimeout(() => { if (flashEl) flashEl.remove(); flashEl = null; }, FLASH_MS);
   }

@@ -260,10 +260,11 @@ function startTable(id) {
           view.over ? gameOverPanel(view, { extra: r.overExtra(view), titleKey: r.overTitle }) : null,
           playersGrid(view, st.players.map((p) => r.playerCard(p, view))),
           view.over ? null : actionPanel(r),
+          r.feedBesideMoves ? happened.panel(view) : null,
           withBeams(r.result(view), view)),
         h("aside", { class: "col-side" },
           early && !joinTop ? join : null,
-          happened.panel(view),
+          r.feedBesideMoves ? null : happened.panel(view),
           r.side(view),
           stuckPanel(st, isHost() ? spillControl(view, ui, act) : null),
           view.tower === false ? null : devicesBox.el,  // the tower's camera and beams

@@ -9,6 +9,7 @@
 //   secretChoice(view, outcomes, act) (phone) · phoneMe(view) · phoneExtra(view) -> [panels]
 //   overExtra(view) · overTitle (catalogue key)
 //   joinAtTop: before the first move the join panel leads the whole table (else: the side column's top)
+//   feedBesideMoves: the feed of the night right under the moves (else: at the side column's top)
 import generic from "./generic.js";
 import pocariBet from "./pocari_bet.js";
 import tokyoMetro from "./tokyo_metro.js";

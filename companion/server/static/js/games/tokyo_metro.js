@@ -85,4 +85,5 @@ export default {
   playerCard, side, movesHead, result, overExtra, phoneMe, phoneExtra, choice, moveBuilders: builders,
   overTitle: "metro.score.standings",
   joinAtTop: true,  // the side column comes after the moves and the players (metro.css)
+  feedBesideMoves: true,  // what happened right under the moves, above the players (metro.css)
 };
