@@ -65,8 +65,11 @@ firmware: firmware-deps
 # the service start, so that no process meets the compiler on its first frames
 # (companion/vision/warm.py).
 PYTEST_WORKERS := -n 2 --dist loadgroup --no-loadscope-reorder
+# The rendered tables the vision tests use are built first, two at a time (tests/prerender.py):
+# built on first use in a fresh clone they held up one worker for most of two minutes.
 test: $(VENV)/.installed test-debs firmware-deps firmware
 	$(VENV)/bin/python -m companion.vision.warm
+	$(VENV)/bin/python tests/prerender.py --jobs 2
 	$(VENV)/bin/python -m pytest $(PYTEST_WORKERS) $(TEST_ARGS)
 
 # The rules and unit tests alone, for the edit-test loop: no browser, rendered photos or devices.

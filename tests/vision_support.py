@@ -12,6 +12,7 @@ import argparse
 import copy
 import fcntl
 import hashlib
+import json
 import os
 import pickle
 import shutil
@@ -75,41 +76,58 @@ def _built(name: str, code: tuple[str, ...], make):
     return path
 
 
-def calibration_set(seed: int, tray: str | None = None) -> Path:
-    """A folder with the table's rendered calibration photos (background.png and one photo per
-    drink), about 60 MB: for the tests of calibration itself. Shared: copy it before changing
-    anything in it."""
+def _noted(kind: str, **args) -> None:
+    """With TTC_RECORD_RENDERED set (tests/prerender.py --record), what a test asked to be built
+    is appended there: the list of what the suite uses, for building it ahead (tests/prerender.py)."""
+    record = os.environ.get("TTC_RECORD_RENDERED")
+    if record:
+        with open(record, "a") as f:
+            f.write(json.dumps({"kind": kind, **args}) + "\n")
+
+
+def calibration_set_path(seed: int, tray: str | None = None) -> Path:
     def make(out: Path) -> Path:
         write_calibration_set(out, Look.from_seed(seed, tray), seed)
         return out
     return _built(f"calset-{seed}-{tray}", PHOTO_CODE, make)
 
 
+def calibration_set(seed: int, tray: str | None = None) -> Path:
+    """A folder with the table's rendered calibration photos (background.png and one photo per
+    drink), about 60 MB: for the tests of calibration itself. Shared: copy it before changing
+    anything in it."""
+    _noted("calset", seed=seed, tray=tray)
+    return calibration_set_path(seed, tray)
+
+
 _profiles: dict[tuple, object] = {}
+
+
+def profile_path(seed: int, tray: str | None = None) -> Path:
+    """The file of the table's profile (pickled), built when missing."""
+    def make(out: Path) -> Path:
+        photos = calibration_photos(Look.from_seed(seed, tray), seed)   # as calibrate_dir reads them
+        _, background = next(photos)
+        profile = calibrate_photos(background, ((d, f"{d}.png", img) for d, img in photos),
+                                   f"calibrate drinks (rendered table {seed})")
+        profile._cache = {}                 # derived on first use; megabytes in a file
+        out.write_bytes(pickle.dumps(profile))
+        return out
+    return _built(f"profile-{seed}-{tray}.pickle", PROFILE_CODE, make)
 
 
 def calibrated(seed: int, tray: str | None = None):
     """The profile ``companion calibrate drinks`` makes from that table's calibration photos;
     each caller gets its own copy to change."""
     key = (seed, tray)
+    _noted("profile", seed=seed, tray=tray)
     if key not in _profiles:
-        def make(out: Path) -> Path:
-            photos = calibration_photos(Look.from_seed(seed, tray), seed)   # as calibrate_dir reads them
-            _, background = next(photos)
-            profile = calibrate_photos(background, ((d, f"{d}.png", img) for d, img in photos),
-                                       f"calibrate drinks (rendered table {seed})")
-            profile._cache = {}                 # derived on first use; megabytes in a file
-            out.write_bytes(pickle.dumps(profile))
-            return out
-        _profiles[key] = pickle.loads(_built(f"profile-{seed}-{tray}.pickle", PROFILE_CODE, make).read_bytes())
+        _profiles[key] = pickle.loads(profile_path(seed, tray).read_bytes())
     return copy.deepcopy(_profiles[key])
 
 
-def benchmark_photo(tmp_path, seed: int, skip: int, difficulty: str = "touching"):
-    """A table, calibrated from its rendered photos, and the photo that follows the first
-    ``skip`` of the benchmark's sequence at that difficulty: profile, image, truth. The photo is
-    kept beside the tables: several tests read the same one, and skipping a photo costs a
-    sixth of rendering it (the generator draws its noise all the same)."""
+def photo_path(seed: int, skip: int, difficulty: str = "touching") -> Path:
+    """The file of the benchmark's photo after ``skip`` of its sequence (pickled), built when missing."""
     def make(out: Path) -> Path:
         renderer = Renderer(Look.from_seed(seed))
         rng = np.random.default_rng([seed, 31337])
@@ -117,8 +135,21 @@ def benchmark_photo(tmp_path, seed: int, skip: int, difficulty: str = "touching"
             skip_sample(renderer, rng, difficulty)
         out.write_bytes(pickle.dumps(render_sample(renderer, rng, difficulty)))
         return out
-    image, truth = pickle.loads(_built(f"photo-{seed}-{difficulty}-{skip}.pickle", PHOTO_CODE, make).read_bytes())
+    return _built(f"photo-{seed}-{difficulty}-{skip}.pickle", PHOTO_CODE, make)
+
+
+def benchmark_photo(tmp_path, seed: int, skip: int, difficulty: str = "touching"):
+    """A table, calibrated from its rendered photos, and the photo that follows the first
+    ``skip`` of the benchmark's sequence at that difficulty: profile, image, truth. The photo is
+    kept beside the tables: several tests read the same one, and skipping a photo costs a
+    sixth of rendering it (the generator draws its noise all the same)."""
+    _noted("photo", seed=seed, skip=skip, difficulty=difficulty)
+    image, truth = pickle.loads(photo_path(seed, skip, difficulty).read_bytes())
     return calibrated(seed), image, truth
+
+
+# What tests/prerender.py builds ahead, by the kind _noted records.
+BUILDERS = {"calset": calibration_set_path, "profile": profile_path, "photo": photo_path}
 
 
 def shadow_band(image: np.ndarray, start: float = 300.0, width: float = 600.0, depth: float = 0.5,
