@@ -32,16 +32,18 @@ def open_feed(page) -> None:
         tap(page, "feed-more")
 
 
-def computer_moves_told(page, view: dict, since: int) -> int:
+def computer_moves_told(page, view: dict, since: int) -> tuple[int, int]:
     """Every computer move the view's feed holds after record ``since`` is on ``page`` (the table
     view, the feed opened) in words: the computer named, what it did said (no raw ids); answers
-    the newest seq looked at. (The view carries the latest entries; that none is missing at all
+    the newest seq looked at and how many computer moves were looked at. (The view carries the latest entries; that none is missing at all
     is :func:`every_computer_move_in_feed`'s to check, by the feed's route.)"""
     feed = view.get("feed") or []
     newest = max((e["seq"] for e in feed), default=since)
+    checked = 0
     for e in feed:
         if e["seq"] <= since or e["by"] != "computer":
             continue
+        checked += 1
         entry = page.get_by_test_id(f"feed-{e['seq']}")
         expect(entry).to_have_count(1)
         expect(entry).to_contain_text("(computer)")
@@ -51,7 +53,7 @@ def computer_moves_told(page, view: dict, since: int) -> int:
         assert not text.strip().endswith("(computer)"), f"feed entry {e['seq']} names the computer alone: {text!r}"
         if any(ev.get("on_board") for ev in e.get("events", [])):
             expect(entry.get_by_test_id("on-board")).to_be_visible()
-    return newest
+    return newest, checked
 
 
 def records_of(base: str, gid: str) -> list[dict]:
