@@ -6,7 +6,7 @@
 // "more"; a new entry made by someone else (a computer seat, a phone, the tower) flashes briefly.
 import { h } from "./dom.js";
 import { api } from "./api.js";
-import { t, template, yen } from "./i18n.js";
+import { t, template, yen, onLangChange } from "./i18n.js";
 import { actionLabel, seatName, tNodes, valueNodes } from "./values.js";
 
 const COMPACT = 3;     // entries the closed panel shows
@@ -122,6 +122,9 @@ export function feedKeeper(gameId, { own = () => false } = {}) {
     document.body.append(flashEl);
     flashTimer = setTimeout(() => { if (flashEl) flashEl.remove(); flashEl = null; }, FLASH_MS);
   }
+
+  // A flash in the language just left goes at once (the panel is drawn anew in the new one).
+  onLangChange(() => { if (flashEl) flashEl.remove(); flashEl = null; });
 
   function announce(view) {
     const feed = view.feed || [];
