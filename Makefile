@@ -65,12 +65,17 @@ firmware: firmware-deps
 # the service start, so that no process meets the compiler on its first frames
 # (companion/vision/warm.py).
 PYTEST_WORKERS := -n 2 --dist loadgroup --no-loadscope-reorder
-# The rendered tables the vision tests use are built first, two at a time (tests/prerender.py):
-# built on first use in a fresh clone they held up one worker for most of two minutes.
+# The rendered tables the vision tests use are built alongside, two at a time, from the start
+# (tests/prerender.py): the browser tests that run first leave the cores idle while they wait
+# on pages, and the vision tests that run later find their tables built (or wait for the one
+# being built). Built on first use, in a fresh clone, they held up one worker instead.
 test: $(VENV)/.installed test-debs firmware-deps firmware
 	$(VENV)/bin/python -m companion.vision.warm
-	$(VENV)/bin/python tests/prerender.py --jobs 2
-	$(VENV)/bin/python -m pytest $(PYTEST_WORKERS) $(TEST_ARGS)
+	@$(VENV)/bin/python tests/prerender.py --jobs 2 & prerender=$$!; \
+	trap 'kill $$prerender 2>/dev/null' INT TERM; \
+	echo "$(VENV)/bin/python -m pytest $(PYTEST_WORKERS) $(TEST_ARGS)"; \
+	$(VENV)/bin/python -m pytest $(PYTEST_WORKERS) $(TEST_ARGS); status=$$?; \
+	wait $$prerender; exit $$status
 
 # The rules and unit tests alone, for the edit-test loop: no browser, rendered photos or devices.
 .PHONY: test-fast

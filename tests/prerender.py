@@ -1,10 +1,11 @@
-"""Build the rendered tables and photos the vision tests use, all of them, two at a time, before
-the tests start (`make test` runs it after compiling the kernels).
+"""Build the rendered tables and photos the vision tests use, all of them, two at a time, while
+the tests start (`make test` runs it in the background beside pytest).
 
 Why: a fresh clone has none of them cached (tests/vision_support.py builds each on first use,
 about 5 s a table), and built on first use they pile up on whichever worker meets them first
 while the other worker waits on a lock or runs out of other work: on two cores that took some
-110 s of the suite's wall time, against about 60 s built side by side here. What is missing
+110 s of the suite's wall time; built alongside they fill the cores that the browser tests,
+which run first, leave idle while they wait on pages (docs/performance.md). What is missing
 from the list is still built on first use, as before; what is cached already is skipped.
 
 The list, tests/data/rendered.json, is what the vision tests asked for in a run:
