@@ -19,7 +19,7 @@ import threading
 from typing import Any
 
 from . import drops
-from .log import LogError, read_jsonl
+from .log import read_jsonl
 from .summary import SUMMARY_VERSION, of_stored, set_aside, summarize
 from .tables import Tables
 
@@ -111,12 +111,7 @@ def _averaged(t: dict) -> dict:
 def replay_log(text: str) -> dict:
     """What a log file (``.jsonl``: a header line, then one record a line) comes to: its summary,
     as the history shows a game, and the game's payouts. LogError names the first bad line."""
-    try:
-        folded = read_jsonl(text.splitlines())
-    except LogError:
-        raise
-    except Exception as exc:  # the header's settings, refused by the game's setup
-        raise LogError(1, f"the game cannot be set up with these settings ({exc})") from None
+    folded = read_jsonl(text.splitlines())  # its header's settings refused: a LogError of line 1 too
     config: dict[str, Any] = dict(folded.config)
     return {"summary": summarize(None, folded.game.name, config, folded),
             "payouts": folded.game.payouts(folded.state)}

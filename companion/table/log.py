@@ -192,7 +192,7 @@ def read_jsonl(lines: Iterable[str]) -> Folded:
         start(game, config)  # the header's game and settings first: their faults are line 1's
     except KeyError as exc:
         raise LogError(1, str(exc.args[0])) from None
-    except (IllegalMove, ValueError, TypeError) as exc:
+    except Exception as exc:  # refused (IllegalMove, a validation error) or so odd the setup trips on them
         raise LogError(1, f"the game's settings cannot be used: {exc}") from None
     return fold(game, config, records, first_line=2)
 
