@@ -46,6 +46,7 @@ def shown_as_written(slot: str) -> bool:
             or slot == "game" or slot.endswith("id"))
 
 
+@cache  # the catalogues ship with the code: read the folder once, not on every closed socket
 def offered() -> tuple[str, ...]:
     """The languages with a catalogue (English, the source, needs none)."""
     return tuple(sorted(p.stem for p in HERE.glob("*.json")))
