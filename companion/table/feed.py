@@ -118,12 +118,13 @@ class Feed:
         self.entries.append(Entry(self.count, "move", str(record.get("by", "")), self._yen(game, after), move,
                                   marked, game.secret_owner(before, move), game.open_events(move)))
 
-    def undone(self, game: Any, record: Mapping[str, Any], before: Any, move: Move, after: Any, last: int) -> None:
-        """An undo took back ``move`` (made in ``before``), the ``last``-th live move, and all after it."""
+    def undone(self, game: Any, record: Mapping[str, Any], before: Any, move: Move, last: int) -> None:
+        """An undo took back ``move`` (made in ``before``, the state the undo goes back to), the
+        ``last``-th live move, and all after it: the yen they moved go back with this entry."""
         self.count += 1
         taken = tuple(self.seqs[last:])
         del self.seqs[last:]
-        self.entries.append(Entry(self.count, "undo", str(record.get("by", "")), self._yen(game, after), move,
+        self.entries.append(Entry(self.count, "undo", str(record.get("by", "")), self._yen(game, before), move,
                                   owner=game.secret_owner(before, move), takes_back=taken))
 
     def noted(self, game: Any, record: Mapping[str, Any], state: Any) -> None:

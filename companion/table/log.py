@@ -97,10 +97,9 @@ class Folded:
             last = self.last_personal_move()
             if last is None:
                 raise IllegalMove("there is no move made by a person to undo")
-            after = self.state
             self.state, move, _ = self.history[last]
             del self.history[last:]
-            self.feed.undone(self.game, record, self.state, move, after, last)
+            self.feed.undone(self.game, record, self.state, move, last)
             self.tray_seen = False  # a drop awaited again is entered again
             self.about, self.undone = (self.state, move), True
             self.events, self.question = [Event("undone", {"move": move.to_json()})], None
