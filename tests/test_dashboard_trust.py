@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 import urllib.error
 
-from browser_support import call, tap, tap_and_wait
+from browser_support import call, tap, tap_and_wait, wait_until
 from playwright.sync_api import expect
 from server_support import HOST_KEYS
 
@@ -152,8 +152,11 @@ def test_join_warns_on_loopback_and_shows_the_codes_full_screen(base_url, browse
     join = table.locator(".col-side > [data-testid=join]:first-child")
     expect(join).to_be_visible()
     expect(table.get_by_test_id("join-warning")).to_contain_text("--public-url")
-    box = join.bounding_box()
-    assert box and box["y"] < TABLE_SIZE["height"] / 2, f"the join panel is not near the top: {box}"
+    # The page draws itself anew as the links arrive: wait for the panel as it settles, not one look.
+    wait_until(table, """(half) => {
+        const el = document.querySelector('.col-side > [data-testid=join]:first-child');
+        return el && el.getBoundingClientRect().height > 0 && el.getBoundingClientRect().top < half;
+    }""", "the join panel near the top of the table view", arg=TABLE_SIZE["height"] / 2)
 
     tap(table, "show-codes")
     codes = table.get_by_test_id("join-codes")
