@@ -130,6 +130,9 @@ class BoardFile(FileModel):
     start_area: StartArea
     lines: Items(LineData, 1)
     stations: Items(StationData, 1)
+    # Where fields, stations, stops and the revenue track lie on the sheet, in millimetres, for the
+    # board camera (companion/board_layout.py checks and reads it; the engine does not).
+    layout: dict[str, Any] | None = None
 
 
 # --- cards and the track --------------------------------------------------------------------------

@@ -354,6 +354,8 @@ def main() -> None:
     args = parser.parse_args()
     board = build(args.source)
     args.out.write_text(json.dumps(board, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    from build_layout import add_layout  # noqa: E402 - a script beside this one
+    add_layout(args.out)   # where everything lies in millimetres, for the board camera
     stops = sum(len(l["stops"]) for l in board["lines"])
     circles = sum(len(s["circles"]) for s in board["stations"])
     print(f"wrote {args.out}: {len(board['stations'])} stations, {circles} circles, {stops} stops")
