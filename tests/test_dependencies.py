@@ -29,6 +29,10 @@ FORBIDDEN = {
     ("table", "server"): "arrows point from the server to the table",
 }
 RULES_MAY_IMPORT = {"rules", "drinks"}
+# Modules shared by vision, sim, table and server (what a board is and what stands on it):
+# they import none of those parts, or an arrow would run both ways.
+SHARED = {"board_layout", "board_pieces"}
+SHARED_MAY_IMPORT = {"drinks", "board_layout", "board_pieces"}
 
 
 def part(module: str) -> str:
@@ -78,6 +82,8 @@ def wrong_arrows(path: Path) -> list[str]:
         why = FORBIDDEN.get((mine, theirs))
         if mine == "rules" and theirs not in RULES_MAY_IMPORT:
             why = "rules imports nothing of the project but drinks"
+        if mine in SHARED and theirs not in SHARED_MAY_IMPORT:
+            why = "a module shared by vision, sim and table imports none of them"
         if why:
             wrong.append(f"{path.relative_to(ROOT)}:{line} imports {target}: {why}")
     return wrong

@@ -157,14 +157,15 @@ def test_drink_of_needs_one_colour_and_one_shape_card(a, b):
 # --- doctests of the rules modules ---------------------------------------------------------
 
 def _doctest_modules():
-    """companion.drinks and every module under companion.rules whose source has an example."""
+    """companion.drinks, the board's shared modules and every module under companion.rules whose
+    source has an example."""
     import importlib
     import inspect
     import pkgutil
 
     import companion.rules
 
-    names = ["companion.drinks"] + sorted(
+    names = ["companion.drinks", "companion.board_layout", "companion.board_pieces"] + sorted(
         m.name for m in pkgutil.walk_packages(companion.rules.__path__, "companion.rules.") if not m.ispkg)
     modules = [importlib.import_module(n) for n in names]
     return [m for m in modules if ">>>" in inspect.getsource(m)]
