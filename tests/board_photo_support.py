@@ -13,19 +13,19 @@ DRAW_PX_PER_MM = 2.0
 MARGIN_MM = 60.0          # around the sheet, for the markers
 
 
-def printed_warp(strength: float = 1.0):
+def printed_warp(bow: float = 1.0):
     """Data mm -> printed mm: a larger, slightly turned and shifted board with a gentle bow (up
-    to ~20 mm from our data in all, ~4 mm of it not affine)."""
+    to ~20 mm from our data in all, ~4 mm of it not affine; ``bow=0``: affine alone)."""
     c, s = np.cos(np.radians(0.8)), np.sin(np.radians(0.8))
 
     def move(p: np.ndarray) -> np.ndarray:
         p = np.asarray(p, np.float64).reshape(-1, 2)
         x, y = p[:, 0] - 483.5, p[:, 1] - 270.0
-        ax = 1.015 * (c * x - s * y) + 483.5 + 6.0
-        ay = 1.01 * (s * x + c * y) + 270.0 - 4.0
-        bow_y = 4.0 * (x / 483.5) ** 2            # the print bows down toward its ends
-        bow_x = 2.5 * np.sin(np.pi * y / 540.0) * (x / 483.5)
-        return np.c_[p[:, 0] + strength * (ax - p[:, 0] + bow_x), p[:, 1] + strength * (ay - p[:, 1] + bow_y)]
+        ax = 1.02 * (c * x - s * y) + 483.5 + 10.0
+        ay = 1.015 * (s * x + c * y) + 270.0 - 7.0
+        bow_y = bow * 4.0 * (x / 483.5) ** 2            # the print bows down toward its ends
+        bow_x = bow * 2.5 * np.sin(np.pi * y / 540.0) * (x / 483.5)
+        return np.c_[ax + bow_x, ay + bow_y]
     return move
 
 

@@ -66,16 +66,15 @@ def read_photo(source: bytes | str | Path | np.ndarray) -> np.ndarray:
                 data = Path(source).read_bytes()
             except OSError as exc:
                 raise BoardCalibrationError(f"{source}: cannot read the photo: {exc.strerror or exc}") from None
-            name = str(source)
         else:
-            data, name = bytes(source), "the photo"
+            data = bytes(source)
         if len(data) > MAX_PHOTO_BYTES:
-            raise BoardCalibrationError(f"{name} is {len(data) // 1_000_000} MB; at most "
+            raise BoardCalibrationError(f"the photo is {len(data) // 1_000_000} MB; at most "
                                         f"{MAX_PHOTO_BYTES // 1_000_000} MB are taken: send a smaller photo")
         image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
         if image is None:
-            raise BoardCalibrationError(f"{name} is not an image OpenCV can read: send a JPEG or PNG photo "
-                                        "of the empty board")
+            raise BoardCalibrationError("the photo is not an image OpenCV can read: send a JPEG or PNG photo of "
+                                        "the empty board")
     if image.ndim == 2:
         image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
