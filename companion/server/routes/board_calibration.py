@@ -63,6 +63,8 @@ def add_board_calibration_routes(app: FastAPI, ctx: Api) -> None:
               description="The body is the photo (JPEG or PNG, at most 8 MB), or empty with `source=camera` for "
                           "the board camera's latest frame. Answers as `GET /api/board/calibration`; 422 when "
                           "the photo is no image or its corner markers are not found (the detail says what to do).",
+              openapi_extra={"requestBody": {"required": False, "content": {
+                  kind: {"schema": {"type": "string", "format": "binary"}} for kind in ("image/jpeg", "image/png")}}},
               responses={409: {"description": "source=camera, but no board camera or no frame yet"},
                          415: {"description": "the body is not a photo"},
                          422: {"description": "not an image, or the board's markers are not found"}})
@@ -80,12 +82,12 @@ def add_board_calibration_routes(app: FastAPI, ctx: Api) -> None:
                 raise HTTPException(409, "the board camera has no picture yet: wait a moment, or upload a photo")
             photo = frame
         else:
-            kind = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
-            if kind not in PHOTO_TYPES:
-                raise HTTPException(415, "send the photo itself as the body, as image/jpeg or image/png")
             photo = await request.body()
             if not photo:
                 raise HTTPException(422, "the photo is empty: choose a photo of the empty board")
+            kind = (request.headers.get("content-type") or "").split(";")[0].strip().lower()
+            if kind not in PHOTO_TYPES:
+                raise HTTPException(415, "send the photo itself as the body, as image/jpeg or image/png")
         try:
             info = await run_in_threadpool(calibrator.take_photo, photo)
         except BoardCalibrationError as exc:
