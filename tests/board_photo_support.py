@@ -40,8 +40,10 @@ def camera_homography(size=(1600, 1000)) -> np.ndarray:
     return cv2.getPerspectiveTransform(src, dst)
 
 
-def draw_board(layout: BoardLayout, move=None, markers: bool = True) -> tuple[np.ndarray, np.ndarray]:
-    """The board from above, stations moved by ``move``: (image, board mm -> image px)."""
+def draw_board(layout: BoardLayout, move=None, markers: bool = True,
+               circles: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """The board from above, stations moved by ``move``: (image, board mm -> image px);
+    ``circles=False``: a print that marks its stations with no circle (the lines alone)."""
     move = move or (lambda p: np.asarray(p, np.float64).reshape(-1, 2))
     k = DRAW_PX_PER_MM
     W, H = layout.sheet
@@ -57,7 +59,7 @@ def draw_board(layout: BoardLayout, move=None, markers: bool = True) -> tuple[np
         colour = tuple(int(line.colour[i:i + 2], 16) for i in (5, 3, 1))   # #RRGGBB -> BGR
         pts = px(move(np.array(line.circles)))
         cv2.polylines(img, [pts], False, colour, int(4 * k), cv2.LINE_AA)
-    for station in layout.stations:
+    for station in layout.stations if circles else ():
         for c in px(move(np.array(station.circles))):
             cv2.circle(img, tuple(c), int(5.5 * k), (255, 255, 255), -1, cv2.LINE_AA)
             cv2.circle(img, tuple(c), int(5.5 * k), (30, 30, 30), max(1, int(0.8 * k)), cv2.LINE_AA)
@@ -74,9 +76,9 @@ def draw_board(layout: BoardLayout, move=None, markers: bool = True) -> tuple[np
 
 
 def board_photo(layout: BoardLayout, move=None, markers: bool = True, size=(1600, 1000),
-                seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+                seed: int = 0, circles: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """A photo of the empty board: (BGR image, board mm -> photo px)."""
-    img, to_img = draw_board(layout, move, markers)
+    img, to_img = draw_board(layout, move, markers, circles)
     H = camera_homography(size)
     photo = cv2.warpPerspective(img, H @ np.linalg.inv(to_img), size, flags=cv2.INTER_AREA,
                                 borderValue=(70, 80, 90))

@@ -17,6 +17,7 @@ from companion.vision import board_markers as bm
 from companion.vision.board_calibrate import (FORMAT, BoardCalibrationError, calibrate_board, load_calibration,
                                               reference_path, save_calibration, station_point, suggest_stations)
 from companion.vision.board_pose import PX_PER_MM
+from companion.vision.board_snap import station_circles
 from companion.vision.mat import detect_markers, read_pdf_image
 
 from api_support import NOBODY, table_client
@@ -109,8 +110,8 @@ def test_six_taps_put_every_station_within_2_mm_of_the_print(photo):
     image, H = photo
     stations = suggest_stations(LAYOUT, 6)
     assert worst_station_error(LAYOUT) > 12          # our data alone is far off the print
-    fit = calibrate_board(image, LAYOUT, taps_for(stations, H))
-    assert fit.kind == "smooth" and fit.markers == (20, 21, 22, 23)
+    fit = calibrate_board(image, LAYOUT, taps_for(stations, H), snap=False)
+    assert fit.kind == "smooth" and fit.markers == (20, 21, 22, 23) and fit.snapped == 0
     assert worst_station_error(fit.layout) < 2.0 and worst_place_error(fit.layout) < 2.5
     assert 0 < fit.residual_mm < 3.0
     # every other place moved with the stations: a train's stop and a meeple's field
@@ -119,12 +120,26 @@ def test_six_taps_put_every_station_within_2_mm_of_the_print(photo):
     assert fit.reference.shape == (round(LAYOUT.sheet[1] * PX_PER_MM), round(LAYOUT.sheet[0] * PX_PER_MM), 3)
 
 
-def test_three_taps_fit_an_affine_map(tmp_path):
+def test_three_taps_fit_an_affine_map_and_the_circles_found_refine_it(photo):
     flat = printed_warp(bow=0.0)
     image, H = board_photo(LAYOUT, flat, seed=3)
-    fit = calibrate_board(image, LAYOUT, taps_for(suggest_stations(LAYOUT, 3), H, flat))
+    fit = calibrate_board(image, LAYOUT, taps_for(suggest_stations(LAYOUT, 3), H, flat), snap=False)
     assert fit.kind == "affine" and fit.residual_mm == 0.0
     assert worst_station_error(fit.layout, flat) < 2.0
+    # the bowed print: three taps and the station circles found near where they put them
+    image, H = photo
+    taps = taps_for(suggest_stations(LAYOUT, 3), H)
+    tapped_alone = worst_station_error(calibrate_board(image, LAYOUT, taps, snap=False).layout)
+    fit = calibrate_board(image, LAYOUT, taps)
+    assert fit.snapped > 0.8 * len(station_circles(LAYOUT)) and fit.kind == "smooth"
+    assert worst_station_error(fit.layout) < min(1.5, tapped_alone - 0.3) and worst_place_error(fit.layout) < 2.0
+    assert 0 < fit.residual_mm < 1.5
+
+
+def test_circles_are_not_snapped_to_when_the_print_shows_none(photo):
+    bare, H = board_photo(LAYOUT, WARP, seed=4, circles=False)
+    fit = calibrate_board(bare, LAYOUT, taps_for(suggest_stations(LAYOUT, 6), H))
+    assert fit.snapped == 0 and worst_station_error(fit.layout) < 2.0
 
 
 def test_suggested_stations_are_spread_over_the_board():
@@ -175,7 +190,7 @@ def test_bad_photos_and_taps_are_refused_in_words(photo, tmp_path):
 
 def test_a_saved_calibration_loads_for_its_board_and_only_for_it(photo, tmp_path):
     image, H = photo
-    fit = calibrate_board(image, LAYOUT, taps_for(suggest_stations(LAYOUT, 5), H))
+    fit = calibrate_board(image, LAYOUT, taps_for(suggest_stations(LAYOUT, 5), H), snap=False)
     path = save_calibration(fit, tmp_path / "P.json")
     doc = json.loads(path.read_text())
     assert doc["format"] == FORMAT and doc["version"] == 1 and doc["board"] == LAYOUT.name
@@ -215,10 +230,10 @@ def test_the_command_fits_and_answers_json(photo, photo_file, tmp_path, capsys):
     out = tmp_path / "P.json"
     assert run_cli("calibrate", "board", str(photo_file), "--out", str(out), "--json", *taps) == 0
     said = json.loads(capsys.readouterr().out)
-    assert said["fit"] == "smooth" and said["taps"] == 6 and said["residual_mm"] < 3.0
+    assert said["fit"] == "smooth" and said["taps"] == 6 and said["snapped"] > 100 and said["residual_mm"] < 1.5
     assert said["path"] == str(out) and Path(said["reference"]).exists()
     cal = load_calibration(out, json.loads(BOARD_FILE.read_text()))
-    assert worst_place_error(cal.layout) < 2.5
+    assert worst_place_error(cal.layout) < 2.0
 
 
 def test_the_command_refuses_bad_input_with_exit_2(photo_file, tmp_path, capsys):
@@ -299,7 +314,7 @@ def test_the_host_calibrates_the_board_over_http(photo, photo_file, tmp_path):
         r = client.post("/api/board/calibration", json={"taps": taps})
         assert r.status_code == 200, r.text
         saved = r.json()
-        assert saved["calibrated"] and saved["fit"] == "smooth" and saved["residual_mm"] < 3.0
+        assert saved["calibrated"] and saved["fit"] == "smooth" and saved["residual_mm"] < 1.5 and saved["snapped"] > 100
         assert saved["camera_reloaded"] is False
         cal = load_calibration(tmp_path / "data" / "board-calibration.json", json.loads(BOARD_FILE.read_text()))
         assert worst_place_error(cal.layout) < 2.5

@@ -87,14 +87,15 @@ class BoardCalibrator:
         return self.status()
 
     def status(self) -> dict:
-        """The saved calibration: {calibrated, board, taps, fit, residual_mm, saved} (or a problem)."""
+        """The saved calibration: {calibrated, board, taps, fit, snapped, residual_mm, saved} (or a problem)."""
         if not self.path.exists():
             return {"calibrated": False}
         try:
             doc = json.loads(self.path.read_text(encoding="utf-8"))
             saved = datetime.fromtimestamp(self.path.stat().st_mtime, timezone.utc).isoformat(timespec="seconds")
             return {"calibrated": True, "board": doc.get("board"), "taps": len(doc.get("taps") or {}),
-                    "fit": doc.get("fit"), "residual_mm": doc.get("residual_mm"), "saved": saved,
+                    "fit": doc.get("fit"), "snapped": doc.get("snapped", 0), "residual_mm": doc.get("residual_mm"),
+                    "saved": saved,
                     "current": doc.get("board") == self.layout.name}
         except (OSError, ValueError, AttributeError) as exc:
             return {"calibrated": False, "problem": f"{self.path.name} cannot be read ({exc}): calibrate again"}

@@ -208,7 +208,10 @@ def fit_warp(src: np.ndarray, dst: np.ndarray, smooth: bool | None = None) -> Wa
     P = np.c_[np.ones(n), q]
     A = np.block([[K, P], [P.T, np.zeros((3, 3))]])
     b = np.r_[rest, np.zeros((3, 2))]
-    sol = np.linalg.lstsq(A, b, rcond=None)[0]
+    try:
+        sol = np.linalg.solve(A, b)              # square and regular but for points on one line
+    except np.linalg.LinAlgError:
+        sol = np.linalg.lstsq(A, b, rcond=None)[0]
     return Warp(affine, q, sol[:n], sol[n:])
 
 
@@ -284,6 +287,7 @@ class BoardFit:
     kind: str                                    # "affine" or "smooth"
     markers: tuple[int, ...]
     photo_size: tuple[int, int]
+    snapped: int = 0                             # station circles found in the photo and fitted to
 
 
 def check_taps(taps: Mapping[str, Any], layout: BoardLayout, photo: BoardPhoto) -> dict[str, tuple[float, float]]:
@@ -317,17 +321,49 @@ def check_taps(taps: Mapping[str, Any], layout: BoardLayout, photo: BoardPhoto) 
 
 
 def calibrate_board(photo: bytes | str | Path | np.ndarray, layout: BoardLayout, taps: Mapping[str, Any],
-                    board_file: str = "DATA") -> BoardFit:
-    """A calibration from a photo of the empty board and the taps {station id: (x px, y px)}."""
+                    board_file: str = "DATA", snap: bool = True) -> BoardFit:
+    """A calibration from a photo of the empty board and the taps {station id: (x px, y px)};
+    with ``snap``, refined by the station circles found near where the taps put them
+    (board_snap.py), when enough are found and they agree with the taps."""
     image = read_photo(photo)
     where = locate_board(image, layout)
     checked = check_taps(taps, layout, where)
     printed = dict(zip(checked, (tuple(map(float, p)) for p in where.to_mm(list(checked.values()))))) \
         if checked else {}
     fit = fit_layout(layout, printed, board_file)
-    return BoardFit(fit.layout, rectify(image, where.H, layout, PX_PER_MM), checked,
+    refined = _snapped_fit(image, where, layout, fit, printed) if snap else None
+    (fitted, residual, kind, snapped) = refined or (fit.layout, fit.residual_mm, fit.warp.kind, 0)
+    return BoardFit(fitted, rectify(image, where.H, layout, PX_PER_MM), checked,
                     {k: (round(v[0], 2), round(v[1], 2)) for k, v in printed.items()},
-                    round(fit.residual_mm, 2), fit.warp.kind, where.markers, (image.shape[1], image.shape[0]))
+                    round(residual, 2), kind, where.markers, (image.shape[1], image.shape[0]), snapped)
+
+
+def _snapped_fit(image, where: BoardPhoto, layout: BoardLayout, fit: LayoutFit, printed: Mapping[str, Point]):
+    """(layout, residual, kind, circles) refined by the circles found, or None (the taps' fit stays)."""
+    from .board_snap import TAP_AGREE_MM, snap
+
+    found = snap(image, where.H, layout, fit.warp, lambda a, b: fit_warp(a, b, smooth=True))
+    if found is None:
+        return None
+    tap_src = np.array([station_point(layout, i) for i in printed])
+    tap_dst = np.array(list(printed.values()), np.float64)
+    src, dst = np.r_[tap_src, found.src], np.r_[tap_dst, found.dst]
+    warp = fit_warp(src, dst, smooth=True)
+    if np.max(np.linalg.norm(warp(tap_src) - tap_dst, axis=1)) > TAP_AGREE_MM:
+        return None                                    # the circles found disagree with the host's taps
+    return layout.mapped(warp), _k_fold(src, dst), "smooth", len(found.src)
+
+
+def _k_fold(src: np.ndarray, dst: np.ndarray, folds: int = 5) -> float:
+    """RMS error of each point predicted by the fit of the other folds."""
+    order = np.random.default_rng(0).permutation(len(src))
+    errs = []
+    for f in range(folds):
+        out = order[f::folds]
+        keep = np.setdiff1d(order, out)
+        warp = fit_warp(src[keep], dst[keep], smooth=True)
+        errs.extend(np.linalg.norm(warp(src[out]) - dst[out], axis=1))
+    return float(np.sqrt(np.mean(np.square(errs))))
 
 
 def reference_path(path: str | Path) -> Path:
@@ -345,7 +381,8 @@ def save_calibration(fit: BoardFit, path: str | Path) -> Path:
     doc = {"format": FORMAT, "version": VERSION, "board": fit.layout.name, "layout": fit.layout.to_data(),
            "reference": ref.name, "taps": {k: [round(v[0], 1), round(v[1], 1)] for k, v in fit.taps.items()},
            "printed_mm": {k: list(v) for k, v in fit.printed_mm.items()}, "residual_mm": fit.residual_mm,
-           "fit": fit.kind, "markers": list(fit.markers), "photo_size": list(fit.photo_size)}
+           "fit": fit.kind, "snapped": fit.snapped, "markers": list(fit.markers),
+           "photo_size": list(fit.photo_size)}
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(doc, indent=1, ensure_ascii=False), encoding="utf-8")
     tmp.replace(path)   # a reader never sees half a file
@@ -354,7 +391,8 @@ def save_calibration(fit: BoardFit, path: str | Path) -> Path:
 
 def summary(fit: BoardFit, path: str | Path | None = None) -> dict:
     """What a calibration came to, for --json and the page."""
-    out = {"board": fit.layout.name, "taps": len(fit.taps), "fit": fit.kind, "residual_mm": fit.residual_mm,
+    out = {"board": fit.layout.name, "taps": len(fit.taps), "fit": fit.kind, "snapped": fit.snapped,
+           "residual_mm": fit.residual_mm,
            "markers": list(fit.markers), "printed_mm": {k: list(v) for k, v in fit.printed_mm.items()}}
     if path is not None:
         out.update(path=str(path), reference=str(reference_path(path)))

@@ -52,6 +52,9 @@ def register(subparsers) -> None:
     board.add_argument("--out", type=Path, required=True, metavar="P.json", help="calibration to write")
     board.add_argument("--tap", action="append", default=[], metavar="STATION=X,Y",
                        help="a station's middle in the photo (pixels); repeat for each station")
+    board.add_argument("--no-snap", action="store_true",
+                       help="fit to the taps alone (by default the station circles found near where the taps put "
+                            "them refine the fit)")
     board.add_argument("--json", action="store_true", help="print JSON on stdout")
     board.set_defaults(func=_calibrate_board)
 
@@ -210,7 +213,7 @@ def _calibrate_board(args: argparse.Namespace) -> int:
                         f"better) with --tap STATION=X,Y, X,Y the middle of the station in the photo; "
                         f"suggested, with where our data expects them: " +
                         ", ".join(f"{s['station']}~{s['x']},{s['y']}" for s in suggested), suggested=suggested)
-        fit = calibrate_board(args.photo, layout, taps, board_file=str(board_file))
+        fit = calibrate_board(args.photo, layout, taps, board_file=str(board_file), snap=not args.no_snap)
     except BoardCalibrationError as exc:
         return fail(str(exc))
     try:
@@ -219,10 +222,11 @@ def _calibrate_board(args: argparse.Namespace) -> int:
         return fail(f"cannot write {args.out}: {getattr(exc, 'strerror', None) or exc}", 1)
     if args.json:
         print(json.dumps(summary(fit, path), indent=1))
-    print(f"companion: wrote {path} and {path.stem}-empty.png: {len(fit.taps)} stations tapped, "
+    snapped = f", {fit.snapped} station circles found and fitted to" if fit.snapped else ""
+    print(f"companion: wrote {path} and {path.stem}-empty.png: {len(fit.taps)} stations tapped{snapped}, "
           f"{fit.kind} fit, {fit.residual_mm:.1f} mm residual"
-          + (" (3 taps: nothing left to check the fit by; tap 5 or more for a better one)" if len(fit.taps) == 3
-             else ""), file=sys.stderr)
+          + (" (3 taps alone: nothing left to check the fit by; tap 5 or more for a better one)"
+             if fit.residual_mm == 0 else ""), file=sys.stderr)
     return 0
 
 

@@ -51,7 +51,8 @@ def add_board_calibration_routes(app: FastAPI, ctx: Api) -> None:
 
     @app.get("/api/board/calibration", dependencies=KEYED, summary="The board's calibration: saved or not, "
              "and the photo being tapped (host)",
-             description="`saved`: `calibrated`, `board`, `taps`, `fit` (`affine` or `smooth`), `residual_mm` "
+             description="`saved`: `calibrated`, `board`, `taps`, `fit` (`affine` or `smooth`), `snapped` (station "
+                         "circles found on the photo and fitted to as well), `residual_mm` "
                          "(how far an untapped station may be off, in mm), `saved` (ISO 8601). `photo`: the photo "
                          "held for tapping (`width`, `height`, `markers`, `sheet`: its corners in pixels) or null, "
                          "with `suggested` stations to tap. `camera`: whether the board camera can give a photo.")

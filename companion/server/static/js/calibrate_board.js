@@ -190,6 +190,7 @@ function savedLine() {
   return h("p", { class: "calib-saved", testid: "calib-saved", dataset: { calibrated: "1" } },
     t("calib.savedLine", { n: sv.taps, count: sv.taps, mm: mm(sv.residual_mm),
       fit: t(sv.fit === "smooth" ? "calib.fit.smooth" : "calib.fit.affine") }),
+    sv.snapped ? h("span", { class: "muted", testid: "calib-snapped" }, " ", t("calib.snapped", { n: sv.snapped, count: sv.snapped })) : null,
     state.result ? h("span", { class: "muted" }, " ",
       t(state.result.camera_reloaded ? "calib.cameraTook" : "calib.cameraLater")) : null);
 }
