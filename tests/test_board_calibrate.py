@@ -6,6 +6,7 @@ refused in words; the command and the host's routes do the same."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -173,6 +174,9 @@ def test_bad_photos_and_taps_are_refused_in_words(photo, tmp_path):
         cv2.fillConvexPoly(covered, to_photo(H, LAYOUT.marker_corners()[mid]).round().astype(np.int32), (60, 60, 60))
     with pytest.raises(BoardCalibrationError, match=r"found 2 of .* missing BR \(id 22\), BL \(id 23\)"):
         calibrate_board(covered, LAYOUT, {})
+    swapped, _ = board_photo(replace(LAYOUT, marker_ids=(21, 20, 22, 23)), WARP, seed=1)   # TL and TR swapped
+    with pytest.raises(BoardCalibrationError, match=r"not laid as the board file has them \(look at TL \(id 20\)"):
+        calibrate_board(swapped, LAYOUT, {})
     (tmp_path / "notes.jpg").write_text("not a photo")
     with pytest.raises(BoardCalibrationError, match="not an image"):
         calibrate_board(tmp_path / "notes.jpg", LAYOUT, {})

@@ -116,11 +116,42 @@ def locate_board(image: np.ndarray, layout: BoardLayout) -> BoardPhoto:
             f"{seen}: print them (companion calibrate print-board-markers), lay each at its corner of the "
             "board, and photograph the whole board from above, well lit, with every marker in the picture "
             "and nothing on it")
-    H = fit_homography(found, layout)
-    if H is None or not np.all(np.isfinite(H)):
+    try:
+        H = fit_homography(found, layout)
+        ok = H is not None and np.all(np.isfinite(H)) and abs(np.linalg.det(H)) > 1e-12
+    except (cv2.error, np.linalg.LinAlgError):
+        ok = False
+    if not ok:
         raise BoardCalibrationError("the corner markers do not give a view of the board: photograph it from "
                                     "above, the whole board in the picture")
-    return BoardPhoto(image, H, tuple(sorted(found)))
+    # each marker where the board file has it: a marker laid at the wrong corner shows here
+    corners = layout.marker_corners()
+    ids = sorted(found)
+    src = np.concatenate([corners[i] for i in ids]).astype(np.float64).reshape(-1, 1, 2)
+    placed = cv2.perspectiveTransform(src, H).reshape(-1, 4, 2)
+    side = np.mean([np.linalg.norm(found[i][1] - found[i][0]) for i in ids])
+    names = dict(zip(layout.marker_ids, CORNER_NAMES))
+    # (half a marker's side: a marker laid loosely by hand is still taken; the taps fit the rest)
+    off = [f"{names[i]} (id {i})" for i, c in zip(ids, placed)
+           if np.max(np.linalg.norm(c - found[i], axis=1)) > 0.5 * side]
+    if off:
+        raise BoardCalibrationError(f"the corner markers are not laid as the board file has them (look at "
+                                    f"{', '.join(off)}): lay TL at the left end of the board's top edge, then TR, BR "
+                                    f"and BL clockwise, each upright, its black tip on the board's corner")
+    if not _sheet_in_view(H, layout, image.shape):
+        raise BoardCalibrationError("the corner markers do not give a view of the board: photograph it from "
+                                    "above, the whole board in the picture")
+    return BoardPhoto(image, H, tuple(ids))
+
+
+def _sheet_in_view(H: np.ndarray, layout: BoardLayout, shape) -> bool:
+    """Whether the sheet the markers give is a convex, unmirrored, not tiny shape in the photo."""
+    W, Hh = layout.sheet
+    quad = cv2.perspectiveTransform(np.array([[[0, 0], [W, 0], [W, Hh], [0, Hh]]], np.float64), H)[0]
+    edges = np.roll(quad, -1, axis=0) - quad
+    turns = edges[:, 0] * np.roll(edges, -1, axis=0)[:, 1] - edges[:, 1] * np.roll(edges, -1, axis=0)[:, 0]
+    area = 0.5 * abs(np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - quad[:, 1] * np.roll(quad[:, 0], -1)))
+    return bool(np.all(turns > 0) and area > 0.02 * shape[0] * shape[1])
 
 
 # --- the stations -----------------------------------------------------------------------------

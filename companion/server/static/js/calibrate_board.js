@@ -88,7 +88,7 @@ function took(info) {
 }
 
 function sourcePanel() {
-  const input = h("input", { type: "file", accept: "image/*", capture: "environment", testid: "calib-file",
+  const input = h("input", { type: "file", accept: "image/*", testid: "calib-file",
     onchange: () => { if (input.files[0]) takePhoto(() => scaledJpeg(input.files[0]), "upload"); } });
   return h("section", { class: "panel", testid: "calib-source" },
     h("h2", {}, t("calib.photo")),
