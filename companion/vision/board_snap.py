@@ -41,7 +41,7 @@ def station_circles(layout: BoardLayout) -> np.ndarray:
 
 def find_circles(image: np.ndarray, H: np.ndarray, layout: BoardLayout, predicted: np.ndarray) -> np.ndarray:
     """For each predicted centre (printed mm), the circle found there (mm), or NaN."""
-    k = SNAP_PX_PER_MM
+    k = min(SNAP_PX_PER_MM, 4000.0 / max(layout.sheet))   # a bounded view, whatever the sheet
     view = cv2.cvtColor(rectify(image, H, layout, k), cv2.COLOR_BGR2GRAY)
     view = cv2.GaussianBlur(view, (5, 5), 1.2)
     half = int(np.ceil((SNAP_MM + CIRCLE_MM[1] + 2) * k))
