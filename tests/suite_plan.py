@@ -31,6 +31,7 @@ KINDS = {  # module name prefix -> kind
     "test_cli": "device",
     "test_slow_clients": "device",
     "test_api_schema": "device",
+    "test_board_calibrate": "vision",
 }
 
 # Seconds the module's longest test typically takes alone on 2 cores (docs/performance.md), for
@@ -55,6 +56,7 @@ TYPICAL_SECONDS = {
     "test_crash_campaign": 20.0, "test_slow_clients": 1.5, "test_api_schema": 13.0,
     "test_devices_learning": 3.0, "test_corrections": 1.0, "test_feed": 3.0,
     "test_dashboard_history": 7.0, "test_history": 1.5,
+    "test_board_calibrate": 1.0, "test_dashboard_calibrate_board": 3.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.

@@ -41,7 +41,10 @@ def host_actions(gid: str) -> list[tuple[str, str, dict | None]]:
             ("POST", f"/api/games/{gid}/throw", None), ("POST", f"/api/games/{gid}/question/dismiss", None),
             ("POST", f"/api/games/{gid}/tray/read", None),
             ("POST", f"/api/games/{gid}/undo", None), ("POST", f"/api/games/{gid}/end", None),
-            ("POST", "/api/camera/learned/forget", None)]
+            ("POST", "/api/camera/learned/forget", None),
+            ("GET", "/api/board/calibration", None), ("POST", "/api/board/calibration/photo?source=camera", None),
+            ("GET", "/api/board/calibration/photo.jpg", None),
+            ("POST", "/api/board/calibration", {"taps": {"otemachi": [1, 2]}})]
 
 
 def test_a_stranger_on_the_wifi_gets_nothing(client, store, game):

@@ -22,6 +22,7 @@ from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork
 from .json_body import StrictJSONRoute
 from .messages.middleware import TranslateErrors
 from .openapi_errors import document_errors
+from .routes.board_calibration import MAX_PHOTO_BYTES, PHOTO_PATH, add_board_calibration_routes
 from .routes.devices import add_device_routes
 from .routes.history import add_history_routes
 from .routes.feed import add_feed_routes
@@ -64,7 +65,8 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
                               "the host (the host key: a cookie set by the host link, or `Authorization: Bearer "
                               "KEY`), a player (a seat's key, from the join link), a spectator (a game's "
                               "spectator key); docs/security.md.")
-    app.add_middleware(BodyLimit)  # 413 for a body over MAX_BODY_BYTES, before it is read whole
+    # 413 for a body over MAX_BODY_BYTES (a board photo: MAX_PHOTO_BYTES), before it is read whole
+    app.add_middleware(BodyLimit, larger={PHOTO_PATH: MAX_PHOTO_BYTES})
     public_host = urlsplit(public_url).hostname if public_url else None  # phones ask by this name
     app.add_middleware(Guard, names=own_names([*names, *([public_host] if public_host else [])]))
     app.add_middleware(TranslateErrors)  # outermost: every 4xx detail in the request's language
@@ -80,6 +82,7 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     add_feed_routes(app, ctx)      # the feed of the night, paged
     add_device_routes(app, ctx)    # the camera and the sensor board
     add_live_routes(app, ctx)      # the live view
+    add_board_calibration_routes(app, ctx)  # the board camera's calibration and its page
     add_history_routes(app, ctx)   # the history across nights, its statistics and its page
     add_page_routes(app, ctx)      # the pages, the links that hand a device its key, static files
     document_errors(app)  # every status each route answers, in /openapi.json

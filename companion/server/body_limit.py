@@ -8,7 +8,9 @@ connection is closed. A body within the limit is handed to the app as it came. A
 stops arriving (a slow or stalled client) is answered 408 after ``BODY_SECONDS`` without a byte.
 
 The largest body the API takes is a new game with a board file of its own in its options
-(``MAX_OPTIONS_BYTES`` in server/requests.py, 128 KB); everything else is well under 4 KB.
+(``MAX_OPTIONS_BYTES`` in server/requests.py, 128 KB); everything else is well under 4 KB,
+but for the few paths given a larger limit of their own (``larger``: the board calibration's
+photo upload).
 """
 from __future__ import annotations
 
@@ -25,18 +27,21 @@ Message = dict[str, Any]
 class BodyLimit:
     """ASGI middleware: 413 for a body over ``limit`` bytes, declared or counted."""
 
-    def __init__(self, app: Callable, limit: int = MAX_BODY_BYTES, patience: float = BODY_SECONDS):
-        self.app, self.limit, self.patience = app, limit, patience
+    def __init__(self, app: Callable, limit: int = MAX_BODY_BYTES, patience: float = BODY_SECONDS,
+                 larger: dict[str, int] | None = None):
+        self.app, self.default, self.patience = app, limit, patience
+        self.larger = dict(larger or {})   # exact path -> its own limit
 
     async def __call__(self, scope: dict, receive: Callable[[], Awaitable[Message]],
                        send: Callable[[Message], Awaitable[None]]) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.default)
         declared = dict(scope.get("headers") or ()).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+        if declared is not None and declared.isdigit() and int(declared) > limit:
             await self._refuse(send, 413, f"the request body is too large: it declares {int(declared)} bytes; "
-                                          f"at most {self.limit} bytes are taken")
+                                          f"at most {limit} bytes are taken")
             return
         chunks, size, first = [], 0, None
         while True:
@@ -51,9 +56,9 @@ class BodyLimit:
                 break
             body = message.get("body", b"")
             size += len(body)
-            if size > self.limit:
-                await self._refuse(send, 413, f"the request body is too large: it sent more than {self.limit} "
-                                              f"bytes; at most {self.limit} bytes are taken")
+            if size > limit:
+                await self._refuse(send, 413, f"the request body is too large: it sent more than {limit} "
+                                              f"bytes; at most {limit} bytes are taken")
                 return
             chunks.append(body)
             if not message.get("more_body", False):

@@ -15,7 +15,8 @@ from pathlib import Path
 
 
 def register(subparsers) -> None:
-    cal = subparsers.add_parser("calibrate", help="calibrate the camera for the drinks, or print the mat")
+    cal = subparsers.add_parser("calibrate", help="calibrate the camera for the drinks or the board, or print "
+                                "the mat or the board's markers")
     calsub = cal.add_subparsers(dest="calibrate_what", required=True)
     drinks = calsub.add_parser(
         "drinks", help="learn the drinks' colours and sizes; write a profile",
@@ -34,6 +35,28 @@ def register(subparsers) -> None:
     pm = calsub.add_parser("print-mat", help="write the printable calibration mat (PNG and PDF)")
     pm.add_argument("--out", type=Path, required=True, help="file to write; both FILE.png and FILE.pdf are written")
     pm.set_defaults(func=_print_mat)
+    pbm = calsub.add_parser("print-board-markers", help="write the TOKYO METRO board's four corner markers "
+                            "(board-markers.png and .pdf, A4)")
+    pbm.add_argument("--out", type=Path, required=True, help="folder to write board-markers.png and .pdf into")
+    pbm.set_defaults(func=_print_board_markers)
+    board = calsub.add_parser(
+        "board", help="fit the board file's places to the printed TOKYO METRO board; write a calibration",
+        description="PHOTO: the empty board from above with the four corner markers (print-board-markers) "
+                    "laid at its corners. Tap at least 3 stations (5 or more also fit a smooth bend): "
+                    "--tap STATION=X,Y with X,Y the middle of the station's circle(s) in the photo's pixels. "
+                    "Without taps, the markers are checked and stations to tap are suggested. Writes P.json "
+                    "and P-empty.png (the empty board seen from above) beside it.")
+    board.add_argument("photo", type=Path, help="photo of the empty board with the corner markers")
+    board.add_argument("--board", type=Path, default=None, metavar="DATA",
+                       help="the board file (default: the package's TOKYO METRO board)")
+    board.add_argument("--out", type=Path, required=True, metavar="P.json", help="calibration to write")
+    board.add_argument("--tap", action="append", default=[], metavar="STATION=X,Y",
+                       help="a station's middle in the photo (pixels); repeat for each station")
+    board.add_argument("--no-snap", action="store_true",
+                       help="fit to the taps alone (by default the station circles found near where the taps put "
+                            "them refine the fit)")
+    board.add_argument("--json", action="store_true", help="print JSON on stdout")
+    board.set_defaults(func=_calibrate_board)
 
     ident = subparsers.add_parser("identify", help="name the drinks in tray photos")
     ident.add_argument("images", nargs="+", type=Path)
@@ -116,6 +139,94 @@ def _print_mat(args: argparse.Namespace) -> int:
         return 1
     print("companion: wrote " + " and ".join(str(p) for p in paths) +
           " (print the PDF on A4 at 100 %)", file=sys.stderr)
+    return 0
+
+
+def _print_board_markers(args: argparse.Namespace) -> int:
+    from .board_markers import write_board_markers
+
+    try:
+        paths = write_board_markers(args.out)
+    except OSError as exc:
+        _err(f"cannot write into {args.out}: {exc.strerror or exc}")
+        return 1
+    print("companion: wrote " + " and ".join(str(p) for p in paths) +
+          " (print the PDF on A4 at 100 %; the scale bar must measure 50 mm)", file=sys.stderr)
+    return 0
+
+
+def parse_tap(text: str) -> tuple[str, tuple[float, float]]:
+    """``STATION=X,Y`` -> (station, (x, y)).
+
+    >>> parse_tap("otemachi=812.5,400")
+    ('otemachi', (812.5, 400.0))
+    """
+    sid, eq, xy = text.partition("=")
+    parts = xy.split(",")
+    try:
+        if not eq or not sid.strip() or len(parts) != 2:
+            raise ValueError
+        x, y = float(parts[0]), float(parts[1])
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"--tap {text}: write STATION=X,Y (a station id, and its middle in the photo in pixels, "
+                         "e.g. --tap otemachi=812,400)") from None
+    return sid.strip(), (x, y)
+
+
+def _calibrate_board(args: argparse.Namespace) -> int:
+    _logging()
+    from ..board_layout import BOARD_FILE, BoardLayout, LayoutError
+    from .board_calibrate import (BoardCalibrationError, MIN_TAPS, calibrate_board, locate_board, read_photo,
+                                  save_calibration, station_point, suggest_stations, summary)
+
+    def fail(msg: str, code: int = 2, **extra) -> int:
+        if args.json:
+            print(json.dumps({"error": msg, **extra}, indent=1))
+        _err(msg)
+        return code
+
+    board_file = args.board or BOARD_FILE
+    try:
+        layout = BoardLayout.from_file(board_file)
+    except LayoutError as exc:
+        return fail(str(exc))
+    taps: dict[str, tuple[float, float]] = {}
+    for text in args.tap:
+        try:
+            sid, xy = parse_tap(text)
+        except ValueError as exc:
+            return fail(str(exc))
+        if sid in taps:
+            return fail(f"--tap {sid} is given twice: tap each station once")
+        taps[sid] = xy
+    try:
+        if len(taps) < MIN_TAPS:
+            # check the photo and its markers first, then say which stations to tap and about where
+            image = read_photo(args.photo)
+            where = locate_board(image, layout)
+            names = suggest_stations(layout, 6)
+            guess = where.to_px([station_point(layout, s) for s in names])
+            suggested = [{"station": s, "x": round(float(x)), "y": round(float(y))} for s, (x, y) in zip(names, guess)]
+            return fail(f"{len(taps)} station(s) tapped: tap at least {MIN_TAPS} (5 or more fit the board "
+                        f"better) with --tap STATION=X,Y, X,Y the middle of the station in the photo; "
+                        f"suggested, with where our data expects them: " +
+                        ", ".join(f"{s['station']}~{s['x']},{s['y']}" for s in suggested), suggested=suggested)
+        fit = calibrate_board(args.photo, layout, taps, board_file=str(board_file), snap=not args.no_snap)
+    except BoardCalibrationError as exc:
+        return fail(str(exc))
+    try:
+        path = save_calibration(fit, args.out)
+    except (OSError, BoardCalibrationError) as exc:
+        return fail(f"cannot write {args.out}: {getattr(exc, 'strerror', None) or exc}", 1)
+    if args.json:
+        print(json.dumps(summary(fit, path), indent=1))
+    snapped = f", {fit.snapped} station circles found and fitted to" if fit.snapped else ""
+    print(f"companion: wrote {path} and {path.stem}-empty.png: {len(fit.taps)} stations tapped{snapped}, "
+          f"{fit.kind} fit, {fit.residual_mm:.1f} mm residual"
+          + (" (3 taps alone: nothing left to check the fit by; tap 5 or more for a better one)"
+             if fit.residual_mm == 0 else ""), file=sys.stderr)
     return 0
 
 

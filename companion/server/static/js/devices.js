@@ -319,7 +319,9 @@ export function devicesPanel({ onHealth, isHost = () => false } = {}) {
       reachable ? null : h("p", { class: "dev-msg warn" }, t("dev.unreachable")),
       byHandNote(status),
       cameraSection(),
-      sensorsSection());
+      sensorsSection(),
+      isHost() ? h("p", { class: "dev-sub" }, h("a", { href: "/calibrate-board", testid: "calibrate-board-link" },
+        t("dev.calibrateBoard"))) : null);
     el.dataset.health = healthKey(status);
   }
 
