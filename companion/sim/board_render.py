@@ -219,14 +219,14 @@ class BoardRenderer:
                 lx, ly, lz = vx / dist, vy / dist, vz / dist
                 d0 = np.linalg.norm(pos - mid)
                 fall = (d0 / dist) ** 2 * (-(pos[2]) / d0) ** -1   # irradiance against the middle's
-            cos = np.clip(lx * normal[0] + ly * normal[1] + lz * normal[2], 0, None)
+            cos = np.clip(lx * normal[..., 0] + ly * normal[..., 1] + lz * normal[..., 2], 0, None)
             direct += wgt * lp.strength * cos * fall
             if specular:
                 cx, cy, cz = self.C[0] - tx, self.C[1] - ty, self.C[2] - tz
                 cn = np.sqrt(cx * cx + cy * cy + cz * cz)
                 hx, hy, hz = lx + cx / cn, ly + cy / cn, lz + cz / cn
                 hn = np.sqrt(hx * hx + hy * hy + hz * hz)
-                ndh = np.clip((hx * normal[0] + hy * normal[1] + hz * normal[2]) / hn, 0, None)
+                ndh = np.clip((hx * normal[..., 0] + hy * normal[..., 1] + hz * normal[..., 2]) / hn, 0, None)
                 spec += wgt * lp.strength * ndh ** shin * np.minimum(fall, 3.0) * 2.5
         return direct, spec
 
@@ -339,38 +339,39 @@ class BoardRenderer:
             return solids.cup(x, y)
         return solids.card(x, y, yaw)
 
-    def _shade(self, albedo_lin: np.ndarray, normal: np.ndarray, at: np.ndarray, gloss: float,
-               shadowed: float = 0.0) -> np.ndarray:
-        """The linear colour a face of ``albedo_lin`` and ``normal`` at table point ``at`` shows."""
-        direct, spec = self._light_at(at[0], at[1], normal, at[2], specular=gloss > 0, shininess=30.0)
-        sky = self.ambient * (0.75 + 0.25 * max(0.0, -normal[2]))       # the room's light, mostly from above
-        light = (sky + float(direct) * (1 - shadowed)) * self.lamp
-        return albedo_lin * light + gloss * float(spec) * self.lamp * 0.5
+    def _shade(self, albedo_lin: np.ndarray, normals: np.ndarray, at: np.ndarray, gloss: float) -> np.ndarray:
+        """The linear colours (n, 3) faces of ``albedo_lin`` with ``normals`` (n, 3) at table
+        points ``at`` (n, 3) show."""
+        normals, at = np.atleast_2d(normals), np.atleast_2d(at)
+        direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0, shininess=30.0)
+        sky = self.ambient * (0.75 + 0.25 * np.clip(-normals[:, 2], 0, None))   # the room's light, mostly from above
+        light = (sky + direct)[:, None] * self.lamp
+        return albedo_lin * light + gloss * spec[:, None] * self.lamp * 0.5
 
     def _paint(self, img: np.ndarray, solid: solids.Solid, colour: tuple[int, int, int], gloss: float) -> None:
         """Paint one solid into ``img`` (sRGB u8, pinhole picture): its faces turned to the
         camera, far to near, the caps last."""
         albedo = _LIN[np.array(colour[::-1])]
-        normals = solids.face_normals(solid.verts, solid.faces)
+        normals = solid.normals if solid.normals is not None else solids.face_normals(solid.verts, solid.faces)
+        centres = np.array([solid.verts[f].mean(0) for f in solid.faces])
+        view = self.C - centres
+        seen = np.flatnonzero(np.einsum("ij,ij->i", normals, view) > 0)
+        if not len(seen):
+            return
+        far = np.linalg.norm(view[seen], axis=1)
+        order = sorted(range(len(seen)), key=lambda j: (seen[j] in solid.caps, -far[j]))
+        lin = self._shade(albedo, normals[seen], centres[seen], gloss)
+        bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
         px = self.project(solid.verts)
-        order = []
-        for i, f in enumerate(solid.faces):
-            centre = solid.verts[f].mean(0)
-            view = self.C - centre
-            if np.dot(normals[i], view) <= 0:
-                continue
-            order.append((i in solid.caps, -float(np.linalg.norm(view)), i, centre))
-        order.sort()
-        for _, _, i, centre in order:
-            lin = self._shade(albedo, normals[i], centre, gloss)
-            bgr = linear_to_srgb_u8(lin.reshape(1, 1, 3)).reshape(3)
+        for j in order:
+            i = int(seen[j])
             pts = np.round(px[solid.faces[i]] * 16).astype(np.int32)
-            cv2.fillPoly(img, [pts], tuple(int(v) for v in bgr), cv2.LINE_AA, 4)
+            cv2.fillPoly(img, [pts], tuple(int(v) for v in bgr[j]), cv2.LINE_AA, 4)
             for face, poly, factor in solid.decals:
                 if face == i:
                     dpx = np.round(self.project(poly) * 16).astype(np.int32)
-                    dec = linear_to_srgb_u8(np.clip(lin * factor + 0.03, 0, 1).reshape(1, 1, 3)).reshape(3)
-                    cv2.fillPoly(img, [dpx], tuple(int(v) for v in dec), cv2.LINE_AA, 4)
+                    dec = linear_to_srgb_u8(np.clip(lin[j] * factor + 0.03, 0, 1).reshape(1, 1, 3).astype(np.float32))
+                    cv2.fillPoly(img, [dpx], tuple(int(v) for v in dec.reshape(3)), cv2.LINE_AA, 4)
 
     def _shadow_of(self, verts: np.ndarray) -> np.ndarray:
         """Where points (table mm) throw their shadow on the table (the lamp's middle)."""
@@ -399,20 +400,20 @@ class BoardRenderer:
             hand = BoardHand.random(rng, self.layout.sheet)
         hidden = [int(m) for m in hide_markers if int(m) in self.layout.marker_ids]
         placed = self.place(pieces, rng) if placed is None else list(placed)
-        covers = self._covers(hidden, rng)
+        covers = self.covers(hidden, rng)
         img, hand_mask = self._picture(placed + list(extra), covers, hand or None, bump or None)
         frame = self._camera_effects(img, rng if noise else None)
-        return frame, self._truth(pieces, placed, hidden, hand_mask, hand or None, bump or None)
+        return frame, self.truth(pieces, placed, hidden, hand_mask, hand or None, bump or None)
 
     def clean(self, pieces: Pieces, placed: list[Placed], hand=None, bump=None, hide_markers=(), extra=(),
               covers: list[Placed] | None = None) -> tuple[np.ndarray, np.ndarray | None]:
         """The frame before the sensor's noise and compression (distortion and vignetting in),
         and the hand's mask: what a still scene's every frame starts from."""
-        covers = self._covers(hide_markers, np.random.default_rng(0)) if covers is None else covers
+        covers = self.covers(hide_markers, np.random.default_rng(0)) if covers is None else covers
         img, hand_mask = self._picture(list(placed) + list(extra), covers, hand, bump)
         return self._distort(img).astype(np.float32) * self._vignette(), hand_mask
 
-    def _covers(self, hidden, rng) -> list[Placed]:
+    def covers(self, hidden, rng) -> list[Placed]:
         """A cup or a card on each hidden marker."""
         out = []
         for mid in hidden:
@@ -469,7 +470,7 @@ class BoardRenderer:
             hand_mask = np.zeros((ph, pw), np.uint8)
             for pts3, width, colour in hand_shapes:
                 lin_c = self._shade(_LIN[np.array(colour[::-1])], UP, pts3.mean(0), 0.15)
-                bgr = tuple(int(v) for v in linear_to_srgb_u8(lin_c.reshape(1, 1, 3)).reshape(3))
+                bgr = tuple(int(v) for v in linear_to_srgb_u8(lin_c.reshape(1, 1, 3).astype(np.float32)).reshape(3))
                 _draw_shape(img, pts3, width, bgr, None, self.project)
                 _draw_shape(hand_mask, pts3, width, 255, None, self.project)
         return img, hand_mask
@@ -499,10 +500,7 @@ class BoardRenderer:
         if rng is None and noise is None:
             return np.clip(clean + 0.5, 0, 255).astype(np.uint8)
         if noise is None:
-            h, w = clean.shape[:2]
-            grey = rng.standard_normal((h, w, 1), dtype=np.float32)
-            colour = rng.standard_normal((h, w, 3), dtype=np.float32)
-            noise = grey * (1 - lk.chroma_noise) + colour * lk.chroma_noise
+            noise = self.noise_field(rng)
         sigma = lk.noise * (0.6 + 0.004 * clean)
         out = np.clip(clean + noise * sigma + 0.5, 0, 255).astype(np.uint8)
         if lk.jpeg:
@@ -510,9 +508,24 @@ class BoardRenderer:
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         return out
 
+    def noise_field(self, rng: np.random.Generator) -> np.ndarray:
+        """Unit sensor noise for one frame: one of a few fields drawn once per look, moved by a
+        random offset (drawing fresh noise for every pixel would cost more than the frame)."""
+        if not hasattr(self, "_noise_bank"):
+            w, h = self.size
+            bank = np.random.default_rng([self.look.seed, 8501])
+            c = self.look.chroma_noise
+            self._noise_bank = [(bank.standard_normal((h, w, 1), dtype=np.float32) * (1 - c)
+                                 + bank.standard_normal((h, w, 3), dtype=np.float32) * c) for _ in range(2)]
+        field = self._noise_bank[int(rng.integers(0, len(self._noise_bank)))]
+        dy, dx = (int(v) for v in rng.integers(0, 256, 2))
+        return np.roll(field, (dy, dx), axis=(0, 1))
+
     # --- the truth ----------------------------------------------------------------------------
 
-    def _truth(self, pieces, placed, hidden, hand_mask, hand, bump) -> dict:
+    def truth(self, pieces: Pieces, placed: list[Placed], hidden=(), hand_mask: np.ndarray | None = None,
+              hand: BoardHand | None = None, bump: Bump | None = None) -> dict:
+        """What a frame of this scene shows, for tests and datasets (see the module's words)."""
         w, h = self.size
         markers = {}
         for mid, c in self.layout.marker_corners().items():
