@@ -114,3 +114,12 @@ def test_the_camera_does_what_it_is_told():
         apply_changes(BOARD, [{"piece": "pyramid", "key": "atlantis", "to": "red"}], LAYOUT)
     with pytest.raises(ValueError, match="piece is one of"):
         apply_changes(BOARD, [{"piece": "drink", "key": "ueno", "to": "red"}], LAYOUT)
+
+
+@pytest.mark.parametrize("name", ["board_looks", "board_sheet", "board_solids", "board_render", "board_camera",
+                                  "board_dataset"])
+def test_module_doctests_pass(name):
+    import doctest
+    import importlib
+    result = doctest.testmod(importlib.import_module(f"companion.sim.{name}"), verbose=False, report=True)
+    assert result.failed == 0 and result.attempted > 0
