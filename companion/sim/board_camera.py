@@ -120,12 +120,13 @@ class SimBoardCamera(FrameSource):
         self.frames += 1
         if self.script:
             placed, hand = self.script.pop(0)
-            img, _ = self.renderer.clean(self.pieces, placed, hand, self.bump, extra=self.loose, covers=self._covers)
+            img, _ = self.renderer.clean(self.pieces, placed, hand, self.bump, extra=self.loose, covers=self._covers,
+                                         gain=self.renderer.exposure(self.rng) * 0.97)   # the hand darkens the view
             return self.renderer.sensor(img, self.rng)
         if len(self._still) < STILL_COPIES:
             if self._clean is None:
                 self._clean, _ = self.renderer.clean(self.pieces, self.placed, None, self.bump, extra=self.loose,
-                                                     covers=self._covers)
+                                                     covers=self._covers, gain=self.renderer.exposure(self.rng))
             self._still.append(self.renderer.sensor(self._clean, self.rng))
             if len(self._still) == STILL_COPIES:
                 self._clean = None                     # the copies are all that is needed now

@@ -89,6 +89,7 @@ class BoardLook:
     jpeg: int | None = None         # JPEG quality, None: uncompressed
     vignette: float = 0.12
     white_balance: float = 4500.0   # the camera's fixed white balance (kelvin)
+    exposure_drift: float = 0.02    # sd of a frame's log exposure against the look's
 
     @classmethod
     def from_seed(cls, seed: int, family: str = "dev") -> "BoardLook":
@@ -179,7 +180,7 @@ def _eval(seed: int, rng: np.random.Generator) -> BoardLook:
         players=_player_colours(rng, 0.035, (0.82, 1.12), 10.0),
         noise=float(rng.uniform(2.0, 4.5)), chroma_noise=float(rng.uniform(0.4, 0.8)),
         jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)),
-        white_balance=float(rng.uniform(3300, 5200)))
+        white_balance=float(rng.uniform(3300, 5200)), exposure_drift=float(rng.uniform(0.03, 0.07)))
 
 
 @dataclass(frozen=True)

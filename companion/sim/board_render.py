@@ -392,7 +392,8 @@ class BoardRenderer:
         """One frame (BGR uint8) of ``pieces`` on the board, and its truth. ``hand``: True for a
         random one; ``bump``: True for a random one; ``hide_markers``: marker ids covered by a
         cup or a card; ``placed``: the pieces' places from :meth:`place` (drawn from ``rng``
-        otherwise); ``extra``: loose pieces; ``noise``: False for the clean picture."""
+        otherwise); ``extra``: loose pieces; ``noise``: False for the clean picture (and no
+        exposure drift: otherwise each frame's exposure is a little off, as a camera's is)."""
         rng = rng if rng is not None else np.random.default_rng(0)
         if bump is True:
             bump = Bump.random(rng)
@@ -402,16 +403,20 @@ class BoardRenderer:
         placed = self.place(pieces, rng) if placed is None else list(placed)
         covers = self.covers(hidden, rng)
         img, hand_mask = self._picture(placed + list(extra), covers, hand or None, bump or None)
-        frame = self._camera_effects(img, rng if noise else None)
+        frame = self._camera_effects(img, rng if noise else None, self.exposure(rng) if noise else 1.0)
         return frame, self.truth(pieces, placed, hidden, hand_mask, hand or None, bump or None)
 
     def clean(self, pieces: Pieces, placed: list[Placed], hand=None, bump=None, hide_markers=(), extra=(),
-              covers: list[Placed] | None = None) -> tuple[np.ndarray, np.ndarray | None]:
-        """The frame before the sensor's noise and compression (distortion and vignetting in),
-        and the hand's mask: what a still scene's every frame starts from."""
+              covers: list[Placed] | None = None, gain: float = 1.0) -> tuple[np.ndarray, np.ndarray | None]:
+        """The frame before the sensor's noise and compression (distortion, vignetting and the
+        exposure ``gain`` in), and the hand's mask: what a still scene's every frame starts from."""
         covers = self.covers(hide_markers, np.random.default_rng(0)) if covers is None else covers
         img, hand_mask = self._picture(list(placed) + list(extra), covers, hand, bump)
-        return self._distort(img).astype(np.float32) * self._vignette(), hand_mask
+        return self._distort(img).astype(np.float32) * (self._vignette() * np.float32(gain)), hand_mask
+
+    def exposure(self, rng: np.random.Generator) -> float:
+        """One frame's exposure against the look's (auto exposure and mains flicker)."""
+        return float(math.exp(rng.normal(0, self.look.exposure_drift)))
 
     def covers(self, hidden, rng) -> list[Placed]:
         """A cup or a card on each hidden marker."""
@@ -489,8 +494,8 @@ class BoardRenderer:
             self._vig = (1 - self.look.vignette * r2)[..., None].astype(np.float32)
         return self._vig
 
-    def _camera_effects(self, img: np.ndarray, rng: np.random.Generator | None) -> np.ndarray:
-        clean = self._distort(img).astype(np.float32) * self._vignette()
+    def _camera_effects(self, img: np.ndarray, rng: np.random.Generator | None, gain: float = 1.0) -> np.ndarray:
+        clean = self._distort(img).astype(np.float32) * (self._vignette() * np.float32(gain))
         return self.sensor(clean, rng)
 
     def sensor(self, clean: np.ndarray, rng: np.random.Generator | None,
