@@ -39,6 +39,7 @@ from .looks import linear_to_srgb_u8, srgb_to_linear
 
 _LIN = srgb_to_linear(np.arange(256, dtype=np.float32)).astype(np.float32)   # sRGB level -> linear
 UP = np.array([0.0, 0.0, -1.0])
+HEIGHTS = {"meeple": 20.0, "pyramid": 15.0, "train": 8.0, "value": 3.0}   # mm: where a piece's top is
 
 
 @dataclass(frozen=True)
@@ -548,8 +549,16 @@ class BoardRenderer:
         where = []
         for p in placed:
             (u, v), = self.board_to_frame([(p.x, p.y)], bump)
+            (tu, tv), = self.board_to_frame([(p.x, p.y)], bump, height=HEIGHTS.get(p.kind, 0.0))
             where.append({"kind": p.kind, "key": p.key, "spot": p.spot, "mm": [round(p.x, 2), round(p.y, 2)],
-                          "px": [round(float(u), 2), round(float(v), 2)]})
+                          "px": [round(float(u), 2), round(float(v), 2)],
+                          "top_px": [round(float(tu), 2), round(float(tv), 2)]})
+        hand_box = None
+        if hand_mask is not None and hand_mask.any():
+            ys, xs = np.nonzero(hand_mask[::2, ::2])
+            box = self.pin_to_frame(np.array([[xs.min(), ys.min()], [xs.max(), ys.max()]], np.float64) * 2)
+            hand_box = [int(np.clip(box[0, 0], 0, w)), int(np.clip(box[0, 1], 0, h)),
+                        int(np.clip(box[1, 0], 0, w)), int(np.clip(box[1, 1], 0, h))]
         return {
             "pieces": pieces.model_dump(mode="json"),
             "homography": np.round(self.homography(bump), 10).tolist(),
@@ -558,6 +567,7 @@ class BoardRenderer:
             "markers": markers,
             "hidden_markers": hidden,
             "hand": hand is not None,
+            "hand_box": hand_box,
             "bump": None if bump is None else [bump.angle, bump.dx, bump.dy],
             "placed": where,
             "look": self.look.describe(),
