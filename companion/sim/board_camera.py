@@ -16,6 +16,9 @@ frames.
 """
 from __future__ import annotations
 
+import functools
+import threading
+
 import numpy as np
 
 from ..board_layout import BoardLayout
@@ -29,10 +32,21 @@ STILL_COPIES = 3               # noisy copies of a still scene shown in turn
 PIECES = ("pyramid", "meeple", "train", "value")
 
 
+def _locked(method):
+    """The board camera is read by its device thread while the table or a test changes its
+    pieces: one at a time."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return run
+
+
 class SimBoardCamera(FrameSource):
     def __init__(self, seed: int = 0, look_seed: int = SIM_BOARD_SEED, family: str = "dev",
                  layout: BoardLayout | None = None, pieces: Pieces | None = None):
         super().__init__(f"sim-board:{seed}")
+        self._lock = threading.RLock()
         self.layout = layout or BoardLayout.default()
         self.look = BoardLook.from_seed(look_seed, family)
         self.renderer = BoardRenderer(self.layout, self.look)
@@ -52,6 +66,7 @@ class SimBoardCamera(FrameSource):
 
     # --- what stands on the board -------------------------------------------------------------
 
+    @_locked
     def set(self, pieces: Pieces, hand_frames: int = 4) -> None:
         """The board now holds ``pieces``: a hand passes over it for ``hand_frames`` frames
         (reaching to the first piece that changed), then the new pieces show."""
@@ -73,11 +88,13 @@ class SimBoardCamera(FrameSource):
                                    hand.height, hand.skin, hand.sleeve, hand.sleeve_share, hand.spread)
             self.script.append((before if i < n / 2 else after, frame_hand))
 
+    @_locked
     def change(self, changes: list[dict], hand_frames: int = 4) -> None:
         """Change pieces one by one: each ``{"piece": "pyramid"|"meeple"|"train"|"value", "key":
         station id | colour | line letter, "to": colour | place | stop index | yen | None}``."""
         self.set(apply_changes(self.pieces, changes, self.layout), hand_frames)
 
+    @_locked
     def knock(self, seed: int | None = None) -> list[dict]:
         """Someone knocks the board: it turns and moves a little on the table and one to three
         pieces end up elsewhere. Returns what changed: ``{"piece", "key", "from", "to"}`` (a
@@ -105,6 +122,7 @@ class SimBoardCamera(FrameSource):
         self._changed()
         return picked
 
+    @_locked
     def hide_markers(self, marker_ids=()) -> None:
         """Cover these markers (a cup or a card on each); () uncovers them all."""
         self.hidden = tuple(int(m) for m in marker_ids if int(m) in self.layout.marker_ids)
@@ -116,6 +134,7 @@ class SimBoardCamera(FrameSource):
 
     # --- frames -------------------------------------------------------------------------------
 
+    @_locked
     def read(self) -> np.ndarray:
         self.frames += 1
         if self.script:
@@ -133,16 +152,19 @@ class SimBoardCamera(FrameSource):
             return self._still[-1].copy()
         return self._still[self.frames % STILL_COPIES].copy()
 
+    @_locked
     def empty_frame(self) -> np.ndarray:
         """The board with nothing on it, no hand, nothing covered, in the same look and pose:
         the reader's reference."""
         img, _ = self.renderer.clean(Pieces(), [], None, self.bump, covers=[])
         return self.renderer.sensor(img, np.random.default_rng([self.look.seed, 9103]))
 
+    @_locked
     def truth(self) -> dict:
         """The still scene's truth (as :meth:`BoardRenderer.render` gives it)."""
         return self.renderer.truth(self.pieces, self.placed, self.hidden, None, None, self.bump)
 
+    @_locked
     def status(self) -> dict:
         s = super().status()
         s["pieces"] = self.pieces.model_dump(mode="json")
