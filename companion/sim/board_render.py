@@ -477,8 +477,11 @@ class BoardRenderer:
             hand_mask = np.zeros((ph, pw), np.uint8)
             for pts3, width, colour in hand_shapes:
                 lin_c = self._shade(_LIN[np.array(colour[::-1])], UP, pts3.mean(0), 0.15)
-                bgr = tuple(int(v) for v in linear_to_srgb_u8(lin_c.reshape(1, 1, 3).astype(np.float32)).reshape(3))
-                _draw_shape(img, pts3, width, bgr, None, self.project)
+                # rounded: the sides turned from the lamp darker than the middle
+                for share, factor in ((1.0, 0.62), (0.8, 0.82), (0.55, 1.0)):
+                    tone = np.clip(lin_c * factor, 0, 1).reshape(1, 1, 3).astype(np.float32)
+                    bgr = tuple(int(v) for v in linear_to_srgb_u8(tone).reshape(3))
+                    _draw_shape(img, pts3, width * share, bgr, None, self.project)
                 _draw_shape(hand_mask, pts3, width, 255, None, self.project)
         return img, hand_mask
 
