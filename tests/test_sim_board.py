@@ -93,7 +93,8 @@ def test_the_camera_does_what_it_is_told():
     cam = SimBoardCamera(seed=1, pieces=BOARD)
     first = cam.read()
     assert first.shape == (720, 1280, 3) and cam.status()["state"] == "ok"
-    cam.change([{"piece": "pyramid", "key": "ueno", "to": "purple"}, {"piece": "meeple", "key": "green", "to": "field:131"},
+    cam.change([{"piece": "pyramid", "key": "ueno", "to": "purple"},
+                {"piece": "meeple", "key": "green", "to": "field:131"},
                 {"piece": "train", "key": "M", "to": None}], hand_frames=3)
     assert cam.pieces.pyramids["ueno"] == "purple" and cam.pieces.meeples["green"] == "field:131"
     assert "M" not in cam.pieces.trains and cam.status()["hand"]

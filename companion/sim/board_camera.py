@@ -214,7 +214,8 @@ def _astray(pieces: Pieces, layout: BoardLayout, rng) -> list[dict]:
             near = [f"field:{r * layout.cols + c}" for c, r in near if 0 <= c < layout.cols and 0 <= r < layout.rows]
             near = [p for p in near if p not in taken]
             if near:
-                out.append({"piece": "meeple", "key": colour, "from": place, "to": near[int(rng.integers(0, len(near)))]})
+                to = near[int(rng.integers(0, len(near)))]
+                out.append({"piece": "meeple", "key": colour, "from": place, "to": to})
     for sid, colour in pieces.pyramids.items():
         out.append({"piece": "pyramid", "key": sid, "from": colour, "to": None})
     for letter, k in pieces.trains.items():

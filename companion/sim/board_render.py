@@ -120,7 +120,8 @@ class BoardRenderer:
     def project(self, pts: np.ndarray) -> np.ndarray:
         """Table mm (n, 3) (z down: a height h is z = -h) -> pinhole picture px (n, 2)."""
         pc = (np.asarray(pts, np.float64) - self.C) @ self.R.T
-        return np.column_stack([self.f * pc[:, 0] / pc[:, 2] + self.K[0, 2], self.f * pc[:, 1] / pc[:, 2] + self.K[1, 2]])
+        return np.column_stack([self.f * pc[:, 0] / pc[:, 2] + self.K[0, 2],
+                                self.f * pc[:, 1] / pc[:, 2] + self.K[1, 2]])
 
     def pin_to_frame(self, px: np.ndarray) -> np.ndarray:
         """Pinhole picture px -> frame px (through the camera's barrel distortion)."""
