@@ -111,6 +111,10 @@ def test_the_camera_does_what_it_is_told():
         assert now.get(c["key"]) == c["to"] and c["to"] != c["from"]
     assert cam.pieces != before
     assert cam.empty_frame().shape == first.shape
+    cam.rest_hand(at=(400.0, 300.0))
+    assert cam.status()["hand"] and cam.truth()["hand"]
+    cam.lift_hand()
+    assert not cam.status()["hand"]
     with pytest.raises(ValueError, match="no station"):
         apply_changes(BOARD, [{"piece": "pyramid", "key": "atlantis", "to": "red"}], LAYOUT)
     with pytest.raises(ValueError, match="piece is one of"):

@@ -3,7 +3,8 @@
 ``set(pieces)`` has a hand pass over the board for a few frames and then shows the new pieces;
 ``change(changes)`` does the same for a few pieces told one by one; ``knock()`` bumps the board
 and sends one to three pieces astray (a meeple onto a neighbouring field, a pyramid off the
-board, a train a stop on). ``read()`` gives the next frame. While nothing changes the still
+board, a train a stop on); ``rest_hand()`` leaves a hand over the board until ``lift_hand()``;
+``hide_markers(ids)`` puts a cup or a card on markers. ``read()`` gives the next frame. While nothing changes the still
 scene is not drawn again: a few noisy copies of it are made once and shown in turn, so a
 camera read at 4-10 frames a second costs next to nothing. Seeded: the same calls give the same
 frames.
@@ -56,6 +57,7 @@ class SimBoardCamera(FrameSource):
         self.loose: list[Placed] = []          # pieces knocked off the board, lying on the table
         self.bump: Bump | None = None
         self.hidden: tuple[int, ...] = ()
+        self.resting_hand: BoardHand | None = None     # a hand that stays over the board
         self._covers: list[Placed] = []
         self.script: list[tuple[list[Placed], BoardHand]] = []   # hand frames still to show
         self._still: list[np.ndarray] = []
@@ -129,6 +131,22 @@ class SimBoardCamera(FrameSource):
         self._covers = self.renderer.covers(self.hidden, np.random.default_rng([len(self.hidden), 9102]))
         self._changed()
 
+    @_locked
+    def rest_hand(self, at: tuple[float, float] | None = None) -> None:
+        """A hand stays over the board at ``at`` (board mm; None: somewhere on it) until
+        :meth:`lift_hand`: a player thinking with a hand on the board, or one that never leaves."""
+        hand = BoardHand.random(self.rng, self.layout.sheet)
+        if at is not None:
+            hand = BoardHand(hand.edge, float(at[0]), float(at[1]), hand.height, hand.skin, hand.sleeve,
+                             hand.sleeve_share, hand.spread)
+        self.resting_hand = hand
+        self._changed()
+
+    @_locked
+    def lift_hand(self) -> None:
+        self.resting_hand = None
+        self._changed()
+
     def _changed(self) -> None:
         self._clean, self._still = None, []
 
@@ -144,8 +162,9 @@ class SimBoardCamera(FrameSource):
             return self.renderer.sensor(img, self.rng)
         if len(self._still) < STILL_COPIES:
             if self._clean is None:
-                self._clean, _ = self.renderer.clean(self.pieces, self.placed, None, self.bump, extra=self.loose,
-                                                     covers=self._covers, gain=self.renderer.exposure(self.rng))
+                self._clean, _ = self.renderer.clean(self.pieces, self.placed, self.resting_hand, self.bump,
+                                                     extra=self.loose, covers=self._covers,
+                                                     gain=self.renderer.exposure(self.rng))
             self._still.append(self.renderer.sensor(self._clean, self.rng))
             if len(self._still) == STILL_COPIES:
                 self._clean = None                     # the copies are all that is needed now
@@ -162,13 +181,16 @@ class SimBoardCamera(FrameSource):
     @_locked
     def truth(self) -> dict:
         """The still scene's truth (as :meth:`BoardRenderer.render` gives it)."""
-        return self.renderer.truth(self.pieces, self.placed, self.hidden, None, None, self.bump)
+        hand_mask = None
+        if self.resting_hand is not None:
+            _, hand_mask = self.renderer.clean(self.pieces, self.placed, self.resting_hand, self.bump, covers=[])
+        return self.renderer.truth(self.pieces, self.placed, self.hidden, hand_mask, self.resting_hand, self.bump)
 
     @_locked
     def status(self) -> dict:
         s = super().status()
         s["pieces"] = self.pieces.model_dump(mode="json")
-        s["hand"] = bool(self.script)
+        s["hand"] = bool(self.script) or self.resting_hand is not None
         s["bump"] = None if self.bump is None else [round(self.bump.angle, 2), round(self.bump.dx, 1),
                                                      round(self.bump.dy, 1)]
         s["hidden_markers"] = list(self.hidden)
