@@ -270,7 +270,7 @@ class BoardRenderer:
         if self.spec is not None:
             gloss = cv2.warpPerspective(self.sheet.gloss, M, self.pin_size, flags=cv2.INTER_LINEAR)
             gloss = gloss.astype(np.float32) / 255.0
-        if len(self._posed) > 3:
+        if len(self._posed) > 1:           # the board as laid and the last bump: enough
             self._posed.pop(next(iter(self._posed)))
         self._posed[key] = (albedo, gloss)
         return albedo, gloss
