@@ -292,8 +292,11 @@ class BoardRenderer:
                 out.append(old)
                 return
             dx, dy = np.clip(rng.normal(0, 0.8, 2), -2.0, 2.0)
-            out.append(Placed(kind, key, spot, float(x + dx), float(y + dy), float(yaw + rng.normal(0, turn)),
-                              tuple(int(v) for v in self._colours.get(colour, (128, 128, 128)))))
+            yaw = float(yaw + rng.normal(0, turn))
+            # no two pieces of a colour are quite alike (wood takes the dye unevenly)
+            rgb = np.array(self._colours.get(colour, (128, 128, 128)), float) * rng.uniform(0.95, 1.05)
+            rgb = tuple(int(v) for v in np.clip(rgb + rng.normal(0, 2.5, 3), 0, 255))
+            out.append(Placed(kind, key, spot, float(x + dx), float(y + dy), yaw, rgb))
 
         for sid, colour in pieces.pyramids.items():
             if sid in lay.pyramids:
@@ -414,7 +417,7 @@ class BoardRenderer:
         exposure ``gain`` in), and the hand's mask: what a still scene's every frame starts from."""
         covers = self.covers(hide_markers, np.random.default_rng(0)) if covers is None else covers
         img, hand_mask = self._picture(list(placed) + list(extra), covers, hand, bump)
-        return self._distort(img).astype(np.float32) * (self._vignette() * np.float32(gain)), hand_mask
+        return self._optics(img) * (self._vignette() * np.float32(gain)), hand_mask
 
     def exposure(self, rng: np.random.Generator) -> float:
         """One frame's exposure against the look's (auto exposure and mains flicker)."""
@@ -486,10 +489,14 @@ class BoardRenderer:
                 _draw_shape(hand_mask, pts3, width, 255, None, self.project)
         return img, hand_mask
 
-    def _distort(self, img: np.ndarray) -> np.ndarray:
-        if self.look.distortion <= 0:
-            return img
-        return cv2.remap(img, self._remap[0], self._remap[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    def _optics(self, img: np.ndarray) -> np.ndarray:
+        """The lens: its barrel distortion and its softness (no camera is as sharp as a drawing)."""
+        if self.look.distortion > 0:
+            img = cv2.remap(img, self._remap[0], self._remap[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        img = img.astype(np.float32)
+        if self.look.blur > 0.05:
+            img = cv2.GaussianBlur(img, (0, 0), self.look.blur)
+        return img
 
     def _vignette(self) -> np.ndarray:
         if not hasattr(self, "_vig"):
@@ -500,7 +507,7 @@ class BoardRenderer:
         return self._vig
 
     def _camera_effects(self, img: np.ndarray, rng: np.random.Generator | None, gain: float = 1.0) -> np.ndarray:
-        clean = self._distort(img).astype(np.float32) * (self._vignette() * np.float32(gain))
+        clean = self._optics(img) * (self._vignette() * np.float32(gain))
         return self.sensor(clean, rng)
 
     def sensor(self, clean: np.ndarray, rng: np.random.Generator | None,
