@@ -351,7 +351,7 @@ class BoardRenderer:
         direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0, shininess=30.0)
         sky = self.ambient * (0.75 + 0.25 * np.clip(-normals[:, 2], 0, None))   # the room's light, mostly from above
         light = (sky + direct)[:, None] * self.lamp
-        return albedo_lin * light + gloss * spec[:, None] * self.lamp * 0.5
+        return albedo_lin * light + gloss * spec[:, None] * self.lamp * 0.2
 
     def _paint(self, img: np.ndarray, solid: solids.Solid, colour: tuple[int, int, int], gloss: float) -> None:
         """Paint one solid into ``img`` (sRGB u8, pinhole picture): its faces turned to the
@@ -375,7 +375,9 @@ class BoardRenderer:
             for face, poly, factor in solid.decals:
                 if face == i:
                     dpx = np.round(self.project(poly) * 16).astype(np.int32)
-                    dec = linear_to_srgb_u8(np.clip(lin[j] * factor + 0.03, 0, 1).reshape(1, 1, 3).astype(np.float32))
+                    # the arrow is printed light on a dark piece, dark on a light one
+                    k = factor if float(albedo.mean()) < 0.2 else 1 / factor
+                    dec = linear_to_srgb_u8(np.clip(lin[j] * k + 0.02, 0, 1).reshape(1, 1, 3).astype(np.float32))
                     cv2.fillPoly(img, [dpx], tuple(int(v) for v in dec.reshape(3)), cv2.LINE_AA, 4)
 
     def _shadow_of(self, verts: np.ndarray) -> np.ndarray:
