@@ -560,12 +560,14 @@ class BoardRenderer:
             markers[str(mid)] = {"corners": np.round(corners, 3).tolist(),
                                  "visible": inside and not covered and mid not in hidden}
         where = []
-        for p in placed:
-            (u, v), = self.board_to_frame([(p.x, p.y)], bump)
-            (tu, tv), = self.board_to_frame([(p.x, p.y)], bump, height=HEIGHTS.get(p.kind, 0.0))
-            where.append({"kind": p.kind, "key": p.key, "spot": p.spot, "mm": [round(p.x, 2), round(p.y, 2)],
-                          "px": [round(float(u), 2), round(float(v), 2)],
-                          "top_px": [round(float(tu), 2), round(float(tv), 2)]})
+        if placed:
+            at = self.board_to_table([(p.x, p.y) for p in placed], bump)
+            feet = self.pin_to_frame(self.project(np.column_stack([at, np.zeros(len(at))])))
+            tops = self.pin_to_frame(self.project(np.column_stack([at, [-HEIGHTS.get(p.kind, 0.0) for p in placed]])))
+            for p, (u, v), (tu, tv) in zip(placed, feet, tops):
+                where.append({"kind": p.kind, "key": p.key, "spot": p.spot, "mm": [round(p.x, 2), round(p.y, 2)],
+                              "px": [round(float(u), 2), round(float(v), 2)],
+                              "top_px": [round(float(tu), 2), round(float(tv), 2)]})
         hand_box = None
         if hand_mask is not None and hand_mask.any():
             ys, xs = np.nonzero(hand_mask[::2, ::2])
