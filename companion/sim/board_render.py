@@ -95,7 +95,7 @@ class BoardRenderer:
         self.K = np.array([[self.f, 0, self.pin_size[0] / 2], [0, self.f, self.pin_size[1] / 2], [0, 0, 1]])
         # how far away: the markers (and a bump's worth round them) fill the frame but its margin
         corners = np.concatenate(list(self.layout.marker_corners().values()))
-        lo, hi = corners.min(0) - 30, corners.max(0) + 30
+        lo, hi = corners.min(0) - 50, corners.max(0) + 50     # a bump moves a corner up to ~46 mm
         extent = np.array([[lo[0], lo[1], 0], [hi[0], lo[1], 0], [hi[0], hi[1], 0], [lo[0], hi[1], 0]], np.float64)
         target = np.array([self.centre[0], self.centre[1], 0.0])
         dist = 1500.0
