@@ -128,3 +128,14 @@ def test_module_doctests_pass(name):
     import importlib
     result = doctest.testmod(importlib.import_module(f"companion.sim.{name}"), verbose=False, report=True)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_dataset_is_written(tmp_path, capsys):
+    import json
+
+    from companion.sim.board_dataset import main
+    assert main([str(tmp_path), "--family", "dev", "--count", "2", "--seed", "11"]) == 0
+    truth = json.loads((tmp_path / "0001.json").read_text())
+    assert (tmp_path / "0000.png").is_file() and (tmp_path / truth["empty"]).is_file()
+    assert Pieces.model_validate(truth["pieces"]) and len(truth["markers"]) == 4
+    assert '"scenes": 2' in capsys.readouterr().out
