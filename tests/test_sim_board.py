@@ -76,6 +76,7 @@ def test_the_families_differ_in_kind():
     assert all(l.distortion > 0 and l.gloss > 0 and l.tilt >= 15 and l.jpeg for l in ev)
     assert {l.material for l in ev} == {"plastic"} and {l.lamp.kind for l in ev} <= {"point", "tube"}
     assert {l.table for l in ev} - {l.table for l in dev}          # table tops dev never has
+    assert all(not l.sizes for l in dev) and all(abs(l.sizes["meeple"] - 1) <= 0.12 for l in ev)
     with pytest.raises(ValueError, match="no family"):
         BoardLook.from_seed(1, "train")
 

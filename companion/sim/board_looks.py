@@ -91,6 +91,7 @@ class BoardLook:
     white_balance: float = 4500.0   # the camera's fixed white balance (kelvin)
     exposure_drift: float = 0.02    # sd of a frame's log exposure against the look's
     blur: float = 0.0               # the lens's softness, px (sd of a Gaussian)
+    sizes: dict[str, float] = field(default_factory=dict)   # piece kind -> size against nominal (1.0)
 
     @classmethod
     def from_seed(cls, seed: int, family: str = "dev") -> "BoardLook":
@@ -182,6 +183,7 @@ def _eval(seed: int, rng: np.random.Generator) -> BoardLook:
         players=_player_colours(rng, 0.035, (0.82, 1.12), 10.0),
         noise=float(rng.uniform(2.0, 4.5)), chroma_noise=float(rng.uniform(0.4, 0.8)),
         jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)),
+        sizes={k: float(rng.uniform(0.88, 1.12)) for k in ("meeple", "pyramid", "train", "value")},
         white_balance=float(rng.uniform(3300, 5200)), exposure_drift=float(rng.uniform(0.03, 0.07)),
         blur=float(rng.uniform(0.4, 0.9)))
 

@@ -332,14 +332,16 @@ class BoardRenderer:
         (x, y), = self.board_to_table([(p.x, p.y)], bump)
         yaw = p.yaw + (bump.angle if bump else 0.0)
         r = self.layout.radius
+        k = self.look.sizes.get(p.kind, 1.0)           # this set's pieces against the nominal ones
+        h = HEIGHTS.get(p.kind, 0.0) * k
         if p.kind == "meeple":
-            return solids.meeple(x, y, yaw, r.get("meeple", 7.0))
+            return solids.meeple(x, y, yaw, r.get("meeple", 7.0) * k, h, 8.0 * k)
         if p.kind == "pyramid":
-            return solids.pyramid(x, y, yaw, r.get("pyramid", 6.5))
+            return solids.pyramid(x, y, yaw, r.get("pyramid", 6.5) * k, h)
         if p.kind == "train":
-            return solids.train(x, y, yaw)
+            return solids.train(x, y, yaw, 12.0 * k, 8.0 * k, h)
         if p.kind == "value":
-            return solids.disc(x, y, 4.5)
+            return solids.disc(x, y, 4.5 * k, h)
         if p.kind == "cup":
             return solids.cup(x, y)
         return solids.card(x, y, yaw)
@@ -563,7 +565,8 @@ class BoardRenderer:
         if placed:
             at = self.board_to_table([(p.x, p.y) for p in placed], bump)
             feet = self.pin_to_frame(self.project(np.column_stack([at, np.zeros(len(at))])))
-            tops = self.pin_to_frame(self.project(np.column_stack([at, [-HEIGHTS.get(p.kind, 0.0) for p in placed]])))
+            up = [-HEIGHTS.get(p.kind, 0.0) * self.look.sizes.get(p.kind, 1.0) for p in placed]
+            tops = self.pin_to_frame(self.project(np.column_stack([at, up])))
             for p, (u, v), (tu, tv) in zip(placed, feet, tops):
                 where.append({"kind": p.kind, "key": p.key, "spot": p.spot, "mm": [round(p.x, 2), round(p.y, 2)],
                               "px": [round(float(u), 2), round(float(v), 2)],
