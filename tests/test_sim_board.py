@@ -111,6 +111,8 @@ def test_the_camera_does_what_it_is_told():
         now = {"pyramid": cam.pieces.pyramids, "meeple": cam.pieces.meeples, "train": cam.pieces.trains}[c["piece"]]
         assert now.get(c["key"]) == c["to"] and c["to"] != c["from"]
     assert cam.pieces != before
+    off = [c for c in changed if c["piece"] == "pyramid"]
+    assert len(cam.truth()["loose"]) == len(off)           # a pyramid knocked off lies on the table
     assert cam.empty_frame().shape == first.shape
     cam.rest_hand(at=(400.0, 300.0))
     assert cam.status()["hand"] and cam.truth()["hand"]

@@ -184,7 +184,8 @@ class SimBoardCamera(FrameSource):
         hand_mask = None
         if self.resting_hand is not None:
             _, hand_mask = self.renderer.clean(self.pieces, self.placed, self.resting_hand, self.bump, covers=[])
-        return self.renderer.truth(self.pieces, self.placed, self.hidden, hand_mask, self.resting_hand, self.bump)
+        return self.renderer.truth(self.pieces, self.placed, self.hidden, hand_mask, self.resting_hand, self.bump,
+                                   self.loose)
 
     @_locked
     def status(self) -> dict:

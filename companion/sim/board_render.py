@@ -413,7 +413,7 @@ class BoardRenderer:
         covers = self.covers(hidden, rng)
         img, hand_mask = self._picture(placed + list(extra), covers, hand or None, bump or None)
         frame = self._camera_effects(img, rng if noise else None, self.exposure(rng) if noise else 1.0)
-        return frame, self.truth(pieces, placed, hidden, hand_mask, hand or None, bump or None)
+        return frame, self.truth(pieces, placed, hidden, hand_mask, hand or None, bump or None, extra)
 
     def clean(self, pieces: Pieces, placed: list[Placed], hand=None, bump=None, hide_markers=(), extra=(),
               covers: list[Placed] | None = None, gain: float = 1.0) -> tuple[np.ndarray, np.ndarray | None]:
@@ -546,8 +546,9 @@ class BoardRenderer:
     # --- the truth ----------------------------------------------------------------------------
 
     def truth(self, pieces: Pieces, placed: list[Placed], hidden=(), hand_mask: np.ndarray | None = None,
-              hand: BoardHand | None = None, bump: Bump | None = None) -> dict:
-        """What a frame of this scene shows, for tests and datasets (see the module's words)."""
+              hand: BoardHand | None = None, bump: Bump | None = None, extra=()) -> dict:
+        """What a frame of this scene shows, for tests and datasets (see the module's words);
+        ``extra``: loose pieces (on no spot: a pyramid knocked off the board)."""
         w, h = self.size
         markers = {}
         for mid, c in self.layout.marker_corners().items():
@@ -588,6 +589,8 @@ class BoardRenderer:
             "hand_box": hand_box,
             "bump": None if bump is None else [bump.angle, bump.dx, bump.dy],
             "placed": where,
+            "loose": [{"kind": p.kind, "key": p.key, "mm": [round(p.x, 2), round(p.y, 2)],
+                       "px": [round(float(v), 2) for v in self.board_to_frame([(p.x, p.y)], bump)[0]]} for p in extra],
             "look": self.look.describe(),
         }
 
