@@ -370,6 +370,10 @@ class BoardRenderer:
         lin = self._shade(albedo, normals[seen], centres[seen], gloss)
         bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
         px = self.project(solid.verts)
+        glints = None
+        if gloss > 0:
+            c = centres[seen]
+            _, glints = self._light_at(c[:, 0], c[:, 1], normals[seen], c[:, 2], specular=True, shininess=400.0)
         for j in order:
             i = int(seen[j])
             pts = np.round(px[solid.faces[i]] * 16).astype(np.int32)
@@ -381,6 +385,13 @@ class BoardRenderer:
                     k = factor if float(albedo.mean()) < 0.2 else 1 / factor
                     dec = linear_to_srgb_u8(np.clip(lin[j] * k + 0.02, 0, 1).reshape(1, 1, 3).astype(np.float32))
                     cv2.fillPoly(img, [dpx], tuple(int(v) for v in dec.reshape(3)), cv2.LINE_AA, 4)
+            if glints is not None and glints[j] > 0.08:
+                # plastic: the lamp's small sharp reflection on a face turned just so
+                c = self.project(centres[seen[j]][None])[0]
+                tone = np.clip(lin[j] + glints[j] * self.lamp * gloss, 0, 1).reshape(1, 1, 3).astype(np.float32)
+                radius = max(1.0, 0.9 * self.px_per_mm * min(1.0, float(glints[j])))
+                cv2.circle(img, (int(round(c[0] * 16)), int(round(c[1] * 16))), int(radius * 16),
+                           tuple(int(v) for v in linear_to_srgb_u8(tone).reshape(3)), -1, cv2.LINE_AA, 4)
 
     def _shadow_of(self, verts: np.ndarray) -> np.ndarray:
         """Where points (table mm) throw their shadow on the table (the lamp's middle)."""
