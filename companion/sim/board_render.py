@@ -542,17 +542,19 @@ class BoardRenderer:
         return out
 
     def noise_field(self, rng: np.random.Generator) -> np.ndarray:
-        """Unit sensor noise for one frame: one of a few fields drawn once per look, moved by a
-        random offset (drawing fresh noise for every pixel would cost more than the frame)."""
+        """Unit sensor noise for one frame: a window at a random offset into one of two fields
+        drawn once per look (drawing fresh noise for every pixel would cost more than the frame)."""
+        m = 64
         if not hasattr(self, "_noise_bank"):
             w, h = self.size
             bank = np.random.default_rng([self.look.seed, 8501])
             c = self.look.chroma_noise
-            self._noise_bank = [(bank.standard_normal((h, w, 1), dtype=np.float32) * (1 - c)
-                                 + bank.standard_normal((h, w, 3), dtype=np.float32) * c) for _ in range(2)]
+            self._noise_bank = [(bank.standard_normal((h + m, w + m, 1), dtype=np.float32) * (1 - c)
+                                 + bank.standard_normal((h + m, w + m, 3), dtype=np.float32) * c) for _ in range(2)]
         field = self._noise_bank[int(rng.integers(0, len(self._noise_bank)))]
-        dy, dx = (int(v) for v in rng.integers(0, 256, 2))
-        return np.roll(field, (dy, dx), axis=(0, 1))
+        dy, dx = (int(v) for v in rng.integers(0, m + 1, 2))
+        h, w = field.shape[0] - m, field.shape[1] - m
+        return field[dy:dy + h, dx:dx + w]
 
     # --- the truth ----------------------------------------------------------------------------
 
