@@ -55,7 +55,7 @@ class SimBoardIn(BaseModel):
 def add_board_routes(app: FastAPI, ctx: Api) -> None:
     def watch_of(session: TableSession):
         if session.board_watch is None:
-            raise HTTPException(404, f"game {session.id} is a {session.name} game: the board camera reads the "
+            raise HTTPException(404, f"game {session.id} is not a TOKYO METRO game: the board camera reads the "
                                      f"TOKYO METRO board only")
         return session.board_watch
 
