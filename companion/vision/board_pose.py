@@ -7,6 +7,8 @@ works on (and the empty board's reference is kept as).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -39,3 +41,213 @@ def rectify(frame: np.ndarray, H: np.ndarray, layout: BoardLayout, scale: float 
     w, h = int(round(layout.sheet[0] * scale)), int(round(layout.sheet[1] * scale))
     return cv2.warpPerspective(frame, S @ np.linalg.inv(H), (w, h), flags=cv2.INTER_AREA,
                                borderMode=cv2.BORDER_REPLICATE)
+
+
+# --- following the board frame by frame ---------------------------------------------------------
+
+HOLD_FRAMES = 25         # how long a pose is held with fewer than two markers in view (then lost)
+MIN_SIDE_PX = 8.0        # a marker smaller than this is a misdetection (or the board is too far)
+SIDE_RATIO = 3.0         # a marker's longest side against its shortest (perspective stays below)
+SIZE_SPREAD = 4.0        # two markers' sizes may differ by this factor at most (a tilted camera)
+FIT_TOL = 0.12           # a marker's corners may miss the fit by this share of its side (and 2 px)
+ROI_MARGIN = 2.5         # the window searched around a marker's predicted place, in marker sides
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Where the board lies in one frame. ``H``: board mm -> frame px (None when lost);
+    ``markers_seen``: the ids of the board's markers found and used this frame; ``state``:
+    ``locked`` (fitted from this frame's markers: all four, three, or two with the last pose to
+    carry the rest), ``held`` (fewer than two markers: the last good pose, for a few frames) or
+    ``lost``; ``error``: the fit's largest corner miss in pixels."""
+
+    H: np.ndarray | None
+    markers_seen: tuple[int, ...]
+    state: str
+    error: float = 0.0
+
+    @property
+    def markers(self) -> int:
+        return len(self.markers_seen)
+
+
+class BoardTracker:
+    """Follows the board through a stream of frames: :meth:`locate` refits the homography on
+    every frame from the markers in view. Three or four markers: a full fit. Two (hands or pieces
+    on the others): the last good pose moved by the similarity those two give (a bumped board is
+    followed), or the eight corners' homography when there is no last pose. One or none: the last
+    pose held for :data:`HOLD_FRAMES` frames, unless the one marker in view says the board moved;
+    then lost. A marker whose shape or size does not fit the others, or that the fit misses, is
+    left out; a fit that folds or shrinks the sheet is refused."""
+
+    def __init__(self, layout: BoardLayout, hold_frames: int = HOLD_FRAMES):
+        self.layout = layout
+        self.hold_frames = hold_frames
+        self._mm = layout.marker_corners()
+        self._last: np.ndarray | None = None      # the last good H
+        self._since = 0                           # frames since it was fitted
+
+    def reset(self) -> None:
+        self._last, self._since = None, 0
+
+    def locate(self, frame: np.ndarray) -> Pose:
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        found = self._sane(self._detect(gray))
+        pose = self._fit(found, gray.shape)
+        if pose.state == "locked":
+            self._last, self._since = pose.H, 0
+        elif pose.state == "held":
+            self._since += 1
+        else:
+            self._last, self._since = None, 0
+        return pose
+
+    # --- finding the markers ------------------------------------------------------------------
+
+    def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        """The board's markers: searched first in small windows around where the last pose puts
+        them (a fraction of the frame's cost), then, if any is missing, in the whole frame."""
+        found: dict[int, np.ndarray] = {}
+        if self._last is not None:
+            h, w = gray.shape
+            for mid, mm in self._mm.items():
+                px = _project(self._last, mm)
+                side = float(np.max(np.linalg.norm(px - np.roll(px, 1, axis=0), axis=1)))
+                lo = np.floor(px.min(axis=0) - ROI_MARGIN * side).astype(int)
+                hi = np.ceil(px.max(axis=0) + ROI_MARGIN * side).astype(int)
+                x0, y0 = max(lo[0], 0), max(lo[1], 0)
+                x1, y1 = min(hi[0], w), min(hi[1], h)
+                if x1 - x0 < 16 or y1 - y0 < 16:
+                    continue
+                got = detect_markers(gray[y0:y1, x0:x1])
+                if mid in got:
+                    found[mid] = got[mid] + np.array([x0, y0], np.float32)
+            if len(found) == len(self._mm):
+                return found
+        whole = board_markers(gray, self.layout)
+        whole.update(found)
+        return whole
+
+    @staticmethod
+    def _sane(found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """Markers whose outline is a plausible square seen in perspective, of sizes that agree."""
+        ok = {}
+        for mid, c in found.items():
+            c = np.asarray(c, np.float64).reshape(4, 2)
+            sides = np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1)
+            if sides.min() < MIN_SIDE_PX or sides.max() > SIDE_RATIO * sides.min():
+                continue
+            if not cv2.isContourConvex(c.astype(np.float32).reshape(-1, 1, 2)):
+                continue
+            ok[mid] = c
+        if len(ok) >= 2:
+            size = {m: float(np.sqrt(abs(cv2.contourArea(c.astype(np.float32))))) for m, c in ok.items()}
+            mid_size = float(np.median(list(size.values())))
+            ok = {m: c for m, c in ok.items() if mid_size / SIZE_SPREAD <= size[m] <= mid_size * SIZE_SPREAD}
+        return ok
+
+    # --- fitting --------------------------------------------------------------------------------
+
+    def _fit(self, found: dict[int, np.ndarray], shape: tuple[int, ...]) -> Pose:
+        ids = [i for i in self.layout.marker_ids if i in found]
+        H, used = None, ids
+        if len(ids) >= 3:
+            H, used = self._full(found, ids, least=3)
+        if H is None and len(ids) >= 2:
+            if self._last is not None:
+                H, used = self._carried(found, ids)
+            elif len(ids) == 2:
+                H, used = self._full(found, ids, least=2)
+        if H is not None and self._plausible(H, shape):
+            return Pose(H, tuple(used), "locked", float(self._miss(H, found, used).max()))
+        return self._hold(found)
+
+    def _full(self, found, ids, least: int):
+        """A homography from all the markers' corners; a marker the fit misses is left out and
+        the rest refitted (a misread marker, or one moved on the table), down to ``least``."""
+        while len(ids) >= least:
+            src = np.concatenate([self._mm[i] for i in ids]).astype(np.float32)
+            dst = np.concatenate([found[i] for i in ids]).astype(np.float32)
+            H, _ = cv2.findHomography(src, dst, 0)
+            if H is None:
+                return None, ids
+            ratio = self._miss(H, found, ids) / self._tolerance(found, ids)
+            worst = int(np.argmax(ratio))
+            if ratio[worst] <= 1.0:
+                return H, ids
+            ids = ids[:worst] + ids[worst + 1:]
+        return None, ids
+
+    def _carried(self, found, ids):
+        """The last pose moved by the similarity (shift, turn, scale) that takes where it puts
+        these markers to where they are now: two markers follow a bumped board. With three or
+        more (whose full fit failed), the markers that similarity misses are left out."""
+        for _ in range(2):
+            src = np.concatenate([_project(self._last, self._mm[i]) for i in ids]).astype(np.float32)
+            dst = np.concatenate([found[i] for i in ids]).astype(np.float32)
+            H = _similarity(src, dst) @ self._last
+            H = H / H[2, 2]
+            good = self._miss(H, found, ids) <= self._tolerance(found, ids)
+            if good.all():
+                return H, ids
+            ids = [i for i, g in zip(ids, good) if g]
+            if len(ids) < 2:
+                return None, ids
+        return None, ids
+
+    def _hold(self, found) -> Pose:
+        ids = tuple(i for i in self.layout.marker_ids if i in found)
+        if self._last is None or self._since >= self.hold_frames:
+            return Pose(None, ids, "lost")
+        for i in ids:        # the one marker in view must still be where the held pose puts it
+            if self._miss(self._last, found, [i])[0] > 2 * self._tolerance(found, [i])[0]:
+                return Pose(None, ids, "lost")
+        return Pose(self._last, ids, "held")
+
+    def _miss(self, H, found, ids) -> np.ndarray:
+        """Per marker: the largest distance (px) between a corner found and where H puts it."""
+        return np.array([float(np.max(np.linalg.norm(_project(H, self._mm[i]) - found[i], axis=1))) for i in ids])
+
+    @staticmethod
+    def _tolerance(found, ids) -> np.ndarray:
+        sides = [float(np.mean(np.linalg.norm(found[i] - np.roll(found[i], 1, axis=0), axis=1))) for i in ids]
+        return np.maximum(2.0, FIT_TOL * np.asarray(sides))
+
+    def _plausible(self, H: np.ndarray, shape) -> bool:
+        """The sheet under H: not folded, not a sliver, not vanishing, mostly in the frame."""
+        if not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-12:
+            return False
+        w, h = self.layout.sheet
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+        den = (np.c_[corners, np.ones(4)] @ H.T)[:, 2]
+        if np.any(den <= 1e-9 * abs(H[2, 2])) or np.any(np.sign(den) != np.sign(den[0])):
+            return False
+        px = _project(H, corners).astype(np.float32)
+        if not cv2.isContourConvex(px.reshape(-1, 1, 2)):
+            return False
+        area = cv2.contourArea(px)
+        fh, fw = shape[:2]
+        if area < 0.02 * fw * fh or area > 25 * fw * fh:
+            return False
+        # orientation kept: the sheet's corners go round the same way as in board mm
+        d = np.cross(px[1] - px[0], px[3] - px[0])
+        return bool(d > 0)
+
+
+def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.c_[np.asarray(pts, np.float64).reshape(-1, 2), np.ones(len(pts))] @ H.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _similarity(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The least-squares similarity (3 x 3) taking points ``src`` to ``dst`` (Umeyama, no
+    reflection): the move of a board pushed across the table, seen by the camera."""
+    src, dst = np.asarray(src, np.float64), np.asarray(dst, np.float64)
+    ms, md = src.mean(axis=0), dst.mean(axis=0)
+    a, b = src - ms, dst - md
+    # as complex numbers: dst = z * src, z = scale * e^(i turn)
+    za, zb = a[:, 0] + 1j * a[:, 1], b[:, 0] + 1j * b[:, 1]
+    z = complex(np.vdot(za, zb) / max(float(np.vdot(za, za).real), 1e-12))
+    R = np.array([[z.real, -z.imag], [z.imag, z.real]])
+    t = md - R @ ms
+    return np.array([[R[0, 0], R[0, 1], t[0]], [R[1, 0], R[1, 1], t[1]], [0.0, 0.0, 1.0]])
