@@ -35,12 +35,56 @@ def fit_homography(found: dict[int, np.ndarray], layout: BoardLayout) -> np.ndar
     return H
 
 
-def rectify(frame: np.ndarray, H: np.ndarray, layout: BoardLayout, scale: float = PX_PER_MM) -> np.ndarray:
-    """The sheet seen from above: (sheet height x width) * ``scale`` pixels, board mm * scale."""
+def rectify(frame: np.ndarray, H, layout: BoardLayout, scale: float = PX_PER_MM, k: float = 0.0) -> np.ndarray:
+    """The sheet seen from above: (sheet height x width) * ``scale`` pixels, board mm * scale.
+    ``H`` is board mm -> frame px, or a :class:`Pose` (whose lens distortion ``k`` is then
+    undone as well: the sheet of a wide-angle camera is straightened)."""
+    if isinstance(H, Pose):
+        H, k = H.H, H.k
     S = np.diag([scale, scale, 1.0])
     w, h = int(round(layout.sheet[0] * scale)), int(round(layout.sheet[1] * scale))
-    return cv2.warpPerspective(frame, S @ np.linalg.inv(H), (w, h), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    if not k:
+        return cv2.warpPerspective(frame, S @ np.linalg.inv(H), (w, h), flags=cv2.INTER_AREA,
+                                   borderMode=cv2.BORDER_REPLICATE)
+    # where each sheet pixel lies in the frame: on a coarse grid (the map is smooth), enlarged
+    step = 8
+    gx, gy = np.meshgrid(np.arange(0, w + step, step, dtype=np.float64), np.arange(0, h + step, step, dtype=np.float64))
+    mm = np.column_stack([gx.ravel(), gy.ravel()]) / scale
+    px = distort_points(_project(H, mm), k, frame.shape[1::-1]).astype(np.float32)
+    # enlarged so that node (i, j) lands on pixel (i * step, j * step) exactly
+    up = np.array([[1.0 / step, 0, 0], [0, 1.0 / step, 0]])
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    mx = cv2.warpAffine(px[:, 0].reshape(gx.shape), up, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    my = cv2.warpAffine(px[:, 1].reshape(gx.shape), up, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def undistort_points(px: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
+    """Frame px -> where a distortion-free (pinhole) camera would put them: a lens's barrel
+    distortion of one coefficient about the frame's middle, r_u = r_d (1 + k r_d^2 / half^2),
+    half the frame's diagonal (k = 0: no lens distortion; a wide-angle lens ~0.05-0.15)."""
+    px = np.asarray(px, np.float64).reshape(-1, 2)
+    if not k:
+        return px
+    c = np.array([size[0] / 2.0, size[1] / 2.0])
+    half2 = c @ c
+    d = px - c
+    return c + d * (1.0 + k * (d * d).sum(axis=1) / half2)[:, None]
+
+
+def distort_points(px: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
+    """The inverse of :func:`undistort_points` (solved by fixed-point steps)."""
+    px = np.asarray(px, np.float64).reshape(-1, 2)
+    if not k:
+        return px
+    c = np.array([size[0] / 2.0, size[1] / 2.0])
+    half2 = c @ c
+    u = px - c
+    ru = np.hypot(u[:, 0], u[:, 1])
+    rd = ru.copy()
+    for _ in range(12):
+        rd = ru / (1.0 + k * rd * rd / half2)
+    return c + u * (rd / np.maximum(ru, 1e-9))[:, None]
 
 
 # --- following the board frame by frame ---------------------------------------------------------
@@ -50,6 +94,9 @@ MIN_SIDE_PX = 8.0        # a marker smaller than this is a misdetection (or the 
 SIDE_RATIO = 3.0         # a marker's longest side against its shortest (perspective stays below)
 SIZE_SPREAD = 4.0        # two markers' sizes may differ by this factor at most (a tilted camera)
 FIT_TOL = 0.12           # a marker's corners may miss the fit by this share of its side (and 2 px)
+EDGE_SAMPLES = 16        # places along each side of the sheet where its edge is looked for
+EDGE_SEARCH = 30.0       # mm either side of where the pose puts the edge
+LENS_KS = np.round(np.arange(-0.06, 0.2501, 0.005), 4)    # the lens distortions tried
 ROI_MARGIN = 2.5         # the window searched around a marker's predicted place, in marker sides
 
 
@@ -59,12 +106,19 @@ class Pose:
     ``markers_seen``: the ids of the board's markers found and used this frame; ``state``:
     ``locked`` (fitted from this frame's markers: all four, three, or two with the last pose to
     carry the rest), ``held`` (fewer than two markers: the last good pose, for a few frames) or
-    ``lost``; ``error``: the fit's largest corner miss in pixels."""
+    ``lost``; ``error``: the fit's largest corner miss in pixels; ``k``: the lens distortion the
+    pose was fitted with (H maps to the frame as a distortion-free camera would show it)."""
 
     H: np.ndarray | None
     markers_seen: tuple[int, ...]
     state: str
     error: float = 0.0
+    k: float = 0.0                  # the lens's barrel distortion (undistort_points); H is of the undistorted frame
+    size: tuple[int, int] = (0, 0)  # the frame's width and height
+
+    def to_frame(self, mm: np.ndarray) -> np.ndarray:
+        """Board mm (n, 2) -> frame px, the lens's distortion included."""
+        return distort_points(_project(self.H, mm), self.k, self.size)
 
     @property
     def markers(self) -> int:
@@ -80,9 +134,13 @@ class BoardTracker:
     then lost. A marker whose shape or size does not fit the others, or that the fit misses, is
     left out; a fit that folds or shrinks the sheet is refused."""
 
-    def __init__(self, layout: BoardLayout, hold_frames: int = HOLD_FRAMES):
+    def __init__(self, layout: BoardLayout, hold_frames: int = HOLD_FRAMES, distortion: float | None = None):
         self.layout = layout
         self.hold_frames = hold_frames
+        # the lens: given (a calibration kept it), or measured once from the sheet's straight
+        # edges in the first frame that shows all four markers (a camera's lens does not change)
+        self.k = float(distortion or 0.0)
+        self.k_known = distortion is not None
         self._mm = layout.marker_corners()
         self._last: np.ndarray | None = None      # the last good H
         self._since = 0                           # frames since it was fitted
@@ -92,8 +150,15 @@ class BoardTracker:
 
     def locate(self, frame: np.ndarray) -> Pose:
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        found = self._sane(self._detect(gray))
-        pose = self._fit(found, gray.shape)
+        size = (gray.shape[1], gray.shape[0])
+        seen = self._sane(self._detect(gray))
+        pose = self._fit(self._undistorted(seen, size), gray.shape)
+        if pose.state == "locked" and not self.k_known and pose.markers == 4:
+            k = self._measure_lens(gray, seen, pose.H)
+            if k is not None:
+                self.k, self.k_known = k, True
+                pose = self._fit(self._undistorted(seen, size), gray.shape)
+        pose = Pose(pose.H, pose.markers_seen, pose.state, pose.error, self.k, size)
         if pose.state == "locked":
             self._last, self._since = pose.H, 0
         elif pose.state == "held":
@@ -111,7 +176,7 @@ class BoardTracker:
         if self._last is not None:
             h, w = gray.shape
             for mid, mm in self._mm.items():
-                px = _project(self._last, mm)
+                px = distort_points(_project(self._last, mm), self.k, (w, h))
                 side = float(np.max(np.linalg.norm(px - np.roll(px, 1, axis=0), axis=1)))
                 lo = np.floor(px.min(axis=0) - ROI_MARGIN * side).astype(int)
                 hi = np.ceil(px.max(axis=0) + ROI_MARGIN * side).astype(int)
@@ -145,6 +210,69 @@ class BoardTracker:
             mid_size = float(np.median(list(size.values())))
             ok = {m: c for m, c in ok.items() if mid_size / SIZE_SPREAD <= size[m] <= mid_size * SIZE_SPREAD}
         return ok
+
+    def _undistorted(self, seen: dict[int, np.ndarray], size) -> dict[int, np.ndarray]:
+        return {m: undistort_points(c, self.k, size) for m, c in seen.items()}
+
+    # --- the lens ---------------------------------------------------------------------------------
+
+    def _measure_lens(self, gray: np.ndarray, seen: dict[int, np.ndarray], H: np.ndarray) -> float | None:
+        """The lens's distortion from the sheet's four edges (long straight lines: a wide-angle
+        lens bows them) and the markers' corners: the sheet's edge is found across ``EDGE_SAMPLES``
+        places along each side (the strongest step in brightness across it), then the k whose
+        undistorted corners and edge points fit one homography best. None when the edges are not
+        clear enough to say (too few found, or no k clearly best)."""
+        size = (gray.shape[1], gray.shape[0])
+        smooth = cv2.GaussianBlur(gray, (0, 0), 1.2).astype(np.float32)
+        w, h = self.layout.sheet
+        sides = [((0, 0), (w, 0), (0, -1)), ((w, 0), (w, h), (1, 0)), ((w, h), (0, h), (0, 1)), ((0, h), (0, 0), (-1, 0))]
+        t = np.linspace(0.1, 0.9, EDGE_SAMPLES)
+        s = np.arange(-EDGE_SEARCH, EDGE_SEARCH + 0.01, 0.5)
+        points, which = [], []
+        for n, (a, b, normal) in enumerate(sides):
+            a, b, normal = np.array(a, float), np.array(b, float), np.array(normal, float)
+            base = a + (b - a) * t[:, None]                               # (m, 2) on the edge, mm
+            prof_mm = base[:, None, :] + s[None, :, None] * normal        # (m, q, 2)
+            px = distort_points(_project(H, prof_mm.reshape(-1, 2)), self.k, size).astype(np.float32)
+            vals = cv2.remap(smooth, px[:, 0].reshape(len(t), -1), px[:, 1].reshape(len(t), -1), cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_CONSTANT, borderValue=-1)
+            grad = np.abs(np.diff(vals, axis=1))
+            grad[(vals[:, 1:] < 0) | (vals[:, :-1] < 0)] = 0
+            j = grad.argmax(axis=1)
+            strong = grad[np.arange(len(t)), j] > max(6.0, 3 * float(np.median(grad)))
+            at = base + ((s[j] + s[j + 1]) / 2)[:, None] * normal
+            for i in np.flatnonzero(strong):
+                points.append(distort_points(_project(H, at[i:i + 1]), self.k, size)[0])
+                which.append(n)
+        if len(points) < 2 * EDGE_SAMPLES:
+            return None
+        points, which = np.array(points), np.array(which)
+        ids = [i for i in self.layout.marker_ids if i in seen]
+        src = np.concatenate([self._mm[i] for i in ids]).astype(np.float32)
+        # the frame's own distorted positions: undo the present k first
+        corners = np.concatenate([seen[i] for i in ids])
+        best = []
+        for k in LENS_KS:
+            dst = undistort_points(corners, k, size).astype(np.float32)
+            Hk, _ = cv2.findHomography(src, dst, 0)
+            if Hk is None:
+                continue
+            mm = _project(np.linalg.inv(Hk), undistort_points(points, k, size))
+            across = np.where(which % 2 == 0, mm[:, 1] - np.where(which == 0, 0.0, h), mm[:, 0] - np.where(which == 1, w, 0.0))
+            best.append((float(np.median(np.abs(across))), float(k)))
+        if not best:
+            return None
+        cost = np.array([c for c, _ in best])
+        ks = np.array([k for _, k in best])
+        i = int(cost.argmin())
+        if cost[i] > 3.0:                 # mm: the edges do not lie on one sheet at any k
+            return None
+        if 0 < i < len(cost) - 1:        # a parabola through the best three
+            c0, c1, c2 = cost[i - 1:i + 2]
+            den = c0 - 2 * c1 + c2
+            off = 0.5 * (c0 - c2) / den if den > 1e-9 else 0.0
+            return round(float(ks[i] + off * (ks[1] - ks[0])), 4)
+        return round(float(ks[i]), 4)
 
     # --- fitting --------------------------------------------------------------------------------
 

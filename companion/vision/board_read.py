@@ -54,6 +54,7 @@ COARSE = 4               # mm per cell of the grid hands are looked for on
 HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
 PAPER_EPS = 8.0          # added to colours before ratios (dark noise)
+ONES = np.ones(3, np.float32)   # a sum over the colour channels as a product: several times quicker
 MARKERS_WORDS = ("No board markers found: lay the printed markers at the board's corners "
                  "(companion calibrate print-board-markers) and keep them in the camera's view.")
 
@@ -99,6 +100,13 @@ class SpotModel:
             z = np.where(allowed, z, -np.inf)
         z = np.exp(z - z.max(axis=-1, keepdims=True))
         return z / z.sum(axis=-1, keepdims=True)
+
+
+def _median(px: np.ndarray) -> np.ndarray:
+    """The median over axis 1 of (n, k, 3) (a sort is several times quicker than np.median here)."""
+    k = px.shape[1]
+    srt = np.sort(px, axis=1)
+    return 0.5 * (srt[:, (k - 1) // 2] + srt[:, k // 2])
 
 
 @cache
@@ -210,6 +218,10 @@ class BoardReader:
         self.paper = np.median(flat[luma >= np.quantile(luma, 0.6)], axis=0)
         self._ref_in = flat[self._sampling.inner]                 # (n, k, 3)
         self._ref_ring = flat[self._sampling.ring]
+        self._ref_med = _median(self._ref_in)
+        self._ref_ring_sum = self._ref_ring.sum(axis=2).mean(axis=1) + 3 * PAPER_EPS
+        self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
+        self._ref_probe = flat[self._probe]
         self.palette = self._palette(colours)
         self._lanes = self._lane_sampling()
 
@@ -239,11 +251,12 @@ class BoardReader:
         if hands:
             return BoardReading(hands=True, markers=pose.markers, pose=pose.state, problems=problems,
                                 ms=self._ms(t0))
-        x = self.features(sheet)
+        noise = self._noise(sheet.reshape(-1, 3))
+        x = self.features(sheet, noise)
         p = self.model.probabilities(x, self._sampling.allowed)
         pieces, unsure, more = self._assemble(p, x)
         problems += more
-        values, v_unsure = self._values(sheet)
+        values, v_unsure = self._values(sheet, noise)
         unsure += v_unsure
         pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
                         values=values)
@@ -252,43 +265,39 @@ class BoardReader:
 
     # --- features -----------------------------------------------------------------------------
 
-    def features(self, sheet: np.ndarray) -> np.ndarray:
+    def features(self, sheet: np.ndarray, noise: float | None = None) -> np.ndarray:
         """Every place's inputs to the model (n x N_FEATURES), relative to the reference and the
         sheet's paper: no absolute colour or brightness goes in."""
         flat = sheet.reshape(-1, 3)
         s = self._sampling
         px, ref = flat[s.inner], self._ref_in                  # (n, k, 3)
-        ring, ref_ring = flat[s.ring], self._ref_ring
+        ring = flat[s.ring]
         scale = float(self.paper.sum())
-        noise = self._noise(flat)
-        d = np.abs(px - ref).sum(axis=2) / scale               # (n, k)
-        med = np.median(px, axis=1)
+        noise = self._noise(flat) if noise is None else noise
+        d = (np.abs(px - ref) @ ONES) / scale               # (n, k)
+        med = _median(px)
         paper = self.paper + PAPER_EPS
         colour = np.log((med + PAPER_EPS) / paper)
         chroma_bg = np.log((med[:, 0] + PAPER_EPS) / (med[:, 1] + PAPER_EPS))
         chroma_rg = np.log((med[:, 2] + PAPER_EPS) / (med[:, 1] + PAPER_EPS))
         bright = np.log((med.sum(axis=1) + 3 * PAPER_EPS) / paper.sum())
-        refc = np.log((np.median(ref, axis=1) + PAPER_EPS) / paper)
-        diff = (med - np.median(ref, axis=1)) / paper
-        luma = px.sum(axis=2) / scale
+        ref_med = self._ref_med
+        refc = np.log((ref_med + PAPER_EPS) / paper)
+        diff = (med - ref_med) / paper
+        luma = (px @ ONES) / scale
         spread = luma.std(axis=1)
-        ring_change = np.abs(ring - ref_ring).sum(axis=2).mean(axis=1) / scale
-        ring_bright = np.log((ring.sum(axis=2).mean(axis=1) + 3 * PAPER_EPS) /
-                             (ref_ring.sum(axis=2).mean(axis=1) + 3 * PAPER_EPS))
-        x = np.column_stack([
+        ring_sum = ring @ ONES
+        ring_change = (np.abs(ring - self._ref_ring) @ ONES).mean(axis=1) / scale
+        ring_bright = np.log((ring_sum.mean(axis=1) + 3 * PAPER_EPS) / self._ref_ring_sum)
+        return np.column_stack([
             d.mean(axis=1), (d > 3 * noise).mean(axis=1), (d > 6 * noise).mean(axis=1), spread,
             colour, chroma_bg, chroma_rg, bright, refc, diff, ring_change, ring_bright, s.kinds])
-        return x
 
     def _noise(self, flat: np.ndarray) -> float:
         """The frame's typical difference from the reference on the bare sheet (relative to the
         paper): the sensor's noise and what the light's fit left; a floor against a perfect match."""
-        if not hasattr(self, "_probe"):
-            rng = np.random.default_rng(0)
-            self._probe = rng.choice(len(flat), size=min(len(flat), 20000), replace=False)
-        ref = self.reference.reshape(-1, 3)[self._probe]
-        d = np.abs(flat[self._probe] - ref).sum(axis=1) / float(self.paper.sum())
-        return max(float(np.median(d)), 0.01)
+        d = np.abs(flat[self._probe] - self._ref_probe).sum(axis=1) / float(self.paper.sum())
+        return max(float(np.partition(d, len(d) // 2)[len(d) // 2]), 0.01)
 
     # --- hands --------------------------------------------------------------------------------
 
@@ -403,7 +412,7 @@ class BoardReader:
             out[letter] = (ys[:, None] * w + xs[None, :])
         return ys, out
 
-    def _values(self, sheet: np.ndarray) -> tuple[dict[str, int], list[str]]:
+    def _values(self, sheet: np.ndarray, noise: float | None = None) -> tuple[dict[str, int], list[str]]:
         """Each line's value marker along its lane: where the lane differs from the empty track
         most (a marker's width of rows), its centre -> the nearest value space."""
         ys, lanes = self._lanes
@@ -412,7 +421,7 @@ class BoardReader:
         r = max(2, int(round(self.layout.radius.get("train", 6.0))))
         step_mm = abs(self.layout.values[1] - self.layout.values[0]) if len(self.layout.values) > 1 else 6.0
         values, unsure = {}, []
-        noise = self._noise(flat)
+        noise = self._noise(flat) if noise is None else noise
         kernel = np.ones(2 * r + 1) / (2 * r + 1)
         for letter, idx in lanes.items():
             prof = (np.abs(flat[idx] - ref[idx]).sum(axis=2) / scale).mean(axis=1) / noise
