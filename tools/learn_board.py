@@ -59,15 +59,17 @@ EPOCHS = 30
 SEED = 2029
 EMPTY_WEIGHT = 0.3             # the empty places are ~95 % of the examples
 CACHE = ROOT / "build" / "learn_board"
+DATA_VERSION = 2               # raised whenever the features or the boards rendered change
 
 
 def labels_of(layout: BoardLayout, pieces: Pieces, truth: dict | None = None) -> dict[str, str]:
     """Spot id -> its true class (places not listed are empty). A meeple riding line L stands at
-    the rider place the truth names (``truth['riders']``: colour -> spot id), else the first."""
+    the rider place the renderer's truth names (``placed``: each piece's spot), else the first."""
     out: dict[str, str] = {}
     for sid, colour in pieces.pyramids.items():
         out[f"station:{sid}"] = colour
-    riders = (truth or {}).get("riders", {})
+    riders = {p["key"]: p["spot"] for p in (truth or {}).get("placed", [])
+              if p["kind"] == "meeple" and str(p.get("spot", "")).startswith("ride:")}
     for colour, place in pieces.meeples.items():
         if place.startswith("field:"):
             out[place] = colour
@@ -80,20 +82,25 @@ def labels_of(layout: BoardLayout, pieces: Pieces, truth: dict | None = None) ->
 
 def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool = False) -> dict:
     """The features and truth of every place of ``boards`` rendered boards of one look."""
-    path = CACHE / f"{family}-{seed}.pkl"
+    path = CACHE / f"{family}-{seed}-v{DATA_VERSION}.pkl"
     if path.exists() and not fresh:
         return pickle.loads(path.read_bytes())
-    from companion.sim import board_dataset
     layout = BoardLayout.default()
     rng = np.random.default_rng([seed, 29])
-    renderer, reference = board_dataset.reference_of(seed, family, layout) if hasattr(board_dataset, "reference_of") \
-        else _reference(seed, family, layout)
+    renderer, reference, tracker = _reference(seed, family, layout)
     model = board_read.spot_model() if board_read.MODEL_PATH.exists() and not _training() else _blank_model()
-    reader = board_read.BoardReader(layout, reference, model=model)
+    reader = board_read.BoardReader(layout, reference, model=model, tracker=tracker)
     xs, ys, values = [], [], []
     for b in range(boards):
-        pieces = board_dataset.sample_board(rng, layout)
-        frame, truth = renderer.render(pieces, rng=rng)
+        pieces = sample_board(rng, layout)
+        if b % 3 == 1:        # bumped, two markers hidden: the pose carried, the sheet resampled otherwise
+            pair = tuple(int(m) for m in rng.choice(layout.marker_ids, 2, replace=False))
+            frame, truth = renderer.render(pieces, rng=rng, bump=_bump().random(rng, angle=2.0, shift=12.0),
+                                           hide_markers=pair)
+        else:
+            frame, truth = renderer.render(pieces, rng=rng)
+        if b % 3 == 2:
+            frame = relit(frame, rng)
         pose = reader.tracker.locate(frame)
         if pose.state == "lost":
             continue
@@ -123,16 +130,58 @@ def _blank_model() -> board_read.SpotModel:
                                  "b1": [0.0], "w2": np.zeros((1, k)).tolist(), "b2": [0.0] * k})
 
 
+def _bump():
+    from companion.sim.board_looks import Bump
+    return Bump
+
+
 def _reference(seed: int, family: str, layout: BoardLayout):
     """The look's renderer and its empty board, rectified by the markers as the calibration does."""
     from companion.sim.board_looks import BoardLook
     from companion.sim.board_render import BoardRenderer
     renderer = BoardRenderer(layout, BoardLook.from_seed(seed, family))
     empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
-    pose = BoardTracker(layout).locate(empty)
+    tracker = BoardTracker(layout)
+    pose = tracker.locate(empty)
     if pose.H is None:
         raise RuntimeError(f"look {family} {seed}: the empty board's markers were not found")
-    return renderer, rectify(empty, pose.H, layout)
+    return renderer, rectify(empty, pose, layout), tracker
+
+
+def relit(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The frame under another lamp: a smooth gain across it, per channel (brighter or darker,
+    warmer or cooler, more light on one side): the light a game night changes."""
+    h, w = frame.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    u, v = xs / w - 0.5, ys / h - 0.5
+    gain = np.empty((h, w, 3), np.float32)
+    level = rng.uniform(0.7, 1.2)
+    tilt = rng.normal(0, 0.25, 2)
+    for c in range(3):
+        gain[..., c] = level * rng.uniform(0.9, 1.1) * (1 + tilt[0] * u + tilt[1] * v)
+    return np.clip(frame.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def sample_board(rng: np.random.Generator, layout: BoardLayout) -> Pieces:
+    """A board as a game leaves it (the simulator's own sampler when it has one): pyramids at
+    some stations, each player's meeple on a field or riding a line, trains, values."""
+    try:
+        from companion.sim.board_dataset import sample_board as sim_sample
+        return sim_sample(rng, layout)
+    except ImportError:
+        pass
+    stations = list(layout.pyramids)
+    n = int(rng.integers(0, 70))
+    pyramids = {s: PLAYER_COLOURS[int(rng.integers(5))] for s in rng.choice(stations, n, replace=False)}
+    letters = list(layout.lanes)
+    meeples = {}
+    fields = rng.choice(len(layout.meeples), len(PLAYER_COLOURS), replace=False)
+    for c, f in zip(PLAYER_COLOURS, fields):
+        if rng.random() < 0.85:
+            meeples[c] = (f"ride:{letters[int(rng.integers(len(letters)))]}" if rng.random() < 0.2 else f"field:{int(f)}")
+    trains = {l: int(rng.integers(len(layout.stops[l]))) for l in letters if rng.random() < 0.85}
+    values = {l: int(rng.integers(0, len(layout.values))) * layout.value_step for l in letters if rng.random() < 0.9}
+    return Pieces(pyramids=pyramids, meeples=meeples, trains=trains, values=values)
 
 
 def collect(seeds, family="dev", fresh=False) -> tuple[np.ndarray, np.ndarray]:

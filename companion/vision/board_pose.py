@@ -154,10 +154,20 @@ class BoardTracker:
         seen = self._sane(self._detect(gray))
         pose = self._fit(self._undistorted(seen, size), gray.shape)
         if pose.state == "locked" and not self.k_known and pose.markers == 4:
-            k = self._measure_lens(gray, seen, pose.H)
-            if k is not None:
-                self.k, self.k_known = k, True
+            # once, on the first frame with all four markers (the calibration's empty board):
+            # the lens is then fixed, so every frame is rectified as the reference was
+            colour = frame if frame.ndim == 3 else None
+            for _ in range(2):              # a second look from the first estimate's pose
+                k = self._measure_lens(gray, seen, pose.H, colour)
+                if k is None:
+                    break
+                self.k = k
                 pose = self._fit(self._undistorted(seen, size), gray.shape)
+                if pose.H is None:
+                    self.k = 0.0
+                    pose = self._fit(self._undistorted(seen, size), gray.shape)
+                    break
+            self.k_known = True
         pose = Pose(pose.H, pose.markers_seen, pose.state, pose.error, self.k, size)
         if pose.state == "locked":
             self._last, self._since = pose.H, 0
@@ -216,14 +226,18 @@ class BoardTracker:
 
     # --- the lens ---------------------------------------------------------------------------------
 
-    def _measure_lens(self, gray: np.ndarray, seen: dict[int, np.ndarray], H: np.ndarray) -> float | None:
+    def _measure_lens(self, gray: np.ndarray, seen: dict[int, np.ndarray], H: np.ndarray,
+                      colour: np.ndarray | None = None) -> float | None:
         """The lens's distortion from the sheet's four edges (long straight lines: a wide-angle
         lens bows them) and the markers' corners: the sheet's edge is found across ``EDGE_SAMPLES``
         places along each side (the strongest step in brightness across it), then the k whose
         undistorted corners and edge points fit one homography best. None when the edges are not
         clear enough to say (too few found, or no k clearly best)."""
         size = (gray.shape[1], gray.shape[0])
-        smooth = cv2.GaussianBlur(gray, (0, 0), 1.2).astype(np.float32)
+        # the edge in colour as well as brightness: a grey table may be as light as the paper
+        src = colour if colour is not None else gray
+        smooth = cv2.GaussianBlur(src, (0, 0), 1.2).astype(np.float32)
+        planes = cv2.split(smooth) if smooth.ndim == 3 else [smooth]
         w, h = self.layout.sheet
         sides = [((0, 0), (w, 0), (0, -1)), ((w, 0), (w, h), (1, 0)), ((w, h), (0, h), (0, 1)), ((0, h), (0, 0), (-1, 0))]
         t = np.linspace(0.1, 0.9, EDGE_SAMPLES)
@@ -234,17 +248,21 @@ class BoardTracker:
             base = a + (b - a) * t[:, None]                               # (m, 2) on the edge, mm
             prof_mm = base[:, None, :] + s[None, :, None] * normal        # (m, q, 2)
             px = distort_points(_project(H, prof_mm.reshape(-1, 2)), self.k, size).astype(np.float32)
-            vals = cv2.remap(smooth, px[:, 0].reshape(len(t), -1), px[:, 1].reshape(len(t), -1), cv2.INTER_LINEAR,
-                             borderMode=cv2.BORDER_CONSTANT, borderValue=-1)
-            grad = np.abs(np.diff(vals, axis=1))
-            grad[(vals[:, 1:] < 0) | (vals[:, :-1] < 0)] = 0
+            mx, my = px[:, 0].reshape(len(t), -1), px[:, 1].reshape(len(t), -1)
+            grad = np.zeros((len(t), len(s) - 1), np.float32)
+            outside = np.zeros((len(t), len(s) - 1), bool)
+            for plane in planes:
+                vals = cv2.remap(plane, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=-1)
+                grad += np.abs(np.diff(vals, axis=1))
+                outside |= (vals[:, 1:] < 0) | (vals[:, :-1] < 0)
+            grad[outside] = 0
             j = grad.argmax(axis=1)
-            strong = grad[np.arange(len(t)), j] > max(6.0, 3 * float(np.median(grad)))
+            strong = grad[np.arange(len(t)), j] > max(4.0 * len(planes), 3 * float(np.median(grad)))
             at = base + ((s[j] + s[j + 1]) / 2)[:, None] * normal
             for i in np.flatnonzero(strong):
                 points.append(distort_points(_project(H, at[i:i + 1]), self.k, size)[0])
                 which.append(n)
-        if len(points) < 2 * EDGE_SAMPLES:
+        if len(points) < 2 * EDGE_SAMPLES or len(set(which)) < 3:
             return None
         points, which = np.array(points), np.array(which)
         ids = [i for i in self.layout.marker_ids if i in seen]
@@ -259,7 +277,8 @@ class BoardTracker:
                 continue
             mm = _project(np.linalg.inv(Hk), undistort_points(points, k, size))
             across = np.where(which % 2 == 0, mm[:, 1] - np.where(which == 0, 0.0, h), mm[:, 0] - np.where(which == 1, w, 0.0))
-            best.append((float(np.median(np.abs(across))), float(k)))
+            # the better half of the edge points: a piece or a highlight at the edge is left out
+            best.append((float(np.mean(np.sort(np.abs(across))[: max(8, len(across) // 2)])), float(k)))
         if not best:
             return None
         cost = np.array([c for c, _ in best])

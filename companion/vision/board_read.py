@@ -53,6 +53,9 @@ INNER = 0.55             # the disc read at a place's middle, as a share of its 
 COARSE = 4               # mm per cell of the grid hands are looked for on
 HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
+TOLERANCE = 2            # px (mm): how far the pose may be off and a thin printed line still be the board's
+CHROMA_MARKER = 0.04     # a change of colour (share of the brightness) this strong: a coloured marker's face
+VALUE_OFF = 0.4          # a value marker's centre further than this share of a space from one: unsure
 PAPER_EPS = 8.0          # added to colours before ratios (dark noise)
 ONES = np.ones(3, np.float32)   # a sum over the colour channels as a product: several times quicker
 MARKERS_WORDS = ("No board markers found: lay the printed markers at the board's corners "
@@ -100,6 +103,11 @@ class SpotModel:
             z = np.where(allowed, z, -np.inf)
         z = np.exp(z - z.max(axis=-1, keepdims=True))
         return z / z.sum(axis=-1, keepdims=True)
+
+
+def _outside(px: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """How far colours lie outside the reference's local range, summed over the channels."""
+    return (np.maximum(px - hi, 0) + np.maximum(lo - px, 0)) @ ONES
 
 
 def _median(px: np.ndarray) -> np.ndarray:
@@ -216,6 +224,14 @@ class BoardReader:
         # the paper: the sheet's brightest common colour (its median is print and paper mixed)
         luma = flat.sum(axis=1)
         self.paper = np.median(flat[luma >= np.quantile(luma, 0.6)], axis=0)
+        # the reference's darkest and lightest within TOLERANCE mm of each pixel: a pixel inside
+        # that range is the empty board's own (a pose a pixel off, a thin line resampled
+        # otherwise after a bump, make no change)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * TOLERANCE + 1, 2 * TOLERANCE + 1))
+        self._lo = cv2.erode(self.reference, kernel).reshape(-1, 3)
+        self._hi = cv2.dilate(self.reference, kernel).reshape(-1, 3)
+        self._lo_in, self._hi_in = self._lo[self._sampling.inner], self._hi[self._sampling.inner]
+        self._lo_ring, self._hi_ring = self._lo[self._sampling.ring], self._hi[self._sampling.ring]
         self._ref_in = flat[self._sampling.inner]                 # (n, k, 3)
         self._ref_ring = flat[self._sampling.ring]
         self._ref_med = _median(self._ref_in)
@@ -274,7 +290,7 @@ class BoardReader:
         ring = flat[s.ring]
         scale = float(self.paper.sum())
         noise = self._noise(flat) if noise is None else noise
-        d = (np.abs(px - ref) @ ONES) / scale               # (n, k)
+        d = _outside(px, self._lo_in, self._hi_in) / scale      # (n, k)
         med = _median(px)
         paper = self.paper + PAPER_EPS
         colour = np.log((med + PAPER_EPS) / paper)
@@ -287,7 +303,7 @@ class BoardReader:
         luma = (px @ ONES) / scale
         spread = luma.std(axis=1)
         ring_sum = ring @ ONES
-        ring_change = (np.abs(ring - self._ref_ring) @ ONES).mean(axis=1) / scale
+        ring_change = _outside(ring, self._lo_ring, self._hi_ring).mean(axis=1) / scale
         ring_bright = np.log((ring_sum.mean(axis=1) + 3 * PAPER_EPS) / self._ref_ring_sum)
         return np.column_stack([
             d.mean(axis=1), (d > 3 * noise).mean(axis=1), (d > 6 * noise).mean(axis=1), spread,
@@ -296,7 +312,7 @@ class BoardReader:
     def _noise(self, flat: np.ndarray) -> float:
         """The frame's typical difference from the reference on the bare sheet (relative to the
         paper): the sensor's noise and what the light's fit left; a floor against a perfect match."""
-        d = np.abs(flat[self._probe] - self._ref_probe).sum(axis=1) / float(self.paper.sum())
+        d = _outside(flat[self._probe], self._lo[self._probe], self._hi[self._probe]) / float(self.paper.sum())
         return max(float(np.partition(d, len(d) // 2)[len(d) // 2]), 0.01)
 
     # --- hands --------------------------------------------------------------------------------
@@ -414,7 +430,12 @@ class BoardReader:
 
     def _values(self, sheet: np.ndarray, noise: float | None = None) -> tuple[dict[str, int], list[str]]:
         """Each line's value marker along its lane: where the lane differs from the empty track
-        most (a marker's width of rows), its centre -> the nearest value space."""
+        most (a marker's width of rows) says whether and roughly where it is; its centre is the
+        middle of the change in colour there (a marker is the line's colour, full strength, on
+        the lane's pale tint; its shadow only darkens the tint, so the colour's change is not
+        pulled towards the shadow), else of the change in brightness (a grey line's marker) ->
+        the nearest value space. A second marker-sized change on the lane, or a centre too far
+        from any space, is unsure."""
         ys, lanes = self._lanes
         flat, ref = sheet.reshape(-1, 3), self.reference.reshape(-1, 3)
         scale = float(self.paper.sum())
@@ -424,20 +445,26 @@ class BoardReader:
         noise = self._noise(flat) if noise is None else noise
         kernel = np.ones(2 * r + 1) / (2 * r + 1)
         for letter, idx in lanes.items():
-            prof = (np.abs(flat[idx] - ref[idx]).sum(axis=2) / scale).mean(axis=1) / noise
+            px = flat[idx]
+            prof = (_outside(px, self._lo[idx], self._hi[idx]) / scale).mean(axis=1) / noise
             sm = np.convolve(prof, kernel, mode="same")
             k = int(np.argmax(sm))
             peak = sm[k]
             if peak < self.model.value_peak * 0.5:
                 continue                                   # no marker on this lane
-            lo, hi = max(0, k - r - 2), min(len(prof), k + r + 3)
-            wgt = np.clip(prof[lo:hi] - np.median(prof), 0, None)
-            centre = float((ys[lo:hi] * wgt).sum() / max(wgt.sum(), 1e-9)) if wgt.sum() > 0 else float(ys[k])
+            lo, hi = max(0, k - r - 3), min(len(prof), k + r + 4)
+            rf = ref[idx[lo:hi]]
+            c = px[lo:hi] / (px[lo:hi] @ ONES + 3 * PAPER_EPS)[..., None]
+            cr = rf / (rf @ ONES + 3 * PAPER_EPS)[..., None]
+            chroma = (np.abs(c - cr) @ ONES).mean(axis=1)
+            wgt = chroma if chroma.max() >= CHROMA_MARKER else prof[lo:hi]
+            wgt = np.clip(wgt - 0.5 * wgt.max(), 0, None)
+            centre = float((ys[lo:hi] * wgt).sum() / wgt.sum()) if wgt.sum() > 0 else float(ys[k])
             others = sm.copy()
             others[max(0, k - 3 * r):k + 3 * r + 1] = 0
             v = self.layout.value_at(centre)
             off = abs(centre - self.layout.lane_y(v))
-            if peak < self.model.value_peak or others.max() > 0.5 * peak or off > 0.3 * step_mm:
+            if peak < self.model.value_peak or others.max() > 0.5 * peak or off > VALUE_OFF * step_mm:
                 unsure.append(f"value:{letter}")
                 continue
             values[letter] = v
