@@ -68,6 +68,9 @@ def test_the_view_carries_the_board_camera_and_a_phone_confirms_its_own_seats_pr
 
 def test_the_host_dismisses_switches_auto_mode_and_bad_answers_are_refused(table):
     client, gid, tokens = table
+    # A new game's board is a to-do until it is set up (value markers at 0): here it is.
+    assert client.get(f"/api/games/{gid}/board").json()["cause"] is None   # nothing settled yet
+    show(client, expected(session_of(client, gid).state), -10.0)
     move, pieces = placed(client, gid)
     show(client, pieces, 0.0)
     pid = client.get(f"/api/games/{gid}/board").json()["proposal"]["id"]

@@ -68,6 +68,7 @@ class BoardDevice:
         self.frames = None
         self.reader = None
         self.layout: BoardLayout | None = None
+        self._picture_tracker = None
         self.error: str | None = None          # the camera or the reader failed: camera_error
         self.uncalibrated: str | None = None   # no calibration to read with: calibrate
         self.last: BoardReading | None = None
@@ -233,34 +234,41 @@ class BoardDevice:
             self.uncalibrated = ("the board camera is not calibrated: open the board calibration page "
                                  "(or run `companion calibrate board`)")
             return
-        layout, reference, colours = made
+        layout, reference, colours, tracker = made
         make = self.make_reader
         if make is None:
             from ..vision.board_read import BoardReader as make
+        from ..vision.board_pose import BoardTracker
+
         self.layout = layout
-        self.reader = make(layout, reference, colours)
+        # The reader follows the board with the tracker that found the empty board (it measured
+        # the lens there); the picture for the dashboards has a tracker of its own.
+        self.reader = make(layout, reference, colours, tracker=tracker or BoardTracker(layout))
+        self._picture_tracker = BoardTracker(layout, distortion=getattr(self.reader.tracker, "k", None))
 
     def _calibrated(self) -> tuple | None:
+        """(layout, reference, colours, tracker) of the host's calibration, or None without one."""
         path = self.calibration_path
         if path is None or not path.is_file():
             return None
         from ..vision.board_calibrate import load_calibration
 
-        cal = load_calibration(path)
-        return _parts(cal)
+        cal = load_calibration(path, BoardLayout.default().data)
+        return cal.layout, cal.reference, getattr(cal, "colours", None), None
 
     def _simulated_reference(self, frame: np.ndarray) -> tuple | None:
         camera = self.simulated_camera() or (self.source if self.simulated else None)
         if camera is None or not hasattr(camera, "empty_frame"):
             return None
-        from ..vision.board_pose import board_markers, fit_homography, rectify
+        from ..vision.board_pose import BoardTracker, rectify
 
         layout = BoardLayout.default()
         empty = camera.empty_frame()
-        H = fit_homography(board_markers(empty, layout), layout)
-        if H is None:
+        tracker = BoardTracker(layout)
+        pose = tracker.locate(empty)
+        if pose.H is None:
             raise RuntimeError("the simulated board's empty frame shows no markers")
-        return layout, rectify(empty, H, layout), None
+        return layout, rectify(empty, pose, layout), None, tracker
 
     def _publish(self, image: np.ndarray, reading: BoardReading | None) -> None:
         """The picture for the dashboards: the sheet seen from above with the pieces read drawn
@@ -272,11 +280,13 @@ class BoardDevice:
         picture = image
         layout = self.layout or BoardLayout.default()
         try:
-            from ..vision.board_pose import board_markers, fit_homography, rectify
+            from ..vision.board_pose import BoardTracker, rectify
 
-            H = fit_homography(board_markers(image, layout), layout)
-            if H is not None:
-                picture = rectify(image, H, layout)
+            if self._picture_tracker is None:
+                self._picture_tracker = BoardTracker(layout)
+            pose = self._picture_tracker.locate(image)
+            if pose.H is not None:
+                picture = rectify(image, pose, layout)
                 if reading is not None:
                     draw_pieces(picture, reading.pieces, layout, set(reading.unsure))
         except Exception:
@@ -288,13 +298,6 @@ class BoardDevice:
         if ok:
             with self._lock:
                 self._jpeg = buf.tobytes()
-
-
-def _parts(cal: Any) -> tuple:
-    """(layout, reference, colours) of what load_calibration gives (an object or a tuple)."""
-    if isinstance(cal, tuple):
-        return cal
-    return cal.layout, cal.reference, getattr(cal, "colours", None)
 
 
 def draw_pieces(sheet: np.ndarray, pieces: Pieces, layout: BoardLayout, unsure: set[str] = frozenset()) -> None:

@@ -44,10 +44,12 @@ HANDS_STUCK_S = 20.0    # a hand over the board this long is a problem to show (
 LOST_S = 2.0            # the pose lost (or no markers) this long is a problem to show
 BOARD_GAMES = frozenset({"tokyo_metro"})   # the games whose board the camera reads
 
-# The reader's words for what is wrong (BoardReading.problems) -> the dashboard's codes.
-_PROBLEM_WORDS = (("colour", "unknown_colour"), ("color", "unknown_colour"), ("wrong board", "wrong_board"),
-                  ("marker", "no_markers"), ("calibrat", "calibrate"))
-_UNREADABLE = {"wrong_board"}   # a frame whose reading says this is not taken at all
+# The reader's words for what is wrong (BoardReading.problems, vision/board_read.py) -> the
+# dashboard's codes. Markers out of view show as the pose (held, or lost for a while: no_markers,
+# pose_lost); a meeple seen twice is unsure there and needs no word of its own.
+_PROBLEM_WORDS = (("no player's colour", "unknown_colour"), ("wrong board", "wrong_board"),
+                  ("not this board", "wrong_board"), ("empty or not a colour image", "camera_error"))
+_UNREADABLE = {"wrong_board", "camera_error"}   # a frame whose reading says this is not taken at all
 
 
 class BadAnswer(ValueError):
@@ -84,10 +86,10 @@ class Proposal:
                 "seat": self.seat, "settled_at": round(self.settled_at, 3), "proposed_at": round(self.proposed_at, 3)}
 
 
-def problem_code(words: str) -> str:
-    """The dashboard's code for a problem the reader put in words (``unknown_colour`` when unsure)."""
+def problem_code(words: str) -> str | None:
+    """The dashboard's code for a problem the reader put in words (None: nothing to show)."""
     low = words.lower()
-    return next((code for word, code in _PROBLEM_WORDS if word in low), "unknown_colour")
+    return next((code for word, code in _PROBLEM_WORDS if word in low), None)
 
 
 def same_pieces(a: BoardReading, b: BoardReading) -> bool:
@@ -122,6 +124,10 @@ class BoardWatch:
         self.todo_since: float | None = None  # since when a move made elsewhere waits to be made on the board
         self._dismissed: tuple[Pieces, int] | None = None
         self._recheck = False
+        if not session.folded.history:
+            # A new game: the board is still to be set up (the value markers at 0, ...): a to-do
+            # from the empty board, as after a move made on the dashboard.
+            self._before, self.todo_since = Pieces(), clock()
 
     # --- frames -------------------------------------------------------------------------------
 
@@ -135,7 +141,7 @@ class BoardWatch:
         with self.session.lock:
             before = self._shown()
             self.markers, self.pose = reading.markers, reading.pose
-            codes = [problem_code(p) for p in reading.problems]
+            codes = [c for c in map(problem_code, reading.problems) if c]
             usable = reading.usable and not (set(codes) & _UNREADABLE)
             self._hands_since = (self._hands_since or now) if reading.hands else None
             lost = reading.pose == "lost"
@@ -175,7 +181,8 @@ class BoardWatch:
             return {"code": "no_markers" if reading.markers == 0 else "pose_lost",
                     "params": {"markers": reading.markers}}
         if codes:
-            return {"code": codes[0], "params": {"detail": reading.problems[0][:200]}}
+            said = next(p for p in reading.problems if problem_code(p) == codes[0])
+            return {"code": codes[0], "params": {"detail": said[:200]}}
         return None
 
     # --- comparing -----------------------------------------------------------------------------
