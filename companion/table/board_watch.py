@@ -171,8 +171,12 @@ class BoardWatch:
             settled, settled_at = self.settled, self.settled_at
             state, step, over = self.session.state, self.session.step, self.session.over
             self._changed(before)
-        # The proposal's time in the frame's clock: when it settled, plus the time taken here since.
-        return self._compare(settled, settled_at, state, step, over, lambda: now + self.clock() - entered)
+        # The proposal's time on the frame's clock: the watch's own when the frame was timed on it
+        # (the board camera's thread: the frame's reading is part of the wait), else the time the
+        # frame settled plus the time taken here since (a caller with a clock of its own).
+        same_clock = at is None or 0.0 <= entered - at < 30.0
+        return self._compare(settled, settled_at, state, step, over,
+                             self.clock if same_clock else (lambda: now + self.clock() - entered))
 
     def _problem_now(self, reading: BoardReading, codes: list[str], now: float) -> dict | None:
         if self._hands_since is not None and now - self._hands_since > HANDS_STUCK_S:
