@@ -151,7 +151,7 @@ def run_device(changes: int, seed: int = 7) -> dict:
             if not wait(lambda: watch.matches is True, 20.0):   # the simulated players copied the last move
                 print("the board does not match the game", watch.to_json(), file=sys.stderr)
                 break
-            device.simulated_camera().set(board)
+            device.sim_set(board)
             if not wait(lambda: watch.proposal is not None or watch.cause == "board"):
                 print("no answer in time", file=sys.stderr)
                 break

@@ -157,8 +157,9 @@ class BoardDevice:
             session = self.tables.board_in_play()
             if session is None:
                 raise SimBoardError("no TOKYO METRO game is in play for the board camera to follow", busy=True)
-            camera.set(expected(session.state))
+            self.sim_set(expected(session.state))
         if changes:
+            _unkeep_moved_values(camera, {c["key"]: c["to"] for c in changes if c["piece"] == "value"})
             try:   # a hand passes over the board as the pieces are changed
                 camera.change(changes)
             except (ValueError, TypeError) as exc:
@@ -167,6 +168,14 @@ class BoardDevice:
         if hand and not changes and not follow_game:
             camera.set(camera.pieces)   # a hand passes over, changing nothing
         return {"result": "changed", "pieces": camera.pieces.model_dump(mode="json"), "knocked": knocked}
+
+    def sim_set(self, pieces: Pieces) -> None:
+        """The simulated players make the simulated board hold ``pieces`` (a hand passes over)."""
+        camera = self.simulated_camera()
+        if camera is None:
+            raise SimBoardError("no simulated board camera runs here", busy=True)
+        _unkeep_moved_values(camera, pieces.values)
+        camera.set(pieces)
 
     def _follow_when_due(self) -> None:
         """Copy a move made on the dashboard onto the simulated board, ``follow_s`` after it."""
@@ -298,6 +307,17 @@ class BoardDevice:
         if ok:
             with self._lock:
                 self._jpeg = buf.tobytes()
+
+
+def _unkeep_moved_values(camera: Any, values: dict) -> None:
+    """A workaround: the simulated board keeps a piece that stays on its spot as it stood, and
+    takes a value marker's spot to be its lane ("value:<L>") whatever the value, so a value
+    marker moved along its lane stayed where it was. The markers that move are let go first, so
+    that they are placed anew (remove this once sim/board_render.py keys them by their value)."""
+    moved = {letter for letter, v in values.items() if camera.pieces.values.get(letter) != v}
+    placed = getattr(camera, "placed", None)
+    if moved and isinstance(placed, list):
+        camera.placed = [p for p in placed if not (getattr(p, "kind", "") == "value" and p.key in moved)]
 
 
 def draw_pieces(sheet: np.ndarray, pieces: Pieces, layout: BoardLayout, unsure: set[str] = frozenset()) -> None:
