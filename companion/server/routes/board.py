@@ -2,7 +2,7 @@
 its picture, and the simulated players' hands on the simulated board (docs/board-camera.md)."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import Response
@@ -36,8 +36,9 @@ class AutoIn(BaseModel):
 class PieceChange(BaseModel):
     piece: Literal["pyramid", "meeple", "train", "value"]
     key: StrictStr = Field(max_length=MAX_GAME_KIND, description="a station id, a colour or a line letter")
-    to: StrictStr | StrictInt | None = Field(description="a colour (pyramid), a place 'field:<i>' or 'ride:<L>' "
-                                                         "(meeple), a stop index (train), yen (value); null: off")
+    to: Annotated[StrictStr, Field(max_length=MAX_GAME_KIND)] | Annotated[StrictInt, Field(ge=0, le=1_000_000)] | None \
+        = Field(description="a colour (pyramid), a place 'field:<i>' or 'ride:<L>' (meeple), a stop index (train), "
+                            "yen (value); null: off")
 
     model_config = {"extra": "forbid"}
 
