@@ -267,6 +267,8 @@ class BoardWatch:
                 else:
                     self.cause = "dashboard" if self._before is not None else "board"
                     self._recheck = True
+        if self.settled is not None and not self.matches:
+            self._recheck = True   # the next position may explain the board (or no longer)
         self._changed(before, notify=False)
 
     # --- answers ---------------------------------------------------------------------------------
@@ -359,10 +361,6 @@ class BoardWatch:
             self.rev += 1
             self.session.touched()
         self.session.notify()
-
-    def todo(self) -> list[Difference]:
-        """What the game has that the settled board does not show yet (the differences)."""
-        return list(self.diffs)
 
     def _shown(self) -> tuple:
         p = self.proposal
