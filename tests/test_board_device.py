@@ -44,3 +44,27 @@ def test_a_pyramid_set_on_the_simulated_board_becomes_a_proposal(store, tmp_path
         assert device.frame_jpeg() is not None and device.status()["read"] > 3
     finally:
         device.stop()
+
+
+def test_a_missing_camera_or_calibration_shows_as_a_problem_and_the_game_goes_on(store, tmp_path):
+    import cv2
+    import numpy as np
+
+    from companion.vision.sources import open_source
+
+    tables = Tables(store, automation=SIM_TABLE)
+    session = tables.create("tokyo_metro", ["Aki", "Ben"], seed=3)
+    watch = session.board_watch
+    photo = tmp_path / "board.png"
+    cv2.imwrite(str(photo), np.full((120, 160, 3), 200, np.uint8))
+    for spec, code in (("/no/such/board.png", "camera_error"), (str(photo), "calibrate")):
+        device = BoardDevice(tables, spec, open_camera=open_source, data_dir=tmp_path)
+        tables.board_camera = device
+        device.start()
+        try:
+            assert wait_for(lambda: (watch.to_json()["problem"] or {}).get("code") == code, 20.0), watch.to_json()
+            assert watch.to_json()["state"] == "problem" and watch.to_json()["present"] is True
+        finally:
+            device.stop()
+    bid_all(session)   # the game goes on by taps
+    assert session.state.phase == "movement"

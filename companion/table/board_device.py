@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 READ_FPS = 4.0           # board readings a second at most: a settled board needs three over 0.6 s
 PUBLISH_S = 0.5          # the picture with the pieces drawn, at most this often
 LOOKED_AT_S = 10.0       # the picture (or a calibration) asked for keeps the camera awake this long
+WAKE_WAIT_S = 2.0        # how long the calibration page's request waits for a resting camera's frame
 CALIBRATION_FILE = "board-calibration.json"
 _BGR = {"red": (40, 40, 220), "blue": (220, 110, 30), "yellow": (30, 210, 230), "green": (60, 170, 60),
         "purple": (170, 60, 150)}
@@ -75,6 +76,7 @@ class BoardDevice:
         self.read_frames = 0
         self.failed_frames = 0
         self._latest: np.ndarray | None = None
+        self._latest_at = float("-inf")       # when it was taken (monotonic)
         self._jpeg: bytes | None = None
         self._published = 0.0
         self._looked_at = 0.0
@@ -121,10 +123,13 @@ class BoardDevice:
                 "read": self.read_frames, "failed": self.failed_frames,
                 "idle": bool(self.frames is not None and self.frames.idle)}
 
-    def latest_frame(self) -> np.ndarray | None:
-        """The newest frame as the camera gave it (for the calibration page); asking wakes the
-        camera for a while."""
-        self._looked_at = time.monotonic()
+    def latest_frame(self, wait_s: float = WAKE_WAIT_S) -> np.ndarray | None:
+        """The newest frame as the camera gave it (for the calibration page). Asking wakes a
+        resting camera for a while; a frame older than that is waited for (``wait_s`` at most)."""
+        asked = self._looked_at = time.monotonic()
+        deadline = asked + wait_s
+        while self._latest_at < asked - LOOKED_AT_S and time.monotonic() < deadline and not self._stop.is_set():
+            time.sleep(0.05)
         with self._lock:
             return None if self._latest is None else self._latest.copy()
 
@@ -210,7 +215,7 @@ class BoardDevice:
                 self._source_state()
                 continue
             with self._lock:
-                self._latest = frame.image
+                self._latest, self._latest_at = frame.image, frame.at
             try:
                 if self.reader is None or self._reload.is_set():
                     self._reload.clear()
