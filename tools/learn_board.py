@@ -54,6 +54,7 @@ TEMPER = range(210_000, 210_010)
 HELD_OUT = range(220_000, 220_010)
 BOARDS = 6                     # boards per look
 SURE_RIGHT = 0.9995
+FAR_MARGIN = 1.25             # how far beyond its training pieces a colour still counts as that colour
 SURE_FLOOR = 0.98             # never a lower bar: a sure reading is to be right
 HIDDEN = 24
 EPOCHS = 30
@@ -284,26 +285,24 @@ def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_R
                  "unsure": int((~sure).sum())}
 
 
-def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, list[float], float]:
+def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
+    """Each player colour's chroma (log b/g, log r/g of the piece against the paper) as the
+    training looks showed it: the median, the robust spread (MAD) per axis, and the bar of
+    "not this colour": FAR_MARGIN times the distance (in spreads) that all but 1 in 2000
+    training pieces of the colour stay within. Brightness is left out: shade changes it."""
     names = board_read.feature_names()
-    cols = [names.index("chroma_bg"), names.index("chroma_rg"), names.index("bright")]
-    pal, spreads = {}, []
+    cols = [names.index("chroma_bg"), names.index("chroma_rg")]
+    pal, spread, far = {}, {}, {}
     for i, c in enumerate(PLAYER_COLOURS, start=1):
         v = x[y == i][:, cols]
-        if len(v) == 0:
+        if len(v) < 20:
             continue
-        pal[c] = np.median(v, axis=0)
-        spreads.append(v.std(axis=0))
-    spread = np.maximum(np.mean(spreads, axis=0), 0.03)
-    # the bar: beyond every training piece of a player colour, with a margin
-    d = []
-    for i, c in enumerate(PLAYER_COLOURS, start=1):
-        v = x[y == i][:, cols]
-        if len(v):
-            P = np.stack(list(pal.values()))
-            d.append(np.sqrt((((v[:, None, :] - P[None]) / spread) ** 2).sum(axis=2)).min(axis=1))
-    far = float(np.quantile(np.concatenate(d), 0.9995)) * 1.3 if d else 4.0
-    return {c: v.tolist() for c, v in pal.items()}, spread.tolist(), round(max(far, 3.0), 3)
+        m = np.median(v, axis=0)
+        sd = np.maximum(1.4826 * np.median(np.abs(v - m), axis=0), 0.03)
+        d = np.sqrt((((v - m) / sd) ** 2).sum(axis=1))
+        pal[c], spread[c] = m.tolist(), sd.tolist()
+        far[c] = round(max(FAR_MARGIN * float(np.quantile(d, 0.9995)), 3.0), 3)
+    return pal, spread, far
 
 
 def report(model: dict, x: np.ndarray, y: np.ndarray, title: str) -> None:
@@ -324,9 +323,16 @@ def main(argv=None) -> int:
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--fresh", action="store_true", help="render again (ignore build/learn_board)")
     ap.add_argument("--looks", type=int, default=len(TRAIN), help="how many training looks")
+    ap.add_argument("--palette", action="store_true", help="only learn the palette again (the committed network kept)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     os.environ["LEARN_BOARD_TRAINING"] = "1"
+    if args.palette:
+        model = json.loads(board_read.MODEL_PATH.read_text())
+        model["palette"], model["palette_spread"], model["far"] = palette(*collect(list(TRAIN)[:args.looks]))
+        board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
+        print(f"palette {model['palette']}, bars {model['far']}")
+        return 0
     if args.measure:
         model = json.loads(board_read.MODEL_PATH.read_text())
         report(model, *collect(HELD_OUT, fresh=args.fresh), "held-out dev looks")

@@ -377,8 +377,8 @@ class BoardTracker:
         if area < 0.02 * fw * fh or area > 25 * fw * fh:
             return False
         # orientation kept: the sheet's corners go round the same way as in board mm
-        d = np.cross(px[1] - px[0], px[3] - px[0])
-        return bool(d > 0)
+        a, b = px[1] - px[0], px[3] - px[0]
+        return bool(a[0] * b[1] - a[1] * b[0] > 0)
 
 
 def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:

@@ -96,9 +96,11 @@ class SpotModel:
         self.w2, self.b2 = np.array(model["w2"]), np.array(model["b2"])
         self.temperature = float(model.get("temperature", 1.0))
         self.sure = float(model.get("sure", 0.98))
+        # per player colour: its chroma (log b/g, log r/g against the paper), the spread of it,
+        # and how many spreads away a piece is of no player's colour
         self.palette = {c: np.array(v) for c, v in model.get("palette", {}).items()}
-        self.palette_spread = np.array(model.get("palette_spread", [0.15, 0.15, 0.2]))
-        self.far = float(model.get("far", 4.0))
+        self.palette_spread = {c: np.array(v) for c, v in model.get("palette_spread", {}).items()}
+        self.far = {c: float(v) for c, v in model.get("far", {}).items()}
         self.value_peak = float(model.get("value_peak", 6.0))
 
     def logits(self, x: np.ndarray) -> np.ndarray:
@@ -406,29 +408,26 @@ class BoardReader:
     # --- the whole board ----------------------------------------------------------------------
 
     def _palette(self, colours: dict | None) -> dict[str, np.ndarray]:
-        """Each player colour as (chroma_bg, chroma_rg, bright) relative to this sheet's paper:
-        from the calibrated colours when given, else the model's palette."""
+        """Each player colour's chroma (log b/g, log r/g) relative to this sheet's paper: from
+        the calibrated colours when given (each with the model's spread and bar), else the
+        model's palette."""
         if colours:
-            out = {}
-            paper = self.paper + PAPER_EPS
-            for c, bgr in colours.items():
-                b = np.asarray(bgr, np.float64)
-                out[c] = np.array([np.log((b[0] + PAPER_EPS) / (b[1] + PAPER_EPS)),
-                                   np.log((b[2] + PAPER_EPS) / (b[1] + PAPER_EPS)),
-                                   np.log((b.sum() + 3 * PAPER_EPS) / paper.sum())])
-            return out
+            return {c: np.array([np.log((bgr[0] + PAPER_EPS) / (bgr[1] + PAPER_EPS)),
+                                 np.log((bgr[2] + PAPER_EPS) / (bgr[1] + PAPER_EPS))])
+                    for c, bgr in ((c, np.asarray(v, np.float64)) for c, v in colours.items())
+                    if c in self.model.palette_spread}
         return dict(self.model.palette)
 
     def _far_from_palette(self, x: np.ndarray) -> np.ndarray:
-        """Per place: how far its colour lies from the nearest player colour, in spreads."""
+        """Per place: its colour's distance from the nearest player colour, as a share of that
+        colour's bar (above 1: no player's colour)."""
         if not self.palette:
             return np.zeros(len(x))
         names = feature_names()
-        cols = [names.index("chroma_bg"), names.index("chroma_rg"), names.index("bright")]
-        v = x[:, cols]
-        P = np.stack(list(self.palette.values()))
-        d = np.sqrt((((v[:, None, :] - P[None]) / self.model.palette_spread) ** 2).sum(axis=2))
-        return d.min(axis=1)
+        v = x[:, [names.index("chroma_bg"), names.index("chroma_rg")]]
+        ratios = [np.sqrt((((v - m) / self.model.palette_spread[c]) ** 2).sum(axis=1)) / self.model.far[c]
+                  for c, m in self.palette.items()]
+        return np.min(ratios, axis=0)
 
     def _assemble(self, p: np.ndarray, x: np.ndarray):
         s = self._sampling
@@ -441,19 +440,28 @@ class BoardReader:
         pyramids: dict[str, str] = {}
         meeple_at: dict[str, list[tuple[str, str]]] = {}
         train_at: dict[str, list[int]] = {}
+        doubtful_stops: dict[str, list[tuple[str, str]]] = {}
+        occupied = p[:, 0] < 0.5
         for i, spot in enumerate(s.spots):
             name = CLASSES[best[i]]
-            if not sure[i]:
+            if spot.kind != "train" and occupied[i] and far[i] > 1.0:
+                # a piece, but of no player's colour (whatever the model made of it)
                 unsure.append(spot.id)
+                if len(problems) < 10:
+                    problems.append(f"A piece at {spot.id} matches no player's colour.")
+                continue
+            if not sure[i]:
+                if spot.kind == "train":        # settled below, with the line's other stops
+                    doubtful_stops.setdefault(spot.id.split(":")[1], []).append((spot.id, name))
+                else:
+                    unsure.append(spot.id)
                 continue
             if name == "empty":
                 continue
-            if name in PLAYER_COLOURS and (far[i] > self.model.far or name not in self.players):
+            if name in PLAYER_COLOURS and name not in self.players:
                 unsure.append(spot.id)
                 if len(problems) < 10:
-                    problems.append(f"A piece at {spot.id} matches no player's colour"
-                                    + (f" (it looks {name}, not in play)." if name not in self.players
-                                       and far[i] <= self.model.far else "."))
+                    problems.append(f"A piece at {spot.id} matches no player's colour (it looks {name}, not in play).")
                 continue
             kind, _, rest = spot.id.partition(":")
             if spot.kind == "pyramid":
@@ -477,6 +485,12 @@ class BoardReader:
                 trains[letter] = ks[0]
             else:
                 unsure += [f"stop:{letter}:{k}" for k in ks]
+        # a line has one train: where it stands surely, a doubtful stop of the same line that is
+        # more likely empty is empty (a pale stop beside a pyramid, a neighbour's shadow)
+        for letter, stops in doubtful_stops.items():
+            for sid, name in stops:
+                if not (len(train_at.get(letter, ())) == 1 and name == "empty"):
+                    unsure.append(sid)
         return {"pyramids": pyramids, "meeples": meeples, "trains": trains}, unsure, problems
 
     # --- values -------------------------------------------------------------------------------
