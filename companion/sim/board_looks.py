@@ -88,6 +88,10 @@ class BoardLook:
     chroma_noise: float = 0.0       # share of the noise that differs between channels
     jpeg: int | None = None         # JPEG quality, None: uncompressed
     vignette: float = 0.12
+    white_balance: float = 4500.0   # the camera's fixed white balance (kelvin)
+    exposure_drift: float = 0.02    # sd of a frame's log exposure against the look's
+    blur: float = 0.0               # the lens's softness, px (sd of a Gaussian)
+    sizes: dict[str, float] = field(default_factory=dict)   # piece kind -> size against nominal (1.0)
 
     @classmethod
     def from_seed(cls, seed: int, family: str = "dev") -> "BoardLook":
@@ -100,8 +104,8 @@ class BoardLook:
 
     # derived values the renderer uses
     def lamp_bgr(self) -> np.ndarray:
-        """The lamp's colour as the camera records it (white balance fixed for ~4500 K)."""
-        return kelvin_bgr(self.lamp.kelvin) / kelvin_bgr(4500.0)
+        """The lamp's colour as the camera records it (through its fixed white balance)."""
+        return kelvin_bgr(self.lamp.kelvin) / kelvin_bgr(self.white_balance)
 
     def player_linear(self) -> dict[str, np.ndarray]:
         """Each player colour as linear BGR albedo."""
@@ -131,10 +135,10 @@ def _dev(seed: int, rng: np.random.Generator) -> BoardLook:
     paper = (int(rng.uniform(238, 250)), int(rng.uniform(234, 247)), int(rng.uniform(222, 245)))
     table = ("wood", (int(rng.uniform(120, 170)), int(rng.uniform(85, 120)), int(rng.uniform(50, 80)))) \
         if rng.random() < 0.6 else ("laminate", tuple(int(v) for v in [rng.uniform(60, 110)] * 3))
-    lamp = Lamp("overhead", at=(float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-0.3, 0.3)), 1.0),
+    lamp = Lamp("overhead", at=(float(rng.uniform(-0.5, 0.5)), float(rng.uniform(-0.5, 0.5)), 1.0),
                 kelvin=float(rng.uniform(4200, 5200)), strength=float(rng.uniform(0.55, 0.7)),
                 ambient=float(rng.uniform(0.35, 0.5)), shadow_blur=float(rng.uniform(2.0, 4.0)),
-                shadow_depth=float(rng.uniform(0.3, 0.5)))
+                shadow_depth=float(rng.uniform(0.35, 0.55)))
     return BoardLook(
         seed=seed, family="dev", image_size=(1280, 720), fov=float(rng.uniform(55, 65)),
         tilt=float(rng.uniform(0, 15)), tilt_towards=float(rng.uniform(60, 120)), roll=float(rng.uniform(-3, 3)),
@@ -142,7 +146,8 @@ def _dev(seed: int, rng: np.random.Generator) -> BoardLook:
         paper_srgb=paper, ink=float(rng.uniform(0.9, 1.0)), gloss=0.0, shininess=1.0,
         table=table[0], table_srgb=table[1], lamp=lamp, material="wood", piece_gloss=0.0,
         players=_player_colours(rng, 0.012, (0.92, 1.05), 5.0),
-        noise=float(rng.uniform(1.0, 2.2)), chroma_noise=0.2, jpeg=None, vignette=float(rng.uniform(0.08, 0.16)))
+        noise=float(rng.uniform(1.0, 2.2)), chroma_noise=0.2, jpeg=None, vignette=float(rng.uniform(0.08, 0.16)),
+        blur=float(rng.uniform(0.0, 0.4)))
 
 
 def _eval(seed: int, rng: np.random.Generator) -> BoardLook:
@@ -177,7 +182,10 @@ def _eval(seed: int, rng: np.random.Generator) -> BoardLook:
         table=table, table_srgb=table_srgb, lamp=lamp, material="plastic", piece_gloss=float(rng.uniform(0.3, 0.8)),
         players=_player_colours(rng, 0.035, (0.82, 1.12), 10.0),
         noise=float(rng.uniform(2.0, 4.5)), chroma_noise=float(rng.uniform(0.4, 0.8)),
-        jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)))
+        jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)),
+        sizes={k: float(rng.uniform(0.88, 1.12)) for k in ("meeple", "pyramid", "train", "value")},
+        white_balance=float(rng.uniform(3300, 5200)), exposure_drift=float(rng.uniform(0.03, 0.07)),
+        blur=float(rng.uniform(0.4, 0.9)))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -30,6 +31,7 @@ class Solid:
     caps: set[int] = field(default_factory=set)
     decals: list[tuple[int, np.ndarray, float]] = field(default_factory=list)
     base: np.ndarray | None = None         # the footprint on the table, (k, 2)
+    normals: np.ndarray | None = None      # each face's outward normal, when known
 
 
 def _place(local: np.ndarray, x: float, y: float, yaw: float) -> np.ndarray:
@@ -66,7 +68,7 @@ def _area(poly: np.ndarray) -> float:
     return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
 
 
-def pyramid(x: float, y: float, yaw: float, r: float, height: float = 15.0) -> Solid:
+def _make_pyramid(x: float, y: float, yaw: float, r: float, height: float = 15.0) -> Solid:
     a = r
     local = np.array([[-a, -a, 0], [a, -a, 0], [a, a, 0], [-a, a, 0], [0, 0, height]], np.float64)
     verts = _place(local, x, y, yaw)
@@ -74,7 +76,7 @@ def pyramid(x: float, y: float, yaw: float, r: float, height: float = 15.0) -> S
     return Solid(verts, faces, base=verts[:4, :2])
 
 
-def train(x: float, y: float, yaw: float, length: float = 12.0, width: float = 8.0, height: float = 8.0) -> Solid:
+def _make_train(x: float, y: float, yaw: float, length: float = 12.0, width: float = 8.0, height: float = 8.0) -> Solid:
     hl, hw = length / 2, width / 2
     s = prism(np.array([[-hl, -hw], [hl, -hw], [hl, hw], [-hl, hw]]), height, x, y, yaw)
     arrow = np.array([[0.42, 0], [0.0, -0.34], [0.0, -0.14], [-0.4, -0.14], [-0.4, 0.14], [0.0, 0.14], [0.0, 0.34]])
@@ -83,7 +85,7 @@ def train(x: float, y: float, yaw: float, length: float = 12.0, width: float = 8
     return s
 
 
-def disc(x: float, y: float, r: float = 4.5, height: float = 3.0, sides: int = 14) -> Solid:
+def _make_disc(x: float, y: float, r: float = 4.5, height: float = 3.0, sides: int = 14) -> Solid:
     t = np.linspace(0, 2 * math.pi, sides, endpoint=False)
     return prism(np.column_stack([r * np.cos(t), r * np.sin(t)]), height, x, y, 0.0)
 
@@ -103,7 +105,7 @@ def _meeple_outline(width: float, height: float) -> np.ndarray:
 _OUTLINES: dict = {}
 
 
-def meeple(x: float, y: float, yaw: float, r: float, height: float = 20.0, thickness: float = 8.0) -> Solid:
+def _make_meeple(x: float, y: float, yaw: float, r: float, height: float = 20.0, thickness: float = 8.0) -> Solid:
     """A standing meeple: its person outline (2r + 1 mm wide) extruded ``thickness`` deep."""
     key = (round(r, 2), round(height, 2))
     if key not in _OUTLINES:
@@ -141,14 +143,51 @@ def card(x: float, y: float, yaw: float, w: float = 63.0, h: float = 88.0) -> So
     return prism(np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]), 0.4, x, y, yaw)
 
 
+@lru_cache(maxsize=64)
+def _template(kind: str, *size) -> Solid:
+    """A solid built once at the origin (yaw 0): the orientation checks cost more than moving it."""
+    if kind == "disc":
+        solid = _make_disc(0.0, 0.0, *size)
+    else:
+        solid = {"pyramid": _make_pyramid, "train": _make_train, "meeple": _make_meeple}[kind](0.0, 0.0, 0.0, *size)
+    solid.normals = face_normals(solid.verts, solid.faces)
+    return solid
+
+
+def _moved(t: Solid, x: float, y: float, yaw: float) -> Solid:
+    c, s = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
+    rot = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
+    shift = np.array([x, y, 0.0])
+    return Solid(t.verts @ rot.T + shift, t.faces, t.caps,
+                 [(f, p @ rot.T + shift, k) for f, p, k in t.decals],
+                 None if t.base is None else t.base @ rot[:2, :2].T + shift[:2],
+                 None if t.normals is None else t.normals @ rot.T)
+
+
+def pyramid(x: float, y: float, yaw: float, r: float, height: float = 15.0) -> Solid:
+    return _moved(_template("pyramid", r, height), x, y, yaw)
+
+
+def train(x: float, y: float, yaw: float, length: float = 12.0, width: float = 8.0, height: float = 8.0) -> Solid:
+    return _moved(_template("train", length, width, height), x, y, yaw)
+
+
+def disc(x: float, y: float, r: float = 4.5, height: float = 3.0, sides: int = 14) -> Solid:
+    return _moved(_template("disc", r, height, sides), x, y, 0.0)
+
+
+def meeple(x: float, y: float, yaw: float, r: float, height: float = 20.0, thickness: float = 8.0) -> Solid:
+    return _moved(_template("meeple", r, height, thickness), x, y, yaw)
+
+
 def face_normals(verts: np.ndarray, faces: list[np.ndarray]) -> np.ndarray:
-    """Each face's outward unit normal (Newell's method: fine for any planar polygon)."""
-    out = np.zeros((len(faces), 3))
-    for i, f in enumerate(faces):
-        p = verts[f]
-        q = np.roll(p, -1, axis=0)
-        n = np.array([np.sum((p[:, 1] - q[:, 1]) * (p[:, 2] + q[:, 2])),
-                      np.sum((p[:, 2] - q[:, 2]) * (p[:, 0] + q[:, 0])),
-                      np.sum((p[:, 0] - q[:, 0]) * (p[:, 1] + q[:, 1]))])
-        out[i] = n / max(np.linalg.norm(n), 1e-9)
-    return out
+    """Each face's outward unit normal (Newell's method: right for any planar polygon, convex
+    or not), all faces at once."""
+    idx = np.concatenate(faces)
+    nxt = np.concatenate([np.roll(f, -1) for f in faces])
+    fid = np.repeat(np.arange(len(faces)), [len(f) for f in faces])
+    p, q = verts[idx], verts[nxt]
+    n = np.column_stack([np.bincount(fid, (p[:, 1] - q[:, 1]) * (p[:, 2] + q[:, 2]), len(faces)),
+                         np.bincount(fid, (p[:, 2] - q[:, 2]) * (p[:, 0] + q[:, 0]), len(faces)),
+                         np.bincount(fid, (p[:, 0] - q[:, 0]) * (p[:, 1] + q[:, 1]), len(faces))])
+    return n / np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-9)
