@@ -20,6 +20,7 @@ KINDS = {  # module name prefix -> kind
     "test_vision_": "vision",
     "test_doctests_vision": "vision",
     "test_sim_": "vision",
+    "test_board_device": "vision",      # the simulated board camera read by the board reader
     "test_firmware_simavr": "device",
     "test_sensors_link": "device",
     "test_sensor_restarts": "device",
@@ -49,6 +50,7 @@ TYPICAL_SECONDS = {
     "test_vision_segment": 6.0, "test_vision_tray": 5.0, "test_sim_scenes": 1.5, "test_sim_families": 0.5,
     "test_sim_board": 5.0,
     "test_vision_learned": 1.0, "test_vision_piece_profile": 1.5, "test_vision_taught": 2.0,
+    "test_vision_board": 9.0,
     "test_firmware_simavr": 7.0, "test_sensors_link": 7.0, "test_metro_estimate": 6.0,
     "test_cli": 3.0, "test_devices": 6.0, "test_sensor_restarts": 2.0, "test_resume": 6.0,
     "test_metro_properties": 13.0, "test_metro_session": 4.0, "test_pocari_properties": 3.0,
@@ -58,6 +60,7 @@ TYPICAL_SECONDS = {
     "test_devices_learning": 3.0, "test_corrections": 1.0, "test_feed": 3.0,
     "test_dashboard_history": 7.0, "test_history": 1.5,
     "test_board_calibrate": 1.0, "test_dashboard_calibrate_board": 3.0,
+    "test_board_device": 7.0, "test_board_watch": 1.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.
