@@ -5,7 +5,7 @@
 
 Data. Each look of the development family (``BoardLook.from_seed(seed, "dev")``: its own paper,
 lamp, camera and piece colours) renders its empty board (the reference, rectified as the
-calibration keeps it) and then boards of sampled pieces (``board_dataset.sample_board``), some
+calibration keeps it) and then boards of sampled pieces (``sample_board`` here), some
 of them under a changed lamp (the per-frame light correction is part of what is learned), some
 bumped. Every place of every board is one example: the reader's own features of it
 (``BoardReader.features``) and its truth: empty, a player colour, or a train. Frames with a
@@ -54,7 +54,9 @@ TEMPER = range(210_000, 210_010)
 HELD_OUT = range(220_000, 220_010)
 BOARDS = 6                     # boards per look
 SURE_RIGHT = 0.9995
-FAR_MARGIN = 1.25             # how far beyond its training pieces a colour still counts as that colour
+FAR_MARGIN = 1.6             # how far beyond its training pieces a colour still counts as that colour
+FAR_LEAST = 5.0               # ... and never nearer than this many spreads (a hue the training looks kept tight)
+SURE_EMPTY_FLOOR = 0.9        # ... and for "empty"
 SURE_FLOOR = 0.98             # never a lower bar: a sure reading is to be right
 HIDDEN = 24
 EPOCHS = 30
@@ -62,7 +64,7 @@ SEED = 2029
 TRAIN_WEIGHT = 2.0             # a pale train on a pale stop is the hardest piece: weighed up
 EMPTY_WEIGHT = 0.3             # the empty places are ~95 % of the examples
 CACHE = ROOT / "build" / "learn_board"
-DATA_VERSION = 6               # raised whenever the features or the boards rendered change
+DATA_VERSION = 7               # raised whenever the features or the boards rendered change
 
 
 def labels_of(layout: BoardLayout, pieces: Pieces, truth: dict | None = None) -> dict[str, str]:
@@ -166,13 +168,9 @@ def relit(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def sample_board(rng: np.random.Generator, layout: BoardLayout) -> Pieces:
-    """A board as a game leaves it (the simulator's own sampler when it has one): pyramids at
-    some stations, each player's meeple on a field or riding a line, trains, values."""
-    try:
-        from companion.sim.board_dataset import sample_board as sim_sample
-        return sim_sample(rng, layout)
-    except ImportError:
-        pass
+    """A board to learn from: pyramids at up to 70 stations (more than the simulator's boards
+    carry: a crowded board is the harder one), each player's meeple on a field or riding a
+    line, trains, values."""
     stations = list(layout.pyramids)
     n = int(rng.integers(0, 70))
     pyramids = {s: PLAYER_COLOURS[int(rng.integers(5))] for s in rng.choice(stations, n, replace=False)}
@@ -271,22 +269,31 @@ def fit_temperature(model: dict, x: np.ndarray, y: np.ndarray) -> float:
     return round(best[1], 4)
 
 
-def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_RIGHT) -> tuple[float, dict]:
+def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_RIGHT) -> tuple[float, float, dict]:
+    """The bars of a sure reading, apart for "empty" and for a piece (a piece read where there
+    is none is what a wrong proposal is made of; an empty place read where a piece stands hides
+    a move, which the table notices anyway): for each, the lowest confidence from its floor up
+    at which the held-out places so read were right at least ``right`` of the time and none
+    wrong."""
     p = board_read.SpotModel(model).probabilities(x, _allowed(x))
-    conf, ok = p.max(axis=1), p.argmax(axis=1) == y
-    bar = 0.9999
-    for t in np.round(np.arange(SURE_FLOOR, 0.99991, 0.0005), 4):
-        sure = conf >= t
-        if sure.any() and ok[sure].mean() >= right and (~ok & sure).sum() == 0:
-            bar = float(t)
-            break
-    sure = conf >= bar
-    return bar, {"places": int(len(y)), "sure": int(sure.sum()), "wrong_sure": int((sure & ~ok).sum()),
-                 "unsure": int((~sure).sum())}
+    conf, best = p.max(axis=1), p.argmax(axis=1)
+    ok = best == y
+    bars = {}
+    for name, sel, floor in (("empty", best == 0, SURE_EMPTY_FLOOR), ("piece", best > 0, SURE_FLOOR)):
+        bar = 0.9999
+        for t in np.round(np.arange(floor, 0.99991, 0.0005), 4):
+            sure = sel & (conf >= t)
+            if sure.any() and ok[sure].mean() >= right and (sure & ~ok).sum() == 0:
+                bar = float(t)
+                break
+        bars[name] = bar
+    sure = conf >= np.where(best == 0, bars["empty"], bars["piece"])
+    return bars["piece"], bars["empty"], {"places": int(len(y)), "sure": int(sure.sum()),
+                                          "wrong_sure": int((sure & ~ok).sum()), "unsure": int((~sure).sum())}
 
 
 def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
-    """Each player colour's chroma (log b/g, log r/g of the piece against the paper) as the
+    """Each player colour's hue (log b/g, log r/g of the piece against the paper's) as the
     training looks showed it: the median, the robust spread (MAD) per axis, and the bar of
     "not this colour": FAR_MARGIN times the distance (in spreads) that all but 1 in 2000
     training pieces of the colour stay within. Brightness is left out: shade changes it."""
@@ -301,14 +308,14 @@ def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
         sd = np.maximum(1.4826 * np.median(np.abs(v - m), axis=0), 0.03)
         d = np.sqrt((((v - m) / sd) ** 2).sum(axis=1))
         pal[c], spread[c] = m.tolist(), sd.tolist()
-        far[c] = round(max(FAR_MARGIN * float(np.quantile(d, 0.9995)), 3.0), 3)
+        far[c] = round(max(FAR_MARGIN * float(np.quantile(d, 0.9995)), FAR_LEAST), 3)
     return pal, spread, far
 
 
 def report(model: dict, x: np.ndarray, y: np.ndarray, title: str) -> None:
     p = board_read.SpotModel(model).probabilities(x, _allowed(x))
     conf, best = p.max(axis=1), p.argmax(axis=1)
-    sure = conf >= model.get("sure", 0.98)
+    sure = conf >= np.where(best == 0, model.get("sure_empty", model.get("sure", 0.98)), model.get("sure", 0.98))
     ok = best == y
     print(f"{title}: {len(y)} places, right {ok.mean():.5f}, sure {sure.mean():.4f}, "
           f"wrong among sure {int((sure & ~ok).sum())}, unsure {int((~sure).sum())}")
@@ -323,13 +330,15 @@ def main(argv=None) -> int:
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--fresh", action="store_true", help="render again (ignore build/learn_board)")
     ap.add_argument("--looks", type=int, default=len(TRAIN), help="how many training looks")
-    ap.add_argument("--palette", action="store_true", help="only learn the palette again (the committed network kept)")
+    ap.add_argument("--palette", action="store_true", help="only learn the palette and the bars again (the committed network kept)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     os.environ["LEARN_BOARD_TRAINING"] = "1"
     if args.palette:
         model = json.loads(board_read.MODEL_PATH.read_text())
         model["palette"], model["palette_spread"], model["far"] = palette(*collect(list(TRAIN)[:args.looks]))
+        model["sure"], model["sure_empty"], got = choose_sure(model, *collect(TEMPER))
+        print(f"sure from {model['sure']} (empty {model['sure_empty']}): {got}")
         board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
         print(f"palette {model['palette']}, bars {model['far']}")
         return 0
@@ -341,8 +350,8 @@ def main(argv=None) -> int:
     model = train(x, y)
     xt, yt = collect(TEMPER, fresh=args.fresh)
     model["temperature"] = fit_temperature(model, xt, yt)
-    model["sure"], got = choose_sure(model, xt, yt)
-    print(f"temperature {model['temperature']}, sure from {model['sure']}: {got}")
+    model["sure"], model["sure_empty"], got = choose_sure(model, xt, yt)
+    print(f"temperature {model['temperature']}, sure from {model['sure']} (empty {model['sure_empty']}): {got}")
     model["palette"], model["palette_spread"], model["far"] = palette(x, y)
     model["value_peak"] = 6.0
     board_read.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
