@@ -56,8 +56,9 @@ BOARDS = 6                     # boards per look
 SURE_RIGHT = 0.9995
 FAR_MARGIN = 1.6             # how far beyond its training pieces a colour still counts as that colour
 FAR_LEAST = 5.0               # ... and never nearer than this many spreads (a hue the training looks kept tight)
-SURE_EMPTY_FLOOR = 0.9        # ... and for "empty"
+SURE_EMPTY_FLOOR = 0.95       # ... and for "empty"
 SURE_FLOOR = 0.98             # never a lower bar: a sure reading is to be right
+VALUE_PEAK = 4.0              # a value marker's change along its lane, in noise units (a grey marker on a grey lane shows ~5)
 HIDDEN = 24
 EPOCHS = 30
 SEED = 2029
@@ -338,6 +339,7 @@ def main(argv=None) -> int:
         model = json.loads(board_read.MODEL_PATH.read_text())
         model["palette"], model["palette_spread"], model["far"] = palette(*collect(list(TRAIN)[:args.looks]))
         model["sure"], model["sure_empty"], got = choose_sure(model, *collect(TEMPER))
+        model["value_peak"] = VALUE_PEAK
         print(f"sure from {model['sure']} (empty {model['sure_empty']}): {got}")
         board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
         print(f"palette {model['palette']}, bars {model['far']}")
@@ -353,7 +355,7 @@ def main(argv=None) -> int:
     model["sure"], model["sure_empty"], got = choose_sure(model, xt, yt)
     print(f"temperature {model['temperature']}, sure from {model['sure']} (empty {model['sure_empty']}): {got}")
     model["palette"], model["palette_spread"], model["far"] = palette(x, y)
-    model["value_peak"] = 6.0
+    model["value_peak"] = VALUE_PEAK
     board_read.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
     board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
     report(model, x, y, "training looks")
