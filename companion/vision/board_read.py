@@ -306,7 +306,7 @@ class BoardReader:
 
     def sheet(self, frame: np.ndarray, pose: Pose) -> np.ndarray:
         """The frame's sheet in the reference's light (float32 BGR, 1 px per mm)."""
-        rect = rectify(frame, pose.H, self.layout).astype(np.float32)
+        rect = rectify(frame, pose, self.layout).astype(np.float32)
         return relight(rect, self.reference)
 
     def read_sheet(self, sheet: np.ndarray, pose: Pose, t0: float | None = None) -> BoardReading:
