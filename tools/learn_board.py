@@ -7,13 +7,18 @@ Data. Each look of the development family (``BoardLook.from_seed(seed, "dev")``:
 lamp, camera and piece colours) renders its empty board (the reference, rectified as the
 calibration keeps it) and then boards of sampled pieces (``sample_board`` here), some
 of them under a changed lamp (the per-frame light correction is part of what is learned), some
-bumped. Every place of every board is one example: the reader's own features of it
-(``BoardReader.features``) and its truth: empty, a player colour, or a train. Frames with a
-hand over the board are left out (the reader takes nothing from them).
+bumped with two markers hidden. Every other look is also seen through a camera of its own
+(``Camera``: a wide-angle lens, a lamp close by whose light falls off across the board, JPEG,
+more noise; the same lens and lamp for its reference): the development family alone is one
+kind of camera, and the reader is to meet others. Every place of every board is one example:
+the reader's own features of it (``BoardReader.features``) and its truth: empty, a player
+colour, or a train. Frames with a hand over the board are left out (the reader takes nothing
+from them).
 
-Seeds: TRAIN looks for the weights, TEMPER looks for the temperature and the bar of a sure
-reading (``choose_sure``: the lowest confidence at which the sure readings of those looks were
-right SURE_RIGHT of the time, never below 0.9), HELD_OUT looks for the report. None is a seed
+Seeds: TRAIN looks for the weights, TEMPER looks for the temperature and the bars of a sure
+reading (``choose_sure``: apart for "empty" and for a piece, the lowest confidence at which the
+sure readings of those looks were all right, never below SURE_EMPTY_FLOOR and SURE_FLOOR),
+HELD_OUT looks for the report. None is a seed
 of the benchmark (dev 1000.., eval 900000..) or of the tests (below 100); the evaluation family is
 never used here.
 
@@ -65,7 +70,7 @@ SEED = 2029
 TRAIN_WEIGHT = 2.0             # a pale train on a pale stop is the hardest piece: weighed up
 EMPTY_WEIGHT = 0.3             # the empty places are ~95 % of the examples
 CACHE = ROOT / "build" / "learn_board"
-DATA_VERSION = 7               # raised whenever the features or the boards rendered change
+DATA_VERSION = 8               # raised whenever the features or the boards rendered change
 
 
 def labels_of(layout: BoardLayout, pieces: Pieces, truth: dict | None = None) -> dict[str, str]:
@@ -107,6 +112,7 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
             frame, truth = renderer.render(pieces, rng=rng)
         if b % 3 == 2:
             frame = relit(frame, rng)
+        frame = renderer.camera(frame, rng)
         pose = reader.tracker.locate(frame)
         if pose.state == "lost":
             continue
@@ -146,12 +152,52 @@ def _reference(seed: int, family: str, layout: BoardLayout):
     from companion.sim.board_looks import BoardLook
     from companion.sim.board_render import BoardRenderer
     renderer = BoardRenderer(layout, BoardLook.from_seed(seed, family))
+    camera = Camera(seed, renderer.size)
+    renderer.camera = camera
     empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
+    empty = camera(empty, np.random.default_rng([seed, 3]))
     tracker = BoardTracker(layout)
     pose = tracker.locate(empty)
     if pose.H is None:
         raise RuntimeError(f"look {family} {seed}: the empty board's markers were not found")
     return renderer, rectify(empty, pose, layout), tracker
+
+
+class Camera:
+    """What a look's own camera and lamp may add to its frames, beyond the development family:
+    (for every other look) a wide-angle lens (barrel distortion), a lamp close by (light falling
+    off across the board), JPEG and stronger noise. The same lens and lamp for the look's empty
+    board (the reference) and its frames; JPEG and noise per frame. Seeded per look."""
+
+    def __init__(self, seed: int, size: tuple[int, int]):
+        rng = np.random.default_rng([seed, 77])
+        self.on = seed % 2 == 1
+        w, h = size
+        self.k = float(rng.uniform(0.03, 0.12)) if rng.random() < 0.7 else 0.0
+        cx, cy = rng.uniform(-0.3, 1.3), rng.uniform(-0.3, 1.3)
+        strength = rng.uniform(0.5, 2.5) if rng.random() < 0.7 else 0.0
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        d2 = ((xs / w - cx) ** 2 + (ys / h - cy) ** 2)
+        fall = 1.0 / (1.0 + strength * d2)
+        self.gain = (fall / fall.max() * rng.uniform(0.95, 1.15)).astype(np.float32)[..., None]
+        self.quality = (45, 90)
+        self.noise = float(rng.uniform(0.0, 3.0))
+        self.map = None
+        if self.k:
+            from companion.vision.board_pose import undistort_points
+            src = undistort_points(np.column_stack([xs.ravel(), ys.ravel()]), self.k, (w, h)).astype(np.float32)
+            self.map = (src[:, 0].reshape(h, w), src[:, 1].reshape(h, w))
+
+    def __call__(self, frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        if not self.on:
+            return frame
+        f = frame
+        if self.map is not None:
+            f = cv2.remap(f, self.map[0], self.map[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        f = f.astype(np.float32) * self.gain + rng.normal(0, self.noise, f.shape).astype(np.float32)
+        f = np.clip(f, 0, 255).astype(np.uint8)
+        q = int(rng.integers(*self.quality))
+        return cv2.imdecode(cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
 
 
 def relit(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
