@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.board_layout import BoardLayout  # noqa: E402
 from companion.board_pieces import BoardReading, Pieces  # noqa: E402
+from companion.sim import board_dataset  # noqa: E402
 from companion.sim.board_looks import BoardLook, Bump  # noqa: E402
 from companion.sim.board_render import BoardRenderer  # noqa: E402
 from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
@@ -56,13 +57,9 @@ HIDDEN_FRAMES = 5
 
 
 def sample_board(rng: np.random.Generator, layout: BoardLayout) -> Pieces:
-    try:
-        from companion.sim.board_dataset import sample_board as sim_sample
-        return sim_sample(rng, layout)
-    except ImportError:
-        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-        from learn_board import sample_board as own
-        return own(rng, layout)
+    """A board as a game might have it (the simulator's sampler: 0-5 meeples, 0-40 pyramids,
+    0-12 trains, every line's value)."""
+    return board_dataset.sample_board(rng, layout)
 
 
 def fields_of(layout: BoardLayout, pieces: Pieces) -> dict[str, object]:

@@ -5,15 +5,20 @@
 
 Data. Each look of the development family (``BoardLook.from_seed(seed, "dev")``: its own paper,
 lamp, camera and piece colours) renders its empty board (the reference, rectified as the
-calibration keeps it) and then boards of sampled pieces (``board_dataset.sample_board``), some
+calibration keeps it) and then boards of sampled pieces (``sample_board`` here), some
 of them under a changed lamp (the per-frame light correction is part of what is learned), some
-bumped. Every place of every board is one example: the reader's own features of it
-(``BoardReader.features``) and its truth: empty, a player colour, or a train. Frames with a
-hand over the board are left out (the reader takes nothing from them).
+bumped with two markers hidden. Every other look is also seen through a camera of its own
+(``Camera``: a wide-angle lens, a lamp close by whose light falls off across the board, JPEG,
+more noise; the same lens and lamp for its reference): the development family alone is one
+kind of camera, and the reader is to meet others. Every place of every board is one example:
+the reader's own features of it (``BoardReader.features``) and its truth: empty, a player
+colour, or a train. Frames with a hand over the board are left out (the reader takes nothing
+from them).
 
-Seeds: TRAIN looks for the weights, TEMPER looks for the temperature and the bar of a sure
-reading (``choose_sure``: the lowest confidence at which the sure readings of those looks were
-right SURE_RIGHT of the time, never below 0.9), HELD_OUT looks for the report. None is a seed
+Seeds: TRAIN looks for the weights, TEMPER looks for the temperature and the bars of a sure
+reading (``choose_sure``: apart for "empty" and for a piece, the lowest confidence at which the
+sure readings of those looks were all right, never below SURE_EMPTY_FLOOR and SURE_FLOOR),
+HELD_OUT looks for the report. None is a seed
 of the benchmark (dev 1000.., eval 900000..) or of the tests (below 100); the evaluation family is
 never used here.
 
@@ -54,15 +59,18 @@ TEMPER = range(210_000, 210_010)
 HELD_OUT = range(220_000, 220_010)
 BOARDS = 6                     # boards per look
 SURE_RIGHT = 0.9995
-FAR_MARGIN = 1.25             # how far beyond its training pieces a colour still counts as that colour
+FAR_MARGIN = 1.6             # how far beyond its training pieces a colour still counts as that colour
+FAR_LEAST = 5.0               # ... and never nearer than this many spreads (a hue the training looks kept tight)
+SURE_EMPTY_FLOOR = 0.95       # ... and for "empty"
 SURE_FLOOR = 0.98             # never a lower bar: a sure reading is to be right
+VALUE_PEAK = 4.0              # a value marker's change along its lane, in noise units (a grey marker on a grey lane shows ~5)
 HIDDEN = 24
 EPOCHS = 30
 SEED = 2029
 TRAIN_WEIGHT = 2.0             # a pale train on a pale stop is the hardest piece: weighed up
 EMPTY_WEIGHT = 0.3             # the empty places are ~95 % of the examples
 CACHE = ROOT / "build" / "learn_board"
-DATA_VERSION = 6               # raised whenever the features or the boards rendered change
+DATA_VERSION = 8               # raised whenever the features or the boards rendered change
 
 
 def labels_of(layout: BoardLayout, pieces: Pieces, truth: dict | None = None) -> dict[str, str]:
@@ -104,6 +112,7 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
             frame, truth = renderer.render(pieces, rng=rng)
         if b % 3 == 2:
             frame = relit(frame, rng)
+        frame = renderer.camera(frame, rng)
         pose = reader.tracker.locate(frame)
         if pose.state == "lost":
             continue
@@ -143,12 +152,52 @@ def _reference(seed: int, family: str, layout: BoardLayout):
     from companion.sim.board_looks import BoardLook
     from companion.sim.board_render import BoardRenderer
     renderer = BoardRenderer(layout, BoardLook.from_seed(seed, family))
+    camera = Camera(seed, renderer.size)
+    renderer.camera = camera
     empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
+    empty = camera(empty, np.random.default_rng([seed, 3]))
     tracker = BoardTracker(layout)
     pose = tracker.locate(empty)
     if pose.H is None:
         raise RuntimeError(f"look {family} {seed}: the empty board's markers were not found")
     return renderer, rectify(empty, pose, layout), tracker
+
+
+class Camera:
+    """What a look's own camera and lamp may add to its frames, beyond the development family:
+    (for every other look) a wide-angle lens (barrel distortion), a lamp close by (light falling
+    off across the board), JPEG and stronger noise. The same lens and lamp for the look's empty
+    board (the reference) and its frames; JPEG and noise per frame. Seeded per look."""
+
+    def __init__(self, seed: int, size: tuple[int, int]):
+        rng = np.random.default_rng([seed, 77])
+        self.on = seed % 2 == 1
+        w, h = size
+        self.k = float(rng.uniform(0.03, 0.12)) if rng.random() < 0.7 else 0.0
+        cx, cy = rng.uniform(-0.3, 1.3), rng.uniform(-0.3, 1.3)
+        strength = rng.uniform(0.5, 2.5) if rng.random() < 0.7 else 0.0
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        d2 = ((xs / w - cx) ** 2 + (ys / h - cy) ** 2)
+        fall = 1.0 / (1.0 + strength * d2)
+        self.gain = (fall / fall.max() * rng.uniform(0.95, 1.15)).astype(np.float32)[..., None]
+        self.quality = (45, 90)
+        self.noise = float(rng.uniform(0.0, 3.0))
+        self.map = None
+        if self.k:
+            from companion.vision.board_pose import undistort_points
+            src = undistort_points(np.column_stack([xs.ravel(), ys.ravel()]), self.k, (w, h)).astype(np.float32)
+            self.map = (src[:, 0].reshape(h, w), src[:, 1].reshape(h, w))
+
+    def __call__(self, frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        if not self.on:
+            return frame
+        f = frame
+        if self.map is not None:
+            f = cv2.remap(f, self.map[0], self.map[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        f = f.astype(np.float32) * self.gain + rng.normal(0, self.noise, f.shape).astype(np.float32)
+        f = np.clip(f, 0, 255).astype(np.uint8)
+        q = int(rng.integers(*self.quality))
+        return cv2.imdecode(cv2.imencode(".jpg", f, [cv2.IMWRITE_JPEG_QUALITY, q])[1], cv2.IMREAD_COLOR)
 
 
 def relit(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -166,13 +215,9 @@ def relit(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def sample_board(rng: np.random.Generator, layout: BoardLayout) -> Pieces:
-    """A board as a game leaves it (the simulator's own sampler when it has one): pyramids at
-    some stations, each player's meeple on a field or riding a line, trains, values."""
-    try:
-        from companion.sim.board_dataset import sample_board as sim_sample
-        return sim_sample(rng, layout)
-    except ImportError:
-        pass
+    """A board to learn from: pyramids at up to 70 stations (more than the simulator's boards
+    carry: a crowded board is the harder one), each player's meeple on a field or riding a
+    line, trains, values."""
     stations = list(layout.pyramids)
     n = int(rng.integers(0, 70))
     pyramids = {s: PLAYER_COLOURS[int(rng.integers(5))] for s in rng.choice(stations, n, replace=False)}
@@ -271,22 +316,31 @@ def fit_temperature(model: dict, x: np.ndarray, y: np.ndarray) -> float:
     return round(best[1], 4)
 
 
-def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_RIGHT) -> tuple[float, dict]:
+def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_RIGHT) -> tuple[float, float, dict]:
+    """The bars of a sure reading, apart for "empty" and for a piece (a piece read where there
+    is none is what a wrong proposal is made of; an empty place read where a piece stands hides
+    a move, which the table notices anyway): for each, the lowest confidence from its floor up
+    at which the held-out places so read were right at least ``right`` of the time and none
+    wrong."""
     p = board_read.SpotModel(model).probabilities(x, _allowed(x))
-    conf, ok = p.max(axis=1), p.argmax(axis=1) == y
-    bar = 0.9999
-    for t in np.round(np.arange(SURE_FLOOR, 0.99991, 0.0005), 4):
-        sure = conf >= t
-        if sure.any() and ok[sure].mean() >= right and (~ok & sure).sum() == 0:
-            bar = float(t)
-            break
-    sure = conf >= bar
-    return bar, {"places": int(len(y)), "sure": int(sure.sum()), "wrong_sure": int((sure & ~ok).sum()),
-                 "unsure": int((~sure).sum())}
+    conf, best = p.max(axis=1), p.argmax(axis=1)
+    ok = best == y
+    bars = {}
+    for name, sel, floor in (("empty", best == 0, SURE_EMPTY_FLOOR), ("piece", best > 0, SURE_FLOOR)):
+        bar = 0.9999
+        for t in np.round(np.arange(floor, 0.99991, 0.0005), 4):
+            sure = sel & (conf >= t)
+            if sure.any() and ok[sure].mean() >= right and (sure & ~ok).sum() == 0:
+                bar = float(t)
+                break
+        bars[name] = bar
+    sure = conf >= np.where(best == 0, bars["empty"], bars["piece"])
+    return bars["piece"], bars["empty"], {"places": int(len(y)), "sure": int(sure.sum()),
+                                          "wrong_sure": int((sure & ~ok).sum()), "unsure": int((~sure).sum())}
 
 
 def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
-    """Each player colour's chroma (log b/g, log r/g of the piece against the paper) as the
+    """Each player colour's hue (log b/g, log r/g of the piece against the paper's) as the
     training looks showed it: the median, the robust spread (MAD) per axis, and the bar of
     "not this colour": FAR_MARGIN times the distance (in spreads) that all but 1 in 2000
     training pieces of the colour stay within. Brightness is left out: shade changes it."""
@@ -301,14 +355,14 @@ def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
         sd = np.maximum(1.4826 * np.median(np.abs(v - m), axis=0), 0.03)
         d = np.sqrt((((v - m) / sd) ** 2).sum(axis=1))
         pal[c], spread[c] = m.tolist(), sd.tolist()
-        far[c] = round(max(FAR_MARGIN * float(np.quantile(d, 0.9995)), 3.0), 3)
+        far[c] = round(max(FAR_MARGIN * float(np.quantile(d, 0.9995)), FAR_LEAST), 3)
     return pal, spread, far
 
 
 def report(model: dict, x: np.ndarray, y: np.ndarray, title: str) -> None:
     p = board_read.SpotModel(model).probabilities(x, _allowed(x))
     conf, best = p.max(axis=1), p.argmax(axis=1)
-    sure = conf >= model.get("sure", 0.98)
+    sure = conf >= np.where(best == 0, model.get("sure_empty", model.get("sure", 0.98)), model.get("sure", 0.98))
     ok = best == y
     print(f"{title}: {len(y)} places, right {ok.mean():.5f}, sure {sure.mean():.4f}, "
           f"wrong among sure {int((sure & ~ok).sum())}, unsure {int((~sure).sum())}")
@@ -323,13 +377,16 @@ def main(argv=None) -> int:
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--fresh", action="store_true", help="render again (ignore build/learn_board)")
     ap.add_argument("--looks", type=int, default=len(TRAIN), help="how many training looks")
-    ap.add_argument("--palette", action="store_true", help="only learn the palette again (the committed network kept)")
+    ap.add_argument("--palette", action="store_true", help="only learn the palette and the bars again (the committed network kept)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     os.environ["LEARN_BOARD_TRAINING"] = "1"
     if args.palette:
         model = json.loads(board_read.MODEL_PATH.read_text())
         model["palette"], model["palette_spread"], model["far"] = palette(*collect(list(TRAIN)[:args.looks]))
+        model["sure"], model["sure_empty"], got = choose_sure(model, *collect(TEMPER))
+        model["value_peak"] = VALUE_PEAK
+        print(f"sure from {model['sure']} (empty {model['sure_empty']}): {got}")
         board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
         print(f"palette {model['palette']}, bars {model['far']}")
         return 0
@@ -341,10 +398,10 @@ def main(argv=None) -> int:
     model = train(x, y)
     xt, yt = collect(TEMPER, fresh=args.fresh)
     model["temperature"] = fit_temperature(model, xt, yt)
-    model["sure"], got = choose_sure(model, xt, yt)
-    print(f"temperature {model['temperature']}, sure from {model['sure']}: {got}")
+    model["sure"], model["sure_empty"], got = choose_sure(model, xt, yt)
+    print(f"temperature {model['temperature']}, sure from {model['sure']} (empty {model['sure_empty']}): {got}")
     model["palette"], model["palette_spread"], model["far"] = palette(x, y)
-    model["value_peak"] = 6.0
+    model["value_peak"] = VALUE_PEAK
     board_read.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
     board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
     report(model, x, y, "training looks")

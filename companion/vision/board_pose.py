@@ -326,13 +326,15 @@ class BoardTracker:
         return None, ids
 
     def _carried(self, found, ids):
-        """The last pose moved by the similarity (shift, turn, scale) that takes where it puts
-        these markers to where they are now: two markers follow a bumped board. With three or
-        more (whose full fit failed), the markers that similarity misses are left out."""
+        """The last pose moved as a board is moved on the table: turned and shifted in its own
+        plane (a similarity there: the camera and the table stay), fitted to where these
+        markers are now, seen through the last pose. Two markers follow a bumped board; with
+        three or more (whose full fit failed), the markers that move misses are left out."""
+        inv = np.linalg.inv(self._last)
         for _ in range(2):
-            src = np.concatenate([_project(self._last, self._mm[i]) for i in ids]).astype(np.float32)
-            dst = np.concatenate([found[i] for i in ids]).astype(np.float32)
-            H = _similarity(src, dst) @ self._last
+            src = np.concatenate([self._mm[i] for i in ids]).astype(np.float64)
+            dst = _project(inv, np.concatenate([found[i] for i in ids]))
+            H = self._last @ _similarity(src, dst)
             H = H / H[2, 2]
             good = self._miss(H, found, ids) <= self._tolerance(found, ids)
             if good.all():

@@ -64,6 +64,7 @@ VALUE_OFF = 0.4          # a value marker's centre further than this share of a 
 LOOK_HEIGHT = {"meeple": 9.0, "rider": 9.0, "pyramid": 5.0, "train": 5.0}
 VALUE_HEIGHT = 2.0       # ... and a value marker's (a disc ~3 mm thick): its face's middle
 PAPER_EPS = 8.0          # added to colours before ratios (dark noise)
+NO_CHANGE = 0.02         # a base with less of it changed than this holds no piece
 ONES = np.ones(3, np.float32)   # a sum over the colour channels as a product: several times quicker
 MARKERS_WORDS = ("No board markers found: lay the printed markers at the board's corners "
                  "(companion calibrate print-board-markers) and keep them in the camera's view.")
@@ -79,6 +80,7 @@ def feature_names() -> list[str]:
 
 
 N_FEATURES = len(feature_names())
+_BASE_CHANGED = feature_names().index("base_changed_3")
 
 
 # --- the model -----------------------------------------------------------------------------------
@@ -95,7 +97,8 @@ class SpotModel:
         self.w1, self.b1 = np.array(model["w1"]), np.array(model["b1"])
         self.w2, self.b2 = np.array(model["w2"]), np.array(model["b2"])
         self.temperature = float(model.get("temperature", 1.0))
-        self.sure = float(model.get("sure", 0.98))
+        self.sure = float(model.get("sure", 0.98))                    # a piece's name
+        self.sure_empty = float(model.get("sure_empty", self.sure))  # "empty"
         # per player colour: its chroma (log b/g, log r/g against the paper), the spread of it,
         # and how many spreads away a piece is of no player's colour
         self.palette = {c: np.array(v) for c, v in model.get("palette", {}).items()}
@@ -303,7 +306,7 @@ class BoardReader:
 
     def sheet(self, frame: np.ndarray, pose: Pose) -> np.ndarray:
         """The frame's sheet in the reference's light (float32 BGR, 1 px per mm)."""
-        rect = rectify(frame, pose.H, self.layout).astype(np.float32)
+        rect = rectify(frame, pose, self.layout).astype(np.float32)
         return relight(rect, self.reference)
 
     def read_sheet(self, sheet: np.ndarray, pose: Pose, t0: float | None = None) -> BoardReading:
@@ -317,7 +320,7 @@ class BoardReader:
                                 ms=self._ms(t0))
         noise = self._noise(sheet.reshape(-1, 3))
         x = self.features(sheet, noise, self.lean(pose))
-        p = self.model.probabilities(x, self._sampling.allowed)
+        p = self.names(x)
         pieces, unsure, more = self._assemble(p, x)
         problems += more
         values, v_unsure = self._values(sheet, noise, pose)
@@ -326,6 +329,16 @@ class BoardReader:
                         values=values)
         return BoardReading(pieces=pieces, unsure=sorted(set(unsure))[:2000], hands=False, markers=pose.markers,
                             pose=pose.state, problems=problems[:20], ms=self._ms(t0))
+
+    def names(self, x: np.ndarray) -> np.ndarray:
+        """Per place, the probability of each name (CLASSES). A place whose base shows next to no
+        change is empty, whatever the model makes of the print there: every piece of the
+        development family changed at least 5 % of its base (this bar is less than half that)."""
+        p = self.model.probabilities(x, self._sampling.allowed)
+        still = x[:, _BASE_CHANGED] < NO_CHANGE
+        p[still] = 0.0
+        p[still, 0] = 1.0
+        return p
 
     # --- features -----------------------------------------------------------------------------
 
@@ -356,8 +369,9 @@ class BoardReader:
         med = _median(px)
         paper = self.paper + PAPER_EPS
         colour = np.log((med + PAPER_EPS) / paper)
-        chroma_bg = np.log((med[:, 0] + PAPER_EPS) / (med[:, 1] + PAPER_EPS))
-        chroma_rg = np.log((med[:, 2] + PAPER_EPS) / (med[:, 1] + PAPER_EPS))
+        # hue against the paper's: the lamp's own colour (warm, cool) cancels out
+        chroma_bg = colour[:, 0] - colour[:, 1]
+        chroma_rg = colour[:, 2] - colour[:, 1]
         bright = np.log((med.sum(axis=1) + 3 * PAPER_EPS) / paper.sum())
         ref_med = _median(ref)
         refc = np.log((ref_med + PAPER_EPS) / paper)
@@ -408,14 +422,17 @@ class BoardReader:
     # --- the whole board ----------------------------------------------------------------------
 
     def _palette(self, colours: dict | None) -> dict[str, np.ndarray]:
-        """Each player colour's chroma (log b/g, log r/g) relative to this sheet's paper: from
+        """Each player colour's hue (log b/g, log r/g, against the paper's) on this sheet: from
         the calibrated colours when given (each with the model's spread and bar), else the
         model's palette."""
         if colours:
-            return {c: np.array([np.log((bgr[0] + PAPER_EPS) / (bgr[1] + PAPER_EPS)),
-                                 np.log((bgr[2] + PAPER_EPS) / (bgr[1] + PAPER_EPS))])
-                    for c, bgr in ((c, np.asarray(v, np.float64)) for c, v in colours.items())
-                    if c in self.model.palette_spread}
+            paper = self.paper + PAPER_EPS
+            out = {}
+            for c, v in colours.items():
+                if c in self.model.palette_spread:
+                    lc = np.log((np.asarray(v, np.float64) + PAPER_EPS) / paper)
+                    out[c] = np.array([lc[0] - lc[1], lc[2] - lc[1]])
+            return out
         return dict(self.model.palette)
 
     def _far_from_palette(self, x: np.ndarray) -> np.ndarray:
@@ -433,7 +450,7 @@ class BoardReader:
         s = self._sampling
         best = p.argmax(axis=1)
         conf = p[np.arange(len(p)), best]
-        sure = conf >= self.model.sure
+        sure = conf >= np.where(best == 0, self.model.sure_empty, self.model.sure)
         far = self._far_from_palette(x)
         unsure: list[str] = []
         problems: list[str] = []
