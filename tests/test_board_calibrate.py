@@ -332,3 +332,23 @@ def test_the_host_calibrates_the_board_over_http(photo, photo_file, tmp_path):
         assert client.post("/api/board/calibration", json={"taps": taps}).json()["camera_reloaded"] is True
         assert device.reloaded == 1
         assert client.get("/calibrate-board").status_code == 200
+
+
+def test_a_wide_angle_cameras_reference_lines_up_with_the_frames_the_reader_straightens():
+    # The reader undoes its camera's lens (measured from the sheet's edges); the calibration's
+    # empty board must be kept straightened the same way, or every frame reads as a hand.
+    from companion.board_pieces import Pieces
+    from companion.sim.board_camera import SimBoardCamera
+    from companion.vision.board_calibrate import _straight_sheet, locate_board
+    from companion.vision.board_read import BoardReader
+
+    layout = BoardLayout.default()
+    camera = SimBoardCamera(seed=3, look_seed=78, family="eval")   # not a benchmark look (900000 on)
+    assert camera.look.distortion > 0.08
+    empty = camera.empty_frame()
+    reference = _straight_sheet(empty, locate_board(empty, layout), layout)
+    board = Pieces(pyramids={"otemachi": "red", "ueno": "blue"}, meeples={"red": "field:130"})
+    camera.set(board, hand_frames=0)
+    reading = BoardReader(layout, reference).read(camera.read())
+    assert reading.pose == "locked" and not reading.hands   # (with the bare homography: a hand, nothing read)
+    assert reading.pieces == board and reading.unsure == []

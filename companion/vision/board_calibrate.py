@@ -364,9 +364,22 @@ def calibrate_board(photo: bytes | str | Path | np.ndarray, layout: BoardLayout,
     fit = fit_layout(layout, printed, board_file)
     refined = _snapped_fit(image, where, layout, fit, printed) if snap else None
     (fitted, residual, kind, snapped) = refined or (fit.layout, fit.residual_mm, fit.warp.kind, 0)
-    return BoardFit(fitted, rectify(image, where.H, layout, PX_PER_MM), checked,
+    return BoardFit(fitted, _straight_sheet(image, where, layout), checked,
                     {k: (round(v[0], 2), round(v[1], 2)) for k, v in printed.items()},
                     round(residual, 2), kind, where.markers, (image.shape[1], image.shape[0]), snapped)
+
+
+def _straight_sheet(image: np.ndarray, where: BoardPhoto, layout: BoardLayout) -> np.ndarray:
+    """The empty sheet from above with the photo's own lens undone (BoardTracker measures it from
+    the sheet's straight edges): the board reader undoes its camera's lens the same way, so a
+    wide-angle camera's frames line up with this reference. The markers' bare homography when
+    the tracker cannot place the board."""
+    from .board_pose import BoardTracker
+
+    pose = BoardTracker(layout).locate(image)
+    if pose.H is None or pose.state != "locked":
+        return rectify(image, where.H, layout, PX_PER_MM)
+    return rectify(image, pose, layout, PX_PER_MM)
 
 
 def _snapped_fit(image, where: BoardPhoto, layout: BoardLayout, fit: LayoutFit, printed: Mapping[str, Point]):
