@@ -49,7 +49,7 @@ def test_markers_found_where_the_truth_says(dev, bump):
     assert np.abs(fitted - spots_px(truth["homography"], spots)).max() < 1.5
     # every piece stands where the truth puts it, on its spot (a person's 1-2 mm off)
     placed = {p["spot"]: p for p in truth["placed"]}
-    assert {"station:otemachi", "field:130", "ride:G:0", "ride:G:1", "stop:G:3", "value:G"} <= set(placed)
+    assert {"station:otemachi", "field:130", "ride:G:0", "ride:G:1", "stop:G:3", "value:G:1400"} <= set(placed)
     assert abs(placed["field:130"]["mm"][0] - LAYOUT.meeples[130][0]) <= 2.0
 
 
@@ -96,8 +96,12 @@ def test_the_camera_does_what_it_is_told():
     assert first.shape == (720, 1280, 3) and cam.status()["state"] == "ok"
     cam.change([{"piece": "pyramid", "key": "ueno", "to": "purple"},
                 {"piece": "meeple", "key": "green", "to": "field:131"},
-                {"piece": "train", "key": "M", "to": None}], hand_frames=3)
+                {"piece": "train", "key": "M", "to": None},
+                {"piece": "value", "key": "G", "to": 2000}], hand_frames=3)
     assert cam.pieces.pyramids["ueno"] == "purple" and cam.pieces.meeples["green"] == "field:131"
+    # a value marker moved along its lane stands at its new value (it is not kept where it stood)
+    g = [p for p in cam.truth()["placed"] if p["kind"] == "value" and p["key"] == "G"]
+    assert len(g) == 1 and abs(g[0]["mm"][1] - LAYOUT.lane_y(2000)) <= 2.0
     assert "M" not in cam.pieces.trains and cam.status()["hand"]
     for _ in range(3):
         cam.read()

@@ -320,7 +320,8 @@ class BoardRenderer:
                 put("train", letter, f"stop:{letter}:{k}", *stops[k], yaw, letter, turn=4.0)
         for letter, v in pieces.values.items():
             if letter in lay.lanes:
-                put("value", letter, f"value:{letter}", lay.lanes[letter], lay.lane_y(v), 0.0, letter)
+                # the spot names the value: a marker moved along its lane is placed anew
+                put("value", letter, f"value:{letter}:{v}", lay.lanes[letter], lay.lane_y(v), 0.0, letter)
         return out
 
     def loose(self, kind: str, colour: str, x: float, y: float, yaw: float = 0.0) -> Placed:

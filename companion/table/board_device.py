@@ -164,7 +164,6 @@ class BoardDevice:
                 raise SimBoardError("no TOKYO METRO game is in play for the board camera to follow", busy=True)
             self.sim_set(expected(session.state))
         if changes:
-            _unkeep_moved_values(camera, {c["key"]: c["to"] for c in changes if c["piece"] == "value"})
             try:   # a hand passes over the board as the pieces are changed
                 camera.change(changes)
             except (ValueError, TypeError) as exc:
@@ -183,7 +182,6 @@ class BoardDevice:
         camera = self.simulated_camera()
         if camera is None:
             raise SimBoardError("no simulated board camera runs here", busy=True)
-        _unkeep_moved_values(camera, pieces.values)
         camera.set(pieces)
 
     def _follow_when_due(self) -> None:
@@ -321,17 +319,6 @@ class BoardDevice:
         if ok:
             with self._lock:
                 self._jpeg = buf.tobytes()
-
-
-def _unkeep_moved_values(camera: Any, values: dict) -> None:
-    """A workaround: the simulated board keeps a piece that stays on its spot as it stood, and
-    takes a value marker's spot to be its lane ("value:<L>") whatever the value, so a value
-    marker moved along its lane stayed where it was. The markers that move are let go first, so
-    that they are placed anew (remove this once sim/board_render.py keys them by their value)."""
-    moved = {letter for letter, v in values.items() if camera.pieces.values.get(letter) != v}
-    placed = getattr(camera, "placed", None)
-    if moved and isinstance(placed, list):
-        camera.placed = [p for p in placed if not (getattr(p, "kind", "") == "value" and p.key in moved)]
 
 
 def draw_pieces(sheet: np.ndarray, pieces: Pieces, layout: BoardLayout, unsure: set[str] = frozenset()) -> None:
