@@ -85,6 +85,13 @@ export const api = {
   devices: (game, opts) => request("GET", `/api/devices${game ? `?game=${g(game)}${as("&")}` : ""}`, undefined, opts),
   forgetLearned: () => request("POST", "/api/camera/learned/forget"),
   cameraUrl: (game, ts) => `/api/camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
+  // The board camera over TOKYO METRO's board (docs/board-camera.md).
+  board: (id, opts) => request("GET", `/api/games/${g(id)}/board${as()}`, undefined, opts),
+  boardConfirm: (id, proposal, candidate = null) => request("POST", `/api/games/${g(id)}/board/confirm${as()}`,
+    { proposal, candidate }),
+  boardDismiss: (id, proposal) => request("POST", `/api/games/${g(id)}/board/dismiss${as()}`, { proposal }),
+  boardAuto: (id, on) => request("POST", `/api/games/${g(id)}/board/auto`, { on }),
+  boardCameraUrl: (game, ts) => `/api/board-camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
 };
 
 // The live view: calls onView(view) on connect and after every change; reconnects with
