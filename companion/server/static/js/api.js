@@ -122,7 +122,11 @@ export function liveView(gameId, { onView, onState, onRefused }) {
 }
 
 // Only ever move forward: a late HTTP answer must not overwrite a newer pushed view, and the
-// push of a view already shown (same seq: same log, same view) is not drawn twice.
+// push of a view already shown (same seq: same log, same view) is not drawn twice. News without
+// a record (the board camera's: a proposal, the board's differences) comes as the same seq with a
+// higher `rev`.
 export function newer(current, next) {
-  return !current || next.seq > current.seq;
+  if (!current) return true;
+  if (next.seq !== current.seq) return next.seq > current.seq;
+  return (next.rev ?? 0) > (current.rev ?? 0);
 }

@@ -7,10 +7,11 @@
 // on the board, ticked off as the board catches up; and, for the host, the camera's picture.
 // Nothing of this shows without a board camera (`present` false).
 //
-// The view carries `board_camera`, but a change the camera sees is not a new game record (the
-// view's seq stays), so the panel also asks GET /api/games/{id}/board once a second while it is on
-// the page. One panel per page, made once and redrawn in place when what it says changes (a
-// redraw under a finger would swallow a tap; the picture would flicker).
+// The view carries `board_camera`; what the camera sees adds no game record, so its news comes as
+// a view with the same seq and a higher `rev` (api.js `newer`). A view without `rev` (a server
+// that does not push that news) makes the panel ask GET /api/games/{id}/board once a second. One
+// panel per page, made once and redrawn in place when what it says changes (a redraw under a
+// finger would swallow a tap; the picture would flicker).
 import { h, replace } from "../dom.js";
 import { t, yen, onLangChange } from "../i18n.js";
 import { api } from "../api.js";
@@ -160,8 +161,10 @@ function makePanel(gameId) {
   me.polledAt = 0;
   me.viewAt = 0;
 
+  // (A server that pushes the board camera's news in the view, with its `rev`, needs no asking.)
   const poll = async () => {
-    if (el.isConnected && document.visibilityState === "visible") {
+    const pushed = me.view && typeof me.view.rev === "number";
+    if (!pushed && el.isConnected && document.visibilityState === "visible") {
       try {
         const bc = await api.board(gameId, { quiet: true });
         if (bc && typeof bc === "object") { me.bc = bc; me.polledAt = Date.now(); draw(); }

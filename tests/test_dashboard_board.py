@@ -1,0 +1,321 @@
+"""The board camera on the dashboard, in a real browser (issue 29's done-when): a four-player
+TOKYO METRO game played by changing the simulated board alone.
+
+The real `companion serve --board-camera sim` in a process of its own; the host's tablet (the
+table view) and Ben's phone (seat 1). The test plays the people at the table: for a move that
+shows on the board (a meeple placed or walked, a station built, a train started, the trains run)
+it works out the board after the move with the rules engine (the game's log folded, the move
+applied, ``on_board``) and changes the simulated board to that (POST /api/sim/board), as hands
+would; the board camera reads it, the dashboard proposes the move, and the player confirms it:
+Ben on his phone, the others on the tablet. Moves that never show on the board (bids, passes,
+buying a share) are tapped as usual. On the way: a knock that moves pieces, caught by the "board
+vs game" list (each difference in words, its place lit on the map) and put right; a move made on
+the dashboard whose "to do on the board" list is then done on the simulated board and ticked off;
+the panel fitting the phone; Dismiss; the host's auto switch and picture. One round or so.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+from browser_support import REPLY_MS, assert_fits, call, move_testid, shown, tap, wait_until
+from playwright.sync_api import expect
+from server_support import Server
+
+from companion.rules.engine import Move
+from companion.rules.metro.pieces import on_board
+from companion.table.log import read_jsonl
+
+pytestmark = pytest.mark.browser
+
+TABLE_SIZE = {"width": 1280, "height": 800}
+PHONE_SIZE = {"width": 390, "height": 844}
+NAMES = ["Aki", "Ben", "Chie", "Dai"]
+PHONE_SEAT = 1
+COLOURS = ("red", "blue", "yellow", "green", "purple")  # seat 0..4 (companion/board_pieces.py)
+SEED = 3
+MAX_STEPS = 80
+
+
+@pytest.fixture(scope="module")
+def board_server(tmp_path_factory):
+    """`companion serve --board-camera sim`: the simulated board camera over a rendered board."""
+    with Server(tmp_path_factory.mktemp("board") / "data", options=("--board-camera", "sim")) as server:
+        yield server.url
+
+
+# --- the board a state shows, and the hands that make it so ---------------------------------------
+
+def folded(base: str, gid: str):
+    """The game as its log folds (the rules engine's state)."""
+    return read_jsonl(call(base, "GET", f"/api/games/{gid}/log.jsonl", raw=True).splitlines())
+
+
+def pieces_by_colour(state) -> dict:
+    """on_board(state) with seats as the colours on the board."""
+    b = on_board(state)
+    return {"pyramids": {sid: COLOURS[seat] for sid, seat in b["pyramids"].items()},
+            "meeples": {COLOURS[seat]: place for seat, place in b["meeples"].items()},
+            "trains": dict(b["trains"]), "values": dict(b["values"])}
+
+
+def changes(before: dict, after: dict) -> list[dict]:
+    """What hands change on the board to go from ``before`` to ``after``, piece by piece."""
+    out = []
+    for piece, group in (("pyramid", "pyramids"), ("meeple", "meeples"), ("train", "trains"), ("value", "values")):
+        for key in sorted(set(before[group]) | set(after[group])):
+            if before[group].get(key) != after[group].get(key):
+                out.append({"piece": piece, "key": key, "to": after[group].get(key)})
+    return out
+
+
+def board_after(base: str, gid: str, move: dict) -> tuple[list[dict], dict]:
+    """The pieces that change when ``move`` is made now, and the board after it."""
+    f = folded(base, gid)
+    state, _ = f.game.apply(f.state, Move.from_json(move))
+    before, after = pieces_by_colour(f.state), pieces_by_colour(state)
+    return changes(before, after), after
+
+
+def sim(base: str, **body) -> dict:
+    return call(base, "POST", "/api/sim/board", body)
+
+
+def board_state(base: str, gid: str) -> dict:
+    return call(base, "GET", f"/api/games/{gid}/board")
+
+
+class Table:
+    """The game, its pages and the people at the table."""
+
+    def __init__(self, base: str, gid: str, table, phone, tokens: list[str]):
+        self.base, self.gid, self.table, self.phone, self.tokens = base, gid, table, phone, tokens
+        self.by_board = self.tapped = 0
+
+    def view(self, seat: int | None = None) -> dict:
+        return call(self.base, "GET", f"/api/games/{self.gid}/view", token=None if seat is None else self.tokens[seat])
+
+    def page_of(self, seat: int):
+        return self.phone if seat == PHONE_SEAT else self.table
+
+    def post(self, seat: int, move: dict) -> dict:
+        """A move from a seat's own phone that the test does not open (a secret bid)."""
+        return call(self.base, "POST", f"/api/games/{self.gid}/moves", {"move": move}, token=self.tokens[seat])
+
+    def tap_move(self, seat: int, move: dict) -> None:
+        """Tap a move that never shows on the board, on the seat's page; wait for the table."""
+        page = self.page_of(seat)
+        testid = move_testid(move)
+        shown(page, self.view(seat if page is self.phone else None)["seq"])
+        if not page.get_by_test_id(testid).count() and "card" in move["args"]:
+            tap(page, f"group-{move['args']['card']}-{move['args']['action']}")
+        with page.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith("/moves")) as res:
+            tap(page, testid)
+        assert res.value.ok, f"{testid}: {res.value.status} {res.value.text()}"
+        shown(self.table, res.value.json()["view"]["seq"])
+        self.tapped += 1
+
+    def by_hands(self, move: dict) -> dict:
+        """Make ``move`` on the simulated board; wait for the dashboard to propose it and confirm
+        it on the mover's page (the tablet for everyone but Ben). Answers the view after it."""
+        seat = move["player"]
+        page = self.page_of(seat)
+        setting, _ = board_after(self.base, self.gid, move)
+        assert setting, f"{move} changes nothing on the board"
+        before = self.view()["seq"]
+        sim(self.base, set=setting)
+        proposal = page.locator("[data-testid=board-proposal]")
+        expect(proposal).to_be_visible(timeout=REPLY_MS)
+        proposed = board_state(self.base, self.gid)["proposal"]
+        assert proposed and proposed["moves"] and proposed["moves"][0]["kind"] == move["kind"], (move, proposed)
+        expect(proposal).to_have_attribute("data-proposal", proposed["id"])
+        with page.expect_response(lambda r: r.request.method == "POST" and "/board/confirm" in r.url) as res:
+            tap(page, "board-confirm")
+        assert res.value.ok, f"confirm {move}: {res.value.status} {res.value.text()}"
+        after = self.view()
+        assert after["seq"] > before, f"confirming {move} made no move"
+        shown(self.table, after["seq"])
+        self.by_board += 1
+        return after
+
+
+# --- what each person does ------------------------------------------------------------------------
+
+def field_move(view: dict, moves: list[dict]) -> dict:
+    """A place or walk onto a field touching a station nobody has built on (else the first)."""
+    board = view["state"]["board"]
+    cols = board["grid"]["cols"]
+    built = {p["station"] for p in view["state"]["pyramids"]}
+    free = {tuple(f) for s in board["stations"] if s["id"] not in built for c in s["circles"] for f in c["fields"]}
+    here = {tuple(p["meeple"]) for p in view["state"]["players"] if p["meeple"]}
+    fields = [m for m in moves if (m["args"]["field"] % cols, m["args"]["field"] // cols) not in here]
+    return next((m for m in fields if (m["args"]["field"] % cols, m["args"]["field"] // cols) in free),
+                (fields or moves)[0])
+
+
+def action_move(view: dict, moves: list[dict], done: set) -> dict:
+    """One action a seat a round that shows on the board (a station, else a train), a share
+    bought by a tap once in the game, then pass."""
+    seat = moves[0]["player"]
+    money = view["state"]["players"][seat]["yen"]
+    costs = {move_testid(m["move"]): m.get("cost", 0) for m in view["moves"]}
+    affordable = [m for m in moves if not m["args"].get("discounts") and costs.get(move_testid(m), 0) <= money - 300]
+    if seat not in done:
+        for kind in ("station", "start"):
+            found = next((m for m in affordable if m["kind"] == kind), None)
+            if found:
+                return found
+    if "invest" not in done:
+        found = next((m for m in affordable if m["kind"] == "invest"), None)
+        if found:
+            return found
+    return next(m for m in moves if m["kind"] == "pass")
+
+
+def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
+    started = time.monotonic()
+    base = board_server
+    created = call(base, "POST", "/api/games", {"game": "tokyo_metro", "names": NAMES, "simulated": True, "seed": SEED})
+    gid = created["id"]
+    call(base, "PUT", "/api/feed", {"game_id": gid})  # the cameras watch this game
+    tokens = [p["url"].split("token=")[1] for p in created["players"]]
+    errors: list[str] = []
+    table = browser.new_page(viewport=TABLE_SIZE)
+    phone = browser.new_page(host=False, viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
+    for name, page in (("table", table), ("phone", phone)):
+        page.on("pageerror", lambda err, name=name: errors.append(f"{name}: {err}"))
+        page.on("console", lambda msg, name=name: errors.append(f"{name}: {msg.text}")
+                if msg.type == "error" and "board-camera.jpg" not in (msg.location or {}).get("url", "") else None)
+    table.goto(f"{base}/?game={gid}")
+    phone.goto(created["players"][PHONE_SEAT]["url"])
+    game = Table(base, gid, table, phone, tokens)
+
+    # The board camera's panel on both pages; its state in words; the host's picture of the board.
+    for page in (table, phone):
+        expect(page.get_by_test_id("board-camera")).to_be_visible()
+        expect(page.get_by_test_id("board-state")).not_to_be_empty()
+    expect(table.get_by_test_id("board-simulated")).to_be_visible()
+    expect(table.get_by_test_id("board-picture")).to_be_visible()
+    expect(phone.get_by_test_id("board-picture")).to_be_hidden()
+    sim(base, follow_game=True)  # the board laid out as the game begins
+    expect(table.get_by_test_id("board-matches")).to_be_visible()
+
+    knocked = todo_done = dismissed = fits = False
+    done: set = set()
+    first_round = None
+    for _ in range(MAX_STEPS):
+        view = game.view()
+        st = view["state"]
+        first_round = first_round or st["round"]
+        if st["round"] > first_round and knocked and todo_done:
+            break
+        pending = {}
+        for seat in range(len(NAMES)):
+            mine = [m["move"] for m in game.view(seat)["moves"]]
+            if mine:
+                pending[seat] = mine
+        assert pending, f"round {st['round']}, phase {st['phase']}: nobody to move"
+        seat, moves = next(iter(pending.items()))
+        kinds = {m["kind"] for m in moves}
+        if "bid" in kinds:
+            for s, ms in pending.items():  # every seat bids at once, secretly, on its own phone
+                low = min((m for m in ms if m["kind"] == "bid"), key=lambda m: m["args"]["amount"])
+                if s == PHONE_SEAT:
+                    game.tap_move(s, low)
+                else:
+                    game.post(s, low)
+            continue
+        if kinds & {"place", "walk"}:
+            move = field_move(view, [m for m in moves if m["kind"] in ("place", "walk")])
+            if not todo_done and seat != PHONE_SEAT and game.by_board >= 2:
+                # A move made on the dashboard (the host taps the field on the map): the board
+                # camera lists what to do on the board; done there, each item is ticked off.
+                col, row = move["args"]["field"] % st["board"]["grid"]["cols"], move["args"]["field"] // st["board"]["grid"]["cols"]
+                setting, _ = board_after(base, gid, move)
+                shown(table, view["seq"])
+                with table.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith("/moves")):
+                    tap(table, f"map-field-{col}-{row}")
+                todo = table.get_by_test_id("board-todo")
+                expect(todo).to_be_visible(timeout=REPLY_MS)
+                item = table.get_by_test_id(f"board-todo-meeple-{COLOURS[seat]}")
+                expect(item).to_have_attribute("data-done", "false")
+                expect(item).to_contain_text(f"{col}·{row}")
+                item.hover()
+                expect(table.get_by_test_id("map-highlight")).to_have_attribute("data-field", f"{col},{row}")
+                sim(base, set=setting)
+                expect(item).to_have_attribute("data-done", "true", timeout=REPLY_MS)
+                expect(table.get_by_test_id("board-matches")).to_be_visible()
+                todo_done = True
+                continue
+            if not fits and seat != PHONE_SEAT:
+                # Ben's phone shows the proposal for Aki's (or another's) move without buttons.
+                setting, _ = board_after(base, gid, move)
+                sim(base, set=setting)
+                expect(phone.get_by_test_id("board-proposal")).to_be_visible(timeout=REPLY_MS)
+                expect(phone.get_by_test_id("board-wait")).to_contain_text(NAMES[seat])
+                expect(phone.get_by_test_id("board-confirm")).to_have_count(0)
+                assert_fits(phone, "the board camera's proposal on the phone")
+                # Dismissed on the tablet: the proposal goes, the board still differs from the game.
+                if not dismissed:
+                    tap(table, "board-dismiss")
+                    expect(table.get_by_test_id("board-proposal")).to_have_count(0, timeout=REPLY_MS)
+                    expect(table.get_by_test_id("board-diffs")).to_be_visible()
+                    dismissed = True
+                sim(base, follow_game=True)  # the hands take it back, and then make it again
+                expect(table.get_by_test_id("board-matches")).to_be_visible(timeout=REPLY_MS)
+                fits = True
+            game.by_hands(move)
+            continue
+        if "run_trains" in kinds:
+            game.by_hands(next(m for m in moves if m["kind"] == "run_trains"))
+            continue
+        if kinds & {"skip", "ride_on", "board", "alight"}:
+            game.tap_move(seat, next(m for m in moves if m["kind"] in ("skip", "ride_on", "board", "alight")))
+            continue
+        move = action_move(view, moves, done)
+        if move["kind"] in ("station", "start"):
+            done.add(seat)
+            game.by_hands(move)
+            if not knocked:
+                knock(game)
+                knocked = True
+        else:
+            if move["kind"] == "invest":
+                done.add("invest")
+            game.tap_move(seat, move)
+    else:
+        pytest.fail(f"the round did not end in {MAX_STEPS} steps")
+    assert game.by_board >= 8 and knocked and todo_done and dismissed, (game.by_board, knocked, todo_done, dismissed)
+
+    # The host's switch for the auto mode (on, then off again).
+    tap(table, "board-auto")
+    expect(table.get_by_test_id("board-camera")).to_have_attribute("data-auto", "true", timeout=REPLY_MS)
+    tap(table, "board-auto")
+    expect(table.get_by_test_id("board-camera")).to_have_attribute("data-auto", "false", timeout=REPLY_MS)
+    expect(table.get_by_test_id("board-image")).to_have_attribute("data-state", "ok")
+    assert not errors, errors
+    print(f"board game: {game.by_board} moves by the board, {game.tapped} taps, {time.monotonic() - started:.1f} s")
+
+
+def knock(game: Table) -> None:
+    """Someone knocks the board: pieces move. The "board vs game" list says each difference in
+    words and lights its place on the map; the hands put the board right."""
+    table, base, gid = game.table, game.base, game.gid
+    sim(base, knock=True)
+    diffs = table.get_by_test_id("board-diffs")
+    expect(diffs).to_be_visible(timeout=REPLY_MS)
+    expect(table.get_by_test_id("board-camera")).to_have_attribute("data-cause", "board")
+    listed = board_state(base, gid)["differences"]
+    assert listed, "a knock that moved nothing"
+    first = listed[0]
+    item = table.get_by_test_id(f"board-diff-{first['piece']}-{first['key']}")
+    expect(item).to_be_visible()
+    expect(item).not_to_contain_text("None")
+    item.hover()
+    light = table.get_by_test_id("map-highlight")
+    expect(light).to_have_count(1)
+    if first["piece"] == "pyramid":
+        expect(light).to_have_attribute("data-station", first["key"])
+    sim(base, follow_game=True)
+    expect(table.get_by_test_id("board-matches")).to_be_visible(timeout=REPLY_MS)
+    expect(diffs).to_have_count(0)
