@@ -200,7 +200,7 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
     sim(base, follow_game=True)  # the board laid out as the game begins
     expect(table.get_by_test_id("board-matches")).to_be_visible()
 
-    knocked = todo_done = dismissed = fits = False
+    knocked = todo_done = dismissed = False
     done: set = set()
     first_round = None
     for _ in range(MAX_STEPS):
@@ -227,14 +227,31 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
             continue
         if kinds & {"place", "walk"}:
             move = field_move(view, [m for m in moves if m["kind"] in ("place", "walk")])
-            if not todo_done and seat != PHONE_SEAT and game.by_board >= 2:
-                # A move made on the dashboard (the host taps the field on the map): the board
-                # camera lists what to do on the board; done there, each item is ticked off.
-                col, row = move["args"]["field"] % st["board"]["grid"]["cols"], move["args"]["field"] // st["board"]["grid"]["cols"]
+            if not dismissed and seat != PHONE_SEAT:
+                # The board shows Aki's (or another's) move: Ben's phone shows the proposal without
+                # buttons, fitting the phone. Dismissed on the tablet, the board's differences show
+                # instead; the move is then tapped (the board shows it already): they match.
                 setting, _ = board_after(base, gid, move)
-                shown(table, view["seq"])
-                with table.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith("/moves")):
-                    tap(table, f"map-field-{col}-{row}")
+                sim(base, set=setting)
+                expect(phone.get_by_test_id("board-proposal")).to_be_visible(timeout=REPLY_MS)
+                expect(phone.get_by_test_id("board-wait")).to_contain_text(NAMES[seat])
+                expect(phone.get_by_test_id("board-confirm")).to_have_count(0)
+                assert_fits(phone, "the board camera's proposal on the phone")
+                expect(table.get_by_test_id("board-proposal")).to_contain_text(NAMES[seat])
+                tap(table, "board-dismiss")
+                expect(table.get_by_test_id("board-proposal")).to_have_count(0, timeout=REPLY_MS)
+                expect(table.get_by_test_id("board-diffs")).to_be_visible()
+                game.tap_move(seat, move)
+                expect(table.get_by_test_id("board-matches")).to_be_visible(timeout=REPLY_MS)
+                dismissed = True
+                continue
+            if not todo_done and seat != PHONE_SEAT and game.by_board >= 2:
+                # A move made on the dashboard: the board camera lists what to do on the board
+                # (its place lit on the map); done there, the item is ticked off.
+                cols = st["board"]["grid"]["cols"]
+                col, row = move["args"]["field"] % cols, move["args"]["field"] // cols
+                setting, _ = board_after(base, gid, move)
+                game.tap_move(seat, move)
                 todo = table.get_by_test_id("board-todo")
                 expect(todo).to_be_visible(timeout=REPLY_MS)
                 item = table.get_by_test_id(f"board-todo-meeple-{COLOURS[seat]}")
@@ -247,23 +264,6 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
                 expect(table.get_by_test_id("board-matches")).to_be_visible()
                 todo_done = True
                 continue
-            if not fits and seat != PHONE_SEAT:
-                # Ben's phone shows the proposal for Aki's (or another's) move without buttons.
-                setting, _ = board_after(base, gid, move)
-                sim(base, set=setting)
-                expect(phone.get_by_test_id("board-proposal")).to_be_visible(timeout=REPLY_MS)
-                expect(phone.get_by_test_id("board-wait")).to_contain_text(NAMES[seat])
-                expect(phone.get_by_test_id("board-confirm")).to_have_count(0)
-                assert_fits(phone, "the board camera's proposal on the phone")
-                # Dismissed on the tablet: the proposal goes, the board still differs from the game.
-                if not dismissed:
-                    tap(table, "board-dismiss")
-                    expect(table.get_by_test_id("board-proposal")).to_have_count(0, timeout=REPLY_MS)
-                    expect(table.get_by_test_id("board-diffs")).to_be_visible()
-                    dismissed = True
-                sim(base, follow_game=True)  # the hands take it back, and then make it again
-                expect(table.get_by_test_id("board-matches")).to_be_visible(timeout=REPLY_MS)
-                fits = True
             game.by_hands(move)
             continue
         if "run_trains" in kinds:

@@ -223,6 +223,8 @@ function makePanel(gameId) {
       ix ? proposalPart(me, view, ix, bc, host) : null,
       ix ? differencesPart(me, st, ix, bc) : null,
       host ? autoPart(me, bc) : null);
+    // A spot lit from the list stays lit on a redrawn map; with the list gone, it goes out.
+    if (!body.querySelector(".bc-item")) showTarget(null, { pin: true });
   }
   me.draw = draw;
   onLangChange(() => draw(true));
@@ -332,7 +334,7 @@ function diffItem(st, ix, d, { todo, done }) {
   const target = differenceTarget(ix, d);
   const colour = d.piece === "meeple" ? d.key : d.piece === "pyramid" ? d.game ?? d.board : null;
   const seat = colour ? seatOfColour(colour) : -1;
-  const lit = (on) => () => showTarget(on ? target : null);
+  const lit = (on) => () => showTarget(on ? target : null, { pin: true });
   // Whose piece: the seat's dot (its colour, its initial); a line's badge for a train or a value.
   const badge = d.piece === "train" || d.piece === "value" ? lineBadge(st, d.key, { cls: "sm" })
     : seat >= 0 && seat < st.players.length ? seatDot(st, seat, { cls: "sm" })

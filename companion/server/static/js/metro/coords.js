@@ -32,7 +32,10 @@ let current = null; // {svg, layer, ix, board, st, P, U, byId: test id -> move}
 export function watchMoves({ svg, layer, ix, board, st, P, U, moves }) {
   current = { svg, layer, ix, board, st, P, U, byId: new Map(moves.map((m) => [moveTestId(m.move), m.move])) };
   install();
+  if (pinned) setTimeout(() => showTarget(pinned, { pin: true }), 0); // (once the new map is on the page)
 }
+
+let pinned = null; // a spot lit from outside the move buttons, lit again on a redrawn map
 
 function show(move) {
   const c = current;
@@ -42,8 +45,9 @@ function show(move) {
 
 // Light a spot on the newest map: {field: [c, r], also: [c, r] (a second field, e.g. where a piece
 // should be)} | {station: id} | {line: L} | null (nothing lit). The board camera's list of
-// differences points at pieces this way (js/metro/board.js).
-export function showTarget(target) {
+// differences points at pieces this way (js/metro/board.js), `pin`ned: a redrawn map lights it again.
+export function showTarget(target, { pin = false } = {}) {
+  if (pin) pinned = target || null;
   const c = current;
   if (!c || !c.svg.isConnected) return;
   const tg = target || {};
