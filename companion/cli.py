@@ -22,6 +22,9 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--serial", default="sim",
                        help="the sensor board: a port, 'auto', usb:VID:PID[:SERIAL], 'sim' (a simulated board, "
                             "the default) or 'none'")
+    serve.add_argument("--board-camera", default=None, metavar="SPEC",
+                       help="the camera over the TOKYO METRO board: the same sources as --camera ('sim': the "
+                            "simulated board camera, the default on a simulated table; 'none': off)")
     serve.add_argument("--profile", default=None,
                        help="drink profile from `companion calibrate drinks` (needed for a real camera)")
     serve.add_argument("--public-url", default=None, metavar="URL",
@@ -49,6 +52,10 @@ def _serve(args: argparse.Namespace) -> int:
 
     camera = None if args.camera in ("none", "") else args.camera
     serial = None if args.serial in ("none", "") else args.serial
+    board_camera = args.board_camera
+    if board_camera is None:   # a simulated table has a simulated board camera too
+        board_camera = "sim" if camera is None or camera == "sim" or camera.startswith("sim:") else "none"
+    board_camera = None if board_camera in ("none", "") else board_camera
     if camera not in (None, "sim") and not camera.startswith("sim:") and args.profile is None:
         print("companion: a real camera needs a drink profile: run `companion calibrate drinks` and add "
               "--profile PROFILE.json (or start with --camera sim)", file=sys.stderr)
@@ -81,6 +88,7 @@ def _serve(args: argparse.Namespace) -> int:
     from .server.app import create_app
     from .server.live_protocol import LightDeflate
     from .server.slow_clients import PatientH11
+    from .sim.board_source import open_board_camera
     from .sim.camera import open_camera
     from .sim.table import SimTable
     from .table.access import Access
@@ -96,7 +104,8 @@ def _serve(args: argparse.Namespace) -> int:
     # The host link is the table's master key: printed here, where only the host sees it, and
     # never sent by the service itself. Whoever opens it can do everything a host does.
     print(f"Tokyo Table Companion\n"
-          f"  camera: {describe(camera, 'camera')}; sensors: {describe(serial, 'sensor board')}\n"
+          f"  camera: {describe(camera, 'camera')}; sensors: {describe(serial, 'sensor board')}; "
+          f"board camera: {describe(board_camera, 'board camera')}\n"
           f"  data:   {store.path}\n"
           f"  host:   {base}/?host={host_key}\n"
           f"          (open it on the table's tablet; keep it to yourself: it holds the table's keys)",
@@ -106,7 +115,8 @@ def _serve(args: argparse.Namespace) -> int:
     # The composition root: the simulated table (computer players, its chance, its tower and its
     # camera) is wired in here; the table and the camera code never import it.
     app = create_app(store, public_url=join_url, camera=camera, serial=serial, profile=args.profile,
-                     automation=SimTable(), open_camera=open_camera)
+                     automation=SimTable(), open_camera=open_camera, board_camera=board_camera,
+                     open_board_camera=open_board_camera)
     # A live view never sends more than a few bytes: a larger WebSocket message is refused.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws=LightDeflate,
                 ws_max_size=4096)

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 
 from ..table.access import Access
 from ..table.automation import Automation
+from ..table.board_device import BoardDevice
 from ..table.looks import LookBook
 from ..table.store import EventStore
 from ..table.tables import Tables
@@ -22,6 +23,7 @@ from .heavy import ESTIMATE_WAITING, ESTIMATE_WORKERS, BoundedWork
 from .json_body import StrictJSONRoute
 from .messages.middleware import TranslateErrors
 from .openapi_errors import document_errors
+from .routes.board import add_board_routes
 from .routes.devices import add_device_routes
 from .routes.history import add_history_routes
 from .routes.feed import add_feed_routes
@@ -35,13 +37,17 @@ from .trust import Trust
 
 def create_app(store: EventStore, public_url: str | None = None, camera: str | None = None,
                serial: str | None = None, profile: str | None = None, names: tuple[str, ...] = (),
-               automation: Automation | None = None, open_camera=None) -> FastAPI:
+               automation: Automation | None = None, open_camera=None, board_camera: str | None = None,
+               open_board_camera=None, make_board_reader=None) -> FastAPI:
     """The app; ``public_url``: the address the join links and QR codes use (`--public-url`, or the
     LAN address `companion serve` found; None: the address each request came to); ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated);
     ``names``: host names the service answers to besides its addresses and this machine's name;
     ``automation``: the hands that play computer seats and the simulated table's chance
     (table/automation.py; the composition root's: `companion serve` wires in the simulated
-    table's); ``open_camera(spec)``: opens the camera (the composition root's, which knows ``sim``)."""
+    table's); ``open_camera(spec)``: opens the camera (the composition root's, which knows ``sim``);
+    ``board_camera``: the TOKYO METRO board's camera (`--board-camera`; None: none), opened by
+    ``open_board_camera(spec)`` (the composition root's, which knows the simulated board camera) and
+    read by ``make_board_reader(layout, reference, colours)`` (None: vision.board_read's)."""
     looks = LookBook(store.path.parent)   # what the host's corrections taught the camera
     tables = Tables(store, teacher=looks, automation=automation)
     looks.settle(tables.moves_in_effect)
@@ -49,13 +55,23 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     trust = Trust(access)
     estimates_work = BoundedWork("estimates", ESTIMATE_WORKERS, ESTIMATE_WAITING)
     devices = tables.devices(camera=camera, serial=serial, profile=profile, looks=looks, open_camera=open_camera)
+    board_device = None
+    if board_camera:
+        # The simulated table's players copy a dashboard move onto the simulated board after a while.
+        board_device = BoardDevice(tables, board_camera, open_camera=open_board_camera, data_dir=store.path.parent,
+                                   make_reader=make_board_reader, follow_s=getattr(automation, "board_follow_s", None))
+        tables.board_camera = board_device
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         devices.start()
+        if board_device is not None:
+            board_device.start()
         try:
             yield
         finally:
+            if board_device is not None:
+                board_device.stop()
             devices.stop()
             estimates_work.close()
 
@@ -71,7 +87,8 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
     app.state.tables, app.state.public_url, app.state.devices = tables, public_url, devices
     app.state.estimates_work, app.state.access = estimates_work, access
-    ctx = Api(app.state, store, tables, access, trust, looks, devices, estimates_work)
+    ctx = Api(app.state, store, tables, access, trust, looks, devices, estimates_work, board_device)
+    app.state.board_device = board_device
 
     # In the order /openapi.json lists them.
     add_table_routes(app, ctx)     # the table as a whole
@@ -79,6 +96,7 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     add_play_routes(app, ctx)      # one game
     add_feed_routes(app, ctx)      # the feed of the night, paged
     add_device_routes(app, ctx)    # the camera and the sensor board
+    add_board_routes(app, ctx)     # the board camera (TOKYO METRO)
     add_live_routes(app, ctx)      # the live view
     add_history_routes(app, ctx)   # the history across nights, its statistics and its page
     add_page_routes(app, ctx)      # the pages, the links that hand a device its key, static files

@@ -13,6 +13,7 @@ from fastapi.security import APIKeyCookie, HTTPBearer
 from starlette.datastructures import State
 
 from ..table.access import Access
+from ..table.board_device import BoardDevice
 from ..table.devices import Devices
 from ..table.errors import BrokenGame, Forbidden, IllegalMove, NoSuchGame
 from ..table.looks import LookBook
@@ -51,6 +52,7 @@ class Api:
     looks: LookBook
     devices: Devices
     estimates_work: BoundedWork
+    board_device: BoardDevice | None = None   # the board camera (TOKYO METRO; None: none runs)
 
     def act(self, fn, *args):
         try:
@@ -119,7 +121,7 @@ class Api:
         if not self.trust.still(caller, session.id, session.seats):
             return None
         view = self.view_for(session, caller)
-        return (view["seq"], caller.seat, caller.grant.role, view["fed"]), view
+        return (view["seq"], view.get("rev", 0), caller.seat, caller.grant.role, view["fed"]), view
 
     # --- keys: join links, spectators ----------------------------------------------------------
 

@@ -13,6 +13,10 @@ from .tower import SimTower
 class SimTable:
     """The table's :class:`~companion.table.automation.Automation` on a simulated table."""
 
+    # A move made on the dashboard (or by a computer player) is copied onto the simulated TOKYO
+    # METRO board this many seconds later, a hand passing over it (table/board_device.py).
+    board_follow_s = 1.5
+
     def player_move(self, game: Any, state: Any, moves: Sequence[Any], seed: str) -> Any:
         return bot_move(game, state, moves, seed)
 

@@ -27,6 +27,9 @@ class Automation(Protocol):
     def drop(self, thrown: list[str], inside: list[str], seed: str, options: Mapping[str, Any]) -> Observation:
         """What the simulated tower lets out of a throw (``options``: the game's ``sim_tower``)."""
 
+    # Optional: ``board_follow_s`` (seconds): the simulated players copy a move made on the
+    # dashboard onto a simulated TOKYO METRO board this long after it (table/board_device.py).
+
 
 class Automated:
     """The session's automatic moves (mixed into TableSession: uses its state, lock and commit)."""

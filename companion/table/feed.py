@@ -26,11 +26,12 @@ from ..rules.engine import Event, Move
 
 # Who entered a record (its "by"), in the feed's words: a seat's phone, the host's table, ...
 _BY = {"table": "table", "person": "table", "bot": "computer", "sim": "simulated", "camera": "camera",
-       "sensors": "sensors"}
+       "sensors": "sensors", "board": "board"}
 
 
 def who(by: str) -> str:
-    """The feed's word for a record's ``by``: seat, table, computer, simulated, camera, sensors."""
+    """The feed's word for a record's ``by``: seat, table, computer, simulated, camera, sensors, board
+    (the board camera proposed it: the record's ``confirmed`` says who confirmed it)."""
     return "seat" if by.startswith("seat") else _BY.get(by, "table")
 
 
@@ -54,6 +55,7 @@ class Entry:
     owner: int | None = None              # the seat the move is a secret of
     open_events: frozenset[str] = frozenset()
     takes_back: tuple[int, ...] = ()      # an undo: the entries (seqs) it took back
+    confirmed: str = ""                   # proposed by the board camera: who confirmed it (table, seat N, auto)
 
     def for_viewer(self, viewer: int | None) -> dict:
         """This entry as ``viewer`` (a seat, or None: the table and spectators) may know it."""
@@ -62,6 +64,10 @@ class Entry:
             out["from_seat"] = int(self.by.split()[1])
         if self.takes_back:
             out["takes_back"] = list(self.takes_back)
+        if self.confirmed:   # "auto": the host's auto mode took the board camera's proposal
+            out["confirmed"] = "auto" if self.confirmed == "auto" else who(self.confirmed)
+            if self.confirmed.startswith("seat "):
+                out["confirmed_seat"] = int(self.confirmed.split()[1])
         if self.move is None:
             return out
         seat = self.move.player if isinstance(self.move.player, int) else None
@@ -116,7 +122,8 @@ class Feed:
         board = game.board_events
         marked = tuple({**e.to_json(), **({"on_board": True} if e.kind in board else {})} for e in events)
         self.entries.append(Entry(self.count, "move", str(record.get("by", "")), self._yen(game, after), move,
-                                  marked, game.secret_owner(before, move), game.open_events(move)))
+                                  marked, game.secret_owner(before, move), game.open_events(move),
+                                  confirmed=str(record.get("confirmed", ""))[:20]))
 
     def undone(self, game: Any, record: Mapping[str, Any], before: Any, move: Move, last: int) -> None:
         """An undo took back ``move`` (made in ``before``, the state the undo goes back to), the

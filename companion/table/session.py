@@ -20,6 +20,7 @@ from typing import Any, Mapping
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
 from ..rules.options import RULES_VERSION
 from .automation import Automated, Automation
+from .board_watch import BOARD_GAMES, BoardWatch
 from .corrections import taught_by
 from .errors import BeamsDisagree, BrokenGame, Forbidden, NotOffered  # noqa: F401 (the table's errors)
 from .hints import ESTIMATE_BUDGET, ESTIMATE_PLAYOUTS, Hints  # noqa: F401
@@ -82,6 +83,8 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         self.lock = threading.RLock()
         self._init_live()
         self._init_hints()
+        # The board camera's account of a game whose board it reads (TOKYO METRO), else None.
+        self.board_watch: BoardWatch | None = BoardWatch(self) if info.game in BOARD_GAMES else None
         # A person's move is committed before the computer players and the simulated table's
         # chance follow it, so a crash in between leaves a log that waits on nobody at the
         # table. Resuming does what was due: the same step as after a move, with the same seeds.
@@ -140,14 +143,19 @@ class TableSession(Views, Observing, Automated, Hints, Live):
 
     # --- changing -----------------------------------------------------------------------
 
-    def submit(self, move: Move, viewer: Viewer, by: str | None = None, override_beams: bool = False) -> list[dict]:
+    def submit(self, move: Move, viewer: Viewer, by: str | None = None, override_beams: bool = False,
+               confirmed: str | None = None) -> list[dict]:
         """A move from the table view or a player's phone; raises IllegalMove or Forbidden.
         A drop whose number of drinks the exit beam contradicts raises BeamsDisagree unless
-        ``override_beams`` (the host looked and says the beam is wrong; logged with the move)."""
+        ``override_beams`` (the host looked and says the beam is wrong; logged with the move).
+        ``by``: who entered it when not the viewer's device ("board": the board camera proposed it,
+        ``confirmed`` naming who confirmed it: "table", "seat N" or "auto")."""
         with self.lock:
             self._authorize(move, viewer)
             record = {"type": "move", "move": move.to_json(),
                       "by": by or ("table" if viewer is None else f"seat {viewer}")}
+            if confirmed:
+                record["confirmed"] = confirmed
             contradicted = self._beams_contradict(move)
             if contradicted is not None:
                 if not override_beams:
@@ -227,5 +235,7 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         if trial.ended or self.game.is_over(trial.state):
             self.store.set_status(self.id, "finished")
             keep_summary(self.store, self.id, trial)  # the history's line of it (table/summary.py)
+        if self.board_watch is not None:
+            self.board_watch.game_moved(str(record.get("by", "")))
         self.notify()
         return [e.to_json() for e in trial.events]

@@ -56,6 +56,11 @@ class Tables:
             except BrokenGame:
                 pass
         self.active: str | None = next(reversed(self.sessions), None)  # the game the devices feed
+        # The board camera (table/board_device.py; None: none runs) and the game it feeds: the
+        # newest open game with a board it reads (TOKYO METRO), created or moved in.
+        self.board_camera = None
+        self.board_active: str | None = next((gid for gid in reversed(self.sessions)
+                                              if self.sessions[gid].board_watch is not None), None)
 
     def _load(self, game_id: str) -> TableSession:
         try:
@@ -75,6 +80,8 @@ class Tables:
     def adopt(self, session: TableSession) -> TableSession:
         """Hold ``session`` (resumed, or new) open."""
         session.teacher = self.teacher
+        if session.board_watch is not None:
+            session.board_watch.camera = self.board_status
         self.sessions[session.id] = session
         return session
 
@@ -103,13 +110,43 @@ class Tables:
         tower goes on reporting to the game it fed (the host's choice of such a game is refused
         before it comes here)."""
         if not session.game.uses_tower:
-            return session
+            return self.moved_in(session)
         before, self.active = self.active, session.id
         if before != session.id:
             for other in {before, session.id} - {None}:
                 if other in self.sessions:
                     self.sessions[other].notify()
         return session
+
+    def moved_in(self, session: TableSession) -> TableSession:
+        """A game was created or moved in: a game whose board the board camera reads becomes the
+        one it feeds (every open view of the two games is told)."""
+        if session.board_watch is None or self.board_active == session.id:
+            return session
+        before, self.board_active = self.board_active, session.id
+        for other in (before, session.id):
+            if other in self.sessions:
+                self.sessions[other].board_watch.touch()
+        return session
+
+    # --- the board camera -----------------------------------------------------------------------
+
+    def board_in_play(self) -> TableSession | None:
+        """The game the board camera reads for, while it is open (None: it rests)."""
+        session = self.sessions.get(self.board_active) if self.board_active else None
+        return None if session is None or session.over or session.board_watch is None else session
+
+    def board_route(self, reading, at: float | None = None) -> str | None:
+        """Hand a board camera's reading (board_pieces.BoardReading) to the game it reads for."""
+        session = self.board_in_play()
+        return session.board_watch.feed(reading, at) if session is not None else None
+
+    def board_status(self, game_id: str) -> dict | None:
+        """The board camera as one game's view shows it (see BoardWatch.to_json), or None."""
+        device = self.board_camera
+        if device is None:
+            return None
+        return {**device.status_for_view(), "feeding": self.board_active == game_id and self.board_in_play() is not None}
 
     # --- the observation path -------------------------------------------------------------------
 

@@ -45,6 +45,8 @@ class Views:
                 "beams": {"since_drop": list(self.folded.beams),
                           "last_drop": list(self.folded.last_drop_beams) if self.folded.last_drop_beams else None},
                 "over": self.over, "ended": self.folded.ended,
+                "rev": self.rev,   # news without a record (the board camera's): a live view shows it too
+                **({"board_camera": self.board_watch.to_json()} if self.board_watch is not None else {}),
             }
 
     @property

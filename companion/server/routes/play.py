@@ -81,6 +81,7 @@ def add_play_routes(app: FastAPI, ctx: Api) -> None:
         events = ctx.act(session.submit, move, caller.seat, None, body.override_beams)
         if caller.is_host:
             ctx.tables.feed(session)  # the table plays here: the tower reports here
+        ctx.tables.moved_in(session)  # and the board camera reads for the game moved in
         return ctx.encoded({"events": events, "view": ctx.view_for(session, caller)})
 
     @app.post("/api/games/{game_id}/observations", dependencies=KEYED, summary="Enter by hand what landed in the tray (host)",

@@ -1,0 +1,331 @@
+"""The board camera's thread: frames over the TOKYO METRO board, read, handed to the game.
+
+Like the tray camera (table/devices.py): the source (``open_camera(spec)``, the composition
+root's, which knows ``sim``: the simulated board camera) is read in a thread of its own that
+keeps only the newest frame (``vision.sources.LatestFrame``), at most READ_FPS frames a second;
+each is read by the board reader (``vision.board_read.BoardReader``) and the reading handed to
+the game the board camera reads for (``Tables.board_route``: the newest open METRO game created
+or moved in), whose BoardWatch settles it and compares it with the game. While no such game is
+in play (and nobody looks at the picture or calibrates), the camera rests: no frame is read or
+rendered. A failing camera or reader never stops the service: it shows as a problem code in
+every METRO view (``camera_error``, ``calibrate``) and the game goes on by taps.
+
+The reader is made from the host's calibration (``<data>/board-calibration.json``, written by
+the calibration page or `companion calibrate board`); a simulated board camera without one is
+read against its own empty board (its ``empty_frame()`` rectified) on the default layout.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import cv2
+import numpy as np
+
+from ..board_layout import BoardLayout
+from ..board_pieces import BoardReading, Pieces
+from .board_moves import expected
+
+log = logging.getLogger(__name__)
+
+READ_FPS = 4.0           # board readings a second at most: a settled board needs three over 0.6 s
+PUBLISH_S = 0.5          # the picture with the pieces drawn, at most this often
+LOOKED_AT_S = 10.0       # the picture (or a calibration) asked for keeps the camera awake this long
+CALIBRATION_FILE = "board-calibration.json"
+_BGR = {"red": (40, 40, 220), "blue": (220, 110, 30), "yellow": (30, 210, 230), "green": (60, 170, 60),
+        "purple": (170, 60, 150)}
+
+
+class SimBoardError(ValueError):
+    """The simulated players' hands cannot do that (``busy``: not now, else the change is wrong)."""
+
+    def __init__(self, message: str, busy: bool = False):
+        super().__init__(message)
+        self.busy = busy
+
+
+class BoardDevice:
+    """The board camera (see the module). ``tables``: whom the readings go to (Tables);
+    ``open_camera(spec)``: the source; ``data_dir``: where the calibration is kept;
+    ``make_reader(layout, reference, colours)``: the reader (None: vision.board_read's)."""
+
+    def __init__(self, tables: Any, spec: str, open_camera: Callable[[str], Any] | None = None,
+                 data_dir: str | Path | None = None, make_reader: Callable[..., Any] | None = None,
+                 follow_s: float | None = None):
+        """``follow_s``: on a simulated table with a simulated board camera, a move made on the
+        dashboard (or by a computer player) is copied onto the simulated board this long after
+        it (a hand passes over), as the players at a real table would (None: never)."""
+        self.tables, self.spec, self.follow_s = tables, spec, follow_s
+        self._followed: float | None = None   # the to-do (its todo_since) copied onto the board last
+        self.open_camera = open_camera
+        self.make_reader = make_reader
+        self.calibration_path = Path(data_dir) / CALIBRATION_FILE if data_dir is not None else None
+        self.simulated = spec.startswith("sim")
+        self.source = None
+        self.frames = None
+        self.reader = None
+        self.layout: BoardLayout | None = None
+        self.error: str | None = None          # the camera or the reader failed: camera_error
+        self.uncalibrated: str | None = None   # no calibration to read with: calibrate
+        self.last: BoardReading | None = None
+        self.read_frames = 0
+        self.failed_frames = 0
+        self._latest: np.ndarray | None = None
+        self._jpeg: bytes | None = None
+        self._published = 0.0
+        self._looked_at = 0.0
+        self._reload = threading.Event()
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    # --- life ---------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._loop, name="board camera", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self.frames is not None:
+            self.frames.close()
+        if self.source is not None:
+            try:
+                self.source.close()
+            except Exception:
+                log.exception("board camera: closing the source failed")
+
+    # --- what others ask -----------------------------------------------------------------------
+
+    def status_for_view(self) -> dict:
+        """The board camera as the METRO views show it (table/board_watch.py's to_json)."""
+        problem = None
+        if self.error:
+            problem = {"code": "camera_error", "params": {"detail": self.error[:200]}}
+        elif self.uncalibrated:
+            problem = {"code": "calibrate", "params": {"detail": self.uncalibrated[:200]}}
+        return {"present": True, "simulated": self.simulated, "problem": problem}
+
+    def status(self) -> dict:
+        """For the devices' status: the source, how many frames were read and how it rests."""
+        return {"spec": self.spec, "simulated": self.simulated, "error": self.error,
+                "calibrated": self.uncalibrated is None and self.reader is not None,
+                "source": self.source.status() if self.source is not None else None,
+                "frames": self.frames.status() if self.frames is not None else None,
+                "read": self.read_frames, "failed": self.failed_frames,
+                "idle": bool(self.frames is not None and self.frames.idle)}
+
+    def latest_frame(self) -> np.ndarray | None:
+        """The newest frame as the camera gave it (for the calibration page); asking wakes the
+        camera for a while."""
+        self._looked_at = time.monotonic()
+        with self._lock:
+            return None if self._latest is None else self._latest.copy()
+
+    def frame_jpeg(self) -> bytes | None:
+        """The latest picture with the pieces read drawn on it (None: none yet)."""
+        self._looked_at = time.monotonic()
+        with self._lock:
+            return self._jpeg
+
+    def reload_calibration(self) -> None:
+        """The calibration was saved anew: the camera's thread makes its reader again."""
+        self._looked_at = time.monotonic()
+        self._reload.set()
+
+    def simulated_camera(self) -> Any | None:
+        """The simulated board camera (``set``, ``change``, ``knock``, ...), or None for a real one."""
+        source = self.source
+        return source if self.simulated and source is not None and hasattr(source, "change") else None
+
+    # --- the simulated players' hands -----------------------------------------------------------
+
+    def sim_hands(self, changes: list[dict], knock: bool = False, hand: bool = False,
+                  follow_game: bool = False) -> dict:
+        """Change the simulated board (see routes/board.py's /api/sim/board); SimBoardError when a
+        change names no piece of this board, or there is no game to follow."""
+        camera = self.simulated_camera()
+        if camera is None:
+            raise SimBoardError("no simulated board camera runs here", busy=True)
+        if follow_game:
+            session = self.tables.board_in_play()
+            if session is None:
+                raise SimBoardError("no TOKYO METRO game is in play for the board camera to follow", busy=True)
+            camera.set(expected(session.state))
+        if changes:
+            try:   # a hand passes over the board as the pieces are changed
+                camera.change(changes)
+            except (ValueError, TypeError) as exc:
+                raise SimBoardError(f"the simulated board cannot take these changes: {exc}") from None
+        knocked = camera.knock() if knock else []
+        if hand and not changes and not follow_game:
+            camera.set(camera.pieces)   # a hand passes over, changing nothing
+        return {"result": "changed", "pieces": camera.pieces.model_dump(mode="json"), "knocked": knocked}
+
+    def _follow_when_due(self) -> None:
+        """Copy a move made on the dashboard onto the simulated board, ``follow_s`` after it."""
+        if self.follow_s is None or self.simulated_camera() is None:
+            return
+        session = self.tables.board_in_play()
+        watch = session.board_watch if session is not None and session.simulated else None
+        since = watch.todo_since if watch is not None and watch.cause == "dashboard" else None
+        if since is None or since == self._followed or time.monotonic() - since < self.follow_s:
+            return
+        self._followed = since
+        self.sim_hands([], follow_game=True)
+
+    # --- inside --------------------------------------------------------------------------------
+
+    def _wanted(self) -> bool:
+        return self.tables.board_in_play() is not None or time.monotonic() - self._looked_at < LOOKED_AT_S
+
+    def _loop(self) -> None:
+        from ..vision.sources import LatestFrame, open_source
+
+        try:
+            self.source = (self.open_camera or open_source)(self.spec)
+            self.frames = LatestFrame(self.source, fps=READ_FPS, wanted=self._wanted, name="board camera reader")
+        except Exception as exc:  # the game goes on by taps
+            self.error = f"the board camera cannot be opened: {exc}"
+            log.error("board camera: %s", exc)
+            return
+        while not self._stop.is_set():
+            frame = self.frames.take(timeout=0.5)
+            if frame is None:
+                self._source_state()
+                continue
+            with self._lock:
+                self._latest = frame.image
+            try:
+                if self.reader is None or self._reload.is_set():
+                    self._reload.clear()
+                    self._make_reader(frame.image)
+                if self.reader is None:
+                    self._publish(frame.image, None)
+                    continue
+                reading = self.reader.read(frame.image)
+                self.read_frames += 1
+                self.last = reading
+                self.error = None
+                self.tables.board_route(reading, at=frame.at)
+                self._publish(frame.image, reading)
+                self._follow_when_due()
+            except Exception as exc:   # a bad frame or a reader's fault: shown, never fatal
+                self.failed_frames += 1
+                self.error = f"reading the board failed: {type(exc).__name__}: {exc}"
+                log.exception("board camera: reading a frame failed")
+
+    def _source_state(self) -> None:
+        status = self.source.status() if self.source is not None else {}
+        if status.get("state") not in (None, "ok", "opening") and not (self.frames and self.frames.idle):
+            self.error = status.get("error") or f"the board camera is {status.get('state')}"
+
+    def _make_reader(self, frame: np.ndarray) -> None:
+        """The reader, from the host's calibration or (simulated) the simulated empty board."""
+        self.reader, self.uncalibrated = None, None
+        made = self._calibrated() or self._simulated_reference(frame)
+        if made is None:
+            self.uncalibrated = ("the board camera is not calibrated: open the board calibration page "
+                                 "(or run `companion calibrate board`)")
+            return
+        layout, reference, colours = made
+        make = self.make_reader
+        if make is None:
+            from ..vision.board_read import BoardReader as make
+        self.layout = layout
+        self.reader = make(layout, reference, colours)
+
+    def _calibrated(self) -> tuple | None:
+        path = self.calibration_path
+        if path is None or not path.is_file():
+            return None
+        from ..vision.board_calibrate import load_calibration
+
+        cal = load_calibration(path)
+        return _parts(cal)
+
+    def _simulated_reference(self, frame: np.ndarray) -> tuple | None:
+        camera = self.simulated_camera() or (self.source if self.simulated else None)
+        if camera is None or not hasattr(camera, "empty_frame"):
+            return None
+        from ..vision.board_pose import board_markers, fit_homography, rectify
+
+        layout = BoardLayout.default()
+        empty = camera.empty_frame()
+        H = fit_homography(board_markers(empty, layout), layout)
+        if H is None:
+            raise RuntimeError("the simulated board's empty frame shows no markers")
+        return layout, rectify(empty, H, layout), None
+
+    def _publish(self, image: np.ndarray, reading: BoardReading | None) -> None:
+        """The picture for the dashboards: the sheet seen from above with the pieces read drawn
+        (the frame as it is when the markers are not found), at most every PUBLISH_S."""
+        now = time.monotonic()
+        if now - self._published < PUBLISH_S:
+            return
+        self._published = now
+        picture = image
+        layout = self.layout or BoardLayout.default()
+        try:
+            from ..vision.board_pose import board_markers, fit_homography, rectify
+
+            H = fit_homography(board_markers(image, layout), layout)
+            if H is not None:
+                picture = rectify(image, H, layout)
+                if reading is not None:
+                    draw_pieces(picture, reading.pieces, layout, set(reading.unsure))
+        except Exception:
+            log.exception("board camera: drawing the picture failed")
+        if picture.shape[1] > 1000:
+            scale = 1000 / picture.shape[1]
+            picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        ok, buf = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 75])
+        if ok:
+            with self._lock:
+                self._jpeg = buf.tobytes()
+
+
+def _parts(cal: Any) -> tuple:
+    """(layout, reference, colours) of what load_calibration gives (an object or a tuple)."""
+    if isinstance(cal, tuple):
+        return cal
+    return cal.layout, cal.reference, getattr(cal, "colours", None)
+
+
+def draw_pieces(sheet: np.ndarray, pieces: Pieces, layout: BoardLayout, unsure: set[str] = frozenset()) -> None:
+    """Circle each piece read on the rectified sheet (1 px per mm) in its colour; the spots read
+    with doubt in grey."""
+    def ring(x: float, y: float, r: float, colour, label: str | None = None) -> None:
+        c = (int(round(x)), int(round(y)))
+        cv2.circle(sheet, c, int(r) + 3, colour, 2, cv2.LINE_AA)
+        if label:
+            cv2.putText(sheet, label, (c[0] + int(r) + 2, c[1] + 4), cv2.FONT_HERSHEY_SIMPLEX, 0.35, colour, 1,
+                        cv2.LINE_AA)
+
+    r = layout.radius
+    for sid, colour in pieces.pyramids.items():
+        if sid in layout.pyramids:
+            ring(*layout.pyramids[sid], r.get("pyramid", 6.5), _BGR.get(colour, (255, 255, 255)))
+    for colour, place in pieces.meeples.items():
+        kind, _, where = place.partition(":")
+        if kind == "field" and int(where) < len(layout.meeples):
+            ring(*layout.meeples[int(where)], r.get("meeple", 7.0), _BGR.get(colour, (255, 255, 255)))
+        elif kind == "ride" and where in layout.lanes and layout.riders:
+            ring(layout.lanes[where], layout.riders[0], r.get("meeple", 7.0), _BGR.get(colour, (255, 255, 255)))
+    for letter, k in pieces.trains.items():
+        stops = layout.stops.get(letter, ())
+        if 0 <= k < len(stops):
+            ring(*stops[k], r.get("train", 6.0), (255, 255, 255), f"{letter}{k + 1}")
+    for letter, value in pieces.values.items():
+        if letter in layout.lanes:
+            ring(layout.lanes[letter], layout.lane_y(value), 5, (0, 0, 0))
+    spots = {s.id: s for s in layout.spots()} if unsure else {}
+    for spot_id in sorted(unsure)[:200]:
+        s = spots.get(spot_id)
+        if s is not None:
+            ring(s.x, s.y, s.r, (160, 160, 160))
