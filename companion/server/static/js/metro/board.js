@@ -186,7 +186,7 @@ function makePanel(gameId) {
   showFrame(false);
   setInterval(() => {
     if (loading || Date.now() < retryAt || !el.isConnected || picture.hidden || !picture.open
-      || document.visibilityState !== "visible" || !me.bc || me.bc.state === "off") return;
+      || document.visibilityState !== "visible" || !hasPicture(me.bc)) return;
     loading = true;
     img.src = api.boardCameraUrl(gameId, Date.now());
   }, FRAME_MS);
@@ -231,6 +231,10 @@ function makePanel(gameId) {
   return me;
 }
 
+// Whether the camera has a picture to show (a camera that cannot be opened, or rests, has none).
+const hasPicture = (bc) => Boolean(bc) && (bc.state === "reading" || bc.state === "problem")
+  && !(bc.problem && bc.problem.code === "camera_error");
+
 // --- the parts -----------------------------------------------------------------------------------
 
 function problemPart(bc, host) {
@@ -241,7 +245,9 @@ function problemPart(bc, host) {
   const known = ["no_markers", "hands", "pose_lost", "camera_error", "calibrate", "unknown_colour", "wrong_board"];
   let words;
   if (!known.includes(p.code)) words = t("metro.board.problem.other", { code: p.code });
-  else if (p.code === "camera_error" && params.message) words = t("metro.board.problem.camera_errorWhy", { why: params.message });
+  else if (p.code === "camera_error" && (params.detail || params.message)) {
+    words = t("metro.board.problem.camera_errorWhy", { why: params.detail || params.message });
+  }
   else words = t(`metro.board.problem.${p.code}`, { n: params.markers ?? bc.markers ?? 0 });
   const tone = p.code === "hands" ? "warn" : "bad";
   return h("div", { class: `bc-problem ${tone}`, testid: "board-problem", dataset: { code: p.code }, role: "status" },
