@@ -54,7 +54,7 @@ def _serve(args: argparse.Namespace) -> int:
     serial = None if args.serial in ("none", "") else args.serial
     board_camera = args.board_camera
     if board_camera is None:   # a simulated table has a simulated board camera too
-        board_camera = "sim" if camera is None or camera == "sim" or camera.startswith("sim:") else "none"
+        board_camera = "sim" if camera is not None and (camera == "sim" or camera.startswith("sim:")) else "none"
     board_camera = None if board_camera in ("none", "") else board_camera
     if camera not in (None, "sim") and not camera.startswith("sim:") and args.profile is None:
         print("companion: a real camera needs a drink profile: run `companion calibrate drinks` and add "

@@ -47,6 +47,8 @@ SINKS = {
     "JSONDecodeError": (0, None),        # a body that is not JSON the server takes (422 json_invalid)
     "Phase": (1, "waiting"),             # what a phase waits for: "it is not X's turn; the game waits for ..."
     "SealedBid": (0, "what"),            # what a sealed bid decides: "the sealed {self.what}s"
+    "BadAnswer": (0, None),              # an answer to the board camera's proposal it cannot take (422)
+    "SimBoardError": (0, None),          # the simulated board's hands refused (409, 422)
 }
 METHOD_SINKS = {"fail": (0, None)}       # TOKYO METRO's Taking.fail(reason) -> IllegalMove
 # ValueError reaches a client from a pydantic validator (a 422, or a game's options refused):

@@ -267,15 +267,16 @@ class BoardWatch:
         another seat, BadAnswer for a candidate it does not have."""
         with self.session.lock:
             proposal = self._current(proposal_id)
-            if len(proposal.candidates) > 1 and candidate is None:
-                raise BadAnswer(f"the board can be read as {len(proposal.candidates)} different moves: say which "
-                                f"(candidate 0 to {len(proposal.candidates) - 1})")
+            n = len(proposal.candidates)
+            if n > 1 and candidate is None:
+                raise BadAnswer(f"the board can be read as {n} different moves: say which (candidate 0 to {n - 1})")
             index = 0 if candidate is None else candidate
-            if not 0 <= index < len(proposal.candidates):
-                raise BadAnswer(f"there is no candidate {index}: this proposal has "
-                                f"{len(proposal.candidates)} (0 to {len(proposal.candidates) - 1})")
+            if not 0 <= index < n:
+                raise BadAnswer(f"there is no candidate {index}: this proposal has {n} (0 to {n - 1})")
             moves = proposal.candidates[index]
-            self._allowed(moves, viewer, "confirm")
+            if viewer is not None and any(m.player != viewer for m in moves):
+                raise Forbidden("a player's phone confirms only its own seat's moves; the host confirms the "
+                                "others on the table view")
             who = confirmed or ("table" if viewer is None else f"seat {viewer}")
             events: list[dict] = []
             self.proposal = None
@@ -307,17 +308,11 @@ class BoardWatch:
     def _current(self, proposal_id: str) -> Proposal:
         proposal = self.proposal
         if proposal is None or proposal.id != proposal_id:
-            raise IllegalMove(f"the board camera proposes nothing as {proposal_id!r} now (the board or the game "
-                              f"changed since); look at the board panel again")
+            raise IllegalMove("the board camera proposes nothing by that id now (the board or the game changed "
+                              "since); look at the board panel again")
         if proposal.step != self.session.step:
             raise IllegalMove("the game moved on since the board camera proposed this; look at the board again")
         return proposal
-
-    @staticmethod
-    def _allowed(moves: tuple[Move, ...], viewer: int | None, what: str) -> None:
-        if viewer is not None and any(m.player != viewer for m in moves):
-            raise Forbidden(f"a player's phone can {what} only its own seat's moves; these are for seat "
-                            f"{', '.join(sorted({str(m.player) for m in moves}))} (the host confirms on the table view)")
 
     # --- what the dashboards show --------------------------------------------------------------
 

@@ -7,6 +7,8 @@ works on (and the empty board's reference is kept as).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -33,9 +35,366 @@ def fit_homography(found: dict[int, np.ndarray], layout: BoardLayout) -> np.ndar
     return H
 
 
-def rectify(frame: np.ndarray, H: np.ndarray, layout: BoardLayout, scale: float = PX_PER_MM) -> np.ndarray:
-    """The sheet seen from above: (sheet height x width) * ``scale`` pixels, board mm * scale."""
+def rectify(frame: np.ndarray, H, layout: BoardLayout, scale: float = PX_PER_MM, k: float = 0.0) -> np.ndarray:
+    """The sheet seen from above: (sheet height x width) * ``scale`` pixels, board mm * scale.
+    ``H`` is board mm -> frame px, or a :class:`Pose` (whose lens distortion ``k`` is then
+    undone as well: the sheet of a wide-angle camera is straightened)."""
+    if isinstance(H, Pose):
+        H, k = H.H, H.k
     S = np.diag([scale, scale, 1.0])
     w, h = int(round(layout.sheet[0] * scale)), int(round(layout.sheet[1] * scale))
-    return cv2.warpPerspective(frame, S @ np.linalg.inv(H), (w, h), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    if not k:
+        return cv2.warpPerspective(frame, S @ np.linalg.inv(H), (w, h), flags=cv2.INTER_AREA,
+                                   borderMode=cv2.BORDER_REPLICATE)
+    # where each sheet pixel lies in the frame: on a coarse grid (the map is smooth), enlarged
+    step = 8
+    gx, gy = np.meshgrid(np.arange(0, w + step, step, dtype=np.float64), np.arange(0, h + step, step, dtype=np.float64))
+    mm = np.column_stack([gx.ravel(), gy.ravel()]) / scale
+    px = distort_points(_project(H, mm), k, frame.shape[1::-1]).astype(np.float32)
+    # enlarged so that node (i, j) lands on pixel (i * step, j * step) exactly
+    up = np.array([[1.0 / step, 0, 0], [0, 1.0 / step, 0]])
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    mx = cv2.warpAffine(px[:, 0].reshape(gx.shape), up, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    my = cv2.warpAffine(px[:, 1].reshape(gx.shape), up, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def undistort_points(px: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
+    """Frame px -> where a distortion-free (pinhole) camera would put them: a lens's barrel
+    distortion of one coefficient about the frame's middle, r_u = r_d (1 + k r_d^2 / half^2),
+    half the frame's diagonal (k = 0: no lens distortion; a wide-angle lens ~0.05-0.15)."""
+    px = np.asarray(px, np.float64).reshape(-1, 2)
+    if not k:
+        return px
+    c = np.array([size[0] / 2.0, size[1] / 2.0])
+    half2 = c @ c
+    d = px - c
+    return c + d * (1.0 + k * (d * d).sum(axis=1) / half2)[:, None]
+
+
+def distort_points(px: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
+    """The inverse of :func:`undistort_points` (solved by fixed-point steps)."""
+    px = np.asarray(px, np.float64).reshape(-1, 2)
+    if not k:
+        return px
+    c = np.array([size[0] / 2.0, size[1] / 2.0])
+    half2 = c @ c
+    u = px - c
+    ru = np.hypot(u[:, 0], u[:, 1])
+    rd = ru.copy()
+    for _ in range(12):
+        rd = ru / (1.0 + k * rd * rd / half2)
+    return c + u * (rd / np.maximum(ru, 1e-9))[:, None]
+
+
+# --- following the board frame by frame ---------------------------------------------------------
+
+HOLD_FRAMES = 25         # how long a pose is held with fewer than two markers in view (then lost)
+MIN_SIDE_PX = 8.0        # a marker smaller than this is a misdetection (or the board is too far)
+SIDE_RATIO = 3.0         # a marker's longest side against its shortest (perspective stays below)
+SIZE_SPREAD = 4.0        # two markers' sizes may differ by this factor at most (a tilted camera)
+FIT_TOL = 0.12           # a marker's corners may miss the fit by this share of its side (and 2 px)
+EDGE_SAMPLES = 16        # places along each side of the sheet where its edge is looked for
+EDGE_SEARCH = 30.0       # mm either side of where the pose puts the edge
+LENS_KS = np.round(np.arange(-0.06, 0.2501, 0.005), 4)    # the lens distortions tried
+ROI_MARGIN = 2.5         # the window searched around a marker's predicted place, in marker sides
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Where the board lies in one frame. ``H``: board mm -> frame px (None when lost);
+    ``markers_seen``: the ids of the board's markers found and used this frame; ``state``:
+    ``locked`` (fitted from this frame's markers: all four, three, or two with the last pose to
+    carry the rest), ``held`` (fewer than two markers: the last good pose, for a few frames) or
+    ``lost``; ``error``: the fit's largest corner miss in pixels; ``k``: the lens distortion the
+    pose was fitted with (H maps to the frame as a distortion-free camera would show it)."""
+
+    H: np.ndarray | None
+    markers_seen: tuple[int, ...]
+    state: str
+    error: float = 0.0
+    k: float = 0.0                  # the lens's barrel distortion (undistort_points); H is of the undistorted frame
+    size: tuple[int, int] = (0, 0)  # the frame's width and height
+
+    def to_frame(self, mm: np.ndarray) -> np.ndarray:
+        """Board mm (n, 2) -> frame px, the lens's distortion included."""
+        return distort_points(_project(self.H, mm), self.k, self.size)
+
+    @property
+    def markers(self) -> int:
+        return len(self.markers_seen)
+
+
+class BoardTracker:
+    """Follows the board through a stream of frames: :meth:`locate` refits the homography on
+    every frame from the markers in view. Three or four markers: a full fit. Two (hands or pieces
+    on the others): the last good pose moved by the similarity those two give (a bumped board is
+    followed), or the eight corners' homography when there is no last pose. One or none: the last
+    pose held for :data:`HOLD_FRAMES` frames, unless the one marker in view says the board moved;
+    then lost. A marker whose shape or size does not fit the others, or that the fit misses, is
+    left out; a fit that folds or shrinks the sheet is refused."""
+
+    def __init__(self, layout: BoardLayout, hold_frames: int = HOLD_FRAMES, distortion: float | None = None):
+        self.layout = layout
+        self.hold_frames = hold_frames
+        # the lens: given (a calibration kept it), or measured once from the sheet's straight
+        # edges in the first frame that shows all four markers (a camera's lens does not change)
+        self.k = float(distortion or 0.0)
+        self.k_known = distortion is not None
+        self._mm = layout.marker_corners()
+        self._last: np.ndarray | None = None      # the last good H
+        self._since = 0                           # frames since it was fitted
+
+    def reset(self) -> None:
+        self._last, self._since = None, 0
+
+    def locate(self, frame: np.ndarray) -> Pose:
+        gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        size = (gray.shape[1], gray.shape[0])
+        seen = self._sane(self._detect(gray))
+        pose = self._fit(self._undistorted(seen, size), gray.shape)
+        if pose.state == "locked" and not self.k_known and pose.markers == 4:
+            # once, on the first frame with all four markers (the calibration's empty board):
+            # the lens is then fixed, so every frame is rectified as the reference was
+            colour = frame if frame.ndim == 3 else None
+            for _ in range(2):              # a second look from the first estimate's pose
+                k = self._measure_lens(gray, seen, pose.H, colour)
+                if k is None:
+                    break
+                self.k = k
+                pose = self._fit(self._undistorted(seen, size), gray.shape)
+                if pose.H is None:
+                    self.k = 0.0
+                    pose = self._fit(self._undistorted(seen, size), gray.shape)
+                    break
+            self.k_known = True
+        pose = Pose(pose.H, pose.markers_seen, pose.state, pose.error, self.k, size)
+        if pose.state == "locked":
+            self._last, self._since = pose.H, 0
+        elif pose.state == "held":
+            self._since += 1
+        else:
+            self._last, self._since = None, 0
+        return pose
+
+    # --- finding the markers ------------------------------------------------------------------
+
+    def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
+        """The board's markers: searched first in small windows around where the last pose puts
+        them (a fraction of the frame's cost), then, if any is missing, in the whole frame."""
+        found: dict[int, np.ndarray] = {}
+        if self._last is not None:
+            h, w = gray.shape
+            for mid, mm in self._mm.items():
+                px = distort_points(_project(self._last, mm), self.k, (w, h))
+                side = float(np.max(np.linalg.norm(px - np.roll(px, 1, axis=0), axis=1)))
+                lo = np.floor(px.min(axis=0) - ROI_MARGIN * side).astype(int)
+                hi = np.ceil(px.max(axis=0) + ROI_MARGIN * side).astype(int)
+                x0, y0 = max(lo[0], 0), max(lo[1], 0)
+                x1, y1 = min(hi[0], w), min(hi[1], h)
+                if x1 - x0 < 16 or y1 - y0 < 16:
+                    continue
+                got = detect_markers(gray[y0:y1, x0:x1])
+                if mid in got:
+                    found[mid] = got[mid] + np.array([x0, y0], np.float32)
+            if len(found) == len(self._mm):
+                return found
+        whole = board_markers(gray, self.layout)
+        whole.update(found)
+        return whole
+
+    @staticmethod
+    def _sane(found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+        """Markers whose outline is a plausible square seen in perspective, of sizes that agree."""
+        ok = {}
+        for mid, c in found.items():
+            c = np.asarray(c, np.float64).reshape(4, 2)
+            sides = np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1)
+            if sides.min() < MIN_SIDE_PX or sides.max() > SIDE_RATIO * sides.min():
+                continue
+            if not cv2.isContourConvex(c.astype(np.float32).reshape(-1, 1, 2)):
+                continue
+            ok[mid] = c
+        if len(ok) >= 2:
+            size = {m: float(np.sqrt(abs(cv2.contourArea(c.astype(np.float32))))) for m, c in ok.items()}
+            mid_size = float(np.median(list(size.values())))
+            ok = {m: c for m, c in ok.items() if mid_size / SIZE_SPREAD <= size[m] <= mid_size * SIZE_SPREAD}
+        return ok
+
+    def _undistorted(self, seen: dict[int, np.ndarray], size) -> dict[int, np.ndarray]:
+        return {m: undistort_points(c, self.k, size) for m, c in seen.items()}
+
+    # --- the lens ---------------------------------------------------------------------------------
+
+    def _measure_lens(self, gray: np.ndarray, seen: dict[int, np.ndarray], H: np.ndarray,
+                      colour: np.ndarray | None = None) -> float | None:
+        """The lens's distortion from the sheet's four edges (long straight lines: a wide-angle
+        lens bows them) and the markers' corners: the sheet's edge is found across ``EDGE_SAMPLES``
+        places along each side (the strongest step in brightness across it), then the k whose
+        undistorted corners and edge points fit one homography best. None when the edges are not
+        clear enough to say (too few found, or no k clearly best)."""
+        size = (gray.shape[1], gray.shape[0])
+        # the edge in colour as well as brightness: a grey table may be as light as the paper
+        src = colour if colour is not None else gray
+        smooth = cv2.GaussianBlur(src, (0, 0), 1.2).astype(np.float32)
+        planes = cv2.split(smooth) if smooth.ndim == 3 else [smooth]
+        w, h = self.layout.sheet
+        sides = [((0, 0), (w, 0), (0, -1)), ((w, 0), (w, h), (1, 0)), ((w, h), (0, h), (0, 1)), ((0, h), (0, 0), (-1, 0))]
+        t = np.linspace(0.1, 0.9, EDGE_SAMPLES)
+        s = np.arange(-EDGE_SEARCH, EDGE_SEARCH + 0.01, 0.5)
+        points, which = [], []
+        for n, (a, b, normal) in enumerate(sides):
+            a, b, normal = np.array(a, float), np.array(b, float), np.array(normal, float)
+            base = a + (b - a) * t[:, None]                               # (m, 2) on the edge, mm
+            prof_mm = base[:, None, :] + s[None, :, None] * normal        # (m, q, 2)
+            px = distort_points(_project(H, prof_mm.reshape(-1, 2)), self.k, size).astype(np.float32)
+            mx, my = px[:, 0].reshape(len(t), -1), px[:, 1].reshape(len(t), -1)
+            grad = np.zeros((len(t), len(s) - 1), np.float32)
+            outside = np.zeros((len(t), len(s) - 1), bool)
+            for plane in planes:
+                vals = cv2.remap(plane, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=-1)
+                grad += np.abs(np.diff(vals, axis=1))
+                outside |= (vals[:, 1:] < 0) | (vals[:, :-1] < 0)
+            grad[outside] = 0
+            j = grad.argmax(axis=1)
+            strong = grad[np.arange(len(t)), j] > max(4.0 * len(planes), 3 * float(np.median(grad)))
+            at = base + ((s[j] + s[j + 1]) / 2)[:, None] * normal
+            for i in np.flatnonzero(strong):
+                points.append(distort_points(_project(H, at[i:i + 1]), self.k, size)[0])
+                which.append(n)
+        if len(points) < 2 * EDGE_SAMPLES or len(set(which)) < 3:
+            return None
+        points, which = np.array(points), np.array(which)
+        ids = [i for i in self.layout.marker_ids if i in seen]
+        src = np.concatenate([self._mm[i] for i in ids]).astype(np.float32)
+        # the frame's own distorted positions: undo the present k first
+        corners = np.concatenate([seen[i] for i in ids])
+        best = []
+        for k in LENS_KS:
+            dst = undistort_points(corners, k, size).astype(np.float32)
+            Hk, _ = cv2.findHomography(src, dst, 0)
+            if Hk is None:
+                continue
+            mm = _project(np.linalg.inv(Hk), undistort_points(points, k, size))
+            across = np.where(which % 2 == 0, mm[:, 1] - np.where(which == 0, 0.0, h), mm[:, 0] - np.where(which == 1, w, 0.0))
+            # the better half of the edge points: a piece or a highlight at the edge is left out
+            best.append((float(np.mean(np.sort(np.abs(across))[: max(8, len(across) // 2)])), float(k)))
+        if not best:
+            return None
+        cost = np.array([c for c, _ in best])
+        ks = np.array([k for _, k in best])
+        i = int(cost.argmin())
+        if cost[i] > 3.0:                 # mm: the edges do not lie on one sheet at any k
+            return None
+        if 0 < i < len(cost) - 1:        # a parabola through the best three
+            c0, c1, c2 = cost[i - 1:i + 2]
+            den = c0 - 2 * c1 + c2
+            off = 0.5 * (c0 - c2) / den if den > 1e-9 else 0.0
+            return round(float(ks[i] + off * (ks[1] - ks[0])), 4)
+        return round(float(ks[i]), 4)
+
+    # --- fitting --------------------------------------------------------------------------------
+
+    def _fit(self, found: dict[int, np.ndarray], shape: tuple[int, ...]) -> Pose:
+        ids = [i for i in self.layout.marker_ids if i in found]
+        H, used = None, ids
+        if len(ids) >= 3:
+            H, used = self._full(found, ids, least=3)
+        if H is None and len(ids) >= 2:
+            if self._last is not None:
+                H, used = self._carried(found, ids)
+            elif len(ids) == 2:
+                H, used = self._full(found, ids, least=2)
+        if H is not None and self._plausible(H, shape):
+            return Pose(H, tuple(used), "locked", float(self._miss(H, found, used).max()))
+        return self._hold(found)
+
+    def _full(self, found, ids, least: int):
+        """A homography from all the markers' corners; a marker the fit misses is left out and
+        the rest refitted (a misread marker, or one moved on the table), down to ``least``."""
+        while len(ids) >= least:
+            src = np.concatenate([self._mm[i] for i in ids]).astype(np.float32)
+            dst = np.concatenate([found[i] for i in ids]).astype(np.float32)
+            H, _ = cv2.findHomography(src, dst, 0)
+            if H is None:
+                return None, ids
+            ratio = self._miss(H, found, ids) / self._tolerance(found, ids)
+            worst = int(np.argmax(ratio))
+            if ratio[worst] <= 1.0:
+                return H, ids
+            ids = ids[:worst] + ids[worst + 1:]
+        return None, ids
+
+    def _carried(self, found, ids):
+        """The last pose moved by the similarity (shift, turn, scale) that takes where it puts
+        these markers to where they are now: two markers follow a bumped board. With three or
+        more (whose full fit failed), the markers that similarity misses are left out."""
+        for _ in range(2):
+            src = np.concatenate([_project(self._last, self._mm[i]) for i in ids]).astype(np.float32)
+            dst = np.concatenate([found[i] for i in ids]).astype(np.float32)
+            H = _similarity(src, dst) @ self._last
+            H = H / H[2, 2]
+            good = self._miss(H, found, ids) <= self._tolerance(found, ids)
+            if good.all():
+                return H, ids
+            ids = [i for i, g in zip(ids, good) if g]
+            if len(ids) < 2:
+                return None, ids
+        return None, ids
+
+    def _hold(self, found) -> Pose:
+        ids = tuple(i for i in self.layout.marker_ids if i in found)
+        if self._last is None or self._since >= self.hold_frames:
+            return Pose(None, ids, "lost")
+        for i in ids:        # the one marker in view must still be where the held pose puts it
+            if self._miss(self._last, found, [i])[0] > 2 * self._tolerance(found, [i])[0]:
+                return Pose(None, ids, "lost")
+        return Pose(self._last, ids, "held")
+
+    def _miss(self, H, found, ids) -> np.ndarray:
+        """Per marker: the largest distance (px) between a corner found and where H puts it."""
+        return np.array([float(np.max(np.linalg.norm(_project(H, self._mm[i]) - found[i], axis=1))) for i in ids])
+
+    @staticmethod
+    def _tolerance(found, ids) -> np.ndarray:
+        sides = [float(np.mean(np.linalg.norm(found[i] - np.roll(found[i], 1, axis=0), axis=1))) for i in ids]
+        return np.maximum(2.0, FIT_TOL * np.asarray(sides))
+
+    def _plausible(self, H: np.ndarray, shape) -> bool:
+        """The sheet under H: not folded, not a sliver, not vanishing, mostly in the frame."""
+        if not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-12:
+            return False
+        w, h = self.layout.sheet
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+        den = (np.c_[corners, np.ones(4)] @ H.T)[:, 2]
+        if np.any(den <= 1e-9 * abs(H[2, 2])) or np.any(np.sign(den) != np.sign(den[0])):
+            return False
+        px = _project(H, corners).astype(np.float32)
+        if not cv2.isContourConvex(px.reshape(-1, 1, 2)):
+            return False
+        area = cv2.contourArea(px)
+        fh, fw = shape[:2]
+        if area < 0.02 * fw * fh or area > 25 * fw * fh:
+            return False
+        # orientation kept: the sheet's corners go round the same way as in board mm
+        d = np.cross(px[1] - px[0], px[3] - px[0])
+        return bool(d > 0)
+
+
+def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    p = np.c_[np.asarray(pts, np.float64).reshape(-1, 2), np.ones(len(pts))] @ H.T
+    return p[:, :2] / p[:, 2:3]
+
+
+def _similarity(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
+    """The least-squares similarity (3 x 3) taking points ``src`` to ``dst`` (Umeyama, no
+    reflection): the move of a board pushed across the table, seen by the camera."""
+    src, dst = np.asarray(src, np.float64), np.asarray(dst, np.float64)
+    ms, md = src.mean(axis=0), dst.mean(axis=0)
+    a, b = src - ms, dst - md
+    # as complex numbers: dst = z * src, z = scale * e^(i turn)
+    za, zb = a[:, 0] + 1j * a[:, 1], b[:, 0] + 1j * b[:, 1]
+    z = complex(np.vdot(za, zb) / max(float(np.vdot(za, za).real), 1e-12))
+    R = np.array([[z.real, -z.imag], [z.imag, z.real]])
+    t = md - R @ ms
+    return np.array([[R[0, 0], R[0, 1], t[0]], [R[1, 0], R[1, 1], t[1]], [0.0, 0.0, 1.0]])

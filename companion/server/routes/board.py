@@ -55,7 +55,7 @@ class SimBoardIn(BaseModel):
 def add_board_routes(app: FastAPI, ctx: Api) -> None:
     def watch_of(session: TableSession):
         if session.board_watch is None:
-            raise HTTPException(404, f"game {session.id} is a {session.name} game: the board camera reads the "
+            raise HTTPException(404, f"game {session.id} is not a TOKYO METRO game: the board camera reads the "
                                      f"TOKYO METRO board only")
         return session.board_watch
 
@@ -120,6 +120,8 @@ def add_board_routes(app: FastAPI, ctx: Api) -> None:
         return Response(picture, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
 
     @app.post("/api/sim/board", dependencies=KEYED,
+              responses={409: {"description": "no simulated board camera runs here, or no TOKYO METRO game is "
+                                              "in play to follow"}},
               summary="Simulated board camera: the simulated players change the board (host)",
               description="`set` pieces, `knock` the board, pass a `hand` over it, or `follow_game`: make it "
                           "match the game the board camera reads for. 409 unless the board camera is simulated.")

@@ -1,0 +1,274 @@
+"""How well and how fast the board camera reads the TOKYO METRO board (issue 29, item 6), on two
+families of simulated boards.
+
+For each look (``BoardLook.from_seed(seed, family)``: its own paper, table, lamp, pieces and
+camera) it renders the empty board, locates it and keeps it rectified as the reference (what
+the calibration keeps), then renders boards of sampled pieces and reads them on ONE core
+(cv2.setNumThreads(1), one BLAS thread) with ``BoardReader`` (its tracker following the frames).
+
+The families (companion/sim/board_looks.py) differ in kind: "dev" (matte board, soft overhead
+light, wooden pieces, a camera nearly straight above) is what the reader was tuned on; "eval"
+(a glossy board, a warm point lamp or a tube, plastic pieces, wide-angle lenses tilted up to
+30 degrees, JPEG) is ONLY EVER SCORED: for it this prints totals and nothing else (no seeds,
+no misreadings). Default seeds: dev 1000 on, eval 900000 on; the place model is trained on
+other dev seeds (tools/learn_board.py: 200000 on).
+
+Run:   .venv/bin/python benchmarks/board.py                       (both families, 12 looks x 8 boards)
+       .venv/bin/python benchmarks/board.py --family dev --looks 2 --boards 3     (quick)
+
+The fields of a board: every meeple field (``field:<i>``), station (``station:<id>``) and
+train stop (``stop:<L>:<k>``), each line's riders (``ride:<L>``: which colours ride it) and each
+line's value (``value:<L>``). A field is "right" when the reading has what the board has there
+and does not call it unsure, "unsure" when the reading leaves it to a person, "wrong" when the
+reading is sure of something else (the number that must stay at zero). Per-field error counts
+wrong and unsure; a board is "fully right" when all its fields are right. Frames with a hand over the
+board are scored apart (hands seen; anything sure and wrong taken from them), as are the
+occlusion runs: two markers hidden by a cup or a card (still locked, still read), the board
+bumped, and all markers hidden for HIDDEN_FRAMES frames and then back (frames until locked).
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.board_layout import BoardLayout  # noqa: E402
+from companion.board_pieces import BoardReading, Pieces  # noqa: E402
+from companion.sim.board_looks import BoardLook, Bump  # noqa: E402
+from companion.sim.board_render import BoardRenderer  # noqa: E402
+from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
+from companion.vision.board_read import BoardReader  # noqa: E402
+
+SEEDS = {"dev": 1000, "eval": 900000}
+HIDDEN_FRAMES = 5
+
+
+def sample_board(rng: np.random.Generator, layout: BoardLayout) -> Pieces:
+    try:
+        from companion.sim.board_dataset import sample_board as sim_sample
+        return sim_sample(rng, layout)
+    except ImportError:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+        from learn_board import sample_board as own
+        return own(rng, layout)
+
+
+def fields_of(layout: BoardLayout, pieces: Pieces) -> dict[str, object]:
+    """Every field of the board and what stands there (None: nothing)."""
+    out: dict[str, object] = {}
+    at = {place: colour for colour, place in pieces.meeples.items()}
+    for i in range(len(layout.meeples)):
+        out[f"field:{i}"] = at.get(f"field:{i}")
+    for sid in layout.pyramids:
+        out[f"station:{sid}"] = pieces.pyramids.get(sid)
+    for letter, stops in layout.stops.items():
+        for k in range(len(stops)):
+            out[f"stop:{letter}:{k}"] = "train" if pieces.trains.get(letter) == k else None
+    for letter in layout.lanes:
+        out[f"ride:{letter}"] = tuple(sorted(c for c, p in pieces.meeples.items() if p == f"ride:{letter}")) or None
+        out[f"value:{letter}"] = pieces.values.get(letter)
+    return out
+
+
+def unsure_fields(reading: BoardReading) -> set[str]:
+    out = set()
+    for u in reading.unsure:
+        out.add(f"ride:{u.split(':')[1]}" if u.startswith("ride:") else u)
+    return out
+
+
+def score(layout: BoardLayout, truth: Pieces, reading: BoardReading) -> dict:
+    want, got = fields_of(layout, truth), fields_of(layout, reading.pieces)
+    doubt = unsure_fields(reading)
+    right = wrong = unsure = 0
+    for f, v in want.items():
+        if f in doubt:
+            unsure += 1
+        elif got[f] == v:
+            right += 1
+        else:
+            wrong += 1
+    return {"fields": len(want), "right": right, "wrong": wrong, "unsure": unsure}
+
+
+def reference_of(renderer: BoardRenderer, layout: BoardLayout, seed: int):
+    """The calibration's part: the empty board, located, rectified; the tracker that found it
+    (it keeps the lens it measured there)."""
+    empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
+    tracker = BoardTracker(layout)
+    pose = tracker.locate(empty)
+    if pose.H is None:
+        return None, tracker
+    return rectify(empty, pose, layout), tracker
+
+
+def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
+    look = BoardLook.from_seed(seed, family)
+    renderer = BoardRenderer(layout, look)
+    rng = np.random.default_rng([seed, 2029])
+    ref, tracker = reference_of(renderer, layout, seed)
+    res = {"boards": 0, "fully_right": 0, "fields": 0, "right": 0, "wrong": 0, "unsure": 0, "lost": 0,
+           "ms": [], "size": list(look.image_size), "misses": [],
+           "hands": 0, "hands_seen": 0, "hands_wrong": 0,
+           "two_hidden": 0, "two_hidden_locked": 0, "two_hidden_right": 0,
+           "bumped": 0, "bumped_locked": 0, "bumped_right": 0, "relock": [], "no_reference": 0}
+    if ref is None:
+        res["no_reference"] = 1
+        return res
+    reader = BoardReader(layout, ref, tracker=tracker)
+
+    def read(frame):
+        t0 = time.perf_counter()
+        r = reader.read(frame)
+        res["ms"].append((time.perf_counter() - t0) * 1000.0)
+        return r
+
+    for b in range(boards):
+        pieces = sample_board(rng, layout)
+        frame, _ = renderer.render(pieces, rng=rng)
+        reading = read(frame)
+        s = score(layout, pieces, reading)
+        res["boards"] += 1
+        if reading.pose == "lost":
+            res["lost"] += 1
+        for k in ("fields", "right", "wrong", "unsure"):
+            res[k] += s[k]
+        if s["right"] == s["fields"] and reading.usable:
+            res["fully_right"] += 1
+        elif family == "dev":
+            want, got = fields_of(layout, pieces), fields_of(layout, reading.pieces)
+            doubt = unsure_fields(reading)
+            res["misses"] += [(seed, b, f, want[f], "unsure" if f in doubt else got[f])
+                              for f in want if f in doubt or got[f] != want[f]][:6]
+        # a hand over the board: seen, and nothing sure and wrong taken from the frame
+        frame, truth = renderer.render(pieces, hand=True, rng=rng)
+        reading = read(frame)
+        if truth["hand"]:
+            res["hands"] += 1
+            res["hands_seen"] += int(reading.hands)
+            if reading.usable and score(layout, pieces, reading)["wrong"]:
+                res["hands_wrong"] += 1
+        # two markers hidden: still located (from the last pose) and read
+        pair = tuple(int(m) for m in rng.choice(layout.marker_ids, 2, replace=False))
+        frame, _ = renderer.render(pieces, hide_markers=pair, rng=rng)
+        reading = read(frame)
+        res["two_hidden"] += 1
+        res["two_hidden_locked"] += int(reading.pose == "locked")
+        s = score(layout, pieces, reading)
+        res["two_hidden_right"] += int(s["right"] == s["fields"] and reading.usable)
+        # the board bumped with two markers hidden: followed (the reference stays the board's own)
+        bump = Bump.random(rng, angle=2.0, shift=12.0)
+        frame, _ = renderer.render(pieces, bump=bump, hide_markers=pair, rng=rng)
+        reading = read(frame)
+        res["bumped"] += 1
+        res["bumped_locked"] += int(reading.pose == "locked")
+        s = score(layout, pieces, reading)
+        res["bumped_right"] += int(s["right"] == s["fields"] and reading.usable)
+        # then all markers hidden for a while, then back: frames until locked again
+        for _ in range(HIDDEN_FRAMES):
+            frame, _ = renderer.render(pieces, bump=bump, hide_markers=layout.marker_ids, rng=rng)
+            read(frame)
+        for n in range(1, 6):
+            frame, _ = renderer.render(pieces, bump=bump, rng=rng)
+            if read(frame).pose == "locked":
+                break
+        else:
+            n = 99
+        res["relock"].append(n)
+        # and the board put back where it was
+        frame, _ = renderer.render(pieces, rng=rng)
+        read(frame)
+    return res
+
+
+def total(results: list[dict]) -> dict:
+    t = {k: sum(r[k] for r in results) for k in results[0] if isinstance(results[0][k], int)}
+    t["ms"] = [m for r in results for m in r["ms"]]
+    t["ms_by_size"] = {}
+    for r in results:
+        t["ms_by_size"].setdefault("x".join(map(str, r["size"])), []).extend(r["ms"])
+    t["relock"] = [n for r in results for n in r["relock"]]
+    t["misses"] = [m for r in results for m in r["misses"]]
+    return t
+
+
+def report(family: str, seeds: range, t: dict, verbose: bool) -> dict:
+    def pct(a, b):
+        return 100.0 * a / b if b else 0.0
+    out = {
+        "family": family, "looks": len(seeds), "first_seed": seeds.start, "boards": t["boards"],
+        "per_field_error_pct": round(pct(t["wrong"] + t["unsure"], t["fields"]), 4),
+        "sure_wrong_pct": round(pct(t["wrong"], t["fields"]), 4),
+        "unsure_pct": round(pct(t["unsure"], t["fields"]), 4),
+        "boards_fully_right_pct": round(pct(t["fully_right"], t["boards"]), 2),
+        "lost_boards": t["lost"], "looks_without_reference": t["no_reference"],
+        "hands_seen_pct": round(pct(t["hands_seen"], t["hands"]), 2), "hand_frames": t["hands"],
+        "hand_frames_sure_wrong": t["hands_wrong"],
+        "two_hidden_locked_pct": round(pct(t["two_hidden_locked"], t["two_hidden"]), 2),
+        "two_hidden_fully_right_pct": round(pct(t["two_hidden_right"], t["two_hidden"]), 2),
+        "bumped_locked_pct": round(pct(t["bumped_locked"], t["bumped"]), 2),
+        "bumped_fully_right_pct": round(pct(t["bumped_right"], t["bumped"]), 2),
+        "relock_frames_max": max(t["relock"]) if t["relock"] else None,
+        "relock_frames_mean": round(float(np.mean(t["relock"])), 2) if t["relock"] else None,
+        "ms_per_frame": {size: {"mean": round(float(np.mean(v)), 1), "p95": round(float(np.percentile(v, 95)), 1)}
+                         for size, v in sorted(t["ms_by_size"].items())},
+    }
+    print(f"\n== {family}: {out['looks']} looks from seed {seeds.start}, {out['boards']} boards ==")
+    print(f"per-field error {out['per_field_error_pct']:.4f} % (sure and wrong {out['sure_wrong_pct']:.4f} %, "
+          f"unsure {out['unsure_pct']:.4f} %), boards fully right {out['boards_fully_right_pct']:.2f} %")
+    print(f"hands seen {out['hands_seen_pct']:.1f} % of {out['hand_frames']} hand frames, "
+          f"sure-and-wrong hand frames {out['hand_frames_sure_wrong']}")
+    print(f"two markers hidden: locked {out['two_hidden_locked_pct']:.1f} %, fully right "
+          f"{out['two_hidden_fully_right_pct']:.1f} %; bumped (and two hidden): locked {out['bumped_locked_pct']:.1f} %, "
+          f"fully right {out['bumped_fully_right_pct']:.1f} %")
+    print(f"all markers hidden {HIDDEN_FRAMES} frames, then back: locked again after {out['relock_frames_mean']} "
+          f"frames on average (at most {out['relock_frames_max']})")
+    for size, v in out["ms_per_frame"].items():
+        print(f"ms per frame ({size}, one core): mean {v['mean']}, p95 {v['p95']}")
+    if family == "dev" and verbose:
+        for m in t["misses"][:40]:
+            print("  miss", m)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--family", choices=["dev", "eval", "both"], default="both")
+    ap.add_argument("--looks", type=int, default=12)
+    ap.add_argument("--boards", type=int, default=8)
+    ap.add_argument("--dev-seeds", type=int, default=SEEDS["dev"])
+    ap.add_argument("--eval-seeds", type=int, default=SEEDS["eval"])
+    ap.add_argument("--json", action="store_true", help="the results as JSON on stdout (after the text)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list the dev family's misses")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    layout = BoardLayout.default()
+    outs = []
+    for family in (["dev", "eval"] if args.family == "both" else [args.family]):
+        first = args.dev_seeds if family == "dev" else args.eval_seeds
+        seeds = range(first, first + args.looks)
+        results = []
+        for seed in seeds:
+            t0 = time.perf_counter()
+            results.append(run_look(seed, family, args.boards, layout))
+            print(f"  {family} look {len(results)}/{len(seeds)} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+        outs.append(report(family, seeds, total(results), args.verbose))
+    if args.json:
+        print(json.dumps(outs, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

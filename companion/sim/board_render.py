@@ -1,0 +1,639 @@
+"""A seeded renderer of the TOKYO METRO board seen by the board camera.
+
+The sheet is drawn once from the layout (``board_sheet.py``), laid on a table (wood, cloth,
+laminate, stone) and photographed by a pinhole camera standing to one side and looking down at
+the board's middle (tilted, rolled; the eval family adds barrel distortion). The lamp lights
+table and sheet (fall-off for a lamp close by, the highlight of a glossy sheet); the pieces are
+small solids (``board_solids.py``) projected through the same camera, so tall pieces lean away
+from the camera's nadir, shaded face by face and casting shadows away from the lamp. A hand and
+arm may reach over the board (with its shadow), a cup or a card may hide a marker, and a bump
+turns and moves the board (sheet and markers) on the table. The frame gets vignetting, sensor
+noise and (eval) JPEG.
+
+``render`` returns the frame and its truth: the pieces, the homography from board mm to frame
+pixels for the flat sheet (exact without distortion; for a distorted camera use
+:meth:`BoardRenderer.board_to_frame`), each marker's corners in pixels and whether it can be
+seen, whether a hand is over the board, and where each piece stands.
+
+>>> from companion.board_layout import BoardLayout
+>>> from companion.board_pieces import Pieces
+>>> r = BoardRenderer(BoardLayout.default(), BoardLook.from_seed(1))
+>>> frame, truth = r.render(Pieces(pyramids={"otemachi": "red"}), rng=np.random.default_rng(0))
+>>> frame.shape, truth["hand"], sorted(truth["markers"])
+((720, 1280, 3), False, ['20', '21', '22', '23'])
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..board_layout import BoardLayout
+from ..board_pieces import Pieces
+from . import board_solids as solids
+from .board_looks import BoardHand, BoardLook, Bump
+from .board_sheet import draw_sheet, hex_bgr
+from .looks import linear_to_srgb_u8, srgb_to_linear
+
+_LIN = srgb_to_linear(np.arange(256, dtype=np.float32)).astype(np.float32)   # sRGB level -> linear
+UP = np.array([0.0, 0.0, -1.0])
+
+
+@dataclass(frozen=True)
+class Placed:
+    """One piece where a hand put it: ``kind`` meeple, pyramid, train, value (or cup, card);
+    ``key`` its colour or line letter (the station for a pyramid in ``spot``); (x, y) board mm
+    with the placing's jitter; ``yaw`` degrees; ``spot`` the place it stands on (None: loose on
+    the table); ``colour`` its sRGB."""
+
+    kind: str
+    key: str
+    spot: str | None
+    x: float
+    y: float
+    yaw: float
+    colour: tuple[int, int, int]
+
+
+class BoardRenderer:
+    """Frames of one board (``layout``) in one :class:`BoardLook`. The sheet, the table, the
+    light on it and the camera are computed once; the sheet laid at a pose (a bump) is kept."""
+
+    def __init__(self, layout: BoardLayout, look: BoardLook):
+        self.layout, self.look = layout, look
+        self.size = look.image_size
+        self.sheet = draw_sheet(layout, look.paper_srgb, look.ink, look.seed)
+        self.centre = (layout.sheet[0] / 2, layout.sheet[1] / 2)
+        self._camera()
+        self._table_and_light()
+        self._posed: dict = {}
+        self._colours = {c: tuple(v) for c, v in look.players.items()}
+        self._colours.update({l.letter: hex_bgr(l.colour)[::-1] for l in layout.lines})
+
+    # --- the camera ---------------------------------------------------------------------------
+
+    def _camera(self) -> None:
+        lk = self.look
+        w, h = self.size
+        self.f = (w / 2) / math.tan(math.radians(lk.fov) / 2)
+        t, a = math.radians(lk.tilt), math.radians(lk.tilt_towards)
+        d = np.array([-math.sin(t) * math.cos(a), -math.sin(t) * math.sin(a), math.cos(t)])
+        ex = np.array([1.0, 0.0, 0.0])
+        xc = ex - ex.dot(d) * d
+        xc /= np.linalg.norm(xc)
+        yc = np.cross(d, xc)
+        r = math.radians(lk.roll)
+        xr, yr = math.cos(r) * xc + math.sin(r) * yc, -math.sin(r) * xc + math.cos(r) * yc
+        self.R = np.array([xr, yr, d])
+        k = lk.distortion
+        # the undistorted (pinhole) picture must reach as far as the distorted frame's corners
+        self.pad = (int(math.ceil(k * w / 2)) + 2, int(math.ceil(k * h / 2)) + 2) if k > 0 else (0, 0)
+        self.pin_size = (w + 2 * self.pad[0], h + 2 * self.pad[1])
+        self.K = np.array([[self.f, 0, self.pin_size[0] / 2], [0, self.f, self.pin_size[1] / 2], [0, 0, 1]])
+        # how far away: the markers (and a bump's worth round them) fill the frame but its margin
+        corners = np.concatenate(list(self.layout.marker_corners().values()))
+        lo, hi = corners.min(0) - 30, corners.max(0) + 30
+        extent = np.array([[lo[0], lo[1], 0], [hi[0], lo[1], 0], [hi[0], hi[1], 0], [lo[0], hi[1], 0]], np.float64)
+        target = np.array([self.centre[0], self.centre[1], 0.0])
+        dist = 1500.0
+        for _ in range(6):
+            self.C = target - dist * d
+            p = self.project(extent) - np.array(self.pin_size) / 2
+            need = max(np.abs(p[:, 0]).max() / (w / 2 * (1 - lk.margin)),
+                       np.abs(p[:, 1]).max() / (h / 2 * (1 - lk.margin)))
+            dist *= need
+        self.C = target - dist * d
+        self.t = -self.R @ self.C
+        self.H_table = self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], self.t])   # table mm -> pinhole px
+        self.H_table /= self.H_table[2, 2]
+        self.px_per_mm = self.f / dist
+        if k > 0:
+            ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+            half = math.hypot(w / 2, h / 2)
+            dx, dy = xs - w / 2, ys - h / 2
+            s = 1 + k * (dx * dx + dy * dy) / half ** 2
+            self._remap = (dx * s + self.pin_size[0] / 2, dy * s + self.pin_size[1] / 2)
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        """Table mm (n, 3) (z down: a height h is z = -h) -> pinhole picture px (n, 2)."""
+        pc = (np.asarray(pts, np.float64) - self.C) @ self.R.T
+        return np.column_stack([self.f * pc[:, 0] / pc[:, 2] + self.K[0, 2], self.f * pc[:, 1] / pc[:, 2] + self.K[1, 2]])
+
+    def pin_to_frame(self, px: np.ndarray) -> np.ndarray:
+        """Pinhole picture px -> frame px (through the camera's barrel distortion)."""
+        px = np.asarray(px, np.float64).reshape(-1, 2)
+        w, h = self.size
+        u = px - np.array(self.pin_size) / 2
+        k = self.look.distortion
+        if k > 0:
+            half2 = (w / 2) ** 2 + (h / 2) ** 2
+            ru = np.hypot(u[:, 0], u[:, 1])
+            rd = ru.copy()
+            for _ in range(30):                    # r_u = r_d (1 + k r_d^2 / half^2), solved for r_d
+                rd = ru / (1 + k * rd * rd / half2)
+            u = u * (rd / np.maximum(ru, 1e-9))[:, None]
+        return u + np.array([w / 2, h / 2])
+
+    def board_matrix(self, bump: Bump | None) -> np.ndarray:
+        """Board mm -> table mm (3x3): the board turned and moved by ``bump``."""
+        if bump is None:
+            return np.eye(3)
+        a = math.radians(bump.angle)
+        c, s = math.cos(a), math.sin(a)
+        cx, cy = self.centre
+        return np.array([[c, -s, cx - c * cx + s * cy + bump.dx], [s, c, cy - s * cx - c * cy + bump.dy], [0, 0, 1]])
+
+    def board_to_table(self, pts: np.ndarray, bump: Bump | None) -> np.ndarray:
+        p = np.asarray(pts, np.float64).reshape(-1, 2)
+        B = self.board_matrix(bump)
+        return p @ B[:2, :2].T + B[:2, 2]
+
+    def board_to_frame(self, pts: np.ndarray, bump: Bump | None = None, height: float = 0.0) -> np.ndarray:
+        """Board mm (n, 2) (at ``height`` mm over the table) -> frame px, distortion included."""
+        t = self.board_to_table(pts, bump)
+        return self.pin_to_frame(self.project(np.column_stack([t, np.full(len(t), -height)])))
+
+    def homography(self, bump: Bump | None = None) -> np.ndarray:
+        """Board mm -> frame px for the flat sheet (the pinhole part: exact without distortion)."""
+        shift = np.array([[1, 0, -self.pad[0]], [0, 1, -self.pad[1]], [0, 0, 1]], np.float64)
+        H = shift @ self.H_table @ self.board_matrix(bump)
+        return H / H[2, 2]
+
+    # --- the table and the light on it --------------------------------------------------------
+
+    def _table_and_light(self) -> None:
+        """Per pinhole pixel (at a quarter of the resolution, then enlarged): the table's albedo,
+        the lamp's direct light, the room's light and the sheet's highlight."""
+        lk = self.look
+        pw, ph = self.pin_size
+        q = 4
+        qw, qh = pw // q + 1, ph // q + 1
+        ys, xs = np.mgrid[0:qh, 0:qw].astype(np.float64) * q
+        Hinv = np.linalg.inv(self.H_table)
+        den = Hinv[2, 0] * xs + Hinv[2, 1] * ys + Hinv[2, 2]
+        tx = (Hinv[0, 0] * xs + Hinv[0, 1] * ys + Hinv[0, 2]) / den
+        ty = (Hinv[1, 0] * xs + Hinv[1, 1] * ys + Hinv[1, 2]) / den
+        direct, spec = self._light_at(tx, ty, UP, specular=lk.gloss > 0)
+        big = lambda a: cv2.resize(a.astype(np.float32), (pw, ph), interpolation=cv2.INTER_LINEAR)  # noqa: E731
+        self.direct = big(direct)
+        self.spec = big(spec * lk.gloss) if lk.gloss > 0 else None
+        # the camera's exposure: white paper at the board's middle a little under full scale
+        d_mid, _ = self._light_at(np.array(self.centre[0]), np.array(self.centre[1]), UP)
+        colour = lk.lamp_bgr()
+        exposure = 0.82 / ((lk.lamp.ambient + float(d_mid)) * float(colour.max()))
+        self.lamp = (colour * exposure).astype(np.float32)
+        self.ambient = np.float32(lk.lamp.ambient)
+        # the table's own look, from its texture at full resolution in table mm
+        fx, fy = big(tx), big(ty)
+        self.table = self._table_albedo(fx, fy)
+
+    def _lamp_points(self) -> list[tuple[np.ndarray | None, np.ndarray | None, float]]:
+        """The lamp as (position or None, direction towards it or None, weight)."""
+        lp = self.look.lamp
+        if lp.kind == "overhead":
+            d = np.array([lp.at[0], lp.at[1], -1.0])
+            return [(None, d / np.linalg.norm(d), 1.0)]
+        if lp.kind == "point":
+            return [(np.array([lp.at[0], lp.at[1], -lp.at[2]]), None, 1.0)]
+        xs = np.linspace(-lp.span / 2, lp.span / 2, 7)
+        return [(np.array([lp.at[0] + x, lp.at[1], -lp.at[2]]), None, 1 / 7) for x in xs]
+
+    def _light_at(self, tx, ty, normal, tz=0.0, specular=False, shininess=None):
+        """Direct light (and the specular highlight) at table points (tx, ty, tz) on a surface
+        of ``normal``, the lamp's strength 1 at the board's middle."""
+        lp = self.look.lamp
+        tx, ty = np.asarray(tx, np.float64), np.asarray(ty, np.float64)
+        direct = np.zeros(np.broadcast(tx, ty).shape)
+        spec = np.zeros_like(direct)
+        mid = np.array([self.centre[0], self.centre[1], 0.0])
+        shin = shininess or self.look.shininess
+        for pos, dirn, wgt in self._lamp_points():
+            if pos is None:
+                lx, ly, lz = (np.full_like(direct, v) for v in dirn)
+                fall = 1.0
+            else:
+                vx, vy, vz = pos[0] - tx, pos[1] - ty, pos[2] - tz
+                dist = np.sqrt(vx * vx + vy * vy + vz * vz)
+                lx, ly, lz = vx / dist, vy / dist, vz / dist
+                d0 = np.linalg.norm(pos - mid)
+                fall = (d0 / dist) ** 2 * (-(pos[2]) / d0) ** -1   # irradiance against the middle's
+            cos = np.clip(lx * normal[..., 0] + ly * normal[..., 1] + lz * normal[..., 2], 0, None)
+            direct += wgt * lp.strength * cos * fall
+            if specular:
+                cx, cy, cz = self.C[0] - tx, self.C[1] - ty, self.C[2] - tz
+                cn = np.sqrt(cx * cx + cy * cy + cz * cz)
+                hx, hy, hz = lx + cx / cn, ly + cy / cn, lz + cz / cn
+                hn = np.sqrt(hx * hx + hy * hy + hz * hz)
+                ndh = np.clip((hx * normal[..., 0] + hy * normal[..., 1] + hz * normal[..., 2]) / hn, 0, None)
+                spec += wgt * lp.strength * ndh ** shin * np.minimum(fall, 3.0) * 2.5
+        return direct, spec
+
+    def _table_albedo(self, tx: np.ndarray, ty: np.ndarray) -> np.ndarray:
+        lk = self.look
+        rng = np.random.default_rng([lk.seed, 8401])
+        base = _LIN[np.array(lk.table_srgb[::-1])]
+        h, w = tx.shape
+        low = lambda n: cv2.resize(rng.normal(0, 1, (n, n)).astype(np.float32), (w, h),  # noqa: E731
+                                   interpolation=cv2.INTER_CUBIC)
+        fine = rng.normal(0, 1, (h, w)).astype(np.float32)
+        if lk.table == "wood":
+            a = rng.uniform(-0.1, 0.1)
+            across = (-tx * math.sin(a) + ty * math.cos(a)).astype(np.float32)
+            ring = np.sin((across + 25 * low(6)) * 2 * math.pi / rng.uniform(7, 14)) ** 2
+            mod = 1 - 0.18 * ring + 0.05 * low(12) + 0.03 * cv2.GaussianBlur(fine, (0, 0), 1.0)
+        elif lk.table == "cloth":
+            mod = 1 + 0.08 * cv2.GaussianBlur(fine, (0, 0), 0.7) + 0.05 * low(10)
+        elif lk.table == "stone":
+            speck = (cv2.GaussianBlur(fine, (0, 0), 1.2) > 0.55).astype(np.float32)
+            mod = 1 + 0.08 * low(16) - 0.25 * speck + 0.04 * fine
+        else:
+            mod = 1 + 0.02 * fine + 0.03 * low(8)
+        return (mod[..., None] * base[None, None, :]).astype(np.float32)
+
+    # --- the board at a pose ------------------------------------------------------------------
+
+    def _posed_sheet(self, bump: Bump | None):
+        """The sheet laid at ``bump`` in the pinhole picture: albedo (linear), paper mask, gloss mask."""
+        key = None if bump is None else (round(bump.angle, 4), round(bump.dx, 3), round(bump.dy, 3))
+        if key in self._posed:
+            return self._posed[key]
+        M = self.H_table @ self.board_matrix(bump) @ np.linalg.inv(self.sheet.board_to_px())
+        img = cv2.warpPerspective(self.sheet.image, M, self.pin_size, flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0, 0))
+        alpha = img[..., 3:4].astype(np.float32) / 255.0
+        albedo = _LIN[img[..., :3]] * alpha + self.table * (1 - alpha)
+        gloss = None
+        if self.spec is not None:
+            gloss = cv2.warpPerspective(self.sheet.gloss, M, self.pin_size, flags=cv2.INTER_LINEAR)
+            gloss = gloss.astype(np.float32) / 255.0
+        if len(self._posed) > 3:
+            self._posed.pop(next(iter(self._posed)))
+        self._posed[key] = (albedo, gloss)
+        return albedo, gloss
+
+    # --- pieces -------------------------------------------------------------------------------
+
+    def place(self, pieces: Pieces, rng: np.random.Generator | None = None,
+              keep: list[Placed] | tuple = ()) -> list[Placed]:
+        """Where each piece of ``pieces`` stands, as a person put it there (1-2 mm and a few
+        degrees off its spot). A piece in ``keep`` on the same spot stays exactly as it was."""
+        rng = rng or np.random.default_rng(0)
+        lay = self.layout
+        kept = {(p.kind, p.key, p.spot): p for p in keep}
+        out: list[Placed] = []
+
+        def put(kind, key, spot, x, y, yaw, colour, turn=6.0):
+            old = kept.get((kind, key, spot))
+            if old is not None:
+                out.append(old)
+                return
+            dx, dy = np.clip(rng.normal(0, 0.8, 2), -2.0, 2.0)
+            out.append(Placed(kind, key, spot, float(x + dx), float(y + dy), float(yaw + rng.normal(0, turn)),
+                              tuple(int(v) for v in self._colours.get(colour, (128, 128, 128)))))
+
+        for sid, colour in pieces.pyramids.items():
+            if sid in lay.pyramids:
+                put("pyramid", colour, f"station:{sid}", *lay.pyramids[sid], 0.0, colour)
+        riders: dict[str, int] = {}
+        for colour, place in pieces.meeples.items():
+            kind, _, where = place.partition(":")
+            if kind == "field" and int(where) < len(lay.meeples):
+                put("meeple", colour, place, *lay.meeples[int(where)], 0.0, colour, turn=8.0)
+            elif kind == "ride" and where in lay.lanes:
+                k = riders.get(where, 0)
+                riders[where] = k + 1
+                places = lay.rider_places(where)
+                put("meeple", colour, f"ride:{where}:{min(k, len(places) - 1)}", *places[min(k, len(places) - 1)],
+                    0.0, colour, turn=8.0)
+        for letter, k in pieces.trains.items():
+            stops = lay.stops.get(letter, ())
+            if 0 <= k < len(stops):
+                a, b = stops[max(0, k - 1)], stops[min(len(stops) - 1, k + 1)]
+                yaw = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) if a != b else 0.0
+                put("train", letter, f"stop:{letter}:{k}", *stops[k], yaw, letter, turn=4.0)
+        for letter, v in pieces.values.items():
+            if letter in lay.lanes:
+                put("value", letter, f"value:{letter}", lay.lanes[letter], lay.lane_y(v), 0.0, letter)
+        return out
+
+    def loose(self, kind: str, colour: str, x: float, y: float, yaw: float = 0.0) -> Placed:
+        """A piece lying loose at (x, y) board mm, on no spot (knocked off, or not yet placed)."""
+        return Placed(kind, colour, None, float(x), float(y), float(yaw),
+                      tuple(int(v) for v in self._colours.get(colour, (128, 128, 128))))
+
+    def _solid(self, p: Placed, bump: Bump | None) -> solids.Solid:
+        (x, y), = self.board_to_table([(p.x, p.y)], bump)
+        yaw = p.yaw + (bump.angle if bump else 0.0)
+        r = self.layout.radius
+        if p.kind == "meeple":
+            return solids.meeple(x, y, yaw, r.get("meeple", 7.0))
+        if p.kind == "pyramid":
+            return solids.pyramid(x, y, yaw, r.get("pyramid", 6.5))
+        if p.kind == "train":
+            return solids.train(x, y, yaw)
+        if p.kind == "value":
+            return solids.disc(x, y, 4.5)
+        if p.kind == "cup":
+            return solids.cup(x, y)
+        return solids.card(x, y, yaw)
+
+    def _shade(self, albedo_lin: np.ndarray, normals: np.ndarray, at: np.ndarray, gloss: float) -> np.ndarray:
+        """The linear colours (n, 3) faces of ``albedo_lin`` with ``normals`` (n, 3) at table
+        points ``at`` (n, 3) show."""
+        normals, at = np.atleast_2d(normals), np.atleast_2d(at)
+        direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0, shininess=30.0)
+        sky = self.ambient * (0.75 + 0.25 * np.clip(-normals[:, 2], 0, None))   # the room's light, mostly from above
+        light = (sky + direct)[:, None] * self.lamp
+        return albedo_lin * light + gloss * spec[:, None] * self.lamp * 0.5
+
+    def _paint(self, img: np.ndarray, solid: solids.Solid, colour: tuple[int, int, int], gloss: float) -> None:
+        """Paint one solid into ``img`` (sRGB u8, pinhole picture): its faces turned to the
+        camera, far to near, the caps last."""
+        albedo = _LIN[np.array(colour[::-1])]
+        normals = solid.normals if solid.normals is not None else solids.face_normals(solid.verts, solid.faces)
+        centres = np.array([solid.verts[f].mean(0) for f in solid.faces])
+        view = self.C - centres
+        seen = np.flatnonzero(np.einsum("ij,ij->i", normals, view) > 0)
+        if not len(seen):
+            return
+        far = np.linalg.norm(view[seen], axis=1)
+        order = sorted(range(len(seen)), key=lambda j: (seen[j] in solid.caps, -far[j]))
+        lin = self._shade(albedo, normals[seen], centres[seen], gloss)
+        bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
+        px = self.project(solid.verts)
+        for j in order:
+            i = int(seen[j])
+            pts = np.round(px[solid.faces[i]] * 16).astype(np.int32)
+            cv2.fillPoly(img, [pts], tuple(int(v) for v in bgr[j]), cv2.LINE_AA, 4)
+            for face, poly, factor in solid.decals:
+                if face == i:
+                    dpx = np.round(self.project(poly) * 16).astype(np.int32)
+                    dec = linear_to_srgb_u8(np.clip(lin[j] * factor + 0.03, 0, 1).reshape(1, 1, 3).astype(np.float32))
+                    cv2.fillPoly(img, [dpx], tuple(int(v) for v in dec.reshape(3)), cv2.LINE_AA, 4)
+
+    def _shadow_of(self, verts: np.ndarray) -> np.ndarray:
+        """Where points (table mm) throw their shadow on the table (the lamp's middle)."""
+        lp = self.look.lamp
+        z = verts[:, 2:3]
+        if lp.kind == "overhead":
+            d = np.array([lp.at[0], lp.at[1], -1.0])
+            return verts[:, :2] - z / d[2] * d[:2]
+        pos = np.array([lp.at[0], lp.at[1], -lp.at[2]])
+        t = pos[2] / np.minimum(pos[2] - z, -1e-3)
+        return pos[:2] + (verts[:, :2] - pos[:2]) * t
+
+    # --- a frame ------------------------------------------------------------------------------
+
+    def render(self, pieces: Pieces, hand: BoardHand | bool | None = None, bump: Bump | bool | None = None,
+               rng: np.random.Generator | None = None, hide_markers=(), placed: list[Placed] | None = None,
+               extra: list[Placed] | tuple = (), noise: bool = True) -> tuple[np.ndarray, dict]:
+        """One frame (BGR uint8) of ``pieces`` on the board, and its truth. ``hand``: True for a
+        random one; ``bump``: True for a random one; ``hide_markers``: marker ids covered by a
+        cup or a card; ``placed``: the pieces' places from :meth:`place` (drawn from ``rng``
+        otherwise); ``extra``: loose pieces; ``noise``: False for the clean picture (and no
+        exposure drift: otherwise each frame's exposure is a little off, as a camera's is)."""
+        rng = rng if rng is not None else np.random.default_rng(0)
+        if bump is True:
+            bump = Bump.random(rng)
+        if hand is True:
+            hand = BoardHand.random(rng, self.layout.sheet)
+        hidden = [int(m) for m in hide_markers if int(m) in self.layout.marker_ids]
+        placed = self.place(pieces, rng) if placed is None else list(placed)
+        covers = self.covers(hidden, rng)
+        img, hand_mask = self._picture(placed + list(extra), covers, hand or None, bump or None)
+        frame = self._camera_effects(img, rng if noise else None, self.exposure(rng) if noise else 1.0)
+        return frame, self.truth(pieces, placed, hidden, hand_mask, hand or None, bump or None)
+
+    def clean(self, pieces: Pieces, placed: list[Placed], hand=None, bump=None, hide_markers=(), extra=(),
+              covers: list[Placed] | None = None, gain: float = 1.0) -> tuple[np.ndarray, np.ndarray | None]:
+        """The frame before the sensor's noise and compression (distortion, vignetting and the
+        exposure ``gain`` in), and the hand's mask: what a still scene's every frame starts from."""
+        covers = self.covers(hide_markers, np.random.default_rng(0)) if covers is None else covers
+        img, hand_mask = self._picture(list(placed) + list(extra), covers, hand, bump)
+        return self._distort(img).astype(np.float32) * (self._vignette() * np.float32(gain)), hand_mask
+
+    def exposure(self, rng: np.random.Generator) -> float:
+        """One frame's exposure against the look's (auto exposure and mains flicker)."""
+        return float(math.exp(rng.normal(0, self.look.exposure_drift)))
+
+    def covers(self, hidden, rng) -> list[Placed]:
+        """A cup or a card on each hidden marker."""
+        out = []
+        for mid in hidden:
+            c = self.layout.marker_corners()[mid].mean(0)
+            kind = "cup" if rng.random() < 0.5 else "card"
+            col = tuple(int(v) for v in rng.uniform(30, 230, 3))
+            # a card lies roughly square to the board (turned further it would leave a corner bare)
+            yaw = float(rng.uniform(0, 360)) if kind == "cup" else float(rng.choice([0, 90]) + rng.uniform(-25, 25))
+            out.append(Placed(kind, "", None, float(c[0] + rng.normal(0, 3)), float(c[1] + rng.normal(0, 3)), yaw, col))
+        return out
+
+    def _picture(self, things: list[Placed], covers: list[Placed], hand: BoardHand | None, bump: Bump | None):
+        """The lit pinhole picture (sRGB u8) and the hand's mask (or None)."""
+        albedo, gloss = self._posed_sheet(bump)
+        pw, ph = self.pin_size
+        made = [(p, self._solid(p, bump)) for p in things]
+        cover_solids = [(p, self._solid(p, bump)) for p in covers]
+        # shadows (on the lamp's direct light) and the dark under each piece's foot
+        lp = self.look.lamp
+        shadow = np.zeros((ph, pw), np.uint8)
+        contact = np.zeros((ph, pw), np.uint8)
+        for _, s in made + cover_solids:
+            hull = cv2.convexHull(self._shadow_of(s.verts).astype(np.float32))
+            pts = cv2.perspectiveTransform(hull.reshape(-1, 1, 2).astype(np.float64), self.H_table)
+            cv2.fillPoly(shadow, [np.round(pts.reshape(-1, 2) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+            base = cv2.perspectiveTransform(s.base.reshape(-1, 1, 2).astype(np.float64), self.H_table)
+            cv2.fillPoly(contact, [np.round(base.reshape(-1, 2) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
+        hand_shapes = _hand_shapes(hand, self.layout.sheet, bump and self.board_matrix(bump)) if hand else None
+        if hand_shapes:
+            for pts3, width, _ in hand_shapes:
+                _draw_shape(shadow, self._shadow_of(pts3), width, 255, self.H_table)
+        ppm = self.px_per_mm
+        sd = _soften(shadow, lp.shadow_blur * ppm) * lp.shadow_depth
+        ao = _soften(contact, 1.6 * ppm) * 0.35
+        light = (self.ambient * (1 - ao) + self.direct * (1 - sd))[..., None] * self.lamp
+        lin = albedo * light
+        if gloss is not None:
+            lin += (self.spec * (1 - sd) * gloss)[..., None] * self.lamp
+        img = linear_to_srgb_u8(lin)
+        # things standing on the board, far to near (the covers are on the table by the markers)
+        for p, s in cover_solids:
+            self._paint(img, s, p.colour, 0.3)
+            if p.kind == "cup":        # the drink inside, seen over the rim
+                rim = np.array([[p.x + 35 * math.cos(a), p.y + 35 * math.sin(a)] for a in np.linspace(0, 6.28, 24)])
+                top = self.board_to_table(rim, bump)
+                q = self.project(np.column_stack([top, np.full(len(top), -95.0)]))
+                cv2.fillPoly(img, [np.round(q * 16).astype(np.int32)], (30, 45, 70), cv2.LINE_AA, 4)
+        gloss_pc = self.look.piece_gloss
+        depth = [float(np.linalg.norm(self.C - s.verts.mean(0))) for _, s in made]
+        for i in np.argsort(depth)[::-1]:
+            p, s = made[i]
+            self._paint(img, s, p.colour, gloss_pc)
+        hand_mask = None
+        if hand_shapes:
+            hand_mask = np.zeros((ph, pw), np.uint8)
+            for pts3, width, colour in hand_shapes:
+                lin_c = self._shade(_LIN[np.array(colour[::-1])], UP, pts3.mean(0), 0.15)
+                bgr = tuple(int(v) for v in linear_to_srgb_u8(lin_c.reshape(1, 1, 3).astype(np.float32)).reshape(3))
+                _draw_shape(img, pts3, width, bgr, None, self.project)
+                _draw_shape(hand_mask, pts3, width, 255, None, self.project)
+        return img, hand_mask
+
+    def _distort(self, img: np.ndarray) -> np.ndarray:
+        if self.look.distortion <= 0:
+            return img
+        return cv2.remap(img, self._remap[0], self._remap[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+    def _vignette(self) -> np.ndarray:
+        if not hasattr(self, "_vig"):
+            w, h = self.size
+            ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+            r2 = ((xs - w / 2) ** 2 + (ys - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+            self._vig = (1 - self.look.vignette * r2)[..., None].astype(np.float32)
+        return self._vig
+
+    def _camera_effects(self, img: np.ndarray, rng: np.random.Generator | None, gain: float = 1.0) -> np.ndarray:
+        clean = self._distort(img).astype(np.float32) * (self._vignette() * np.float32(gain))
+        return self.sensor(clean, rng)
+
+    def sensor(self, clean: np.ndarray, rng: np.random.Generator | None,
+               noise: np.ndarray | None = None) -> np.ndarray:
+        """The camera's noise and compression on a clean picture (float); ``noise``: a
+        ready field of unit noise (the live camera reuses a few)."""
+        lk = self.look
+        if rng is None and noise is None:
+            return np.clip(clean + 0.5, 0, 255).astype(np.uint8)
+        if noise is None:
+            noise = self.noise_field(rng)
+        sigma = lk.noise * (0.6 + 0.004 * clean)
+        out = np.clip(clean + noise * sigma + 0.5, 0, 255).astype(np.uint8)
+        if lk.jpeg:
+            ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(lk.jpeg)])
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        return out
+
+    def noise_field(self, rng: np.random.Generator) -> np.ndarray:
+        """Unit sensor noise for one frame: one of a few fields drawn once per look, moved by a
+        random offset (drawing fresh noise for every pixel would cost more than the frame)."""
+        if not hasattr(self, "_noise_bank"):
+            w, h = self.size
+            bank = np.random.default_rng([self.look.seed, 8501])
+            c = self.look.chroma_noise
+            self._noise_bank = [(bank.standard_normal((h, w, 1), dtype=np.float32) * (1 - c)
+                                 + bank.standard_normal((h, w, 3), dtype=np.float32) * c) for _ in range(2)]
+        field = self._noise_bank[int(rng.integers(0, len(self._noise_bank)))]
+        dy, dx = (int(v) for v in rng.integers(0, 256, 2))
+        return np.roll(field, (dy, dx), axis=(0, 1))
+
+    # --- the truth ----------------------------------------------------------------------------
+
+    def truth(self, pieces: Pieces, placed: list[Placed], hidden=(), hand_mask: np.ndarray | None = None,
+              hand: BoardHand | None = None, bump: Bump | None = None) -> dict:
+        """What a frame of this scene shows, for tests and datasets (see the module's words)."""
+        w, h = self.size
+        markers = {}
+        for mid, c in self.layout.marker_corners().items():
+            corners = self.board_to_frame(c, bump)
+            inside = bool(np.all((corners >= 2) & (corners <= np.array([w - 3, h - 3]))))
+            covered = False
+            if hand_mask is not None:
+                pin = self.project(np.column_stack([self.board_to_table(c, bump), np.zeros(4)]))
+                m = np.zeros_like(hand_mask)
+                cv2.fillPoly(m, [np.round(pin).astype(np.int32)], 255)
+                covered = bool(np.count_nonzero(hand_mask[m > 0]) > 0.01 * max(1, np.count_nonzero(m)))
+            markers[str(mid)] = {"corners": np.round(corners, 3).tolist(),
+                                 "visible": inside and not covered and mid not in hidden}
+        where = []
+        for p in placed:
+            (u, v), = self.board_to_frame([(p.x, p.y)], bump)
+            where.append({"kind": p.kind, "key": p.key, "spot": p.spot, "mm": [round(p.x, 2), round(p.y, 2)],
+                          "px": [round(float(u), 2), round(float(v), 2)]})
+        return {
+            "pieces": pieces.model_dump(mode="json"),
+            "homography": np.round(self.homography(bump), 10).tolist(),
+            "distortion": self.look.distortion,
+            "size": [w, h],
+            "markers": markers,
+            "hidden_markers": hidden,
+            "hand": hand is not None,
+            "bump": None if bump is None else [bump.angle, bump.dx, bump.dy],
+            "placed": where,
+            "look": self.look.describe(),
+        }
+
+
+def _soften(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """A drawn mask (u8) blurred by ``sigma`` px, as 0..1; a wide blur is done at half size
+    (the same to the eye, a quarter of the work)."""
+    m = mask.astype(np.float32) * (1 / 255)
+    if sigma < 2.0:
+        return cv2.GaussianBlur(m, (0, 0), max(0.5, sigma))
+    h, w = mask.shape
+    small = cv2.resize(m, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    return cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 2), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+# --- the hand ---------------------------------------------------------------------------------
+
+def _hand_shapes(hand: BoardHand, sheet, B) -> list[tuple[np.ndarray, float, tuple[int, int, int]]]:
+    """A hand and arm as thick 3D polylines (table mm): (points, width mm, sRGB colour), the
+    sleeve first. The arm comes from beyond ``edge`` and rises away from the hand."""
+    tip = np.array([hand.x, hand.y])
+    if B is not None:
+        tip = B[:2, :2] @ tip + B[:2, 2]
+    w, h = sheet
+    start = {"bottom": (tip[0] * 0.8 + w * 0.1, h + 450.0), "top": (tip[0] * 0.8 + w * 0.1, -450.0),
+             "left": (-450.0, tip[1]), "right": (w + 450.0, tip[1])}[hand.edge]
+    start = np.array(start)
+    u = tip - start
+    u /= np.linalg.norm(u)
+    n = np.array([-u[1], u[0]])
+    wrist = tip - u * 165
+    z = lambda height: -height  # noqa: E731
+    arm = np.array([[*start, z(hand.height + 230)], [*(wrist - u * 5), z(hand.height + 25)]])
+    cut = arm[0] + (arm[1] - arm[0]) * (1 - hand.sleeve_share)
+    shapes = [(np.array([arm[0], cut]), 95.0, hand.sleeve),
+              (np.array([cut - (arm[1] - arm[0]) * 0.02, arm[1]]), 62.0, hand.skin)]
+    palm_end = wrist + u * 85
+    shapes.append((np.array([[*wrist, z(hand.height + 22)], [*palm_end, z(hand.height + 10)]]), 82.0, hand.skin))
+    for k, off in enumerate((-1.5, -0.5, 0.5, 1.5)):
+        a = math.radians(off * hand.spread)
+        d = np.array([u[0] * math.cos(a) - u[1] * math.sin(a), u[0] * math.sin(a) + u[1] * math.cos(a)])
+        base = palm_end + n * off * 19
+        ln = 70 if k in (1, 2) else 58
+        shapes.append((np.array([[*base, z(hand.height + 10)], [*(base + d * ln), z(hand.height)]]), 17.0, hand.skin))
+    thumb_base = wrist + u * 30 + n * 40
+    thumb_dir = u * 0.6 + n * 0.8
+    shapes.append((np.array([[*thumb_base, z(hand.height + 18)], [*(thumb_base + thumb_dir * 55), z(hand.height + 8)]]),
+                   20.0, hand.skin))
+    return shapes
+
+
+def _draw_shape(img, pts3, width_mm, colour, H=None, project=None) -> None:
+    """A thick stroke (a capsule) along 3D points: through ``project`` (table mm with z ->
+    px) or, for points already on the table ((n, 2)), through the homography ``H``."""
+    if project is not None:
+        px = project(pts3)
+        ends = project(pts3 + np.array([width_mm / 2, 0, 0]))
+    else:
+        p2 = np.asarray(pts3, np.float64)[:, :2]
+        px = cv2.perspectiveTransform(p2.reshape(-1, 1, 2), H).reshape(-1, 2)
+        ends = cv2.perspectiveTransform((p2 + np.array([width_mm / 2, 0])).reshape(-1, 1, 2), H).reshape(-1, 2)
+    # the stroke's width in pixels where each end is (it grows nearer the camera)
+    widths = 2 * np.linalg.norm(ends - px, axis=1)
+    steps = 8
+    for i in range(len(px) - 1):
+        for s in range(steps + 1):
+            t = s / steps
+            c = px[i] + (px[i + 1] - px[i]) * t
+            r = (widths[i] + (widths[i + 1] - widths[i]) * t) / 2
+            cv2.circle(img, (int(round(c[0] * 16)), int(round(c[1] * 16))), max(16, int(round(r * 16))), colour, -1,
+                       cv2.LINE_AA, 4)
+        a, b = px[i], px[i + 1]
+        d = b - a
+        nrm = np.array([-d[1], d[0]]) / max(np.linalg.norm(d), 1e-9)
+        quad = np.array([a + nrm * widths[i] / 2, b + nrm * widths[i + 1] / 2, b - nrm * widths[i + 1] / 2,
+                         a - nrm * widths[i] / 2])
+        cv2.fillPoly(img, [np.round(quad * 16).astype(np.int32)], colour, cv2.LINE_AA, 4)

@@ -1,0 +1,485 @@
+"""Reading the TOKYO METRO board from a camera frame: what stands on every place (issue 29).
+
+:class:`BoardReader` follows the board by its markers (:class:`~.board_pose.BoardTracker`),
+rectifies the frame once (the sheet at one pixel per mm, as the empty board's ``reference``
+was kept) and reads every place of the layout against the empty board's own look:
+
+1. **Light.** The lamps of a game night change (a lamp switched on, the evening darkening), so
+   each frame is first brought to the reference's light: per colour channel, a smooth gain over
+   the sheet (a quadratic in x and y of the log ratio frame / reference, fitted robustly: the
+   pieces and hands are a small share of the sheet and fall out as outliers).
+2. **Hands.** What differs from the empty board is marked on a coarse grid; a region of change
+   larger than any group of pieces (an arm, a hand, its shadow) means hands over the board:
+   the frame's pieces are not taken (``hands=True``).
+3. **Places.** Every place (``layout.spots()``: meeples on fields, pyramids at stations,
+   trains at stops, riders beside the track) is described by a few numbers measured in a small
+   disc at its middle (where a piece's body always covers its base, seen from any side): how
+   much and how much of it differs from the reference, the colour there relative to the sheet's
+   paper, the reference's own colour there, and the kind of place. A small network
+   (``models/board_spots.json``, trained by ``tools/learn_board.py`` on rendered boards of the
+   development family; numpy alone at run time) names it: empty, one of the five player
+   colours, or a train. A reading less sure than the model's bar is ``unsure``; a piece whose
+   colour is far from every player's colour of the palette (the model's, learned from the
+   development family, or the table's calibrated ``colours``) is unsure and said in
+   ``problems``.
+4. **Values.** Each line's value marker is found along its lane of the revenue track: the
+   row profile of change, its peak, its centre -> the nearest value space (``value_at``). A
+   second peak, a weak one, or a centre between two spaces is unsure (``value:<L>``).
+5. **The whole board.** A colour's meeple at two places: both unsure. A line's train at two
+   stops: both unsure. A colour no player has (``players``): unsure and a problem.
+
+The reading is a :class:`~companion.board_pieces.BoardReading`; ``unsure`` places are left out of
+every comparison by the table, so a confident reading must be right and a doubtful one says so.
+"""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from ..board_layout import BoardLayout, Spot
+from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
+from .board_pose import PX_PER_MM, BoardTracker, Pose, rectify
+
+MODEL_PATH = Path(__file__).with_name("models") / "board_spots.json"
+KINDS = ("meeple", "pyramid", "train", "rider")
+CLASSES = ("empty",) + PLAYER_COLOURS + ("train",)
+INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
+COARSE = 4               # mm per cell of the grid hands are looked for on
+HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
+HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
+TOLERANCE = 2            # px (mm): how far the pose may be off and a thin printed line still be the board's
+CHROMA_MARKER = 0.04     # a change of colour (share of the brightness) this strong: a coloured marker's face
+VALUE_OFF = 0.4          # a value marker's centre further than this share of a space from one: unsure
+PAPER_EPS = 8.0          # added to colours before ratios (dark noise)
+ONES = np.ones(3, np.float32)   # a sum over the colour channels as a product: several times quicker
+MARKERS_WORDS = ("No board markers found: lay the printed markers at the board's corners "
+                 "(companion calibrate print-board-markers) and keep them in the camera's view.")
+
+
+def feature_names() -> list[str]:
+    return (["change", "changed_3", "changed_6", "spread"]
+            + [f"colour_{c}" for c in "bgr"] + ["chroma_bg", "chroma_rg", "bright"]
+            + [f"ref_{c}" for c in "bgr"] + [f"diff_{c}" for c in "bgr"]
+            + ["ring_change", "ring_bright"]
+            + [f"kind_{k}" for k in KINDS])
+
+
+N_FEATURES = len(feature_names())
+
+
+# --- the model -----------------------------------------------------------------------------------
+
+class SpotModel:
+    """The exported network: inputs standardised, one tanh hidden layer, a softmax over CLASSES
+    at the fitted temperature; ``sure`` the bar of a confident reading; ``palette`` the player
+    colours' mean chroma/brightness (and spread) as the development family showed them."""
+
+    def __init__(self, model: dict):
+        if model.get("inputs") != feature_names() or tuple(model.get("classes", ())) != CLASSES:
+            raise ValueError("the board spot model was trained on other inputs: run tools/learn_board.py")
+        self.mean, self.std = np.array(model["mean"]), np.array(model["std"])
+        self.w1, self.b1 = np.array(model["w1"]), np.array(model["b1"])
+        self.w2, self.b2 = np.array(model["w2"]), np.array(model["b2"])
+        self.temperature = float(model.get("temperature", 1.0))
+        self.sure = float(model.get("sure", 0.98))
+        self.palette = {c: np.array(v) for c, v in model.get("palette", {}).items()}
+        self.palette_spread = np.array(model.get("palette_spread", [0.15, 0.15, 0.2]))
+        self.far = float(model.get("far", 4.0))
+        self.value_peak = float(model.get("value_peak", 6.0))
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        z = (x - self.mean) / self.std
+        return np.tanh(z @ self.w1 + self.b1) @ self.w2 + self.b2
+
+    def probabilities(self, x: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
+        z = self.logits(x) / self.temperature
+        if allowed is not None:
+            z = np.where(allowed, z, -np.inf)
+        z = np.exp(z - z.max(axis=-1, keepdims=True))
+        return z / z.sum(axis=-1, keepdims=True)
+
+
+def _outside(px: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """How far colours lie outside the reference's local range, summed over the channels."""
+    return (np.maximum(px - hi, 0) + np.maximum(lo - px, 0)) @ ONES
+
+
+def _median(px: np.ndarray) -> np.ndarray:
+    """The median over axis 1 of (n, k, 3) (a sort is several times quicker than np.median here)."""
+    k = px.shape[1]
+    srt = np.sort(px, axis=1)
+    return 0.5 * (srt[:, (k - 1) // 2] + srt[:, k // 2])
+
+
+@cache
+def spot_model(path: str = str(MODEL_PATH)) -> SpotModel:
+    return SpotModel(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+# --- where to look ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Sampling:
+    """Pixel indices (into the flattened rectified sheet) of each place's inner disc and ring."""
+
+    spots: tuple[Spot, ...]
+    inner: np.ndarray          # (n, k) flat indices
+    ring: np.ndarray           # (n, m)
+    kinds: np.ndarray          # (n, len(KINDS)) one-hot
+    allowed: np.ndarray        # (n, len(CLASSES)) which names a place may have
+
+
+def _disc_offsets(r_in: float, r_out: float) -> np.ndarray:
+    k = int(np.ceil(r_out))
+    yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
+    d = np.hypot(xx, yy)
+    sel = (d <= r_out) & (d >= r_in)
+    return np.stack([xx[sel], yy[sel]], axis=1)
+
+
+def _sampling(layout: BoardLayout, shape: tuple[int, int]) -> _Sampling:
+    h, w = shape
+    spots = tuple(layout.spots())
+    inner, ring = [], []
+    for s in spots:
+        r = s.r * PX_PER_MM
+        for out, offs in ((inner, _disc_offsets(0.0, max(2.0, INNER * r))),
+                          (ring, _disc_offsets(r + 2.0, r + 5.0))):
+            x = np.clip(np.round(s.x * PX_PER_MM + offs[:, 0]).astype(int), 0, w - 1)
+            y = np.clip(np.round(s.y * PX_PER_MM + offs[:, 1]).astype(int), 0, h - 1)
+            out.append(y * w + x)
+    # every place of a kind has the same radius on one board; pad to the widest all the same
+    def pad(rows):
+        m = max(len(r) for r in rows)
+        return np.stack([np.pad(r, (0, m - len(r)), mode="edge") for r in rows])
+    kinds = np.zeros((len(spots), len(KINDS)))
+    allowed = np.zeros((len(spots), len(CLASSES)), bool)
+    for i, s in enumerate(spots):
+        kinds[i, KINDS.index(s.kind)] = 1.0
+        allowed[i, 0] = True
+        if s.kind == "train":
+            allowed[i, CLASSES.index("train")] = True
+        else:
+            allowed[i, 1:1 + len(PLAYER_COLOURS)] = True
+    return _Sampling(spots, pad(inner), pad(ring), kinds, allowed)
+
+
+# --- light --------------------------------------------------------------------------------------
+
+def relight(sheet: np.ndarray, reference: np.ndarray, step: int = 8) -> np.ndarray:
+    """``sheet`` (float32 BGR) brought to the reference's light: per channel a smooth gain (a
+    quadratic in x, y of log(sheet / reference)), fitted on a coarse grid, twice, the second
+    time without the cells the first fit missed by much (pieces, hands, shadows)."""
+    h, w = sheet.shape[:2]
+    small_s = cv2.resize(sheet, (w // step, h // step), interpolation=cv2.INTER_AREA)
+    small_r = cv2.resize(reference, (w // step, h // step), interpolation=cv2.INTER_AREA)
+    ys, xs = np.mgrid[0:small_s.shape[0], 0:small_s.shape[1]]
+    u, v = (xs.ravel() + 0.5) / small_s.shape[1] - 0.5, (ys.ravel() + 0.5) / small_s.shape[0] - 0.5
+    A = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=1)
+    lr = (np.log(small_s.reshape(-1, 3) + PAPER_EPS) - np.log(small_r.reshape(-1, 3) + PAPER_EPS))
+    keep = np.ones(len(lr), bool)
+    for _ in range(3):
+        coef, *_ = np.linalg.lstsq(A[keep], lr[keep], rcond=None)
+        res = np.abs(lr - A @ coef).sum(axis=1)
+        bar = max(3.0 * float(np.median(res[keep])), 0.06)
+        keep = res < bar
+        if keep.sum() < 50:
+            break
+    # the gain at full size, cheaply: evaluated on the coarse grid and enlarged (it is smooth)
+    gain_small = np.exp(A @ coef).reshape(small_s.shape[0], small_s.shape[1], 3).astype(np.float32)
+    gain = cv2.resize(gain_small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return (sheet + PAPER_EPS) / gain - PAPER_EPS
+
+
+# --- the reader ---------------------------------------------------------------------------------
+
+class BoardReader:
+    """Reads frames of one board under one camera. ``reference``: the empty board rectified by
+    ``board_pose.rectify`` (the calibration keeps it). ``colours``: the table's calibrated piece
+    colours (colour -> BGR of the piece under the reference's light), else the model's palette.
+    ``players``: the colours in play (a piece of another colour is a problem); all five by
+    default. ``tracker``: the pose follower (one per camera stream; made here by default)."""
+
+    def __init__(self, layout: BoardLayout, reference: np.ndarray, colours: dict | None = None,
+                 players: tuple[str, ...] | None = None, model: SpotModel | None = None,
+                 tracker: BoardTracker | None = None):
+        if reference is None or reference.ndim != 3 or reference.shape[2] != 3:
+            raise ValueError("the reference is the empty board rectified to the sheet (a colour image)")
+        self.layout = layout
+        w, h = int(round(layout.sheet[0] * PX_PER_MM)), int(round(layout.sheet[1] * PX_PER_MM))
+        if reference.shape[:2] != (h, w):
+            reference = cv2.resize(reference, (w, h), interpolation=cv2.INTER_AREA)
+        self.reference = reference.astype(np.float32)
+        self.model = model or spot_model()
+        self.tracker = tracker or BoardTracker(layout)
+        self.players = tuple(players) if players else PLAYER_COLOURS
+        self._sampling = _sampling(layout, (h, w))
+        flat = self.reference.reshape(-1, 3)
+        # the paper: the sheet's brightest common colour (its median is print and paper mixed)
+        luma = flat.sum(axis=1)
+        self.paper = np.median(flat[luma >= np.quantile(luma, 0.6)], axis=0)
+        # the reference's darkest and lightest within TOLERANCE mm of each pixel: a pixel inside
+        # that range is the empty board's own (a pose a pixel off, a thin line resampled
+        # otherwise after a bump, make no change)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * TOLERANCE + 1, 2 * TOLERANCE + 1))
+        self._lo = cv2.erode(self.reference, kernel).reshape(-1, 3)
+        self._hi = cv2.dilate(self.reference, kernel).reshape(-1, 3)
+        self._lo_in, self._hi_in = self._lo[self._sampling.inner], self._hi[self._sampling.inner]
+        self._lo_ring, self._hi_ring = self._lo[self._sampling.ring], self._hi[self._sampling.ring]
+        self._ref_in = flat[self._sampling.inner]                 # (n, k, 3)
+        self._ref_ring = flat[self._sampling.ring]
+        self._ref_med = _median(self._ref_in)
+        self._ref_ring_sum = self._ref_ring.sum(axis=2).mean(axis=1) + 3 * PAPER_EPS
+        self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
+        self._ref_probe = flat[self._probe]
+        self.palette = self._palette(colours)
+        self._lanes = self._lane_sampling()
+
+    # --- public -------------------------------------------------------------------------------
+
+    def read(self, frame: np.ndarray) -> BoardReading:
+        t0 = time.perf_counter()
+        if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or min(frame.shape[:2]) < 32:
+            return BoardReading(pose="lost", problems=["The board camera's frame is empty or not a colour image."])
+        pose = self.tracker.locate(frame)
+        if pose.state == "lost":
+            return self._lost(pose, t0)
+        sheet = self.sheet(frame, pose)
+        return self.read_sheet(sheet, pose, t0)
+
+    def sheet(self, frame: np.ndarray, pose: Pose) -> np.ndarray:
+        """The frame's sheet in the reference's light (float32 BGR, 1 px per mm)."""
+        rect = rectify(frame, pose.H, self.layout).astype(np.float32)
+        return relight(rect, self.reference)
+
+    def read_sheet(self, sheet: np.ndarray, pose: Pose, t0: float | None = None) -> BoardReading:
+        t0 = time.perf_counter() if t0 is None else t0
+        hands, changed = self._hands(sheet)
+        problems: list[str] = []
+        if pose.state == "held":
+            problems.append(f"Only {pose.markers} of the 4 board markers in view: the board's last place is held.")
+        if hands:
+            return BoardReading(hands=True, markers=pose.markers, pose=pose.state, problems=problems,
+                                ms=self._ms(t0))
+        noise = self._noise(sheet.reshape(-1, 3))
+        x = self.features(sheet, noise)
+        p = self.model.probabilities(x, self._sampling.allowed)
+        pieces, unsure, more = self._assemble(p, x)
+        problems += more
+        values, v_unsure = self._values(sheet, noise)
+        unsure += v_unsure
+        pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
+                        values=values)
+        return BoardReading(pieces=pieces, unsure=sorted(set(unsure))[:2000], hands=False, markers=pose.markers,
+                            pose=pose.state, problems=problems[:20], ms=self._ms(t0))
+
+    # --- features -----------------------------------------------------------------------------
+
+    def features(self, sheet: np.ndarray, noise: float | None = None) -> np.ndarray:
+        """Every place's inputs to the model (n x N_FEATURES), relative to the reference and the
+        sheet's paper: no absolute colour or brightness goes in."""
+        flat = sheet.reshape(-1, 3)
+        s = self._sampling
+        px, ref = flat[s.inner], self._ref_in                  # (n, k, 3)
+        ring = flat[s.ring]
+        scale = float(self.paper.sum())
+        noise = self._noise(flat) if noise is None else noise
+        d = _outside(px, self._lo_in, self._hi_in) / scale      # (n, k)
+        med = _median(px)
+        paper = self.paper + PAPER_EPS
+        colour = np.log((med + PAPER_EPS) / paper)
+        chroma_bg = np.log((med[:, 0] + PAPER_EPS) / (med[:, 1] + PAPER_EPS))
+        chroma_rg = np.log((med[:, 2] + PAPER_EPS) / (med[:, 1] + PAPER_EPS))
+        bright = np.log((med.sum(axis=1) + 3 * PAPER_EPS) / paper.sum())
+        ref_med = self._ref_med
+        refc = np.log((ref_med + PAPER_EPS) / paper)
+        diff = (med - ref_med) / paper
+        luma = (px @ ONES) / scale
+        spread = luma.std(axis=1)
+        ring_sum = ring @ ONES
+        ring_change = _outside(ring, self._lo_ring, self._hi_ring).mean(axis=1) / scale
+        ring_bright = np.log((ring_sum.mean(axis=1) + 3 * PAPER_EPS) / self._ref_ring_sum)
+        return np.column_stack([
+            d.mean(axis=1), (d > 3 * noise).mean(axis=1), (d > 6 * noise).mean(axis=1), spread,
+            colour, chroma_bg, chroma_rg, bright, refc, diff, ring_change, ring_bright, s.kinds])
+
+    def _noise(self, flat: np.ndarray) -> float:
+        """The frame's typical difference from the reference on the bare sheet (relative to the
+        paper): the sensor's noise and what the light's fit left; a floor against a perfect match."""
+        d = _outside(flat[self._probe], self._lo[self._probe], self._hi[self._probe]) / float(self.paper.sum())
+        return max(float(np.partition(d, len(d) // 2)[len(d) // 2]), 0.01)
+
+    # --- hands --------------------------------------------------------------------------------
+
+    def _hands(self, sheet: np.ndarray) -> tuple[bool, np.ndarray]:
+        """Whether something larger than any group of pieces is over the board: the coarse
+        grid of change, its connected regions, the largest one's area and span."""
+        h, w = sheet.shape[:2]
+        small = cv2.resize(sheet, (w // COARSE, h // COARSE), interpolation=cv2.INTER_AREA)
+        ref = self._coarse_ref()
+        d = np.abs(small - ref).sum(axis=2) / float(self.paper.sum())
+        bar = max(0.12, 4 * float(np.median(d)))
+        mask = (d > bar).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if n <= 1:
+            return False, mask
+        areas = stats[1:, cv2.CC_STAT_AREA] * COARSE * COARSE
+        spans = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) * COARSE
+        return bool(areas.max() > HAND_MM2 or spans.max() > HAND_SPAN), mask
+
+    def _coarse_ref(self) -> np.ndarray:
+        if not hasattr(self, "_coarse"):
+            h, w = self.reference.shape[:2]
+            self._coarse = cv2.resize(self.reference, (w // COARSE, h // COARSE), interpolation=cv2.INTER_AREA)
+        return self._coarse
+
+    # --- the whole board ----------------------------------------------------------------------
+
+    def _palette(self, colours: dict | None) -> dict[str, np.ndarray]:
+        """Each player colour as (chroma_bg, chroma_rg, bright) relative to this sheet's paper:
+        from the calibrated colours when given, else the model's palette."""
+        if colours:
+            out = {}
+            paper = self.paper + PAPER_EPS
+            for c, bgr in colours.items():
+                b = np.asarray(bgr, np.float64)
+                out[c] = np.array([np.log((b[0] + PAPER_EPS) / (b[1] + PAPER_EPS)),
+                                   np.log((b[2] + PAPER_EPS) / (b[1] + PAPER_EPS)),
+                                   np.log((b.sum() + 3 * PAPER_EPS) / paper.sum())])
+            return out
+        return dict(self.model.palette)
+
+    def _far_from_palette(self, x: np.ndarray) -> np.ndarray:
+        """Per place: how far its colour lies from the nearest player colour, in spreads."""
+        if not self.palette:
+            return np.zeros(len(x))
+        names = feature_names()
+        cols = [names.index("chroma_bg"), names.index("chroma_rg"), names.index("bright")]
+        v = x[:, cols]
+        P = np.stack(list(self.palette.values()))
+        d = np.sqrt((((v[:, None, :] - P[None]) / self.model.palette_spread) ** 2).sum(axis=2))
+        return d.min(axis=1)
+
+    def _assemble(self, p: np.ndarray, x: np.ndarray):
+        s = self._sampling
+        best = p.argmax(axis=1)
+        conf = p[np.arange(len(p)), best]
+        sure = conf >= self.model.sure
+        far = self._far_from_palette(x)
+        unsure: list[str] = []
+        problems: list[str] = []
+        pyramids: dict[str, str] = {}
+        meeple_at: dict[str, list[tuple[str, str]]] = {}
+        train_at: dict[str, list[int]] = {}
+        for i, spot in enumerate(s.spots):
+            name = CLASSES[best[i]]
+            if not sure[i]:
+                unsure.append(spot.id)
+                continue
+            if name == "empty":
+                continue
+            if name in PLAYER_COLOURS and (far[i] > self.model.far or name not in self.players):
+                unsure.append(spot.id)
+                if len(problems) < 10:
+                    problems.append(f"A piece at {spot.id} matches no player's colour"
+                                    + (f" (it looks {name}, not in play)." if name not in self.players
+                                       and far[i] <= self.model.far else "."))
+                continue
+            kind, _, rest = spot.id.partition(":")
+            if spot.kind == "pyramid":
+                pyramids[rest] = name
+            elif spot.kind in ("meeple", "rider"):
+                place = spot.id if spot.kind == "meeple" else "ride:" + rest.split(":")[0]
+                meeple_at.setdefault(name, []).append((place, spot.id))
+            elif spot.kind == "train":
+                letter, k = rest.split(":")
+                train_at.setdefault(letter, []).append(int(k))
+        meeples = {}
+        for colour, places in meeple_at.items():
+            if len(places) == 1:
+                meeples[colour] = places[0][0]
+            else:
+                unsure += [sid for _, sid in places]
+                problems.append(f"The {colour} meeple is seen at {len(places)} places.")
+        trains = {}
+        for letter, ks in train_at.items():
+            if len(ks) == 1:
+                trains[letter] = ks[0]
+            else:
+                unsure += [f"stop:{letter}:{k}" for k in ks]
+        return {"pyramids": pyramids, "meeples": meeples, "trains": trains}, unsure, problems
+
+    # --- values -------------------------------------------------------------------------------
+
+    def _lane_sampling(self):
+        L = self.layout
+        h, w = self.reference.shape[:2]
+        ys = np.arange(int(max(0, min(L.values) - 12)), int(min(h, max(L.values) + 12)))
+        half = max(2, int(L.lane_width * 0.22))
+        out = {}
+        for letter, x in L.lanes.items():
+            xs = np.arange(int(round(x)) - half, int(round(x)) + half + 1).clip(0, w - 1)
+            out[letter] = (ys[:, None] * w + xs[None, :])
+        return ys, out
+
+    def _values(self, sheet: np.ndarray, noise: float | None = None) -> tuple[dict[str, int], list[str]]:
+        """Each line's value marker along its lane: where the lane differs from the empty track
+        most (a marker's width of rows) says whether and roughly where it is; its centre is the
+        middle of the change in colour there (a marker is the line's colour, full strength, on
+        the lane's pale tint; its shadow only darkens the tint, so the colour's change is not
+        pulled towards the shadow), else of the change in brightness (a grey line's marker) ->
+        the nearest value space. A second marker-sized change on the lane, or a centre too far
+        from any space, is unsure."""
+        ys, lanes = self._lanes
+        flat, ref = sheet.reshape(-1, 3), self.reference.reshape(-1, 3)
+        scale = float(self.paper.sum())
+        r = max(2, int(round(self.layout.radius.get("train", 6.0))))
+        step_mm = abs(self.layout.values[1] - self.layout.values[0]) if len(self.layout.values) > 1 else 6.0
+        values, unsure = {}, []
+        noise = self._noise(flat) if noise is None else noise
+        kernel = np.ones(2 * r + 1) / (2 * r + 1)
+        for letter, idx in lanes.items():
+            px = flat[idx]
+            prof = (_outside(px, self._lo[idx], self._hi[idx]) / scale).mean(axis=1) / noise
+            sm = np.convolve(prof, kernel, mode="same")
+            k = int(np.argmax(sm))
+            peak = sm[k]
+            if peak < self.model.value_peak * 0.5:
+                continue                                   # no marker on this lane
+            lo, hi = max(0, k - r - 3), min(len(prof), k + r + 4)
+            rf = ref[idx[lo:hi]]
+            c = px[lo:hi] / (px[lo:hi] @ ONES + 3 * PAPER_EPS)[..., None]
+            cr = rf / (rf @ ONES + 3 * PAPER_EPS)[..., None]
+            chroma = (np.abs(c - cr) @ ONES).mean(axis=1)
+            wgt = chroma if chroma.max() >= CHROMA_MARKER else prof[lo:hi]
+            wgt = np.clip(wgt - 0.5 * wgt.max(), 0, None)
+            centre = float((ys[lo:hi] * wgt).sum() / wgt.sum()) if wgt.sum() > 0 else float(ys[k])
+            others = sm.copy()
+            others[max(0, k - 3 * r):k + 3 * r + 1] = 0
+            v = self.layout.value_at(centre)
+            off = abs(centre - self.layout.lane_y(v))
+            if peak < self.model.value_peak or others.max() > 0.5 * peak or off > VALUE_OFF * step_mm:
+                unsure.append(f"value:{letter}")
+                continue
+            values[letter] = v
+        return values, unsure
+
+    # --- no board -----------------------------------------------------------------------------
+
+    def _lost(self, pose: Pose, t0: float) -> BoardReading:
+        if pose.markers == 0:
+            words = MARKERS_WORDS
+        else:
+            words = (f"Only {pose.markers} of the 4 board markers found: the board cannot be placed. "
+                     "Keep at least two markers (better all four) in the camera's view, uncovered.")
+        return BoardReading(pose="lost", markers=pose.markers, problems=[words], ms=self._ms(t0))
+
+    @staticmethod
+    def _ms(t0: float) -> float:
+        return round((time.perf_counter() - t0) * 1000.0, 2)
