@@ -102,6 +102,9 @@ export function moveWords(view, ix, move) {
   const content = tileContent(view, ix, { move });
   return h("span", { class: "bc-move", dataset: { kind: move.kind } },
     Number.isInteger(move.player) && move.player >= 0 ? seatDot(st, move.player, { cls: "sm" }) : null,
+    // the card it is played with tells candidates apart (the same station built with either card)
+    move.args && typeof move.args.card === "string" && move.kind !== "card"
+      ? h("span", { class: "m-card-chip", testid: "board-move-card" }, move.args.card) : null,
     NAMED_KINDS.has(move.kind) ? h("span", { class: "bc-kind" }, t(`metro.kind.${move.kind}`)) : null,
     h("span", { class: "bc-where" }, content));
 }
@@ -147,35 +150,36 @@ function makePanel(gameId) {
   const el = h("section", { class: "panel board-cam", testid: "board-camera" },
     h("div", { class: "bc-head" }, title, tags), body, picture);
 
-  const me = { el, gameId, view: null, bc: null, drawn: null, todo: null, asked: 0 };
+  const me = { el, gameId, view: null, bc: null, drawn: null, todo: null };
 
   // --- what the page holds: the newest view, the newest board camera state ---
+  // The board camera's own `rev` orders its states; a view of a new game position always wins.
+  const take = (bc, seqChanged = false) => {
+    const older = me.bc && !seqChanged && typeof bc.rev === "number" && typeof me.bc.rev === "number"
+      && bc.rev < me.bc.rev;
+    if (!older) me.bc = bc;
+  };
   me.fromView = (view, bc) => {
+    const seqChanged = !me.view || me.view.seq !== view.seq;
     me.view = view;
-    // The view's state is as new as the view; a poll's answer may be newer (no new record).
-    if (!me.bc || me.viewSeq !== view.seq || me.polledAt < me.viewAt) me.bc = bc;
-    me.viewSeq = view.seq;
-    me.viewAt = Date.now();
+    take(bc, seqChanged);
     draw();
   };
-  me.polledAt = 0;
-  me.viewAt = 0;
 
   // (A server that pushes the board camera's news in the view, with its `rev`, needs no asking.)
+  const ask = async () => {
+    try {
+      const bc = await api.board(gameId, { quiet: true });
+      if (bc && typeof bc === "object") { take(bc); draw(); }
+    } catch (_) { /* the connection badge says so; the view keeps the last state */ }
+  };
   const poll = async () => {
     const pushed = me.view && typeof me.view.rev === "number";
-    if (!pushed && el.isConnected && document.visibilityState === "visible") {
-      try {
-        const bc = await api.board(gameId, { quiet: true });
-        if (bc && typeof bc === "object") { me.bc = bc; me.polledAt = Date.now(); draw(); }
-      } catch (_) { /* the connection badge says so; the view keeps the last state */ }
-    }
+    if (!pushed && el.isConnected && document.visibilityState === "visible") await ask();
     setTimeout(poll, POLL_MS);
   };
   setTimeout(poll, POLL_MS);
-  me.refresh = async () => {
-    try { me.bc = await api.board(gameId, { quiet: true }); me.polledAt = Date.now(); draw(); } catch (_) { /* next poll */ }
-  };
+  me.refresh = ask;
 
   // --- the picture (the host's) ---
   let loading = false;
