@@ -16,6 +16,7 @@ the panel fitting the phone; Dismiss; the host's auto switch and picture. One ro
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from contextlib import closing
@@ -23,11 +24,11 @@ from pathlib import Path
 from urllib.error import HTTPError
 
 import pytest
-from browser_support import assert_fits, call, move_testid, shown, tap, wait_until
+from browser_support import assert_fits, call, move_testid, shown, tap
 from playwright.sync_api import expect
-
-REPLY_MS = 20_000  # a board read and settled, a move proposed: about a second (far more on a busy machine)
 from server_support import Server
+
+import game_night
 
 from companion.rules.engine import Move
 from companion.rules.metro.pieces import on_board
@@ -36,6 +37,7 @@ from companion.table.store import EventStore
 
 pytestmark = pytest.mark.browser
 
+REPLY_MS = 20_000  # a board read and settled, a move proposed: about a second (far more on a busy machine)
 TABLE_SIZE = {"width": 1280, "height": 800}
 PHONE_SIZE = {"width": 390, "height": 844}
 NAMES = ["Aki", "Ben", "Chie", "Dai"]
@@ -115,7 +117,7 @@ class Table:
     def __init__(self, server: Server, gid: str, table, phone, tokens: list[str]):
         self.base, self.data, self.gid = server.url, server.data, gid
         self.table, self.phone, self.tokens = table, phone, tokens
-        self.by_board = self.tapped = self.questions = 0
+        self.by_board = self.tapped = self.questions = self.on_phone = 0
 
     def view(self, seat: int | None = None) -> dict:
         return call(self.base, "GET", f"/api/games/{self.gid}/view", token=None if seat is None else self.tokens[seat])
@@ -177,6 +179,7 @@ class Table:
         assert after["seq"] > before, f"confirming {move} made no move"
         shown(self.table, after["seq"])
         self.by_board += 1
+        self.on_phone += page is self.phone
         return after
 
 
@@ -276,6 +279,7 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
                 expect(phone.get_by_test_id("board-wait")).to_contain_text(NAMES[seat])
                 expect(phone.get_by_test_id("board-confirm")).to_have_count(0)
                 assert_fits(phone, "the board camera's proposal on the phone")
+                game_night.screenshot(phone, "board-proposal", full_page=False)
                 expect(table.get_by_test_id("board-proposal")).to_contain_text(NAMES[seat])
                 tap(table, "board-dismiss")
                 expect(table.get_by_test_id("board-proposal")).to_have_count(0, timeout=REPLY_MS)
@@ -326,7 +330,8 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
             game.tap_move(seat, move)
     else:
         pytest.fail(f"the round did not end in {MAX_STEPS} steps")
-    assert game.by_board >= 5 and knocked and todo_done and dismissed, (game.by_board, knocked, todo_done, dismissed)
+    assert game.by_board >= 5 and game.on_phone and knocked and todo_done and dismissed, (
+        game.by_board, game.on_phone, knocked, todo_done, dismissed)
 
     # The host's switch for the auto mode (on, then off again).
     tap(table, "board-auto")
@@ -334,8 +339,16 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
     tap(table, "board-auto")
     expect(table.get_by_test_id("board-camera")).to_have_attribute("data-auto", "false", timeout=REPLY_MS)
     expect(table.get_by_test_id("board-image")).to_have_attribute("data-state", "ok")
+    # In German and Japanese too: every word from the catalogues.
+    for lang, title in (("de", "Die Brettkamera"), ("ja", "ボードカメラ")):
+        tap(table, f"lang-{lang}")
+        expect(table.get_by_test_id("board-camera")).to_contain_text(title)
+        raw = table.get_by_test_id("board-camera").inner_text()
+        assert "metro.board." not in raw and not re.search(r"\{[a-z_]+\}", raw), raw
+    tap(table, "lang-en")
     assert not errors, errors
-    print(f"board game: {game.by_board} moves by the board, {game.tapped} taps, {time.monotonic() - started:.1f} s")
+    print(f"board game: {game.by_board} moves by the board ({game.on_phone} on the phone, {game.questions} questions), "
+          f"{game.tapped} taps, {time.monotonic() - started:.1f} s")
 
 
 def knock(game: Table) -> None:
@@ -365,6 +378,7 @@ def knock(game: Table) -> None:
     item.hover()
     light = table.get_by_test_id("map-highlight")
     expect(light).to_have_count(1)
+    game_night.screenshot(table, "board-vs-game")
     if first["piece"] == "pyramid":
         expect(light).to_have_attribute("data-station", first["key"])
     sim(base, follow_game=True)

@@ -97,11 +97,11 @@ export function differenceTarget(ix, d) {
 }
 
 // A proposed move in the words the move buttons use: the seat, what kind, where.
-export function moveWords(view, ix, move) {
+export function moveWords(view, ix, move, { seat = null } = {}) {
   const st = view.state;
   const content = tileContent(view, ix, { move });
   return h("span", { class: "bc-move", dataset: { kind: move.kind } },
-    Number.isInteger(move.player) && move.player >= 0 ? seatDot(st, move.player, { cls: "sm" }) : null,
+    Number.isInteger(move.player) && move.player >= 0 && move.player !== seat ? seatDot(st, move.player, { cls: "sm" }) : null,
     // the card it is played with tells candidates apart (the same station built with either card)
     move.args && typeof move.args.card === "string" && move.kind !== "card"
       ? h("span", { class: "m-card-chip", testid: "board-move-card" }, move.args.card) : null,
@@ -270,6 +270,7 @@ function proposalPart(me, view, ix, bc, host) {
   const seat = prop ? prop.seat : cands[0].moves[0] && cands[0].moves[0].player;
   const mayAnswer = Boolean(prop) && (host || (Number.isInteger(view.viewer) && view.viewer === seat));
   const name = Number.isInteger(seat) ? seatName(st, seat) : "";
+  const lead = Number.isInteger(seat) ? [seatDot(st, seat, { cls: "sm" }), " "] : null;
   const confirm = (candidate) => (e) => act(e.currentTarget, async () => {
     await api.boardConfirm(me.gameId, prop.id, candidate);
   }, me);
@@ -277,17 +278,17 @@ function proposalPart(me, view, ix, bc, host) {
     onclick: (e) => act(e.currentTarget, () => api.boardDismiss(me.gameId, prop.id), me) }, t("metro.board.dismiss")) : null;
   if (cands && cands.length > 1) {
     return h("div", { class: "bc-proposal question", testid: "board-question", dataset: { proposal: prop ? prop.id : "" } },
-      h("p", { class: "bc-lead" }, t("metro.board.question", { name })),
+      h("p", { class: "bc-lead" }, lead, t("metro.board.question", { name })),
       h("ol", { class: "bc-cands" }, cands.map((c, i) => h("li", { testid: `board-candidate-${i}` },
-        h("span", { class: "bc-moves" }, c.moves.map((m) => moveWords(view, ix, m))),
+        h("span", { class: "bc-moves" }, c.moves.map((m) => moveWords(view, ix, m, { seat }))),
         mayAnswer ? h("button", { class: "big primary", testid: `board-pick-${i}`, onclick: confirm(i) },
           t("metro.board.pick")) : null))),
       mayAnswer ? h("div", { class: "move-row" }, dismiss) : h("p", { class: "bc-sub muted" }, t("metro.board.waitFor", { name })));
   }
   const moves = prop ? prop.moves : cands[0].moves;
   return h("div", { class: "bc-proposal", testid: "board-proposal", dataset: { proposal: prop ? prop.id : "", seat: String(seat) } },
-    h("p", { class: "bc-lead" }, t("metro.board.proposal", { name })),
-    h("div", { class: "bc-moves" }, moves.map((m) => moveWords(view, ix, m))),
+    h("p", { class: "bc-lead" }, lead, t("metro.board.proposal", { name })),
+    h("div", { class: "bc-moves" }, moves.map((m) => moveWords(view, ix, m, { seat }))),
     mayAnswer ? h("div", { class: "move-row bc-buttons" },
       h("button", { class: "big primary", testid: "board-confirm", onclick: confirm(cands ? 0 : null) }, "✓ ",
         t("metro.board.confirm")), dismiss)
@@ -329,8 +330,10 @@ function differencesPart(me, st, ix, bc) {
       h("p", { class: "bc-sub muted" }, t("metro.board.todoHint")),
       h("ul", { class: "bc-list" }, items.map((d) => diffItem(st, ix, d, { todo: true, done: !open(d) })))), matches];
   }
-  if (!diffs.length) {
+  // A move the board shows (a proposal, a question) says all its differences already.
+  if (!diffs.length || bc.proposal || (bc.candidates && bc.candidates.length)) {
     if (matches) return matches;
+    if (diffs.length) return null;
     return bc.state === "reading" && bc.matches === null
       ? h("p", { class: "bc-sub muted", testid: "board-unsettled" }, t("metro.board.unsettled")) : null;
   }
