@@ -20,6 +20,7 @@ KINDS = {  # module name prefix -> kind
     "test_vision_": "vision",
     "test_doctests_vision": "vision",
     "test_sim_": "vision",
+    "test_board_device": "vision",      # the simulated board camera read by the board reader
     "test_firmware_simavr": "device",
     "test_sensors_link": "device",
     "test_sensor_restarts": "device",
@@ -56,6 +57,7 @@ TYPICAL_SECONDS = {
     "test_crash_campaign": 20.0, "test_slow_clients": 1.5, "test_api_schema": 13.0,
     "test_devices_learning": 3.0, "test_corrections": 1.0, "test_feed": 3.0,
     "test_dashboard_history": 7.0, "test_history": 1.5,
+    "test_board_device": 7.0, "test_board_watch": 1.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.

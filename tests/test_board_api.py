@@ -68,6 +68,9 @@ def test_the_view_carries_the_board_camera_and_a_phone_confirms_its_own_seats_pr
 
 def test_the_host_dismisses_switches_auto_mode_and_bad_answers_are_refused(table):
     client, gid, tokens = table
+    # A new game's board is a to-do until it is set up (value markers at 0): here it is.
+    assert client.get(f"/api/games/{gid}/board").json()["cause"] is None   # nothing settled yet
+    show(client, expected(session_of(client, gid).state), -10.0)
     move, pieces = placed(client, gid)
     show(client, pieces, 0.0)
     pid = client.get(f"/api/games/{gid}/board").json()["proposal"]["id"]
@@ -117,3 +120,17 @@ def test_what_is_refused_without_a_board_camera_or_a_metro_game(table):
     assert r.status_code == 404 and "TOKYO METRO" in r.json()["detail"]
     assert "board_camera" not in view_of(client, other)
     assert client.get("/api/games/nosuch/board").status_code == 404
+
+
+def test_a_proposal_is_pushed_to_the_live_views(table):
+    client, gid, tokens = table
+    move, pieces = placed(client, gid)
+    with client.websocket_connect(f"/api/games/{gid}/ws") as live:
+        first = live.receive_json()
+        assert first["board_camera"]["proposal"] is None
+        show(client, pieces, 0.0)   # no record: the view's rev changes, and the view is sent again
+        pushed = live.receive_json()
+        while pushed["board_camera"]["proposal"] is None:
+            pushed = live.receive_json()
+        assert pushed["seq"] == first["seq"] and pushed["rev"] > first["rev"]
+        assert pushed["board_camera"]["proposal"]["moves"] == [move.to_json()]

@@ -17,16 +17,20 @@ from companion.table.errors import Forbidden, IllegalMove
 from companion.table.session import TableSession
 
 SEED = 2
+COLOURS = ("red", "blue", "yellow", "green", "purple")
 
 
-def new_game(store, bots=()) -> TableSession:
+def new_game(store) -> TableSession:
     """A four-seat TOKYO METRO game past its bids (the simulated table deals; each phone bids)."""
-    session = TableSession.create(store, "tokyo_metro", ["Aki", "Ben", "Chie", "Dai"], bots=list(bots), seed=SEED,
+    session = TableSession.create(store, "tokyo_metro", ["Aki", "Ben", "Chie", "Dai"], seed=SEED,
                                   automation=SIM_TABLE)
-    for seat in range(4):
-        if seat not in bots:
-            session.submit(Move("bid", seat, {"amount": 0}), viewer=seat)
+    bid_all(session)
     return session
+
+
+def bid_all(session) -> None:
+    for seat in range(len(session.config["names"])):
+        session.submit(Move("bid", seat, {"amount": 0}), viewer=seat)
 
 
 def to_actions(session) -> None:
@@ -216,6 +220,15 @@ def test_frames_with_hands_or_a_lost_pose_are_not_taken_and_a_hand_that_stays_is
     assert settle(watch, board, t) == "proposal"   # it left: the board settles
     assert watch.problem is None
     assert LOST_S < HANDS_STUCK_S
+
+
+def test_a_new_games_board_is_a_to_do_until_it_is_set_up(store):
+    session = TableSession.create(store, "tokyo_metro", ["Aki", "Ben"], seed=SEED, automation=SIM_TABLE)
+    watch = session.board_watch
+    assert settle(watch, Pieces(), 0.0) == "differences"   # an empty board: the value markers are to be set
+    shown = watch.to_json()
+    assert shown["cause"] == "dashboard" and {d["piece"] for d in shown["differences"]} == {"value"}
+    assert settle(watch, expected(session.state), 10.0) == "matches" and watch.todo_since is None
 
 
 def test_a_spot_read_with_doubt_is_left_out(store):

@@ -44,10 +44,12 @@ HANDS_STUCK_S = 20.0    # a hand over the board this long is a problem to show (
 LOST_S = 2.0            # the pose lost (or no markers) this long is a problem to show
 BOARD_GAMES = frozenset({"tokyo_metro"})   # the games whose board the camera reads
 
-# The reader's words for what is wrong (BoardReading.problems) -> the dashboard's codes.
-_PROBLEM_WORDS = (("colour", "unknown_colour"), ("color", "unknown_colour"), ("wrong board", "wrong_board"),
-                  ("marker", "no_markers"), ("calibrat", "calibrate"))
-_UNREADABLE = {"wrong_board"}   # a frame whose reading says this is not taken at all
+# The reader's words for what is wrong (BoardReading.problems, vision/board_read.py) -> the
+# dashboard's codes. Markers out of view show as the pose (held, or lost for a while: no_markers,
+# pose_lost); a meeple seen twice is unsure there and needs no word of its own.
+_PROBLEM_WORDS = (("no player's colour", "unknown_colour"), ("wrong board", "wrong_board"),
+                  ("not this board", "wrong_board"), ("empty or not a colour image", "camera_error"))
+_UNREADABLE = {"wrong_board", "camera_error"}   # a frame whose reading says this is not taken at all
 
 
 class BadAnswer(ValueError):
@@ -84,10 +86,10 @@ class Proposal:
                 "seat": self.seat, "settled_at": round(self.settled_at, 3), "proposed_at": round(self.proposed_at, 3)}
 
 
-def problem_code(words: str) -> str:
-    """The dashboard's code for a problem the reader put in words (``unknown_colour`` when unsure)."""
+def problem_code(words: str) -> str | None:
+    """The dashboard's code for a problem the reader put in words (None: nothing to show)."""
     low = words.lower()
-    return next((code for word, code in _PROBLEM_WORDS if word in low), "unknown_colour")
+    return next((code for word, code in _PROBLEM_WORDS if word in low), None)
 
 
 def same_pieces(a: BoardReading, b: BoardReading) -> bool:
@@ -122,6 +124,10 @@ class BoardWatch:
         self.todo_since: float | None = None  # since when a move made elsewhere waits to be made on the board
         self._dismissed: tuple[Pieces, int] | None = None
         self._recheck = False
+        if not session.folded.history:
+            # A new game: the board is still to be set up (the value markers at 0, ...): a to-do
+            # from the empty board, as after a move made on the dashboard.
+            self._before, self.todo_since = Pieces(), clock()
 
     # --- frames -------------------------------------------------------------------------------
 
@@ -135,7 +141,7 @@ class BoardWatch:
         with self.session.lock:
             before = self._shown()
             self.markers, self.pose = reading.markers, reading.pose
-            codes = [problem_code(p) for p in reading.problems]
+            codes = [c for c in map(problem_code, reading.problems) if c]
             usable = reading.usable and not (set(codes) & _UNREADABLE)
             self._hands_since = (self._hands_since or now) if reading.hands else None
             lost = reading.pose == "lost"
@@ -165,8 +171,12 @@ class BoardWatch:
             settled, settled_at = self.settled, self.settled_at
             state, step, over = self.session.state, self.session.step, self.session.over
             self._changed(before)
-        # The proposal's time in the frame's clock: when it settled, plus the time taken here since.
-        return self._compare(settled, settled_at, state, step, over, lambda: now + self.clock() - entered)
+        # The proposal's time on the frame's clock: the watch's own when the frame was timed on it
+        # (the board camera's thread: the frame's reading is part of the wait), else the time the
+        # frame settled plus the time taken here since (a caller with a clock of its own).
+        same_clock = at is None or 0.0 <= entered - at < 30.0
+        return self._compare(settled, settled_at, state, step, over,
+                             self.clock if same_clock else (lambda: now + self.clock() - entered))
 
     def _problem_now(self, reading: BoardReading, codes: list[str], now: float) -> dict | None:
         if self._hands_since is not None and now - self._hands_since > HANDS_STUCK_S:
@@ -175,7 +185,8 @@ class BoardWatch:
             return {"code": "no_markers" if reading.markers == 0 else "pose_lost",
                     "params": {"markers": reading.markers}}
         if codes:
-            return {"code": codes[0], "params": {"detail": reading.problems[0][:200]}}
+            said = next(p for p in reading.problems if problem_code(p) == codes[0])
+            return {"code": codes[0], "params": {"detail": said[:200]}}
         return None
 
     # --- comparing -----------------------------------------------------------------------------
@@ -256,6 +267,8 @@ class BoardWatch:
                 else:
                     self.cause = "dashboard" if self._before is not None else "board"
                     self._recheck = True
+        if self.settled is not None and not self.matches:
+            self._recheck = True   # the next position may explain the board (or no longer)
         self._changed(before, notify=False)
 
     # --- answers ---------------------------------------------------------------------------------
@@ -348,10 +361,6 @@ class BoardWatch:
             self.rev += 1
             self.session.touched()
         self.session.notify()
-
-    def todo(self) -> list[Difference]:
-        """What the game has that the settled board does not show yet (the differences)."""
-        return list(self.diffs)
 
     def _shown(self) -> tuple:
         p = self.proposal

@@ -2,12 +2,13 @@
 its picture, and the simulated players' hands on the simulated board (docs/board-camera.md)."""
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr
+from pydantic import BaseModel, Field, StrictBool, StrictStr
 
+from ...observation import whole_number
 from ...table.board_device import SimBoardError
 from ...table.board_watch import MAX_CANDIDATES, BadAnswer
 from ...table.session import TableSession
@@ -20,9 +21,8 @@ MAX_CHANGES = 60   # pieces changed by one simulated hand
 
 class ConfirmIn(BaseModel):
     proposal: StrictStr = Field(max_length=MAX_ID, description="the proposal's id (the view's board_camera.proposal.id)")
-    candidate: StrictInt | None = Field(None, ge=0, lt=MAX_CANDIDATES,
-                                        description="which of several candidates (board_camera.candidates); "
-                                                    "null for a proposal of one")
+    candidate: whole_number(ge=0, lt=MAX_CANDIDATES) | None = Field(
+        None, description="which of several candidates (board_camera.candidates); null for a proposal of one")
 
 
 class DismissIn(BaseModel):
@@ -36,8 +36,9 @@ class AutoIn(BaseModel):
 class PieceChange(BaseModel):
     piece: Literal["pyramid", "meeple", "train", "value"]
     key: StrictStr = Field(max_length=MAX_GAME_KIND, description="a station id, a colour or a line letter")
-    to: StrictStr | StrictInt | None = Field(description="a colour (pyramid), a place 'field:<i>' or 'ride:<L>' "
-                                                         "(meeple), a stop index (train), yen (value); null: off")
+    to: Annotated[StrictStr, Field(max_length=MAX_GAME_KIND)] | whole_number(ge=0, le=1_000_000) | None \
+        = Field(description="a colour (pyramid), a place 'field:<i>' or 'ride:<L>' (meeple), a stop index (train), "
+                            "yen (value); null: off")
 
     model_config = {"extra": "forbid"}
 
