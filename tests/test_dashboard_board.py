@@ -333,6 +333,10 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
     assert game.by_board >= 5 and game.on_phone and knocked and todo_done and dismissed, (
         game.by_board, game.on_phone, knocked, todo_done, dismissed)
 
+    # What happened says which moves the board camera saw, and who confirmed them.
+    game_night.open_feed(table)
+    expect(table.get_by_test_id("feed-confirmed").first).to_contain_text("seen by the board camera, confirmed by")
+
     # The host's switch for the auto mode (on, then off again).
     tap(table, "board-auto")
     expect(table.get_by_test_id("board-camera")).to_have_attribute("data-auto", "true", timeout=REPLY_MS)
