@@ -91,7 +91,7 @@ def unsure_fields(reading: BoardReading) -> set[str]:
 
 def score(layout: BoardLayout, truth: Pieces, reading: BoardReading) -> dict:
     want, got = fields_of(layout, truth), fields_of(layout, reading.pieces)
-    doubt = unsure_fields(reading)
+    doubt = unsure_fields(reading) if reading.usable else set(want)     # a frame not taken: nothing read
     right = wrong = unsure = 0
     for f, v in want.items():
         if f in doubt:
@@ -149,7 +149,7 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
             res["fully_right"] += 1
         elif family == "dev":
             want, got = fields_of(layout, pieces), fields_of(layout, reading.pieces)
-            doubt = unsure_fields(reading)
+            doubt = unsure_fields(reading) if reading.usable else set(want)
             res["misses"] += [(seed, b, f, want[f], "unsure" if f in doubt else got[f])
                               for f in want if f in doubt or got[f] != want[f]][:6]
         # a hand over the board: seen, and nothing sure and wrong taken from the frame

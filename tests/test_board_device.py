@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from companion.sim.board_source import open_board_camera
 from companion.sim.table import SIM_TABLE
-from companion.table.board_device import BoardDevice
+from companion.table.board_device import BoardDevice, SimBoardError
 from companion.table.tables import Tables
 from tests.test_board_watch import COLOURS, bid_all, to_actions, unique
 
@@ -68,3 +70,19 @@ def test_a_missing_camera_or_calibration_shows_as_a_problem_and_the_game_goes_on
             device.stop()
     bid_all(session)   # the game goes on by taps
     assert session.state.phase == "movement"
+
+
+def test_the_simulated_players_hands_on_the_simulated_board(store, tmp_path):
+    """The sim route's hands (no thread: the simulated camera opened as the device opens it)."""
+    tables = Tables(store, automation=SIM_TABLE)
+    tables.create("tokyo_metro", ["Aki", "Ben"], seed=3)
+    device = BoardDevice(tables, "sim", open_camera=open_board_camera, data_dir=tmp_path)
+    device.source = open_board_camera("sim")
+    camera = device.simulated_camera()
+    device.sim_hands([], follow_game=True)
+    assert camera.pieces.values == {k: 0 for k in camera.layout.lanes}
+    device.sim_hands([{"piece": "value", "key": "G", "to": 300}], hand=True)
+    assert camera.pieces.values["G"] == 300 and camera.resting_hand is not None
+    assert device.sim_hands([])["result"] == "changed" and camera.resting_hand is None
+    with pytest.raises(SimBoardError):
+        device.sim_hands([{"piece": "pyramid", "key": "nowhere", "to": "red"}])

@@ -76,6 +76,7 @@ def test_the_families_differ_in_kind():
     assert all(l.distortion > 0 and l.gloss > 0 and l.tilt >= 15 and l.jpeg for l in ev)
     assert {l.material for l in ev} == {"plastic"} and {l.lamp.kind for l in ev} <= {"point", "tube"}
     assert {l.table for l in ev} - {l.table for l in dev}          # table tops dev never has
+    assert all(not l.sizes for l in dev) and all(abs(l.sizes["meeple"] - 1) <= 0.12 for l in ev)
     with pytest.raises(ValueError, match="no family"):
         BoardLook.from_seed(1, "train")
 
@@ -93,7 +94,8 @@ def test_the_camera_does_what_it_is_told():
     cam = SimBoardCamera(seed=1, pieces=BOARD)
     first = cam.read()
     assert first.shape == (720, 1280, 3) and cam.status()["state"] == "ok"
-    cam.change([{"piece": "pyramid", "key": "ueno", "to": "purple"}, {"piece": "meeple", "key": "green", "to": "field:131"},
+    cam.change([{"piece": "pyramid", "key": "ueno", "to": "purple"},
+                {"piece": "meeple", "key": "green", "to": "field:131"},
                 {"piece": "train", "key": "M", "to": None}], hand_frames=3)
     assert cam.pieces.pyramids["ueno"] == "purple" and cam.pieces.meeples["green"] == "field:131"
     assert "M" not in cam.pieces.trains and cam.status()["hand"]
@@ -109,7 +111,13 @@ def test_the_camera_does_what_it_is_told():
         now = {"pyramid": cam.pieces.pyramids, "meeple": cam.pieces.meeples, "train": cam.pieces.trains}[c["piece"]]
         assert now.get(c["key"]) == c["to"] and c["to"] != c["from"]
     assert cam.pieces != before
+    off = [c for c in changed if c["piece"] == "pyramid"]
+    assert len(cam.truth()["loose"]) == len(off)           # a pyramid knocked off lies on the table
     assert cam.empty_frame().shape == first.shape
+    cam.rest_hand(at=(400.0, 300.0))
+    assert cam.status()["hand"] and cam.truth()["hand"]
+    cam.lift_hand()
+    assert not cam.status()["hand"]
     with pytest.raises(ValueError, match="no station"):
         apply_changes(BOARD, [{"piece": "pyramid", "key": "atlantis", "to": "red"}], LAYOUT)
     with pytest.raises(ValueError, match="piece is one of"):
@@ -123,3 +131,14 @@ def test_module_doctests_pass(name):
     import importlib
     result = doctest.testmod(importlib.import_module(f"companion.sim.{name}"), verbose=False, report=True)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_a_dataset_is_written(tmp_path, capsys):
+    import json
+
+    from companion.sim.board_dataset import main
+    assert main([str(tmp_path), "--family", "dev", "--count", "2", "--seed", "11"]) == 0
+    truth = json.loads((tmp_path / "0001.json").read_text())
+    assert (tmp_path / "0000.png").is_file() and (tmp_path / truth["empty"]).is_file()
+    assert Pieces.model_validate(truth["pieces"]) and len(truth["markers"]) == 4
+    assert '"scenes": 2' in capsys.readouterr().out

@@ -54,12 +54,15 @@ TEMPER = range(210_000, 210_010)
 HELD_OUT = range(220_000, 220_010)
 BOARDS = 6                     # boards per look
 SURE_RIGHT = 0.9995
+FAR_MARGIN = 1.25             # how far beyond its training pieces a colour still counts as that colour
+SURE_FLOOR = 0.98             # never a lower bar: a sure reading is to be right
 HIDDEN = 24
 EPOCHS = 30
 SEED = 2029
+TRAIN_WEIGHT = 2.0             # a pale train on a pale stop is the hardest piece: weighed up
 EMPTY_WEIGHT = 0.3             # the empty places are ~95 % of the examples
 CACHE = ROOT / "build" / "learn_board"
-DATA_VERSION = 2               # raised whenever the features or the boards rendered change
+DATA_VERSION = 6               # raised whenever the features or the boards rendered change
 
 
 def labels_of(layout: BoardLayout, pieces: Pieces, truth: dict | None = None) -> dict[str, str]:
@@ -105,12 +108,12 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
         if pose.state == "lost":
             continue
         sheet = reader.sheet(frame, pose)
-        x = reader.features(sheet)
+        x = reader.features(sheet, None, reader.lean(pose))
         lab = labels_of(layout, pieces, truth)
         y = np.array([board_read.CLASSES.index(lab.get(s.id, "empty")) for s in reader._sampling.spots])
         xs.append(x)
         ys.append(y)
-        values.append({"truth": dict(pieces.values), "read": reader._values(sheet)})
+        values.append({"truth": dict(pieces.values), "read": reader._values(sheet, None, pose)})
     data = {"x": np.concatenate(xs) if xs else np.zeros((0, board_read.N_FEATURES)),
             "y": np.concatenate(ys) if ys else np.zeros(0, int), "values": values}
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -155,8 +158,8 @@ def relit(frame: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     u, v = xs / w - 0.5, ys / h - 0.5
     gain = np.empty((h, w, 3), np.float32)
-    level = rng.uniform(0.7, 1.2)
-    tilt = rng.normal(0, 0.25, 2)
+    level = rng.uniform(0.7, 1.08)         # brighter than that, the paper would be blown out
+    tilt = rng.normal(0, 0.15, 2)
     for c in range(3):
         gain[..., c] = level * rng.uniform(0.9, 1.1) * (1 + tilt[0] * u + tilt[1] * v)
     return np.clip(frame.astype(np.float32) * gain, 0, 255).astype(np.uint8)
@@ -205,7 +208,7 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int = HIDDEN, epochs: int = EPOC
     std[std < 1e-6] = 1.0
     z_all = (x - mean) / std
     allowed = _allowed(x)
-    weight = np.where(y == 0, EMPTY_WEIGHT, 1.0)
+    weight = np.where(y == 0, EMPTY_WEIGHT, 1.0) * np.where(y == board_read.CLASSES.index("train"), TRAIN_WEIGHT, 1.0)
     params = {"w1": rng.normal(0, 1.0 / np.sqrt(m), (m, hidden)), "b1": np.zeros(hidden),
               "w2": rng.normal(0, 1.0 / np.sqrt(hidden), (hidden, k)), "b2": np.zeros(k)}
     moments = {p: (np.zeros_like(v), np.zeros_like(v)) for p, v in params.items()}
@@ -272,7 +275,7 @@ def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_R
     p = board_read.SpotModel(model).probabilities(x, _allowed(x))
     conf, ok = p.max(axis=1), p.argmax(axis=1) == y
     bar = 0.9999
-    for t in np.round(np.arange(0.9, 0.99991, 0.0005), 4):
+    for t in np.round(np.arange(SURE_FLOOR, 0.99991, 0.0005), 4):
         sure = conf >= t
         if sure.any() and ok[sure].mean() >= right and (~ok & sure).sum() == 0:
             bar = float(t)
@@ -282,26 +285,24 @@ def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_R
                  "unsure": int((~sure).sum())}
 
 
-def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, list[float], float]:
+def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
+    """Each player colour's chroma (log b/g, log r/g of the piece against the paper) as the
+    training looks showed it: the median, the robust spread (MAD) per axis, and the bar of
+    "not this colour": FAR_MARGIN times the distance (in spreads) that all but 1 in 2000
+    training pieces of the colour stay within. Brightness is left out: shade changes it."""
     names = board_read.feature_names()
-    cols = [names.index("chroma_bg"), names.index("chroma_rg"), names.index("bright")]
-    pal, spreads = {}, []
+    cols = [names.index("chroma_bg"), names.index("chroma_rg")]
+    pal, spread, far = {}, {}, {}
     for i, c in enumerate(PLAYER_COLOURS, start=1):
         v = x[y == i][:, cols]
-        if len(v) == 0:
+        if len(v) < 20:
             continue
-        pal[c] = np.median(v, axis=0)
-        spreads.append(v.std(axis=0))
-    spread = np.maximum(np.mean(spreads, axis=0), 0.03)
-    # the bar: beyond every training piece of a player colour, with a margin
-    d = []
-    for i, c in enumerate(PLAYER_COLOURS, start=1):
-        v = x[y == i][:, cols]
-        if len(v):
-            P = np.stack(list(pal.values()))
-            d.append(np.sqrt((((v[:, None, :] - P[None]) / spread) ** 2).sum(axis=2)).min(axis=1))
-    far = float(np.quantile(np.concatenate(d), 0.9995)) * 1.3 if d else 4.0
-    return {c: v.tolist() for c, v in pal.items()}, spread.tolist(), round(max(far, 3.0), 3)
+        m = np.median(v, axis=0)
+        sd = np.maximum(1.4826 * np.median(np.abs(v - m), axis=0), 0.03)
+        d = np.sqrt((((v - m) / sd) ** 2).sum(axis=1))
+        pal[c], spread[c] = m.tolist(), sd.tolist()
+        far[c] = round(max(FAR_MARGIN * float(np.quantile(d, 0.9995)), 3.0), 3)
+    return pal, spread, far
 
 
 def report(model: dict, x: np.ndarray, y: np.ndarray, title: str) -> None:
@@ -322,9 +323,16 @@ def main(argv=None) -> int:
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--fresh", action="store_true", help="render again (ignore build/learn_board)")
     ap.add_argument("--looks", type=int, default=len(TRAIN), help="how many training looks")
+    ap.add_argument("--palette", action="store_true", help="only learn the palette again (the committed network kept)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     os.environ["LEARN_BOARD_TRAINING"] = "1"
+    if args.palette:
+        model = json.loads(board_read.MODEL_PATH.read_text())
+        model["palette"], model["palette_spread"], model["far"] = palette(*collect(list(TRAIN)[:args.looks]))
+        board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
+        print(f"palette {model['palette']}, bars {model['far']}")
+        return 0
     if args.measure:
         model = json.loads(board_read.MODEL_PATH.read_text())
         report(model, *collect(HELD_OUT, fresh=args.fresh), "held-out dev looks")

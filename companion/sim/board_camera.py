@@ -3,7 +3,8 @@
 ``set(pieces)`` has a hand pass over the board for a few frames and then shows the new pieces;
 ``change(changes)`` does the same for a few pieces told one by one; ``knock()`` bumps the board
 and sends one to three pieces astray (a meeple onto a neighbouring field, a pyramid off the
-board, a train a stop on). ``read()`` gives the next frame. While nothing changes the still
+board, a train a stop on); ``rest_hand()`` leaves a hand over the board until ``lift_hand()``;
+``hide_markers(ids)`` puts a cup or a card on markers. ``read()`` gives the next frame. While nothing changes the still
 scene is not drawn again: a few noisy copies of it are made once and shown in turn, so a
 camera read at 4-10 frames a second costs next to nothing. Seeded: the same calls give the same
 frames.
@@ -15,6 +16,9 @@ frames.
 ({'otemachi': 'red'}, False)
 """
 from __future__ import annotations
+
+import functools
+import threading
 
 import numpy as np
 
@@ -29,10 +33,21 @@ STILL_COPIES = 3               # noisy copies of a still scene shown in turn
 PIECES = ("pyramid", "meeple", "train", "value")
 
 
+def _locked(method):
+    """The board camera is read by its device thread while the table or a test changes its
+    pieces: one at a time."""
+    @functools.wraps(method)
+    def run(self, *args, **kwargs):
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return run
+
+
 class SimBoardCamera(FrameSource):
     def __init__(self, seed: int = 0, look_seed: int = SIM_BOARD_SEED, family: str = "dev",
                  layout: BoardLayout | None = None, pieces: Pieces | None = None):
         super().__init__(f"sim-board:{seed}")
+        self._lock = threading.RLock()
         self.layout = layout or BoardLayout.default()
         self.look = BoardLook.from_seed(look_seed, family)
         self.renderer = BoardRenderer(self.layout, self.look)
@@ -42,6 +57,7 @@ class SimBoardCamera(FrameSource):
         self.loose: list[Placed] = []          # pieces knocked off the board, lying on the table
         self.bump: Bump | None = None
         self.hidden: tuple[int, ...] = ()
+        self.resting_hand: BoardHand | None = None     # a hand that stays over the board
         self._covers: list[Placed] = []
         self.script: list[tuple[list[Placed], BoardHand]] = []   # hand frames still to show
         self._still: list[np.ndarray] = []
@@ -52,6 +68,7 @@ class SimBoardCamera(FrameSource):
 
     # --- what stands on the board -------------------------------------------------------------
 
+    @_locked
     def set(self, pieces: Pieces, hand_frames: int = 4) -> None:
         """The board now holds ``pieces``: a hand passes over it for ``hand_frames`` frames
         (reaching to the first piece that changed), then the new pieces show."""
@@ -73,11 +90,13 @@ class SimBoardCamera(FrameSource):
                                    hand.height, hand.skin, hand.sleeve, hand.sleeve_share, hand.spread)
             self.script.append((before if i < n / 2 else after, frame_hand))
 
+    @_locked
     def change(self, changes: list[dict], hand_frames: int = 4) -> None:
         """Change pieces one by one: each ``{"piece": "pyramid"|"meeple"|"train"|"value", "key":
         station id | colour | line letter, "to": colour | place | stop index | yen | None}``."""
         self.set(apply_changes(self.pieces, changes, self.layout), hand_frames)
 
+    @_locked
     def knock(self, seed: int | None = None) -> list[dict]:
         """Someone knocks the board: it turns and moves a little on the table and one to three
         pieces end up elsewhere. Returns what changed: ``{"piece", "key", "from", "to"}`` (a
@@ -105,10 +124,27 @@ class SimBoardCamera(FrameSource):
         self._changed()
         return picked
 
+    @_locked
     def hide_markers(self, marker_ids=()) -> None:
         """Cover these markers (a cup or a card on each); () uncovers them all."""
         self.hidden = tuple(int(m) for m in marker_ids if int(m) in self.layout.marker_ids)
         self._covers = self.renderer.covers(self.hidden, np.random.default_rng([len(self.hidden), 9102]))
+        self._changed()
+
+    @_locked
+    def rest_hand(self, at: tuple[float, float] | None = None) -> None:
+        """A hand stays over the board at ``at`` (board mm; None: somewhere on it) until
+        :meth:`lift_hand`: a player thinking with a hand on the board, or one that never leaves."""
+        hand = BoardHand.random(self.rng, self.layout.sheet)
+        if at is not None:
+            hand = BoardHand(hand.edge, float(at[0]), float(at[1]), hand.height, hand.skin, hand.sleeve,
+                             hand.sleeve_share, hand.spread)
+        self.resting_hand = hand
+        self._changed()
+
+    @_locked
+    def lift_hand(self) -> None:
+        self.resting_hand = None
         self._changed()
 
     def _changed(self) -> None:
@@ -116,6 +152,7 @@ class SimBoardCamera(FrameSource):
 
     # --- frames -------------------------------------------------------------------------------
 
+    @_locked
     def read(self) -> np.ndarray:
         self.frames += 1
         if self.script:
@@ -125,28 +162,36 @@ class SimBoardCamera(FrameSource):
             return self.renderer.sensor(img, self.rng)
         if len(self._still) < STILL_COPIES:
             if self._clean is None:
-                self._clean, _ = self.renderer.clean(self.pieces, self.placed, None, self.bump, extra=self.loose,
-                                                     covers=self._covers, gain=self.renderer.exposure(self.rng))
+                self._clean, _ = self.renderer.clean(self.pieces, self.placed, self.resting_hand, self.bump,
+                                                     extra=self.loose, covers=self._covers,
+                                                     gain=self.renderer.exposure(self.rng))
             self._still.append(self.renderer.sensor(self._clean, self.rng))
             if len(self._still) == STILL_COPIES:
                 self._clean = None                     # the copies are all that is needed now
             return self._still[-1].copy()
         return self._still[self.frames % STILL_COPIES].copy()
 
+    @_locked
     def empty_frame(self) -> np.ndarray:
         """The board with nothing on it, no hand, nothing covered, in the same look and pose:
         the reader's reference."""
         img, _ = self.renderer.clean(Pieces(), [], None, self.bump, covers=[])
         return self.renderer.sensor(img, np.random.default_rng([self.look.seed, 9103]))
 
+    @_locked
     def truth(self) -> dict:
         """The still scene's truth (as :meth:`BoardRenderer.render` gives it)."""
-        return self.renderer.truth(self.pieces, self.placed, self.hidden, None, None, self.bump)
+        hand_mask = None
+        if self.resting_hand is not None:
+            _, hand_mask = self.renderer.clean(self.pieces, self.placed, self.resting_hand, self.bump, covers=[])
+        return self.renderer.truth(self.pieces, self.placed, self.hidden, hand_mask, self.resting_hand, self.bump,
+                                   self.loose)
 
+    @_locked
     def status(self) -> dict:
         s = super().status()
         s["pieces"] = self.pieces.model_dump(mode="json")
-        s["hand"] = bool(self.script)
+        s["hand"] = bool(self.script) or self.resting_hand is not None
         s["bump"] = None if self.bump is None else [round(self.bump.angle, 2), round(self.bump.dx, 1),
                                                      round(self.bump.dy, 1)]
         s["hidden_markers"] = list(self.hidden)
@@ -192,7 +237,8 @@ def _astray(pieces: Pieces, layout: BoardLayout, rng) -> list[dict]:
             near = [f"field:{r * layout.cols + c}" for c, r in near if 0 <= c < layout.cols and 0 <= r < layout.rows]
             near = [p for p in near if p not in taken]
             if near:
-                out.append({"piece": "meeple", "key": colour, "from": place, "to": near[int(rng.integers(0, len(near)))]})
+                to = near[int(rng.integers(0, len(near)))]
+                out.append({"piece": "meeple", "key": colour, "from": place, "to": to})
     for sid, colour in pieces.pyramids.items():
         out.append({"piece": "pyramid", "key": sid, "from": colour, "to": None})
     for letter, k in pieces.trains.items():

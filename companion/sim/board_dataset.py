@@ -8,7 +8,8 @@ writes ``NNNN.png`` (the frame), ``NNNN.json`` (its truth: see ``board_render.py
 scene's seed and the name of its empty board) and one ``empty-<look>.png`` per look (the board
 with nothing on it, unbumped: the reference a reader keeps). Each scene draws its look from a
 few per family (``LOOKS``), a plausible board (:func:`sample_board`), and with some chance a
-hand over the board, one or two markers covered, a bumped board.
+hand over the board, one or two markers covered, a bumped board. :func:`scenes` gives many in
+the order that sets each look up once (a benchmark's loop).
 
 >>> frame, truth, empty = scene(3)
 >>> frame.shape == empty.shape, truth["family"]
@@ -110,14 +111,20 @@ def scene(seed: int, family: str = "dev", layout: BoardLayout | None = None) -> 
     return frame, truth, empty_frame(p["look"], family, layout)
 
 
+def scenes(seeds, family: str = "dev", layout: BoardLayout | None = None):
+    """Scenes ``seeds`` of ``family`` as (seed, frame, truth, empty frame), grouped by look (so
+    each look is set up once: the order a benchmark should read them in)."""
+    for s in sorted(seeds, key=lambda s: (plan(s, family)["look"], s)):
+        yield (s, *scene(s, family, layout))
+
+
 def write(out: Path, family: str, count: int, seed: int) -> dict:
-    """Write ``count`` scenes from ``seed`` on; grouped by look so each look is set up once."""
+    """Write ``count`` scenes from ``seed`` on."""
     out.mkdir(parents=True, exist_ok=True)
-    order = sorted(range(count), key=lambda i: plan(seed + i, family)["look"])
     looks = set()
     started = time.perf_counter()
-    for i in order:
-        frame, truth, empty = scene(seed + i, family)
+    for s, frame, truth, empty in scenes(range(seed, seed + count), family):
+        i = s - seed
         cv2.imwrite(str(out / f"{i:04d}.png"), frame)
         (out / f"{i:04d}.json").write_text(json.dumps(truth, indent=1), encoding="utf-8")
         if truth["empty"] not in looks:

@@ -90,6 +90,8 @@ class BoardLook:
     vignette: float = 0.12
     white_balance: float = 4500.0   # the camera's fixed white balance (kelvin)
     exposure_drift: float = 0.02    # sd of a frame's log exposure against the look's
+    blur: float = 0.0               # the lens's softness, px (sd of a Gaussian)
+    sizes: dict[str, float] = field(default_factory=dict)   # piece kind -> size against nominal (1.0)
 
     @classmethod
     def from_seed(cls, seed: int, family: str = "dev") -> "BoardLook":
@@ -144,7 +146,8 @@ def _dev(seed: int, rng: np.random.Generator) -> BoardLook:
         paper_srgb=paper, ink=float(rng.uniform(0.9, 1.0)), gloss=0.0, shininess=1.0,
         table=table[0], table_srgb=table[1], lamp=lamp, material="wood", piece_gloss=0.0,
         players=_player_colours(rng, 0.012, (0.92, 1.05), 5.0),
-        noise=float(rng.uniform(1.0, 2.2)), chroma_noise=0.2, jpeg=None, vignette=float(rng.uniform(0.08, 0.16)))
+        noise=float(rng.uniform(1.0, 2.2)), chroma_noise=0.2, jpeg=None, vignette=float(rng.uniform(0.08, 0.16)),
+        blur=float(rng.uniform(0.0, 0.4)))
 
 
 def _eval(seed: int, rng: np.random.Generator) -> BoardLook:
@@ -180,7 +183,9 @@ def _eval(seed: int, rng: np.random.Generator) -> BoardLook:
         players=_player_colours(rng, 0.035, (0.82, 1.12), 10.0),
         noise=float(rng.uniform(2.0, 4.5)), chroma_noise=float(rng.uniform(0.4, 0.8)),
         jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)),
-        white_balance=float(rng.uniform(3300, 5200)), exposure_drift=float(rng.uniform(0.03, 0.07)))
+        sizes={k: float(rng.uniform(0.88, 1.12)) for k in ("meeple", "pyramid", "train", "value")},
+        white_balance=float(rng.uniform(3300, 5200)), exposure_drift=float(rng.uniform(0.03, 0.07)),
+        blur=float(rng.uniform(0.4, 0.9)))
 
 
 @dataclass(frozen=True)

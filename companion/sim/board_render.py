@@ -39,6 +39,7 @@ from .looks import linear_to_srgb_u8, srgb_to_linear
 
 _LIN = srgb_to_linear(np.arange(256, dtype=np.float32)).astype(np.float32)   # sRGB level -> linear
 UP = np.array([0.0, 0.0, -1.0])
+HEIGHTS = {"meeple": 20.0, "pyramid": 15.0, "train": 8.0, "value": 3.0}   # mm: where a piece's top is
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,7 @@ class BoardRenderer:
         self.K = np.array([[self.f, 0, self.pin_size[0] / 2], [0, self.f, self.pin_size[1] / 2], [0, 0, 1]])
         # how far away: the markers (and a bump's worth round them) fill the frame but its margin
         corners = np.concatenate(list(self.layout.marker_corners().values()))
-        lo, hi = corners.min(0) - 30, corners.max(0) + 30
+        lo, hi = corners.min(0) - 50, corners.max(0) + 50     # a bump moves a corner up to ~46 mm
         extent = np.array([[lo[0], lo[1], 0], [hi[0], lo[1], 0], [hi[0], hi[1], 0], [lo[0], hi[1], 0]], np.float64)
         target = np.array([self.centre[0], self.centre[1], 0.0])
         dist = 1500.0
@@ -119,7 +120,8 @@ class BoardRenderer:
     def project(self, pts: np.ndarray) -> np.ndarray:
         """Table mm (n, 3) (z down: a height h is z = -h) -> pinhole picture px (n, 2)."""
         pc = (np.asarray(pts, np.float64) - self.C) @ self.R.T
-        return np.column_stack([self.f * pc[:, 0] / pc[:, 2] + self.K[0, 2], self.f * pc[:, 1] / pc[:, 2] + self.K[1, 2]])
+        return np.column_stack([self.f * pc[:, 0] / pc[:, 2] + self.K[0, 2],
+                                self.f * pc[:, 1] / pc[:, 2] + self.K[1, 2]])
 
     def pin_to_frame(self, px: np.ndarray) -> np.ndarray:
         """Pinhole picture px -> frame px (through the camera's barrel distortion)."""
@@ -268,7 +270,7 @@ class BoardRenderer:
         if self.spec is not None:
             gloss = cv2.warpPerspective(self.sheet.gloss, M, self.pin_size, flags=cv2.INTER_LINEAR)
             gloss = gloss.astype(np.float32) / 255.0
-        if len(self._posed) > 3:
+        if len(self._posed) > 1:           # the board as laid and the last bump: enough
             self._posed.pop(next(iter(self._posed)))
         self._posed[key] = (albedo, gloss)
         return albedo, gloss
@@ -290,8 +292,11 @@ class BoardRenderer:
                 out.append(old)
                 return
             dx, dy = np.clip(rng.normal(0, 0.8, 2), -2.0, 2.0)
-            out.append(Placed(kind, key, spot, float(x + dx), float(y + dy), float(yaw + rng.normal(0, turn)),
-                              tuple(int(v) for v in self._colours.get(colour, (128, 128, 128)))))
+            yaw = float(yaw + rng.normal(0, turn))
+            # no two pieces of a colour are quite alike (wood takes the dye unevenly)
+            rgb = np.array(self._colours.get(colour, (128, 128, 128)), float) * rng.uniform(0.95, 1.05)
+            rgb = tuple(int(v) for v in np.clip(rgb + rng.normal(0, 2.5, 3), 0, 255))
+            out.append(Placed(kind, key, spot, float(x + dx), float(y + dy), yaw, rgb))
 
         for sid, colour in pieces.pyramids.items():
             if sid in lay.pyramids:
@@ -327,14 +332,16 @@ class BoardRenderer:
         (x, y), = self.board_to_table([(p.x, p.y)], bump)
         yaw = p.yaw + (bump.angle if bump else 0.0)
         r = self.layout.radius
+        k = self.look.sizes.get(p.kind, 1.0)           # this set's pieces against the nominal ones
+        h = HEIGHTS.get(p.kind, 0.0) * k
         if p.kind == "meeple":
-            return solids.meeple(x, y, yaw, r.get("meeple", 7.0))
+            return solids.meeple(x, y, yaw, r.get("meeple", 7.0) * k, h, 8.0 * k)
         if p.kind == "pyramid":
-            return solids.pyramid(x, y, yaw, r.get("pyramid", 6.5))
+            return solids.pyramid(x, y, yaw, r.get("pyramid", 6.5) * k, h)
         if p.kind == "train":
-            return solids.train(x, y, yaw)
+            return solids.train(x, y, yaw, 12.0 * k, 8.0 * k, h)
         if p.kind == "value":
-            return solids.disc(x, y, 4.5)
+            return solids.disc(x, y, 4.5 * k, h)
         if p.kind == "cup":
             return solids.cup(x, y)
         return solids.card(x, y, yaw)
@@ -346,7 +353,7 @@ class BoardRenderer:
         direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0, shininess=30.0)
         sky = self.ambient * (0.75 + 0.25 * np.clip(-normals[:, 2], 0, None))   # the room's light, mostly from above
         light = (sky + direct)[:, None] * self.lamp
-        return albedo_lin * light + gloss * spec[:, None] * self.lamp * 0.5
+        return albedo_lin * light + gloss * spec[:, None] * self.lamp * 0.2
 
     def _paint(self, img: np.ndarray, solid: solids.Solid, colour: tuple[int, int, int], gloss: float) -> None:
         """Paint one solid into ``img`` (sRGB u8, pinhole picture): its faces turned to the
@@ -363,6 +370,10 @@ class BoardRenderer:
         lin = self._shade(albedo, normals[seen], centres[seen], gloss)
         bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
         px = self.project(solid.verts)
+        glints = None
+        if gloss > 0:
+            c = centres[seen]
+            _, glints = self._light_at(c[:, 0], c[:, 1], normals[seen], c[:, 2], specular=True, shininess=400.0)
         for j in order:
             i = int(seen[j])
             pts = np.round(px[solid.faces[i]] * 16).astype(np.int32)
@@ -370,8 +381,17 @@ class BoardRenderer:
             for face, poly, factor in solid.decals:
                 if face == i:
                     dpx = np.round(self.project(poly) * 16).astype(np.int32)
-                    dec = linear_to_srgb_u8(np.clip(lin[j] * factor + 0.03, 0, 1).reshape(1, 1, 3).astype(np.float32))
+                    # the arrow is printed light on a dark piece, dark on a light one
+                    k = factor if float(albedo.mean()) < 0.2 else 1 / factor
+                    dec = linear_to_srgb_u8(np.clip(lin[j] * k + 0.02, 0, 1).reshape(1, 1, 3).astype(np.float32))
                     cv2.fillPoly(img, [dpx], tuple(int(v) for v in dec.reshape(3)), cv2.LINE_AA, 4)
+            if glints is not None and glints[j] > 0.08:
+                # plastic: the lamp's small sharp reflection on a face turned just so
+                c = self.project(centres[seen[j]][None])[0]
+                tone = np.clip(lin[j] + glints[j] * self.lamp * gloss, 0, 1).reshape(1, 1, 3).astype(np.float32)
+                radius = max(1.0, 0.9 * self.px_per_mm * min(1.0, float(glints[j])))
+                cv2.circle(img, (int(round(c[0] * 16)), int(round(c[1] * 16))), int(radius * 16),
+                           tuple(int(v) for v in linear_to_srgb_u8(tone).reshape(3)), -1, cv2.LINE_AA, 4)
 
     def _shadow_of(self, verts: np.ndarray) -> np.ndarray:
         """Where points (table mm) throw their shadow on the table (the lamp's middle)."""
@@ -404,7 +424,7 @@ class BoardRenderer:
         covers = self.covers(hidden, rng)
         img, hand_mask = self._picture(placed + list(extra), covers, hand or None, bump or None)
         frame = self._camera_effects(img, rng if noise else None, self.exposure(rng) if noise else 1.0)
-        return frame, self.truth(pieces, placed, hidden, hand_mask, hand or None, bump or None)
+        return frame, self.truth(pieces, placed, hidden, hand_mask, hand or None, bump or None, extra)
 
     def clean(self, pieces: Pieces, placed: list[Placed], hand=None, bump=None, hide_markers=(), extra=(),
               covers: list[Placed] | None = None, gain: float = 1.0) -> tuple[np.ndarray, np.ndarray | None]:
@@ -412,7 +432,7 @@ class BoardRenderer:
         exposure ``gain`` in), and the hand's mask: what a still scene's every frame starts from."""
         covers = self.covers(hide_markers, np.random.default_rng(0)) if covers is None else covers
         img, hand_mask = self._picture(list(placed) + list(extra), covers, hand, bump)
-        return self._distort(img).astype(np.float32) * (self._vignette() * np.float32(gain)), hand_mask
+        return self._optics(img) * (self._vignette() * np.float32(gain)), hand_mask
 
     def exposure(self, rng: np.random.Generator) -> float:
         """One frame's exposure against the look's (auto exposure and mains flicker)."""
@@ -476,15 +496,22 @@ class BoardRenderer:
             hand_mask = np.zeros((ph, pw), np.uint8)
             for pts3, width, colour in hand_shapes:
                 lin_c = self._shade(_LIN[np.array(colour[::-1])], UP, pts3.mean(0), 0.15)
-                bgr = tuple(int(v) for v in linear_to_srgb_u8(lin_c.reshape(1, 1, 3).astype(np.float32)).reshape(3))
-                _draw_shape(img, pts3, width, bgr, None, self.project)
+                # rounded: the sides turned from the lamp darker than the middle
+                for share, factor in ((1.0, 0.62), (0.8, 0.82), (0.55, 1.0)):
+                    tone = np.clip(lin_c * factor, 0, 1).reshape(1, 1, 3).astype(np.float32)
+                    bgr = tuple(int(v) for v in linear_to_srgb_u8(tone).reshape(3))
+                    _draw_shape(img, pts3, width * share, bgr, None, self.project)
                 _draw_shape(hand_mask, pts3, width, 255, None, self.project)
         return img, hand_mask
 
-    def _distort(self, img: np.ndarray) -> np.ndarray:
-        if self.look.distortion <= 0:
-            return img
-        return cv2.remap(img, self._remap[0], self._remap[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    def _optics(self, img: np.ndarray) -> np.ndarray:
+        """The lens: its barrel distortion and its softness (no camera is as sharp as a drawing)."""
+        if self.look.distortion > 0:
+            img = cv2.remap(img, self._remap[0], self._remap[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+        img = img.astype(np.float32)
+        if self.look.blur > 0.05:
+            img = cv2.GaussianBlur(img, (0, 0), self.look.blur)
+        return img
 
     def _vignette(self) -> np.ndarray:
         if not hasattr(self, "_vig"):
@@ -495,7 +522,7 @@ class BoardRenderer:
         return self._vig
 
     def _camera_effects(self, img: np.ndarray, rng: np.random.Generator | None, gain: float = 1.0) -> np.ndarray:
-        clean = self._distort(img).astype(np.float32) * (self._vignette() * np.float32(gain))
+        clean = self._optics(img) * (self._vignette() * np.float32(gain))
         return self.sensor(clean, rng)
 
     def sensor(self, clean: np.ndarray, rng: np.random.Generator | None,
@@ -515,23 +542,26 @@ class BoardRenderer:
         return out
 
     def noise_field(self, rng: np.random.Generator) -> np.ndarray:
-        """Unit sensor noise for one frame: one of a few fields drawn once per look, moved by a
-        random offset (drawing fresh noise for every pixel would cost more than the frame)."""
+        """Unit sensor noise for one frame: a window at a random offset into one of two fields
+        drawn once per look (drawing fresh noise for every pixel would cost more than the frame)."""
+        m = 64
         if not hasattr(self, "_noise_bank"):
             w, h = self.size
             bank = np.random.default_rng([self.look.seed, 8501])
             c = self.look.chroma_noise
-            self._noise_bank = [(bank.standard_normal((h, w, 1), dtype=np.float32) * (1 - c)
-                                 + bank.standard_normal((h, w, 3), dtype=np.float32) * c) for _ in range(2)]
+            self._noise_bank = [(bank.standard_normal((h + m, w + m, 1), dtype=np.float32) * (1 - c)
+                                 + bank.standard_normal((h + m, w + m, 3), dtype=np.float32) * c) for _ in range(2)]
         field = self._noise_bank[int(rng.integers(0, len(self._noise_bank)))]
-        dy, dx = (int(v) for v in rng.integers(0, 256, 2))
-        return np.roll(field, (dy, dx), axis=(0, 1))
+        dy, dx = (int(v) for v in rng.integers(0, m + 1, 2))
+        h, w = field.shape[0] - m, field.shape[1] - m
+        return field[dy:dy + h, dx:dx + w]
 
     # --- the truth ----------------------------------------------------------------------------
 
     def truth(self, pieces: Pieces, placed: list[Placed], hidden=(), hand_mask: np.ndarray | None = None,
-              hand: BoardHand | None = None, bump: Bump | None = None) -> dict:
-        """What a frame of this scene shows, for tests and datasets (see the module's words)."""
+              hand: BoardHand | None = None, bump: Bump | None = None, extra=()) -> dict:
+        """What a frame of this scene shows, for tests and datasets (see the module's words);
+        ``extra``: loose pieces (on no spot: a pyramid knocked off the board)."""
         w, h = self.size
         markers = {}
         for mid, c in self.layout.marker_corners().items():
@@ -546,10 +576,21 @@ class BoardRenderer:
             markers[str(mid)] = {"corners": np.round(corners, 3).tolist(),
                                  "visible": inside and not covered and mid not in hidden}
         where = []
-        for p in placed:
-            (u, v), = self.board_to_frame([(p.x, p.y)], bump)
-            where.append({"kind": p.kind, "key": p.key, "spot": p.spot, "mm": [round(p.x, 2), round(p.y, 2)],
-                          "px": [round(float(u), 2), round(float(v), 2)]})
+        if placed:
+            at = self.board_to_table([(p.x, p.y) for p in placed], bump)
+            feet = self.pin_to_frame(self.project(np.column_stack([at, np.zeros(len(at))])))
+            up = [-HEIGHTS.get(p.kind, 0.0) * self.look.sizes.get(p.kind, 1.0) for p in placed]
+            tops = self.pin_to_frame(self.project(np.column_stack([at, up])))
+            for p, (u, v), (tu, tv) in zip(placed, feet, tops):
+                where.append({"kind": p.kind, "key": p.key, "spot": p.spot, "mm": [round(p.x, 2), round(p.y, 2)],
+                              "px": [round(float(u), 2), round(float(v), 2)],
+                              "top_px": [round(float(tu), 2), round(float(tv), 2)]})
+        hand_box = None
+        if hand_mask is not None and hand_mask.any():
+            ys, xs = np.nonzero(hand_mask[::2, ::2])
+            box = self.pin_to_frame(np.array([[xs.min(), ys.min()], [xs.max(), ys.max()]], np.float64) * 2)
+            hand_box = [int(np.clip(box[0, 0], 0, w)), int(np.clip(box[0, 1], 0, h)),
+                        int(np.clip(box[1, 0], 0, w)), int(np.clip(box[1, 1], 0, h))]
         return {
             "pieces": pieces.model_dump(mode="json"),
             "homography": np.round(self.homography(bump), 10).tolist(),
@@ -558,8 +599,11 @@ class BoardRenderer:
             "markers": markers,
             "hidden_markers": hidden,
             "hand": hand is not None,
+            "hand_box": hand_box,
             "bump": None if bump is None else [bump.angle, bump.dx, bump.dy],
             "placed": where,
+            "loose": [{"kind": p.kind, "key": p.key, "mm": [round(p.x, 2), round(p.y, 2)],
+                       "px": [round(float(v), 2) for v in self.board_to_frame([(p.x, p.y)], bump)[0]]} for p in extra],
             "look": self.look.describe(),
         }
 

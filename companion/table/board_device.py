@@ -170,8 +170,12 @@ class BoardDevice:
             except (ValueError, TypeError) as exc:
                 raise SimBoardError(f"the simulated board cannot take these changes: {exc}") from None
         knocked = camera.knock() if knock else []
-        if hand and not changes and not follow_game:
-            camera.set(camera.pieces)   # a hand passes over, changing nothing
+        # A hand left over the board (a player thinking; one that never leaves becomes the problem
+        # "hands"), until the next change without one.
+        if hand and callable(getattr(camera, "rest_hand", None)):
+            camera.rest_hand()
+        elif getattr(camera, "resting_hand", None) is not None:
+            camera.lift_hand()
         return {"result": "changed", "pieces": camera.pieces.model_dump(mode="json"), "knocked": knocked}
 
     def sim_set(self, pieces: Pieces) -> None:

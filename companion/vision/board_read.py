@@ -44,7 +44,7 @@ import numpy as np
 
 from ..board_layout import BoardLayout, Spot
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
-from .board_pose import PX_PER_MM, BoardTracker, Pose, rectify
+from .board_pose import PX_PER_MM, BoardTracker, Pose, camera_above, rectify
 
 MODEL_PATH = Path(__file__).with_name("models") / "board_spots.json"
 KINDS = ("meeple", "pyramid", "train", "rider")
@@ -52,10 +52,17 @@ CLASSES = ("empty",) + PLAYER_COLOURS + ("train",)
 INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
 COARSE = 4               # mm per cell of the grid hands are looked for on
 HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
+RIM_MM = 8.0             # the sheet's rim left out of the search for hands
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
 TOLERANCE = 2            # px (mm): how far the pose may be off and a thin printed line still be the board's
 CHROMA_MARKER = 0.04     # a change of colour (share of the brightness) this strong: a coloured marker's face
 VALUE_OFF = 0.4          # a value marker's centre further than this share of a space from one: unsure
+# the height (mm) a piece of each kind is looked at: the middle of what the camera sees of it (a
+# meeple ~20 mm tall, a pyramid ~15 mm narrowing to its tip, a train ~8 mm): a tall piece seen
+# from the side leans away from the camera in the rectified sheet, and its base's middle may
+# show little of it (a pale grey train on a white stop circle)
+LOOK_HEIGHT = {"meeple": 9.0, "rider": 9.0, "pyramid": 5.0, "train": 5.0}
+VALUE_HEIGHT = 2.0       # ... and a value marker's (a disc ~3 mm thick): its face's middle
 PAPER_EPS = 8.0          # added to colours before ratios (dark noise)
 ONES = np.ones(3, np.float32)   # a sum over the colour channels as a product: several times quicker
 MARKERS_WORDS = ("No board markers found: lay the printed markers at the board's corners "
@@ -63,7 +70,8 @@ MARKERS_WORDS = ("No board markers found: lay the printed markers at the board's
 
 
 def feature_names() -> list[str]:
-    return (["change", "changed_3", "changed_6", "spread"]
+    return (["change", "changed_3", "changed_6", "spread", "base_change", "base_changed_3", "base_edges",
+             "base_darker", "base_lighter"]
             + [f"colour_{c}" for c in "bgr"] + ["chroma_bg", "chroma_rg", "bright"]
             + [f"ref_{c}" for c in "bgr"] + [f"diff_{c}" for c in "bgr"]
             + ["ring_change", "ring_bright"]
@@ -88,9 +96,11 @@ class SpotModel:
         self.w2, self.b2 = np.array(model["w2"]), np.array(model["b2"])
         self.temperature = float(model.get("temperature", 1.0))
         self.sure = float(model.get("sure", 0.98))
+        # per player colour: its chroma (log b/g, log r/g against the paper), the spread of it,
+        # and how many spreads away a piece is of no player's colour
         self.palette = {c: np.array(v) for c, v in model.get("palette", {}).items()}
-        self.palette_spread = np.array(model.get("palette_spread", [0.15, 0.15, 0.2]))
-        self.far = float(model.get("far", 4.0))
+        self.palette_spread = {c: np.array(v) for c, v in model.get("palette_spread", {}).items()}
+        self.far = {c: float(v) for c, v in model.get("far", {}).items()}
         self.value_peak = float(model.get("value_peak", 6.0))
 
     def logits(self, x: np.ndarray) -> np.ndarray:
@@ -103,6 +113,14 @@ class SpotModel:
             z = np.where(allowed, z, -np.inf)
         z = np.exp(z - z.max(axis=-1, keepdims=True))
         return z / z.sum(axis=-1, keepdims=True)
+
+
+def _edges(img: np.ndarray) -> np.ndarray:
+    """The strength of the edges of an image (float32 BGR): the gradient of its brightness."""
+    luma = img @ ONES if img.dtype == np.float32 else img.astype(np.float32) @ ONES
+    gx = cv2.Sobel(luma, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(luma, cv2.CV_32F, 0, 1, ksize=3)
+    return cv2.magnitude(gx, gy)
 
 
 def _outside(px: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -126,11 +144,15 @@ def spot_model(path: str = str(MODEL_PATH)) -> SpotModel:
 
 @dataclass(frozen=True)
 class _Sampling:
-    """Pixel indices (into the flattened rectified sheet) of each place's inner disc and ring."""
+    """Each place's inner disc and ring as pixel offsets from its middle (n, k, 2) and (n, m, 2),
+    its middle (n, 2) px, the height its piece is looked at (mm), its kind, the names it may have."""
 
     spots: tuple[Spot, ...]
-    inner: np.ndarray          # (n, k) flat indices
-    ring: np.ndarray           # (n, m)
+    centres: np.ndarray
+    inner: np.ndarray
+    base: np.ndarray
+    ring: np.ndarray
+    heights: np.ndarray
     kinds: np.ndarray          # (n, len(KINDS)) one-hot
     allowed: np.ndarray        # (n, len(CLASSES)) which names a place may have
 
@@ -143,21 +165,18 @@ def _disc_offsets(r_in: float, r_out: float) -> np.ndarray:
     return np.stack([xx[sel], yy[sel]], axis=1)
 
 
-def _sampling(layout: BoardLayout, shape: tuple[int, int]) -> _Sampling:
-    h, w = shape
+def _sampling(layout: BoardLayout) -> _Sampling:
     spots = tuple(layout.spots())
-    inner, ring = [], []
+    inner, base, ring = [], [], []
     for s in spots:
         r = s.r * PX_PER_MM
-        for out, offs in ((inner, _disc_offsets(0.0, max(2.0, INNER * r))),
-                          (ring, _disc_offsets(r + 2.0, r + 5.0))):
-            x = np.clip(np.round(s.x * PX_PER_MM + offs[:, 0]).astype(int), 0, w - 1)
-            y = np.clip(np.round(s.y * PX_PER_MM + offs[:, 1]).astype(int), 0, h - 1)
-            out.append(y * w + x)
-    # every place of a kind has the same radius on one board; pad to the widest all the same
-    def pad(rows):
+        inner.append(_disc_offsets(0.0, max(2.0, INNER * r)))
+        base.append(_disc_offsets(0.0, r))
+        ring.append(_disc_offsets(r + 2.0, r + 5.0))
+
+    def pad(rows):        # every place of a kind has the same radius; pad to the widest all the same
         m = max(len(r) for r in rows)
-        return np.stack([np.pad(r, (0, m - len(r)), mode="edge") for r in rows])
+        return np.stack([np.concatenate([r, np.repeat(r[-1:], m - len(r), axis=0)]) for r in rows])
     kinds = np.zeros((len(spots), len(KINDS)))
     allowed = np.zeros((len(spots), len(CLASSES)), bool)
     for i, s in enumerate(spots):
@@ -167,7 +186,18 @@ def _sampling(layout: BoardLayout, shape: tuple[int, int]) -> _Sampling:
             allowed[i, CLASSES.index("train")] = True
         else:
             allowed[i, 1:1 + len(PLAYER_COLOURS)] = True
-    return _Sampling(spots, pad(inner), pad(ring), kinds, allowed)
+    centres = np.array([(s.x, s.y) for s in spots]) * PX_PER_MM
+    heights = np.array([LOOK_HEIGHT[s.kind] for s in spots])
+    return _Sampling(spots, centres, pad(inner), pad(base), pad(ring), heights, kinds, allowed)
+
+
+def _indices(centres: np.ndarray, offsets: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
+    """Flat pixel indices of ``offsets`` (n, k, 2) around ``centres`` (n, 2), kept on the sheet."""
+    h, w = shape
+    c = np.round(centres).astype(np.int64)
+    x = np.clip(c[:, None, 0] + offsets[..., 0], 0, w - 1)
+    y = np.clip(c[:, None, 1] + offsets[..., 1], 0, h - 1)
+    return y * w + x
 
 
 # --- light --------------------------------------------------------------------------------------
@@ -219,7 +249,8 @@ class BoardReader:
         self.model = model or spot_model()
         self.tracker = tracker or BoardTracker(layout)
         self.players = tuple(players) if players else PLAYER_COLOURS
-        self._sampling = _sampling(layout, (h, w))
+        self._sampling = _sampling(layout)
+        self._shape = (h, w)
         flat = self.reference.reshape(-1, 3)
         # the paper: the sheet's brightest common colour (its median is print and paper mixed)
         luma = flat.sum(axis=1)
@@ -228,14 +259,16 @@ class BoardReader:
         # that range is the empty board's own (a pose a pixel off, a thin line resampled
         # otherwise after a bump, make no change)
         kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * TOLERANCE + 1, 2 * TOLERANCE + 1))
-        self._lo = cv2.erode(self.reference, kernel).reshape(-1, 3)
-        self._hi = cv2.dilate(self.reference, kernel).reshape(-1, 3)
-        self._lo_in, self._hi_in = self._lo[self._sampling.inner], self._hi[self._sampling.inner]
-        self._lo_ring, self._hi_ring = self._lo[self._sampling.ring], self._hi[self._sampling.ring]
-        self._ref_in = flat[self._sampling.inner]                 # (n, k, 3)
-        self._ref_ring = flat[self._sampling.ring]
-        self._ref_med = _median(self._ref_in)
-        self._ref_ring_sum = self._ref_ring.sum(axis=2).mean(axis=1) + 3 * PAPER_EPS
+        self._lo_img = cv2.erode(self.reference, kernel)
+        self._hi_img = cv2.dilate(self.reference, kernel)
+        self._lo, self._hi = self._lo_img.reshape(-1, 3), self._hi_img.reshape(-1, 3)
+        self._flat_ref = flat
+        self._ref_luma = flat @ ONES
+        # the empty board's edges (their strength), with the same tolerance: a piece brings
+        # edges of its own and hides the print's (a pale piece on a pale stop shows by its outline)
+        g = _edges(self.reference)
+        self._edge_lo = cv2.erode(g, kernel).ravel()
+        self._edge_hi = cv2.dilate(g, kernel).ravel()
         self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
         self._ref_probe = flat[self._probe]
         self.palette = self._palette(colours)
@@ -253,6 +286,21 @@ class BoardReader:
         sheet = self.sheet(frame, pose)
         return self.read_sheet(sheet, pose, t0)
 
+    def lean(self, pose: Pose | None) -> np.ndarray:
+        """Per place: how far (px, x and y) the part of its piece worth looking at appears from
+        its base in the rectified sheet (away from the point under the camera)."""
+        s = self._sampling
+        if pose is None or pose.H is None or not pose.size[0]:
+            return np.zeros_like(s.centres)
+        try:
+            cx, cy, height = camera_above(pose)
+        except (np.linalg.LinAlgError, ValueError):
+            return np.zeros_like(s.centres)
+        if not np.isfinite([cx, cy, height]).all() or height < 100.0:
+            return np.zeros_like(s.centres)
+        k = (s.heights / np.maximum(height - s.heights, 1.0))[:, None]
+        return (s.centres / PX_PER_MM - np.array([cx, cy])) * k * PX_PER_MM
+
     def sheet(self, frame: np.ndarray, pose: Pose) -> np.ndarray:
         """The frame's sheet in the reference's light (float32 BGR, 1 px per mm)."""
         rect = rectify(frame, pose.H, self.layout).astype(np.float32)
@@ -268,11 +316,11 @@ class BoardReader:
             return BoardReading(hands=True, markers=pose.markers, pose=pose.state, problems=problems,
                                 ms=self._ms(t0))
         noise = self._noise(sheet.reshape(-1, 3))
-        x = self.features(sheet, noise)
+        x = self.features(sheet, noise, self.lean(pose))
         p = self.model.probabilities(x, self._sampling.allowed)
         pieces, unsure, more = self._assemble(p, x)
         problems += more
-        values, v_unsure = self._values(sheet, noise)
+        values, v_unsure = self._values(sheet, noise, pose)
         unsure += v_unsure
         pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
                         values=values)
@@ -281,32 +329,47 @@ class BoardReader:
 
     # --- features -----------------------------------------------------------------------------
 
-    def features(self, sheet: np.ndarray, noise: float | None = None) -> np.ndarray:
+    def features(self, sheet: np.ndarray, noise: float | None = None, lean: np.ndarray | None = None) -> np.ndarray:
         """Every place's inputs to the model (n x N_FEATURES), relative to the reference and the
-        sheet's paper: no absolute colour or brightness goes in."""
+        sheet's paper: no absolute colour or brightness goes in. ``lean``: per place, where its
+        piece is looked at from its base (:meth:`lean`)."""
         flat = sheet.reshape(-1, 3)
         s = self._sampling
-        px, ref = flat[s.inner], self._ref_in                  # (n, k, 3)
-        ring = flat[s.ring]
+        at = s.centres if lean is None else s.centres + lean
+        inner = _indices(at, s.inner, self._shape)
+        ring_i = _indices(at, s.ring, self._shape)
+        px, ref = flat[inner], self._flat_ref[inner]          # (n, k, 3)
         scale = float(self.paper.sum())
+        # per pixel once (one channel each), then gathered: quicker than gathering colours
+        darker_map = (np.maximum(self._lo_img - sheet, 0) @ ONES).ravel() / scale
+        lighter_map = (np.maximum(sheet - self._hi_img, 0) @ ONES).ravel() / scale
+        change_map = darker_map + lighter_map
+        edges = _edges(sheet).ravel()
+        edge_map = np.maximum(edges - self._edge_hi, 0) + np.maximum(self._edge_lo - edges, 0)
+        luma_map = (sheet @ ONES).ravel()
+        base_i = _indices(at, s.base, self._shape)
+        darker, lighter = darker_map[base_i], lighter_map[base_i]
+        base_d = darker + lighter
+        edge_change = edge_map[base_i]
         noise = self._noise(flat) if noise is None else noise
-        d = _outside(px, self._lo_in, self._hi_in) / scale      # (n, k)
+        d = change_map[inner]                                  # (n, k)
         med = _median(px)
         paper = self.paper + PAPER_EPS
         colour = np.log((med + PAPER_EPS) / paper)
         chroma_bg = np.log((med[:, 0] + PAPER_EPS) / (med[:, 1] + PAPER_EPS))
         chroma_rg = np.log((med[:, 2] + PAPER_EPS) / (med[:, 1] + PAPER_EPS))
         bright = np.log((med.sum(axis=1) + 3 * PAPER_EPS) / paper.sum())
-        ref_med = self._ref_med
+        ref_med = _median(ref)
         refc = np.log((ref_med + PAPER_EPS) / paper)
         diff = (med - ref_med) / paper
-        luma = (px @ ONES) / scale
+        luma = luma_map[inner] / scale
         spread = luma.std(axis=1)
-        ring_sum = ring @ ONES
-        ring_change = _outside(ring, self._lo_ring, self._hi_ring).mean(axis=1) / scale
-        ring_bright = np.log((ring_sum.mean(axis=1) + 3 * PAPER_EPS) / self._ref_ring_sum)
+        ring_change = change_map[ring_i].mean(axis=1)
+        ring_bright = np.log((luma_map[ring_i].mean(axis=1) + 3 * PAPER_EPS) / (self._ref_luma[ring_i].mean(axis=1) + 3 * PAPER_EPS))
         return np.column_stack([
             d.mean(axis=1), (d > 3 * noise).mean(axis=1), (d > 6 * noise).mean(axis=1), spread,
+            base_d.mean(axis=1), (base_d > 3 * noise).mean(axis=1), edge_change.mean(axis=1) / scale,
+            darker.mean(axis=1), lighter.mean(axis=1),
             colour, chroma_bg, chroma_rg, bright, refc, diff, ring_change, ring_bright, s.kinds])
 
     def _noise(self, flat: np.ndarray) -> float:
@@ -326,6 +389,9 @@ class BoardReader:
         d = np.abs(small - ref).sum(axis=2) / float(self.paper.sum())
         bar = max(0.12, 4 * float(np.median(d)))
         mask = (d > bar).astype(np.uint8)
+        # the sheet's own rim is left out: its edge against the table changes with a pixel of pose
+        m = max(1, int(round(RIM_MM / COARSE)))
+        mask[:m], mask[-m:], mask[:, :m], mask[:, -m:] = 0, 0, 0, 0
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n <= 1:
             return False, mask
@@ -342,29 +408,26 @@ class BoardReader:
     # --- the whole board ----------------------------------------------------------------------
 
     def _palette(self, colours: dict | None) -> dict[str, np.ndarray]:
-        """Each player colour as (chroma_bg, chroma_rg, bright) relative to this sheet's paper:
-        from the calibrated colours when given, else the model's palette."""
+        """Each player colour's chroma (log b/g, log r/g) relative to this sheet's paper: from
+        the calibrated colours when given (each with the model's spread and bar), else the
+        model's palette."""
         if colours:
-            out = {}
-            paper = self.paper + PAPER_EPS
-            for c, bgr in colours.items():
-                b = np.asarray(bgr, np.float64)
-                out[c] = np.array([np.log((b[0] + PAPER_EPS) / (b[1] + PAPER_EPS)),
-                                   np.log((b[2] + PAPER_EPS) / (b[1] + PAPER_EPS)),
-                                   np.log((b.sum() + 3 * PAPER_EPS) / paper.sum())])
-            return out
+            return {c: np.array([np.log((bgr[0] + PAPER_EPS) / (bgr[1] + PAPER_EPS)),
+                                 np.log((bgr[2] + PAPER_EPS) / (bgr[1] + PAPER_EPS))])
+                    for c, bgr in ((c, np.asarray(v, np.float64)) for c, v in colours.items())
+                    if c in self.model.palette_spread}
         return dict(self.model.palette)
 
     def _far_from_palette(self, x: np.ndarray) -> np.ndarray:
-        """Per place: how far its colour lies from the nearest player colour, in spreads."""
+        """Per place: its colour's distance from the nearest player colour, as a share of that
+        colour's bar (above 1: no player's colour)."""
         if not self.palette:
             return np.zeros(len(x))
         names = feature_names()
-        cols = [names.index("chroma_bg"), names.index("chroma_rg"), names.index("bright")]
-        v = x[:, cols]
-        P = np.stack(list(self.palette.values()))
-        d = np.sqrt((((v[:, None, :] - P[None]) / self.model.palette_spread) ** 2).sum(axis=2))
-        return d.min(axis=1)
+        v = x[:, [names.index("chroma_bg"), names.index("chroma_rg")]]
+        ratios = [np.sqrt((((v - m) / self.model.palette_spread[c]) ** 2).sum(axis=1)) / self.model.far[c]
+                  for c, m in self.palette.items()]
+        return np.min(ratios, axis=0)
 
     def _assemble(self, p: np.ndarray, x: np.ndarray):
         s = self._sampling
@@ -377,19 +440,28 @@ class BoardReader:
         pyramids: dict[str, str] = {}
         meeple_at: dict[str, list[tuple[str, str]]] = {}
         train_at: dict[str, list[int]] = {}
+        doubtful_stops: dict[str, list[tuple[str, str]]] = {}
+        occupied = p[:, 0] < 0.5
         for i, spot in enumerate(s.spots):
             name = CLASSES[best[i]]
-            if not sure[i]:
+            if spot.kind != "train" and occupied[i] and far[i] > 1.0:
+                # a piece, but of no player's colour (whatever the model made of it)
                 unsure.append(spot.id)
+                if len(problems) < 10:
+                    problems.append(f"A piece at {spot.id} matches no player's colour.")
+                continue
+            if not sure[i]:
+                if spot.kind == "train":        # settled below, with the line's other stops
+                    doubtful_stops.setdefault(spot.id.split(":")[1], []).append((spot.id, name))
+                else:
+                    unsure.append(spot.id)
                 continue
             if name == "empty":
                 continue
-            if name in PLAYER_COLOURS and (far[i] > self.model.far or name not in self.players):
+            if name in PLAYER_COLOURS and name not in self.players:
                 unsure.append(spot.id)
                 if len(problems) < 10:
-                    problems.append(f"A piece at {spot.id} matches no player's colour"
-                                    + (f" (it looks {name}, not in play)." if name not in self.players
-                                       and far[i] <= self.model.far else "."))
+                    problems.append(f"A piece at {spot.id} matches no player's colour (it looks {name}, not in play).")
                 continue
             kind, _, rest = spot.id.partition(":")
             if spot.kind == "pyramid":
@@ -413,6 +485,12 @@ class BoardReader:
                 trains[letter] = ks[0]
             else:
                 unsure += [f"stop:{letter}:{k}" for k in ks]
+        # a line has one train: where it stands surely, a doubtful stop of the same line that is
+        # more likely empty is empty (a pale stop beside a pyramid, a neighbour's shadow)
+        for letter, stops in doubtful_stops.items():
+            for sid, name in stops:
+                if not (len(train_at.get(letter, ())) == 1 and name == "empty"):
+                    unsure.append(sid)
         return {"pyramids": pyramids, "meeples": meeples, "trains": trains}, unsure, problems
 
     # --- values -------------------------------------------------------------------------------
@@ -428,7 +506,7 @@ class BoardReader:
             out[letter] = (ys[:, None] * w + xs[None, :])
         return ys, out
 
-    def _values(self, sheet: np.ndarray, noise: float | None = None) -> tuple[dict[str, int], list[str]]:
+    def _values(self, sheet: np.ndarray, noise: float | None = None, pose: Pose | None = None) -> tuple[dict[str, int], list[str]]:
         """Each line's value marker along its lane: where the lane differs from the empty track
         most (a marker's width of rows) says whether and roughly where it is; its centre is the
         middle of the change in colour there (a marker is the line's colour, full strength, on
@@ -444,6 +522,7 @@ class BoardReader:
         values, unsure = {}, []
         noise = self._noise(flat) if noise is None else noise
         kernel = np.ones(2 * r + 1) / (2 * r + 1)
+        lean = self._value_lean(pose)
         for letter, idx in lanes.items():
             px = flat[idx]
             prof = (_outside(px, self._lo[idx], self._hi[idx]) / scale).mean(axis=1) / noise
@@ -462,6 +541,8 @@ class BoardReader:
             centre = float((ys[lo:hi] * wgt).sum() / wgt.sum()) if wgt.sum() > 0 else float(ys[k])
             others = sm.copy()
             others[max(0, k - 3 * r):k + 3 * r + 1] = 0
+            if lean is not None:        # the face's middle -> the marker's place
+                centre -= (centre - lean[0]) * lean[1]
             v = self.layout.value_at(centre)
             off = abs(centre - self.layout.lane_y(v))
             if peak < self.model.value_peak or others.max() > 0.5 * peak or off > VALUE_OFF * step_mm:
@@ -469,6 +550,19 @@ class BoardReader:
                 continue
             values[letter] = v
         return values, unsure
+
+    def _value_lean(self, pose: Pose | None) -> tuple[float, float] | None:
+        """The y (px) under the camera and how much of its distance from there a value marker's
+        face appears further down the sheet than its place."""
+        if pose is None or pose.H is None or not pose.size[0]:
+            return None
+        try:
+            cx, cy, height = camera_above(pose)
+        except (np.linalg.LinAlgError, ValueError):
+            return None
+        if not np.isfinite([cx, cy, height]).all() or height < 100.0:
+            return None
+        return cy * PX_PER_MM, VALUE_HEIGHT / height
 
     # --- no board -----------------------------------------------------------------------------
 

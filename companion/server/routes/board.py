@@ -47,7 +47,8 @@ class SimBoardIn(BaseModel):
     set: list[PieceChange] = Field(default_factory=list, max_length=MAX_CHANGES,
                                    description="pieces the simulated players change on the board")
     knock: StrictBool = Field(False, description="a knock moves a few pieces")
-    hand: StrictBool = Field(False, description="a hand passes over the board")
+    hand: StrictBool = Field(False, description="a hand stays over the board (a player thinking) until the next "
+                                                "change without one")
     follow_game: StrictBool = Field(False, description="make the board match the game in play (its to-do list)")
 
     model_config = {"extra": "forbid"}
@@ -124,8 +125,10 @@ def add_board_routes(app: FastAPI, ctx: Api) -> None:
               responses={409: {"description": "no simulated board camera runs here, or no TOKYO METRO game is "
                                               "in play to follow"}},
               summary="Simulated board camera: the simulated players change the board (host)",
-              description="`set` pieces, `knock` the board, pass a `hand` over it, or `follow_game`: make it "
-                          "match the game the board camera reads for. 409 unless the board camera is simulated.")
+              description="`set` pieces (a hand passes over as they change), `knock` the board, leave a `hand` "
+                          "over it (until the next call without one; one left 20 s is the problem `hands`), or "
+                          "`follow_game`: make it match the game the board camera reads for. 409 unless the "
+                          "board camera is simulated.")
     def sim_board(body: SimBoardIn, request: Request) -> dict:
         ctx.host_of(request, "change the simulated board")
         device = ctx.board_device
