@@ -2,16 +2,20 @@
 TOKYO METRO game played by changing the simulated board alone.
 
 The real `companion serve --board-camera sim` in a process of its own; the host's tablet (the
-table view) and Ben's phone (seat 1). The test plays the people at the table: for a move that
-shows on the board (a meeple placed or walked, a station built, a train started, the trains run)
-it works out the board after the move with the rules engine (the game's log folded, the move
-applied, ``on_board``) and changes the simulated board to that (POST /api/sim/board), as hands
-would; the board camera reads it, the dashboard proposes the move, and the player confirms it:
-Ben on his phone, the others on the tablet. Moves that never show on the board (bids, passes,
-buying a share) are tapped as usual. On the way: a knock that moves pieces, caught by the "board
-vs game" list (each difference in words, its place lit on the map) and put right; a move made on
-the dashboard whose "to do on the board" list is then done on the simulated board and ticked off;
-the panel fitting the phone; Dismiss; the host's auto switch and picture. One round or so.
+table view) and Ben's phone (seat 1). The test plays the people at the table through the first
+round: for a move that shows on the board (a meeple placed, a station built; see BOARD_ACTIONS
+for why trains and shares are not among them yet) it works out the board after the move with the
+rules engine (the game's records folded, the move applied, ``on_board``) and changes the
+simulated board to that (POST /api/sim/board), as hands would; the board camera reads it, the
+dashboard proposes the move (or asks which, when two cards could build the same station), and
+the player confirms it: Ben on his phone, the others on the tablet. Moves that never show on the
+board (bids, passes) are tapped as usual (the bids of the phones the test does not open go
+through the API with those seats' keys). On the way: a proposal seen on a phone whose move it
+is not (no buttons; the panel fits the phone), dismissed on the tablet and then tapped; a knock
+that moves pieces, caught by the "board vs game" list (each difference in words, its place lit
+on the map) and put right; a move made on the dashboard whose "to do on the board" list is then
+done on the simulated board and ticked off; the feed saying who confirmed the board's moves; the
+host's auto switch and picture; the panel in German and Japanese.
 """
 from __future__ import annotations
 
@@ -132,8 +136,8 @@ class Table:
         except HTTPError as exc:
             raise AssertionError(f"{move}: {exc.code} {exc.read().decode()}") from None
 
-    def tap_move(self, seat: int, move: dict) -> None:
-        """Tap a move that never shows on the board, on the seat's page; wait for the table."""
+    def tap_move(self, seat: int, move: dict) -> dict:
+        """Tap a move on the seat's page; wait for the table. Answers the view after it."""
         page = self.page_of(seat)
         testid = move_testid(move)
         shown(page, self.view(seat if page is self.phone else None)["seq"])
@@ -142,8 +146,10 @@ class Table:
         with page.expect_response(lambda r: r.request.method == "POST" and r.url.split("?")[0].endswith("/moves")) as res:
             tap(page, testid)
         assert res.value.ok, f"{testid}: {res.value.status} {res.value.text()}"
-        shown(self.table, res.value.json()["view"]["seq"])
+        view = res.value.json()["view"]
+        shown(self.table, view["seq"])
         self.tapped += 1
+        return view
 
     def by_hands(self, move: dict) -> dict:
         """Make ``move`` on the simulated board; wait for the dashboard to propose it and confirm
@@ -294,12 +300,16 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
                 cols = st["board"]["grid"]["cols"]
                 col, row = move["args"]["field"] % cols, move["args"]["field"] // cols
                 setting, _ = board_after(board_server.data, gid, move)
-                game.tap_move(seat, move)
+                after = game.tap_move(seat, move)
+                # (the simulated players copy it onto the board by themselves 1.5 s later: the view
+                # the tap answered says what was to do then)
+                assert after["board_camera"]["cause"] == "dashboard", after["board_camera"]
+                assert {"piece": "meeple", "key": COLOURS[seat], "game": f"field:{move['args']['field']}",
+                        "board": None} in after["board_camera"]["differences"], after["board_camera"]
                 todo = table.get_by_test_id("board-todo")
                 expect(todo).to_be_visible(timeout=REPLY_MS)
                 item = table.get_by_test_id(f"board-todo-meeple-{COLOURS[seat]}")
-                expect(item).to_have_attribute("data-done", "false")
-                expect(item).to_contain_text(f"{col}·{row}")
+                expect(item).to_contain_text(f"Put the {COLOURS[seat]} meeple on {col}·{row}")
                 item.hover()
                 expect(table.get_by_test_id("map-highlight")).to_have_attribute("data-field", f"{col},{row}")
                 sim(base, set=setting)
