@@ -393,6 +393,8 @@ def knock(game: Table) -> None:
     light = table.get_by_test_id("map-highlight")
     expect(light).to_have_count(1)
     game_night.screenshot(table, "board-vs-game")
+    expect(game.phone.get_by_test_id("board-diffs")).to_be_visible()
+    assert_fits(game.phone, "the board-vs-game list on the phone")
     if first["piece"] == "pyramid":
         expect(light).to_have_attribute("data-station", first["key"])
     sim(base, follow_game=True)
