@@ -28,7 +28,7 @@ from pathlib import Path
 from urllib.error import HTTPError
 
 import pytest
-from browser_support import assert_fits, call, move_testid, shown, tap
+from browser_support import assert_fits, call, move_testid, shown, tap, wait_until
 from playwright.sync_api import expect
 from server_support import Server
 
@@ -248,7 +248,7 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
     sim(base, follow_game=True)  # the board laid out as the game begins
     expect(table.get_by_test_id("board-matches")).to_be_visible()
 
-    knocked = todo_done = dismissed = False
+    knocked = todo_done = dismissed = auto_done = False
     done: set = set()
     first_round = None
     for _ in range(MAX_STEPS):
@@ -294,22 +294,44 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
                 expect(table.get_by_test_id("board-matches")).to_be_visible(timeout=REPLY_MS)
                 dismissed = True
                 continue
-            if not todo_done and seat != PHONE_SEAT and game.by_board >= 2:
+            if not auto_done and game.by_board >= 1:
+                # The host's auto mode: a move the board shows that one legal move explains is made
+                # at once, no tap; the feed says so. Then off again.
+                panel = table.get_by_test_id("board-camera")
+                tap(table, "board-auto")
+                expect(panel).to_have_attribute("data-auto", "true")
+                sim(base, set=board_after(board_server.data, gid, move)[0])
+                wait_until(table, "n => Number(document.getElementById('app').dataset.seq) > n",
+                           "the auto mode to make the move the board shows", arg=view["seq"], timeout_ms=REPLY_MS)
+                after = game.view()
+                entry = max(after["feed"], key=lambda e: e["seq"])
+                assert entry["confirmed"] == "auto" and entry["move"] == move, entry
+                expect(table.get_by_test_id(f"feed-{entry['seq']}").get_by_test_id("feed-confirmed")).to_contain_text(
+                    "auto mode")
+                tap(table, "board-auto")
+                expect(panel).to_have_attribute("data-auto", "false")
+                game.by_board += 1
+                auto_done = True
+                continue
+            if not todo_done and seat != PHONE_SEAT and auto_done:
                 # A move made on the dashboard: the board camera lists what to do on the board
                 # (its place lit on the map); done there, the item is ticked off.
                 cols = st["board"]["grid"]["cols"]
                 col, row = move["args"]["field"] % cols, move["args"]["field"] // cols
                 setting, _ = board_after(board_server.data, gid, move)
+                was = pieces_by_colour(folded(board_server.data, gid).state)["meeples"].get(COLOURS[seat])
                 after = game.tap_move(seat, move)
                 # (the simulated players copy it onto the board by themselves 1.5 s later: the view
                 # the tap answered says what was to do then)
                 assert after["board_camera"]["cause"] == "dashboard", after["board_camera"]
                 assert {"piece": "meeple", "key": COLOURS[seat], "game": f"field:{move['args']['field']}",
-                        "board": None} in after["board_camera"]["differences"], after["board_camera"]
+                        "board": was} in after["board_camera"]["differences"], (
+                    after["board_camera"], [(e.get("by"), e.get("confirmed"), e.get("move")) for e in after["feed"]])
                 todo = table.get_by_test_id("board-todo")
                 expect(todo).to_be_visible(timeout=REPLY_MS)
                 item = table.get_by_test_id(f"board-todo-meeple-{COLOURS[seat]}")
-                expect(item).to_contain_text(f"Put the {COLOURS[seat]} meeple on {col}·{row}")
+                expect(item).to_contain_text(f"the {COLOURS[seat]} meeple")
+                expect(item).to_contain_text(f"{col}·{row}")
                 item.hover()
                 expect(table.get_by_test_id("map-highlight")).to_have_attribute("data-field", f"{col},{row}")
                 sim(base, set=setting)
@@ -340,18 +362,14 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
             game.tap_move(seat, move)
     else:
         pytest.fail(f"the round did not end in {MAX_STEPS} steps")
-    assert game.by_board >= 5 and game.on_phone and knocked and todo_done and dismissed, (
-        game.by_board, game.on_phone, knocked, todo_done, dismissed)
+    assert game.by_board >= 5 and game.on_phone and knocked and todo_done and dismissed and auto_done, (
+        game.by_board, game.on_phone, knocked, todo_done, dismissed, auto_done)
 
     # What happened says which moves the board camera saw, and who confirmed them.
     game_night.open_feed(table)
     expect(table.get_by_test_id("feed-confirmed").first).to_contain_text("seen by the board camera, confirmed by")
 
-    # The host's switch for the auto mode (on, then off again).
-    tap(table, "board-auto")
-    expect(table.get_by_test_id("board-camera")).to_have_attribute("data-auto", "true", timeout=REPLY_MS)
-    tap(table, "board-auto")
-    expect(table.get_by_test_id("board-camera")).to_have_attribute("data-auto", "false", timeout=REPLY_MS)
+    # The host's picture of the board.
     expect(table.get_by_test_id("board-image")).to_have_attribute("data-state", "ok")
     # In German and Japanese too: every word from the catalogues.
     for lang, title in (("de", "Die Brettkamera"), ("ja", "ボードカメラ")):
