@@ -60,7 +60,7 @@ class BoardDevice:
         dashboard (or by a computer player) is copied onto the simulated board this long after
         it (a hand passes over), as the players at a real table would (None: never)."""
         self.tables, self.spec, self.follow_s = tables, spec, follow_s
-        self._followed: float | None = None   # the to-do (its todo_since) copied onto the board last
+        self._followed: tuple | None = None   # the position (game, step) copied onto the board last
         self.open_camera = open_camera
         self.make_reader = make_reader
         self.calibration_path = Path(data_dir) / CALIBRATION_FILE if data_dir is not None else None
@@ -192,10 +192,15 @@ class BoardDevice:
             return
         session = self.tables.board_in_play()
         watch = session.board_watch if session is not None and session.simulated else None
-        since = watch.todo_since if watch is not None and watch.cause == "dashboard" else None
-        if since is None or since == self._followed or time.monotonic() - since < self.follow_s:
+        if watch is None or watch.cause != "dashboard" or watch.todo_since is None:
             return
-        self._followed = since
+        # A second or two after the latest move made elsewhere (computer players may make several).
+        if time.monotonic() - max(watch.todo_since, watch.moved_at or 0.0) < self.follow_s:
+            return
+        position = (session.id, session.step)
+        if position == self._followed:
+            return
+        self._followed = position
         self.sim_hands([], follow_game=True)
 
     # --- inside --------------------------------------------------------------------------------

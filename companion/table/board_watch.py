@@ -122,6 +122,7 @@ class BoardWatch:
         self._game_board = expected(session.state)
         self._before: Pieces | None = None    # the game's board before the latest move not made here
         self.todo_since: float | None = None  # since when a move made elsewhere waits to be made on the board
+        self.moved_at: float | None = None    # when a move made elsewhere last changed the game's board
         self._dismissed: tuple[Pieces, int] | None = None
         self._recheck = False
         if not session.folded.history:
@@ -256,8 +257,10 @@ class BoardWatch:
             self.proposal = None
             self._recheck = True
         if now_board != self._game_board:
-            if by != "board" and self._before is None:
-                self._before, self.todo_since = self._game_board, self.clock()
+            if by != "board":
+                self.moved_at = self.clock()
+                if self._before is None:
+                    self._before, self.todo_since = self._game_board, self.moved_at
             self._game_board = now_board
             if self.settled is not None:
                 self.diffs = differences(now_board, self.settled.pieces, set(self.settled.unsure))
