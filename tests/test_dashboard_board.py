@@ -115,6 +115,16 @@ def panel_text(page) -> str:
       return `view ${app.dataset.seq} rev ${app.dataset.rev}: ` + (el ? el.innerText : 'no panel'); }""")
 
 
+def shows(page, locator, base: str, gid: str, what: str) -> None:
+    """Wait for ``locator`` on ``page``; a failure says ``what`` and what the board camera and the
+    page said."""
+    try:
+        expect(locator).to_be_visible(timeout=REPLY_MS)
+    except AssertionError:
+        raise AssertionError(f"{what}: the board camera says {board_state(base, gid)}; the page shows "
+                             f"{panel_text(page)!r}") from None
+
+
 class Table:
     """The game, its pages and the people at the table."""
 
@@ -163,11 +173,7 @@ class Table:
         # A proposal, or a question when several moves explain the board (the same station built
         # with either of two cards): the person picks the one they made.
         asked = page.locator("[data-testid=board-proposal], [data-testid=board-question]")
-        try:
-            expect(asked).to_be_visible(timeout=REPLY_MS)
-        except AssertionError:
-            raise AssertionError(f"no proposal for {move} after the board was set {setting}: the board camera says "
-                                 f"{board_state(self.base, self.gid)}; the page shows {panel_text(page)!r}") from None
+        shows(page, asked, self.base, self.gid, f"no proposal for {move} after the board was set {setting}")
         bc = board_state(self.base, self.gid)
         expect(asked).to_have_attribute("data-proposal", bc["proposal"]["id"])
         if bc["candidates"] and len(bc["candidates"]) > 1:
@@ -391,11 +397,7 @@ def knock(game: Table) -> None:
     assert knocked, "a knock that moved nothing"
     diffs = table.get_by_test_id("board-diffs")
     seen = table.locator("[data-testid=board-diffs], [data-testid=board-proposal], [data-testid=board-question]")
-    try:
-        expect(seen).to_be_visible(timeout=REPLY_MS)
-    except AssertionError:
-        raise AssertionError(f"the knock {knocked} was not caught: the board camera says "
-                             f"{board_state(base, gid)}; the table shows {panel_text(table)!r}") from None
+    shows(table, seen, base, gid, f"the knock {knocked} was not caught")
     if not diffs.count():
         # A meeple knocked a field on may look like a walk somebody made: nobody did, it is dismissed.
         tap(table, "board-dismiss")
