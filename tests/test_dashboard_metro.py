@@ -499,6 +499,7 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
         expect(page.get_by_test_id("phase")).to_be_visible()
         expect(page.get_by_test_id("simulated-banner")).to_have_count(0)
         expect(page.get_by_test_id(devices)).to_have_count(0)
+        expect(page.get_by_test_id("board-camera")).to_have_count(0)  # no board camera: no panel of it
 
     def bens_phone():
         """Ben takes out his phone for his bid (he plays on the table view), and puts it away after."""

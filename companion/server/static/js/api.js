@@ -85,6 +85,13 @@ export const api = {
   devices: (game, opts) => request("GET", `/api/devices${game ? `?game=${g(game)}${as("&")}` : ""}`, undefined, opts),
   forgetLearned: () => request("POST", "/api/camera/learned/forget"),
   cameraUrl: (game, ts) => `/api/camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
+  // The board camera over TOKYO METRO's board (docs/board-camera.md).
+  board: (id, opts) => request("GET", `/api/games/${g(id)}/board${as()}`, undefined, opts),
+  boardConfirm: (id, proposal, candidate = null) => request("POST", `/api/games/${g(id)}/board/confirm${as()}`,
+    { proposal, candidate }),
+  boardDismiss: (id, proposal) => request("POST", `/api/games/${g(id)}/board/dismiss${as()}`, { proposal }),
+  boardAuto: (id, on) => request("POST", `/api/games/${g(id)}/board/auto`, { on }),
+  boardCameraUrl: (game, ts) => `/api/board-camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
 };
 
 // The live view: calls onView(view) on connect and after every change; reconnects with
@@ -115,7 +122,11 @@ export function liveView(gameId, { onView, onState, onRefused }) {
 }
 
 // Only ever move forward: a late HTTP answer must not overwrite a newer pushed view, and the
-// push of a view already shown (same seq: same log, same view) is not drawn twice.
+// push of a view already shown (same seq: same log, same view) is not drawn twice. News without
+// a record (the board camera's: a proposal, the board's differences) comes as the same seq with a
+// higher `rev`.
 export function newer(current, next) {
-  return !current || next.seq > current.seq;
+  if (!current) return true;
+  if (next.seq !== current.seq) return next.seq > current.seq;
+  return (next.rev ?? 0) > (current.rev ?? 0);
 }

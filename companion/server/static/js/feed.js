@@ -22,6 +22,15 @@ function whoNodes(e, ctx) {
   return t(`happened.by.${e.by}`);
 }
 
+// A move the board camera saw: who confirmed it (the table, a seat's phone, the auto mode).
+function confirmedNode(e, ctx) {
+  if (!e.confirmed) return null;
+  const who = e.confirmed === "auto" ? t("happened.confirmed.auto")
+    : Number.isInteger(e.confirmed_seat) ? seatName(ctx, e.confirmed_seat) : t("happened.confirmed.table");
+  return h("div", { class: "feed-confirmed", testid: "feed-confirmed", dataset: { confirmed: e.confirmed } },
+    t("happened.boardConfirmed", { who }));
+}
+
 // One event in words, or null when the catalogue has none for it.
 function eventNodes(ev, ctx) {
   const text = template(`ev.${ctx.game}.${ev.kind}`) ?? template(`ev.${ev.kind}`);
@@ -97,6 +106,7 @@ export function entryNode(e, ctx, takenBack, testid = true, limit = Infinity) {
   return h("li", { class: `feed-entry${takenBack ? " taken-back" : ""}${board.length ? " has-board" : ""}`,
     testid: testid ? `feed-${e.seq}` : null, dataset: { seq: String(e.seq), type: e.type, by: e.by } },
   h("div", { class: "feed-head" }, head),
+  confirmedNode(e, ctx),
   plain.length ? h("ul", { class: "feed-events" }, plain) : null,
   board.length ? h("div", { class: "on-board", testid: "on-board" },
     h("span", { class: "on-board-label" }, t("happened.onBoard")), h("ul", { class: "feed-events" }, board)) : null,

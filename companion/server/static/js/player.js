@@ -77,6 +77,7 @@ function startPhone(id) {
     const r = rendererFor(view.game);
     const st = view.state;
     app.dataset.seq = String(view.seq); // tests and tools can tell which view is on screen
+    app.dataset.rev = String(view.rev ?? 0); // (news without a record: the board camera's)
     app.dataset.game = view.game;
     const mine = me(view);
     title.textContent = mine.name || "";

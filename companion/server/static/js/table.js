@@ -242,6 +242,7 @@ function startTable(id) {
     const st = view.state;
     const round = roundText(st);
     app.dataset.seq = String(view.seq); // tests and tools can tell which view is on screen
+    app.dataset.rev = String(view.rev ?? 0); // (news without a record: the board camera's)
     app.dataset.game = view.game;
     brand.textContent = gameName(view.game);
     document.title = [gameName(view.game), round || phaseText(st)].join(" · ");

@@ -12,6 +12,7 @@ import { moveBuilders } from "../metro/moves.js";
 import { playerCard as metroPlayer, linesPanel, projectionPanel, supplyPanel, scoringTable,
   phoneMe as metroMe, lastRunPanel } from "../metro/panels.js";
 import { syncPick } from "../metro/ui.js";
+import { boardPanel } from "../metro/board.js";
 import { estimatePanel } from "../estimates.js";
 
 // Whichever part a render draws first forgets a pick made on an older view.
@@ -37,11 +38,13 @@ function side(view) {
   return [lastRunPanel(view), linesPanel(view), projectionPanel(view), view.over ? null : supplyPanel(view)];
 }
 
-// Below the action panel (on the table: beside it, see metro.css): the map and the cards.
+// Below the action panel (on the table: beside it, see metro.css): the map and the cards; the
+// board camera's panel (when there is one) right above the moves (metro.css gives it its place).
 function result(view, { compact = false } = {}) {
   syncPick(view);
   if (compact) return [];
-  return h("div", { class: "metro-left" }, mapPanel(view), view.over ? null : cardsPanel(view));
+  return [view.over ? null : boardPanel(view),
+    h("div", { class: "metro-left" }, mapPanel(view), view.over ? null : cardsPanel(view))];
 }
 
 function overExtra(view) {
@@ -75,10 +78,12 @@ function choice(view, outcomes, ui, act) {
   return box.childElementCount ? box : choicePicker(view, outcomes, act);
 }
 
-// Above the moves: "Estimate final yen" (random playouts on the server), and what the figures are.
+// Above the moves: on a phone the board camera (a move it saw, for this seat to confirm), then
+// "Estimate final yen" (random playouts on the server), and what the figures are.
 function movesHead(view, act) {
   syncPick(view);
-  return estimatePanel(view, act);
+  const phone = Number.isInteger(view.viewer);
+  return [phone ? boardPanel(view) : null, estimatePanel(view, act)];
 }
 
 export default {

@@ -32,12 +32,25 @@ let current = null; // {svg, layer, ix, board, st, P, U, byId: test id -> move}
 export function watchMoves({ svg, layer, ix, board, st, P, U, moves }) {
   current = { svg, layer, ix, board, st, P, U, byId: new Map(moves.map((m) => [moveTestId(m.move), m.move])) };
   install();
+  if (pinned) setTimeout(() => showTarget(pinned, { pin: true }), 0); // (once the new map is on the page)
 }
+
+let pinned = null; // a spot lit from outside the move buttons, lit again on a redrawn map
 
 function show(move) {
   const c = current;
   if (!c || !c.svg.isConnected) return;
-  const tg = move ? moveTarget(c.ix, move) : {};
+  showTarget(move ? moveTarget(c.ix, move) : null);
+}
+
+// Light a spot on the newest map: {field: [c, r], also: [c, r] (a second field, e.g. where a piece
+// should be)} | {station: id} | {line: L} | null (nothing lit). The board camera's list of
+// differences points at pieces this way (js/metro/board.js), `pin`ned: a redrawn map lights it again.
+export function showTarget(target, { pin = false } = {}) {
+  if (pin) pinned = target || null;
+  const c = current;
+  if (!c || !c.svg.isConnected) return;
+  const tg = target || {};
   const { U, P, ix } = c;
   const root = c.svg.closest(".m-frame") || c.svg; // the edges' numbers and the rulers of a zoomed map
   for (const el of root.querySelectorAll(".on[data-col], .on[data-row]")) el.classList.remove("on");
@@ -47,7 +60,9 @@ function show(move) {
     c.layer.replaceChildren(s("g", { class: "m-highlight", "data-testid": "map-highlight", "data-field": `${col},${row}` },
       s("rect", { class: "m-hl-band", x: col * U, y: 0, width: U, height: ix.rows * U }),
       s("rect", { class: "m-hl-band", x: 0, y: row * U, width: ix.cols * U, height: U }),
-      s("rect", { class: "m-hl-field", x: col * U - 3, y: row * U - 3, width: U + 6, height: U + 6, rx: 6 })));
+      s("rect", { class: "m-hl-field", x: col * U - 3, y: row * U - 3, width: U + 6, height: U + 6, rx: 6 }),
+      tg.also ? s("rect", { class: "m-hl-field also", x: tg.also[0] * U - 3, y: tg.also[1] * U - 3, width: U + 6,
+        height: U + 6, rx: 6 }) : null));
   } else if (tg.station && ix.stations.get(tg.station)) {
     const station = ix.stations.get(tg.station);
     c.layer.replaceChildren(s("g", { class: "m-highlight", "data-testid": "map-highlight", "data-station": tg.station },

@@ -33,7 +33,7 @@ function discountNote(m) {
 }
 
 // The words on one tile, by kind.
-function tileContent(view, ix, m) {
+export function tileContent(view, ix, m) {
   const st = view.state;
   const a = m.move.args;
   switch (m.move.kind) {
