@@ -276,3 +276,17 @@ def test_a_train_run_with_riders_deciding_at_stops_is_explained_as_one_sequence(
                 checked += 1
         state = GAME.apply(state, rng.choice(GAME.legal_moves(state, actor)))[0]
     assert checked >= 3
+
+
+def test_a_place_read_with_doubt_is_named_and_not_taken_for_a_match(store):
+    # The new meeple stands where the camera is unsure: nothing is proposed from it, and the view
+    # names the place, so that a person taps the move instead of trusting "matches".
+    session = new_game(store)
+    watch = session.board_watch
+    place = session.allowed_moves(None)[0]
+    spot = board_after(session, place).meeples[COLOURS[place.player]]
+    assert settle(watch, board_after(session, place), 0.0, unsure=[spot]) == "matches"
+    shown = watch.to_json()
+    assert shown["proposal"] is None and shown["unsure"] == [spot]
+    assert settle(watch, board_after(session, place), 10.0) == "proposal"   # read clearly: proposed
+    assert watch.to_json()["unsure"] == []

@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 SETTLE_FRAMES = 3       # usable frames in a row showing the same pieces ...
 SETTLE_S = 0.6          # ... over at least this long: the board has settled
+MAX_UNSURE_SHOWN = 12      # places read with doubt named on the dashboard (the first, by id)
 HANDS_STUCK_S = 20.0    # a hand over the board this long is a problem to show (the game goes on by taps)
 LOST_S = 2.0            # the pose lost (or no markers) this long is a problem to show
 BOARD_GAMES = frozenset({"tokyo_metro"})   # the games whose board the camera reads
@@ -65,6 +66,15 @@ class _Run:
     count: int = 1
     unsure: set[str] = field(default_factory=set)
     settled: bool = False
+    recent: list = field(default_factory=list)   # the unsure places of the latest SETTLE_FRAMES frames
+
+    def clearer(self) -> set[str] | None:
+        """The places unsure now, when the latest frames all read clearly a place the run had
+        unsure (a hand straightened a piece, a glare went): the board settles again on them."""
+        if not self.settled or len(self.recent) < SETTLE_FRAMES:
+            return None
+        now = set().union(*self.recent)
+        return now if self.unsure - now else None
 
 
 @dataclass(frozen=True)
@@ -156,9 +166,16 @@ class BoardWatch:
             if run is not None and same_pieces(run.reading, reading):
                 run.count += 1
                 run.reading = reading
-                run.unsure |= set(reading.unsure)
+                run.recent = (run.recent + [set(reading.unsure)])[-SETTLE_FRAMES:]
+                clearer = run.clearer()
+                if clearer is not None:
+                    run.unsure = clearer
+                    self.settled = reading.model_copy(update={"unsure": sorted(clearer)})
+                    self._recheck = True
+                elif not run.settled:
+                    run.unsure |= set(reading.unsure)
             else:
-                run = self._run = _Run(reading, now, unsure=set(reading.unsure))
+                run = self._run = _Run(reading, now, unsure=set(reading.unsure), recent=[set(reading.unsure)])
             settles = not run.settled and run.count >= SETTLE_FRAMES and now - run.start >= SETTLE_S - 1e-6
             again = run.settled and self._recheck
             if not settles and not again:
@@ -356,7 +373,13 @@ class BoardWatch:
                 "proposal": proposal.to_json() if proposal is not None else None,
                 "candidates": [{"moves": [m.to_json() for m in c]} for c in proposal.candidates] if several else None,
                 "auto": self.auto, "rev": self.rev,
+                # places read with doubt are left out of every comparison: the dashboard says which,
+                # so that a piece put there is not taken for "the board matches"
+                "unsure": self._unsure(),
             }
+
+    def _unsure(self) -> list[str]:
+        return sorted(self.settled.unsure)[:MAX_UNSURE_SHOWN] if self.settled is not None else []
 
     def touch(self) -> None:
         """The board camera's state around this game changed (it feeds it now, or no longer)."""
@@ -368,7 +391,7 @@ class BoardWatch:
     def _shown(self) -> tuple:
         p = self.proposal
         return (self.matches, self.cause, tuple(self.diffs), p.id if p else None, self.auto,
-                (self.problem or {}).get("code"), self.pose == "lost")
+                (self.problem or {}).get("code"), self.pose == "lost", tuple(self._unsure()))
 
     def _changed(self, before: tuple, notify: bool = True) -> None:
         """Bump ``rev`` (and tell the live views) when what the dashboards show changed."""

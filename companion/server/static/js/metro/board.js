@@ -226,6 +226,7 @@ function makePanel(gameId) {
       t("metro.board.markers", { n: bc.markers ?? 0, pose: t(`metro.board.pose.${bc.pose || "lost"}`) })),
       ix ? proposalPart(me, view, ix, bc, host) : null,
       ix ? differencesPart(me, st, ix, bc) : null,
+      ix ? unsurePart(ix, bc) : null,
       host ? autoPart(me, bc) : null);
     // A spot lit from the list stays lit on a redrawn map; with the list gone, it goes out.
     if (!body.querySelector(".bc-item")) showTarget(null, { pin: true });
@@ -341,6 +342,25 @@ function differencesPart(me, st, ix, bc) {
     h("h3", {}, t("metro.board.diffs")),
     h("p", { class: "bc-sub muted" }, t(bc.cause === "board" ? "metro.board.causeBoard" : "metro.board.diffsHint")),
     h("ul", { class: "bc-list" }, diffs.map((d) => diffItem(st, ix, d, { todo: false, done: false }))));
+}
+
+// A place the camera read with doubt ("station:ueno", "field:130", "stop:G:3", "ride:G:0",
+// "value:G") in words: it is left out of "board vs game", so a piece put there is not seen.
+export function unsureWords(ix, spot) {
+  const [kind, a, b] = String(spot).split(":");
+  if (kind === "station") return stationName(ix, a);
+  if (kind === "field") return placeWords(ix, `field:${a}`);
+  if (kind === "stop") return t("metro.board.unsure.stop", { stop: stopLabel(ix, a, Number(b)) });
+  if (kind === "ride") return t("metro.board.riding", { line: a });
+  if (kind === "value") return t("metro.board.unsure.value", { line: a });
+  return String(spot);
+}
+
+function unsurePart(ix, bc) {
+  const spots = Array.isArray(bc.unsure) ? bc.unsure : [];
+  if (!spots.length || bc.state !== "reading") return null;
+  return h("p", { class: "bc-sub bc-unsure", testid: "board-unsure", dataset: { n: String(spots.length) } },
+    t("metro.board.unsure", { places: spots.map((s) => unsureWords(ix, s)).join(" · ") }));
 }
 
 function diffItem(st, ix, d, { todo, done }) {
