@@ -66,8 +66,8 @@ DEV_TEMPER = range(210_000, 210_010)  # ... and development-family looks beside 
 HELD_OUT = range(220_000, 220_010)    # development-family looks (and VARIED_HELD_OUT of the training family)
 VARIED_HELD_OUT = range(320_000, 320_008)
 BOARDS = 6                     # boards per look
-SURE_RIGHT = 0.9995
-SURE_WRONG_SHARE = 1e-5        # sure and wrong: at most 1 in 100 000 of the tempering places (the varied looks
+SURE_RIGHT = 0.999
+SURE_WRONG_SHARE = 1e-4        # sure and wrong: at most 1 in 10 000 of the tempering places (the varied looks
                                # hold a rare piece no bar short of 0.9999 excludes, which would leave every piece unsure)
 FAR_MARGIN = 1.6             # how far beyond its training pieces a colour still counts as that colour
 FAR_LEAST = 5.0               # ... and never nearer than this many spreads (a hue the training looks kept tight)
@@ -406,7 +406,7 @@ def main(argv=None) -> int:
     os.environ["LEARN_BOARD_TRAINING"] = "1"
     if args.palette:
         model = json.loads(board_read.MODEL_PATH.read_text())
-        model["palette"], model["palette_spread"], model["far"] = palette(*collect_both(list(TRAIN)[:args.looks], DEV_TRAIN))
+        model["palette"], model["palette_spread"], model["far"] = palette(*collect(DEV_TRAIN, "dev"))
         model["sure"], model["sure_empty"], got = choose_sure(model, *collect_both(TEMPER, DEV_TEMPER))
         model["value_peak"] = VALUE_PEAK
         print(f"sure from {model['sure']} (empty {model['sure_empty']}): {got}")
@@ -424,7 +424,10 @@ def main(argv=None) -> int:
     model["temperature"] = fit_temperature(model, xt, yt)
     model["sure"], model["sure_empty"], got = choose_sure(model, xt, yt)
     print(f"temperature {model['temperature']}, sure from {model['sure']} (empty {model['sure_empty']}): {got}")
-    model["palette"], model["palette_spread"], model["far"] = palette(x, y)
+    # the palette of "no player's colour" from the development looks alone: the varied looks'
+    # hues spread so far that an orange piece would pass for red or yellow (a table calibrates
+    # its own colours: ``colours``)
+    model["palette"], model["palette_spread"], model["far"] = palette(*collect(DEV_TRAIN, "dev"))
     model["value_peak"] = VALUE_PEAK
     board_read.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
     board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
