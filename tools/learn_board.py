@@ -21,15 +21,16 @@ from them).
 Seeds: TRAIN (+ DEV_TRAIN) looks for the weights, TEMPER (+ DEV_TEMPER) looks, themselves
 varied, for the temperature and the bars of a sure
 reading (``choose_sure``: apart for "empty" and for a piece, the lowest confidence at which the
-sure readings of those looks were right but for at most 1 in 100 000 places, never below SURE_EMPTY_FLOOR and SURE_FLOOR),
-HELD_OUT (dev) and VARIED_HELD_OUT looks for the report. None is a seed
-of the benchmark (dev 1000.., eval 900000..) or of the tests (below 100); the evaluation family is
+sure readings of those looks were right at least SURE_RIGHT of the time and at most
+SURE_WRONG_SHARE of their places sure and wrong, never below SURE_EMPTY_FLOOR and SURE_FLOOR),
+HELD_OUT (dev) looks for the report (and VARIED_HELD_OUT with --measure). None is a seed
+of the benchmark (dev 1000.., varied 330000.., eval 900000..) or of the tests (below 100); the evaluation family is
 never used here.
 
 Training: numpy alone: one tanh hidden layer, softmax over the classes, Adam on the
 cross-entropy (the empty places, most of the board, weighted down), a fixed seed. The palette
 (each player colour's chroma and brightness relative to the paper) is the mean over the
-training looks' pieces, its spread their standard deviation; the bar of "far from every
+development training looks' pieces, its spread their standard deviation; the bar of "far from every
 colour" is set so that no training piece of a player colour lies beyond it. Rendered features
 are kept under build/learn_board/ (one file per look): a second run trains without rendering.
 """
@@ -68,7 +69,7 @@ VARIED_HELD_OUT = range(320_000, 320_008)
 BOARDS = 6                     # boards per look
 SURE_RIGHT = 0.999
 SURE_WRONG_SHARE = 1e-4        # sure and wrong: at most 1 in 10 000 of the tempering places (the varied looks
-                               # hold a rare piece no bar short of 0.9999 excludes, which would leave every piece unsure)
+                               # hold a rare piece no bar short of 0.9997 excludes: "none" left every piece unsure)
 FAR_MARGIN = 1.6             # how far beyond its training pieces a colour still counts as that colour
 FAR_LEAST = 5.0               # ... and never nearer than this many spreads (a hue the training looks kept tight)
 SURE_EMPTY_FLOOR = 0.95       # ... and for "empty"
