@@ -19,7 +19,7 @@ the reader's own features of it (``BoardReader.features``) and its truth: empty,
 colour, or a train. Frames with a hand over the board are left out (the reader takes nothing
 from them).
 
-Seeds: TRAIN (+ DEV_TRAIN) looks for the weights, TEMPER (+ DEV_TEMPER) looks, themselves
+Seeds: the recipe's "train" (+ DEV_TRAIN) looks for the weights, its "temper" (+ DEV_TEMPER) looks, themselves
 varied, for the temperature and the bars of a sure
 reading (``choose_sure``: apart for "empty" and for a piece, the lowest confidence at which the
 sure readings of those looks were right at least SURE_RIGHT of the time and at most
