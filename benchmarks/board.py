@@ -11,7 +11,8 @@ light, wooden pieces, a camera nearly straight above) is what the reader was tun
 (a glossy board, a warm point lamp or a tube, plastic pieces, wide-angle lenses tilted up to
 30 degrees, JPEG) is ONLY EVER SCORED: for it this prints totals and nothing else (no seeds,
 no misreadings). Default seeds: dev 1000 on, eval 900000 on; the place model is trained on
-other dev seeds (tools/learn_board.py: 200000 on).
+other dev seeds and the training-only "varied" family (tools/learn_board.py: 200000 on, 300000
+on); ``--family varied`` scores held-out looks of that family (330000 on), misses listed.
 
 Run:   .venv/bin/python benchmarks/board.py                       (both families, 12 looks x 8 boards)
        .venv/bin/python benchmarks/board.py --family dev --looks 2 --boards 3     (quick)
@@ -52,7 +53,7 @@ from companion.sim.board_render import BoardRenderer  # noqa: E402
 from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
 from companion.vision.board_read import BoardReader  # noqa: E402
 
-SEEDS = {"dev": 1000, "eval": 900000}
+SEEDS = {"dev": 1000, "eval": 900000, "varied": 330000}
 HIDDEN_FRAMES = 5
 
 
@@ -144,7 +145,7 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
             res[k] += s[k]
         if s["right"] == s["fields"] and reading.usable:
             res["fully_right"] += 1
-        elif family == "dev":
+        elif family != "eval":
             want, got = fields_of(layout, pieces), fields_of(layout, reading.pieces)
             doubt = unsure_fields(reading) if reading.usable else set(want)
             res["misses"] += [(seed, b, f, want[f], "unsure" if f in doubt else got[f])
@@ -234,7 +235,7 @@ def report(family: str, seeds: range, t: dict, verbose: bool) -> dict:
           f"frames on average (at most {out['relock_frames_max']})")
     for size, v in out["ms_per_frame"].items():
         print(f"ms per frame ({size}, one core): mean {v['mean']}, p95 {v['p95']}")
-    if family == "dev" and verbose:
+    if family != "eval" and verbose:
         for m in t["misses"][:40]:
             print("  miss", m)
     return out
@@ -242,11 +243,13 @@ def report(family: str, seeds: range, t: dict, verbose: bool) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--family", choices=["dev", "eval", "both"], default="both")
+    ap.add_argument("--family", choices=["dev", "eval", "both", "varied"], default="both",
+                    help='"varied": held-out looks of the training-only family (seeds --varied-seeds on)')
     ap.add_argument("--looks", type=int, default=12)
     ap.add_argument("--boards", type=int, default=8)
     ap.add_argument("--dev-seeds", type=int, default=SEEDS["dev"])
     ap.add_argument("--eval-seeds", type=int, default=SEEDS["eval"])
+    ap.add_argument("--varied-seeds", type=int, default=SEEDS["varied"])
     ap.add_argument("--json", action="store_true", help="the results as JSON on stdout (after the text)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list the dev family's misses")
     args = ap.parse_args(argv)
@@ -254,7 +257,7 @@ def main(argv=None) -> int:
     layout = BoardLayout.default()
     outs = []
     for family in (["dev", "eval"] if args.family == "both" else [args.family]):
-        first = args.dev_seeds if family == "dev" else args.eval_seeds
+        first = {"dev": args.dev_seeds, "eval": args.eval_seeds, "varied": args.varied_seeds}[family]
         seeds = range(first, first + args.looks)
         results = []
         for seed in seeds:

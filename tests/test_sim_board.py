@@ -81,6 +81,19 @@ def test_the_families_differ_in_kind():
         BoardLook.from_seed(1, "train")
 
 
+def test_the_training_family_varies_what_tables_vary():
+    """"varied" (training only) spans matte and glossy, wood and plastic, every lamp kind, lenses
+    and none, JPEG and raw, straight above to tilted; seeded like the others."""
+    va = [BoardLook.from_seed(s, "varied") for s in range(40)]
+    assert va[3] == BoardLook.from_seed(3, "varied") and va[3] != BoardLook.from_seed(3, "dev")
+    assert {l.material for l in va} == {"wood", "plastic"} and {l.lamp.kind for l in va} == {"overhead", "point", "tube"}
+    assert min(l.gloss for l in va) == 0 < max(l.gloss for l in va)
+    assert min(l.distortion for l in va) == 0 < max(l.distortion for l in va)
+    assert any(l.jpeg is None for l in va) and any(l.jpeg for l in va)
+    assert min(l.tilt for l in va) < 10 and max(l.tilt for l in va) > 25
+    assert {l.image_size for l in va} == {(960, 540), (1280, 720), (1920, 1080)}
+
+
 def test_sample_boards_are_plausible():
     rng = np.random.default_rng(0)
     for _ in range(30):

@@ -2,12 +2,16 @@
 
     .venv/bin/python tools/learn_board.py              (data, training, export, report)
     .venv/bin/python tools/learn_board.py --measure    (only the report, with the committed model)
+    .venv/bin/python tools/learn_board.py --recipe dev (the earlier model: development looks alone)
 
-Data. Each look of the development family (``BoardLook.from_seed(seed, "dev")``: its own paper,
-lamp, camera and piece colours) renders its empty board (the reference, rectified as the
+Data. Each look (96 of the training-only "varied" family of ``board_looks.py``, every property
+a real table varies drawn widely: paper and piece gloss, wood or plastic, shifted hues, lamps
+of any colour, fall-off and shadow, white balance, tilt up to 32 degrees, lenses, 960x540 to
+1920x1080, JPEG, noise; and 40 of the development family, ``BoardLook.from_seed(seed, "dev")``)
+renders its empty board (the reference, rectified as the
 calibration keeps it) and then boards of sampled pieces (``sample_board`` here), some
 of them under a changed lamp (the per-frame light correction is part of what is learned), some
-bumped with two markers hidden. Every other look is also seen through a camera of its own
+bumped with two markers hidden. Every other development look is also seen through a camera of its own
 (``Camera``: a wide-angle lens, a lamp close by whose light falls off across the board, JPEG,
 more noise; the same lens and lamp for its reference): the development family alone is one
 kind of camera, and the reader is to meet others. Every place of every board is one example:
@@ -15,17 +19,19 @@ the reader's own features of it (``BoardReader.features``) and its truth: empty,
 colour, or a train. Frames with a hand over the board are left out (the reader takes nothing
 from them).
 
-Seeds: TRAIN looks for the weights, TEMPER looks for the temperature and the bars of a sure
+Seeds: the recipe's "train" (+ DEV_TRAIN) looks for the weights, its "temper" (+ DEV_TEMPER) looks, themselves
+varied, for the temperature and the bars of a sure
 reading (``choose_sure``: apart for "empty" and for a piece, the lowest confidence at which the
-sure readings of those looks were all right, never below SURE_EMPTY_FLOOR and SURE_FLOOR),
-HELD_OUT looks for the report. None is a seed
-of the benchmark (dev 1000.., eval 900000..) or of the tests (below 100); the evaluation family is
+sure readings of those looks were right at least SURE_RIGHT of the time and at most
+SURE_WRONG_SHARE of their places sure and wrong, never below SURE_EMPTY_FLOOR and SURE_FLOOR),
+HELD_OUT (dev) looks for the report (and VARIED_HELD_OUT with --measure). None is a seed
+of the benchmark (dev 1000.., varied 330000.., eval 900000..) or of the tests (below 100); the evaluation family is
 never used here.
 
 Training: numpy alone: one tanh hidden layer, softmax over the classes, Adam on the
 cross-entropy (the empty places, most of the board, weighted down), a fixed seed. The palette
 (each player colour's chroma and brightness relative to the paper) is the mean over the
-training looks' pieces, its spread their standard deviation; the bar of "far from every
+development training looks' pieces, its spread their standard deviation; the bar of "far from every
 colour" is set so that no training piece of a player colour lies beyond it. Rendered features
 are kept under build/learn_board/ (one file per look): a second run trains without rendering.
 """
@@ -54,9 +60,21 @@ from companion.board_pieces import PLAYER_COLOURS, Pieces  # noqa: E402
 from companion.vision import board_read  # noqa: E402
 from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
 
-TRAIN = range(200_000, 200_040)
-TEMPER = range(210_000, 210_010)
-HELD_OUT = range(220_000, 220_010)
+FAMILY = "varied"               # the training-only family of board_looks.py: every property varied widely
+DEV_TRAIN = range(200_000, 200_040)   # development-family looks for the weights
+DEV_TEMPER = range(210_000, 210_010)  # ... and for the temperature and the bars
+# What a run trains on. "varied" (the default, the committed model): 96 "varied" looks beside
+# the development looks for the weights, 24 others beside DEV_TEMPER for the bars, a wider
+# network, and bars allowing 1 in 10 000 tempering places sure and wrong (none is reachable on
+# varied looks short of leaving every piece unsure). "dev" (--recipe dev): the development looks
+# alone, the model before (fewer unsure on dev, more sure and wrong elsewhere: docs/performance.md).
+RECIPES = {
+    "dev": {"train": range(0), "temper": range(0), "hidden": 24, "sure_right": 0.9995, "sure_wrong_share": 0.0},
+    "varied": {"train": range(300_000, 300_096), "temper": range(300_096, 300_120), "hidden": 32,
+               "sure_right": 0.999, "sure_wrong_share": 1e-4},
+}
+HELD_OUT = range(220_000, 220_010)    # development-family looks (and VARIED_HELD_OUT of the training family)
+VARIED_HELD_OUT = range(320_000, 320_008)
 BOARDS = 6                     # boards per look
 SURE_RIGHT = 0.9995
 FAR_MARGIN = 1.6             # how far beyond its training pieces a colour still counts as that colour
@@ -152,7 +170,7 @@ def _reference(seed: int, family: str, layout: BoardLayout):
     from companion.sim.board_looks import BoardLook
     from companion.sim.board_render import BoardRenderer
     renderer = BoardRenderer(layout, BoardLook.from_seed(seed, family))
-    camera = Camera(seed, renderer.size)
+    camera = Camera(seed, renderer.size, family)
     renderer.camera = camera
     empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
     empty = camera(empty, np.random.default_rng([seed, 3]))
@@ -169,9 +187,11 @@ class Camera:
     off across the board), JPEG and stronger noise. The same lens and lamp for the look's empty
     board (the reference) and its frames; JPEG and noise per frame. Seeded per look."""
 
-    def __init__(self, seed: int, size: tuple[int, int]):
+    def __init__(self, seed: int, size: tuple[int, int], family: str = "dev"):
         rng = np.random.default_rng([seed, 77])
-        self.on = seed % 2 == 1
+        # the "varied" family brings its own lenses, lamps and JPEG; the development family's
+        # looks are given them here, every other one
+        self.on = seed % 2 == 1 and family == "dev"
         w, h = size
         self.k = float(rng.uniform(0.03, 0.12)) if rng.random() < 0.7 else 0.0
         cx, cy = rng.uniform(-0.3, 1.3), rng.uniform(-0.3, 1.3)
@@ -232,11 +252,24 @@ def sample_board(rng: np.random.Generator, layout: BoardLayout) -> Pieces:
     return Pieces(pyramids=pyramids, meeples=meeples, trains=trains, values=values)
 
 
+def collect_both(varied, dev, fresh=False) -> tuple[np.ndarray, np.ndarray]:
+    """The places of the "varied" looks ``varied`` and the development looks ``dev`` together."""
+    xd, yd = collect(dev, "dev", fresh=fresh)
+    if not len(varied):
+        return xd, yd
+    xv, yv = collect(varied, FAMILY, fresh=fresh)
+    return np.concatenate([xv, xd]), np.concatenate([yv, yd])
+
+
 def collect(seeds, family="dev", fresh=False) -> tuple[np.ndarray, np.ndarray]:
     xs, ys = [], []
     for s in seeds:
         t0 = time.perf_counter()
-        d = look_data(s, family, fresh=fresh)
+        try:
+            d = look_data(s, family, fresh=fresh)
+        except RuntimeError as e:       # a look whose empty board's markers are not all found (a steep
+            print(f"  {e}: left out", file=sys.stderr, flush=True)   # wide-angle view): no reference
+            continue
         xs.append(d["x"])
         ys.append(d["y"])
         print(f"  look {family} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
@@ -316,12 +349,13 @@ def fit_temperature(model: dict, x: np.ndarray, y: np.ndarray) -> float:
     return round(best[1], 4)
 
 
-def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_RIGHT) -> tuple[float, float, dict]:
+def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_RIGHT,
+                share: float = 0.0) -> tuple[float, float, dict]:
     """The bars of a sure reading, apart for "empty" and for a piece (a piece read where there
     is none is what a wrong proposal is made of; an empty place read where a piece stands hides
     a move, which the table notices anyway): for each, the lowest confidence from its floor up
-    at which the held-out places so read were right at least ``right`` of the time and none
-    wrong."""
+    at which the held-out places so read were right at least ``right`` of the time and at most
+    ``share`` of all the places were sure and wrong."""
     p = board_read.SpotModel(model).probabilities(x, _allowed(x))
     conf, best = p.max(axis=1), p.argmax(axis=1)
     ok = best == y
@@ -330,7 +364,7 @@ def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_R
         bar = 0.9999
         for t in np.round(np.arange(floor, 0.99991, 0.0005), 4):
             sure = sel & (conf >= t)
-            if sure.any() and ok[sure].mean() >= right and (sure & ~ok).sum() == 0:
+            if sure.any() and ok[sure].mean() >= right and (sure & ~ok).sum() <= share * len(y):
                 bar = float(t)
                 break
         bars[name] = bar
@@ -376,15 +410,19 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--fresh", action="store_true", help="render again (ignore build/learn_board)")
-    ap.add_argument("--looks", type=int, default=len(TRAIN), help="how many training looks")
+    ap.add_argument("--looks", type=int, default=None, help="how many training looks (of the recipe's varied ones)")
+    ap.add_argument("--recipe", choices=sorted(RECIPES), default="varied",
+                    help='what to train on: "varied" (the committed model) or "dev" (development looks alone)')
     ap.add_argument("--palette", action="store_true", help="only learn the palette and the bars again (the committed network kept)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     os.environ["LEARN_BOARD_TRAINING"] = "1"
+    rc = RECIPES[args.recipe]
+    looks = list(rc["train"])[:args.looks] if args.looks is not None else list(rc["train"])
     if args.palette:
         model = json.loads(board_read.MODEL_PATH.read_text())
-        model["palette"], model["palette_spread"], model["far"] = palette(*collect(list(TRAIN)[:args.looks]))
-        model["sure"], model["sure_empty"], got = choose_sure(model, *collect(TEMPER))
+        model["palette"], model["palette_spread"], model["far"] = palette(*collect(DEV_TRAIN, "dev"))
+        model["sure"], model["sure_empty"], got = choose_sure(model, *collect_both(rc["temper"], DEV_TEMPER), rc["sure_right"], rc["sure_wrong_share"])
         model["value_peak"] = VALUE_PEAK
         print(f"sure from {model['sure']} (empty {model['sure_empty']}): {got}")
         board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
@@ -393,14 +431,18 @@ def main(argv=None) -> int:
     if args.measure:
         model = json.loads(board_read.MODEL_PATH.read_text())
         report(model, *collect(HELD_OUT, fresh=args.fresh), "held-out dev looks")
+        report(model, *collect(VARIED_HELD_OUT, FAMILY, fresh=args.fresh), f"held-out {FAMILY} looks")
         return 0
-    x, y = collect(list(TRAIN)[:args.looks], fresh=args.fresh)
-    model = train(x, y)
-    xt, yt = collect(TEMPER, fresh=args.fresh)
+    x, y = collect_both(looks, DEV_TRAIN, fresh=args.fresh)
+    model = train(x, y, hidden=rc["hidden"])
+    xt, yt = collect_both(rc["temper"], DEV_TEMPER, fresh=args.fresh)
     model["temperature"] = fit_temperature(model, xt, yt)
-    model["sure"], model["sure_empty"], got = choose_sure(model, xt, yt)
+    model["sure"], model["sure_empty"], got = choose_sure(model, xt, yt, rc["sure_right"], rc["sure_wrong_share"])
     print(f"temperature {model['temperature']}, sure from {model['sure']} (empty {model['sure_empty']}): {got}")
-    model["palette"], model["palette_spread"], model["far"] = palette(x, y)
+    # the palette of "no player's colour" from the development looks alone: the varied looks'
+    # hues spread so far that an orange piece would pass for red or yellow (a table calibrates
+    # its own colours: ``colours``)
+    model["palette"], model["palette_spread"], model["far"] = palette(*collect(DEV_TRAIN, "dev"))
     model["value_peak"] = VALUE_PEAK
     board_read.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
     board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")

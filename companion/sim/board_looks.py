@@ -12,6 +12,13 @@ hard shadows) or a cool fluorescent tube, plastic pieces with highlights and shi
 table tops of other kinds, wide-angle cameras with barrel distortion, 1920x1080 or 1280x720,
 tilted up to 30 degrees, JPEG compression and stronger, coloured noise.
 
+A third family, "varied", is for training only (``tools/learn_board.py``): each look draws every
+property a real table varies from a range wider than either family's (matte or glossy paper and
+pieces, wood or plastic, overhead/point/tube lamps from 2400 K to 7500 K under any white
+balance, piece hues shifted further, cameras straight above to tilted 32 degrees, with or
+without a wide-angle lens, from 960x540 to 1920x1080, raw or JPEG, little or much noise), so
+that a model learned from it does not take one camera or lamp for the world. It is never scored.
+
 >>> a, b = BoardLook.from_seed(3), BoardLook.from_seed(3)
 >>> a == b
 True
@@ -34,7 +41,7 @@ PLAYER_SRGB = {
     "red": (196, 36, 40), "blue": (34, 84, 176), "yellow": (236, 196, 40),
     "green": (42, 140, 70), "purple": (118, 56, 150),
 }
-FAMILY_STREAMS = {"dev": 8101, "eval": 8201}
+FAMILY_STREAMS = {"dev": 8101, "eval": 8201, "varied": 8301}
 
 
 @dataclass(frozen=True)
@@ -100,7 +107,7 @@ class BoardLook:
         if not 0 <= int(seed) < 2 ** 31:
             raise ValueError(f"a look's seed is 0 to 2^31-1, not {seed}")
         rng = np.random.default_rng([int(seed), FAMILY_STREAMS[family]])
-        return (_dev if family == "dev" else _eval)(int(seed), rng)
+        return {"dev": _dev, "eval": _eval, "varied": _varied}[family](int(seed), rng)
 
     # derived values the renderer uses
     def lamp_bgr(self) -> np.ndarray:
@@ -186,6 +193,52 @@ def _eval(seed: int, rng: np.random.Generator) -> BoardLook:
         sizes={k: float(rng.uniform(0.88, 1.12)) for k in ("meeple", "pyramid", "train", "value")},
         white_balance=float(rng.uniform(3300, 5200)), exposure_drift=float(rng.uniform(0.03, 0.07)),
         blur=float(rng.uniform(0.4, 0.9)))
+
+
+def _varied(seed: int, rng: np.random.Generator) -> BoardLook:
+    """Training looks: every property drawn on its own from a range spanning (and passing) what
+    the development family and real tables show; roughly half the looks take each side of a
+    choice (matte/glossy, wood/plastic, lens or none, raw or JPEG)."""
+    paper = tuple(int(v) for v in np.clip(rng.uniform(225, 252) + rng.normal(0, 5, 3), 200, 255))
+    table = ["cloth", "stone", "wood", "laminate"][int(rng.integers(0, 4))]
+    table_srgb = tuple(int(v) for v in np.clip(rng.uniform(25, 230) + rng.normal(0, 25, 3), 0, 255))
+    kind = ["overhead", "point", "tube"][int(rng.integers(0, 3))]
+    if kind == "overhead":
+        lamp = Lamp("overhead", at=(float(rng.uniform(-0.7, 0.7)), float(rng.uniform(-0.7, 0.7)), 1.0),
+                    kelvin=float(rng.uniform(2400, 7500)), strength=float(rng.uniform(0.5, 0.9)),
+                    ambient=float(rng.uniform(0.12, 0.5)), shadow_blur=float(rng.uniform(0.3, 5.0)),
+                    shadow_depth=float(rng.uniform(0.3, 0.85)))
+    elif kind == "point":
+        ang = rng.uniform(0, 2 * math.pi)
+        lamp = Lamp("point", at=(483 + float(rng.uniform(150, 700) * math.cos(ang)),
+                                 270 + float(rng.uniform(100, 450) * math.sin(ang)), float(rng.uniform(400, 900))),
+                    kelvin=float(rng.uniform(2400, 7500)), strength=float(rng.uniform(0.7, 1.0)),
+                    ambient=float(rng.uniform(0.1, 0.35)), shadow_blur=float(rng.uniform(0.3, 3.0)),
+                    shadow_depth=float(rng.uniform(0.4, 0.9)))
+    else:
+        lamp = Lamp("tube", at=(483 + float(rng.uniform(-250, 250)), 270 + float(rng.uniform(-300, 300)),
+                                float(rng.uniform(800, 1500))),
+                    kelvin=float(rng.uniform(2400, 7500)), strength=float(rng.uniform(0.6, 0.95)),
+                    ambient=float(rng.uniform(0.15, 0.35)), shadow_blur=float(rng.uniform(2.0, 8.0)),
+                    shadow_depth=float(rng.uniform(0.3, 0.65)), span=float(rng.uniform(500, 1300)))
+    size = [(960, 540), (1280, 720), (1920, 1080)][int(rng.integers(0, 3))]
+    glossy = rng.random() < 0.5
+    plastic = rng.random() < 0.5
+    return BoardLook(
+        seed=seed, family="varied", image_size=size, fov=float(rng.uniform(52, 90)),
+        tilt=float(rng.uniform(0, 32)), tilt_towards=float(rng.uniform(0, 360)), roll=float(rng.uniform(-10, 10)),
+        margin=float(rng.uniform(0.02, 0.1)),
+        distortion=float(rng.uniform(0.02, 0.14)) if rng.random() < 0.6 else 0.0,
+        paper_srgb=paper, ink=float(rng.uniform(0.75, 1.12)),
+        gloss=float(rng.uniform(0.1, 0.7)) if glossy else 0.0, shininess=float(rng.uniform(30, 250)) if glossy else 1.0,
+        table=table, table_srgb=table_srgb, lamp=lamp, material="plastic" if plastic else "wood",
+        piece_gloss=float(rng.uniform(0.2, 0.9)) if plastic else 0.0,
+        players=_player_colours(rng, 0.045, (0.78, 1.15), 12.0),
+        noise=float(rng.uniform(1.0, 5.0)), chroma_noise=float(rng.uniform(0.1, 0.9)),
+        jpeg=int(rng.integers(40, 92)) if rng.random() < 0.6 else None, vignette=float(rng.uniform(0.05, 0.4)),
+        sizes={k: float(rng.uniform(0.86, 1.14)) for k in ("meeple", "pyramid", "train", "value")},
+        white_balance=float(rng.uniform(3000, 6500)), exposure_drift=float(rng.uniform(0.02, 0.08)),
+        blur=float(rng.uniform(0.0, 1.1)))
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,10 @@ was kept) and reads every place of the layout against the empty board's own look
    much and how much of it differs from the reference, the colour there relative to the sheet's
    paper, the reference's own colour there, and the kind of place. A small network
    (``models/board_spots.json``, trained by ``tools/learn_board.py`` on rendered boards of the
-   development family; numpy alone at run time) names it: empty, one of the five player
+   training-only "varied" family and the development family; numpy alone at run time) names it: empty, one of the five player
    colours, or a train. A reading less sure than the model's bar is ``unsure``; a piece whose
    colour is far from every player's colour of the palette (the model's, learned from the
-   development family, or the table's calibrated ``colours``) is unsure and said in
+   training looks, or the table's calibrated ``colours``) is unsure and said in
    ``problems``.
 4. **Values.** Each line's value marker is found along its lane of the revenue track: the
    row profile of change, its peak, its centre -> the nearest value space (``value_at``). A
@@ -88,7 +88,7 @@ _BASE_CHANGED = feature_names().index("base_changed_3")
 class SpotModel:
     """The exported network: inputs standardised, one tanh hidden layer, a softmax over CLASSES
     at the fitted temperature; ``sure`` the bar of a confident reading; ``palette`` the player
-    colours' mean chroma/brightness (and spread) as the development family showed them."""
+    colours' mean chroma/brightness (and spread) as the training looks showed them."""
 
     def __init__(self, model: dict):
         if model.get("inputs") != feature_names() or tuple(model.get("classes", ())) != CLASSES:
