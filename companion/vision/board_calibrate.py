@@ -9,7 +9,7 @@ of the EMPTY board with the four corner markers laid at its corners (board_marke
 2. the host taps at least :data:`MIN_TAPS` named stations (the middle of the station's printed
    circle or circles: :func:`station_point`), well spread (:func:`suggest_stations`);
 3. the move from our data's mm to the printed board's mm is fitted: a least-squares affine map,
-   plus a smooth remainder (a thin-plate spline) once there are :data:`SMOOTH_FROM` taps or more;
+   plus a smooth remainder (a thin-plate spline) once there are ``warp.SMOOTH_FROM`` taps or more (vision/warp.py);
 4. every place of the layout is moved by it (``BoardLayout.mapped``), and the empty board, seen
    straight from above at ``PX_PER_MM``, is kept as the reference every board reading compares
    its frames with.
@@ -33,11 +33,11 @@ import numpy as np
 
 from ..board_layout import BoardLayout, LayoutError, Point
 from .board_pose import PX_PER_MM, board_markers, fit_homography, rectify
+from .warp import Warp, fit_affine, fit_warp, k_fold_rms, leave_one_out_rms
 
 FORMAT = "tokyo-table-companion/board-calibration"
 VERSION = 1
 MIN_TAPS = 3                 # an affine map needs three points
-SMOOTH_FROM = 5              # with this many taps the smooth remainder is fitted too
 MAX_TAPS = 60
 MIN_MARKERS = 3              # of the four: fewer give too loose a homography to calibrate by
 WRONG_BOARD_MM = 25.0        # taps further than this (RMS) from the best affine map: not this board
@@ -46,7 +46,6 @@ SHEET_SLACK_MM = 10.0        # a tap this far outside the sheet is still taken (
 MIN_SPREAD_MM = 40.0         # the taps must span at least this much in their narrower direction
 MAX_PHOTO_BYTES = 25_000_000
 MAX_PHOTO_SIDE = 10_000
-SMOOTHING = 0.02             # thin-plate spline regularisation (in (100 mm)^2): taps are ~1 mm off
 CORNER_NAMES = ("TL", "TR", "BR", "BL")
 
 
@@ -186,66 +185,6 @@ def suggest_stations(layout: BoardLayout, n: int = 6) -> list[str]:
 
 # --- the fit ----------------------------------------------------------------------------------
 
-def _tps_kernel(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    d2 = np.sum((a[:, None, :] - b[None, :, :]) ** 2, axis=2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        k = 0.5 * d2 * np.log(d2)
-    return np.nan_to_num(k)
-
-
-@dataclass(frozen=True)
-class Warp:
-    """Data mm -> printed mm: an affine map plus, when fitted, a thin-plate spline remainder."""
-
-    affine: np.ndarray                       # 2x3
-    centres: np.ndarray | None = None        # (k, 2) data mm / 100
-    weights: np.ndarray | None = None        # (k, 2)
-    poly: np.ndarray | None = None           # 3x2: the spline's own affine part (on the remainder)
-
-    @property
-    def kind(self) -> str:
-        return "affine" if self.centres is None else "smooth"
-
-    def __call__(self, points: np.ndarray) -> np.ndarray:
-        p = np.asarray(points, np.float64).reshape(-1, 2)
-        out = p @ self.affine[:, :2].T + self.affine[:, 2]
-        if self.centres is not None:
-            q = p / 100.0
-            out = out + 100.0 * (_tps_kernel(q, self.centres) @ self.weights
-                                 + np.c_[np.ones(len(q)), q] @ self.poly)
-        return out
-
-
-def fit_affine(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
-    """The least-squares affine map src -> dst (2x3)."""
-    X = np.c_[src, np.ones(len(src))]
-    sol, *_ = np.linalg.lstsq(X, dst, rcond=None)
-    return sol.T
-
-
-def fit_warp(src: np.ndarray, dst: np.ndarray, smooth: bool | None = None) -> Warp:
-    """Data mm ``src`` -> printed mm ``dst`` (n >= 3 pairs): affine, and the smooth remainder when
-    ``smooth`` (default: n >= :data:`SMOOTH_FROM`)."""
-    src, dst = np.asarray(src, np.float64), np.asarray(dst, np.float64)
-    affine = fit_affine(src, dst)
-    if smooth is None:
-        smooth = len(src) >= SMOOTH_FROM
-    if not smooth:
-        return Warp(affine)
-    rest = (dst - (src @ affine[:, :2].T + affine[:, 2])) / 100.0
-    q = src / 100.0
-    n = len(q)
-    K = _tps_kernel(q, q) + SMOOTHING * np.eye(n)
-    P = np.c_[np.ones(n), q]
-    A = np.block([[K, P], [P.T, np.zeros((3, 3))]])
-    b = np.r_[rest, np.zeros((3, 2))]
-    try:
-        sol = np.linalg.solve(A, b)              # square and regular but for points on one line
-    except np.linalg.LinAlgError:
-        sol = np.linalg.lstsq(A, b, rcond=None)[0]
-    return Warp(affine, q, sol[:n], sol[n:])
-
-
 def _plausible(affine: np.ndarray) -> str | None:
     """Why an affine map cannot carry our board onto a print of it (None: it can)."""
     A = affine[:, :2]
@@ -255,19 +194,6 @@ def _plausible(affine: np.ndarray) -> str | None:
     if s.min() < SCALE_RANGE[0] or s.max() > SCALE_RANGE[1]:
         return f"they would need the board {s.max():.2f} x {s.min():.2f} times its size"
     return None
-
-
-def _leave_one_out(src: np.ndarray, dst: np.ndarray) -> float:
-    """RMS error at each tap of the fit made without it: how far an untapped station may be off."""
-    n = len(src)
-    if n <= MIN_TAPS:
-        return 0.0
-    errs = []
-    for k in range(n):
-        keep = np.arange(n) != k
-        warp = fit_warp(src[keep], dst[keep])
-        errs.append(np.linalg.norm(warp(src[k:k + 1])[0] - dst[k]))
-    return float(np.sqrt(np.mean(np.square(errs))))
 
 
 @dataclass(frozen=True)
@@ -301,7 +227,7 @@ def fit_layout(layout: BoardLayout, printed: Mapping[str, Point], board_file: st
         raise BoardCalibrationError(f"the tapped stations do not fit this board's map ({detail}): is this photo "
                                     f"of the board in {board_file}? Check that each tap is on the station named")
     warp = fit_warp(src, dst)
-    return LayoutFit(layout.mapped(warp), warp, _leave_one_out(src, dst), affine_rms)
+    return LayoutFit(layout.mapped(warp), warp, leave_one_out_rms(src, dst, least=MIN_TAPS), affine_rms)
 
 
 # --- the whole calibration --------------------------------------------------------------------
@@ -386,7 +312,7 @@ def _snapped_fit(image, where: BoardPhoto, layout: BoardLayout, fit: LayoutFit, 
     """(layout, residual, kind, circles) refined by the circles found, or None (the taps' fit stays)."""
     from .board_snap import TAP_AGREE_MM, snap
 
-    found = snap(image, where.H, layout, fit.warp, lambda a, b: fit_warp(a, b, smooth=True))
+    found = snap(image, where.H, layout, fit.warp)
     if found is None:
         return None
     tap_src = np.array([station_point(layout, i) for i in printed])
@@ -395,19 +321,7 @@ def _snapped_fit(image, where: BoardPhoto, layout: BoardLayout, fit: LayoutFit, 
     warp = fit_warp(src, dst, smooth=True)
     if np.max(np.linalg.norm(warp(tap_src) - tap_dst, axis=1)) > TAP_AGREE_MM:
         return None                                    # the circles found disagree with the host's taps
-    return layout.mapped(warp), _k_fold(src, dst), "smooth", len(found.src)
-
-
-def _k_fold(src: np.ndarray, dst: np.ndarray, folds: int = 5) -> float:
-    """RMS error of each point predicted by the fit of the other folds."""
-    order = np.random.default_rng(0).permutation(len(src))
-    errs = []
-    for f in range(folds):
-        out = order[f::folds]
-        keep = np.setdiff1d(order, out)
-        warp = fit_warp(src[keep], dst[keep], smooth=True)
-        errs.extend(np.linalg.norm(warp(src[out]) - dst[out], axis=1))
-    return float(np.sqrt(np.mean(np.square(errs))))
+    return layout.mapped(warp), k_fold_rms(src, dst), "smooth", len(found.src)
 
 
 def reference_path(path: str | Path) -> Path:

@@ -18,6 +18,7 @@ import numpy as np
 
 from ..board_layout import BoardLayout
 from .board_pose import rectify
+from .warp import fit_warp
 
 SNAP_PX_PER_MM = 4.0
 SNAP_MM = 5.0               # a circle further than this from its prediction is not taken
@@ -64,9 +65,9 @@ def find_circles(image: np.ndarray, H: np.ndarray, layout: BoardLayout, predicte
     return out
 
 
-def snap(image: np.ndarray, H: np.ndarray, layout: BoardLayout, warp, fit_warp) -> Snapped | None:
+def snap(image: np.ndarray, H: np.ndarray, layout: BoardLayout, warp) -> Snapped | None:
     """The circles found near where ``warp`` (data mm -> printed mm) puts them, kept when they
-    agree with one another (``fit_warp(src, dst)`` fits a warp); None when too few are found."""
+    agree with one another; None when too few are found."""
     src = station_circles(layout)
     found = find_circles(image, H, layout, warp(src))
     ok = ~np.isnan(found[:, 0])
@@ -74,7 +75,7 @@ def snap(image: np.ndarray, H: np.ndarray, layout: BoardLayout, warp, fit_warp) 
     for _ in range(2):                       # drop what the fit of the others does not predict
         if len(src) < MIN_SNAPPED:
             return None
-        err = np.linalg.norm(fit_warp(src, dst)(src) - dst, axis=1)
+        err = np.linalg.norm(fit_warp(src, dst, smooth=True)(src) - dst, axis=1)
         keep = err <= max(OUTLIER_MM, 2.5 * float(np.median(err)))
         src, dst = src[keep], dst[keep]
     return Snapped(src, dst) if len(src) >= MIN_SNAPPED else None
