@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.board_layout import BoardLayout  # noqa: E402
 from companion.board_pieces import PLAYER_COLOURS, Pieces  # noqa: E402
-from companion.vision import board_read  # noqa: E402
+from companion.vision import board_model, board_read  # noqa: E402
 from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
 
 FAMILY = "varied"               # the training-only family of board_looks.py: every property varied widely
@@ -117,7 +117,7 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
     layout = BoardLayout.default()
     rng = np.random.default_rng([seed, 29])
     renderer, reference, tracker = _reference(seed, family, layout)
-    model = board_read.spot_model() if board_read.MODEL_PATH.exists() and not _training() else _blank_model()
+    model = board_model.spot_model() if board_model.MODEL_PATH.exists() and not _training() else _blank_model()
     reader = board_read.BoardReader(layout, reference, model=model, tracker=tracker)
     xs, ys, values = [], [], []
     for b in range(boards):
@@ -137,11 +137,11 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
         sheet = reader.sheet(frame, pose)
         x = reader.features(sheet, None, reader.lean(pose))
         lab = labels_of(layout, pieces, truth)
-        y = np.array([board_read.CLASSES.index(lab.get(s.id, "empty")) for s in reader._sampling.spots])
+        y = np.array([board_model.CLASSES.index(lab.get(s.id, "empty")) for s in reader._sampling.spots])
         xs.append(x)
         ys.append(y)
         values.append({"truth": dict(pieces.values), "read": reader._values(sheet, None, pose)})
-    data = {"x": np.concatenate(xs) if xs else np.zeros((0, board_read.N_FEATURES)),
+    data = {"x": np.concatenate(xs) if xs else np.zeros((0, board_model.N_FEATURES)),
             "y": np.concatenate(ys) if ys else np.zeros(0, int), "values": values}
     CACHE.mkdir(parents=True, exist_ok=True)
     path.write_bytes(pickle.dumps(data))
@@ -152,10 +152,10 @@ def _training() -> bool:
     return os.environ.get("LEARN_BOARD_TRAINING") == "1"
 
 
-def _blank_model() -> board_read.SpotModel:
+def _blank_model() -> board_model.SpotModel:
     """A model of the right shape whose weights do not matter: features alone are wanted."""
-    n, k = board_read.N_FEATURES, len(board_read.CLASSES)
-    return board_read.SpotModel({"inputs": board_read.feature_names(), "classes": list(board_read.CLASSES),
+    n, k = board_model.N_FEATURES, len(board_model.CLASSES)
+    return board_model.SpotModel({"inputs": board_model.feature_names(), "classes": list(board_model.CLASSES),
                                  "mean": [0.0] * n, "std": [1.0] * n, "w1": np.zeros((n, 1)).tolist(),
                                  "b1": [0.0], "w2": np.zeros((1, k)).tolist(), "b2": [0.0] * k})
 
@@ -281,12 +281,12 @@ def collect(seeds, family="dev", fresh=False) -> tuple[np.ndarray, np.ndarray]:
 def train(x: np.ndarray, y: np.ndarray, hidden: int = HIDDEN, epochs: int = EPOCHS, seed: int = SEED) -> dict:
     rng = np.random.default_rng(seed)
     n, m = x.shape
-    k = len(board_read.CLASSES)
+    k = len(board_model.CLASSES)
     mean, std = x.mean(axis=0), x.std(axis=0)
     std[std < 1e-6] = 1.0
     z_all = (x - mean) / std
     allowed = _allowed(x)
-    weight = np.where(y == 0, EMPTY_WEIGHT, 1.0) * np.where(y == board_read.CLASSES.index("train"), TRAIN_WEIGHT, 1.0)
+    weight = np.where(y == 0, EMPTY_WEIGHT, 1.0) * np.where(y == board_model.CLASSES.index("train"), TRAIN_WEIGHT, 1.0)
     params = {"w1": rng.normal(0, 1.0 / np.sqrt(m), (m, hidden)), "b1": np.zeros(hidden),
               "w2": rng.normal(0, 1.0 / np.sqrt(hidden), (hidden, k)), "b2": np.zeros(k)}
     moments = {p: (np.zeros_like(v), np.zeros_like(v)) for p, v in params.items()}
@@ -323,22 +323,22 @@ def train(x: np.ndarray, y: np.ndarray, hidden: int = HIDDEN, epochs: int = EPOC
                 v -= lr * (m1 / (1 - b1 ** step)) / (np.sqrt(m2 / (1 - b2 ** step)) + eps)
         if epoch % 10 == 9 or epoch == epochs - 1:
             print(f"  epoch {epoch + 1}: training loss {total / weight.sum():.5f}", file=sys.stderr, flush=True)
-    return {"inputs": board_read.feature_names(), "classes": list(board_read.CLASSES),
+    return {"inputs": board_model.feature_names(), "classes": list(board_model.CLASSES),
             "mean": mean.tolist(), "std": std.tolist(), **{p: v.tolist() for p, v in params.items()}}
 
 
 def _allowed(x: np.ndarray) -> np.ndarray:
-    names = board_read.feature_names()
+    names = board_model.feature_names()
     is_train = x[:, names.index("kind_train")] > 0.5
-    al = np.zeros((len(x), len(board_read.CLASSES)), bool)
+    al = np.zeros((len(x), len(board_model.CLASSES)), bool)
     al[:, 0] = True
-    al[is_train, board_read.CLASSES.index("train")] = True
+    al[is_train, board_model.CLASSES.index("train")] = True
     al[~is_train, 1:1 + len(PLAYER_COLOURS)] = True
     return al
 
 
 def fit_temperature(model: dict, x: np.ndarray, y: np.ndarray) -> float:
-    logits = board_read.SpotModel({**model, "temperature": 1.0}).logits(x)
+    logits = board_model.SpotModel({**model, "temperature": 1.0}).logits(x)
     logits = np.where(_allowed(x), logits, -1e9)
     best = (np.inf, 1.0)
     for temp in np.exp(np.linspace(np.log(0.2), np.log(5.0), 81)):
@@ -356,7 +356,7 @@ def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_R
     a move, which the table notices anyway): for each, the lowest confidence from its floor up
     at which the held-out places so read were right at least ``right`` of the time and at most
     ``share`` of all the places were sure and wrong."""
-    p = board_read.SpotModel(model).probabilities(x, _allowed(x))
+    p = board_model.SpotModel(model).probabilities(x, _allowed(x))
     conf, best = p.max(axis=1), p.argmax(axis=1)
     ok = best == y
     bars = {}
@@ -378,7 +378,7 @@ def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
     training looks showed it: the median, the robust spread (MAD) per axis, and the bar of
     "not this colour": FAR_MARGIN times the distance (in spreads) that all but 1 in 2000
     training pieces of the colour stay within. Brightness is left out: shade changes it."""
-    names = board_read.feature_names()
+    names = board_model.feature_names()
     cols = [names.index("chroma_bg"), names.index("chroma_rg")]
     pal, spread, far = {}, {}, {}
     for i, c in enumerate(PLAYER_COLOURS, start=1):
@@ -394,13 +394,13 @@ def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
 
 
 def report(model: dict, x: np.ndarray, y: np.ndarray, title: str) -> None:
-    p = board_read.SpotModel(model).probabilities(x, _allowed(x))
+    p = board_model.SpotModel(model).probabilities(x, _allowed(x))
     conf, best = p.max(axis=1), p.argmax(axis=1)
     sure = conf >= np.where(best == 0, model.get("sure_empty", model.get("sure", 0.98)), model.get("sure", 0.98))
     ok = best == y
     print(f"{title}: {len(y)} places, right {ok.mean():.5f}, sure {sure.mean():.4f}, "
           f"wrong among sure {int((sure & ~ok).sum())}, unsure {int((~sure).sum())}")
-    for i, c in enumerate(board_read.CLASSES):
+    for i, c in enumerate(board_model.CLASSES):
         sel = y == i
         if sel.any():
             print(f"  {c:8s} {int(sel.sum()):7d}  right {ok[sel].mean():.4f}  unsure {(~sure[sel]).mean():.4f}")
@@ -420,16 +420,16 @@ def main(argv=None) -> int:
     rc = RECIPES[args.recipe]
     looks = list(rc["train"])[:args.looks] if args.looks is not None else list(rc["train"])
     if args.palette:
-        model = json.loads(board_read.MODEL_PATH.read_text())
+        model = json.loads(board_model.MODEL_PATH.read_text())
         model["palette"], model["palette_spread"], model["far"] = palette(*collect(DEV_TRAIN, "dev"))
         model["sure"], model["sure_empty"], got = choose_sure(model, *collect_both(rc["temper"], DEV_TEMPER), rc["sure_right"], rc["sure_wrong_share"])
         model["value_peak"] = VALUE_PEAK
         print(f"sure from {model['sure']} (empty {model['sure_empty']}): {got}")
-        board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
+        board_model.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
         print(f"palette {model['palette']}, bars {model['far']}")
         return 0
     if args.measure:
-        model = json.loads(board_read.MODEL_PATH.read_text())
+        model = json.loads(board_model.MODEL_PATH.read_text())
         report(model, *collect(HELD_OUT, fresh=args.fresh), "held-out dev looks")
         report(model, *collect(VARIED_HELD_OUT, FAMILY, fresh=args.fresh), f"held-out {FAMILY} looks")
         return 0
@@ -444,8 +444,8 @@ def main(argv=None) -> int:
     # its own colours: ``colours``)
     model["palette"], model["palette_spread"], model["far"] = palette(*collect(DEV_TRAIN, "dev"))
     model["value_peak"] = VALUE_PEAK
-    board_read.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
-    board_read.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
+    board_model.MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
+    board_model.MODEL_PATH.write_text(json.dumps(_rounded(model), separators=(",", ":")) + "\n")
     report(model, x, y, "training looks")
     report(model, *collect(HELD_OUT, fresh=args.fresh), "held-out dev looks")
     return 0
