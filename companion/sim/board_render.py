@@ -33,6 +33,7 @@ import numpy as np
 from ..board_layout import BoardLayout
 from ..board_pieces import Pieces
 from . import board_solids as solids
+from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand, BoardLook, Bump
 from .board_sheet import draw_sheet, hex_bgr
 from .looks import linear_to_srgb_u8, srgb_to_linear
@@ -467,10 +468,10 @@ class BoardRenderer:
             cv2.fillPoly(shadow, [np.round(pts.reshape(-1, 2) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
             base = cv2.perspectiveTransform(s.base.reshape(-1, 1, 2).astype(np.float64), self.H_table)
             cv2.fillPoly(contact, [np.round(base.reshape(-1, 2) * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
-        hand_shapes = _hand_shapes(hand, self.layout.sheet, bump and self.board_matrix(bump)) if hand else None
-        if hand_shapes:
-            for pts3, width, _ in hand_shapes:
-                _draw_shape(shadow, self._shadow_of(pts3), width, 255, self.H_table)
+        strokes = hand_shapes(hand, self.layout.sheet, bump and self.board_matrix(bump)) if hand else None
+        if strokes:
+            for pts3, width, _ in strokes:
+                draw_stroke(shadow, self._shadow_of(pts3), width, 255, self.H_table)
         ppm = self.px_per_mm
         sd = _soften(shadow, lp.shadow_blur * ppm) * lp.shadow_depth
         ao = _soften(contact, 1.6 * ppm) * 0.35
@@ -493,16 +494,16 @@ class BoardRenderer:
             p, s = made[i]
             self._paint(img, s, p.colour, gloss_pc)
         hand_mask = None
-        if hand_shapes:
+        if strokes:
             hand_mask = np.zeros((ph, pw), np.uint8)
-            for pts3, width, colour in hand_shapes:
+            for pts3, width, colour in strokes:
                 lin_c = self._shade(_LIN[np.array(colour[::-1])], UP, pts3.mean(0), 0.15)
                 # rounded: the sides turned from the lamp darker than the middle
                 for share, factor in ((1.0, 0.62), (0.8, 0.82), (0.55, 1.0)):
                     tone = np.clip(lin_c * factor, 0, 1).reshape(1, 1, 3).astype(np.float32)
                     bgr = tuple(int(v) for v in linear_to_srgb_u8(tone).reshape(3))
-                    _draw_shape(img, pts3, width * share, bgr, None, self.project)
-                _draw_shape(hand_mask, pts3, width, 255, None, self.project)
+                    draw_stroke(img, pts3, width * share, bgr, None, self.project)
+                draw_stroke(hand_mask, pts3, width, 255, None, self.project)
         return img, hand_mask
 
     def _optics(self, img: np.ndarray) -> np.ndarray:
@@ -618,67 +619,3 @@ def _soften(mask: np.ndarray, sigma: float) -> np.ndarray:
     h, w = mask.shape
     small = cv2.resize(m, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     return cv2.resize(cv2.GaussianBlur(small, (0, 0), sigma / 2), (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-# --- the hand ---------------------------------------------------------------------------------
-
-def _hand_shapes(hand: BoardHand, sheet, B) -> list[tuple[np.ndarray, float, tuple[int, int, int]]]:
-    """A hand and arm as thick 3D polylines (table mm): (points, width mm, sRGB colour), the
-    sleeve first. The arm comes from beyond ``edge`` and rises away from the hand."""
-    tip = np.array([hand.x, hand.y])
-    if B is not None:
-        tip = B[:2, :2] @ tip + B[:2, 2]
-    w, h = sheet
-    start = {"bottom": (tip[0] * 0.8 + w * 0.1, h + 450.0), "top": (tip[0] * 0.8 + w * 0.1, -450.0),
-             "left": (-450.0, tip[1]), "right": (w + 450.0, tip[1])}[hand.edge]
-    start = np.array(start)
-    u = tip - start
-    u /= np.linalg.norm(u)
-    n = np.array([-u[1], u[0]])
-    wrist = tip - u * 165
-    z = lambda height: -height  # noqa: E731
-    arm = np.array([[*start, z(hand.height + 230)], [*(wrist - u * 5), z(hand.height + 25)]])
-    cut = arm[0] + (arm[1] - arm[0]) * (1 - hand.sleeve_share)
-    shapes = [(np.array([arm[0], cut]), 95.0, hand.sleeve),
-              (np.array([cut - (arm[1] - arm[0]) * 0.02, arm[1]]), 62.0, hand.skin)]
-    palm_end = wrist + u * 85
-    shapes.append((np.array([[*wrist, z(hand.height + 22)], [*palm_end, z(hand.height + 10)]]), 82.0, hand.skin))
-    for k, off in enumerate((-1.5, -0.5, 0.5, 1.5)):
-        a = math.radians(off * hand.spread)
-        d = np.array([u[0] * math.cos(a) - u[1] * math.sin(a), u[0] * math.sin(a) + u[1] * math.cos(a)])
-        base = palm_end + n * off * 19
-        ln = 70 if k in (1, 2) else 58
-        shapes.append((np.array([[*base, z(hand.height + 10)], [*(base + d * ln), z(hand.height)]]), 17.0, hand.skin))
-    thumb_base = wrist + u * 30 + n * 40
-    thumb_dir = u * 0.6 + n * 0.8
-    shapes.append((np.array([[*thumb_base, z(hand.height + 18)], [*(thumb_base + thumb_dir * 55), z(hand.height + 8)]]),
-                   20.0, hand.skin))
-    return shapes
-
-
-def _draw_shape(img, pts3, width_mm, colour, H=None, project=None) -> None:
-    """A thick stroke (a capsule) along 3D points: through ``project`` (table mm with z ->
-    px) or, for points already on the table ((n, 2)), through the homography ``H``."""
-    if project is not None:
-        px = project(pts3)
-        ends = project(pts3 + np.array([width_mm / 2, 0, 0]))
-    else:
-        p2 = np.asarray(pts3, np.float64)[:, :2]
-        px = cv2.perspectiveTransform(p2.reshape(-1, 1, 2), H).reshape(-1, 2)
-        ends = cv2.perspectiveTransform((p2 + np.array([width_mm / 2, 0])).reshape(-1, 1, 2), H).reshape(-1, 2)
-    # the stroke's width in pixels where each end is (it grows nearer the camera)
-    widths = 2 * np.linalg.norm(ends - px, axis=1)
-    steps = 8
-    for i in range(len(px) - 1):
-        for s in range(steps + 1):
-            t = s / steps
-            c = px[i] + (px[i + 1] - px[i]) * t
-            r = (widths[i] + (widths[i + 1] - widths[i]) * t) / 2
-            cv2.circle(img, (int(round(c[0] * 16)), int(round(c[1] * 16))), max(16, int(round(r * 16))), colour, -1,
-                       cv2.LINE_AA, 4)
-        a, b = px[i], px[i + 1]
-        d = b - a
-        nrm = np.array([-d[1], d[0]]) / max(np.linalg.norm(d), 1e-9)
-        quad = np.array([a + nrm * widths[i] / 2, b + nrm * widths[i + 1] / 2, b - nrm * widths[i + 1] / 2,
-                         a - nrm * widths[i] / 2])
-        cv2.fillPoly(img, [np.round(quad * 16).astype(np.int32)], colour, cv2.LINE_AA, 4)
