@@ -303,9 +303,13 @@ class BoardDevice:
         try:
             from ..vision.board_pose import BoardTracker, rectify
 
-            if self._picture_tracker is None:
-                self._picture_tracker = BoardTracker(layout)
-            pose = self._picture_tracker.locate(image)
+            # the pose the reader found in this very frame; a tracker of the picture's own only
+            # while there is no reader (the markers are not looked for twice)
+            pose = getattr(self.reader, "last_pose", None) if reading is not None else None
+            if pose is None:
+                if self._picture_tracker is None:
+                    self._picture_tracker = BoardTracker(layout)
+                pose = self._picture_tracker.locate(image)
             if pose.H is not None:
                 picture = rectify(image, pose, layout)
                 if reading is not None:

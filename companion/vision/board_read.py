@@ -196,6 +196,7 @@ class BoardReader:
         self.reference = reference.astype(np.float32)
         self.model = model or spot_model()
         self.tracker = tracker or BoardTracker(layout)
+        self.last_pose: Pose | None = None      # where the board lay in the latest frame read
         self.players = tuple(players) if players else PLAYER_COLOURS
         self._sampling = _sampling(layout)
         self._shape = (h, w)
@@ -228,7 +229,7 @@ class BoardReader:
         t0 = time.perf_counter()
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or min(frame.shape[:2]) < 32:
             return BoardReading(pose="lost", problems=["The board camera's frame is empty or not a colour image."])
-        pose = self.tracker.locate(frame)
+        pose = self.last_pose = self.tracker.locate(frame)
         if pose.state == "lost":
             return self._lost(pose, t0)
         sheet = self.sheet(frame, pose)
