@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 # (the dashboard's PLAYER_COLOURS in js/metro/common.js are the same five).
 PLAYER_COLOURS = ("red", "blue", "yellow", "green", "purple")
 Colour = Literal["red", "blue", "yellow", "green", "purple"]
+ProblemCode = Literal["unknown_colour", "camera_error", "wrong_board"]
 PLACE = re.compile(r"^(field:\d{1,4}|ride:[A-Z])$")
 MAX_PLACES = 400        # stations on a board, and then some
 MAX_LINES = 26
@@ -124,6 +125,9 @@ class BoardReading(BaseModel):
     markers: int = Field(0, ge=0, le=4)
     pose: Literal["locked", "held", "lost"] = "lost"
     problems: list[str] = Field(default_factory=list, max_length=20)
+    # the problems a dashboard words itself, by code (unknown_colour, camera_error, wrong_board),
+    # each with the words of its first case: the table acts on codes, never on the words
+    codes: dict[ProblemCode, str] = Field(default_factory=dict, max_length=5)
     ms: float = Field(0.0, ge=0.0, le=1e6)      # time taken to read the frame
 
     @property

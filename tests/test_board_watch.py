@@ -290,3 +290,11 @@ def test_a_place_read_with_doubt_is_named_and_not_taken_for_a_match(store):
     assert shown["proposal"] is None and shown["unsure"] == [spot]
     assert settle(watch, board_after(session, place), 10.0) == "proposal"   # read clearly: proposed
     assert watch.to_json()["unsure"] == []
+
+
+def test_a_piece_of_no_players_colour_is_shown_by_its_code(store):
+    session = new_game(store)
+    watch = session.board_watch
+    words = "A piece at field:200 matches no player's colour."
+    watch.feed(reading(expected(session.state), problems=[words], codes={"unknown_colour": words}), at=0.0)
+    assert watch.problem == {"code": "unknown_colour", "params": {"detail": words}}   # (shown when a camera is there)

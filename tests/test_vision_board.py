@@ -102,6 +102,7 @@ def test_a_piece_of_no_players_colour_is_unsure_and_said(board):
     reading = reader.read(frame)
     assert "field:200" in reading.unsure
     assert any("field:200" in p and "no player" in p for p in reading.problems)
+    assert "no player" in reading.codes["unknown_colour"]   # the code the table shows it by
     # the purple pyramid: a colour not in play (four players) is unsure and said as well
     assert "station:ikebukuro" in reading.unsure
     assert any("station:ikebukuro" in p for p in reading.problems)

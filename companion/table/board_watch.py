@@ -45,11 +45,9 @@ HANDS_STUCK_S = 20.0    # a hand over the board this long is a problem to show (
 LOST_S = 2.0            # the pose lost (or no markers) this long is a problem to show
 BOARD_GAMES = frozenset({"tokyo_metro"})   # the games whose board the camera reads
 
-# The reader's words for what is wrong (BoardReading.problems, vision/board_read.py) -> the
-# dashboard's codes. Markers out of view show as the pose (held, or lost for a while: no_markers,
-# pose_lost); a meeple seen twice is unsure there and needs no word of its own.
-_PROBLEM_WORDS = (("no player's colour", "unknown_colour"), ("wrong board", "wrong_board"),
-                  ("not this board", "wrong_board"), ("empty or not a colour image", "camera_error"))
+# The reader's problems come with codes (BoardReading.codes) the dashboard words. Markers out of
+# view show as the pose (held, or lost for a while: no_markers, pose_lost); a meeple seen twice
+# is unsure there and needs no word of its own.
 _UNREADABLE = {"wrong_board", "camera_error"}   # a frame whose reading says this is not taken at all
 
 
@@ -94,12 +92,6 @@ class Proposal:
         one = len(self.candidates) == 1
         return {"id": self.id, "moves": [m.to_json() for m in self.candidates[0]] if one else [],
                 "seat": self.seat, "settled_at": round(self.settled_at, 3), "proposed_at": round(self.proposed_at, 3)}
-
-
-def problem_code(words: str) -> str | None:
-    """The dashboard's code for a problem the reader put in words (None: nothing to show)."""
-    low = words.lower()
-    return next((code for word, code in _PROBLEM_WORDS if word in low), None)
 
 
 def same_pieces(a: BoardReading, b: BoardReading) -> bool:
@@ -152,7 +144,7 @@ class BoardWatch:
         with self.session.lock:
             before = self._shown()
             self.markers, self.pose = reading.markers, reading.pose
-            codes = [c for c in map(problem_code, reading.problems) if c]
+            codes = list(reading.codes)
             usable = reading.usable and not (set(codes) & _UNREADABLE)
             self._hands_since = (self._hands_since or now) if reading.hands else None
             lost = reading.pose == "lost"
@@ -203,8 +195,7 @@ class BoardWatch:
             return {"code": "no_markers" if reading.markers == 0 else "pose_lost",
                     "params": {"markers": reading.markers}}
         if codes:
-            said = next(p for p in reading.problems if problem_code(p) == codes[0])
-            return {"code": codes[0], "params": {"detail": said[:200]}}
+            return {"code": codes[0], "params": {"detail": reading.codes[codes[0]][:200]}}
         return None
 
     # --- comparing -----------------------------------------------------------------------------

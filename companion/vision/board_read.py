@@ -228,7 +228,8 @@ class BoardReader:
     def read(self, frame: np.ndarray) -> BoardReading:
         t0 = time.perf_counter()
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or min(frame.shape[:2]) < 32:
-            return BoardReading(pose="lost", problems=["The board camera's frame is empty or not a colour image."])
+            words = "The board camera's frame is empty or not a colour image."
+            return BoardReading(pose="lost", problems=[words], codes={"camera_error": words})
         pose = self.last_pose = self.tracker.locate(frame)
         if pose.state == "lost":
             return self._lost(pose, t0)
@@ -267,14 +268,15 @@ class BoardReader:
         noise = self._noise(sheet.reshape(-1, 3))
         x = self.features(sheet, noise, self.lean(pose))
         p = self.names(x)
-        pieces, unsure, more = self._assemble(p, x)
+        pieces, unsure, more, codes = self._assemble(p, x)
         problems += more
         values, v_unsure = self._values(sheet, noise, pose)
         unsure += v_unsure
         pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
                         values=values)
         return BoardReading(pieces=pieces, unsure=sorted(set(unsure))[:2000], hands=False, markers=pose.markers,
-                            pose=pose.state, problems=problems[:20], ms=self._ms(t0))
+                            pose=pose.state, problems=problems[:20], ms=self._ms(t0),
+                            codes=codes)
 
     def names(self, x: np.ndarray) -> np.ndarray:
         """Per place, the probability of each name (CLASSES). A place whose base shows next to no
@@ -400,6 +402,7 @@ class BoardReader:
         far = self._far_from_palette(x)
         unsure: list[str] = []
         problems: list[str] = []
+        colour_words: list[str] = []     # the pieces of no player's colour (code unknown_colour)
         pyramids: dict[str, str] = {}
         meeple_at: dict[str, list[tuple[str, str]]] = {}
         train_at: dict[str, list[int]] = {}
@@ -410,8 +413,9 @@ class BoardReader:
             if spot.kind != "train" and occupied[i] and far[i] > 1.0:
                 # a piece, but of no player's colour (whatever the model made of it)
                 unsure.append(spot.id)
+                colour_words.append(f"A piece at {spot.id} matches no player's colour.")
                 if len(problems) < 10:
-                    problems.append(f"A piece at {spot.id} matches no player's colour.")
+                    problems.append(colour_words[-1])
                 continue
             if not sure[i]:
                 if spot.kind == "train":        # settled below, with the line's other stops
@@ -423,8 +427,9 @@ class BoardReader:
                 continue
             if name in PLAYER_COLOURS and name not in self.players:
                 unsure.append(spot.id)
+                colour_words.append(f"A piece at {spot.id} matches no player's colour (it looks {name}, not in play).")
                 if len(problems) < 10:
-                    problems.append(f"A piece at {spot.id} matches no player's colour (it looks {name}, not in play).")
+                    problems.append(colour_words[-1])
                 continue
             kind, _, rest = spot.id.partition(":")
             if spot.kind == "pyramid":
@@ -454,7 +459,8 @@ class BoardReader:
             for sid, name in stops:
                 if not (len(train_at.get(letter, ())) == 1 and name == "empty"):
                     unsure.append(sid)
-        return {"pyramids": pyramids, "meeples": meeples, "trains": trains}, unsure, problems
+        codes = {"unknown_colour": colour_words[0]} if colour_words else {}
+        return {"pyramids": pyramids, "meeples": meeples, "trains": trains}, unsure, problems, codes
 
     # --- values -------------------------------------------------------------------------------
 
