@@ -25,6 +25,12 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--board-camera", default=None, metavar="SPEC",
                        help="the camera over the TOKYO METRO board: the same sources as --camera ('sim': the "
                             "simulated board camera, the default on a simulated table; 'none': off)")
+    serve.add_argument("--board-fps", type=float, default=None, metavar="FPS",
+                       help="board camera readings a second at most (default 4, 1 to 15: more settles a board "
+                            "sooner and costs more of a core)")
+    serve.add_argument("--board-settle-s", type=float, default=None, metavar="SECONDS",
+                       help="a board is settled when three readings in a row over at least this long show the "
+                            "same pieces (default 0.6, 0.2 to 5)")
     serve.add_argument("--profile", default=None,
                        help="drink profile from `companion calibrate drinks` (needed for a real camera)")
     serve.add_argument("--public-url", default=None, metavar="URL",
@@ -56,6 +62,10 @@ def _serve(args: argparse.Namespace) -> int:
     if board_camera is None:   # a simulated table has a simulated board camera too
         board_camera = "sim" if camera is not None and (camera == "sim" or camera.startswith("sim:")) else "none"
     board_camera = None if board_camera in ("none", "") else board_camera
+    pace = _board_pace(args)
+    if isinstance(pace, str):
+        print(f"companion: {pace}", file=sys.stderr)
+        return 2
     if camera not in (None, "sim") and not camera.startswith("sim:") and args.profile is None:
         print("companion: a real camera needs a drink profile: run `companion calibrate drinks` and add "
               "--profile PROFILE.json (or start with --camera sim)", file=sys.stderr)
@@ -116,11 +126,29 @@ def _serve(args: argparse.Namespace) -> int:
     # camera) is wired in here; the table and the camera code never import it.
     app = create_app(store, public_url=join_url, camera=camera, serial=serial, profile=args.profile,
                      automation=SimTable(), open_camera=open_camera, board_camera=board_camera,
-                     open_board_camera=open_board_camera)
+                     open_board_camera=open_board_camera, **pace)
     # A live view never sends more than a few bytes: a larger WebSocket message is refused.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws=LightDeflate,
                 ws_max_size=4096)
     return 0
+
+
+def _board_pace(args: argparse.Namespace) -> dict | str:
+    """The board camera's pace (``board_fps``, ``board_settle_s`` for create_app), or what is
+    wrong with the options."""
+    from .table.board_device import FPS_RANGE, READ_FPS
+    from .table.board_watch import SETTLE_S_RANGE
+
+    pace: dict = {"board_fps": READ_FPS, "board_settle_s": None}
+    for option, key, given, (low, high) in (("--board-fps", "board_fps", args.board_fps, FPS_RANGE),
+                                            ("--board-settle-s", "board_settle_s", args.board_settle_s,
+                                             SETTLE_S_RANGE)):
+        if given is None:
+            continue
+        if not low <= given <= high:   # (a NaN is refused here too)
+            return f"{option} {given:g}: give a number from {low:g} to {high:g}"
+        pace[key] = float(given)
+    return pace
 
 
 def _join_address(host: str, port: int, public_url: str | None) -> tuple[str | None, str | None]:

@@ -114,6 +114,7 @@ def test_what_is_refused_without_a_board_camera_or_a_metro_game(table):
     assert r.status_code == 409 and "--board-camera sim" in r.json()["detail"]
     assert client.post("/api/sim/board", json={"knock": True}, headers=seat(tokens[0])).status_code == 403
     assert client.post("/api/sim/board", json={"set": [{"piece": "cup", "key": "x", "to": 1}]}).status_code == 422
+    assert client.post("/api/sim/board", json={"follow_game": True, "hand_frames": 21}).status_code == 422
     assert client.get("/api/board-camera.jpg").status_code == 404
     other, _ = start_game(client, game="pocari_bet", names=["Aki", "Ben", "Chie"])
     r = client.get(f"/api/games/{other}/board")

@@ -30,8 +30,8 @@ def test_a_pyramid_set_on_the_simulated_board_becomes_a_proposal(store, tmp_path
     bid_all(session)
     to_actions(session)
     station = unique(session, "station")   # the seat to act can build it with one card only
-    device = BoardDevice(tables, "sim", open_camera=open_board_camera, data_dir=tmp_path, follow_s=0.2)
-    tables.board_camera = device
+    device = BoardDevice(tables, "sim", open_camera=open_board_camera, data_dir=tmp_path, follow_s=0.2, fps=8)
+    tables.use_board_camera(device, settle_s=0.3)   # a faster pace than the default (`--board-fps`, ...)
     watch = session.board_watch
     device.start()
     try:
@@ -43,7 +43,10 @@ def test_a_pyramid_set_on_the_simulated_board_becomes_a_proposal(store, tmp_path
         assert wait_for(lambda: watch.proposal is not None), watch.to_json()
         proposal = watch.to_json()["proposal"]
         assert proposal["moves"] == [station.to_json()] and proposal["proposed_at"] - proposal["settled_at"] < 1.0
-        assert device.frame_jpeg() is not None and device.status()["read"] > 3
+        status = device.status()
+        assert device.frame_jpeg() is not None and status["read"] > 3 and status["fps"] == 8
+        # the still scene's copies, given again, are not read again
+        assert wait_for(lambda: device.status()["repeated"] > 0), device.status()
     finally:
         device.stop()
 
@@ -81,8 +84,12 @@ def test_the_simulated_players_hands_on_the_simulated_board(store, tmp_path):
     camera = device.simulated_camera()
     device.sim_hands([], follow_game=True)
     assert camera.pieces.values == {k: 0 for k in camera.layout.lanes}
+    camera.script.clear()   # (the hand setting the board up)
     device.sim_hands([{"piece": "value", "key": "G", "to": 300}], hand=True)
-    assert camera.pieces.values["G"] == 300 and camera.resting_hand is not None
+    assert camera.pieces.values["G"] == 300 and camera.resting_hand is not None and len(camera.script) == 4
+    camera.script.clear()
+    device.sim_hands([{"piece": "value", "key": "G", "to": 500}], hand_frames=2)   # a quicker hand
+    assert camera.pieces.values["G"] == 500 and len(camera.script) == 2
     assert device.sim_hands([])["result"] == "changed" and camera.resting_hand is None
     with pytest.raises(SimBoardError):
         device.sim_hands([{"piece": "pyramid", "key": "nowhere", "to": "red"}])

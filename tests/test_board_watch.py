@@ -95,6 +95,15 @@ def test_a_meeple_placed_on_the_board_becomes_a_proposal_that_its_seat_confirms(
     assert session.state.seats[place.player].field == -1
 
 
+def test_the_table_chooses_how_long_a_board_must_stay_the_same_to_settle(store):
+    """`companion serve --board-settle-s`: three frames in a row still, over the table's time."""
+    watch = new_game(store).board_watch
+    watch.settle_s = SETTLE_S / 2
+    board = expected(watch.session.state)
+    assert [watch.feed(reading(board), at=t) for t in (0.0, 0.1, 0.2)] == [None, None, None]
+    assert watch.feed(reading(board), at=SETTLE_S / 2) == "matches"
+
+
 def test_a_pyramid_and_a_train_started_are_proposed_and_several_explanations_are_a_question(store):
     session = new_game(store)
     to_actions(session)

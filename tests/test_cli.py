@@ -50,6 +50,8 @@ def test_serve_refuses_a_real_camera_without_a_profile_and_a_nonsense_port(tmp_p
     assert result.returncode == 2 and "--profile" in result.stderr
     result = companion("serve", "--data", str(tmp_path), "--serial", "usb:zz")
     assert result.returncode == 2 and "--serial" in result.stderr
+    result = companion("serve", "--data", str(tmp_path), "--board-settle-s", "9")
+    assert result.returncode == 2 and "--board-settle-s 9: give a number from 0.2 to 5" in result.stderr
 
 
 def play_log(tmp_path, client_fixture_store=None):

@@ -12,7 +12,7 @@ from fastapi import FastAPI
 
 from ..table.access import Access
 from ..table.automation import Automation
-from ..table.board_device import BoardDevice
+from ..table.board_device import READ_FPS, BoardDevice
 from ..table.looks import LookBook
 from ..table.store import EventStore
 from ..table.tables import Tables
@@ -39,7 +39,8 @@ from .trust import Trust
 def create_app(store: EventStore, public_url: str | None = None, camera: str | None = None,
                serial: str | None = None, profile: str | None = None, names: tuple[str, ...] = (),
                automation: Automation | None = None, open_camera=None, board_camera: str | None = None,
-               open_board_camera=None, make_board_reader=None) -> FastAPI:
+               open_board_camera=None, make_board_reader=None, board_fps: float = READ_FPS,
+               board_settle_s: float | None = None) -> FastAPI:
     """The app; ``public_url``: the address the join links and QR codes use (`--public-url`, or the
     LAN address `companion serve` found; None: the address each request came to); ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated);
     ``names``: host names the service answers to besides its addresses and this machine's name;
@@ -48,7 +49,9 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     table's); ``open_camera(spec)``: opens the camera (the composition root's, which knows ``sim``);
     ``board_camera``: the TOKYO METRO board's camera (`--board-camera`; None: none), opened by
     ``open_board_camera(spec)`` (the composition root's, which knows the simulated board camera) and
-    read by ``make_board_reader(layout, reference, colours)`` (None: vision.board_read's)."""
+    read by ``make_board_reader(layout, reference, colours)`` (None: vision.board_read's), at most
+    ``board_fps`` frames a second; a board showing the same pieces over ``board_settle_s`` (None:
+    the table's SETTLE_S) is settled (`--board-fps`, `--board-settle-s`)."""
     looks = LookBook(store.path.parent)   # what the host's corrections taught the camera
     tables = Tables(store, teacher=looks, automation=automation)
     looks.settle(tables.moves_in_effect)
@@ -60,8 +63,9 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     if board_camera:
         # The simulated table's players copy a dashboard move onto the simulated board after a while.
         board_device = BoardDevice(tables, board_camera, open_camera=open_board_camera, data_dir=store.path.parent,
-                                   make_reader=make_board_reader, follow_s=getattr(automation, "board_follow_s", None))
-        tables.board_camera = board_device
+                                   make_reader=make_board_reader, follow_s=getattr(automation, "board_follow_s", None),
+                                   fps=board_fps)
+        tables.use_board_camera(board_device, settle_s=board_settle_s)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):

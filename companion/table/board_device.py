@@ -2,7 +2,8 @@
 
 Like the tray camera (table/devices.py): the source (``open_camera(spec)``, the composition
 root's, which knows ``sim``: the simulated board camera) is read in a thread of its own that
-keeps only the newest frame (``vision.sources.LatestFrame``), at most READ_FPS frames a second;
+keeps only the newest frame (``vision.sources.LatestFrame``), at most READ_FPS frames a second
+(or the table's ``fps``: `companion serve --board-fps`);
 each is read by the board reader (``vision.board_read.BoardReader``) and the reading handed to
 the game the board camera reads for (``Tables.board_route``: the newest open METRO game created
 or moved in), whose BoardWatch settles it and compares it with the game. While no such game is
@@ -16,9 +17,11 @@ read against its own empty board (its ``empty_frame()`` rectified) on the defaul
 """
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -32,10 +35,14 @@ from .board_moves import expected
 log = logging.getLogger(__name__)
 
 READ_FPS = 4.0           # board readings a second at most: a settled board needs three over 0.6 s
+FPS_RANGE = (1.0, 15.0)  # the rates `companion serve --board-fps` takes
 PUBLISH_S = 0.5          # the picture with the pieces drawn, at most this often
 LOOKED_AT_S = 10.0       # the picture (or a calibration) asked for keeps the camera awake this long
 WAKE_WAIT_S = 2.0        # how long the calibration page's request waits for a resting camera's frame
 CALIBRATION_FILE = "board-calibration.json"
+HAND_FRAMES = 4          # frames a simulated hand passing over the board is seen in, unless told
+MAX_HAND_FRAMES = 20
+SAME_FRAMES = 4          # readings kept by their frame's digest: a frame given again is not read again
 _BGR = {"red": (40, 40, 220), "blue": (220, 110, 30), "yellow": (30, 210, 230), "green": (60, 170, 60),
         "purple": (170, 60, 150)}
 
@@ -55,11 +62,13 @@ class BoardDevice:
 
     def __init__(self, tables: Any, spec: str, open_camera: Callable[[str], Any] | None = None,
                  data_dir: str | Path | None = None, make_reader: Callable[..., Any] | None = None,
-                 follow_s: float | None = None):
+                 follow_s: float | None = None, fps: float = READ_FPS):
         """``follow_s``: on a simulated table with a simulated board camera, a move made on the
         dashboard (or by a computer player) is copied onto the simulated board this long after
-        it (a hand passes over), as the players at a real table would (None: never)."""
+        it (a hand passes over), as the players at a real table would (None: never); ``fps``: the
+        readings a second at most (`companion serve --board-fps`)."""
         self.tables, self.spec, self.follow_s = tables, spec, follow_s
+        self.fps = float(fps)
         self._followed: tuple | None = None   # the position (game, step) copied onto the board last
         self.open_camera = open_camera
         self.make_reader = make_reader
@@ -74,7 +83,9 @@ class BoardDevice:
         self.uncalibrated: str | None = None   # no calibration to read with: calibrate
         self.last: BoardReading | None = None
         self.read_frames = 0
+        self.repeated_frames = 0               # frames given again (a simulated still scene's copies)
         self.failed_frames = 0
+        self._readings: OrderedDict[bytes, BoardReading] = OrderedDict()
         self._latest: np.ndarray | None = None
         self._latest_at = float("-inf")       # when it was taken (monotonic)
         self._jpeg: bytes | None = None
@@ -116,11 +127,11 @@ class BoardDevice:
 
     def status(self) -> dict:
         """For the devices' status: the source, how many frames were read and how it rests."""
-        return {"spec": self.spec, "simulated": self.simulated, "error": self.error,
+        return {"spec": self.spec, "simulated": self.simulated, "error": self.error, "fps": self.fps,
                 "calibrated": self.uncalibrated is None and self.reader is not None,
                 "source": self.source.status() if self.source is not None else None,
                 "frames": self.frames.status() if self.frames is not None else None,
-                "read": self.read_frames, "failed": self.failed_frames,
+                "read": self.read_frames, "repeated": self.repeated_frames, "failed": self.failed_frames,
                 "idle": bool(self.frames is not None and self.frames.idle)}
 
     def latest_frame(self, wait_s: float = WAKE_WAIT_S) -> np.ndarray | None:
@@ -152,7 +163,7 @@ class BoardDevice:
     # --- the simulated players' hands -----------------------------------------------------------
 
     def sim_hands(self, changes: list[dict], knock: bool = False, hand: bool = False,
-                  follow_game: bool = False) -> dict:
+                  follow_game: bool = False, hand_frames: int = HAND_FRAMES) -> dict:
         """Change the simulated board (see routes/board.py's /api/sim/board); SimBoardError when a
         change names no piece of this board, or there is no game to follow."""
         camera = self.simulated_camera()
@@ -162,10 +173,10 @@ class BoardDevice:
             session = self.tables.board_in_play()
             if session is None:
                 raise SimBoardError("no TOKYO METRO game is in play for the board camera to follow", busy=True)
-            self.sim_set(expected(session.state))
+            self.sim_set(expected(session.state), hand_frames)
         if changes:
             try:   # a hand passes over the board as the pieces are changed
-                camera.change(changes)
+                camera.change(changes, hand_frames=hand_frames)
             except (ValueError, TypeError) as exc:
                 raise SimBoardError(f"the simulated board cannot take these changes: {exc}") from None
         knocked = camera.knock() if knock else []
@@ -177,12 +188,13 @@ class BoardDevice:
             camera.lift_hand()
         return {"result": "changed", "pieces": camera.pieces.model_dump(mode="json"), "knocked": knocked}
 
-    def sim_set(self, pieces: Pieces) -> None:
-        """The simulated players make the simulated board hold ``pieces`` (a hand passes over)."""
+    def sim_set(self, pieces: Pieces, hand_frames: int = HAND_FRAMES) -> None:
+        """The simulated players make the simulated board hold ``pieces`` (a hand passes over it,
+        seen in ``hand_frames`` frames)."""
         camera = self.simulated_camera()
         if camera is None:
             raise SimBoardError("no simulated board camera runs here", busy=True)
-        camera.set(pieces)
+        camera.set(pieces, hand_frames=hand_frames)
 
     def _follow_when_due(self) -> None:
         """Copy a move made on the dashboard onto the simulated board, ``follow_s`` after it."""
@@ -211,7 +223,7 @@ class BoardDevice:
 
         try:
             self.source = (self.open_camera or open_source)(self.spec)
-            self.frames = LatestFrame(self.source, fps=READ_FPS, wanted=self._wanted, name="board camera reader")
+            self.frames = LatestFrame(self.source, fps=self.fps, wanted=self._wanted, name="board camera reader")
         except Exception as exc:  # the game goes on by taps
             self.error = f"the board camera cannot be opened: {exc}"
             log.error("board camera: %s", exc)
@@ -230,8 +242,7 @@ class BoardDevice:
                 if self.reader is None:
                     self._publish(frame.image, None)
                     continue
-                reading = self.reader.read(frame.image)
-                self.read_frames += 1
+                reading = self._read(frame.image)
                 self.last = reading
                 self.error = None
                 self.tables.board_route(reading, at=frame.at)
@@ -242,6 +253,23 @@ class BoardDevice:
                 self.error = f"reading the board failed: {type(exc).__name__}: {exc}"
                 log.exception("board camera: reading a frame failed")
 
+    def _read(self, image: np.ndarray) -> BoardReading:
+        """The reader's reading of ``image``; a frame the camera gives again bit for bit (the
+        simulated camera shows a still scene as a few noisy copies in turn; a real camera's noise
+        never repeats) has the reading it had: the same pixels read the same, for nothing."""
+        key = hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).digest()
+        known = self._readings.get(key)
+        if known is not None:
+            self._readings.move_to_end(key)
+            self.repeated_frames += 1
+            return known
+        reading = self.reader.read(image)
+        self.read_frames += 1
+        self._readings[key] = reading
+        while len(self._readings) > SAME_FRAMES:
+            self._readings.popitem(last=False)
+        return reading
+
     def _source_state(self) -> None:
         status = self.source.status() if self.source is not None else {}
         if status.get("state") not in (None, "ok", "opening") and not (self.frames and self.frames.idle):
@@ -250,6 +278,7 @@ class BoardDevice:
     def _make_reader(self, frame: np.ndarray) -> None:
         """The reader, from the host's calibration or (simulated) the simulated empty board."""
         self.reader, self.uncalibrated = None, None
+        self._readings.clear()
         made = self._calibrated() or self._simulated_reference(frame)
         if made is None:
             self.uncalibrated = ("the board camera is not calibrated: open the board calibration page "

@@ -4,7 +4,8 @@ The board camera (table/board_device.py) hands every frame's :class:`BoardReadin
 it feeds (:meth:`BoardWatch.feed`). Frames that cannot be taken (a hand over the board, the pose
 lost) are passed over: they never settle and nothing they show is proposed. The board *settles*
 when the same pieces (the spots read with doubt left out) are read in SETTLE_FRAMES usable frames
-in a row spanning SETTLE_S at least. A settled board is compared with the game:
+in a row spanning ``settle_s`` at least (SETTLE_S unless the table chose another:
+`companion serve --board-settle-s`). A settled board is compared with the game:
 
 - equal: the board matches (a to-do left by a move made on the dashboard is done);
 - one sequence of legal moves explains it (table/board_moves.py): a proposal, confirmed with
@@ -39,7 +40,8 @@ from .errors import Forbidden
 log = logging.getLogger(__name__)
 
 SETTLE_FRAMES = 3       # usable frames in a row showing the same pieces ...
-SETTLE_S = 0.6          # ... over at least this long: the board has settled
+SETTLE_S = 0.6          # ... over at least this long: the board has settled (BoardWatch.settle_s)
+SETTLE_S_RANGE = (0.2, 5.0)   # the settle times `companion serve --board-settle-s` takes
 MAX_UNSURE_SHOWN = 12      # places read with doubt named on the dashboard (the first, by id)
 HANDS_STUCK_S = 20.0    # a hand over the board this long is a problem to show (the game goes on by taps)
 LOST_S = 2.0            # the pose lost (or no markers) this long is a problem to show
@@ -109,6 +111,7 @@ class BoardWatch:
         self.session, self.camera, self.clock = session, camera, clock
         self.rev = 0                      # bumped whenever what the dashboards show changes
         self.auto = False
+        self.settle_s = SETTLE_S          # the table's choice (`companion serve --board-settle-s`)
         self.markers, self.pose = 0, "lost"
         self.matches: bool | None = None
         self.cause: str | None = None
@@ -168,7 +171,7 @@ class BoardWatch:
                     run.unsure |= set(reading.unsure)
             else:
                 run = self._run = _Run(reading, now, unsure=set(reading.unsure), recent=[set(reading.unsure)])
-            settles = not run.settled and run.count >= SETTLE_FRAMES and now - run.start >= SETTLE_S - 1e-6
+            settles = not run.settled and run.count >= SETTLE_FRAMES and now - run.start >= self.settle_s - 1e-6
             again = run.settled and self._recheck
             if not settles and not again:
                 self._changed(before)

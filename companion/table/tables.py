@@ -59,6 +59,7 @@ class Tables:
         # The board camera (table/board_device.py; None: none runs) and the game it feeds: the
         # newest open game with a board it reads (TOKYO METRO), created or moved in.
         self.board_camera = None
+        self.board_settle_s: float | None = None   # the table's settle time (None: BoardWatch's own)
         self.board_active: str | None = next((gid for gid in reversed(self.sessions)
                                               if self.sessions[gid].board_watch is not None), None)
 
@@ -82,6 +83,8 @@ class Tables:
         session.teacher = self.teacher
         if session.board_watch is not None:
             session.board_watch.camera = self.board_status
+            if self.board_settle_s is not None:
+                session.board_watch.settle_s = self.board_settle_s
         self.sessions[session.id] = session
         return session
 
@@ -130,6 +133,15 @@ class Tables:
         return session
 
     # --- the board camera -----------------------------------------------------------------------
+
+    def use_board_camera(self, device, settle_s: float | None = None) -> None:
+        """The board camera (table/board_device.py) and how long a board must show the same
+        pieces to be settled (None: BoardWatch's SETTLE_S), for the games open now and later."""
+        self.board_camera, self.board_settle_s = device, settle_s
+        if settle_s is not None:
+            for session in self.sessions.values():
+                if session.board_watch is not None:
+                    session.board_watch.settle_s = settle_s
 
     def board_in_play(self) -> TableSession | None:
         """The game the board camera reads for, while it is open (None: it rests)."""

@@ -9,7 +9,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field, StrictBool, StrictStr
 
 from ...observation import whole_number
-from ...table.board_device import SimBoardError
+from ...table.board_device import HAND_FRAMES, MAX_HAND_FRAMES, SimBoardError
 from ...table.board_watch import MAX_CANDIDATES, BadAnswer
 from ...table.session import TableSession
 from ..context import KEYED, NAMES_A_GAME, Api
@@ -50,6 +50,9 @@ class SimBoardIn(BaseModel):
     hand: StrictBool = Field(False, description="a hand stays over the board (a player thinking) until the next "
                                                 "change without one")
     follow_game: StrictBool = Field(False, description="make the board match the game in play (its to-do list)")
+    hand_frames: whole_number(ge=0, le=MAX_HAND_FRAMES) = Field(
+        HAND_FRAMES, description="the frames a hand passing over the board is seen in while it changes pieces "
+                                 "(0: none; a faster script's hand: fewer)")
 
     model_config = {"extra": "forbid"}
 
@@ -137,6 +140,7 @@ def add_board_routes(app: FastAPI, ctx: Api) -> None:
                                      "default on a simulated table) to change the simulated board")
         changes: list[dict[str, Any]] = [c.model_dump() for c in body.set]
         try:
-            return device.sim_hands(changes, knock=body.knock, hand=body.hand, follow_game=body.follow_game)
+            return device.sim_hands(changes, knock=body.knock, hand=body.hand, follow_game=body.follow_game,
+                                    hand_frames=body.hand_frames)
         except SimBoardError as exc:
             raise HTTPException(409 if exc.busy else 422, str(exc)) from None
