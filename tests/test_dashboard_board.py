@@ -49,6 +49,7 @@ from companion.table.store import EventStore
 
 pytestmark = pytest.mark.browser
 
+SHOWN_JS = "css => [...document.querySelectorAll(css)].some(el => el.getClientRects().length > 0)"
 REPLY_MS = 20_000  # a board read and settled, a move proposed: about a second (far more on a busy machine)
 TABLE_SIZE = {"width": 1280, "height": 800}
 PHONE_SIZE = {"width": 390, "height": 844}
@@ -57,6 +58,8 @@ PHONE_SEAT = 1
 COLOURS = ("red", "blue", "yellow", "green", "purple")  # seat 0..4 (companion/board_pieces.py)
 SEED = 3
 MAX_STEPS = 80
+ASKED = "[data-testid=board-proposal], [data-testid=board-question]"   # a proposal, or a question
+MATCHES = "[data-testid=board-matches]"
 # The board camera's pace (`companion serve --board-fps --board-settle-s`): read twice as often
 # as by default and settled over half the time (three readings in a row still), so a hand's
 # change is proposed in about a second instead of two; what is proposed and checked is the same.
@@ -129,11 +132,19 @@ def panel_text(page) -> str:
       return `view ${app.dataset.seq} rev ${app.dataset.rev}: ` + (el ? el.innerText : 'no panel'); }""")
 
 
-def shows(page, locator, base: str, gid: str, what: str) -> None:
-    """Wait for ``locator`` on ``page``; a failure says ``what`` and what the board camera and the
-    page said."""
+def appears(page, css: str) -> None:
+    """Wait until an element ``css`` selects shows on ``page``, looking at every frame the page
+    draws (``expect`` looks only every half second once it has waited a while: up to half a second
+    lost per board change), then ``expect`` it visible."""
+    wait_until(page, SHOWN_JS, f"{css} to show", arg=css, timeout_ms=REPLY_MS)
+    expect(page.locator(css).first).to_be_visible()
+
+
+def shows(page, css: str, base: str, gid: str, what: str) -> None:
+    """Wait for an element ``css`` selects on ``page``; a failure says ``what`` and what the board
+    camera and the page said."""
     try:
-        expect(locator).to_be_visible(timeout=REPLY_MS)
+        appears(page, css)
     except AssertionError:
         raise AssertionError(f"{what}: the board camera says {board_state(base, gid)}; the page shows "
                              f"{panel_text(page)!r}") from None
@@ -197,8 +208,8 @@ class Table:
         t_set = time.monotonic()
         # A proposal, or a question when several moves explain the board (the same station built
         # with either of two cards): the person picks the one they made.
-        asked = page.locator("[data-testid=board-proposal], [data-testid=board-question]")
-        shows(page, asked, self.base, self.gid, f"no proposal for {move} after the board was set {setting}")
+        asked = page.locator(ASKED)
+        shows(page, ASKED, self.base, self.gid, f"no proposal for {move} after the board was set {setting}")
         t_asked = time.monotonic() - t_set
         bc = board_state(self.base, self.gid)
         expect(asked).to_have_attribute("data-proposal", bc["proposal"]["id"])
@@ -220,7 +231,7 @@ class Table:
         self.on_phone += page is self.phone
         self.kinds.add(move["kind"])
         self.log.append(f"{move['kind']} by the board{' (a question)' if button != 'board-confirm' else ''}"
-                        f"{' on the phone' if page is self.phone else ''}, asked {t_asked:.1f} s after: {setting}")
+                        f"{' on the phone' if page is self.phone else ''}, asked {t_asked:.1f} s after (proposed {bc['proposal']['proposed_at'] - t_set:.1f}): {setting}")
         return after
 
 
@@ -258,20 +269,29 @@ def paying_first(view: dict, moves: list[dict]) -> list[dict]:
     return sorted(moves, key=lambda m: m["args"].get("line") not in paying)
 
 
-def action_move(view: dict, moves: list[dict], done: set, made: set) -> dict:
-    """One action a seat a round that shows on the board (BOARD_ACTIONS: a kind not made yet
-    first; a train that pays when it runs first), then pass."""
+def action_move(view: dict, moves: list[dict], made: set) -> dict:
+    """An action that shows on the board of a kind not taken yet (BOARD_ACTIONS; a train that pays
+    when it runs first), else pass."""
     seat = moves[0]["player"]
     money = view["state"]["players"][seat]["yen"]
     costs = {move_testid(m["move"]): m.get("cost", 0) for m in view["moves"]}
-    if seat not in done:
-        fit = [m for m in moves if m["kind"] in BOARD_ACTIONS and not m["args"].get("discounts")
-               and costs.get(move_testid(m), 0) <= money - 300]
-        for kind in sorted(BOARD_ACTIONS, key=lambda k: (k in made, BOARD_ACTIONS.index(k))):
-            found = paying_first(view, [m for m in fit if m["kind"] == kind])
-            if found:
-                return found[0]
+    fit = [m for m in moves if m["kind"] in BOARD_ACTIONS and m["kind"] not in made
+           and not m["args"].get("discounts") and costs.get(move_testid(m), 0) <= money - 300]
+    for kind in BOARD_ACTIONS:
+        found = paying_first(view, [m for m in fit if m["kind"] == kind])
+        if found:
+            return found[0]
     return next(m for m in moves if m["kind"] == "pass")
+
+
+def stop_move(moves: list[dict], boarded: bool) -> dict:
+    """At a train's stop: a rider gets off when it may; one meeple boards the train (it rides
+    beside the revenue track), the others let it go."""
+    for kind in ("alight", *(() if boarded else ("board",)), "ride_on", "skip"):
+        for m in moves:
+            if m["kind"] == kind:
+                return m
+    raise AssertionError(f"no decision at the stop among {moves}")
 
 
 def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
@@ -299,10 +319,9 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
     expect(table.get_by_test_id("board-picture")).to_be_visible()
     expect(phone.get_by_test_id("board-picture")).to_be_hidden()
     sim(base, follow_game=True)  # the board laid out as the game begins
-    expect(table.get_by_test_id("board-matches")).to_be_visible()
+    appears(table, MATCHES)
 
     knocked = todo_done = dismissed = auto_done = False
-    done: set = set()
     made: set = set()
     first_round = None
     for _ in range(MAX_STEPS):
@@ -335,7 +354,7 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
                 # instead; the move is then tapped (the board shows it already): they match.
                 setting, _ = board_after(board_server.data, gid, move)
                 sim(base, set=setting)
-                expect(phone.get_by_test_id("board-proposal")).to_be_visible(timeout=REPLY_MS)
+                appears(phone, "[data-testid=board-proposal]")
                 expect(phone.get_by_test_id("board-wait")).to_contain_text(NAMES[seat])
                 expect(phone.get_by_test_id("board-confirm")).to_have_count(0)
                 assert_fits(phone, "the board camera's proposal on the phone")
@@ -345,7 +364,7 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
                 expect(table.get_by_test_id("board-proposal")).to_have_count(0, timeout=REPLY_MS)
                 expect(table.get_by_test_id("board-diffs")).to_be_visible()
                 game.tap_move(seat, move)
-                expect(table.get_by_test_id("board-matches")).to_be_visible(timeout=REPLY_MS)
+                appears(table, MATCHES)
                 dismissed = True
                 continue
             if not auto_done and game.by_board >= 1:
@@ -381,15 +400,15 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
                 assert {"piece": "meeple", "key": COLOURS[seat], "game": f"field:{move['args']['field']}",
                         "board": was} in after["board_camera"]["differences"], (
                     after["board_camera"], [(e.get("by"), e.get("confirmed"), e.get("move")) for e in after["feed"]])
-                todo = table.get_by_test_id("board-todo")
-                expect(todo).to_be_visible(timeout=REPLY_MS)
+                appears(table, "[data-testid=board-todo]")
                 item = table.get_by_test_id(f"board-todo-meeple-{COLOURS[seat]}")
                 expect(item).to_contain_text(f"the {COLOURS[seat]} meeple")
                 expect(item).to_contain_text(f"{col}·{row}")
                 item.hover()
                 expect(table.get_by_test_id("map-highlight")).to_have_attribute("data-field", f"{col},{row}")
                 sim(base, set=setting)
-                expect(item).to_have_attribute("data-done", "true", timeout=REPLY_MS)
+                appears(table, f"[data-testid=board-todo-meeple-{COLOURS[seat]}][data-done=true]")
+                expect(item).to_have_attribute("data-done", "true")
                 expect(table.get_by_test_id("board-matches")).to_be_visible()
                 todo_done = True
                 continue
@@ -399,12 +418,10 @@ def test_a_metro_game_played_on_the_simulated_board(board_server, browser):
             game.play(next(m for m in moves if m["kind"] == "run_trains"))
             continue
         if kinds & {"skip", "ride_on", "board", "alight"}:
-            # a train at a stop: boarding it (the meeple beside the revenue track) when offered
-            game.play(next(m for kind in ("board", "alight", "ride_on", "skip") for m in moves if m["kind"] == kind))
+            game.play(stop_move(moves, "board" in game.kinds))
             continue
-        move = action_move(view, moves, done, made)
+        move = action_move(view, moves, made)
         if move["kind"] in BOARD_ACTIONS:
-            done.add(seat)
             made.add(move["kind"])
         game.play(move)
         if move["kind"] in BOARD_ACTIONS and not knocked:
@@ -445,12 +462,11 @@ def knock(game: Table) -> None:
     knocked = sim(base, knock=True)["knocked"]
     assert knocked, "a knock that moved nothing"
     diffs = table.get_by_test_id("board-diffs")
-    seen = table.locator("[data-testid=board-diffs], [data-testid=board-proposal], [data-testid=board-question]")
-    shows(table, seen, base, gid, f"the knock {knocked} was not caught")
+    shows(table, f"[data-testid=board-diffs], {ASKED}", base, gid, f"the knock {knocked} was not caught")
     if not diffs.count():
         # A meeple knocked a field on may look like a walk somebody made: nobody did, it is dismissed.
         tap(table, "board-dismiss")
-        expect(diffs).to_be_visible(timeout=REPLY_MS)
+        appears(table, "[data-testid=board-diffs]")
     expect(table.get_by_test_id("board-camera")).to_have_attribute("data-cause", "board")
     listed = board_state(base, gid)["differences"]
     assert listed, "a knock that moved nothing"
@@ -467,5 +483,5 @@ def knock(game: Table) -> None:
     if first["piece"] == "pyramid":
         expect(light).to_have_attribute("data-station", first["key"])
     sim(base, follow_game=True)
-    expect(table.get_by_test_id("board-matches")).to_be_visible(timeout=REPLY_MS)
+    appears(table, MATCHES)
     expect(diffs).to_have_count(0)
