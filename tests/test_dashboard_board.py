@@ -191,7 +191,7 @@ class Table:
 
     def play(self, move: dict) -> dict:
         """Make ``move`` the way the table makes it: on the board when it changes the board (the
-        player confirms the proposal), else tapped (a bid, a pass, a seat skipping a train)."""
+        player confirms the proposal), else tapped (a bid, a pass)."""
         if board_after(self.data, self.gid, move)[0]:
             return self.by_hands(move)
         return self.tap_move(move["player"], move)
@@ -230,8 +230,11 @@ class Table:
         self.by_board += 1
         self.on_phone += page is self.phone
         self.kinds.add(move["kind"])
+        # (the server's clock is the same monotonic clock: how long the board camera took, and the page)
         self.log.append(f"{move['kind']} by the board{' (a question)' if button != 'board-confirm' else ''}"
-                        f"{' on the phone' if page is self.phone else ''}, asked {t_asked:.1f} s after (proposed {bc['proposal']['proposed_at'] - t_set:.1f}): {setting}")
+                        f"{' on the phone' if page is self.phone else ''}: proposed "
+                        f"{bc['proposal']['proposed_at'] - t_set:.1f} s after the hands, shown {t_asked:.1f} s: "
+                        f"{setting}")
         return after
 
 
