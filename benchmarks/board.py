@@ -91,19 +91,26 @@ def score(layout: BoardLayout, truth: Pieces, reading: BoardReading) -> dict:
     want, got = fields_of(layout, truth), fields_of(layout, reading.pieces)
     doubt = unsure_fields(reading) if reading.usable else set(want)     # a frame not taken: nothing read
     right = wrong = unsure = 0
+    by_kind: dict[str, list[int]] = {}      # kind of field -> [fields, wrong, unsure]
     for f, v in want.items():
+        tally = by_kind.setdefault(f.split(":")[0], [0, 0, 0])
+        tally[0] += 1
         if f in doubt:
             unsure += 1
+            tally[2] += 1
         elif got[f] == v:
             right += 1
         else:
             wrong += 1
-    return {"fields": len(want), "right": right, "wrong": wrong, "unsure": unsure}
+            tally[1] += 1
+    return {"fields": len(want), "right": right, "wrong": wrong, "unsure": unsure, "by_kind": by_kind}
 
 
 def reference_of(renderer: BoardRenderer, layout: BoardLayout, seed: int):
     """The calibration's part: the empty board, located, rectified; the tracker that found it
-    (it keeps the lens it measured there)."""
+    (it keeps the lens it measured there). The simulated sheet is drawn from the board file's
+    own layout, so that layout is what a perfect calibration would fit (the taps' fit is
+    measured by tests/test_board_calibrate.py)."""
     empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
     tracker = BoardTracker(layout)
     pose = tracker.locate(empty)
@@ -118,8 +125,8 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
     rng = np.random.default_rng([seed, 2029])
     ref, tracker = reference_of(renderer, layout, seed)
     res = {"boards": 0, "fully_right": 0, "fields": 0, "right": 0, "wrong": 0, "unsure": 0, "lost": 0,
-           "ms": [], "size": list(look.image_size), "misses": [],
-           "hands": 0, "hands_seen": 0, "hands_wrong": 0,
+           "ms": [], "size": list(look.image_size), "misses": [], "by_kind": {},
+           "hands": 0, "hands_seen": 0, "hands_wrong": 0, "hands_false": 0,
            "two_hidden": 0, "two_hidden_locked": 0, "two_hidden_right": 0,
            "bumped": 0, "bumped_locked": 0, "bumped_right": 0, "relock": [], "no_reference": 0}
     if ref is None:
@@ -139,10 +146,13 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
         reading = read(frame)
         s = score(layout, pieces, reading)
         res["boards"] += 1
+        res["hands_false"] += int(reading.hands)     # no hand over this board: none is to be seen
         if reading.pose == "lost":
             res["lost"] += 1
         for k in ("fields", "right", "wrong", "unsure"):
             res[k] += s[k]
+        for kind, tally in s["by_kind"].items():
+            res["by_kind"][kind] = [a + b for a, b in zip(res["by_kind"].get(kind, [0, 0, 0]), tally)]
         if s["right"] == s["fields"] and reading.usable:
             res["fully_right"] += 1
         elif family != "eval":
@@ -199,6 +209,10 @@ def total(results: list[dict]) -> dict:
         t["ms_by_size"].setdefault("x".join(map(str, r["size"])), []).extend(r["ms"])
     t["relock"] = [n for r in results for n in r["relock"]]
     t["misses"] = [m for r in results for m in r["misses"]]
+    t["by_kind"] = {}
+    for r in results:
+        for kind, tally in r["by_kind"].items():
+            t["by_kind"][kind] = [a + b for a, b in zip(t["by_kind"].get(kind, [0, 0, 0]), tally)]
     return t
 
 
@@ -214,10 +228,13 @@ def report(family: str, seeds: range, t: dict, verbose: bool) -> dict:
         "lost_boards": t["lost"], "looks_without_reference": t["no_reference"],
         "hands_seen_pct": round(pct(t["hands_seen"], t["hands"]), 2), "hand_frames": t["hands"],
         "hand_frames_sure_wrong": t["hands_wrong"],
+        "boards_taken_for_hands_pct": round(pct(t["hands_false"], t["boards"]), 2),
         "two_hidden_locked_pct": round(pct(t["two_hidden_locked"], t["two_hidden"]), 2),
         "two_hidden_fully_right_pct": round(pct(t["two_hidden_right"], t["two_hidden"]), 2),
         "bumped_locked_pct": round(pct(t["bumped_locked"], t["bumped"]), 2),
         "bumped_fully_right_pct": round(pct(t["bumped_right"], t["bumped"]), 2),
+        "by_kind": {kind: {"fields": n, "sure_wrong_pct": round(pct(w, n), 4), "unsure_pct": round(pct(u, n), 4)}
+                    for kind, (n, w, u) in sorted(t["by_kind"].items())},
         "relock_frames_max": max(t["relock"]) if t["relock"] else None,
         "relock_frames_mean": round(float(np.mean(t["relock"])), 2) if t["relock"] else None,
         "ms_per_frame": {size: {"mean": round(float(np.mean(v)), 1), "p95": round(float(np.percentile(v, 95)), 1)}
@@ -226,8 +243,12 @@ def report(family: str, seeds: range, t: dict, verbose: bool) -> dict:
     print(f"\n== {family}: {out['looks']} looks from seed {seeds.start}, {out['boards']} boards ==")
     print(f"per-field error {out['per_field_error_pct']:.4f} % (sure and wrong {out['sure_wrong_pct']:.4f} %, "
           f"unsure {out['unsure_pct']:.4f} %), boards fully right {out['boards_fully_right_pct']:.2f} %")
+    print("by kind of field (totals): " + "; ".join(
+        f"{kind} {v['unsure_pct']:.3f} % unsure, {v['sure_wrong_pct']:.3f} % sure and wrong"
+        for kind, v in out["by_kind"].items()))
     print(f"hands seen {out['hands_seen_pct']:.1f} % of {out['hand_frames']} hand frames, "
-          f"sure-and-wrong hand frames {out['hand_frames_sure_wrong']}")
+          f"sure-and-wrong hand frames {out['hand_frames_sure_wrong']}; boards with no hand taken for hands "
+          f"{out['boards_taken_for_hands_pct']:.1f} %")
     print(f"two markers hidden: locked {out['two_hidden_locked_pct']:.1f} %, fully right "
           f"{out['two_hidden_fully_right_pct']:.1f} %; bumped (and two hidden): locked {out['bumped_locked_pct']:.1f} %, "
           f"fully right {out['bumped_fully_right_pct']:.1f} %")

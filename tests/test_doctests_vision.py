@@ -6,10 +6,10 @@ import doctest
 import pytest
 
 from companion.sim import camera, looks, render, tower
-from companion.vision import cli, faint, features, piece_colour, repeats, segment, selection, sources, splitting, taught, warp
+from companion.vision import board_net, cli, faint, features, piece_colour, repeats, segment, selection, sources, splitting, taught, warp
 
 
-@pytest.mark.parametrize("module", [splitting, faint, features, piece_colour, repeats, segment, selection, cli, sources, taught, warp, camera, looks, render, tower], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [board_net, splitting, faint, features, piece_colour, repeats, segment, selection, cli, sources, taught, warp, camera, looks, render, tower], ids=lambda m: m.__name__)
 def test_module_doctests_pass(module):
     result = doctest.testmod(module, verbose=False, report=True)
     assert result.failed == 0

@@ -1,6 +1,8 @@
-"""The board reader's learned place model: what it is given (:func:`feature_names`), what it
-names (:data:`CLASSES`), and the exported network (:class:`SpotModel`, a small numpy MLP read
-from ``models/board_spots.json``; tools/learn_board.py trains it on rendered looks).
+"""The board reader's learned place model: what it is given (:func:`feature_names`, beside the
+squares of :mod:`.board_net`), what it names (:data:`CLASSES`), and the model as exported
+(:class:`SpotModel`: the network's weights in ``models/board_net.npz``, its settings -- the
+temperature of its scores, the bars of a sure reading, the player colours' palette -- in
+``models/board_spots.json``; tools/learn_board.py trains and writes both).
 """
 from __future__ import annotations
 
@@ -11,10 +13,15 @@ from pathlib import Path
 import numpy as np
 
 from ..board_pieces import PLAYER_COLOURS
+from .board_net import NET_PATH, PlaceNet
 
 MODEL_PATH = Path(__file__).with_name("models") / "board_spots.json"
 KINDS = ("meeple", "pyramid", "train", "rider")
 CLASSES = ("empty",) + PLAYER_COLOURS + ("train",)
+# A place whose base shows less of it changed than this holds no piece (the network is not asked):
+# every piece of the training looks changed at least 5 % of its base (tools/learn_board.py
+# reports any it would have missed).
+NO_CHANGE = 0.02
 
 
 def feature_names() -> list[str]:
@@ -27,41 +34,72 @@ def feature_names() -> list[str]:
 
 
 N_FEATURES = len(feature_names())
+_KIND_TRAIN = feature_names().index("kind_train")
+
+
+def allowed_names(x: np.ndarray) -> np.ndarray:
+    """Which names each place may have, by the kind among its measured numbers: a stop is empty
+    or holds a train; any other place is empty or holds a piece of a player colour."""
+    is_train = x[:, _KIND_TRAIN] > 0.5
+    al = np.zeros((len(x), len(CLASSES)), bool)
+    al[:, 0] = True
+    al[is_train, CLASSES.index("train")] = True
+    al[~is_train, 1:1 + len(PLAYER_COLOURS)] = True
+    return al
 
 
 class SpotModel:
-    """The exported network: inputs standardised, one tanh hidden layer, a softmax over CLASSES
-    at the fitted temperature; ``sure`` the bar of a confident reading; ``palette`` the player
-    colours' mean chroma/brightness (and spread) as the training looks showed them."""
+    """The exported model: the network (:class:`~.board_net.PlaceNet`) and its settings: the
+    temperature of its scores, ``sure`` the bar of a confident piece and ``sure_empty`` of a
+    confident "empty", ``palette`` the player colours' chroma against the paper as the
+    development looks showed them (with its spread and the bar ``far`` of no player's colour),
+    ``value_peak`` the least change along a lane that is a value marker."""
 
-    def __init__(self, model: dict):
-        if model.get("inputs") != feature_names() or tuple(model.get("classes", ())) != CLASSES:
+    def __init__(self, settings: dict, net: PlaceNet):
+        if settings.get("inputs") != feature_names() or tuple(settings.get("classes", ())) != CLASSES:
             raise ValueError("the board spot model was trained on other inputs: run tools/learn_board.py")
-        self.mean, self.std = np.array(model["mean"]), np.array(model["std"])
-        self.w1, self.b1 = np.array(model["w1"]), np.array(model["b1"])
-        self.w2, self.b2 = np.array(model["w2"]), np.array(model["b2"])
-        self.temperature = float(model.get("temperature", 1.0))
-        self.sure = float(model.get("sure", 0.98))                    # a piece's name
-        self.sure_empty = float(model.get("sure_empty", self.sure))  # "empty"
+        self.net = net
+        self.temperature = float(settings.get("temperature", 1.0))
+        self.sure = float(settings.get("sure", 0.98))                    # a piece's name
+        self.sure_empty = float(settings.get("sure_empty", self.sure))  # "empty"
         # per player colour: its chroma (log b/g, log r/g against the paper), the spread of it,
         # and how many spreads away a piece is of no player's colour
-        self.palette = {c: np.array(v) for c, v in model.get("palette", {}).items()}
-        self.palette_spread = {c: np.array(v) for c, v in model.get("palette_spread", {}).items()}
-        self.far = {c: float(v) for c, v in model.get("far", {}).items()}
-        self.value_peak = float(model.get("value_peak", 6.0))
+        self.palette = {c: np.array(v) for c, v in settings.get("palette", {}).items()}
+        self.palette_spread = {c: np.array(v) for c, v in settings.get("palette_spread", {}).items()}
+        self.far = {c: float(v) for c, v in settings.get("far", {}).items()}
+        self.value_peak = float(settings.get("value_peak", 6.0))
 
-    def logits(self, x: np.ndarray) -> np.ndarray:
-        z = (x - self.mean) / self.std
-        return np.tanh(z @ self.w1 + self.b1) @ self.w2 + self.b2
+    def probabilities_of(self, squares: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """Per place, the probability of each name (CLASSES), names its kind cannot have at 0."""
+        out = [self.net.logits(squares[s:s + 1024].astype(np.float32, copy=False), x[s:s + 1024])
+               for s in range(0, len(x), 1024)] or [np.zeros((0, len(CLASSES)), np.float32)]
+        z = np.concatenate(out).astype(np.float64) / self.temperature
+        z = np.where(allowed_names(x), z, -np.inf)
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
 
-    def probabilities(self, x: np.ndarray, allowed: np.ndarray | None = None) -> np.ndarray:
-        z = self.logits(x) / self.temperature
-        if allowed is not None:
-            z = np.where(allowed, z, -np.inf)
-        z = np.exp(z - z.max(axis=-1, keepdims=True))
-        return z / z.sum(axis=-1, keepdims=True)
+
+def save(settings: dict, weights: dict[str, np.ndarray], settings_path: Path = MODEL_PATH,
+         net_path: Path = NET_PATH) -> None:
+    """Write the model (tools/learn_board.py): the settings as JSON, the weights as npz."""
+    settings_path.parent.mkdir(parents=True, exist_ok=True)
+    settings_path.write_text(json.dumps(_rounded(settings), separators=(",", ":"), sort_keys=True) + "\n",
+                             encoding="utf-8")
+    np.savez_compressed(net_path, **{k: np.asarray(v, np.float32) for k, v in weights.items()})
+
+
+def _rounded(v):
+    if isinstance(v, float):
+        return round(v, 6)
+    if isinstance(v, list):
+        return [_rounded(e) for e in v]
+    if isinstance(v, dict):
+        return {k: _rounded(e) for k, e in v.items()}
+    return v
 
 
 @cache
-def spot_model(path: str = str(MODEL_PATH)) -> SpotModel:
-    return SpotModel(json.loads(Path(path).read_text(encoding="utf-8")))
+def spot_model(settings_path: str = str(MODEL_PATH), net_path: str = str(NET_PATH)) -> SpotModel:
+    with np.load(net_path) as data:
+        net = PlaceNet({k: data[k] for k in data.files})
+    return SpotModel(json.loads(Path(settings_path).read_text(encoding="utf-8")), net)

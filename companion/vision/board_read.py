@@ -41,7 +41,8 @@ import numpy as np
 
 from ..board_layout import BoardLayout, Spot
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
-from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
+from .board_model import CLASSES, KINDS, NO_CHANGE, SpotModel, feature_names, spot_model
+from .board_net import patches
 from .board_pose import PX_PER_MM, BoardTracker, Pose, camera_above, rectify
 
 INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
@@ -59,7 +60,6 @@ VALUE_OFF = 0.4          # a value marker's centre further than this share of a 
 LOOK_HEIGHT = {"meeple": 9.0, "rider": 9.0, "pyramid": 5.0, "train": 5.0}
 VALUE_HEIGHT = 2.0       # ... and a value marker's (a disc ~3 mm thick): its face's middle
 PAPER_EPS = 8.0          # added to colours before ratios (dark noise)
-NO_CHANGE = 0.02         # a base with less of it changed than this holds no piece
 ONES = np.ones(3, np.float32)   # a sum over the colour channels as a product: several times quicker
 MARKERS_WORDS = ("No board markers found: lay the printed markers at the board's corners "
                  "(companion calibrate print-board-markers) and keep them in the camera's view.")
@@ -266,11 +266,12 @@ class BoardReader:
             return BoardReading(hands=True, markers=pose.markers, pose=pose.state, problems=problems,
                                 ms=self._ms(t0))
         noise = self._noise(sheet.reshape(-1, 3))
-        x = self.features(sheet, noise, self.lean(pose))
-        p = self.names(x)
+        lean = self.lean(pose)
+        x = self.features(sheet, noise, lean)
+        p = self.names(x, sheet, self._sampling.centres + lean)
         pieces, unsure, more, codes = self._assemble(p, x)
         problems += more
-        values, v_unsure = self._values(sheet, noise, pose)
+        values, v_unsure = self._values(sheet, pose)
         unsure += v_unsure
         pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
                         values=values)
@@ -278,14 +279,17 @@ class BoardReader:
                             pose=pose.state, problems=problems[:20], ms=self._ms(t0),
                             codes=codes)
 
-    def names(self, x: np.ndarray) -> np.ndarray:
+    def names(self, x: np.ndarray, sheet: np.ndarray, at: np.ndarray) -> np.ndarray:
         """Per place, the probability of each name (CLASSES). A place whose base shows next to no
-        change is empty, whatever the model makes of the print there: every piece of the
-        development family changed at least 5 % of its base (this bar is less than half that)."""
-        p = self.model.probabilities(x, self._sampling.allowed)
-        still = x[:, _BASE_CHANGED] < NO_CHANGE
-        p[still] = 0.0
-        p[still, 0] = 1.0
+        change is empty (``NO_CHANGE``: the network is not asked); the others are named by the
+        network from their squares round ``at`` (where each place's piece is looked at) and their
+        measured numbers ``x``."""
+        p = np.zeros((len(x), len(CLASSES)))
+        p[:, 0] = 1.0
+        asked = np.flatnonzero(x[:, _BASE_CHANGED] >= NO_CHANGE)
+        if len(asked):
+            squares = patches(sheet, self.reference, self.paper, at[asked])
+            p[asked] = self.model.probabilities_of(squares, x[asked])
         return p
 
     # --- features -----------------------------------------------------------------------------
@@ -475,7 +479,7 @@ class BoardReader:
             out[letter] = (ys[:, None] * w + xs[None, :])
         return ys, out
 
-    def _values(self, sheet: np.ndarray, noise: float | None = None, pose: Pose | None = None) -> tuple[dict[str, int], list[str]]:
+    def _values(self, sheet: np.ndarray, pose: Pose | None = None) -> tuple[dict[str, int], list[str]]:
         """Each line's value marker along its lane: where the lane differs from the empty track
         most (a marker's width of rows) says whether and roughly where it is; its centre is the
         middle of the change in colour there (a marker is the line's colour, full strength, on
@@ -489,12 +493,16 @@ class BoardReader:
         r = max(2, int(round(self.layout.radius.get("train", 6.0))))
         step_mm = abs(self.layout.values[1] - self.layout.values[0]) if len(self.layout.values) > 1 else 6.0
         values, unsure = {}, []
-        noise = self._noise(flat) if noise is None else noise
         kernel = np.ones(2 * r + 1) / (2 * r + 1)
         lean = self._value_lean(pose)
+        # the lane's own noise: the frame against the empty board pixel for pixel (the profile
+        # below is that difference, not the one beyond the print's local range: a grey marker on
+        # a grey lane over the printed figures lies within that range and would not show)
+        probe = self._probe
+        noise = max(float(np.median(np.abs(flat[probe] - ref[probe]) @ ONES)) / scale, 0.01)
         for letter, idx in lanes.items():
             px = flat[idx]
-            prof = (_outside(px, self._lo[idx], self._hi[idx]) / scale).mean(axis=1) / noise
+            prof = (self._lane_difference(px, idx) / scale).mean(axis=1) / noise
             sm = np.convolve(prof, kernel, mode="same")
             k = int(np.argmax(sm))
             peak = sm[k]
@@ -519,6 +527,19 @@ class BoardReader:
                 continue
             values[letter] = v
         return values, unsure
+
+    def _lane_difference(self, px: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """Per lane pixel, how far its colour is from the empty board's there, the best of the
+        reference shifted by up to a pixel each way (the pose a pixel off moves the print)."""
+        h, w = self._shape
+        yy, xx = idx // w, idx % w
+        best = None
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                j = np.clip(yy + dy, 0, h - 1) * w + np.clip(xx + dx, 0, w - 1)
+                d = np.abs(px - self._flat_ref[j]) @ ONES
+                best = d if best is None else np.minimum(best, d)
+        return best
 
     def _value_lean(self, pose: Pose | None) -> tuple[float, float] | None:
         """The y (px) under the camera and how much of its distance from there a value marker's

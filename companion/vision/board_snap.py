@@ -40,8 +40,9 @@ def station_circles(layout: BoardLayout) -> np.ndarray:
     return np.unique(np.round(pts, 2), axis=0)
 
 
-def find_circles(image: np.ndarray, H: np.ndarray, layout: BoardLayout, predicted: np.ndarray) -> np.ndarray:
-    """For each predicted centre (printed mm), the circle found there (mm), or NaN."""
+def find_circles(image: np.ndarray, H, layout: BoardLayout, predicted: np.ndarray) -> np.ndarray:
+    """For each predicted centre (printed mm), the circle found there (mm), or NaN. ``H``: board mm
+    -> photo px, or a tracker's Pose (its lens undone too)."""
     k = min(SNAP_PX_PER_MM, 4000.0 / max(layout.sheet))   # a bounded view, whatever the sheet
     view = cv2.cvtColor(rectify(image, H, layout, k), cv2.COLOR_BGR2GRAY)
     view = cv2.GaussianBlur(view, (5, 5), 1.2)
@@ -65,7 +66,7 @@ def find_circles(image: np.ndarray, H: np.ndarray, layout: BoardLayout, predicte
     return out
 
 
-def snap(image: np.ndarray, H: np.ndarray, layout: BoardLayout, warp) -> Snapped | None:
+def snap(image: np.ndarray, H, layout: BoardLayout, warp) -> Snapped | None:
     """The circles found near where ``warp`` (data mm -> printed mm) puts them, kept when they
     agree with one another; None when too few are found."""
     src = station_circles(layout)

@@ -1,0 +1,74 @@
+"""The board reader's place network run with numpy (companion/vision/board_net.py): the same
+layers as PyTorch's (a cross-correlation over (out, in, 3, 3) weights, ReLU, 2x2 max pooling
+that drops an odd last row), so that weights trained there mean the same here; the squares cut
+round places; the committed model's shape."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.vision import board_model, board_net
+
+
+def _reference_logits(net: board_net.PlaceNet, squares: np.ndarray, feats: np.ndarray) -> np.ndarray:
+    """The network written out loop by loop, the slow and obvious way (NHWC in, PyTorch's layout
+    of the weights)."""
+    def conv(x, w, b):
+        n, h, wd, _ = x.shape
+        out = np.zeros((n, h - 2, wd - 2, len(w)))
+        for i in range(3):
+            for j in range(3):
+                out += np.einsum("nyxc,oc->nyxo", x[:, i:i + h - 2, j:j + wd - 2, :], w[:, :, i, j])
+        return np.maximum(out + b, 0)
+
+    def pool(x):
+        n, h, wd, c = x.shape
+        out = np.zeros((n, h // 2, wd // 2, c))
+        for y in range(h // 2):
+            for x_ in range(wd // 2):
+                out[:, y, x_] = x[:, 2 * y:2 * y + 2, 2 * x_:2 * x_ + 2].max(axis=(1, 2))
+        return out
+
+    w = net.w
+    h = pool(conv(squares, w["c1w"], w["c1b"]))
+    h = pool(conv(h, w["c2w"], w["c2b"]))
+    h = conv(h, w["c3w"], w["c3b"]).max(axis=(1, 2))
+    z = (feats - w["mean"]) / w["std"]
+    hidden = np.maximum(np.concatenate([h, z], axis=1) @ w["f1w"].T + w["f1b"], 0)
+    return hidden @ w["f2w"].T + w["f2b"]
+
+
+def test_the_numpy_network_computes_the_layers_pytorch_trained():
+    rng = np.random.default_rng(5)
+    net = board_net.PlaceNet.random(features=5, classes=4, seed=3)
+    squares = rng.normal(0, 1, (7, board_net.PATCH, board_net.PATCH, 6)).astype(np.float32)
+    feats = rng.normal(0, 1, (7, 5)).astype(np.float32)
+    got = net.logits(squares, feats)
+    want = _reference_logits(net, squares.astype(np.float64), feats.astype(np.float64))
+    assert got.shape == (7, 4)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    # a mirrored weight gives another answer: the orientation of the kernels matters
+    flipped = board_net.PlaceNet({**net.w, "c1w": net.w["c1w"][:, :, ::-1, :]})
+    assert np.abs(flipped.logits(squares, feats) - got).max() > 1e-3
+    assert net.logits(squares[:0], feats[:0]).shape == (0, 4)
+
+
+def test_squares_are_cut_round_each_point_as_log_colour_against_the_paper():
+    sheet = np.full((60, 80, 3), 200.0, np.float32)
+    sheet[30, 40] = (20.0, 100.0, 200.0)            # one dark-ish pixel
+    reference = np.full_like(sheet, 200.0)
+    sq = board_net.patches(sheet, reference, np.array([200.0, 200.0, 200.0]), np.array([[40.0, 30.0], [2.0, 2.0]]))
+    assert sq.shape == (2, board_net.PATCH, board_net.PATCH, 6)
+    mid = board_net.PATCH // 2
+    assert sq[0, mid, mid, 0] == pytest.approx(np.log(28.0 / 208.0), abs=1e-5)   # the point itself at the middle
+    assert sq[0, mid, mid, 2] == pytest.approx(0.0, abs=1e-6)
+    assert np.abs(sq[0, :, :, 3:]).max() < 1e-6                 # the paper against itself: 0
+    assert np.abs(sq[1]).max() < 1e-6                            # a square off the sheet's corner repeats its edge
+
+
+def test_the_committed_model_is_whole():
+    model = board_model.spot_model()
+    assert model.net.w["f2w"].shape[0] == len(board_model.CLASSES)
+    assert model.net.w["mean"].shape == (board_model.N_FEATURES,)
+    assert 0.5 < model.sure <= 1.0 and 0.5 < model.sure_empty <= 1.0 and model.temperature > 0
+    assert set(model.palette) == set(board_model.CLASSES[1:-1])
