@@ -75,6 +75,7 @@ class BoardDevice:
         self.calibration_path = Path(data_dir) / CALIBRATION_FILE if data_dir is not None else None
         self.simulated = spec.startswith("sim")
         self.source = None
+        self._opened = threading.Event()   # set once the camera is open (or failed to open)
         self.frames = None
         self.reader = None
         self.layout: BoardLayout | None = None
@@ -155,8 +156,12 @@ class BoardDevice:
         self._looked_at = time.monotonic()
         self._reload.set()
 
-    def simulated_camera(self) -> Any | None:
-        """The simulated board camera (``set``, ``change``, ``knock``, ...), or None for a real one."""
+    def simulated_camera(self, wait: float = 0.0) -> Any | None:
+        """The simulated board camera (``set``, ``change``, ``knock``, ...), or None for a real one.
+        ``wait``: seconds to give a simulated camera still being opened (it draws its board first:
+        a second or two on a busy machine), so that a call right after the start finds it."""
+        if wait > 0 and self.simulated:
+            self._opened.wait(wait)
         source = self.source
         return source if self.simulated and source is not None and hasattr(source, "change") else None
 
@@ -228,6 +233,8 @@ class BoardDevice:
             self.error = f"the board camera cannot be opened: {exc}"
             log.error("board camera: %s", exc)
             return
+        finally:
+            self._opened.set()
         while not self._stop.is_set():
             frame = self.frames.take(timeout=0.5)
             if frame is None:

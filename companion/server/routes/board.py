@@ -17,6 +17,7 @@ from ..requests import MAX_GAME_KIND
 
 MAX_ID = 40        # characters of a proposal's id (they are 12)
 MAX_CHANGES = 60   # pieces changed by one simulated hand
+SIM_START_S = 10.0  # how long a call may wait for the simulated board camera still being opened
 
 
 class ConfirmIn(BaseModel):
@@ -135,7 +136,7 @@ def add_board_routes(app: FastAPI, ctx: Api) -> None:
     def sim_board(body: SimBoardIn, request: Request) -> dict:
         ctx.host_of(request, "change the simulated board")
         device = ctx.board_device
-        if device is None or device.simulated_camera() is None:
+        if device is None or device.simulated_camera(wait=SIM_START_S) is None:
             raise HTTPException(409, "no simulated board camera runs here: start with --board-camera sim (the "
                                      "default on a simulated table) to change the simulated board")
         changes: list[dict[str, Any]] = [c.model_dump() for c in body.set]
