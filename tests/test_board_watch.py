@@ -307,3 +307,15 @@ def test_a_piece_of_no_players_colour_is_shown_by_its_code(store):
     words = "A piece at field:200 matches no player's colour."
     watch.feed(reading(expected(session.state), problems=[words], codes={"unknown_colour": words}), at=0.0)
     assert watch.problem == {"code": "unknown_colour", "params": {"detail": words}}   # (shown when a camera is there)
+
+
+def test_a_table_started_on_a_store_with_an_open_metro_game_takes_it_with_its_settle_time(store):
+    # a restart (or a crash) with a TOKYO METRO game open: the table adopts it before the board
+    # camera's settle time is given, and takes that time for it afterwards
+    from companion.table.tables import Tables
+
+    game = new_game(store)
+    tables = Tables(store)
+    assert game.id in tables.sessions and tables.board_active == game.id
+    tables.use_board_camera(None, settle_s=SETTLE_S / 3)
+    assert tables.sessions[game.id].board_watch.settle_s == pytest.approx(SETTLE_S / 3)

@@ -50,16 +50,18 @@ class Tables:
         self.store, self.teacher, self.automation = store, teacher, automation
         self.sessions: dict[str, TableSession] = {}
         self.broken: dict[str, BrokenGame] = {}
+        # The board camera (table/board_device.py; None: none runs) and its settle time (None:
+        # BoardWatch's own), set before the open games are loaded: adopting one reads them.
+        self.board_camera = None
+        self.board_settle_s: float | None = None
         for info in reversed(store.games(status="open")):
             try:
                 self._load(info.id)
             except BrokenGame:
                 pass
         self.active: str | None = next(reversed(self.sessions), None)  # the game the devices feed
-        # The board camera (table/board_device.py; None: none runs) and the game it feeds: the
-        # newest open game with a board it reads (TOKYO METRO), created or moved in.
-        self.board_camera = None
-        self.board_settle_s: float | None = None   # the table's settle time (None: BoardWatch's own)
+        # The game the board camera feeds: the newest open game with a board it reads (TOKYO
+        # METRO), created or moved in.
         self.board_active: str | None = next((gid for gid in reversed(self.sessions)
                                               if self.sessions[gid].board_watch is not None), None)
 
