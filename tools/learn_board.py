@@ -190,13 +190,9 @@ def augment(sq, gen):
 # --- after training (numpy) ---------------------------------------------------------------------
 
 def probabilities(net: board_net.PlaceNet, data: dict, temperature: float = 1.0) -> np.ndarray:
-    out = []
-    for s in range(0, len(data["y"]), 2048):
-        out.append(net.logits(data["squares"][s:s + 2048].astype(np.float32), data["x"][s:s + 2048]))
-    z = np.concatenate(out) / temperature
-    z = np.where(board_model.allowed_names(data["x"]), z, -np.inf)
-    z = np.exp(z - z.max(axis=1, keepdims=True))
-    return z / z.sum(axis=1, keepdims=True)
+    """Per place of ``data``, the probability of each name, as the reader has them."""
+    settings = {"inputs": board_model.feature_names(), "classes": list(board_model.CLASSES), "temperature": temperature}
+    return board_model.SpotModel(settings, net).probabilities_of(data["squares"], data["x"])
 
 
 def fit_temperature(net: board_net.PlaceNet, data: dict) -> float:
@@ -256,7 +252,7 @@ def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
 def report(model: board_model.SpotModel, data: dict, title: str) -> None:
     """How the model reads the asked places of ``data`` (the reader's gate passed) and how many
     pieces the gate itself would have called empty."""
-    gate = data["x"][:, board_model.feature_names().index("base_changed_3")] >= board_model.NO_CHANGE
+    gate = board_model.asked(data["x"])
     p = model.probabilities_of(data["squares"][gate], data["x"][gate])
     y = data["y"][gate].astype(int)
     conf, best = p.max(axis=1), p.argmax(axis=1)
@@ -321,7 +317,7 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     training looks), the model written, and its report on the held-out looks."""
     net = board_net.PlaceNet(weights)
     temper = joined(collect(TEMPER, "varied"), collect(DEV_TEMPER, "dev"))
-    gate = temper["x"][:, board_model.feature_names().index("base_changed_3")] >= board_model.NO_CHANGE
+    gate = board_model.asked(temper["x"])
     asked = {k: temper[k][gate] for k in ("squares", "x", "y")}
     temperature = fit_temperature(net, asked)
     sure, sure_empty, got = choose_sure(probabilities(net, asked, temperature), asked["y"].astype(int),

@@ -35,6 +35,13 @@ def feature_names() -> list[str]:
 
 N_FEATURES = len(feature_names())
 _KIND_TRAIN = feature_names().index("kind_train")
+_BASE_CHANGED = feature_names().index("base_changed_3")
+
+
+def asked(x: np.ndarray) -> np.ndarray:
+    """Which places the network is asked about: those whose base changed at least NO_CHANGE
+    (the others are empty)."""
+    return x[:, _BASE_CHANGED] >= NO_CHANGE
 
 
 def allowed_names(x: np.ndarray) -> np.ndarray:

@@ -32,7 +32,7 @@ NET_PATH = Path(__file__).with_name("models") / "board_net.npz"
 PATCH = 24               # mm (px) a side of the square read round a place: a piece's body and base, and room for a lean misjudged
 CHANNELS = (12, 24, 32)  # the three convolutions' widths
 HIDDEN = 64
-PAPER_EPS = 8.0          # added to colours before ratios (dark noise), as board_read does
+PAPER_EPS = 8.0          # added to colours before ratios (dark noise; the board reader's too)
 CLIP = (-3.0, 1.0)       # log colour against the paper: black ink is about -2.5, nothing is 2.7x the paper
 
 

@@ -15,16 +15,17 @@ was kept) and reads every place of the layout against the empty board's own look
    trains at stops, riders beside the track) is described by a few numbers measured in a small
    disc at its middle (where a piece's body always covers its base, seen from any side): how
    much and how much of it differs from the reference, the colour there relative to the sheet's
-   paper, the reference's own colour there, and the kind of place. A small network
-   (``models/board_spots.json``, trained by ``tools/learn_board.py`` on rendered boards of the
-   training-only "varied" family and the development family; numpy alone at run time) names it: empty, one of the five player
-   colours, or a train. A reading less sure than the model's bar is ``unsure``; a piece whose
-   colour is far from every player's colour of the palette (the model's, learned from the
-   training looks, or the table's calibrated ``colours``) is unsure and said in
-   ``problems``.
-4. **Values.** Each line's value marker is found along its lane of the revenue track: the
-   row profile of change, its peak, its centre -> the nearest value space (``value_at``). A
-   second peak, a weak one, or a centre between two spaces is unsure (``value:<L>``).
+   paper, the reference's own colour there, and the kind of place. A place whose base barely
+   changed is empty; the others are named by a small convolutional network from a square of the
+   sheet and of the reference round them and those numbers (``board_net.py``, weights in
+   ``models/board_net.npz``, trained by ``tools/learn_board.py`` on rendered boards of the
+   training-only "varied" family and the development family; numpy alone at run time): empty,
+   one of the five player colours, or a train. A reading less sure than the model's bar
+   (``models/board_spots.json``) is ``unsure``; a piece whose colour is far from every player's
+   colour of the palette (the model's, learned from the training looks, or the table's
+   calibrated ``colours``) is unsure and said in ``problems``.
+4. **Values.** Each line's value marker is found along its lane of the revenue track
+   (``board_values.py``): the nearest value space to it, or ``value:<L>`` unsure.
 5. **The whole board.** A colour's meeple at two places: both unsure. A line's train at two
    stops: both unsure. A colour no player has (``players``): unsure and a problem.
 
@@ -41,9 +42,11 @@ import numpy as np
 
 from ..board_layout import BoardLayout, Spot
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
-from .board_model import CLASSES, KINDS, NO_CHANGE, SpotModel, feature_names, spot_model
-from .board_net import patches
+from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
+from .board_model import asked as asked_places  # (``asked`` is a local name below)
+from .board_net import PAPER_EPS, patches
 from .board_pose import PX_PER_MM, BoardTracker, Pose, camera_above, rectify
+from .board_values import ValueLanes
 
 INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
 COARSE = 4               # mm per cell of the grid hands are looked for on
@@ -51,21 +54,16 @@ HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand,
 RIM_MM = 8.0             # the sheet's rim left out of the search for hands
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
 TOLERANCE = 2            # px (mm): how far the pose may be off and a thin printed line still be the board's
-CHROMA_MARKER = 0.04     # a change of colour (share of the brightness) this strong: a coloured marker's face
-VALUE_OFF = 0.4          # a value marker's centre further than this share of a space from one: unsure
 # the height (mm) a piece of each kind is looked at: the middle of what the camera sees of it (a
 # meeple ~20 mm tall, a pyramid ~15 mm narrowing to its tip, a train ~8 mm): a tall piece seen
 # from the side leans away from the camera in the rectified sheet, and its base's middle may
 # show little of it (a pale grey train on a white stop circle)
 LOOK_HEIGHT = {"meeple": 9.0, "rider": 9.0, "pyramid": 5.0, "train": 5.0}
-VALUE_HEIGHT = 2.0       # ... and a value marker's (a disc ~3 mm thick): its face's middle
-PAPER_EPS = 8.0          # added to colours before ratios (dark noise)
 ONES = np.ones(3, np.float32)   # a sum over the colour channels as a product: several times quicker
 MARKERS_WORDS = ("No board markers found: lay the printed markers at the board's corners "
                  "(companion calibrate print-board-markers) and keep them in the camera's view.")
 
 
-_BASE_CHANGED = feature_names().index("base_changed_3")
 
 
 def _edges(img: np.ndarray) -> np.ndarray:
@@ -93,7 +91,7 @@ def _median(px: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True)
 class _Sampling:
     """Each place's inner disc and ring as pixel offsets from its middle (n, k, 2) and (n, m, 2),
-    its middle (n, 2) px, the height its piece is looked at (mm), its kind, the names it may have."""
+    its middle (n, 2) px, the height its piece is looked at (mm), its kind."""
 
     spots: tuple[Spot, ...]
     centres: np.ndarray
@@ -102,7 +100,6 @@ class _Sampling:
     ring: np.ndarray
     heights: np.ndarray
     kinds: np.ndarray          # (n, len(KINDS)) one-hot
-    allowed: np.ndarray        # (n, len(CLASSES)) which names a place may have
 
 
 def _disc_offsets(r_in: float, r_out: float) -> np.ndarray:
@@ -126,17 +123,11 @@ def _sampling(layout: BoardLayout) -> _Sampling:
         m = max(len(r) for r in rows)
         return np.stack([np.concatenate([r, np.repeat(r[-1:], m - len(r), axis=0)]) for r in rows])
     kinds = np.zeros((len(spots), len(KINDS)))
-    allowed = np.zeros((len(spots), len(CLASSES)), bool)
     for i, s in enumerate(spots):
         kinds[i, KINDS.index(s.kind)] = 1.0
-        allowed[i, 0] = True
-        if s.kind == "train":
-            allowed[i, CLASSES.index("train")] = True
-        else:
-            allowed[i, 1:1 + len(PLAYER_COLOURS)] = True
     centres = np.array([(s.x, s.y) for s in spots]) * PX_PER_MM
     heights = np.array([LOOK_HEIGHT[s.kind] for s in spots])
-    return _Sampling(spots, centres, pad(inner), pad(base), pad(ring), heights, kinds, allowed)
+    return _Sampling(spots, centres, pad(inner), pad(base), pad(ring), heights, kinds)
 
 
 def _indices(centres: np.ndarray, offsets: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -219,9 +210,8 @@ class BoardReader:
         self._edge_lo = cv2.erode(g, kernel).ravel()
         self._edge_hi = cv2.dilate(g, kernel).ravel()
         self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
-        self._ref_probe = flat[self._probe]
         self.palette = self._palette(colours)
-        self._lanes = self._lane_sampling()
+        self.lanes = ValueLanes(layout, self.reference, self.paper, self._probe)
 
     # --- public -------------------------------------------------------------------------------
 
@@ -271,7 +261,7 @@ class BoardReader:
         p = self.names(x, sheet, self._sampling.centres + lean)
         pieces, unsure, more, codes = self._assemble(p, x)
         problems += more
-        values, v_unsure = self._values(sheet, pose)
+        values, v_unsure = self.lanes.read(sheet, pose, self.model.value_peak)
         unsure += v_unsure
         pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
                         values=values)
@@ -286,7 +276,7 @@ class BoardReader:
         measured numbers ``x``."""
         p = np.zeros((len(x), len(CLASSES)))
         p[:, 0] = 1.0
-        asked = np.flatnonzero(x[:, _BASE_CHANGED] >= NO_CHANGE)
+        asked = np.flatnonzero(asked_places(x))
         if len(asked):
             squares = patches(sheet, self.reference, self.paper, at[asked])
             p[asked] = self.model.probabilities_of(squares, x[asked])
@@ -465,94 +455,6 @@ class BoardReader:
                     unsure.append(sid)
         codes = {"unknown_colour": colour_words[0]} if colour_words else {}
         return {"pyramids": pyramids, "meeples": meeples, "trains": trains}, unsure, problems, codes
-
-    # --- values -------------------------------------------------------------------------------
-
-    def _lane_sampling(self):
-        L = self.layout
-        h, w = self.reference.shape[:2]
-        ys = np.arange(int(max(0, min(L.values) - 12)), int(min(h, max(L.values) + 12)))
-        half = max(2, int(L.lane_width * 0.22))
-        out = {}
-        for letter, x in L.lanes.items():
-            xs = np.arange(int(round(x)) - half, int(round(x)) + half + 1).clip(0, w - 1)
-            out[letter] = (ys[:, None] * w + xs[None, :])
-        return ys, out
-
-    def _values(self, sheet: np.ndarray, pose: Pose | None = None) -> tuple[dict[str, int], list[str]]:
-        """Each line's value marker along its lane: where the lane differs from the empty track
-        most (a marker's width of rows) says whether and roughly where it is; its centre is the
-        middle of the change in colour there (a marker is the line's colour, full strength, on
-        the lane's pale tint; its shadow only darkens the tint, so the colour's change is not
-        pulled towards the shadow), else of the change in brightness (a grey line's marker) ->
-        the nearest value space. A second marker-sized change on the lane, or a centre too far
-        from any space, is unsure."""
-        ys, lanes = self._lanes
-        flat, ref = sheet.reshape(-1, 3), self.reference.reshape(-1, 3)
-        scale = float(self.paper.sum())
-        r = max(2, int(round(self.layout.radius.get("train", 6.0))))
-        step_mm = abs(self.layout.values[1] - self.layout.values[0]) if len(self.layout.values) > 1 else 6.0
-        values, unsure = {}, []
-        kernel = np.ones(2 * r + 1) / (2 * r + 1)
-        lean = self._value_lean(pose)
-        # the lane's own noise: the frame against the empty board pixel for pixel (the profile
-        # below is that difference, not the one beyond the print's local range: a grey marker on
-        # a grey lane over the printed figures lies within that range and would not show)
-        probe = self._probe
-        noise = max(float(np.median(np.abs(flat[probe] - ref[probe]) @ ONES)) / scale, 0.01)
-        for letter, idx in lanes.items():
-            px = flat[idx]
-            prof = (self._lane_difference(px, idx) / scale).mean(axis=1) / noise
-            sm = np.convolve(prof, kernel, mode="same")
-            k = int(np.argmax(sm))
-            peak = sm[k]
-            if peak < self.model.value_peak * 0.5:
-                continue                                   # no marker on this lane
-            lo, hi = max(0, k - r - 3), min(len(prof), k + r + 4)
-            rf = ref[idx[lo:hi]]
-            c = px[lo:hi] / (px[lo:hi] @ ONES + 3 * PAPER_EPS)[..., None]
-            cr = rf / (rf @ ONES + 3 * PAPER_EPS)[..., None]
-            chroma = (np.abs(c - cr) @ ONES).mean(axis=1)
-            wgt = chroma if chroma.max() >= CHROMA_MARKER else prof[lo:hi]
-            wgt = np.clip(wgt - 0.5 * wgt.max(), 0, None)
-            centre = float((ys[lo:hi] * wgt).sum() / wgt.sum()) if wgt.sum() > 0 else float(ys[k])
-            others = sm.copy()
-            others[max(0, k - 3 * r):k + 3 * r + 1] = 0
-            if lean is not None:        # the face's middle -> the marker's place
-                centre -= (centre - lean[0]) * lean[1]
-            v = self.layout.value_at(centre)
-            off = abs(centre - self.layout.lane_y(v))
-            if peak < self.model.value_peak or others.max() > 0.5 * peak or off > VALUE_OFF * step_mm:
-                unsure.append(f"value:{letter}")
-                continue
-            values[letter] = v
-        return values, unsure
-
-    def _lane_difference(self, px: np.ndarray, idx: np.ndarray) -> np.ndarray:
-        """Per lane pixel, how far its colour is from the empty board's there, the best of the
-        reference shifted by up to a pixel each way (the pose a pixel off moves the print)."""
-        h, w = self._shape
-        yy, xx = idx // w, idx % w
-        best = None
-        for dy in (-1, 0, 1):
-            for dx in (-1, 0, 1):
-                j = np.clip(yy + dy, 0, h - 1) * w + np.clip(xx + dx, 0, w - 1)
-                d = np.abs(px - self._flat_ref[j]) @ ONES
-                best = d if best is None else np.minimum(best, d)
-        return best
-
-    def _value_lean(self, pose: Pose | None) -> tuple[float, float] | None:
-        """The y (px) under the camera and how much of its distance from there a value marker's
-        face appears further down the sheet than its place."""
-        if pose is None or pose.H is None or not pose.size[0]:
-            return None
-        try:
-            cx, cy, height = camera_above(pose)
-        except (np.linalg.LinAlgError, ValueError):
-            return None
-        if not np.isfinite([cx, cy, height]).all() or height < 100.0:
-            return None
-        return cy * PX_PER_MM, VALUE_HEIGHT / height
 
     # --- no board -----------------------------------------------------------------------------
 
