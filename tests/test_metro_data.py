@@ -126,7 +126,7 @@ def test_default_deck_is_54_cards_in_6_sets_of_9_named_by_line_pairs():
         assert 1 <= card.dots <= 3 and 1 <= len(card.actions) <= 2
         assert all(1 <= a.spaces <= 3 for a in card.actions)
     kinds = {a.kind for c in deck.cards.values() for a in c.actions}
-    assert kinds == set(cards_mod.ACTION_KINDS)  # every action of the rule book appears
+    assert kinds == set(cards_mod.ACTION_KINDS) - cards_mod.OSAKA_KINDS  # every action of TOKYO METRO appears
 
 
 def test_default_deck_deals_one_dot_cards_first():
@@ -310,3 +310,20 @@ def test_player_counts():
     with pytest.raises(IllegalMove, match="2 to 5 players"):
         metro.setup({"names": ["x"] * 6})
     assert state_mod.rules_for({}).players == 4
+
+
+def test_small_stops_are_circles_of_no_station_and_never_terminals():
+    """OSAKA METRO's trams and buses stop at small circles that are no station (files.BoardFile)."""
+    from companion.rules.metro.board import default_board_data, load_board
+    from companion.rules.metro.files import DataError
+    data = default_board_data()
+    line = data["lines"][0]
+    data["small_stops"] = [{"id": "tiny", "x": 1.0, "y": 1.0, "fields": [[0, 0]]}]
+    line["stops"].insert(1, "tiny")
+    line.update(vehicles=2, vehicle="tram")
+    board = load_board(data, "small.json")
+    assert board.lines[0].stop_station[1] == -1 and board.lines[0].vehicles == 2
+    assert board.geometry()["small_stops"] == [{"id": "tiny", "x": 1.0, "y": 1.0, "fields": [[0, 0]]}]
+    line["stops"].insert(0, line["stops"].pop(1))
+    with pytest.raises(DataError, match="first stop 'tiny' is a small stop"):
+        load_board(data, "small.json")

@@ -4,7 +4,9 @@ A board file (``files.BoardFile``) lists the lines in train order (G first, as o
 revenue track), each with its stops as circle ids; the stations, each with 1 to 3 stop circles
 and, per circle, the fields of the grid that touch it; and the rectangle of fields where meeples
 are placed in round 1. A circle may be a stop of two lines (where they cross), and a line may have
-two stops in one station.
+two stops in one station. A board may also list small stops (OSAKA METRO's trams and buses):
+circles of no station, where vehicles stop and riders get on and off but nobody builds or is paid.
+A line may run two vehicles (``vehicles: 2``), one from each terminal.
 
 Loading checks the file against its model and then what a model cannot say, and refuses it
 with the first fault and its place (a :class:`DataError` naming the file and a JSON pointer):
@@ -42,7 +44,7 @@ class Circle:
     id: str
     x: float
     y: float
-    station: int                 # index of its station
+    station: int                 # index of its station; -1 for a small stop (no station)
     fields: tuple[int, ...]      # fields touching it
 
 
@@ -66,7 +68,9 @@ class Line:
     shares: int
     disc_spaces: int
     stops: tuple[int, ...]           # circle index of stop 1, 2, ...
-    stop_station: tuple[int, ...]    # station index of each stop
+    stop_station: tuple[int, ...]    # station index of each stop; -1 at a small stop (no station)
+    vehicle: str = "train"           # "train", "tram" or "bus" (what the view draws)
+    vehicles: int = 1                # 2: one starts at each terminal and both move together
 
     def label(self, stop: int) -> str:
         """``G1`` for the first stop (``stop`` counts from 0)."""
@@ -199,6 +203,21 @@ def load_board(data: Any, source: str = "board") -> Board:
             circle_index[circle.id] = len(raw_circles)
             raw_circles.append((circle.id, circle.x, circle.y, s, fields))
 
+    # Small stops: circles of no station (their station index is -1), after the stations' circles.
+    for k, circle in enumerate(file.small_stops):
+        cw = f"/small_stops/{k}"
+        if circle.id in circle_where:
+            fail(f"{cw}/id", f"circle id {circle.id!r} is used twice (first at {circle_where[circle.id]})")
+        circle_where[circle.id] = cw
+        if circle.x > cols or circle.y > rows:
+            fail(cw, f"small stop {circle.id!r} at ({circle.x:g}, {circle.y:g}) lies outside the {cols}x{rows} grid")
+        fields = tuple(sorted({field_index(p, f"{cw}/fields/{j}") for j, p in enumerate(circle.fields)}))
+        if not fields:
+            fail(f"{cw}/fields", f"small stop {circle.id!r} touches no field; list the fields a meeple may "
+                                 "stand on to get on or off there")
+        circle_index[circle.id] = len(raw_circles)
+        raw_circles.append((circle.id, circle.x, circle.y, -1, fields))
+
     # Lines.
     letters: dict[str, str] = {}
     raw_lines = []
@@ -218,12 +237,16 @@ def load_board(data: Any, source: str = "board") -> Board:
                                            f"(stops {stops.index(c) + 1} and {k + 1}); give each stop its own circle")
             stops.append(c)
             on_line[c].append(i)
+        for end, k in (("first", 0), ("last", len(stops) - 1)):
+            if raw_circles[stops[k]][3] < 0:
+                fail(f"{where}/stops/{k}", f"line {line.letter}'s {end} stop {line.stops[k]!r} is a small stop; "
+                                           "a line's terminals must be stations")
         raw_lines.append((line, tuple(stops)))
 
-    for c, (cid, *_rest) in enumerate(raw_circles):
+    for c, (cid, _x, _y, s, _f) in enumerate(raw_circles):
         if not on_line[c]:
-            fail(circle_where[cid], f"stop circle {cid!r} (station {file.stations[_rest[2]].name!r}) "
-                                    "is a stop of no line")
+            what = f"station {file.stations[s].name!r}" if s >= 0 else "a small stop"
+            fail(circle_where[cid], f"stop circle {cid!r} ({what}) is a stop of no line")
 
     for s, st in enumerate(file.stations):
         if st.lines is None:
@@ -245,7 +268,7 @@ def load_board(data: Any, source: str = "board") -> Board:
         lines = tuple(sorted({i for c in cs for i in on_line[c]}))
         stations.append(Station(s, st.id, st.name, st.name_ja, cs, fields, lines))
     lines = tuple(Line(i, ln.letter, ln.name, ln.colour, ln.shares, ln.disc_spaces, stops,
-                       tuple(circles[c].station for c in stops))
+                       tuple(circles[c].station for c in stops), ln.vehicle, ln.vehicles)
                   for i, (ln, stops) in enumerate(raw_lines))
 
     n = cols * rows
@@ -285,7 +308,7 @@ def _geometry(board: Board) -> dict:
                  "blocked": [list(board.col_row(f)) for f in sorted(board.blocked)]},
         "start_area": dict(area),
         "lines": [{"letter": ln.letter, "name": ln.name, "colour": ln.colour, "shares": ln.shares,
-                   "disc_spaces": ln.disc_spaces,
+                   "disc_spaces": ln.disc_spaces, "vehicle": ln.vehicle, "vehicles": ln.vehicles,
                    "stops": [{"label": ln.label(k), "circle": board.circles[c].id} for k, c in enumerate(ln.stops)]}
                   for ln in board.lines],
         "stations": [{"id": st.id, "name": st.name, "name_ja": st.name_ja,
@@ -294,6 +317,9 @@ def _geometry(board: Board) -> dict:
                                    "fields": [list(board.col_row(f)) for f in board.circles[c].fields]}
                                   for c in st.circles]}
                      for st in board.stations],
+        # Stops that are no station (OSAKA METRO's trams and buses): drawn as small circles.
+        "small_stops": [{"id": c.id, "x": c.x, "y": c.y, "fields": [list(board.col_row(f)) for f in c.fields]}
+                        for c in board.circles if c.station < 0],
     }
     _GEOMETRY[id(board)] = {"_board": board, "geometry": geometry}
     return geometry

@@ -24,7 +24,7 @@ from .board import DATA, Board, read_json
 from .files import DataError, DeckFile, StockFile, TrackFile, check
 
 __all__ = ["Action", "ActionCard", "CardSet", "Deck", "RevenueTrack", "StockCards", "ACTION_KINDS",
-           "YEN_KINDS", "load_deck", "load_stock", "load_track", "default_deck", "default_stock", "default_track"]
+           "YEN_KINDS", "OSAKA_KINDS", "load_deck", "load_stock", "load_track", "default_deck", "default_stock", "default_track"]
 
 # The kinds of action, and what their amount means (None: the kind takes no amount).
 ACTION_KINDS: Mapping[str, str | None] = {
@@ -32,9 +32,11 @@ ACTION_KINDS: Mapping[str, str | None] = {
     "start": "yen added to the line's value", "tempo": "tokens", "bicycle": None, "discount": "yen off",
     "bid_bonus": "yen added to the next bid", "loan": None, "repay": None, "speculate": None,
     "action_disc": "yen", "card": "yen",
+    "sell": None, "copy": "yen", "invest_disc": None,
 }
-YEN_KINDS = frozenset({"station", "invest", "start", "discount", "bid_bonus", "action_disc", "card"})
-DISCOUNTABLE = frozenset({"station", "invest", "action_disc", "card"})  # printed yen costs
+OSAKA_KINDS = frozenset({"sell", "copy", "invest_disc"})   # only on OSAKA METRO's cards
+YEN_KINDS = frozenset({"station", "invest", "start", "discount", "bid_bonus", "action_disc", "card", "copy"})
+DISCOUNTABLE = frozenset({"station", "invest", "action_disc", "card", "copy"})  # printed yen costs
 
 
 @dataclass(frozen=True)

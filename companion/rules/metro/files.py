@@ -96,6 +96,10 @@ class LineData(FileModel):
     # Circle ids in order: the first is stop 1 (where the train is placed); first and last are the terminals.
     stops: Stops
     source_numbers: list[int] = []                    # the real station numbers (information only)
+    # What runs on it (OSAKA METRO adds trams and buses; the view draws them) and how many: 2 means
+    # one vehicle starts at each terminal and both move together (OSAKA METRO's lines P and bus).
+    vehicle: Literal["train", "tram", "bus"] = "train"
+    vehicles: Literal[1, 2] = 1
 
 
 class CircleData(FileModel):
@@ -130,6 +134,10 @@ class BoardFile(FileModel):
     start_area: StartArea
     lines: Items(LineData, 1)
     stations: Items(StationData, 1)
+    # Stop circles that are no station (OSAKA METRO's small stops between a tram's or bus's two
+    # terminals): trains stop, riders board and get off there, but no pyramid is built and nothing
+    # is paid. A line's terminals are always stations.
+    small_stops: Items(CircleData, 0, 200) = []
     # Where fields, stations, stops and the revenue track lie on the sheet, in millimetres, for the
     # board camera (companion/board_layout.py checks and reads it; the engine does not).
     layout: dict[str, Any] | None = None
@@ -138,7 +146,10 @@ class BoardFile(FileModel):
 # --- cards and the track --------------------------------------------------------------------------
 
 ActionKind = Literal["move", "station", "station_swap", "invest", "start", "tempo", "bicycle", "discount",
-                     "bid_bonus", "loan", "repay", "speculate", "action_disc", "card"]
+                     "bid_bonus", "loan", "repay", "speculate", "action_disc", "card",
+                     # OSAKA METRO's cards: selling a share, copying an action taken this round,
+                     # investing by giving up an action disc instead of yen.
+                     "sell", "copy", "invest_disc"]
 CardId = Annotated[str, Field(pattern=r"^[A-Za-z0-9]+$")]
 
 

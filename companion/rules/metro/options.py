@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, Mapping, Sequence
 from pydantic import BeforeValidator
 
 from ..engine import IllegalMove
-from ..options import GameOptions, Whole, WholeIn
+from ..options import Flag, GameOptions, Whole, WholeIn
 from .board import Board, default_board, load_board
 from .cards import (Deck, RevenueTrack, StockCards, default_deck, default_stock, default_track, load_deck,
                     load_stock, load_track)
@@ -65,6 +65,12 @@ class Options(GameOptions):
     bid_step: WholeIn(100, 10_000) = 100
     speculation_offer_up_to: Whole = 900   # legal_moves offers stakes up to this (apply takes any)
     cards_per_column: WholeIn(0, 36) = 0   # 0: the number of players (2 in the solo game)
+    # Which metro system: TOKYO METRO's board, track and share cards, or OSAKA METRO's (rule book
+    # 000, OSAKA METRO EXPANSION). The action cards follow the board unless ``card_set`` names the
+    # other set (the modular variant). ``drinks``: the METRO DRINKS variant with JIDOHANBAIKI.
+    system: Literal["tokyo", "osaka"] = "tokyo"
+    card_set: Literal["board", "tokyo", "osaka"] = "board"
+    drinks: Flag = False
     board: DataFile = None              # a board file's data instead of the default
     action_cards: DataFile = None
     stock_cards: DataFile = None
