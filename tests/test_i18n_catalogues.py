@@ -74,7 +74,7 @@ PAGES = {"history", "calibrate_board"}
 
 
 def test_every_language_has_the_same_files_and_every_game_one():
-    want = {"common", *GAMES, *PAGES}
+    want = {"common", *(g.words for g in GAMES.values()), *PAGES}
     for lang, parts in CATS.items():
         assert set(parts) == want, (f"{lang}: missing {sorted(want - set(parts))}, "
                                     f"neither a game nor a page {sorted(set(parts) - want)}")
@@ -209,12 +209,13 @@ def needed_keys(game: str) -> set[str]:
             state, events = g.apply(state, _random_move(g, state, rng, offered[rng.choice(list(offered))]))
             kinds.update(f"event:{e.kind}" for e in events)  # the feed's words for what happened (js/feed.js)
     need = {f"{p}.{k}" for k in keys for p in ("field", "last")} | {f"value.{w}" for w in words}
-    need |= {f"phase.{x}.{p}" for p in phases if p for x in ("", game)}
+    words = g.words   # the key part of the game's own words (the METRO games share tokyo_metro's)
+    need |= {f"phase.{x}.{p}" for p in phases if p for x in ("", words)}
     events = {k.split(":", 1)[1] for k in kinds if k.startswith("event:")}
     kinds -= {f"event:{k}" for k in events}
-    need |= {f"{pre}.{x}.{k}" for k in kinds for x in ("", game)
+    need |= {f"{pre}.{x}.{k}" for k in kinds for x in ("", words)
              for pre in ("kind", "move", "compose", "chance", "pick")}
-    need |= {f"ev.{x}.{k}" for k in events for x in ("", game)}
+    need |= {f"ev.{x}.{k}" for k in events for x in ("", words)}
     need |= {f"compose.{sub}.{k}" for k in kinds for sub in ("which", "option", "note")}
     return {k.replace("..", ".") for k in need}
 
@@ -223,7 +224,7 @@ def needed_keys(game: str) -> set[str]:
 def test_no_game_needs_another_games_words(game):
     home = {key: part for part, cat in CATS["en"].items() for key in cat}
     wrong = sorted(f"{key} (in {home[key]}.json)" for key in needed_keys(game)
-                   if home.get(key, "common") not in ("common", game))
+                   if home.get(key, "common") not in ("common", GAMES[game].words))
     assert not wrong, f"{game} shows these, but its page loads no catalogue of theirs (move them to common.json): " \
                       f"{wrong}"
 
@@ -268,3 +269,11 @@ def test_the_missing_keys_tool_names_each_key_a_language_lacks(tmp_path, capsys)
     merged = json.loads(ja.read_text(encoding="utf-8"))
     assert list(merged) == [*CATS["en"]["pocari_bet"], "faceup.gone"]
     assert merged["faceup.title"] == "めくられたカード"
+
+
+def test_the_dashboard_shares_catalogues_as_the_games_declare():
+    """i18n.js's SHARED_WORDS names, for each game whose words live in another's catalogue, that
+    catalogue, as the game's declaration (Declared.catalogue) does."""
+    source = (STATIC / "js" / "i18n.js").read_text(encoding="utf-8")
+    shared = dict(re.findall(r"(\w+): \"(\w+)\"", re.search(r"SHARED_WORDS = \{([^}]*)\}", source).group(1)))
+    assert shared == {name: g.words for name, g in GAMES.items() if g.words != name}

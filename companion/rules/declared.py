@@ -132,6 +132,10 @@ class Declared:
     # put into a crate): when the computer or the simulated table made the move, a person copies
     # it onto the real table; the feed of the night marks them (table/feed.py).
     board_events: frozenset[str] = frozenset()
+    # The dashboard catalogue holding the game's words (static/i18n/<lang>/<catalogue>.json), when
+    # it shares one with the games of the same engine ("" : its own, named as the game): the METRO
+    # games share tokyo_metro.json, as their kinds of move are the same.
+    catalogue: str = ""
     _phases: Mapping[str, Phase] = field(init=False, repr=False)
     _kinds: Mapping[str, Kind] = field(init=False, repr=False)
 
@@ -261,6 +265,11 @@ class Declared:
         """The events of a secret ``move`` that everyone may know (its kind's ``open_events``)."""
         kind = self._kinds.get(move.kind)
         return frozenset(kind.open_events) if kind is not None else frozenset()
+
+    @property
+    def words(self) -> str:
+        """The name of the dashboard catalogue with the game's words (``catalogue`` or the name)."""
+        return self.catalogue or self.name
 
     @property
     def uses_tower(self) -> bool:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from . import (chocolate_milk, jasmine_tea, lemon_squash, melon_soda, pocari_bet, pura, upside_down_tower,
                vending_poker)
 
-from ..metro import game as tokyo_metro
+from ..metro import game as metro
 
-GAMES = {m.GAME.name: m.GAME
-         for m in (pocari_bet, jasmine_tea, melon_soda, vending_poker, upside_down_tower, chocolate_milk, pura,
-                   lemon_squash, tokyo_metro)}
+GAMES = {g.name: g
+         for g in (*(m.GAME for m in (pocari_bet, jasmine_tea, melon_soda, vending_poker, upside_down_tower,
+                                      chocolate_milk, pura, lemon_squash)),
+                   metro.GAME, metro.OSAKA, metro.DRINKS)}
 
 
 def get(name: str):

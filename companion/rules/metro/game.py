@@ -34,7 +34,7 @@ from . import action_phase, movement, rounds, trains
 from .action_phase import CARD_ACTIONS, action_moves
 from .actions import CardAction, priced, take
 from .estimate import determinize, group_key
-from .options import NAME, PLAYERS, TITLE, Options, rules_for
+from .options import NAME, PLAYERS, TITLE, DrinksOptions, Options, OsakaOptions, rules_for
 from .playout import policy_move
 from .preview import train_phase_preview
 from .state import ACTIONS, BID, DEAL, MOVEMENT, OVER, PHASES, TIE, TRAINS, State, start
@@ -82,54 +82,65 @@ def _playout_cost(state: State) -> int:
     return len(state.seats) * (state.rules.rounds - state.round + 1)
 
 
-GAME = Declared(
-    name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
-    phases=(
-        Phase(DEAL, "a card to be turned up for a column", outcomes=rounds.deal_spec,
-              ends="when every column has its cards (round 1: one per player; later: one more each)"),
-        Phase(BID, rounds.awaited_bids, acting=rounds.bidders,
-              ends="when everyone has bid: the bids open and set the player order"),
-        Phase(TIE, "a tie in the bids to be broken", outcomes=rounds.tie_spec,
-              ends="when the round-1 ties are broken one seat at a time"),
-        Phase(MOVEMENT, movement.awaited, acting=rounds.in_turn, ends="when every meeple has moved, in player order"),
-        Phase(ACTIONS, action_phase.awaited, acting=rounds.in_turn, ends="when everyone has passed"),
-        Phase(TRAINS, trains.awaited, acting=trains.deciding,
-              ends="when every train has moved: the columns are refilled, or the game ends"),
-        Phase(OVER, "nothing"),
-    ),
-    kinds=(
-        Kind("deal", rounds.apply_deal, f"{BOOK}: Aktionskarten-Auffüllphase", phases=(DEAL,), chance=True),
-        Kind("bid", rounds.apply_bid, f"{BOOK}: Spielerreihenfolge-Phase", phases=(BID,), listed=rounds.bid_moves,
-             info=rounds.bid_info, secret=True, open_events=("bids", "phase", "order")),
-        Kind("tie_break", rounds.apply_tie, f"{BOOK}: Spielerreihenfolge-Phase", phases=(TIE,), chance=True),
-        Kind("place", movement.place, f"{BOOK}: Bewegungsphase – In der ersten Runde", phases=(MOVEMENT,),
-             listed=movement.place_moves),
-        Kind("walk", movement.walk, f"{BOOK}: Bewegungsphase – Bewegungsregeln", phases=(MOVEMENT,),
-             listed=movement.walk_moves),
-        *map(_card_kind, CARD_ACTIONS.values()),
-        Kind("assign_tempo", action_phase.assign_tempo, f"{BOOK}: Aktionsphase – Tempo", phases=(ACTIONS,),
-             listed=action_phase.assign_tempo_moves),
-        Kind("pass", action_phase.pass_turn, f"{BOOK}: Aktionsphase", phases=(ACTIONS,),
-             listed=action_phase.pass_moves, info=action_phase.pass_info),
-        Kind("run_trains", trains.run_trains, f"{BOOK}: Zugphase", phases=(TRAINS,), listed=trains.run_moves,
-             held=True),
-        Kind("board", trains.board, f"{BOOK}: Zugphase", phases=(TRAINS,), listed=trains.board_moves,
-             info=trains.board_info),
-        Kind("skip", trains.skip, f"{BOOK}: Zugphase", phases=(TRAINS,), listed=trains.skip_moves),
-        Kind("alight", trains.alight, f"{BOOK}: Zugphase", anytime=True,
-             listed=trains.alight_moves),
-        Kind("ride_on", trains.ride_on, f"{BOOK}: Zugphase", phases=(MOVEMENT, TRAINS),
-             listed=trains.ride_on_moves),
-    ),
-    view_of=_view, payouts_of=_payouts, seat_names=lambda state: [s.name for s in state.seats],
-    redraw=determinize, group=group_key, policy=_policy, playout_cost=_playout_cost, listing=_listing,
-    # What a person copies onto the real board: cards dealt, taken and discarded, meeples, stations,
-    # share and speculation discs, trains, tempo tokens, bicycles, discount markers.
-    board_events=frozenset({"dealt", "discarded", "placed", "moved", "card_taken", "station_built", "invested",
-                            "train_placed", "speculated", "action_disc", "train_started", "tempo_taken",
-                            "tempo_assigned", "bicycle_taken", "discount_placed", "train_moved", "train_left",
-                            "boarded", "rode_on", "alighted"}),
-)
+def declare(options: type[Options]) -> Declared:
+    """One of the games this engine plays, named by its options class (``Options.GAME``): TOKYO
+    METRO, OSAKA METRO or METRO DRINKS. They share every phase and kind of move; the options say
+    which board, cards and variant rules are in play."""
+    return Declared(
+        name=options.GAME, title=options.TITLE, players=PLAYERS, options=options, start=start,
+        phases=(
+            Phase(DEAL, "a card to be turned up for a column", outcomes=rounds.deal_spec,
+                  ends="when every column has its cards (round 1: one per player; later: one more each)"),
+            Phase(BID, rounds.awaited_bids, acting=rounds.bidders,
+                  ends="when everyone has bid: the bids open and set the player order"),
+            Phase(TIE, "a tie in the bids to be broken", outcomes=rounds.tie_spec,
+                  ends="when the round-1 ties are broken one seat at a time"),
+            Phase(MOVEMENT, movement.awaited, acting=rounds.in_turn,
+                  ends="when every meeple has moved, in player order"),
+            Phase(ACTIONS, action_phase.awaited, acting=rounds.in_turn, ends="when everyone has passed"),
+            Phase(TRAINS, trains.awaited, acting=trains.deciding,
+                  ends="when every train has moved: the columns are refilled, or the game ends"),
+            Phase(OVER, "nothing"),
+        ),
+        kinds=(
+            Kind("deal", rounds.apply_deal, f"{BOOK}: Aktionskarten-Auffüllphase", phases=(DEAL,), chance=True),
+            Kind("bid", rounds.apply_bid, f"{BOOK}: Spielerreihenfolge-Phase", phases=(BID,), listed=rounds.bid_moves,
+                 info=rounds.bid_info, secret=True, open_events=("bids", "phase", "order")),
+            Kind("tie_break", rounds.apply_tie, f"{BOOK}: Spielerreihenfolge-Phase", phases=(TIE,), chance=True),
+            Kind("place", movement.place, f"{BOOK}: Bewegungsphase – In der ersten Runde", phases=(MOVEMENT,),
+                 listed=movement.place_moves),
+            Kind("walk", movement.walk, f"{BOOK}: Bewegungsphase – Bewegungsregeln", phases=(MOVEMENT,),
+                 listed=movement.walk_moves),
+            *map(_card_kind, CARD_ACTIONS.values()),
+            Kind("assign_tempo", action_phase.assign_tempo, f"{BOOK}: Aktionsphase – Tempo", phases=(ACTIONS,),
+                 listed=action_phase.assign_tempo_moves),
+            Kind("pass", action_phase.pass_turn, f"{BOOK}: Aktionsphase", phases=(ACTIONS,),
+                 listed=action_phase.pass_moves, info=action_phase.pass_info),
+            Kind("run_trains", trains.run_trains, f"{BOOK}: Zugphase", phases=(TRAINS,), listed=trains.run_moves,
+                 held=True),
+            Kind("board", trains.board, f"{BOOK}: Zugphase", phases=(TRAINS,), listed=trains.board_moves,
+                 info=trains.board_info),
+            Kind("skip", trains.skip, f"{BOOK}: Zugphase", phases=(TRAINS,), listed=trains.skip_moves),
+            Kind("alight", trains.alight, f"{BOOK}: Zugphase", anytime=True,
+                 listed=trains.alight_moves),
+            Kind("ride_on", trains.ride_on, f"{BOOK}: Zugphase", phases=(MOVEMENT, TRAINS),
+                 listed=trains.ride_on_moves),
+        ),
+        view_of=_view, payouts_of=_payouts, seat_names=lambda state: [s.name for s in state.seats],
+        redraw=determinize, group=group_key, policy=_policy, playout_cost=_playout_cost, listing=_listing,
+        # What a person copies onto the real board: cards dealt, taken and discarded, meeples, stations,
+        # share and speculation discs, trains, tempo tokens, bicycles, discount markers.
+        catalogue=NAME,
+        board_events=frozenset({"dealt", "discarded", "placed", "moved", "card_taken", "station_built", "invested",
+                                "train_placed", "speculated", "action_disc", "train_started", "tempo_taken",
+                                "tempo_assigned", "bicycle_taken", "discount_placed", "train_moved", "train_left",
+                                "boarded", "rode_on", "alighted"}),
+    )
+
+
+GAME = declare(Options)
+OSAKA = declare(OsakaOptions)
+DRINKS = declare(DrinksOptions)
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
  composite_moves) = GAME.surface()

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Literal, Mapping, Sequence
 
 from pydantic import BeforeValidator
 
 from ..engine import IllegalMove
-from ..options import Flag, GameOptions, Whole, WholeIn
+from ..options import GameOptions, Whole, WholeIn
 from .board import Board, default_board, load_board
 from .cards import (Deck, RevenueTrack, StockCards, default_deck, default_stock, default_track, load_deck,
                     load_stock, load_track)
@@ -41,7 +41,14 @@ DataFile = Annotated[Mapping[str, Any] | None, BeforeValidator(_file_object)]
 
 class Options(GameOptions):
     """The counts of pieces and steps stay near the box's: a train running 100,000 stops, or a bid
-    step of 1 yen listing thousands of bids, would make a game nobody can play or show."""
+    step of 1 yen listing thousands of bids, would make a game nobody can play or show.
+
+    One engine plays three declared games (game.py): TOKYO METRO (these options), OSAKA METRO
+    (:class:`OsakaOptions`: the Osaka board by default) and METRO DRINKS (:class:`DrinksOptions`);
+    ``GAME``/``TITLE`` name the game a set of options belongs to."""
+
+    GAME: ClassVar[str] = NAME
+    TITLE: ClassVar[str] = TITLE
 
     players: WholeIn(1, 5) = 4          # default: the number of names given (4 without names)
     start_yen: Whole = 2000
@@ -70,7 +77,7 @@ class Options(GameOptions):
     # other set (the modular variant). ``drinks``: the METRO DRINKS variant with JIDOHANBAIKI.
     system: Literal["tokyo", "osaka"] = "tokyo"
     card_set: Literal["board", "tokyo", "osaka"] = "board"
-    drinks: Flag = False
+    drinks: Literal[False] = False      # True only in METRO DRINKS (its own game id: it uses the tower)
     board: DataFile = None              # a board file's data instead of the default
     action_cards: DataFile = None
     stock_cards: DataFile = None
@@ -87,6 +94,23 @@ class Options(GameOptions):
         if names and "players" not in (config.get("options") or {}) and len(names) not in allowed:
             raise IllegalMove(f"{title} is played by 2 to 5 players, or alone (solo); not {len(names)}")
         return super().from_config(config, title, allowed)
+
+
+class OsakaOptions(Options):
+    """OSAKA METRO EXPANSION: the same options, the Osaka board, track and cards by default."""
+
+    GAME: ClassVar[str] = "osaka_metro"
+    TITLE: ClassVar[str] = "OSAKA METRO"
+    system: Literal["tokyo", "osaka"] = "osaka"
+
+
+class DrinksOptions(Options):
+    """METRO DRINKS: TOKYO METRO (or OSAKA METRO with ``system``) with JIDOHANBAIKI's stock cards,
+    crates and drinks."""
+
+    GAME: ClassVar[str] = "metro_drinks"
+    TITLE: ClassVar[str] = "METRO DRINKS"
+    drinks: Literal[True] = True
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,7 +148,7 @@ _RULES: dict[str, Rules] = {}
 
 def rules_of(opts: Options) -> Rules:
     """The rules these options make (one object per distinct options: replays compare equal)."""
-    key = json.dumps(opts.model_dump(mode="json"), sort_keys=True)
+    key = opts.GAME + json.dumps(opts.model_dump(mode="json"), sort_keys=True)
     cached = _RULES.get(key)
     if cached is not None:
         return cached
@@ -147,6 +171,6 @@ def rules_of(opts: Options) -> Rules:
     return rules
 
 
-def rules_for(config: Mapping[str, Any]) -> Rules:
+def rules_for(config: Mapping[str, Any], options: type[Options] = Options) -> Rules:
     """The rules of a game configuration (``names``, ``options``, ``rules``: the rules version)."""
-    return rules_of(Options.from_config(config, TITLE, PLAYERS))
+    return rules_of(options.from_config(config, options.TITLE, PLAYERS))

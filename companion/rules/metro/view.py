@@ -4,7 +4,6 @@ from __future__ import annotations
 from ..engine import Pending
 from . import scoring
 from .actions import min_stake, ref
-from .options import NAME
 from .preview import train_phase_preview
 from .state import ACTIONS, DEAL, MOVEMENT, OVER, TIE, TRAINS, State
 
@@ -66,7 +65,7 @@ def view(state: State, viewer: int | None, pending: list[Pending]) -> dict:
                         "discard_top": _card_view(state, col.discard[-1], taken) if col.discard else None})
     run = state.run
     return {
-        "game": NAME, "phase": state.phase, "round": state.round, "rounds": rules.rounds, "solo": rules.solo,
+        "game": rules.options.GAME, "phase": state.phase, "round": state.round, "rounds": rules.rounds, "solo": rules.solo,
         "players": players, "order": list(state.order), "bank": state.bank,
         "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending],
         "turn": state.order[state.turn] if state.phase in (MOVEMENT, ACTIONS) else None,

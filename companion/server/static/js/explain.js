@@ -8,7 +8,7 @@
 // move offered gets a short note in the project's own words (`teach.<game>.<kind>`) with the
 // rule-book section it follows.
 import { h } from "./dom.js";
-import { t, template, yen, num, cardName, drinkName, onLangChange } from "./i18n.js";
+import { t, template, yen, num, cardName, drinkName, onLangChange, wordsOf } from "./i18n.js";
 import { isMoneyKey, textOf } from "./values.js";
 import { isCard, isDrink } from "./drinks.js";
 
@@ -85,7 +85,7 @@ export function sharedWhy(moves) {
 // game, and the rule-book section it follows. Null when teach mode is off or no text is known.
 export function teachNote(kind, view) {
   if (!teaching || !kind) return null;
-  const text = template(`teach.${view.game}.${kind}`);
+  const text = template(`teach.${wordsOf(view.game)}.${kind}`);
   if (text === null) return null;
   const rule = (view.rules || {})[kind];
   return h("aside", { class: "teach-note", testid: `teach-${kind}` },

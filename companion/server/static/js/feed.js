@@ -6,7 +6,7 @@
 // "more"; a new entry made by someone else (a computer seat, a phone, the tower) flashes briefly.
 import { h } from "./dom.js";
 import { api } from "./api.js";
-import { t, template, yen, onLangChange } from "./i18n.js";
+import { t, template, yen, onLangChange, wordsOf } from "./i18n.js";
 import { actionLabel, seatName, tNodes, valueNodes } from "./values.js";
 
 const COMPACT = 3;     // entries the closed panel shows
@@ -33,7 +33,7 @@ function confirmedNode(e, ctx) {
 
 // One event in words, or null when the catalogue has none for it.
 function eventNodes(ev, ctx) {
-  const text = template(`ev.${ctx.game}.${ev.kind}`) ?? template(`ev.${ev.kind}`);
+  const text = template(`ev.${wordsOf(ctx.game)}.${ev.kind}`) ?? template(`ev.${ev.kind}`);
   if (!text) return null;
   const params = {};
   for (const [k, v] of Object.entries(ev)) {

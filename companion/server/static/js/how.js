@@ -3,7 +3,7 @@
 // The words are the catalogues' (how.<game>.*, teach.<game>.*), in the project's own words; the
 // kinds and their sections come from GET /api/game-types/<game>. No key: nothing here is secret.
 import { h, replace, langToggle } from "./dom.js";
-import { t, template, applyStatic, onLangChange, gameName, useGame } from "./i18n.js";
+import { t, template, applyStatic, onLangChange, gameName, useGame, wordsOf } from "./i18n.js";
 
 const app = document.getElementById("app");
 const brand = document.getElementById("brand-game");
@@ -27,7 +27,7 @@ function playersText(players) {
 
 // "Invest: put 100 to 300 yen ..." -> the name in bold, then the rest.
 function teachItem(game, k) {
-  const text = template(`teach.${game}.${k.kind}`) ?? k.kind;
+  const text = template(`teach.${wordsOf(game)}.${k.kind}`) ?? k.kind;
   const cut = text.search(/: |：/);  // the name ends at a colon (Japanese writes the full-width one)
   return h("li", { class: "how-kind", testid: `how-kind-${k.kind}` },
     cut > 0 ? [h("strong", {}, text.slice(0, cut)), text.slice(cut)] : text,

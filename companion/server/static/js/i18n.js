@@ -98,16 +98,23 @@ function switchTo(next) {
   return Promise.resolve();
 }
 
+// Games of one engine share a catalogue and its game-specific keys (`kind.tokyo_metro.x`): the
+// server's game declarations say so too (Declared.catalogue; a test holds the two the same).
+const SHARED_WORDS = { osaka_metro: "tokyo_metro", metro_drinks: "tokyo_metro" };
+
+// The catalogue, and the key part, of a game's own words.
+export function wordsOf(game) { return SHARED_WORDS[game] ?? game; }
+
 // A game's own words: resolves once its catalogue is loaded in the page's language (then
 // gameReady is true). A page that shows a game draws it after this.
 export function useGame(id) {
   if (!/^[a-z0-9_]+$/.test(String(id))) return Promise.resolve();
-  games.add(id);
-  return load(lang, id);
+  games.add(wordsOf(id));
+  return load(lang, wordsOf(id));
 }
 
 export function gameReady(id) {
-  return !/^[a-z0-9_]+$/.test(String(id)) || loaded.has(`${lang}/${id}`);
+  return !/^[a-z0-9_]+$/.test(String(id)) || loaded.has(`${lang}/${wordsOf(id)}`);
 }
 
 export function onLangChange(fn) { listeners.push(fn); }
@@ -150,7 +157,7 @@ export function tOr(key, id, params = {}) {
 
 // The text of `${prefix}.${game}.${id}` (a game's own word) or else `${prefix}.${id}`; null if neither.
 export function lookup(prefix, id, game) {
-  return (game ? template(`${prefix}.${game}.${id}`) : null) ?? template(`${prefix}.${id}`);
+  return (game ? template(`${prefix}.${wordsOf(game)}.${id}`) : null) ?? template(`${prefix}.${id}`);
 }
 
 export function gameName(id) { return tOr(`game.${id}`, id); }

@@ -2,7 +2,7 @@
 // written), money in yen, seats as names, ids through the catalogue (or humanised). The generic
 // renderer builds on this, and so do the move and chance buttons of every game.
 import { h } from "./dom.js";
-import { t, template, humanize, fieldLabel, yen, num, lookup } from "./i18n.js";
+import { t, template, humanize, fieldLabel, yen, num, lookup, wordsOf } from "./i18n.js";
 import { drinkSvg, cardSvg, isDrink, isCard } from "./drinks.js";
 
 // Which keys hold money, a seat, or a list of seats (by name: the views share a vocabulary).
@@ -120,7 +120,7 @@ export function actionLabel(prefix, move, ctx) {
   const params = {};
   for (const [k, v] of Object.entries(args)) params[k] = h("span", { class: "arg" }, valueNodes(v, k, ctx, { size: "lg" }));
   const variant = `/${Object.keys(args).filter((k) => !blank(args[k])).sort().join(",")}`; // move.flick/drink,result
-  const keys = [`${prefix}.${ctx.game}.${move.kind}`, `${prefix}.${move.kind}`];
+  const keys = [`${prefix}.${wordsOf(ctx.game)}.${move.kind}`, `${prefix}.${move.kind}`];
   for (const key of [...keys, ...keys.map((k) => k + variant)]) {
     const text = template(key);
     if (text && fits(text, args)) return tNodes(text, params);
