@@ -454,3 +454,42 @@ def test_junk_osaka_moves_are_refused_and_change_nothing():
         with pytest.raises(IllegalMove):
             metro.apply(state, Move("sell", 0, bad))
     assert_illegal(state, Move("copy", 0, {"card": cid, "action": i}), "not copy")
+
+
+# --- the hints, the computer players, the doctests ------------------------------------------------------
+
+def test_the_hints_redraw_osaka_decks_and_computer_players_finish_an_osaka_game():
+    """estimate.py's redraw keeps the 1-dot/2-dot groups and what the viewer sees; a playout from it
+    ends; sim/players.py's greedy player plays osaka_metro to the end with listed moves only."""
+    from companion.rules.estimate import play_out
+    from companion.rules.metro.estimate import determinize
+    from companion.sim.players import STRATEGIES, bot_move
+
+    rng = random.Random(4)
+    state = osaka(3)
+    while not (state.round == 2 and state.phase == ACTIONS):
+        who = OSAKA.pending(state)[0].actor
+        moves = [m for m, _ in OSAKA.chance(state).outcomes] if who == CHANCE else OSAKA.legal_moves(state, who)
+        state = apply(state, rng.choice(moves))
+    det = determinize(state, 1, random.Random(7))
+    assert OSAKA.view(det, 1) == OSAKA.view(state, 1)
+    assert [[len(g) for g in c.deck] for c in det.columns] == [[len(g) for g in c.deck] for c in state.columns]
+    check_invariants(det)
+    assert play_out(OSAKA, det, random.Random(7)).phase == OVER
+
+    assert STRATEGIES["osaka_metro"] is STRATEGIES["tokyo_metro"] is STRATEGIES["metro_drinks"]
+    state, k = osaka(3), 0
+    while not OSAKA.is_over(state):
+        actor = OSAKA.pending(state)[0].actor
+        moves = OSAKA.legal_moves(state, actor)
+        move = bot_move(OSAKA, state, moves, f"osaka:{k}")
+        assert move in moves
+        state, k = apply(state, move), k + 1
+    assert state.phase == OVER
+
+
+def test_doctests():
+    import doctest
+    from companion.rules.metro import copying, osaka_actions, pieces, systems, vehicles
+    for module in (systems, vehicles, osaka_actions, copying, pieces):
+        assert doctest.testmod(module).failed == 0, module.__name__

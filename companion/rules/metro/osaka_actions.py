@@ -19,7 +19,7 @@ right is used).
 
 >>> from companion.rules.metro.cards import default_track
 >>> sale_yen(default_track(), 2000, holders=3, share=1), sale_yen(default_track(), 2000, holders=3, share=3)
-(1000, 400)
+(1000, 300)
 """
 from __future__ import annotations
 
