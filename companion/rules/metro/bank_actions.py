@@ -40,12 +40,18 @@ def _invest_moves(o: Offer, cid: str, i: int, a: Action) -> Iterable[Move]:
             for refs in o.priced(a, lambda price: share_cost(state, li, price))]
 
 
-def _invest(t: Taking) -> Applied:
-    state, p = t.state, t.p
-    li = line_arg(state, t.move)
-    refused = may_invest(state, p, li)
+def invest_line(t: Taking) -> int:
+    """The line the move buys a share of, where the seat may buy one (refused with the reason if not)."""
+    li = line_arg(t.state, t.move)
+    refused = may_invest(t.state, t.p, li)
     if refused:
         raise t.fail(refused)
+    return li
+
+
+def _invest(t: Taking) -> Applied:
+    state, p = t.state, t.p
+    li = invest_line(t)
     ls, line = state.lines[li], state.board.lines[li]
     number = len(ls.holders) + 1
     cost = share_cost(state, li, t.price)
