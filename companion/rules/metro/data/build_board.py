@@ -170,13 +170,14 @@ def thin(lines, group=None):
     return kept
 
 
-def project(lat: float, lon: float) -> tuple[float, float]:
-    x = (lon - CENTRE[1]) * 111.32 * math.cos(math.radians(CENTRE[0]))
-    y = (CENTRE[0] - lat) * 110.57
+def project(lat: float, lon: float, centre=CENTRE, power: float = POWER) -> tuple[float, float]:
+    """km east and south of ``centre``, spread out like a schematic map (distance ** ``power``)."""
+    x = (lon - centre[1]) * 111.32 * math.cos(math.radians(centre[0]))
+    y = (centre[0] - lat) * 110.57
     r = math.hypot(x, y)
     if r == 0:
         return 0.0, 0.0
-    scale = r ** POWER / r
+    scale = r ** power / r
     return x * scale, y * scale
 
 

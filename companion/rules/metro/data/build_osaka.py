@@ -33,10 +33,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 
-from build_board import circles_of, layout, slug, thin  # noqa: E402 - a script beside this one
+from build_board import circles_of, layout, project, slug, thin  # noqa: E402 - a script beside this one
 from build_layout import add_layout  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -151,14 +150,6 @@ def group_of(name: str) -> str:
     return name
 
 
-def project(lat: float, lon: float) -> tuple[float, float]:
-    """km east and south of the centre, spread out like a schematic map (distance ** POWER)."""
-    x = (lon - CENTRE[1]) * 111.32 * math.cos(math.radians(CENTRE[0]))
-    y = (CENTRE[0] - lat) * 110.57
-    r = math.hypot(x, y)
-    return (0.0, 0.0) if r == 0 else (x * r ** POWER / r, y * r ** POWER / r)
-
-
 def kept_stops() -> dict[str, list[tuple[int, str, str]]]:
     """Step 3: per line the (number, romaji, Japanese) stops it keeps; a small stop's name is
     marked so that it is never merged with a station of the same name."""
@@ -173,7 +164,7 @@ def kept_stops() -> dict[str, list[tuple[int, str, str]]]:
 def build() -> dict:
     kept = kept_stops()
     where = {group_of(name): (lat, lon) for stops in STOPS.values() for name, _, lat, lon in stops}
-    pos = {g: project(*where[g.removeprefix("small:")]) for g in
+    pos = {g: project(*where[g.removeprefix("small:")], CENTRE, POWER) for g in
            {group_of(name) for stops in kept.values() for _, name, _ in stops}}
     stations = layout(kept, pos, group_of, COLS, ROWS)
     written, ids, circle_of = circles_of(stations, LINE_ORDER, COLS, ROWS)
