@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 from companion.rules import engine
 from companion.rules.engine import CHANCE, IllegalMove, Move
 from companion.rules.metro import game as metro
-from companion.rules.metro.board import DATA
 from companion.rules.metro.rounds import finish
 from companion.rules.metro.scoring import share_payouts
 from companion.rules.metro.state import ACTIONS, OVER, TRAINS
@@ -90,7 +89,6 @@ def test_the_rules_know_the_system_the_card_set_and_whether_trains_stay():
     assert (view["system"], view["card_set"], view["trains_stay"]) == ("tokyo", "osaka", True)
 
 
-@pytest.mark.skipif(not (DATA / "osaka_board.json").exists(), reason="the Osaka data files are not installed yet")
 def test_osaka_metro_plays_the_osaka_files_by_default():
     state = OSAKA.setup({"names": NAMES[:4]})
     rules = state.rules
@@ -396,21 +394,23 @@ def test_a_played_game_ends_with_the_four_holder_split():
 # --- random games: OSAKA METRO and both modular combinations ------------------------------------------------
 
 SETUPS = st.sampled_from([
-    ("osaka", 4, {}),
+    ("osaka", 4, {}),                      # the installed Osaka files
     ("osaka", 5, {}),
-    ("osaka", 2, {"start_yen": 6000, "bank_yen": 120_000}),
+    ("osaka_test_data", 2, {"start_yen": 6000, "bank_yen": 120_000}),   # a pair of trams on a 4-share line
     ("tokyo+osaka_cards", 3, {}),
     ("osaka+tokyo_cards", 3, {}),
 ])
 
 
 def configure(kind, n, extra):
+    names = NAMES[:n]
     if kind == "osaka":
-        return OSAKA, {"names": NAMES[:n], "options": {**osaka_files(), **extra}}
+        return OSAKA, {"names": names, "options": extra}
+    if kind == "osaka_test_data":
+        return OSAKA, {"names": names, "options": {**osaka_files(), **extra}}
     if kind == "tokyo+osaka_cards":
-        return metro.GAME, {"names": NAMES[:n], "options": {"card_set": "osaka",
-                                                             "action_cards": osaka_files()["action_cards"], **extra}}
-    return OSAKA, {"names": NAMES[:n], "options": {**osaka_files(cards_too=False), "card_set": "tokyo", **extra}}
+        return metro.GAME, {"names": names, "options": {"card_set": "osaka", **extra}}
+    return OSAKA, {"names": names, "options": {"card_set": "tokyo", **extra}}
 
 
 def play(game, config, seed):
