@@ -495,3 +495,25 @@ def test_doctests():
     from companion.rules.metro import copying, osaka_actions, pieces, systems, vehicles
     for module in (systems, vehicles, osaka_actions, copying, pieces):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+# --- at the table --------------------------------------------------------------------------------------
+
+def test_a_table_of_computers_plays_osaka_metro_to_the_end_without_a_board_camera(store):
+    """The real table session (SQLite, the simulated table) plays OSAKA METRO to the final scoring;
+    the board camera, whose layout is Tokyo's board, does not follow it; the pieces it would
+    expect (pieces.on_board) list a pair's second vehicle."""
+    from companion.rules.metro.pieces import on_board
+    from companion.sim.table import SIM_TABLE
+    from companion.table.log import read_jsonl
+    from companion.table.session import TableSession
+
+    session = TableSession.create(store, "osaka_metro", NAMES[:3], bots=[0, 1, 2], seed=5, automation=SIM_TABLE)
+    assert session.board_watch is None
+    state = session.state
+    assert state.phase == OVER and state.rules.system == "osaka"
+    view = session.view(None)
+    assert view["over"] and view["state"]["trains_stay"] and "set_aside" in view["state"]["result"]
+    assert read_jsonl(session.log_jsonl().splitlines()).state == state
+    pairs = [ln.letter for ln, ls in zip(state.board.lines, state.lines) if ln.vehicles == 2 and ls.second >= 0]
+    assert set(on_board(state)["second_vehicles"]) == set(pairs)
