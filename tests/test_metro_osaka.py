@@ -63,7 +63,8 @@ def showing(state, kind):
 
 @pytest.mark.parametrize("n, rounds", [(5, 4), (4, 5), (3, 6), (2, 7)])
 def test_osaka_cards_make_one_round_fewer(n, rounds):
-    """The book: 8-card sets instead of 9, so 4 rounds for 5 players, 5 for 4, and so on."""
+    """Worked example: 000 OSAKA METRO, Aktionskarten (one round fewer).
+    8-card sets instead of 9: 4 rounds for 5 players, 5 for 4, and so on."""
     assert osaka(n).rules.rounds == rounds
     tokyo = metro.setup({"names": NAMES[:n]})
     assert tokyo.rules.rounds == rounds + 1
@@ -149,7 +150,8 @@ def test_invest_disc_needs_a_spare_disc_and_keeps_the_invest_limits():
 # --- sell: the book's renumbering example -----------------------------------------------------------------
 
 def test_selling_share_one_moves_the_others_up_and_sets_the_payout_aside():
-    """The book: share #1 sold while others hold #2 and #3: they become #1 and #2, #3 returns."""
+    """Worked example: 000 OSAKA METRO, Verkaufen.
+    Share #1 sold while others hold #2 and #3: they become #1 and #2, #3 returns to the supply."""
     state, cid, i = showing(ready(4), "sell")
     state = with_line(state, "T", holders=(0, 1, 2), value=2000, train=3, specs=((3, 500),))
     state = with_seat(state, 3, yen=state.seats[3].yen - 500, specs_left=1)
@@ -366,7 +368,8 @@ def test_four_holders_split_two_thousand_and_the_set_aside_yen_join_the_totals()
 
 
 def test_a_played_game_ends_with_the_four_holder_split():
-    """A random OSAKA game up to its last train phase, then line G set to 2,000 with four holders
+    """Worked example: 000 OSAKA METRO, scoring with four shares.
+    A random OSAKA game up to its last train phase, then line G set to 2,000 with four holders
     and no pyramids to pay: the real end of the game pays 1,000 / 500 / 300 / 200."""
     rng = random.Random(3)
     state = osaka(4)

@@ -72,7 +72,8 @@ def share_taken(state: State, li: int, p: int, paid: int) -> tuple[LineState, li
                                  "value": new.value})]
     if ls.train < 0:
         new = placed(line, new)
-        events.append(Event("train_placed", {"line": line.letter, "stop": line.label(0)}))
+        where = {"stops": [line.label(0), line.label(len(line.stops) - 1)]} if line.vehicles == 2 else {}
+        events.append(Event("train_placed", {"line": line.letter, "stop": line.label(0), **where}))
     return new, events
 
 
