@@ -24,6 +24,7 @@ from ..engine import Move
 from ..estimate import random_move
 from .action_phase import action_moves
 from .actions import available
+from .copying import copyable
 from .state import ACTIONS, BID, TRAINS, State
 
 BID_UP_TO = 300      # the highest bid a playout makes (yen); bids are a cost with no yen coming back
@@ -41,6 +42,7 @@ def _action(game: Any, state: State, p: int, rng: random.Random) -> Move:
     if state.seats[p].tempo_now == 0 and rng.random() < PASS_CHANCE:
         return Move("pass", p, {})
     acts = [(cid, i) for cid, i, _ in available(state, p)]
+    acts += [(cid, i) for cid, i, _, _ in copyable(state, p)]   # OSAKA METRO: actions a copy right may take
     rng.shuffle(acts)
     for key in acts:
         moves = action_moves(state, p, only=key)
