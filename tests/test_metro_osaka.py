@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from companion.rules import engine
 from companion.rules.engine import CHANCE, IllegalMove, Move
 from companion.rules.metro import game as metro
+from companion.rules.metro.board import DATA
 from companion.rules.metro.rounds import finish
 from companion.rules.metro.scoring import share_payouts
 from companion.rules.metro.state import ACTIONS, OVER, TRAINS
@@ -99,6 +100,12 @@ def test_osaka_metro_plays_the_osaka_files_by_default():
     assert all(s[k] == 300 for s in rules.stock.surcharges for k in range(1, len(s)))
     with_tokyo_cards = OSAKA.setup({"names": NAMES[:4], "options": {"card_set": "tokyo"}})
     assert with_tokyo_cards.rules.rounds == 6 and with_tokyo_cards.rules.trains_stay
+    # The system option picks the same files under the tokyo_metro id; the table's own file wins.
+    same = metro.setup({"names": NAMES[:4], "options": {"system": "osaka"}})
+    assert same.board is state.board and same.rules.deck is rules.deck
+    table_cards = json.loads((DATA / "osaka_action_cards.json").read_text(encoding="utf-8"))
+    own = OSAKA.setup({"names": NAMES[:4], "options": {"action_cards": table_cards}})
+    assert own.board is state.board and own.rules.deck is not rules.deck and own.rules.card_set == "osaka"
 
 
 # --- share purchases -----------------------------------------------------------------------------------
