@@ -436,6 +436,8 @@ def play(game, config, seed):
             kinds = sorted({m.kind for m in options})
             kind = rng.choice([k for k in kinds if k != "pass"] or kinds) if rng.random() < 0.8 else rng.choice(kinds)
             move = rng.choice([m for m in options if m.kind == kind])
+            info = game.move_info(state, move)
+            assert 0 <= info.cost <= state.seats[who].yen and info.pays_up_to >= 0, (move, info)
         state, events = game.apply(state, move)
         moves.append(move)
         check_invariants(state)
