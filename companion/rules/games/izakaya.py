@@ -1,0 +1,433 @@
+"""IZAKAYA (rule book 000): a town of corner shops on TOKYO JUTAKU's plot cards.
+
+The plot cards lie in a square (3x3 with the middle card unusable for 2-3 players, 4x4 for 4,
+5x5 for 5); the six colour cards of JIDOHANBAIKI lie below with their prices (100, 100, 200,
+200, 300, 300 in 100-yen coins), each over a crate of its six drinks. Every round begins with
+sealed bids for the turn order: all bids go into a pot, the highest goes first, tied bidders
+swap places. Then, in turn order, each player lays their three action discs one at a time: on a
+colour card (one disc per colour and phase) to stand a drink of that colour at a corner where
+cards meet (four-card corners first); on the shape card (once per phase) to move one 100-yen
+coin from a colour card to another; on the claim card to lay a claim disc on an edge between two
+plots and a pyramid on one of them (three claim discs in a line earn a free building piece); or
+on the architect to build a JUTAKU piece on a plot. When the pot reaches its mark, one more
+action phase is played. Each building scores the prices of the drinks at its card's corners
+times its storeys; with the yen in hand that is the score. What JUTAKU contributes is entered as
+data (which cards have two lots: option ``two_lots``) and taps (the storeys a building has).
+
+>>> s = setup({"names": ["Aki", "Ben"]})
+>>> s.phase, s.grid.size, s.grid.blocked, [m.args for m in legal_moves(s, "chance")]
+('order', 3, (4,), [{'seat': 0}, {'seat': 1}])
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Mapping
+
+from ...drinks import SHAPES
+from ..declared import Declared, Kind, Phase
+from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from .common import arg_int, arg_text, seat_in, seat_names, set_at, top
+from .izakaya_grid import Grid
+from .izakaya_state import ACT, BID, COLOURS, OVER, ORDER, Options, Seat, State, card_value, scores
+from .sealed import Bidding, bidders, check_bid, redraw_bids
+
+NAME = "izakaya"
+TITLE = "IZAKAYA"
+PLAYERS = (2, 3, 4, 5)
+RULE = "000 IZAKAYA"
+PRICE, CLAIM, BUILD, PASS = "price", "claim", "build", "pass"
+
+
+def start(opts: Options, config: Mapping[str, Any]) -> State:
+    names = seat_names(config, opts.players)
+    size = opts.size
+    grid = Grid(size, (4,) if size == 3 else ())
+    bad = [c for c in opts.two_lots if c not in grid.plots]
+    if bad:
+        raise IllegalMove(f"option two_lots must name plot cards 0 to {size * size - 1} (not the blocked "
+                          f"middle), not {bad[0]}")
+    lots = tuple(0 if c in grid.blocked else 2 if c in opts.two_lots else 1 for c in grid.cards)
+    crates = frozenset(f"{c}-{s.value}" for c in COLOURS for s in SHAPES)
+    return State(opts, tuple(Seat(n, opts.start_yen) for n in names), grid, lots,
+                 coins=tuple(opts.start_coins), crates=crates, pieces=opts.pieces)
+
+
+# --- the turn order drawn at the start --------------------------------------------------------
+
+def _discs_left(state: State) -> ChanceSpec:
+    return uniform(Move("order_disc", CHANCE, {"seat": p}) for p in range(state.n) if p not in state.order)
+
+
+def _order_disc(state: State, move: Move) -> tuple[State, list[Event]]:
+    p = seat_in(move, [q for q in range(state.n) if q not in state.order])
+    order = state.order + (p,)
+    events = [Event("order_disc", {"seat": p, "place": len(order)})]
+    if len(order) == state.n - 1:        # the last disc is known
+        order += tuple(q for q in range(state.n) if q not in order)
+    state = replace(state, order=order)
+    if len(order) < state.n:
+        return state, events
+    return _new_bidding(state), events + [Event("turn_order", {"order": list(order)})]
+
+
+def _new_bidding(state: State) -> State:
+    return replace(state, phase=BID, bidding=Bidding(state.order))
+
+
+# --- bidding for the turn order ---------------------------------------------------------------
+
+def _bids(state: State, seat: int) -> list[Move]:
+    step = state.options.bid_step
+    return [Move("bid", seat, {"amount": a}) for a in range(0, state.seats[seat].yen + 1, step)]
+
+
+def _bid(state: State, move: Move) -> tuple[State, list[Event]]:
+    p = move.player
+    bidding = state.bidding.place(p, check_bid(move, state.seats[p].yen, state.options.bid_step))
+    events = [Event("bid_placed", {"seat": p})]
+    if not bidding.complete():
+        return replace(state, bidding=bidding), events
+    bids = dict(bidding.sealed)
+    order = ordered_by_bids(state.order, bids)
+    seats = tuple(replace(s, yen=s.yen - bids[p]) for p, s in enumerate(state.seats))
+    pot = state.pot + sum(bids.values())
+    events += [Event("bids_opened", {"bids": {str(k): v for k, v in bids.items()}, "pot": pot}),
+               Event("turn_order", {"order": list(order)})]
+    last = state.last_phase or pot >= state.options.threshold
+    if last and not state.last_phase:
+        events.append(Event("last_phase", {"pot": pot, "mark": state.options.threshold}))
+    state = replace(state, seats=seats, pot=pot, order=order, bidding=None, last_phase=last, phase=ACT,
+                    round=state.round + 1, step=0, spaces=())
+    return state, events
+
+
+def ordered_by_bids(before: tuple[int, ...], bids: Mapping[int, int]) -> tuple[int, ...]:
+    """The new turn order: the highest bid first; bidders who tied swap places (their order
+    before is reversed).
+
+    >>> ordered_by_bids((0, 1, 2), {0: 100, 1: 300, 2: 100})
+    (1, 2, 0)
+    """
+    return tuple(sorted(before, key=lambda p: (-bids[p], -before.index(p))))
+
+
+# --- the action phase: whose disc, and what each space does -----------------------------------
+
+def _actor(state: State) -> int:
+    return state.owed if state.owed is not None else state.order[state.step % state.n]
+
+
+def acting(state: State) -> list[Pending]:
+    return [Pending(_actor(state))]
+
+
+def _waiting(state: State) -> str:
+    if state.owed is not None:
+        return f"{state.names[state.owed]} to build the free piece"
+    return f"{state.names[_actor(state)]} to lay an action disc"
+
+
+def _laying(state: State, move: Move) -> int:
+    if state.owed is not None:
+        raise IllegalMove(f"first {state.names[state.owed]} builds the free piece (a line of three claim discs)")
+    return move.player
+
+
+def _laid(state: State, seat: int, space: str, events: list[Event]) -> tuple[State, list[Event]]:
+    """One action disc laid on ``space``; the phase ends when every disc is down."""
+    state = replace(state, spaces=state.spaces + ((seat, space),), step=state.step + 1)
+    return _phase_done(state, events)
+
+
+def _phase_done(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    if state.step < state.options.action_discs * state.n or state.owed is not None:
+        return state, events
+    events = events + [Event("discs_back", {"round": state.round})]
+    state = replace(state, spaces=(), step=0)
+    if state.last_phase or state.round >= state.options.max_rounds:
+        return _finish(state, events)
+    return _new_bidding(state), events
+
+
+def _colours_open(state: State) -> list[str]:
+    return [c for c in state.options.colour_row if not state.used(c) and any(d.startswith(c + "-") for d in state.crates)]
+
+
+def _drinks(state: State, seat: int) -> list[Move]:
+    if state.owed is not None:
+        return []
+    corners = state.grid.open_corners(k for k, _ in state.drinks)
+    return [Move("drink", seat, {"colour": c, "corner": k}) for c in _colours_open(state) for k in corners]
+
+
+def _drink(state: State, move: Move) -> tuple[State, list[Event]]:
+    seat = _laying(state, move)
+    colour = arg_text(move, "colour", COLOURS)
+    if state.used(colour):
+        raise IllegalMove(f"a disc already lies on the {colour} card this phase; choose another colour")
+    left = [d for d in state.crates if d.startswith(colour + "-")]
+    if not left:
+        raise IllegalMove(f"the {colour} crate is empty; choose another colour")
+    corner = arg_int(move, "corner")
+    open_ = state.grid.open_corners(k for k, _ in state.drinks)
+    if corner not in open_:
+        raise IllegalMove(f"'corner' must be an empty corner where cards meet (four-card corners first): "
+                          f"{', '.join(map(str, open_))}; not {corner}")
+    drink = min(left, key=lambda d: [s.value for s in SHAPES].index(d.split("-", 1)[1]))
+    state = replace(state, crates=state.crates - {drink}, drinks=tuple(sorted(state.drinks + ((corner, drink),))),
+                    last={"seat": seat, "kind": "drink", "corner": corner, "drink": drink})
+    return _laid(state, seat, colour, [Event("drink_placed", {"seat": seat, "drink": drink, "colour": colour,
+                                                              "corner": corner})])
+
+
+def _prices(state: State, seat: int) -> list[Move]:
+    if state.owed is not None or state.used(PRICE):
+        return []
+    row = state.options.colour_row
+    return [Move("price", seat, {"from": a, "onto": b}) for a in row if state.price(a) > 0 for b in row if b != a]
+
+
+def _price(state: State, move: Move) -> tuple[State, list[Event]]:
+    seat = _laying(state, move)
+    if state.used(PRICE):
+        raise IllegalMove("the price move has been made this phase already; choose another space")
+    a, b = arg_text(move, "from", COLOURS), arg_text(move, "onto", COLOURS)
+    if a == b or state.price(a) <= 0:
+        raise IllegalMove(f"move a coin from a colour card that has one to another card, not {a} to {b}")
+    row = state.options.colour_row
+    coins = list(state.coins)
+    coins[row.index(a)] -= 1
+    coins[row.index(b)] += 1
+    state = replace(state, coins=tuple(coins), last={"seat": seat, "kind": "price", "from": a, "onto": b})
+    return _laid(state, seat, PRICE, [Event("price_moved", {"seat": seat, "from": a, "onto": b,
+                                                            "from_price": state.price(a), "onto_price": state.price(b)})])
+
+
+def _claimable(state: State, seat: int) -> list[tuple[int, int]]:
+    """(plot, beside): a free edge between two plots and the unclaimed card of the two."""
+    me = state.seats[seat]
+    if len(me.claims) >= state.options.claim_discs or len(me.plots) >= state.options.pyramids:
+        return []
+    taken = {e for s in state.seats for e in s.claims}
+    return [(a, b) for e in state.grid.edges if e not in taken for a, b in (e, e[::-1]) if state.owner(a) is None]
+
+
+def _claims(state: State, seat: int) -> list[Move]:
+    if state.owed is not None:
+        return []
+    return [Move("claim", seat, {"plot": a, "beside": b}) for a, b in sorted(_claimable(state, seat))]
+
+
+def _claim(state: State, move: Move) -> tuple[State, list[Event]]:
+    seat = _laying(state, move)
+    plot, beside = arg_int(move, "plot"), arg_int(move, "beside")
+    if (plot, beside) not in _claimable(state, seat):
+        raise IllegalMove(_why_no_claim(state, seat, plot, beside))
+    me = state.seats[seat]
+    edge = (min(plot, beside), max(plot, beside))
+    line = state.grid.in_line(me.claims, edge)
+    seats = set_at(state.seats, seat, claims=me.claims + (edge,), plots=me.plots + (plot,))
+    state = replace(state, seats=seats, last={"seat": seat, "kind": "claim", "plot": plot, "beside": beside})
+    events = [Event("plot_claimed", {"seat": seat, "plot": plot, "beside": beside})]
+    if line and state.pieces > 0 and _build_moves(state, seat):
+        state = replace(state, owed=seat)
+        events.append(Event("line_of_three", {"seat": seat}))
+    return _laid(state, seat, CLAIM, events)
+
+
+def _why_no_claim(state: State, seat: int, plot: int, beside: int) -> str:
+    me = state.seats[seat]
+    if len(me.claims) >= state.options.claim_discs or len(me.plots) >= state.options.pyramids:
+        return "you have no claim disc or pyramid left; choose another space"
+    if not state.grid.edge_free(plot, beside):
+        return f"cards {plot} and {beside} are not two plots side by side"
+    if state.owner(plot) is not None:
+        return f"plot {plot} belongs to {state.names[state.owner(plot)]} already"
+    return f"a claim disc lies between cards {plot} and {beside} already"
+
+
+def _build_moves(state: State, seat: int, kind: str = "build") -> list[Move]:
+    o = state.options
+    if state.pieces <= 0:
+        return []
+    moves = []
+    for card in state.grid.plots:
+        owner = state.owner(card)
+        if o.build_on == "own" and owner != seat or o.build_on == "own_or_free" and owner not in (None, seat):
+            continue
+        for lot in range(state.lots[card]):
+            h = state.storeys(card, lot)
+            moves += [Move(kind, seat, {"plot": card, "lot": lot, "storeys": t})
+                      for t in range(h + 1, min(h + o.piece_storeys, o.max_storeys) + 1)]
+    return moves
+
+
+def _builds(state: State, seat: int) -> list[Move]:
+    return [] if state.owed is not None else _build_moves(state, seat)
+
+
+def _free_builds(state: State, seat: int) -> list[Move]:
+    return _build_moves(state, seat, "free_build") if state.owed == seat else []
+
+
+def _built(state: State, move: Move) -> tuple[State, list[Event]]:
+    seat = move.player
+    plot, lot, storeys = arg_int(move, "plot"), arg_int(move, "lot", 0), arg_int(move, "storeys")
+    if Move(move.kind, seat, {"plot": plot, "lot": lot, "storeys": storeys}) not in _build_moves(state, seat, move.kind):
+        raise IllegalMove(_why_no_build(state, seat, plot, lot, storeys))
+    buildings = tuple(sorted([b for b in state.buildings if b[:2] != (plot, lot)] + [(plot, lot, storeys)]))
+    state = replace(state, buildings=buildings, pieces=state.pieces - 1,
+                    last={"seat": seat, "kind": move.kind, "plot": plot, "lot": lot, "storeys": storeys})
+    return state, [Event("built", {"seat": seat, "plot": plot, "lot": lot, "storeys": storeys,
+                                   "free": move.kind == "free_build"})]
+
+
+def _why_no_build(state: State, seat: int, plot: int, lot: int, storeys: int) -> str:
+    o = state.options
+    if state.pieces <= 0:
+        return "no building piece is left in the supply"
+    if plot not in state.grid.plots or not 0 <= lot < state.lots[plot]:
+        return f"'plot' must be a plot card and 'lot' one of its lots, not plot {plot} lot {lot}"
+    if o.build_on != "any" and state.owner(plot) not in (seat, None if o.build_on == "own_or_free" else seat):
+        return f"plot {plot} is not yours to build on"
+    h = state.storeys(plot, lot)
+    return (f"'storeys' is what the building has with the new piece: {h + 1} to "
+            f"{min(h + o.piece_storeys, o.max_storeys)}, not {storeys}")
+
+
+def _build(state: State, move: Move) -> tuple[State, list[Event]]:
+    seat = _laying(state, move)
+    state, events = _built(state, move)
+    return _laid(state, seat, BUILD, events)
+
+
+def _free_build(state: State, move: Move) -> tuple[State, list[Event]]:
+    if state.owed != move.player:
+        raise IllegalMove("a free building piece comes only with a line of three claim discs")
+    state, events = _built(state, move)
+    return _phase_done(replace(state, owed=None), events)
+
+
+def _passes(state: State, seat: int) -> list[Move]:
+    # Only a player with no space to use lays the disc aside.
+    blocked = not (_drinks(state, seat) or _prices(state, seat) or _claims(state, seat) or _builds(state, seat))
+    return [Move("pass", seat, {})] if blocked and state.owed is None else []
+
+
+def _pass(state: State, move: Move) -> tuple[State, list[Event]]:
+    seat = _laying(state, move)
+    if not _passes(state, seat):
+        raise IllegalMove("lay the disc on a space; passing is only for a player with no space to use")
+    return _laid(state, seat, PASS, [Event("passed", {"seat": seat})])
+
+
+# --- the end --------------------------------------------------------------------------------
+
+def _finish(state: State, events: list[Event]) -> tuple[State, list[Event]]:
+    totals = [s.yen + b for s, b in zip(state.seats, scores(state))]
+    best = top(totals)
+    winners = top({p: state.seats[p].yen for p in best}, best)   # a tie: who kept the most yen
+    state = replace(state, phase=OVER, winners=winners)
+    return state, events + [Event("game_over", {"winners": list(winners), "totals": totals})]
+
+
+def payouts(state: State) -> dict:
+    built = scores(state)
+    return {"yen": [s.yen for s in state.seats], "buildings": built,
+            "projected": [s.yen + b for s, b in zip(state.seats, built)], "pot": state.pot,
+            "final": state.phase == OVER, "winners": list(state.winners)}
+
+
+# --- the view -------------------------------------------------------------------------------
+
+def view(state: State, viewer: int | None) -> dict:
+    o, g = state.options, state.grid
+    built = scores(state)
+    turn = _actor(state) if state.phase == ACT else None
+    sealed = state.bidding is not None
+    players = [{
+        "seat": p, "name": s.name, "yen": s.yen, "buildings": built[p], "total": s.yen + built[p],
+        "discs": o.action_discs - state.laid(p) if state.phase == ACT else o.action_discs,
+        "claim_discs": o.claim_discs - len(s.claims), "pyramids": o.pyramids - len(s.plots),
+        "plots": list(s.plots), "place": state.order.index(p) + 1 if p in state.order else None,
+        "has_bid": sealed and state.bidding.has_bid(p), "turn": turn == p,
+        "bid": state.bidding.amount(p) if sealed and p == viewer else None,
+    } for p, s in enumerate(state.seats)]
+    return {
+        "game": NAME, "phase": state.phase, "round": state.round, "max_rounds": o.max_rounds,
+        "players": players, "turn": turn, "order": list(state.order),
+        "pot": state.pot, "end_pot": o.threshold, "last_phase": state.last_phase,
+        "bidding": state.bidding.view(viewer) if sealed else None,
+        "grid": {"size": g.size, "blocked": list(g.blocked),
+                 "cards": [{"card": c, "owner": state.owner(c), "lots": state.lots[c],
+                            "storeys": [state.storeys(c, k) for k in range(state.lots[c])],
+                            "value": card_value(state, c)} for c in g.cards],
+                 "corners": [{"corner": k, "four": k in g.four_corners, "drink": state.drink_at(k),
+                              "price": state.price(d.split("-", 1)[0]) if (d := state.drink_at(k)) else None}
+                             for k in g.corners],
+                 "open_corners": list(g.open_corners(k for k, _ in state.drinks)),
+                 "claims": [{"plot": a, "beside": b, "seat": p} for p, s in enumerate(state.seats)
+                            for a, b in s.claims]},
+        "prices": [{"colour": c, "yen": state.price(c), "crate": sum(1 for d in state.crates if d.startswith(c + "-")),
+                    "disc": next((p for p, sp in state.spaces if sp == c), None)} for c in o.colour_row],
+        "price_move_used": state.used(PRICE), "pieces": state.pieces, "free_build": state.owed,
+        "spaces": [{"seat": p, "space": sp} for p, sp in state.spaces],
+        "last": dict(state.last) if state.last else None,
+        "winners": list(state.winners), "over": state.phase == OVER,
+        "final": {"yen": [s.yen for s in state.seats], "buildings": built,
+                  "totals": [s.yen + b for s, b in zip(state.seats, built)]} if state.phase == OVER else None,
+    }
+
+
+# --- what moves cost and why ----------------------------------------------------------------
+
+def _bid_info(state: State, move: Move) -> MoveInfo:
+    amount = int(move.args.get("amount", 0))
+    return MoveInfo(cost=amount, why="why.izakaya.bid", params={"amount": amount})
+
+
+def _drink_info(state: State, move: Move) -> MoveInfo:
+    colour = move.args.get("colour")
+    price = state.price(colour) if colour in COLOURS else 0
+    return MoveInfo(why="why.izakaya.drink", params={"price": price})
+
+
+def _build_info(state: State, move: Move) -> MoveInfo:
+    plot = move.args.get("plot")
+    if not isinstance(plot, int) or plot not in state.grid.plots:
+        return MoveInfo()
+    value, storeys = card_value(state, plot), int(move.args.get("storeys", 0))
+    return MoveInfo(pays_up_to=value * storeys if state.owner(plot) == move.player else 0,
+                    why="why.izakaya.build", params={"drinks_yen": value, "storeys": storeys})
+
+
+GAME = Declared(
+    name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
+    phases=(
+        Phase(ORDER, "the next disc drawn for the turn order", outcomes=_discs_left,
+              ends="when every player's disc is drawn (the last one is known)"),
+        Phase(BID, "the sealed bids for the turn order", acting=bidders,
+              ends="when every player has bid: all bids go into the pot, the highest goes first"),
+        Phase(ACT, _waiting, acting=acting,
+              ends="when every player has laid their action discs; after the last phase, the scoring"),
+        Phase(OVER, "nothing"),
+    ),
+    kinds=(
+        Kind("order_disc", _order_disc, f"{RULE}: Vorbereitung", phases=(ORDER,), chance=True),
+        Kind("bid", _bid, f"{RULE}: Bieten um die Zugreihenfolge", phases=(BID,), listed=_bids, info=_bid_info,
+             secret=True, open_events=("bids_opened", "turn_order", "last_phase")),
+        Kind("drink", _drink, f"{RULE}: Aktionsphase (farbige Flaschen)", phases=(ACT,), listed=_drinks,
+             info=_drink_info),
+        Kind("price", _price, f"{RULE}: Aktionsphase (Preisanpassung)", phases=(ACT,), listed=_prices),
+        Kind("claim", _claim, f"{RULE}: Aktionsphase (Grundstück beanspruchen)", phases=(ACT,), listed=_claims),
+        Kind("build", _build, f"{RULE}: Aktionsphase (Bauaktion)", phases=(ACT,), listed=_builds, info=_build_info),
+        Kind("free_build", _free_build, f"{RULE}: Aktionsphase (Grundstück beanspruchen)", phases=(ACT,),
+             listed=_free_builds, info=_build_info),
+        Kind("pass", _pass, f"{RULE}: Aktionsphase", phases=(ACT,), listed=_passes),
+    ),
+    view_of=view, payouts_of=payouts, seat_names=lambda state: state.names, redraw=redraw_bids,
+    board_events=frozenset({"drink_placed", "price_moved", "plot_claimed", "built"}),
+)
+
+(setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
+ composite_moves) = GAME.surface()
