@@ -44,8 +44,8 @@ def start(opts: Options, config: Mapping[str, Any]) -> State:
     grid = Grid(size, (4,) if size == 3 else ())
     bad = [c for c in opts.two_lots if c not in grid.plots]
     if bad:
-        raise IllegalMove(f"option two_lots must name plot cards 0 to {size * size - 1} (not the blocked "
-                          f"middle), not {bad[0]}")
+        most, card = size * size - 1, bad[0]
+        raise IllegalMove(f"option two_lots must name plot cards 0 to {most} (not the blocked middle), not {card}")
     lots = tuple(0 if c in grid.blocked else 2 if c in opts.two_lots else 1 for c in grid.cards)
     crates = frozenset(f"{c}-{s.value}" for c in COLOURS for s in SHAPES)
     return State(opts, tuple(Seat(n, opts.start_yen) for n in names), grid, lots,
@@ -59,7 +59,8 @@ def _discs_left(state: State) -> ChanceSpec:
 
 
 def _order_disc(state: State, move: Move) -> tuple[State, list[Event]]:
-    p = seat_in(move, [q for q in range(state.n) if q not in state.order])
+    left = [q for q in range(state.n) if q not in state.order]
+    p = seat_in(move, left)
     order = state.order + (p,)
     events = [Event("order_disc", {"seat": p, "place": len(order)})]
     if len(order) == state.n - 1:        # the last disc is known
@@ -121,15 +122,17 @@ def acting(state: State) -> list[Pending]:
     return [Pending(_actor(state))]
 
 
-def _waiting(state: State) -> str:
+def _waiting_for_disc(state: State) -> str:
+    holder = state.names[_actor(state)]
     if state.owed is not None:
-        return f"{state.names[state.owed]} to build the free piece"
-    return f"{state.names[_actor(state)]} to lay an action disc"
+        return f"{holder} to build the free piece"
+    return f"{holder} to lay an action disc"
 
 
 def _laying(state: State, move: Move) -> int:
     if state.owed is not None:
-        raise IllegalMove(f"first {state.names[state.owed]} builds the free piece (a line of three claim discs)")
+        holder = state.names[state.owed]
+        raise IllegalMove(f"first {holder} builds the free piece (a line of three claim discs)")
     return move.player
 
 
@@ -171,8 +174,9 @@ def _drink(state: State, move: Move) -> tuple[State, list[Event]]:
     corner = arg_int(move, "corner")
     open_ = state.grid.open_corners(k for k, _ in state.drinks)
     if corner not in open_:
+        spots = ", ".join(map(str, open_))
         raise IllegalMove(f"'corner' must be an empty corner where cards meet (four-card corners first): "
-                          f"{', '.join(map(str, open_))}; not {corner}")
+                          f"{spots}; not {corner}")
     drink = min(left, key=lambda d: [s.value for s in SHAPES].index(d.split("-", 1)[1]))
     state = replace(state, crates=state.crates - {drink}, drinks=tuple(sorted(state.drinks + ((corner, drink),))),
                     last={"seat": seat, "kind": "drink", "corner": corner, "drink": drink})
@@ -242,7 +246,8 @@ def _why_no_claim(state: State, seat: int, plot: int, beside: int) -> str:
     if not state.grid.edge_free(plot, beside):
         return f"cards {plot} and {beside} are not two plots side by side"
     if state.owner(plot) is not None:
-        return f"plot {plot} belongs to {state.names[state.owner(plot)]} already"
+        holder = state.names[state.owner(plot)]
+        return f"plot {plot} belongs to {holder} already"
     return f"a claim disc lies between cards {plot} and {beside} already"
 
 
@@ -290,9 +295,9 @@ def _why_no_build(state: State, seat: int, plot: int, lot: int, storeys: int) ->
         return f"'plot' must be a plot card and 'lot' one of its lots, not plot {plot} lot {lot}"
     if o.build_on != "any" and state.owner(plot) not in (seat, None if o.build_on == "own_or_free" else seat):
         return f"plot {plot} is not yours to build on"
-    h = state.storeys(plot, lot)
-    return (f"'storeys' is what the building has with the new piece: {h + 1} to "
-            f"{min(h + o.piece_storeys, o.max_storeys)}, not {storeys}")
+    least = state.storeys(plot, lot) + 1
+    most = min(least - 1 + o.piece_storeys, o.max_storeys)
+    return f"'storeys' is what the building has with the new piece: {least} to {most}, not {storeys}"
 
 
 def _build(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -408,7 +413,7 @@ GAME = Declared(
               ends="when every player's disc is drawn (the last one is known)"),
         Phase(BID, "the sealed bids for the turn order", acting=bidders,
               ends="when every player has bid: all bids go into the pot, the highest goes first"),
-        Phase(ACT, _waiting, acting=acting,
+        Phase(ACT, _waiting_for_disc, acting=acting,
               ends="when every player has laid their action discs; after the last phase, the scoring"),
         Phase(OVER, "nothing"),
     ),
