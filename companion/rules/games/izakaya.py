@@ -280,7 +280,8 @@ def _built(state: State, move: Move) -> tuple[State, list[Event]]:
     plot, lot, storeys = arg_int(move, "plot"), arg_int(move, "lot", 0), arg_int(move, "storeys")
     if Move(move.kind, seat, {"plot": plot, "lot": lot, "storeys": storeys}) not in _build_moves(state, seat, move.kind):
         raise IllegalMove(_why_no_build(state, seat, plot, lot, storeys))
-    buildings = tuple(sorted([b for b in state.buildings if b[:2] != (plot, lot)] + [(plot, lot, storeys)]))
+    pieces = next((b[3] for b in state.buildings if b[:2] == (plot, lot)), 0) + 1
+    buildings = tuple(sorted([b for b in state.buildings if b[:2] != (plot, lot)] + [(plot, lot, storeys, pieces)]))
     state = replace(state, buildings=buildings, pieces=state.pieces - 1,
                     last={"seat": seat, "kind": move.kind, "plot": plot, "lot": lot, "storeys": storeys})
     return state, [Event("built", {"seat": seat, "plot": plot, "lot": lot, "storeys": storeys,

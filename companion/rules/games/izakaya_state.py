@@ -86,7 +86,7 @@ class State:
     coins: tuple[int, ...] = ()                 # coins on each colour card, in colour_row order
     crates: frozenset[str] = frozenset()        # drinks still in their crates
     drinks: tuple[tuple[int, str], ...] = ()    # (corner, drink), by corner
-    buildings: tuple[tuple[int, int, int], ...] = ()   # (card, lot, storeys), by card and lot
+    buildings: tuple[tuple[int, int, int, int], ...] = ()   # (card, lot, storeys, pieces), by card and lot
     pieces: int = 0                             # building pieces left in the supply
     step: int = 0                               # action discs laid this phase
     spaces: tuple[tuple[int, str], ...] = ()    # (seat, space) of the discs laid this phase
@@ -109,7 +109,7 @@ class State:
         return next((p for p, s in enumerate(self.seats) if card in s.plots), None)
 
     def storeys(self, card: int, lot: int) -> int:
-        return next((h for c, k, h in self.buildings if (c, k) == (card, lot)), 0)
+        return next((h for c, k, h, _ in self.buildings if (c, k) == (card, lot)), 0)
 
     def drink_at(self, corner: int) -> str | None:
         return dict(self.drinks).get(corner)
@@ -139,7 +139,7 @@ def building_score(storeys: int, drink_prices: list[int]) -> int:
 def scores(state: State) -> list[int]:
     """Each seat's buildings, scored (a building on a card nobody claimed scores for nobody)."""
     out = [0] * state.n
-    for card, _, storeys in state.buildings:
+    for card, _, storeys, _ in state.buildings:
         p = state.owner(card)
         if p is not None:
             out[p] += storeys * card_value(state, card)
