@@ -233,3 +233,13 @@ def test_a_refused_move_changes_nothing_and_the_view_is_json_ready():
     assert iz.view(s, None) == before
     json.dumps(before)
     assert before["grid"]["size"] == 3 and before["end_pot"] == 1500 and before["prices"][0]["crate"] == 6
+
+
+def test_module_doctests():
+    import doctest
+
+    from companion.rules.games import izakaya_grid, izakaya_state
+
+    for module in (iz, izakaya_grid, izakaya_state):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__

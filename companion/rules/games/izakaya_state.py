@@ -4,7 +4,7 @@ A building scores the current prices of the drinks at its plot card's corners, a
 its storeys (the rule book's example: 3 storeys beside two white drinks at 200 and a blue at 300
 make 3 x 700 = 2,100 yen).
 
->>> s = State(Options(), (Seat("A", 1000), Seat("B", 1000)), Grid(3, (4,)), lots=(1,) * 9)
+>>> s = State(Options(), (Seat("A", 1000), Seat("B", 1000)), Grid(3, (4,)), lots=(1,) * 9, coins=(1, 1, 2, 2, 3, 3))
 >>> s.price("white"), s.price("blue")
 (100, 200)
 """
