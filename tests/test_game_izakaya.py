@@ -202,7 +202,7 @@ def test_not_the_mark_then_bidding_again_and_discs_back():
     s = game(bids=[100, 0])
     for _ in range(6):
         s = act(s, "build", plot=0, lot=0, storeys=min(s.storeys(0, 0) + 1, 6))
-    assert s.phase == "bid" and s.round == 1 and s.spaces == () and not s.last_phase
+    assert s.phase == "bid" and s.round == 2 and s.spaces == () and not s.last_phase
 
 
 def test_a_tie_goes_to_who_kept_more_yen():

@@ -72,7 +72,7 @@ def _order_disc(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _new_bidding(state: State) -> State:
-    return replace(state, phase=BID, bidding=Bidding(state.order))
+    return replace(state, phase=BID, bidding=Bidding(state.order), round=state.round + 1)
 
 
 # --- bidding for the turn order ---------------------------------------------------------------
@@ -98,7 +98,7 @@ def _bid(state: State, move: Move) -> tuple[State, list[Event]]:
     if last and not state.last_phase:
         events.append(Event("last_phase", {"pot": pot, "mark": state.options.threshold}))
     state = replace(state, seats=seats, pot=pot, order=order, bidding=None, last_phase=last, phase=ACT,
-                    round=state.round + 1, step=0, spaces=())
+                    step=0, spaces=())
     return state, events
 
 

@@ -82,7 +82,7 @@ class State:
     bidding: Bidding | None = None
     pot: int = 0
     last_phase: bool = False                    # the pot reached its mark: this action phase is the last
-    round: int = 0                              # action phases begun
+    round: int = 0                              # rounds (a bid and an action phase) begun
     coins: tuple[int, ...] = ()                 # coins on each colour card, in colour_row order
     crates: frozenset[str] = frozenset()        # drinks still in their crates
     drinks: tuple[tuple[int, str], ...] = ()    # (corner, drink), by corner
