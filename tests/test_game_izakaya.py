@@ -114,11 +114,11 @@ def test_claims_lie_between_two_plots_and_each_card_has_one_owner():
     """000 IZAKAYA, Aktionsphase (Grundstück beanspruchen)."""
     s = game()
     first = turn(s)
-    refused(s, Move("claim", first, {"plot": 1, "beside": 4}), "not two plots side by side")
-    refused(s, Move("claim", first, {"plot": 0, "beside": 2}), "not two plots side by side")
-    s = act(s, "claim", plot=0, beside=1)
-    refused(s, Move("claim", turn(s), {"plot": 0, "beside": 3}), "plot 0 belongs to")
-    refused(s, Move("claim", turn(s), {"plot": 1, "beside": 0}), "a claim disc lies between cards 1 and 0")
+    refused(s, Move("claim", first, {"plot": 1, "neighbour": 4}), "not two plots side by side")
+    refused(s, Move("claim", first, {"plot": 0, "neighbour": 2}), "not two plots side by side")
+    s = act(s, "claim", plot=0, neighbour=1)
+    refused(s, Move("claim", turn(s), {"plot": 0, "neighbour": 3}), "plot 0 belongs to")
+    refused(s, Move("claim", turn(s), {"plot": 1, "neighbour": 0}), "a claim disc lies between cards 1 and 0")
     assert s.owner(0) == first and s.seats[first].claims == ((0, 1),)
     assert iz.view(s, None)["players"][first]["claim_discs"] == 5
 
@@ -127,15 +127,15 @@ def test_three_claim_discs_in_a_line_give_a_free_piece_before_anything_else():
     """000 IZAKAYA, Aktionsphase (Grundstück beanspruchen): three in a straight line (4x4)."""
     s = game(4, bids=[300, 200, 100, 0])
     assert s.order == (0, 1, 2, 3)
-    s = play(s, Move("claim", 0, {"plot": 0, "beside": 1}))
+    s = play(s, Move("claim", 0, {"plot": 0, "neighbour": 1}))
     s = play(s, Move("price", 1, {"from": "black", "onto": "red"}), Move("drink", 2, {"colour": "red", "corner": 6}),
-             Move("drink", 3, {"colour": "mint", "corner": 7}), Move("claim", 0, {"plot": 2, "beside": 1}))
+             Move("drink", 3, {"colour": "mint", "corner": 7}), Move("claim", 0, {"plot": 2, "neighbour": 1}))
     assert s.owed is None
     s = play(s, Move("build", 1, {"plot": 5, "lot": 0, "storeys": 1}), Move("build", 2, {"plot": 5, "lot": 0,
                                                                                            "storeys": 2}))
-    s = play(s, Move("build", 3, {"plot": 6, "lot": 0, "storeys": 1}), Move("claim", 0, {"plot": 3, "beside": 2}))
+    s = play(s, Move("build", 3, {"plot": 6, "lot": 0, "storeys": 1}), Move("claim", 0, {"plot": 3, "neighbour": 2}))
     assert s.owed == 0 and turn(s) == 0
-    refused(s, Move("claim", 0, {"plot": 9, "beside": 13}), "first P1 builds the free piece")
+    refused(s, Move("claim", 0, {"plot": 9, "neighbour": 13}), "first P1 builds the free piece")
     assert {m.kind for m in iz.legal_moves(s, 0)} == {"free_build"}
     s = play(s, Move("free_build", 0, {"plot": 0, "lot": 0, "storeys": 2}))
     assert s.owed is None and s.storeys(0, 0) == 2 and s.laid(0) == 3 and turn(s) == 1
@@ -170,7 +170,7 @@ def test_scoring_example_three_storeys_two_white_one_blue_2100():
     s = game(colour_row=["black", "mint", "white", "red", "blue", "purple"], end_pot=100)
     assert (s.price("white"), s.price("blue")) == (200, 300)
     owner = turn(s)
-    s = act(s, "claim", plot=0, beside=1)
+    s = act(s, "claim", plot=0, neighbour=1)
     for colour, corner in (("white", 5), ("black", 6), ("mint", 9), ("red", 10)):
         s = act(s, "drink", colour=colour, corner=corner)
     s = act(s, "build", plot=0, lot=0, storeys=2)

@@ -208,7 +208,7 @@ def _price(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _claimable(state: State, seat: int) -> list[tuple[int, int]]:
-    """(plot, beside): a free edge between two plots and the unclaimed card of the two."""
+    """(plot, neighbour): a free edge between two plots and the unclaimed card of the two."""
     me = state.seats[seat]
     if len(me.claims) >= state.options.claim_discs or len(me.plots) >= state.options.pyramids:
         return []
@@ -219,36 +219,36 @@ def _claimable(state: State, seat: int) -> list[tuple[int, int]]:
 def _claims(state: State, seat: int) -> list[Move]:
     if state.owed is not None:
         return []
-    return [Move("claim", seat, {"plot": a, "beside": b}) for a, b in sorted(_claimable(state, seat))]
+    return [Move("claim", seat, {"plot": a, "neighbour": b}) for a, b in sorted(_claimable(state, seat))]
 
 
 def _claim(state: State, move: Move) -> tuple[State, list[Event]]:
     seat = _laying(state, move)
-    plot, beside = arg_int(move, "plot"), arg_int(move, "beside")
-    if (plot, beside) not in _claimable(state, seat):
-        raise IllegalMove(_why_no_claim(state, seat, plot, beside))
+    plot, neighbour = arg_int(move, "plot"), arg_int(move, "neighbour")
+    if (plot, neighbour) not in _claimable(state, seat):
+        raise IllegalMove(_why_no_claim(state, seat, plot, neighbour))
     me = state.seats[seat]
-    edge = (min(plot, beside), max(plot, beside))
+    edge = (min(plot, neighbour), max(plot, neighbour))
     line = state.grid.in_line(me.claims, edge)
     seats = set_at(state.seats, seat, claims=me.claims + (edge,), plots=me.plots + (plot,))
-    state = replace(state, seats=seats, last={"seat": seat, "kind": "claim", "plot": plot, "beside": beside})
-    events = [Event("plot_claimed", {"seat": seat, "plot": plot, "beside": beside})]
+    state = replace(state, seats=seats, last={"seat": seat, "kind": "claim", "plot": plot, "neighbour": neighbour})
+    events = [Event("plot_claimed", {"seat": seat, "plot": plot, "neighbour": neighbour})]
     if line and state.pieces > 0 and _build_moves(state, seat):
         state = replace(state, owed=seat)
         events.append(Event("line_of_three", {"seat": seat}))
     return _laid(state, seat, CLAIM, events)
 
 
-def _why_no_claim(state: State, seat: int, plot: int, beside: int) -> str:
+def _why_no_claim(state: State, seat: int, plot: int, neighbour: int) -> str:
     me = state.seats[seat]
     if len(me.claims) >= state.options.claim_discs or len(me.plots) >= state.options.pyramids:
         return "you have no claim disc or pyramid left; choose another space"
-    if not state.grid.edge_free(plot, beside):
-        return f"cards {plot} and {beside} are not two plots side by side"
+    if not state.grid.edge_free(plot, neighbour):
+        return f"cards {plot} and {neighbour} are not two plots side by side"
     if state.owner(plot) is not None:
         holder = state.names[state.owner(plot)]
         return f"plot {plot} belongs to {holder} already"
-    return f"a claim disc lies between cards {plot} and {beside} already"
+    return f"a claim disc lies between cards {plot} and {neighbour} already"
 
 
 def _build_moves(state: State, seat: int, kind: str = "build") -> list[Move]:
@@ -372,7 +372,7 @@ def view(state: State, viewer: int | None) -> dict:
                               "price": state.price(d.split("-", 1)[0]) if (d := state.drink_at(k)) else None}
                              for k in g.corners],
                  "open_corners": list(g.open_corners(k for k, _ in state.drinks)),
-                 "claims": [{"plot": a, "beside": b, "seat": p} for p, s in enumerate(state.seats)
+                 "claims": [{"plot": a, "neighbour": b, "seat": p} for p, s in enumerate(state.seats)
                             for a, b in s.claims]},
         "prices": [{"colour": c, "yen": state.price(c), "crate": sum(1 for d in state.crates if d.startswith(c + "-")),
                     "disc": next((p for p, sp in state.spaces if sp == c), None)} for c in o.colour_row],
@@ -392,19 +392,14 @@ def _bid_info(state: State, move: Move) -> MoveInfo:
     return MoveInfo(cost=amount, why="why.izakaya.bid", params={"amount": amount})
 
 
-def _drink_info(state: State, move: Move) -> MoveInfo:
-    colour = move.args.get("colour")
-    price = state.price(colour) if colour in COLOURS else 0
-    return MoveInfo(why="why.izakaya.drink", params={"price": price})
-
-
 def _build_info(state: State, move: Move) -> MoveInfo:
     plot = move.args.get("plot")
     if not isinstance(plot, int) or plot not in state.grid.plots:
         return MoveInfo()
+    if state.owner(plot) != move.player:   # another's plot, or nobody's: it scores nothing for the builder
+        return MoveInfo()
     value, storeys = card_value(state, plot), int(move.args.get("storeys", 0))
-    return MoveInfo(pays_up_to=value * storeys if state.owner(plot) == move.player else 0,
-                    why="why.izakaya.build", params={"drinks_yen": value, "storeys": storeys})
+    return MoveInfo(pays_up_to=value * storeys, why="why.izakaya.build", params={"drinks_yen": value, "storeys": storeys})
 
 
 GAME = Declared(
@@ -422,8 +417,7 @@ GAME = Declared(
         Kind("order_disc", _order_disc, f"{RULE}: Vorbereitung", phases=(ORDER,), chance=True),
         Kind("bid", _bid, f"{RULE}: Bieten um die Zugreihenfolge", phases=(BID,), listed=_bids, info=_bid_info,
              secret=True, open_events=("bids_opened", "turn_order", "last_phase")),
-        Kind("drink", _drink, f"{RULE}: Aktionsphase (farbige Flaschen)", phases=(ACT,), listed=_drinks,
-             info=_drink_info),
+        Kind("drink", _drink, f"{RULE}: Aktionsphase (farbige Flaschen)", phases=(ACT,), listed=_drinks),
         Kind("price", _price, f"{RULE}: Aktionsphase (Preisanpassung)", phases=(ACT,), listed=_prices),
         Kind("claim", _claim, f"{RULE}: Aktionsphase (Grundstück beanspruchen)", phases=(ACT,), listed=_claims),
         Kind("build", _build, f"{RULE}: Aktionsphase (Bauaktion)", phases=(ACT,), listed=_builds, info=_build_info),

@@ -1,6 +1,6 @@
 // IZAKAYA: the town drawn from the view's `grid` -- the plot cards (owners' pyramids, buildings
 // with their storeys, the blocked middle), the drinks at the corners with their current prices,
-// the corners a drink may go to now, the claim discs on the edges -- beside the colour cards
+// the corners a drink may go to now, the claim discs on the edges -- neighbour the colour cards
 // (prices, drinks left in each crate, the disc on each) and the pot with the mark that ends the
 // game. Everything else (moves, players, the final standings) the generic renderer draws.
 import { h, s } from "../dom.js";
@@ -57,7 +57,7 @@ function cornerNode(st, corner, size, open) {
 }
 
 function claimNode(st, claim, size) {
-  const [a, b] = [claim.plot, claim.beside].sort((p, q) => p - q);
+  const [a, b] = [claim.plot, claim.neighbour].sort((p, q) => p - q);
   const ra = Math.floor(a / size), ca = a % size, rb = Math.floor(b / size), cb = b % size;
   const cx = ((ca + cb + 1) / 2) * CELL, cy = ((ra + rb + 1) / 2) * CELL;
   return s("circle", { cx, cy, r: 8, fill: playerColour(claim.seat), stroke: "#222", "stroke-width": 1.5,
@@ -95,7 +95,7 @@ function pricesPanel(view) {
     h("p", { class: "muted" }, t("iz.pieces", { n: st.pieces })));
 }
 
-// The table: the town right under the action panel (beside the last result), the prices aside.
+// The table: the town right under the action panel (neighbour the last result), the prices aside.
 function result(view, opts = {}) {
   const last = generic.result(view, opts);
   return opts.compact ? last : [gridPanel(view), ...last];
