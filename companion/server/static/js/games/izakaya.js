@@ -51,8 +51,10 @@ function cornerNode(st, corner, size, open) {
   }
   const colour = colourOf(corner.drink);
   return s("g", { "data-testid": `iz-corner-${corner.corner}`, "data-drink": corner.drink, "data-price": String(corner.price) },
-    s("circle", { cx, cy, r: 13, fill: FILL[colour] || "#999", stroke: "#333", "stroke-width": 1.5 }),
-    s("text", { x: cx, y: cy + 25, class: "iz-price", "text-anchor": "middle" }, String(corner.price)),
+    // a can standing on the corner (a claim disc is a round one)
+    s("rect", { x: cx - 10, y: cy - 14, width: 20, height: 28, rx: 4, fill: FILL[colour] || "#999", stroke: "#333",
+      "stroke-width": 1.5 }),
+    s("text", { x: cx, y: cy + 27, class: "iz-price", "text-anchor": "middle" }, String(corner.price)),
     s("title", {}, `${corner.drink}: ${yen(corner.price)}`));
 }
 
@@ -105,9 +107,9 @@ function side(view) {
   return [pricesPanel(view)];
 }
 
-// A phone: the town and the prices under the player's own moves.
+// A phone: the town under the player's own moves (the prices come with the side panels).
 function phoneExtra(view) {
-  return [gridPanel(view), pricesPanel(view)];
+  return [gridPanel(view)];
 }
 
 export default { side, result, phoneExtra, overExtra: generic.overExtra };
