@@ -28,10 +28,18 @@ def act(state, kind, **args):
 
 def game(n=2, order=None, bids=None, **options):
     """Order discs drawn in ``order`` (default 0, 1, ...), then the first bids (default all 0)."""
-    state = iz.setup({"names": [f"P{i + 1}" for i in range(n)], "options": options})
+    state = laid_out(iz.setup({"names": [f"P{i + 1}" for i in range(n)], "options": options}))
     for p in (order or range(n))[:n - 1]:
         state = play(state, Move("order_disc", CHANCE, {"seat": p}))
     return bid(state, bids or [0] * n)
+
+
+def laid_out(state, *two_lots):
+    """The table marks the cards with two lots (if it is asked), then says it is done."""
+    if state.phase == "layout":
+        state = play(state, *[Move("two_lot_card", CHANCE, {"card": c}) for c in two_lots],
+                     Move("layout_done", CHANCE, {}))
+    return state
 
 
 def bid(state, amounts):
@@ -53,7 +61,7 @@ def test_registered_and_set_up_by_player_count():
         assert (s.grid.size, s.grid.blocked) == (size, blocked)
     s = iz.setup({"names": ["A", "B"]})
     assert [s.price(c) for c in s.options.colour_row] == [100, 100, 200, 200, 300, 300]
-    assert [x.yen for x in s.seats] == [1000, 1000] and len(s.crates) == 36 and s.phase == "order"
+    assert [x.yen for x in s.seats] == [1000, 1000] and len(s.crates) == 36 and s.phase == "layout"
     with pytest.raises(IllegalMove, match="is played by 2 to 5 players"):
         iz.setup({"names": ["A"]})
     with pytest.raises(IllegalMove, match="two_lots must name plot cards 0 to 8"):
@@ -62,8 +70,22 @@ def test_registered_and_set_up_by_player_count():
         iz.setup({"names": ["A", "B"], "options": {"colour_row": ["red"] * 6}})
 
 
+def test_the_table_marks_the_cards_with_two_lots_unless_the_option_names_them():
+    """000 IZAKAYA, Bauaktion: a card with two dark plot borders holds two separate buildings."""
+    s = iz.setup({"names": ["A", "B"]})
+    odds = dict((m.kind + str(m.args.get("card", "")), p) for m, p in iz.chance(s).outcomes)
+    assert odds["layout_done"] == 0.5 and "two_lot_card4" not in odds and len(odds) == 9
+    s = play(s, Move("two_lot_card", CHANCE, {"card": 3}))
+    refused(s, Move("two_lot_card", CHANCE, {"card": 3}), "a plot card not marked yet")
+    refused(s, Move("two_lot_card", CHANCE, {"card": 4}), "not 4")
+    s = laid_out(s, 8)
+    assert s.phase == "order" and [c for c, k in enumerate(s.lots) if k == 2] == [3, 8]
+    s = iz.setup({"names": ["A", "B"], "options": {"two_lots": [0]}})
+    assert s.phase == "order" and s.lots[0] == 2
+
+
 def test_the_turn_order_is_drawn_disc_by_disc_the_last_one_known():
-    s = iz.setup({"names": ["A", "B", "C"]})
+    s = laid_out(iz.setup({"names": ["A", "B", "C"]}))
     assert [m.args["seat"] for m in iz.legal_moves(s, CHANCE)] == [0, 1, 2]
     s = play(s, Move("order_disc", CHANCE, {"seat": 2}))
     refused(s, Move("order_disc", CHANCE, {"seat": 2}), "'seat' must be one of 0, 1")
@@ -76,7 +98,7 @@ def test_sealed_bids_all_go_to_the_pot_highest_first_ties_swap():
     goes first; tied bidders swap their places."""
     s = game(3, bids=[0, 0, 0])
     assert s.order == (2, 1, 0) and s.pot == 0           # all tied: the order turns round
-    s = iz.setup({"names": ["A", "B", "C"]})
+    s = laid_out(iz.setup({"names": ["A", "B", "C"]}))
     s = play(s, Move("order_disc", CHANCE, {"seat": 0}), Move("order_disc", CHANCE, {"seat": 1}))
     s = play(s, Move("bid", 0, {"amount": 200}))
     assert iz.view(s, 1)["players"][0]["bid"] is None and iz.view(s, 0)["players"][0]["bid"] == 200

@@ -12,11 +12,15 @@ plots and a pyramid on one of them (three claim discs in a line earn a free buil
 on the architect to build a JUTAKU piece on a plot. When the pot reaches its mark, one more
 action phase is played. Each building scores the prices of the drinks at its card's corners
 times its storeys; with the yen in hand that is the score. What JUTAKU contributes is entered as
-data (which cards have two lots: option ``two_lots``) and taps (the storeys a building has).
+taps (which cards have two lots, at the start, or option ``two_lots``; the storeys a building has).
 
 >>> s = setup({"names": ["Aki", "Ben"]})
->>> s.phase, s.grid.size, s.grid.blocked, [m.args for m in legal_moves(s, "chance")]
-('order', 3, (4,), [{'seat': 0}, {'seat': 1}])
+>>> s.phase, s.grid.size, s.grid.blocked, len(legal_moves(s, "chance"))
+('layout', 3, (4,), 9)
+>>> s, _ = apply(s, Move("two_lot_card", "chance", {"card": 0}))
+>>> s, _ = apply(s, Move("layout_done", "chance", {}))
+>>> s.phase, s.lots[:2], [m.args for m in legal_moves(s, "chance")]
+('order', (2, 1), [{'seat': 0}, {'seat': 1}])
 """
 from __future__ import annotations
 
@@ -25,10 +29,10 @@ from typing import Any, Mapping
 
 from ...drinks import SHAPES
 from ..declared import Declared, Kind, Phase
-from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from ..engine import CHANCE, ChanceChoice, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
 from .common import arg_int, arg_text, seat_in, seat_names, set_at, top
 from .izakaya_grid import Grid
-from .izakaya_state import ACT, BID, COLOURS, OVER, ORDER, Options, Seat, State, card_value, scores
+from .izakaya_state import ACT, BID, COLOURS, LAYOUT, OVER, ORDER, Options, Seat, State, card_value, scores
 from .sealed import Bidding, bidders, check_bid, redraw_bids
 
 NAME = "izakaya"
@@ -48,8 +52,34 @@ def start(opts: Options, config: Mapping[str, Any]) -> State:
         raise IllegalMove(f"option two_lots must name plot cards 0 to {most} (not the blocked middle), not {card}")
     lots = tuple(0 if c in grid.blocked else 2 if c in opts.two_lots else 1 for c in grid.cards)
     crates = frozenset(f"{c}-{s.value}" for c in COLOURS for s in SHAPES)
-    return State(opts, tuple(Seat(n, opts.start_yen) for n in names), grid, lots,
+    return State(opts, tuple(Seat(n, opts.start_yen) for n in names), grid, lots, phase=ORDER if opts.two_lots else LAYOUT,
                  coins=tuple(opts.start_coins), crates=crates, pieces=opts.pieces)
+
+
+# --- the JUTAKU cards as they lie: which have two lots ----------------------------------------
+
+def _layout_outcomes(state: State) -> ChanceSpec:
+    # For the simulated table and random games: as likely done as another two-lot card.
+    single = [c for c in state.grid.plots if state.lots[c] == 1]
+    done = Move("layout_done", CHANCE, {})
+    if not single:
+        return uniform([done])
+    return ChanceChoice(tuple((Move("two_lot_card", CHANCE, {"card": c}), 0.5 / len(single)) for c in single)
+                        + ((done, 0.5),))
+
+
+def _two_lot_card(state: State, move: Move) -> tuple[State, list[Event]]:
+    card = arg_int(move, "card")
+    if card not in state.grid.plots or state.lots[card] != 1:
+        most = state.grid.size ** 2 - 1
+        raise IllegalMove(f"'card' must be a plot card not marked yet, 0 to {most}; not {card}")
+    lots = tuple(2 if c == card else k for c, k in enumerate(state.lots))
+    return replace(state, lots=lots), [Event("two_lot_card", {"card": card})]
+
+
+def _layout_done(state: State, move: Move) -> tuple[State, list[Event]]:
+    doubles = [c for c, k in enumerate(state.lots) if k == 2]
+    return replace(state, phase=ORDER), [Event("layout_done", {"cards": doubles})]
 
 
 # --- the turn order drawn at the start --------------------------------------------------------
@@ -405,6 +435,8 @@ def _build_info(state: State, move: Move) -> MoveInfo:
 GAME = Declared(
     name=NAME, title=TITLE, players=PLAYERS, options=Options, start=start,
     phases=(
+        Phase(LAYOUT, "the plot cards with two dark plot borders (then: done)", outcomes=_layout_outcomes,
+              ends="when the table says every card with two lots is marked"),
         Phase(ORDER, "the next disc drawn for the turn order", outcomes=_discs_left,
               ends="when every player's disc is drawn (the last one is known)"),
         Phase(BID, "the sealed bids for the turn order", acting=bidders,
@@ -414,6 +446,8 @@ GAME = Declared(
         Phase(OVER, "nothing"),
     ),
     kinds=(
+        Kind("two_lot_card", _two_lot_card, f"{RULE}: Bauaktion", phases=(LAYOUT,), chance=True),
+        Kind("layout_done", _layout_done, f"{RULE}: Vorbereitung", phases=(LAYOUT,), chance=True),
         Kind("order_disc", _order_disc, f"{RULE}: Vorbereitung", phases=(ORDER,), chance=True),
         Kind("bid", _bid, f"{RULE}: Bieten um die Zugreihenfolge", phases=(BID,), listed=_bids, info=_bid_info,
              secret=True, open_events=("bids_opened", "turn_order", "last_phase")),

@@ -20,7 +20,7 @@ from ..options import GameOptions, Items, Players, Whole, WholeIn
 from .izakaya_grid import Grid
 from .sealed import Bidding
 
-ORDER, BID, ACT, OVER = "order", "bid", "act", "over"
+LAYOUT, ORDER, BID, ACT, OVER = "layout", "order", "bid", "act", "over"
 COLOURS = CARD_IDS[:6]
 # The pot that ends the game after one more action phase, by player count (rule book: Spielende).
 END_POT = {2: 1500, 3: 2300, 4: 3000, 5: 4000}
@@ -33,7 +33,8 @@ class Options(GameOptions):
     end_pot: Whole = 0                          # 0: by player count (1,500 / 2,300 / 3,000 / 4,000)
     bid_step: WholeIn(1, 10_000) = 100
     grid: WholeIn(0, 7) = 0                     # cards per side; 0: by player count (3, 3, 4, 5)
-    two_lots: Items(WholeIn(0, 48)) = ()        # cards (row by row from 0) with two dark plot borders
+    two_lots: Items(WholeIn(0, 48)) = ()        # cards (row by row from 0) with two dark plot borders;
+    #                                             () = the table taps them at the start (phase "layout")
     colour_row: Items(str) = COLOURS            # the colour cards left to right
     start_coins: Items(WholeIn(0, 10)) = (1, 1, 2, 2, 3, 3)   # 100-yen coins on each, left to right
     coin: WholeIn(1, 10_000) = 100
