@@ -260,8 +260,8 @@ def test_a_refused_move_changes_nothing_and_the_view_is_json_ready():
 def test_module_doctests():
     import doctest
 
-    from companion.rules.games import izakaya_grid, izakaya_state
+    from companion.rules.games import izakaya_grid, izakaya_state, izakaya_view
 
-    for module in (iz, izakaya_grid, izakaya_state):
+    for module in (iz, izakaya_grid, izakaya_state, izakaya_view):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__

@@ -29,17 +29,18 @@ from typing import Any, Mapping
 
 from ...drinks import SHAPES
 from ..declared import Declared, Kind, Phase
-from ..engine import CHANCE, ChanceChoice, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from ..engine import CHANCE, ChanceChoice, ChanceSpec, Event, IllegalMove, Move, Pending, uniform
 from .common import arg_int, arg_text, seat_in, seat_names, set_at, top
 from .izakaya_grid import Grid
-from .izakaya_state import ACT, BID, COLOURS, LAYOUT, OVER, ORDER, Options, Seat, State, card_value, scores
+from .izakaya_state import (ACT, BID, BUILD, CLAIM, COLOURS, LAYOUT, OVER, ORDER, PASS, PRICE, Options, Seat, State,
+                            scores)
+from .izakaya_view import bid_info, build_info, payouts, view
 from .sealed import Bidding, bidders, check_bid, redraw_bids
 
 NAME = "izakaya"
 TITLE = "IZAKAYA"
 PLAYERS = (2, 3, 4, 5)
 RULE = "000 IZAKAYA"
-PRICE, CLAIM, BUILD, PASS = "price", "claim", "build", "pass"
 
 
 def start(opts: Options, config: Mapping[str, Any]) -> State:
@@ -144,16 +145,12 @@ def ordered_by_bids(before: tuple[int, ...], bids: Mapping[int, int]) -> tuple[i
 
 # --- the action phase: whose disc, and what each space does -----------------------------------
 
-def _actor(state: State) -> int:
-    return state.owed if state.owed is not None else state.order[state.step % state.n]
-
-
 def acting(state: State) -> list[Pending]:
-    return [Pending(_actor(state))]
+    return [Pending(state.actor)]
 
 
 def _waiting_for_disc(state: State) -> str:
-    holder = state.names[_actor(state)]
+    holder = state.names[state.actor]
     if state.owed is not None:
         return f"{holder} to build the free piece"
     return f"{holder} to lay an action disc"
@@ -357,7 +354,7 @@ def _pass(state: State, move: Move) -> tuple[State, list[Event]]:
     return _laid(state, seat, PASS, [Event("passed", {"seat": seat})])
 
 
-# --- the end --------------------------------------------------------------------------------
+# --- the end (the view and payouts: izakaya_view.py) ------------------------------------------
 
 def _finish(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     totals = [s.yen + b for s, b in zip(state.seats, scores(state))]
@@ -365,71 +362,6 @@ def _finish(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     winners = top({p: state.seats[p].yen for p in best}, best)   # a tie: who kept the most yen
     state = replace(state, phase=OVER, winners=winners)
     return state, events + [Event("game_over", {"winners": list(winners), "totals": totals})]
-
-
-def payouts(state: State) -> dict:
-    built = scores(state)
-    return {"yen": [s.yen for s in state.seats], "buildings": built,
-            "projected": [s.yen + b for s, b in zip(state.seats, built)], "pot": state.pot,
-            "final": state.phase == OVER, "winners": list(state.winners)}
-
-
-# --- the view -------------------------------------------------------------------------------
-
-def view(state: State, viewer: int | None) -> dict:
-    o, g = state.options, state.grid
-    built = scores(state)
-    turn = _actor(state) if state.phase == ACT else None
-    sealed = state.bidding is not None
-    players = [{
-        "seat": p, "name": s.name, "yen": s.yen, "buildings": built[p], "total": s.yen + built[p],
-        "discs": o.action_discs - state.laid(p) if state.phase == ACT else o.action_discs,
-        "claim_discs": o.claim_discs - len(s.claims), "pyramids": o.pyramids - len(s.plots),
-        "plots": list(s.plots), "place": state.order.index(p) + 1 if p in state.order else None,
-        "has_bid": sealed and state.bidding.has_bid(p), "turn": turn == p,
-        "bid": state.bidding.amount(p) if sealed and p == viewer else None,
-    } for p, s in enumerate(state.seats)]
-    return {
-        "game": NAME, "phase": state.phase, "round": state.round, "max_rounds": o.max_rounds,
-        "players": players, "turn": turn, "order": list(state.order),
-        "pot": state.pot, "end_pot": o.threshold, "last_phase": state.last_phase,
-        "bidding": state.bidding.view(viewer) if sealed else None,
-        "grid": {"size": g.size, "blocked": list(g.blocked),
-                 "cards": [{"card": c, "owner": state.owner(c), "lots": state.lots[c],
-                            "storeys": [state.storeys(c, k) for k in range(state.lots[c])],
-                            "value": card_value(state, c)} for c in g.cards],
-                 "corners": [{"corner": k, "four": k in g.four_corners, "drink": state.drink_at(k),
-                              "price": state.price(d.split("-", 1)[0]) if (d := state.drink_at(k)) else None}
-                             for k in g.corners],
-                 "open_corners": list(g.open_corners(k for k, _ in state.drinks)),
-                 "claims": [{"plot": a, "neighbour": b, "seat": p} for p, s in enumerate(state.seats)
-                            for a, b in s.claims]},
-        "prices": [{"colour": c, "yen": state.price(c), "crate": sum(1 for d in state.crates if d.startswith(c + "-")),
-                    "disc": next((p for p, sp in state.spaces if sp == c), None)} for c in o.colour_row],
-        "price_move_used": state.used(PRICE), "pieces": state.pieces, "free_build": state.owed,
-        "spaces": [{"seat": p, "space": sp} for p, sp in state.spaces],
-        "last": dict(state.last) if state.last else None,
-        "winners": list(state.winners), "over": state.phase == OVER,
-        "final": {"yen": [s.yen for s in state.seats], "buildings": built,
-                  "totals": [s.yen + b for s, b in zip(state.seats, built)]} if state.phase == OVER else None,
-    }
-
-
-# --- what moves cost and why ----------------------------------------------------------------
-
-def _bid_info(state: State, move: Move) -> MoveInfo:
-    amount = int(move.args.get("amount", 0))
-    return MoveInfo(cost=amount, why="why.izakaya.bid", params={"amount": amount})
-
-
-def _build_info(state: State, move: Move) -> MoveInfo:
-    plot = move.args.get("plot")
-    if not isinstance(plot, int) or plot not in state.grid.plots:
-        return MoveInfo()
-    if state.owner(plot) != move.player:   # another's plot, or nobody's: it scores nothing for the builder
-        return MoveInfo()
-    value, storeys = card_value(state, plot), int(move.args.get("storeys", 0))
-    return MoveInfo(pays_up_to=value * storeys, why="why.izakaya.build", params={"drinks_yen": value, "storeys": storeys})
 
 
 GAME = Declared(
@@ -449,14 +381,14 @@ GAME = Declared(
         Kind("two_lot_card", _two_lot_card, f"{RULE}: Bauaktion", phases=(LAYOUT,), chance=True),
         Kind("layout_done", _layout_done, f"{RULE}: Vorbereitung", phases=(LAYOUT,), chance=True),
         Kind("order_disc", _order_disc, f"{RULE}: Vorbereitung", phases=(ORDER,), chance=True),
-        Kind("bid", _bid, f"{RULE}: Bieten um die Zugreihenfolge", phases=(BID,), listed=_bids, info=_bid_info,
+        Kind("bid", _bid, f"{RULE}: Bieten um die Zugreihenfolge", phases=(BID,), listed=_bids, info=bid_info,
              secret=True, open_events=("bids_opened", "turn_order", "last_phase")),
         Kind("drink", _drink, f"{RULE}: Aktionsphase (farbige Flaschen)", phases=(ACT,), listed=_drinks),
         Kind("price", _price, f"{RULE}: Aktionsphase (Preisanpassung)", phases=(ACT,), listed=_prices),
         Kind("claim", _claim, f"{RULE}: Aktionsphase (Grundstück beanspruchen)", phases=(ACT,), listed=_claims),
-        Kind("build", _build, f"{RULE}: Aktionsphase (Bauaktion)", phases=(ACT,), listed=_builds, info=_build_info),
+        Kind("build", _build, f"{RULE}: Aktionsphase (Bauaktion)", phases=(ACT,), listed=_builds, info=build_info),
         Kind("free_build", _free_build, f"{RULE}: Aktionsphase (Grundstück beanspruchen)", phases=(ACT,),
-             listed=_free_builds, info=_build_info),
+             listed=_free_builds, info=build_info),
         Kind("pass", _pass, f"{RULE}: Aktionsphase", phases=(ACT,), listed=_passes),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: state.names, redraw=redraw_bids,

@@ -21,6 +21,7 @@ from .izakaya_grid import Grid
 from .sealed import Bidding
 
 LAYOUT, ORDER, BID, ACT, OVER = "layout", "order", "bid", "act", "over"
+PRICE, CLAIM, BUILD, PASS = "price", "claim", "build", "pass"   # the spaces besides the colour cards
 COLOURS = CARD_IDS[:6]
 # The pot that ends the game after one more action phase, by player count (rule book: Spielende).
 END_POT = {2: 1500, 3: 2300, 4: 3000, 5: 4000}
@@ -102,6 +103,11 @@ class State:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.seats)
+
+    @property
+    def actor(self) -> int:
+        """Who lays the next action disc (or builds the free piece owed)."""
+        return self.owed if self.owed is not None else self.order[self.step % self.n]
 
     def price(self, colour: str) -> int:
         return self.coins[self.options.colour_row.index(colour)] * self.options.coin
