@@ -53,7 +53,8 @@ def start(opts: Options, config: Mapping[str, Any]) -> State:
         raise IllegalMove(f"option two_lots must name plot cards 0 to {most} (not the blocked middle), not {card}")
     lots = tuple(0 if c in grid.blocked else 2 if c in opts.two_lots else 1 for c in grid.cards)
     crates = frozenset(f"{c}-{s.value}" for c in COLOURS for s in SHAPES)
-    return State(opts, tuple(Seat(n, opts.start_yen) for n in names), grid, lots, phase=ORDER if opts.two_lots else LAYOUT,
+    return State(opts, tuple(Seat(n, opts.start_yen) for n in names), grid, lots,
+                 phase=ORDER if opts.two_lots else LAYOUT,     # the cards named already, or tapped now
                  coins=tuple(opts.start_coins), crates=crates, pieces=opts.pieces)
 
 
@@ -180,7 +181,8 @@ def _phase_done(state: State, events: list[Event]) -> tuple[State, list[Event]]:
 
 
 def _colours_open(state: State) -> list[str]:
-    return [c for c in state.options.colour_row if not state.used(c) and any(d.startswith(c + "-") for d in state.crates)]
+    return [c for c in state.options.colour_row
+            if not state.used(c) and any(d.startswith(c + "-") for d in state.crates)]
 
 
 def _drinks(state: State, seat: int) -> list[Move]:
@@ -230,8 +232,9 @@ def _price(state: State, move: Move) -> tuple[State, list[Event]]:
     coins[row.index(a)] -= 1
     coins[row.index(b)] += 1
     state = replace(state, coins=tuple(coins), last={"seat": seat, "kind": "price", "from": a, "onto": b})
-    return _laid(state, seat, PRICE, [Event("price_moved", {"seat": seat, "from": a, "onto": b,
-                                                            "from_price": state.price(a), "onto_price": state.price(b)})])
+    moved = Event("price_moved", {"seat": seat, "from": a, "onto": b, "from_price": state.price(a),
+                                  "onto_price": state.price(b)})
+    return _laid(state, seat, PRICE, [moved])
 
 
 def _claimable(state: State, seat: int) -> list[tuple[int, int]]:
@@ -305,7 +308,8 @@ def _free_builds(state: State, seat: int) -> list[Move]:
 def _built(state: State, move: Move) -> tuple[State, list[Event]]:
     seat = move.player
     plot, lot, storeys = arg_int(move, "plot"), arg_int(move, "lot", 0), arg_int(move, "storeys")
-    if Move(move.kind, seat, {"plot": plot, "lot": lot, "storeys": storeys}) not in _build_moves(state, seat, move.kind):
+    asked = Move(move.kind, seat, {"plot": plot, "lot": lot, "storeys": storeys})
+    if asked not in _build_moves(state, seat, move.kind):
         raise IllegalMove(_why_no_build(state, seat, plot, lot, storeys))
     pieces = next((b[3] for b in state.buildings if b[:2] == (plot, lot)), 0) + 1
     buildings = tuple(sorted([b for b in state.buildings if b[:2] != (plot, lot)] + [(plot, lot, storeys, pieces)]))

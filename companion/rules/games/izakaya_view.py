@@ -76,4 +76,5 @@ def build_info(state: State, move: Move) -> MoveInfo:
     if state.owner(plot) != move.player:   # another's plot, or nobody's: it scores nothing for the builder
         return MoveInfo()
     value, storeys = card_value(state, plot), int(move.args.get("storeys", 0))
-    return MoveInfo(pays_up_to=value * storeys, why="why.izakaya.build", params={"drinks_yen": value, "storeys": storeys})
+    return MoveInfo(pays_up_to=value * storeys, why="why.izakaya.build",
+                    params={"drinks_yen": value, "storeys": storeys})
