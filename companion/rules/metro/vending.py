@@ -41,7 +41,6 @@ from .stock_column import (COLOUR_IDS, GAP, SHAPE_IDS, STOCK_SET, DrinksState, c
 DROP = "drop"              # the phase waiting for the tower after a crate was thrown in
 FEE_STEP = 100             # yen per build of yours at that owner's stations, counted with the new one
 BOOK = "000 METRO DRINKS"
-KINDS = ("colour_card", "vend", "shape_card", "free_vend")
 
 
 def _drinks(state: State, move: Move) -> DrinksState:
@@ -374,3 +373,7 @@ KINDS_DECLARED = (
     Kind("drop", drop, f"{BOOK}: Farbkarten (our reading: the crate through the tower)", phases=(DROP,), chance=True),
     Kind("spill", spill, f"{BOOK}: Farbkarten (our reading: the crate through the tower)", chance=True, anytime=True),
 )
+
+# What a random playout picks from (playout.py): the listing of each of the variant's seat kinds.
+VARIANT_LISTS = {"colour_card": colour_card_moves, "vend": vend_moves, "shape_card": shape_card_moves,
+                 "free_vend": free_vend_moves}
