@@ -146,6 +146,8 @@ def _build(state: State, move: Move, p: int, sid, drink, fields) -> Applied:
 def _build_info(state: State, move: Move) -> MoveInfo:
     s = state.board.station_index[move.args["station"]]
     yen, count = fee(state, move.player, s)
+    if not yen:  # one's own station: nothing to explain
+        return MoveInfo()
     return MoveInfo(cost=yen, why="why.tokyo_metro.vend", params={"fee_yen": yen, "count": count})
 
 
