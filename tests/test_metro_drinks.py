@@ -23,11 +23,12 @@ from companion.rules.metro.estimate import determinize
 from companion.rules.metro.game import DRINKS as game
 from companion.rules.metro.game import GAME as tokyo
 from companion.rules.metro.pieces import on_board
-from companion.rules.metro.state import ACTIONS, DEAL, OVER, TRAINS
+from companion.rules.metro.state import ACTIONS, OVER, TRAINS
 from companion.rules.metro.stock_column import (COLOUR_IDS, GAP, STOCK_SET, bonus_for, crate_drinks,
                                                 station_bonus)
 from companion.rules.metro.vending import DROP, fee, free_builders
-from test_metro_support import NAMES, total_yen
+from test_metro_support import NAMES, to_actions, total_yen
+from test_metro_support import deal_all as deal
 
 DEFAULT_DECK = json.load(open("companion/rules/metro/data/action_cards.json"))
 
@@ -41,24 +42,6 @@ def new(n=3, **options):
 
 def apply(state, move):
     return game.apply(state, move)[0]
-
-
-def deal(state):
-    while state.phase == DEAL:
-        state = apply(state, game.chance(state).outcomes[0][0])
-    return state
-
-
-def to_actions(state):
-    state = deal(state)
-    n = len(state.seats)
-    for p in range(n):
-        state = apply(state, Move("bid", p, {"amount": 100 * (n - p)}))
-    fields = list(state.board.start_fields)
-    for p in state.order:
-        state = apply(state, Move("place", p, {"field": fields[3 * p]}))
-    assert state.phase == ACTIONS and state.order == tuple(range(n))
-    return state
 
 
 def with_drinks(state, **changes):

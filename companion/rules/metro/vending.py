@@ -233,12 +233,17 @@ def colour_card_moves(state: State, p: int) -> list[Move]:
     return [quick_move("colour_card", p, {"card": c}) for c in d.stock.slots if c in COLOUR_IDS]
 
 
+def _card_arg(move: Move, ids: tuple[str, ...], what: str) -> str:
+    card = str_arg(move, "card")
+    if card not in ids:
+        raise IllegalMove(f"{card!r} is no {what} card; {what} cards: {', '.join(ids)}", move)
+    return card
+
+
 def colour_card(state: State, move: Move) -> Applied:
     d = _drinks(state, move)
     p = move.player
-    card = str_arg(move, "card")
-    if card not in COLOUR_IDS:
-        raise IllegalMove(f"{card!r} is no colour card; colour cards: {', '.join(COLOUR_IDS)}", move)
+    card = _card_arg(move, COLOUR_IDS, "colour")
     if card not in d.stock.slots:
         raise IllegalMove(f"the {card} colour card is not face up in the {STOCK_SET} column", move)
     if not _free_disc(state, p):
@@ -276,9 +281,7 @@ def shape_card_moves(state: State, p: int) -> list[Move]:
 def shape_card(state: State, move: Move) -> Applied:
     d = _drinks(state, move)
     p = move.player
-    card = str_arg(move, "card")
-    if card not in SHAPE_IDS:
-        raise IllegalMove(f"{card!r} is no shape card; shape cards: {', '.join(SHAPE_IDS)}", move)
+    card = _card_arg(move, SHAPE_IDS, "shape")
     if card not in d.stock.slots and card not in d.shape_cards[p]:
         raise IllegalMove(f"the {card} shape card is neither face up in the {STOCK_SET} column nor one of yours", move)
     if (card, 0) in state.occupied:
