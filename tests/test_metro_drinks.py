@@ -409,13 +409,31 @@ def check_drinks_invariants(state, start_yen_total):
     json.dumps(game.view(state, None))
 
 
-def play(config, seed, check=True):
+JUNK = [
+    lambda p: Move("colour_card", p, {"card": "gold"}),
+    lambda p: Move("colour_card", p, {"card": "tall_can"}),
+    lambda p: Move("shape_card", p, {"card": "red"}),
+    lambda p: Move("vend", p, {"station": "nowhere", "drink": "red-tall_can"}),
+    lambda p: Move("free_vend", p, {"station": 3, "drink": ["x"]}),
+    lambda p: Move("drop", CHANCE, {"out": ["red-tall_can", "red-tall_can"]}),
+    lambda p: Move("spill", CHANCE, {"out": ["lemon"]}),
+    lambda p: Move("move", p, {"card": "GM1", "action": 0, "field": 0, "builds": [{"station": "x"}] * 50}),
+]
+
+
+def play(config, seed, check=True, junk_rate=0.05):
     rng = random.Random(seed)
     state = game.setup(config)
     start = total_yen(state)
     moves = []
     while not game.is_over(state):
         who = game.pending(state)[0].actor
+        if check and rng.random() < junk_rate:
+            junk = rng.choice(JUNK)(who if who != CHANCE else 0)
+            before = state
+            with pytest.raises(IllegalMove):
+                game.apply(state, junk)
+            assert state == before
         move = random_move(game, state, rng) if who == CHANCE else drinks_policy(rng, game.legal_moves(state, who))
         state, _ = game.apply(state, move)
         moves.append(move)

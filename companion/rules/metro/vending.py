@@ -209,6 +209,8 @@ def walk_and_build(t: Taking, end: int, steps: int, taken: set[int]) -> Applied:
     if not isinstance(builds, (list, tuple)) or not all(
             isinstance(b, dict) and set(b) == {"station", "drink"} for b in builds):
         raise t.fail("'builds' must be a list of {\"station\": id, \"drink\": id}, in the order of the way")
+    if len(builds) > len(state.drinks.supplies[p]):
+        raise t.fail(f"{len(builds)} builds, but your supply holds {len(state.drinks.supplies[p])} drink(s)")
     board = state.board
     ids = {b["station"] for b in builds}
     way = next((w for w in _ways(state, state.seats[p].field, end, steps, taken)
