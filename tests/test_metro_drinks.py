@@ -27,6 +27,7 @@ from companion.rules.metro.state import ACTIONS, OVER, TRAINS
 from companion.rules.metro.stock_column import (COLOUR_IDS, GAP, STOCK_SET, bonus_for, crate_drinks,
                                                 station_bonus)
 from companion.rules.metro.vending import DROP, fee, free_builders
+from companion.sim.players import bot_move
 from test_metro_support import NAMES, to_actions, total_yen
 from test_metro_support import deal_all as deal
 
@@ -478,3 +479,17 @@ def test_a_random_game_builds_vending_machines_and_the_hints_redraw_the_stock_co
     redrawn = determinize(state, None, random.Random(1))
     assert game.view(redrawn, None) == game.view(state, None)
     assert len(redrawn.drinks.stock.discard) == len(state.drinks.stock.discard)
+
+
+def test_the_computer_players_greedy_strategy_plays_the_variant_to_the_end():
+    config = {"names": NAMES[:2], "options": {"cards_per_column": 5}}
+    state, rng = game.setup(config), random.Random(3)
+    start, taken = total_yen(state), Counter()
+    while not game.is_over(state):
+        who = game.pending(state)[0].actor
+        move = random_move(game, state, rng) if who == CHANCE else \
+            bot_move(game, state, game.legal_moves(state, who), f"seed-{len(taken)}")
+        taken[move.kind] += 1
+        state = apply(state, move)
+    check_drinks_invariants(state, start)
+    assert taken["colour_card"], taken
