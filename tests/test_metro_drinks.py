@@ -157,6 +157,7 @@ def test_a_colour_card_costs_a_disc_for_good_and_throws_its_crate_into_the_tower
     assert state.phase == ACTIONS and game.pending(state)[0].actor == 1
     assert state.drinks.supplies[0] == ("red-short_can", "red-tall_can")
     assert sorted(state.drinks.tower.inside) == sorted(set(crate_drinks("red")) - {"red-tall_can", "red-short_can"})
+    assert state.tower is state.drinks.tower, "where the table looks for what is stuck (table/observing.py)"
     view = game.view(state, None)
     assert view["players"][0]["drinks"] == ["red-short_can", "red-tall_can"] and view["players"][0]["colour_cards"] == ["red"]
     assert {"colour": "red", "holder": 0, "left": 2} in view["drinks"]["crates"]
@@ -493,3 +494,4 @@ def test_the_computer_players_greedy_strategy_plays_the_variant_to_the_end():
         state = apply(state, move)
     check_drinks_invariants(state, start)
     assert taken["colour_card"], taken
+

@@ -129,6 +129,12 @@ class State(NamedTuple):
     def options(self) -> Options:
         return self.rules.options
 
+    @property
+    def tower(self):
+        """METRO DRINKS: the tower (rules/tower.py) and what is stuck in it, where the table looks for
+        it in every tower game (table/observing.py); None in the other METRO games."""
+        return self.drinks.tower if self.drinks is not None else None
+
 
 def start(opts: Options, config: Mapping[str, Any]) -> State:
     """A new game (``config``: ``names``; ``opts``: the options it was checked to)."""
