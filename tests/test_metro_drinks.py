@@ -362,6 +362,8 @@ def test_a_train_paying_at_a_station_with_a_drink_adds_the_bonus():
     state = apply(state, Move("pass", 0, {}))
     state = apply(state, Move("pass", 1, {}))
     assert state.phase == TRAINS
+    preview = game.view(state, None)["preview"]
+    assert any(p.get("drink_bonus") == 200 for t in preview["trains"] for p in t["payouts"])
     yen, total = state.seats[1].yen, total_yen(state)
     state, events = game.apply(state, Move("run_trains", state.order[0], {}))
     bonus = [e.data for e in events if e.kind == "drink_bonus"]
@@ -369,7 +371,7 @@ def test_a_train_paying_at_a_station_with_a_drink_adds_the_bonus():
     run = game.view(state, None)["last_run"]
     assert run["drink_bonuses"][0]["station"] == board.stations[station].id and run["drink_bonuses"][0]["yen"] == 200
     got = sum(p["to_owner"] for p in run["payouts"] if p["owner"] == 1) + 200 * len(bonus)
-    assert state.seats[1].yen - yen == got == run["owner_income"][1]
+    assert state.seats[1].yen - yen == got == run["owner_income"][1] == preview["owner_income"][1]
     assert total_yen(state) == total
 
 
