@@ -34,6 +34,14 @@ from test_metro_support import deal_all as deal
 DEFAULT_DECK = json.load(open("companion/rules/metro/data/action_cards.json"))
 
 
+def eight_card_sets():
+    """The default deck cut to 8 cards a set, as long as OSAKA METRO's sets (a column of 8 stock cards)."""
+    deck = json.loads(json.dumps(DEFAULT_DECK))
+    for s in deck["sets"]:
+        s["cards"] = s["cards"][:8]
+    return deck
+
+
 def new(n=3, **options):
     config = {"names": NAMES[:n]}
     if options:
@@ -113,10 +121,7 @@ def test_the_deal_holds_every_colour_card_and_only_three_shape_cards():
 
 
 def test_eight_card_sets_make_a_column_of_eight_with_two_shape_cards():
-    deck = json.loads(json.dumps(DEFAULT_DECK))
-    for s in deck["sets"]:
-        s["cards"] = s["cards"][:8]
-    state = new(2, action_cards=deck, cards_per_column=2)
+    state = new(2, action_cards=eight_card_sets(), cards_per_column=2)
     assert state.drinks.stock.size == 8
     spec = rounds.deal_spec(with_drinks(state, stock=state.drinks.stock._replace(slots=("tall_can", "short_can"),
                                                                                 dealt=2))._replace(dealing=(6,)))
@@ -451,6 +456,8 @@ CONFIGS = st.sampled_from([
     {"names": NAMES[:2], "options": {"cards_per_column": 6, "start_yen": 6000, "bank_yen": 100_000}},
     {"names": NAMES[:3], "options": {"cards_per_column": 6, "start_yen": 6000, "bank_yen": 100_000,
                                      "drinks_through_tower": False}},
+    {"names": NAMES[:2], "options": {"cards_per_column": 5, "start_yen": 6000, "bank_yen": 100_000,
+                                     "action_cards": eight_card_sets()}},
 ])
 
 
