@@ -18,6 +18,8 @@ A round runs through these phases (``PHASES``; game.py declares who acts in each
     actions   in player order: take an action or pass, until everyone has passed
                                                           (action_phase.py, card_actions.py, ...)
     trains    the first player starts the train phase; riders decide at the stops (trains.py)
+    drop      METRO DRINKS only, chance: what came out of the tower after a colour card's crate
+              was thrown in; then the action phase goes on (vending.py)
     over      final scoring done (scoring.py)
 """
 from __future__ import annotations
