@@ -18,6 +18,8 @@ A round runs through these phases (``PHASES``; game.py declares who acts in each
     actions   in player order: take an action or pass, until everyone has passed
                                                           (action_phase.py, card_actions.py, ...)
     trains    the first player starts the train phase; riders decide at the stops (trains.py)
+    drop      METRO DRINKS only, chance: what came out of the tower after a colour card's crate
+              was thrown in; then the action phase goes on (vending.py)
     over      final scoring done (scoring.py)
 """
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ..engine import IllegalMove, Move
 from .board import Board
 from .options import Options, Rules, rules_of
 from .options import rules_for as rules_for  # for scripts and tests
+from .stock_column import DrinksState, new_drinks
 
 DEAL, BID, TIE, MOVEMENT, ACTIONS, TRAINS, OVER = (
     "deal", "bid", "tie_break", "movement", "actions", "trains", "over")
@@ -55,7 +58,7 @@ class Seat(NamedTuple):
     tempo_now: int = 0       # tempo tokens assigned in this turn (no passing after that)
     vehicle: int = 0         # which of the line's vehicles the meeple rides (0, or 1: the second tram/bus)
     set_aside: int = 0       # yen from sales (OSAKA METRO), not spendable; added at the end
-    boxed: int = 0           # action discs returned to the box for good (OSAKA METRO's invest_disc)
+    boxed: int = 0           # action discs returned to the box for good (OSAKA METRO's invest_disc, METRO DRINKS' colour cards)
     copies: tuple[tuple[str, int], ...] = ()        # copy actions holding this seat's disc, not yet used
 
 
@@ -96,6 +99,7 @@ class RunLog(NamedTuple):
     payouts: tuple[tuple[int, int, int, int, int, int], ...] = ()   # (line, stop index, owner, to_owner, value, vehicle)
     fares: tuple[tuple[int, int, int], ...] = ()               # (seat, line, fare) per boarding
     left: tuple[int, ...] = ()                                 # lines whose train left the board
+    bonuses: tuple[tuple[int, int, int, int, str], ...] = ()   # METRO DRINKS: (line, stop index, owner, yen, colour)
 
 
 class State(NamedTuple):
@@ -126,6 +130,7 @@ class State(NamedTuple):
     # that train there again; under rules version 1, no boarding any train there). A place is a
     # station index, or a small stop's ``-1 - circle`` (see stop_place).
     barred: tuple[tuple[int, int, int], ...] = ()
+    drinks: DrinksState | None = None    # METRO DRINKS only: the stock column, crates, drinks (vending.py)
 
     @property
     def board(self) -> Board:
@@ -134,6 +139,12 @@ class State(NamedTuple):
     @property
     def options(self) -> Options:
         return self.rules.options
+
+    @property
+    def tower(self):
+        """METRO DRINKS: the tower (rules/tower.py) and what is stuck in it, where the table looks for
+        it in every tower game (table/observing.py); None in the other METRO games."""
+        return self.drinks.tower if self.drinks is not None else None
 
 
 def start(opts: Options, config: Mapping[str, Any]) -> State:
@@ -147,13 +158,20 @@ def start(opts: Options, config: Mapping[str, Any]) -> State:
                        specs_left=o.speculations) for name in names)
     board = rules.board
     columns = tuple(Column(rules.deck.groups(i)) for i in range(len(rules.deck.sets)))
-    dealing = tuple(c for c in range(len(columns)) for _ in range(rules.per_column))
+    drinks = None
+    if o.drinks:  # METRO DRINKS: the stock column deals after the action-card columns (stock_column.py)
+        size = min(len(s.cards) for s in rules.deck.sets)
+        if not 6 <= size <= 12:
+            raise IllegalMove(f"METRO DRINKS needs action-card sets of 6 to 12 cards (the stock column is as long: "
+                              f"its 6 colour cards and up to 6 shape cards); these have {size}")
+        drinks = new_drinks(size, len(board.stations), n)
+    dealing = tuple(c for c in range(len(columns) + (drinks is not None)) for _ in range(rules.per_column))
     return State(
         rules=rules, phase=DEAL, round=1, seats=seats, order=tuple(range(n)), turn=0,
         lines=tuple(LineState() for _ in board.lines), pyramids=tuple(-1 for _ in board.stations),
         columns=columns, dealing=dealing, occupied=frozenset(), placed=(),
         tempo_supply=o.tempo_tokens, bicycles=o.bicycles, loan_supply=o.loan_tokens,
-        disc_supply=tuple(o.extra_discs for _ in range(n)), bank=o.bank_yen - n * o.start_yen,
+        disc_supply=tuple(o.extra_discs for _ in range(n)), bank=o.bank_yen - n * o.start_yen, drinks=drinks,
     )
 
 
