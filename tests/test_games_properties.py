@@ -524,7 +524,8 @@ def test_every_config_plays_to_the_end(name):
 # under which it imports the game module it plays.
 PLAYED_ELSEWHERE = {"pocari_bet": ("test_pocari_properties", "pb"),
                     "tokyo_metro": ("test_metro_properties", "metro"),
-                    "osaka_metro": ("test_metro_osaka", "OSAKA")}
+                    "osaka_metro": ("test_metro_osaka", "OSAKA"),
+                    "metro_drinks": ("test_metro_drinks", "game")}
 
 
 def test_every_registered_game_has_random_playouts_and_every_configuration_a_game():

@@ -463,7 +463,9 @@ CONFIGS = st.sampled_from([
 
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=CONFIGS, seed=st.integers(0, 2**32 - 1))
-def test_random_drinks_games_keep_yen_drinks_and_discs(config, seed):
+def test_random_playouts_keep_the_invariants(config, seed):
+    """Random METRO DRINKS games end with yen, drinks, discs and stock cards where they belong
+    (checked after every move) and replay to the same state."""
     state, moves = play(config, seed)
     assert state.phase == OVER
     again = game.setup(config)
