@@ -18,7 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal, Mapping, Sequence
 from pydantic import BeforeValidator
 
 from ..engine import IllegalMove
-from ..options import GameOptions, Whole, WholeIn
+from ..options import GameOptions, Text, Whole, WholeIn
 from .board import Board, default_board, load_board
 from .cards import (Deck, RevenueTrack, StockCards, default_deck, default_stock, default_track, load_deck,
                     load_stock, load_track)
@@ -82,6 +82,9 @@ class Options(GameOptions):
     action_cards: DataFile = None
     stock_cards: DataFile = None
     revenue_track: DataFile = None
+    # The name of the table's own set the files above came from (table/table_cards.py fills both);
+    # "": none named. Only shown: the view says which set a game plays.
+    table_cards: Text = ""
     # Who may not board at the station where they got off, in the same train phase: the train they
     # left ("that_train"), or everyone on any train ("any_train", how rules version 1 read it).
     reboarding: Literal["that_train", "any_train"] = "that_train"
