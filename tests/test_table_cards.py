@@ -69,31 +69,31 @@ def test_a_set_is_checked_saved_listed_got_and_deleted(client):
     assert summary["board"]["from"] == "corrections" and summary["stock_cards"]["lines"][0]["surcharges"] == [0, 300]
     assert summary["revenue_track"]["rows"][0] == [0, 500, 200] and summary["action_cards"]["sets"][0]["id"] == "XGM"
     assert summary["players"] == [1, 2, 3, 4, 5]
-    assert client.get("/api/table-cards").json()["sets"] == []   # a check saves nothing
+    assert client.get("/api/table-cards/sets").json()["sets"] == []   # a check saves nothing
 
-    r = client.post("/api/table-cards", json=OURS)
+    r = client.post("/api/table-cards/sets", json=OURS)
     assert r.status_code == 201, r.text
     set_id = r.json()["id"]
     assert r.json()["new"] is True
-    listed = client.get("/api/table-cards").json()["sets"]
+    listed = client.get("/api/table-cards/sets").json()["sets"]
     assert [(s["id"], s["name"], s["system"]) for s in listed] == [(set_id, "Our box", "tokyo")]
     assert listed[0]["files"] == ["board_corrections", "action_cards", "stock_cards", "revenue_track"]
-    got = client.get(f"/api/table-cards/{set_id}").json()
+    got = client.get(f"/api/table-cards/sets/{set_id}").json()
     assert got["content"]["stock_cards"] == OURS["stock_cards"]
-    again = client.post("/api/table-cards", json={**OURS, "revenue_track": track_paying(400, 100)})
+    again = client.post("/api/table-cards/sets", json={**OURS, "revenue_track": track_paying(400, 100)})
     assert again.json()["id"] == set_id and again.json()["new"] is False   # the same name: replaced
-    assert client.get(f"/api/table-cards/{set_id}").json()["content"]["revenue_track"]["rows"][0] == [0, 400, 100]
+    assert client.get(f"/api/table-cards/sets/{set_id}").json()["content"]["revenue_track"]["rows"][0] == [0, 400, 100]
 
-    assert client.delete(f"/api/table-cards/{set_id}").status_code == 200
-    assert client.get("/api/table-cards").json()["sets"] == []
-    assert client.delete(f"/api/table-cards/{set_id}").status_code == 404
-    assert client.get(f"/api/table-cards/{set_id}").status_code == 404
+    assert client.delete(f"/api/table-cards/sets/{set_id}").status_code == 200
+    assert client.get("/api/table-cards/sets").json()["sets"] == []
+    assert client.delete(f"/api/table-cards/sets/{set_id}").status_code == 404
+    assert client.get(f"/api/table-cards/sets/{set_id}").status_code == 404
 
 
 def test_bad_files_answer_their_file_place_and_reason_and_nothing_is_saved(client):
     bad = {**OURS, "board_corrections": corrections(lines={"Q": {"shares": 2}}),
            "stock_cards": stock_without("M", 2), "revenue_track": {**track_paying(500, 200), "step": "100"}}
-    for path in ("/api/table-cards/check", "/api/table-cards"):
+    for path in ("/api/table-cards/check", "/api/table-cards/sets"):
         r = client.post(path, json=bad)
         assert r.status_code == 422, r.text
         faults = {f["file"]: f for f in r.json()["faults"]}
@@ -115,23 +115,23 @@ def test_bad_files_answer_their_file_place_and_reason_and_nothing_is_saved(clien
     assert fault["where"] == "/lines/G/stops/1" and "no-such-circle" in fault["reason"]
     r = client.post("/api/table-cards/check", json={"board": default_board_data(), "board_corrections": corrections()})
     assert r.status_code == 422 and "not both" in r.json()["faults"][0]["reason"]
-    r = client.post("/api/table-cards", json={**OURS, "name": "  "})
+    r = client.post("/api/table-cards/sets", json={**OURS, "name": "  "})
     assert r.status_code == 422 and "name" in r.json()["detail"]
     r = client.post("/api/table-cards/check", json={**OURS, "board": "not a file"})
     assert r.status_code == 422
     r = client.post("/api/table-cards/check", json=bad, headers={"Accept-Language": "de"})
     assert r.status_code == 422 and r.json()["detail"].startswith("die eigenen Karten")
-    assert client.get("/api/table-cards").json()["sets"] == []
+    assert client.get("/api/table-cards/sets").json()["sets"] == []
 
 
 def test_only_the_host_sees_and_changes_the_sets(client):
-    assert client.get("/api/table-cards", headers=NOBODY).status_code == 403
+    assert client.get("/api/table-cards/sets", headers=NOBODY).status_code == 403
     assert client.post("/api/table-cards/check", json=OURS, headers=NOBODY).status_code == 403
-    assert client.post("/api/table-cards", json=OURS, headers=NOBODY).status_code == 403
+    assert client.post("/api/table-cards/sets", json=OURS, headers=NOBODY).status_code == 403
 
 
 def test_a_game_started_with_a_set_plays_its_board_cards_and_track(client):
-    set_id = client.post("/api/table-cards", json=OURS).json()["id"]
+    set_id = client.post("/api/table-cards/sets", json=OURS).json()["id"]
     ours, _ = start_game(client, game="tokyo_metro", names=FOUR, seed=3)
     theirs, _ = start_game(client, game="tokyo_metro", names=FOUR, seed=3, table_cards=set_id)
     before, after = view_of(client, ours)["state"], view_of(client, theirs)["state"]
@@ -147,19 +147,19 @@ def test_a_game_started_with_a_set_plays_its_board_cards_and_track(client):
     assert all(c["set"].startswith("X") for c in after["columns"])
     assert after["board"]["name"] == "Tokyo Metro (approximate) (corrected)"
     # The game keeps its copy: deleting the set changes nothing in it.
-    client.delete(f"/api/table-cards/{set_id}")
+    client.delete(f"/api/table-cards/sets/{set_id}")
     assert view_of(client, theirs)["state"]["lines"][0]["high"] == 500
 
 
 def test_a_set_is_refused_for_a_game_it_does_not_fit(client):
-    tokyo = client.post("/api/table-cards", json=OURS).json()["id"]
-    osaka = client.post("/api/table-cards", json={"name": "Osaka box", "system": "osaka",
+    tokyo = client.post("/api/table-cards/sets", json=OURS).json()["id"]
+    osaka = client.post("/api/table-cards/sets", json={"name": "Osaka box", "system": "osaka",
                                                   "revenue_track": track_paying(500, 200)}).json()["id"]
     cases = [({"game": "pocari_bet", "table_cards": tokyo}, 422, "leave table_cards out"),
              ({"game": "tokyo_metro", "table_cards": osaka}, 422, "for the osaka system"),
              ({"game": "tokyo_metro", "table_cards": tokyo, "options": {"revenue_track": track_paying(1, 1)}}, 422,
               "not both"),
-             ({"game": "tokyo_metro", "table_cards": "feedbeef"}, 404, "no saved set")]
+             ({"game": "tokyo_metro", "table_cards": "feedbeef"}, 422, "no saved set")]
     for body, status, said in cases:
         r = client.post("/api/games", json={"names": FOUR, **body})
         assert r.status_code == status and said in r.json()["detail"], (body, r.text)

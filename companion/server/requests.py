@@ -37,7 +37,7 @@ class NewGame(BaseModel):
     simulated: StrictBool = Field(True, description="True: the simulated tower supplies drops")
     seed: whole_number(ge=0, le=MAX_SEED) | None = None
     table_cards: str | None = Field(None, max_length=MAX_SET_ID, description="a METRO game: the id of the table's "
-                                    "own board and cards, saved on the page /table-cards (GET /api/table-cards); its "
+                                    "own board and cards, saved on the page /table-cards (GET /api/table-cards/sets); its "
                                     "files become the game's options")
     options: dict[Annotated[str, StringConstraints(max_length=MAX_GAME_KIND)], Any] = Field(
         default_factory=dict, max_length=MAX_OPTIONS,

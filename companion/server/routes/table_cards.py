@@ -13,7 +13,7 @@ from ..context import KEYED, Api
 from ..requests import MAX_SET_ID, TableCardsIn
 from .pages import STATIC
 
-SetId = Path(max_length=MAX_SET_ID, description="the set's id (GET /api/table-cards lists them)")
+SetId = Path(max_length=MAX_SET_ID, description="the set's id (GET /api/table-cards/sets lists them)")
 
 REFUSED = {422: {"description": "the set does not validate: `detail` says so, `faults` lists each fault as "
                                 "{file, where (a JSON pointer in that file), reason}"}}
@@ -30,17 +30,17 @@ def refused(exc: Refused) -> JSONResponse:
     return JSONResponse({"detail": said.detail, "faults": exc.faults}, status_code=said.status_code)
 
 
-def no_set(set_id: str) -> HTTPException:
-    return HTTPException(404, f"no saved set {set_id!r}; the page /table-cards lists the table's sets")
+def no_set(set_id: str, status: int = 404) -> HTTPException:
+    return HTTPException(status, f"no saved set {set_id!r}; the page /table-cards lists the table's sets")
 
 
 def game_options(store, set_id: str, game: str, options: dict) -> dict:
-    """A new game's options filled from a saved set (HTTPException: 404 no such set, 422 not for this game
-    or no longer valid)."""
+    """A new game's options filled from a saved set (HTTPException 422: no such set, not for this game,
+    no longer valid)."""
     try:
         return TableCards(store).options_for(set_id, game, options)
     except NoSuchSet:
-        raise no_set(set_id) from None
+        raise no_set(set_id, 422) from None
     except NotForGame as exc:
         if exc.why == "no_metro":
             raise HTTPException(422, f"{game} is played without a board and cards of the table's own: "
@@ -61,7 +61,7 @@ def game_options(store, set_id: str, game: str, options: dict) -> dict:
 def add_table_cards_routes(app: FastAPI, ctx: Api) -> None:
     sets = TableCards(ctx.store)
 
-    @app.get("/api/table-cards", dependencies=KEYED, summary="The table's own METRO cards and boards, saved (host)",
+    @app.get("/api/table-cards/sets", dependencies=KEYED, summary="The table's own METRO cards and boards, saved (host)",
              description="`sets`: {id, name, system, saved, files} by name; `most`: how many may be saved.")
     def list_sets(request: Request) -> dict:
         ctx.host_of(request, "see the table's own cards")
@@ -79,7 +79,7 @@ def add_table_cards_routes(app: FastAPI, ctx: Api) -> None:
         except Refused as exc:
             return refused(exc)
 
-    @app.post("/api/table-cards", dependencies=KEYED, status_code=201,
+    @app.post("/api/table-cards/sets", dependencies=KEYED, status_code=201,
               responses={**REFUSED, 409: {"description": "as many sets as may be kept are saved: delete one"}},
               summary="Save a set of the table's own METRO files under its name (host)",
               description="Checked as by `/api/table-cards/check`; a set of the same name is replaced. Answers "
@@ -98,7 +98,7 @@ def add_table_cards_routes(app: FastAPI, ctx: Api) -> None:
         answer.status_code = 201
         return answer
 
-    @app.get("/api/table-cards/{set_id}", dependencies=KEYED, summary="One saved set with its files (host)")
+    @app.get("/api/table-cards/sets/{set_id}", dependencies=KEYED, summary="One saved set with its files (host)")
     def get_set(request: Request, set_id: str = SetId) -> Response:
         ctx.host_of(request, "see the table's own cards")
         try:
@@ -106,7 +106,7 @@ def add_table_cards_routes(app: FastAPI, ctx: Api) -> None:
         except NoSuchSet:
             raise no_set(set_id) from None
 
-    @app.delete("/api/table-cards/{set_id}", dependencies=KEYED,
+    @app.delete("/api/table-cards/sets/{set_id}", dependencies=KEYED,
                 summary="Delete a saved set (host); games started with it keep their copy")
     def delete_set(request: Request, set_id: str = SetId) -> dict:
         ctx.host_of(request, "delete the table's own cards")
