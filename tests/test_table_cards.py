@@ -5,10 +5,14 @@ game started with a set plays it (its share cards, track and action cards, not o
 from __future__ import annotations
 
 import copy
+import json
+import re
+from pathlib import Path
 
 import pytest
 
-from companion.rules.metro.board import DATA, default_board_data, read_json
+from companion.rules.metro.board import DATA, default_board_data, load_board, read_json
+from companion.rules.metro.cards import load_deck, load_stock, load_track
 from companion.rules.metro.corrections import FORMAT, apply_corrections
 from companion.rules.metro.files import DataError
 from tests.api_support import NOBODY, start_game, table_client, view_of
@@ -189,3 +193,20 @@ def test_corrections_add_and_move_stations_and_keep_the_default_untouched():
         apply_corrections(base, corrections(circles={"nowhere": {"x": 1.0}}))
     with pytest.raises(DataError, match="unknown field 'colour'"):
         apply_corrections(base, corrections(stations={"ueno": {"colour": "#000000"}}))
+
+
+
+def test_the_examples_in_the_files_document_validate_together():
+    """docs/metro-files.md's examples: the small board with its action cards, share cards and
+    track loads together; the corrections example applies to our Tokyo board."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "metro-files.md").read_text(encoding="utf-8")
+    examples = {d["format"].removeprefix("tokyo-table-companion/metro-"): d
+                for d in map(json.loads, re.findall(r"```json\n(.*?)```", text, re.S))}
+    assert set(examples) == {"board", "board-corrections", "action-cards", "stock-cards", "revenue-track"}
+    board = load_board(examples["board"], "board example")
+    assert load_stock(examples["stock-cards"], board).surcharges == ((0, 300),)
+    assert len(load_deck(examples["action-cards"], board).cards) == 2
+    assert load_track(examples["revenue-track"]).numbers(200) == (100, 100)
+    fixed = load_board(apply_corrections(default_board_data(), examples["board-corrections"]), "corrections example")
+    assert fixed.lines[0].shares == 2 and "tawaramachi" not in fixed.station_index
+    assert next(s for s in fixed.stations if s.id == "ueno").name == "Ueno (Zoo)"
