@@ -6,9 +6,10 @@
 // games (lobby_table_cards.js). Words: static/i18n/<lang>/table_cards.json; the API:
 // server/routes/table_cards.py; the files: docs/metro-files.md.
 import { h, replace, langToggle } from "./dom.js";
-import { t, applyStatic, onLangChange, useGame, getLang, num } from "./i18n.js";
+import { t, applyStatic, onLangChange, getLang, num } from "./i18n.js";
 import { request } from "./api.js";
 import { mapPanel } from "./metro/map.js";
+import { hostPage } from "./host_page.js";
 
 export const FILES = ["board_corrections", "board", "action_cards", "stock_cards", "revenue_track"];
 const MAX_FILE_CHARS = 400_000;   // a pretty-printed board is ~85,000 characters
@@ -236,19 +237,8 @@ function draw() {
     setsPanel()));
 }
 
-function notice(key) {
-  replace(app, h("section", { class: "panel notice", role: "alert", testid: "need-host" }, t(key)));
-}
-
 async function start() {
-  await Promise.all([useGame("table_cards"), useGame("tokyo_metro")]);   // the map's words too
-  applyStatic();
-  const me = await request("GET", "/api/whoami", undefined, { quiet: true }).catch(() => ({ role: null }));
-  if (me.role !== "host") {
-    notice("trust.needHost");
-    onLangChange(() => { applyStatic(); notice("trust.needHost"); });
-    return;
-  }
+  if (!(await hostPage(app, "table_cards", "tokyo_metro"))) return;   // the map's words too
   await loadSets();
   onLangChange(() => { applyStatic(); draw(); });
   draw();
