@@ -10,11 +10,15 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.rules.metro.board import DATA, default_board_data, load_board, read_json
 from companion.rules.metro.cards import load_deck, load_stock, load_track
 from companion.rules.metro.corrections import FORMAT, apply_corrections
 from companion.rules.metro.files import DataError
+from companion.rules.metro.options import Options, rules_of
+from companion.table.table_cards import FILES, Refused, check_set
 from tests.api_support import NOBODY, start_game, table_client, view_of
 
 FOUR = ["Aki", "Ben", "Chie", "Dai"]
@@ -210,3 +214,45 @@ def test_the_examples_in_the_files_document_validate_together():
     fixed = load_board(apply_corrections(default_board_data(), examples["board-corrections"]), "corrections example")
     assert fixed.lines[0].shares == 2 and "tawaramachi" not in fixed.station_index
     assert next(s for s in fixed.stations if s.id == "ueno").name == "Ueno (Zoo)"
+
+
+# --- any corrections: a board the engine plays, or faults with their place ------------------------
+
+_BASE = default_board_data()
+_STATIONS = [s["id"] for s in _BASE["stations"]]
+_CIRCLES = [c["id"] for s in _BASE["stations"] for c in s["circles"]]
+_LETTERS = [ln["letter"] for ln in _BASE["lines"]]
+
+
+@st.composite
+def any_corrections(draw) -> dict:
+    """Corrections a person might write, right or wrong: stations removed, lines given other
+    shares, disc spaces or stops (now and then a circle that is not there), circles moved."""
+    lines = {}
+    for letter in draw(st.lists(st.sampled_from(_LETTERS), max_size=3, unique=True)):
+        change = draw(st.fixed_dictionaries({}, optional={
+            "shares": st.integers(1, 4), "disc_spaces": st.integers(0, 10),
+            "stops": st.lists(st.sampled_from([*_CIRCLES[:40], "nowhere"]), min_size=2, max_size=6)}))
+        lines[letter] = change
+    circles = {cid: {"x": draw(st.floats(0, 30, allow_nan=False))}
+               for cid in draw(st.lists(st.sampled_from(_CIRCLES), max_size=2, unique=True))}
+    return corrections(lines=lines, circles=circles,
+                       remove_stations=draw(st.lists(st.sampled_from(_STATIONS), max_size=4, unique=True)))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fix=any_corrections())
+def test_any_corrections_give_a_board_the_engine_plays_or_faults_with_their_place(fix):
+    try:
+        checked = check_set("tokyo", {"board_corrections": fix})
+    except Refused as exc:
+        assert exc.faults and all(f["file"] in FILES and f["where"].startswith("/") and f["reason"]
+                                  for f in exc.faults)
+        return
+    for letter, change in fix["lines"].items():
+        line = checked.board.lines[checked.board.line_index[letter]]
+        assert line.shares == change.get("shares", line.shares)
+    assert not set(fix["remove_stations"]) & set(checked.board.station_index)
+    players = checked.summary["players"][-1]
+    rules = rules_of(Options(players=players, **checked.options))   # the engine takes it as it is
+    assert rules.board.name == checked.board.name
