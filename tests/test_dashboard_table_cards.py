@@ -46,6 +46,7 @@ def test_the_host_enters_checks_saves_and_plays_the_tables_own_cards(browser, ba
     expect(preview.get_by_test_id("metro-map")).to_have_attribute("data-lines", "12")
     expect(page.get_by_test_id("tc-line-G")).to_have_attribute("data-shares", "2")
     expect(page.get_by_test_id("tc-line-G")).to_contain_text("0 · 300")
+    expect(page.get_by_test_id("tc-ids")).to_contain_text("shibuya")
 
     tap(page, "tc-save")
     expect(page.get_by_test_id("tc-message")).to_contain_text("Our box")

@@ -119,8 +119,8 @@ def apply_corrections(base: dict, data: Any) -> dict:
     station_ids = [st["id"] for st in stations]
     for k, sid in enumerate(fix.remove_stations):
         if sid not in station_ids:
-            _fail(f"/remove_stations/{k}", f"there is no station {sid!r} on this board; the map names each "
-                                           "station's id when you hover it")
+            _fail(f"/remove_stations/{k}", f"there is no station {sid!r} on this board; the preview on the "
+                                           "page /table-cards lists the ids")
     stations[:] = [st for st in stations if st["id"] not in fix.remove_stations]
     small_ids = [c["id"] for c in small]
     for k, cid in enumerate(fix.remove_small_stops):

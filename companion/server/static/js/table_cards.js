@@ -200,12 +200,23 @@ function summaryPanel(sm) {
   return h("div", { class: "tc-summary", testid: "tc-summary" }, lines, cards, track);
 }
 
+// The ids a corrections file names: each line's stops, each station's circles.
+function idsPanel(geometry) {
+  return h("details", { class: "tc-ids", testid: "tc-ids" },
+    h("summary", {}, t("tc.ids")),
+    h("ul", {}, geometry.lines.map((l) => h("li", {}, h("strong", {}, l.letter), " ",
+      l.stops.map((s) => s.circle).join(", ")))),
+    h("ul", {}, geometry.stations.map((s) => h("li", {}, `${s.name} — `, h("code", {}, s.id),
+      s.circles.length > 1 || s.circles[0].id !== s.id ? ` (${s.circles.map((c) => c.id).join(", ")})` : ""))));
+}
+
 function previewPanel() {
   if (!state.preview) return null;
   return h("section", { class: "panel", testid: "tc-preview" },
     h("h2", {}, t("tc.preview")),
     mapPanel(mapView(state.preview)),
-    summaryPanel(state.preview.summary));
+    summaryPanel(state.preview.summary),
+    idsPanel(state.preview.geometry));
 }
 
 function setsPanel() {
