@@ -82,7 +82,7 @@ def test_a_set_is_checked_saved_listed_got_and_deleted(client):
     r = client.post("/api/table-cards/sets", json=OURS)
     assert r.status_code == 201, r.text
     set_id = r.json()["id"]
-    assert r.json()["new"] is True
+    assert r.json()["new"] is True and r.json()["saved"].startswith("20")
     listed = client.get("/api/table-cards/sets").json()["sets"]
     assert [(s["id"], s["name"], s["system"]) for s in listed] == [(set_id, "Our box", "tokyo")]
     assert listed[0]["files"] == ["board_corrections", "action_cards", "stock_cards", "revenue_track"]

@@ -215,7 +215,9 @@ class TableCards:
             set_id, new = self.store.keep_table_cards(name, system, body, MAX_SETS)
         except OverflowError:
             raise Full(MAX_SETS) from None
-        return {**self._listing(set_id, name, system, "", body), "new": new, **checked.preview()}
+        saved = self.store.table_card_set(set_id)
+        return {**self._listing(set_id, name, system, saved[3] if saved else "", body), "new": new,
+                **checked.preview()}
 
     @staticmethod
     def _listing(set_id: str, name: str, system: str, saved: str, body: dict) -> dict:
