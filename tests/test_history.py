@@ -109,7 +109,7 @@ def test_a_store_of_schema_3_gains_the_summaries_and_summarises_its_games_when_f
         assert [(g["id"], g["status"], g["winners"]) for g in listed] == [(session.id, "completed", sorted(winners))]
         assert s.summaries(SUMMARY_VERSION)[session.id] == listed[0]  # kept: the next page reads it
     con = sqlite3.connect(tmp_path / EventStore.FILE_NAME)
-    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
     con.close()
 
 

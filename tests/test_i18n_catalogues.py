@@ -70,7 +70,7 @@ def test_the_languages_are_the_folders():
 
 
 # Catalogues of a page of their own (loaded by that page alone, as a game's is by its table view).
-PAGES = {"history", "calibrate_board"}
+PAGES = {"history", "calibrate_board", "table_cards"}
 
 
 def test_every_language_has_the_same_files_and_every_game_one():

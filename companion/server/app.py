@@ -33,6 +33,7 @@ from .routes.live import MAX_SOCKETS, MAX_SOCKETS_PER_DEVICE, add_live_routes  #
 from .routes.pages import add_page_routes
 from .routes.play import add_play_routes
 from .routes.table import add_table_routes
+from .routes.table_cards import add_table_cards_routes
 from .trust import Trust
 
 
@@ -106,6 +107,7 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     add_live_routes(app, ctx)      # the live view
     add_board_calibration_routes(app, ctx)  # the board camera's calibration and its page
     add_history_routes(app, ctx)   # the history across nights, its statistics and its page
+    add_table_cards_routes(app, ctx)  # the table's own METRO board, cards and track, and their page
     add_page_routes(app, ctx)      # the pages, the links that hand a device its key, static files
     document_errors(app)  # every status each route answers, in /openapi.json
     return app

@@ -4,9 +4,9 @@ device). The body as a whole has its own limit (server/body_limit.py)."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, StrictBool, StringConstraints, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints, field_validator, model_validator
 
 from ..observation import whole_number
 
@@ -16,6 +16,8 @@ MAX_GAME_KIND = 40            # characters of a game's id ("upside_down_tower")
 MAX_SEED = 2**53 - 1          # a seed is a whole number from 0 to this (exact as a JSON number)
 MAX_OPTIONS = 40              # options named in one game (TOKYO METRO has the most: 27)
 MAX_OPTIONS_BYTES = 131_072   # the options as JSON: a whole board file of one's own takes ~55 KB
+MAX_SET_ID = 16              # a saved set of the table's own METRO cards (table/table_cards.py): 8 hex digits
+MAX_SET_NAME = 40             # its name (the game's options keep it: rules/engine.py OPTION_TEXT)
 MAX_MOVE_BYTES = 4_096        # a move as JSON: the largest a game takes (drinks, amounts, coins) ~400 B
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=MAX_NAME)]
@@ -34,6 +36,9 @@ class NewGame(BaseModel):
     bots: list[Seat] = Field(default_factory=list, max_length=MAX_SEATS, description="seats played by the computer")
     simulated: StrictBool = Field(True, description="True: the simulated tower supplies drops")
     seed: whole_number(ge=0, le=MAX_SEED) | None = None
+    table_cards: str | None = Field(None, max_length=MAX_SET_ID, description="a METRO game: the id of the table's "
+                                    "own board and cards, saved on the page /table-cards (GET /api/table-cards/sets); its "
+                                    "files become the game's options")
     options: dict[Annotated[str, StringConstraints(max_length=MAX_GAME_KIND)], Any] = Field(
         default_factory=dict, max_length=MAX_OPTIONS,
         description=f"the game's options (each game checks its own names and bounds); at most "
@@ -65,6 +70,31 @@ class MoveIn(BaseModel):
             raise ValueError(f"the move takes {size} bytes as JSON; no move of any game takes more than "
                              f"{MAX_MOVE_BYTES}")
         return value
+
+
+DataFile = dict[Annotated[str, StringConstraints(max_length=MAX_GAME_KIND)], Any] | None
+
+
+class TableCardsIn(BaseModel):
+    """A set of the table's own METRO files (docs/metro-files.md); each file is its JSON object."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field("", max_length=MAX_SET_NAME, description=f"the set's name, 1 to {MAX_SET_NAME} characters "
+                                                               "(needed to save; a check may leave it empty)")
+    system: Literal["tokyo", "osaka"] = Field("tokyo", description="the system whose defaults the set changes")
+    board: DataFile = Field(None, description="a whole board file")
+    board_corrections: DataFile = Field(None, description="corrections to the system's default board")
+    action_cards: DataFile = None
+    stock_cards: DataFile = None
+    revenue_track: DataFile = None
+
+    @model_validator(mode="after")
+    def _small_set(self) -> "TableCardsIn":
+        files = self.model_dump(exclude={"name", "system"}, exclude_none=True)
+        size = _json_bytes(files)
+        if size > MAX_OPTIONS_BYTES:
+            raise ValueError(f"the files take {size} bytes as JSON; at most {MAX_OPTIONS_BYTES}")
+        return self
 
 
 class FeedIn(BaseModel):

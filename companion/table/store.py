@@ -23,8 +23,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 APPLICATION_ID = 0x544B5443  # "TKTC": marks a file as ours in the SQLite header
-SCHEMA_VERSION = 4  # 2: the table's keys (table/access.py); 3: the sensor board's events (board_events);
-# 4: each finished game's summary for the history (summaries)
+SCHEMA_VERSION = 5  # 2: the table's keys (table/access.py); 3: the sensor board's events (board_events);
+# 4: each finished game's summary for the history (summaries); 5: the table's own METRO cards (table_cards)
 STATUSES = ("open", "finished")
 
 _SCHEMA = (
@@ -98,6 +98,19 @@ _SUMMARIES = (
         game_id TEXT PRIMARY KEY REFERENCES games(id),
         version INTEGER NOT NULL,     -- the summary's format (table/summary.py SUMMARY_VERSION)
         body    TEXT NOT NULL)""",    # JSON
+)
+
+
+# Schema 5: the table's own TOKYO/OSAKA METRO board, cards and track, saved by name
+# (table/table_cards.py): a setting of the table like a key, replaced or deleted by the host; a
+# game started with a set copies its files into its own options, so its log never depends on it.
+_TABLE_CARDS = (
+    """CREATE TABLE IF NOT EXISTS table_cards (
+        id     TEXT PRIMARY KEY,
+        name   TEXT NOT NULL UNIQUE,
+        system TEXT NOT NULL,
+        saved  TEXT NOT NULL,         -- ISO 8601, UTC
+        body   TEXT NOT NULL)""",     # JSON: the files
 )
 
 
@@ -238,6 +251,9 @@ class EventStore:
                     con.execute(statement)
             if version < 4:  # new, or written by schema 1 to 3
                 for statement in _SUMMARIES:
+                    con.execute(statement)
+            if version < 5:  # new, or written by schema 1 to 4
+                for statement in _TABLE_CARDS:
                     con.execute(statement)
             if version < SCHEMA_VERSION:
                 con.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
@@ -404,6 +420,42 @@ class EventStore:
             con.execute("INSERT OR IGNORE INTO keys (scope, token, issued) VALUES (?, ?, ?)", (scope, token, _now()))
             return con.execute("SELECT token FROM keys WHERE scope=?", (scope,)).fetchone()[0]
 
+    # --- the table's own METRO cards (table/table_cards.py checks and bounds them) ---------------
+
+    def keep_table_cards(self, name: str, system: str, body: dict, most: int) -> tuple[str, bool]:
+        """Save a set under ``name`` (replacing the set of that name): (its id, whether it was
+        new); OverflowError, nothing written, when ``most`` sets are kept already."""
+        text = json.dumps(body, ensure_ascii=False, allow_nan=False)
+        with self._tx() as con:
+            row = con.execute("SELECT id FROM table_cards WHERE name=?", (name,)).fetchone()
+            if row is not None:
+                con.execute("UPDATE table_cards SET system=?, saved=?, body=? WHERE id=?", (system, _now(), text, row[0]))
+                return row[0], False
+            if con.execute("SELECT count(*) FROM table_cards").fetchone()[0] >= most:
+                raise OverflowError(most)
+            while True:
+                set_id = secrets.token_hex(4)
+                if not con.execute("SELECT 1 FROM table_cards WHERE id=?", (set_id,)).fetchone():
+                    break
+            con.execute("INSERT INTO table_cards (id, name, system, saved, body) VALUES (?, ?, ?, ?, ?)",
+                        (set_id, name, system, _now(), text))
+            return set_id, True
+
+    def table_card_sets(self) -> list[tuple[str, str, str, str, dict]]:
+        """Every saved set, by name: (id, name, system, saved, body); a body that is no JSON object
+        is given as {} (the table layer says so)."""
+        return [(i, n, s, at, _json_object(b))
+                for i, n, s, at, b in self._read("SELECT id, name, system, saved, body FROM table_cards ORDER BY name")]
+
+    def table_card_set(self, set_id: str) -> tuple[str, str, str, str, dict] | None:
+        rows = self._read("SELECT id, name, system, saved, body FROM table_cards WHERE id=?", (set_id,))
+        return (*rows[0][:4], _json_object(rows[0][4])) if rows else None
+
+    def drop_table_cards(self, set_id: str) -> bool:
+        """Delete a saved set (games started with it keep their copy); whether there was one."""
+        with self._tx() as con:
+            return con.execute("DELETE FROM table_cards WHERE id=?", (set_id,)).rowcount > 0
+
     def close(self) -> None:
         with self._lock:
             self._con.close()
@@ -413,6 +465,14 @@ class EventStore:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _json_object(text: str) -> dict:
+    try:
+        value = json.loads(text)
+    except (TypeError, json.JSONDecodeError):
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 _GAME_SQL = "SELECT id, game, CAST(config AS BLOB), created, status FROM games"

@@ -2,6 +2,7 @@
 
 - ``game.py``         the declaration (``GAME``, NAME = "tokyo_metro"): phases and every kind of move
 - ``files.py``        the data files (board, action cards, share cards, revenue track) as pydantic models
+- ``corrections.py``  board corrections: a small file that changes a default board (docs/metro-files.md)
 - ``board.py``        the board as data: lines, stations, stop circles, the grid (with validation)
 - ``cards.py``        action cards, share cards and the revenue track as data (with validation)
 - ``options.py``      the options (a GameOptions model) and the static rules built from them

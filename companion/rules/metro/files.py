@@ -224,7 +224,8 @@ def _fault(error: Any) -> tuple[str, str]:
     if kind == "missing":
         return pointer(*loc[:-1]), f"{loc[-1]!r} is required"
     if kind == "unknown_field":
-        return pointer(*loc, ctx["field"]), error["msg"]
+        # (pydantic fills a custom error's {slots} but not {slot!r}: the words are made here)
+        return pointer(*loc, ctx["field"]), f"unknown field {ctx['field']!r}; known: {ctx['known']}"
     expected = {"int_type": "integer", "float_type": "number", "string_type": "string", "bool_type": "boolean",
                 "list_type": "array", "model_type": "object", "dict_type": "object"}.get(kind)
     if expected:

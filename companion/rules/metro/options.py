@@ -19,7 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal, Mapping, Sequence
 from pydantic import BeforeValidator
 
 from ..engine import IllegalMove
-from ..options import Flag, GameOptions, Whole, WholeIn
+from ..options import Flag, GameOptions, Text, Whole, WholeIn
 from .board import Board, load_board
 from .cards import OSAKA_KINDS, Deck, RevenueTrack, StockCards, load_deck, load_stock, load_track
 from .files import DataError
@@ -83,6 +83,9 @@ class Options(GameOptions):
     action_cards: DataFile = None
     stock_cards: DataFile = None
     revenue_track: DataFile = None
+    # The name of the table's own set the files above came from (table/table_cards.py fills both);
+    # "": none named. Only shown: the view says which set a game plays.
+    table_cards: Text = ""
     # Who may not board at the station where they got off, in the same train phase: the train they
     # left ("that_train"), or everyone on any train ("any_train", how rules version 1 read it).
     reboarding: Literal["that_train", "any_train"] = "that_train"

@@ -103,10 +103,18 @@ def view(state: State, viewer: int | None, pending: list[Pending]) -> dict:
         "preview": train_phase_preview(state) if state.phase == TRAINS else None,
         "last_run": _last_run_view(state),
         "board": board.geometry(),
+        "cards_from": _cards_from(rules.options),
         "result": state.result,
         "over": state.phase == OVER,
         "drinks": drinks_view(state),
     }
+
+
+def _cards_from(opts) -> dict:
+    """Whether the game plays our approximate board, cards and track or the table's own files:
+    the set's name (None: no named set) and which files are the table's."""
+    own = [name for name in ("board", "action_cards", "stock_cards", "revenue_track") if getattr(opts, name) is not None]
+    return {"set": opts.table_cards or None, "own": own}
 
 
 def _last_run_view(state: State) -> dict | None:

@@ -9,6 +9,7 @@ from ...table.tables import game_guide
 from ...table.tables import game_types as known_games
 from ..context import KEYED, NAMES_A_GAME, Api, Viewing
 from ..requests import MAX_GAME_KIND, FeedIn, NewGame
+from .table_cards import game_options
 
 
 def add_table_routes(app: FastAPI, ctx: Api) -> None:
@@ -56,8 +57,11 @@ def add_table_routes(app: FastAPI, ctx: Api) -> None:
         ctx.host_of(request, "start a game")
         if any(not 0 <= b < len(body.names) for b in body.bots):
             raise HTTPException(422, f"bots must be seats 0 to {len(body.names) - 1}")
+        options = body.options
+        if body.table_cards is not None:  # a METRO game with the table's own board and cards
+            options = game_options(ctx.store, body.table_cards, body.game, options)
         try:
-            session = ctx.tables.create(body.game, body.names, body.bots, body.simulated, body.seed, body.options)
+            session = ctx.tables.create(body.game, body.names, body.bots, body.simulated, body.seed, options)
         except KeyError as exc:
             raise HTTPException(422, str(exc.args[0])) from None
         except IllegalMove as exc:

@@ -5,8 +5,9 @@
 // Its words are in static/i18n/<lang>/calibrate_board.json; the API is
 // server/routes/board_calibration.py.
 import { h, s, replace, langToggle } from "./dom.js";
-import { t, applyStatic, onLangChange, useGame, getLang, num } from "./i18n.js";
+import { t, applyStatic, onLangChange, getLang, num } from "./i18n.js";
 import { request, ApiError } from "./api.js";
+import { hostPage } from "./host_page.js";
 
 const MAX_SIDE = 2400;       // the photo is sent scaled to this (the server keeps no more)
 const JPEG_QUALITY = 0.9;
@@ -207,19 +208,8 @@ function draw() {
     tapPanel()));
 }
 
-function notice(key) {
-  replace(app, h("section", { class: "panel notice", role: "alert", testid: "need-host" }, t(key)));
-}
-
 async function start() {
-  await useGame("calibrate_board"); // the page's own catalogue loads as a game's does
-  applyStatic();
-  const me = await request("GET", "/api/whoami", undefined, { quiet: true }).catch(() => ({ role: null }));
-  if (me.role !== "host") {
-    notice("trust.needHost");
-    onLangChange(() => { applyStatic(); notice("trust.needHost"); });
-    return;
-  }
+  if (!(await hostPage(app, "calibrate_board"))) return;
   const info = await request("GET", "/api/board/calibration");
   Object.assign(state, { saved: info.saved, photo: info.photo, suggested: info.suggested || [], camera: info.camera,
     photoTs: Date.now() });

@@ -2,9 +2,10 @@
 // player's record, the tower's own statistics from every drop, each game's log to download, and a
 // log file replayed on the spot. Its words are in static/i18n/<lang>/history.json.
 import { h, replace, langToggle } from "./dom.js";
-import { t, applyStatic, onLangChange, useGame, gameName, drinkName, yen, num, percent as asPercent, dateTime } from "./i18n.js";
+import { t, applyStatic, onLangChange, gameName, drinkName, yen, num, percent as asPercent, dateTime } from "./i18n.js";
 import { request, ApiError } from "./api.js";
 import { barChart, drinkGrid } from "./charts.js";
+import { hostPage } from "./host_page.js";
 
 const PAGE = 20;               // games per page (the API takes up to 100)
 const MAX_REPLAY = 200000;     // characters of a log replayed here (server/requests.py MAX_REPLAY_CHARS)
@@ -182,19 +183,8 @@ function draw() {
     gamesPanel(), playersPanel(), towerPanel(), replayPanel()));
 }
 
-function notice(key) {
-  replace(app, h("section", { class: "panel notice", role: "alert", testid: "need-host" }, t(key)));
-}
-
 async function start() {
-  await useGame("history"); // the page's own catalogue loads as a game's does
-  applyStatic();
-  const me = await request("GET", "/api/whoami", undefined, { quiet: true }).catch(() => ({ role: null }));
-  if (me.role !== "host") {
-    notice("trust.needHost");
-    onLangChange(() => { applyStatic(); notice("trust.needHost"); });
-    return;
-  }
+  if (!(await hostPage(app, "history"))) return;
   const [page, players, tower] = await Promise.all([
     request("GET", `/api/history?offset=0&limit=${PAGE}`),
     request("GET", "/api/history/players"),

@@ -2,6 +2,7 @@
 import { h, replace } from "./dom.js";
 import { t, dateTime, onLangChange, gameName } from "./i18n.js";
 import { api } from "./api.js";
+import { tableCardsPicker, tableCardsChoice } from "./lobby_table_cards.js";
 
 const MAX_SEATS = 8; // the API takes up to 8 names
 const FALLBACK_TYPES = [{ id: "pocari_bet", players: [3] }];
@@ -88,7 +89,7 @@ export function startLobby(root) {
       const seats = [...Array(form.seats).keys()];
       const names = seats.map((i) => form.names[i].trim() || t(`lobby.default.${i}`));
       const bots = seats.filter((i) => form.bots[i]);
-      const res = await api.create({ game: form.game, names, bots, simulated: form.simulated });
+      const res = await api.create({ game: form.game, names, bots, simulated: form.simulated, ...tableCardsChoice(form) });
       location.href = `/?game=${encodeURIComponent(res.id)}`;
     } catch (_) {
       btn.disabled = false; // the toast says why
@@ -133,6 +134,7 @@ export function startLobby(root) {
       h("h2", { class: "form-label" }, t("lobby.players")), seatsPicker(),
       [...Array(form.seats).keys()].map(seatRow),
       simulatedBox(),
+      tableCardsPicker(form, draw),
       h("button", { type: "submit", class: "big primary huge", testid: "start-game" }, t("lobby.start")));
   }
 

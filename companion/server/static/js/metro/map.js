@@ -471,10 +471,14 @@ export function mapPanel(view, { phone = false } = {}) {
 
   const notice = board.approximate ? h("p", { class: "m-approx", testid: "map-approximate", role: "note" },
     t("metro.map.approximate")) : null;
+  // Which board and cards the game plays: our approximation, or a set of the table's own (/table-cards).
+  const from = st.cards_from;
+  const cardsFrom = from ? h("p", { class: "m-approx", testid: "map-cards-from", dataset: { set: from.set || "" } },
+    from.set ? t("metro.cardsFrom.set", { name: from.set }) : t("metro.cardsFrom.ours")) : null;
   const hint = targetsHint(view);
   return h("section", { class: "panel metro-map-panel", testid: "metro-map-panel" },
     h("div", { class: "m-head" }, h("h2", {}, t("metro.map.title")), hint, zoomButtons(box, svg, zoomed)),
-    frame, h("div", { class: "m-tools" }, layerBar(svg)), trackSlot, notice);
+    frame, h("div", { class: "m-tools" }, layerBar(svg)), trackSlot, notice, cardsFrom);
 }
 
 function targetsHint(view) {
