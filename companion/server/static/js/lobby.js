@@ -2,6 +2,7 @@
 import { h, replace } from "./dom.js";
 import { t, dateTime, onLangChange, gameName } from "./i18n.js";
 import { api } from "./api.js";
+import { choiceRows, chosenOptions } from "./lobby_choices.js";
 
 const MAX_SEATS = 8; // the API takes up to 8 names
 const FALLBACK_TYPES = [{ id: "pocari_bet", players: [3] }];
@@ -17,6 +18,7 @@ export function startLobby(root) {
     names: [...Array(MAX_SEATS).keys()].map((i) => t(`lobby.default.${i}`)),
     bots: [...Array(MAX_SEATS).keys()].map((i) => i > 0),
     simulated: true,
+    choices: {},  // option -> value picked (lobby_choices.js)
   };
   let types = null;
   let games = [];
@@ -88,7 +90,8 @@ export function startLobby(root) {
       const seats = [...Array(form.seats).keys()];
       const names = seats.map((i) => form.names[i].trim() || t(`lobby.default.${i}`));
       const bots = seats.filter((i) => form.bots[i]);
-      const res = await api.create({ game: form.game, names, bots, simulated: form.simulated });
+      const options = chosenOptions(typeOf(form.game), form.choices);
+      const res = await api.create({ game: form.game, names, bots, simulated: form.simulated, ...(options ? { options } : {}) });
       location.href = `/?game=${encodeURIComponent(res.id)}`;
     } catch (_) {
       btn.disabled = false; // the toast says why
@@ -132,6 +135,7 @@ export function startLobby(root) {
         testid: "lobby-how" }, t("how.title", { game: gameName(form.game) }), " ›"),
       h("h2", { class: "form-label" }, t("lobby.players")), seatsPicker(),
       [...Array(form.seats).keys()].map(seatRow),
+      choiceRows(typeOf(form.game), form.choices, draw),
       simulatedBox(),
       h("button", { type: "submit", class: "big primary huge", testid: "start-game" }, t("lobby.start")));
   }
