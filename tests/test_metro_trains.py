@@ -357,7 +357,7 @@ def test_preview_lists_paths_payouts_and_riders_choices_matching_the_phase():
 def test_preview_lists_where_meeples_could_board():
     state = rider_setup()
     preview = metro.train_phase_preview(state)
-    assert {"seat": 0, "line": "G", "stop": "G1", "station": "west", "fare": 100} in preview["boarding"]
+    assert {"seat": 0, "line": "G", "vehicle_index": 0, "stop": "G1", "station": "west", "fare": 100} in preview["boarding"]
 
 
 def test_decisions_refuse_the_wrong_player_and_wrong_moves():

@@ -7,14 +7,18 @@ per turn): only when an action stays possible afterwards, and never in a turn in
 """
 from __future__ import annotations
 
+from itertools import chain
+
 from ..engine import Event, IllegalMove, Move, MoveInfo
 from .actions import Applied, available, Offer
 from .bank_actions import WITH_MONEY
 from .card_actions import ON_THE_MAP
+from .copying import copyable
+from .osaka_actions import OSAKA
 from .rounds import next_turn
 from .state import State, free_spaces, line_arg, quick_move, seat_label, set_line, set_seat
 
-CARD_ACTIONS = {a.kind: a for a in (*ON_THE_MAP, *WITH_MONEY)}
+CARD_ACTIONS = {a.kind: a for a in (*ON_THE_MAP, *WITH_MONEY, *OSAKA)}
 
 
 def awaited(state: State) -> str:
@@ -28,9 +32,11 @@ def action_moves(state: State, p: int, first_only: bool = False, only: tuple[str
     pick an action first and list only its moves, which is much cheaper than listing all)."""
     offer = Offer(state, p)
     moves: list[Move] = []
-    for cid, i, a in available(state, p):
+    free = ((cid, i, a, None) for cid, i, a in available(state, p))
+    for cid, i, a, via in chain(free, copyable(state, p)):   # copyable: OSAKA METRO's copy rights
         if (only is not None and (cid != only[0] or i != only[1])) or (kind is not None and a.kind != kind):
             continue
+        offer.via = via
         moves.extend(CARD_ACTIONS[a.kind].moves(offer, cid, i, a))
         if first_only and moves:
             return moves[:1]

@@ -24,6 +24,14 @@ private card, ``action`` counting from 0)::
     alight        {field}         free, at any time: get off the train (trains.py)
 
 ``discounts`` is a list of ``"CARD/INDEX"`` discount actions that hold the seat's discs.
+OSAKA METRO's cards add (osaka_actions.py)::
+
+    invest_disc   {card, action, line}                   a share for a disc returned to the box (+ surcharge)
+    sell          {card, action, line}                   a share sold: its end payout set aside
+    copy          {card, action, discounts}              a copy right for a later turn this round
+
+and any card action with ``copy: "CARD/INDEX"`` (the copy action holding the seat's disc) may
+be taken although its spaces hold discs already (copying.py).
 
 Each kind of card action is a :class:`CardAction` (card_actions.py, bank_actions.py): the moves
 it offers for one card action (given an :class:`Offer`), what taking it does (given a
@@ -38,6 +46,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..engine import Event, IllegalMove, Move, MoveInfo
 from .cards import DISCOUNTABLE, Action
+from .copying import copy_arg
 from .rounds import next_turn
 from .state import State, int_arg, occupied_fields, quick_move, seat_label, set_seat, str_arg
 
@@ -66,15 +75,19 @@ def available(state: State, p: int) -> Iterator[tuple[str, int, Action]]:
 
 class Offer:
     """What listing one seat's card actions needs more than once: the fields taken by other
-    meeples, where the meeple can walk, and which combinations of its discounts make sense."""
+    meeples, where the meeple can walk, and which combinations of its discounts make sense.
+    ``via``: the copy right (``"CARD/INDEX"``) the moves being listed use, or None."""
 
     def __init__(self, state: State, p: int):
         self.state, self.p, self.seat = state, p, state.seats[p]
         self._taken: set[int] | None = None
         self._reach: dict[int, list[int]] = {}
         self._discounts: list[tuple[tuple[str, ...], int, int]] | None = None
+        self.via: str | None = None
 
     def move(self, kind: str, cid: str, i: int, **args) -> Move:
+        if self.via is not None:
+            args["copy"] = self.via
         return quick_move(kind, self.p, {"card": cid, "action": i, **args})
 
     def reach(self, steps: int) -> list[int]:
@@ -121,6 +134,7 @@ class Taking:
     action: Action
     used: tuple[tuple[str, int], ...] = ()
     discount: int = 0
+    copy: tuple[str, int] | None = None     # the copy action whose right this taking uses
 
     @property
     def p(self) -> int:
@@ -143,15 +157,20 @@ class Taking:
         discounts = tuple(d for d in seat.discounts if d not in self.used)
         if self.action.kind == "discount":
             discounts += (key,)
-        occupied = (state.occupied - frozenset(self.used)) | {key}
+        # A used copy right's disc moves onto the copied action, like a used discount's discs.
+        moved = frozenset(self.used) | ({self.copy} if self.copy else frozenset())
+        copies = tuple(c for c in seat.copies if c != self.copy) + ((key,) if self.action.kind == "copy" else ())
+        occupied = (state.occupied - moved) | {key}
         placed = state.placed + ((*key, p),)  # used discounts stay listed: their discs sit on this action now
         changes = {"used": seat.used + self.action.spaces, "yen": seat_changes.pop("yen", seat.yen) - cost,
-                   "tempo_now": 0, "discounts": discounts, **seat_changes}
+                   "tempo_now": 0, "discounts": discounts, "copies": copies, **seat_changes}
         state = state._replace(**state_changes)
         state = state._replace(seats=set_seat(state, p, **changes), occupied=occupied, placed=placed,
                                bank=state.bank + cost)
         if self.used:
             events = events + [Event("discount_used", {"seat": p, "discounts": [ref(c, k) for c, k in self.used]})]
+        if self.copy:
+            events = events + [Event("copied", {"seat": p, "copy": ref(*self.copy), "action": ref(*key)})]
         return next_turn(state, events)
 
 
@@ -187,7 +206,8 @@ def take(state: State, move: Move, apply: Callable[[Taking], Applied]) -> Applie
     action = card.actions[i]
     if action.kind != move.kind:
         raise IllegalMove(f"action {i} of card {cid} is {action.kind}, not {move.kind}", move)
-    if (cid, i) in state.occupied:
+    via = copy_arg(state, move, cid, i, action)
+    if (cid, i) in state.occupied and via is None:
         raise IllegalMove(f"the {action.kind} action of card {cid} is taken this round: its spaces hold discs", move)
     free = seat.discs - seat.used
     if action.spaces > free:
@@ -200,7 +220,7 @@ def take(state: State, move: Move, apply: Callable[[Taking], Applied]) -> Applie
                           f"{action.kind} has none", move)
     else:
         used, discount = (), 0
-    return apply(Taking(state, move, cid, i, action, used, discount))
+    return apply(Taking(state, move, cid, i, action, used, discount, via))
 
 
 def priced(state: State, move: Move) -> Taking:

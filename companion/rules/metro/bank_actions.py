@@ -10,17 +10,18 @@ from ..engine import Event, Move, MoveInfo
 from .actions import Applied, CardAction, Offer, Taking, min_stake
 from .cards import Action
 from .scoring import share_payouts, speculation_pays
-from .state import State, free_spaces, int_arg, line_arg, set_line
+from .state import LineState, State, free_spaces, int_arg, line_arg, set_line
+from .vehicles import placed
 
 
 # --- invest: the line's next share --------------------------------------------------------------------
 
-def _share_cost(state: State, li: int, price: int) -> int:
+def share_cost(state: State, li: int, price: int) -> int:
     """What the line's next share costs: the printed price (after discounts) and the share's surcharge."""
     return price + state.rules.stock.surcharges[li][len(state.lines[li].holders)]
 
 
-def _may_invest(state: State, p: int, li: int) -> str:
+def may_invest(state: State, p: int, li: int) -> str:
     """Why seat p may not buy a share of line li, or ""."""
     ls, line = state.lines[li], state.board.lines[li]
     if p in ls.holders:
@@ -35,30 +36,38 @@ def _may_invest(state: State, p: int, li: int) -> str:
 def _invest_moves(o: Offer, cid: str, i: int, a: Action) -> Iterable[Move]:
     state, board = o.state, o.state.board
     return [o.move("invest", cid, i, line=board.lines[li].letter, discounts=refs)
-            for li in range(len(state.lines)) if not _may_invest(state, o.p, li)
-            for refs in o.priced(a, lambda price: _share_cost(state, li, price))]
+            for li in range(len(state.lines)) if not may_invest(state, o.p, li)
+            for refs in o.priced(a, lambda price: share_cost(state, li, price))]
 
 
 def _invest(t: Taking) -> Applied:
     state, p = t.state, t.p
     li = line_arg(state, t.move)
-    refused = _may_invest(state, p, li)
+    refused = may_invest(state, p, li)
     if refused:
         raise t.fail(refused)
     ls, line = state.lines[li], state.board.lines[li]
     number = len(ls.holders) + 1
-    cost = _share_cost(state, li, t.price)
+    cost = share_cost(state, li, t.price)
     extra = cost - t.price
     if cost > state.seats[p].yen:
         raise t.fail(f"share #{number} of line {line.letter} costs {cost} yen ({t.price}"
                      f"{f' + {extra} for share #{number}' if extra else ''}); you have {state.seats[p].yen}")
-    placed = ls.train < 0
-    new = ls._replace(value=ls.value + cost, holders=ls.holders + (p,),
-                      train=0 if placed else ls.train, dir=1 if placed else ls.dir)
-    events = [Event("invested", {"seat": p, "line": line.letter, "share": number, "paid": cost, "value": new.value})]
-    if placed:
-        events.append(Event("train_placed", {"line": line.letter, "stop": line.label(0)}))
+    new, events = share_taken(state, li, p, cost)
     return t.done(cost, {}, events, lines=state.lines[:li] + (new,) + state.lines[li + 1:])
+
+
+def share_taken(state: State, li: int, p: int, paid: int) -> tuple[LineState, list[Event]]:
+    """Line li after seat p took its next share for ``paid`` yen (the value rises by them), with
+    its train (or pair of trams or buses) placed if it was not on the board yet."""
+    ls, line = state.lines[li], state.board.lines[li]
+    new = ls._replace(value=ls.value + paid, holders=ls.holders + (p,))
+    events = [Event("invested", {"seat": p, "line": line.letter, "share": len(new.holders), "paid": paid,
+                                 "value": new.value})]
+    if ls.train < 0:
+        new = placed(line, new)
+        events.append(Event("train_placed", {"line": line.letter, "stop": line.label(0)}))
+    return new, events
 
 
 def _invest_info(t: Taking) -> MoveInfo:
@@ -66,7 +75,7 @@ def _invest_info(t: Taking) -> MoveInfo:
     state = t.state
     li = state.board.line_index[t.move.args["line"]]
     ls = state.lines[li]
-    cost = _share_cost(state, li, t.price)
+    cost = share_cost(state, li, t.price)
     share = len(ls.holders) + 1
     return MoveInfo(cost=cost, pays_up_to=share_payouts(state.rules.track, ls.value + cost, share)[-1],
                     why="why.tokyo_metro.invest",

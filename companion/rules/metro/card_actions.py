@@ -9,7 +9,8 @@ from typing import Iterable
 from ..engine import Event, Move, MoveInfo
 from .actions import Applied, CardAction, Offer, Taking, ref
 from .cards import Action
-from .state import State, field_arg, line_arg, occupied_fields, seat_label, set_line, str_arg
+from .state import State, field_arg, line_arg, occupied_fields, seat_label, str_arg
+from .vehicles import placed
 
 
 # --- move: walk up to the action's fields ----------------------------------------------------------
@@ -150,9 +151,10 @@ def _start(t: Taking) -> Applied:
     if ls.train >= 0:
         raise t.fail(f"the train of line {line.letter} is on the board already")
     value = ls.value + t.action.amount
+    lines = list(state.lines)
+    lines[li] = placed(line, ls._replace(value=value))
     return t.done(0, {}, [Event("train_started", {"seat": t.p, "line": line.letter, "stop": line.label(0),
-                                                  "value": value})],
-                  lines=set_line(state, li, train=0, dir=1, value=value))
+                                                  "value": value})], lines=tuple(lines))
 
 
 START = CardAction("start", "Starten", _start_moves, _start)

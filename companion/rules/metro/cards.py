@@ -104,7 +104,9 @@ class RevenueTrack:
         return high + self.high[row], low + self.low[row]
 
 
-def load_deck(data: Any, board: Board, source: str = "action_cards") -> Deck:
+def load_deck(data: Any, board: Board, source: str = "action_cards", own_lines: bool = True) -> Deck:
+    """The action cards of a file; with ``own_lines`` False (the other metro system's set, in the
+    modular variant) a set's colours need not be line letters of this board."""
     file = check(DeckFile, data, source)
 
     def fail(where: str, reason: str) -> None:
@@ -118,7 +120,7 @@ def load_deck(data: Any, board: Board, source: str = "action_cards") -> Deck:
             fail(f"{where}/id", f"set id {raw.id!r} is used twice (first at {set_ids[raw.id]})")
         set_ids[raw.id] = where
         for k, letter in enumerate(raw.colours):
-            if letter not in board.line_index:
+            if own_lines and letter not in board.line_index:
                 fail(f"{where}/colours/{k}", f"unknown line letter {letter!r}; the board's lines are "
                                              f"{' '.join(board.line_index)}")
         ids = []

@@ -19,10 +19,10 @@ from pydantic import BeforeValidator
 
 from ..engine import IllegalMove
 from ..options import GameOptions, Whole, WholeIn
-from .board import Board, default_board, load_board
-from .cards import (Deck, RevenueTrack, StockCards, default_deck, default_stock, default_track, load_deck,
-                    load_stock, load_track)
+from .board import Board, load_board
+from .cards import OSAKA_KINDS, Deck, RevenueTrack, StockCards, load_deck, load_stock, load_track
 from .files import DataError
+from .systems import system_files
 
 NAME = "tokyo_metro"
 TITLE = "TOKYO METRO"
@@ -125,6 +125,10 @@ class Rules:
     stock: StockCards
     track: RevenueTrack
     per_column: int
+    system: str = "tokyo"            # whose board, track and share cards: "tokyo" or "osaka"
+    card_set: str = "tokyo"          # whose action cards: "tokyo", "osaka" or "own" (a table's file)
+    osaka_cards: bool = False        # sell, copy and invest_disc are on the cards in play
+    trains_stay: bool = False        # a train once placed never leaves the board (OSAKA board or cards)
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Rules) and self.key == other.key)
@@ -153,20 +157,34 @@ def rules_of(opts: Options) -> Rules:
     if cached is not None:
         return cached
     players = opts.players
+    card_set = opts.system if opts.card_set == "board" else opts.card_set
     try:
-        board = default_board() if opts.board is None else load_board(opts.board, "option board")
-        deck = default_deck(board) if opts.action_cards is None else load_deck(opts.action_cards, board, "option action_cards")
-        stock = default_stock(board) if opts.stock_cards is None else load_stock(opts.stock_cards, board, "option stock_cards")
-        track = default_track() if opts.revenue_track is None else load_track(opts.revenue_track, "option revenue_track")
+        files = system_files(opts.system, card_set)
+        board = files.board() if opts.board is None else load_board(opts.board, "option board")
+        # A set of the other system names its columns by that system's line letters (colours only).
+        deck = (files.deck(board) if opts.action_cards is None
+                else load_deck(opts.action_cards, board, "option action_cards", own_lines=card_set == opts.system))
+        stock = files.stock(board) if opts.stock_cards is None else load_stock(opts.stock_cards, board, "option stock_cards")
+        track = files.track() if opts.revenue_track is None else load_track(opts.revenue_track, "option revenue_track")
     except DataError as exc:
         raise IllegalMove(f"this data does not validate: {exc}") from None
+    except FileNotFoundError as exc:
+        raise IllegalMove(f"the {opts.system} system's data file {exc.filename} is missing from this installation; "
+                          "give the table's own files as options") from None
+    osaka_cards = any(a.kind in OSAKA_KINDS for c in deck.cards.values() for a in c.actions)
+    if opts.action_cards is not None:
+        card_set = "osaka" if osaka_cards else "own"
     per_column = opts.cards_per_column or (2 if players == 1 else players)
     short = [s.id for s in deck.sets if len(s.cards) < per_column]
     if short:
         raise IllegalMove(f"card set(s) {', '.join(short)} have fewer than the {per_column} cards a column needs")
     if len(board.start_fields) < players:
         raise IllegalMove("the board's start area has fewer fields than there are players")
-    rules = Rules(key, opts, players, board, deck, stock, track, per_column)
+    # OSAKA METRO: trains, trams and buses stay once placed, with either set of cards; with Osaka's
+    # cards on Tokyo's board too (a sale can leave a line without shareholders). rules-notes M6.
+    trains_stay = opts.system == "osaka" or osaka_cards
+    rules = Rules(key, opts, players, board, deck, stock, track, per_column, opts.system, card_set, osaka_cards,
+                  trains_stay)
     _RULES[key] = rules
     return rules
 

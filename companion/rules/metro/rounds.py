@@ -71,12 +71,13 @@ def start_next_round(state: State) -> tuple[State, list[Event]]:
 
 def finish(state: State, why: str) -> tuple[State, list[Event]]:
     result = scoring.final(state)
-    seats = tuple(s._replace(yen=result["totals"][p], bonus=0) for p, s in enumerate(state.seats))
+    seats = tuple(s._replace(yen=result["totals"][p], bonus=0, set_aside=0) for p, s in enumerate(state.seats))
     lines = tuple(ls._replace(specs=tuple((p, 0) for p, _ in ls.specs)) for ls in state.lines)
     paid_out = sum(result["totals"]) - sum(s.yen for s in state.seats)
     stakes = sum(st for ls in state.lines for _, st in ls.specs)
     bonuses = sum(s.bonus for s in state.seats)
-    bank = state.bank - paid_out + stakes + bonuses
+    set_aside = sum(s.set_aside for s in state.seats)   # taken from the bank at the sales already
+    bank = state.bank - paid_out + stakes + bonuses + set_aside
     state = state._replace(phase=OVER, seats=seats, lines=lines, bank=bank, result=result, run=None, barred=())
     return state, [Event("game_over", {"why": why, "ranking": result["ranking"], "totals": result["totals"]})]
 
@@ -188,6 +189,6 @@ def next_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
         t = (state.turn + k) % n
         if not state.seats[state.order[t]].passed:
             return state._replace(turn=t), events
-    seats = tuple(s._replace(used=0, passed=False, discounts=(), tempo_now=0) for s in state.seats)
+    seats = tuple(s._replace(used=0, passed=False, discounts=(), copies=(), tempo_now=0) for s in state.seats)
     state = state._replace(seats=seats, occupied=frozenset(), placed=(), phase=TRAINS, run=None, turn=0)
     return state, events + [Event("phase", {"phase": TRAINS})]

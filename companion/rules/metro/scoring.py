@@ -12,7 +12,8 @@ Line by line, in train order (G first):
    the lower number beside that value; with three, share #1 takes half (rounded up to 100), the
    value falls by that, and #2 and #3 split the rest by the two numbers beside it.
    (Four holders, for boards with 4 shares: #1 to #3 each take half of what is left, #4 the rest.)
-3. Each loan still held costs 1,500. Bid bonus yen not yet used go back to the bank.
+3. OSAKA METRO: the yen each player set aside by selling shares join their totals.
+4. Each loan still held costs 1,500. Bid bonus yen not yet used go back to the bank.
 
 A speculation and a share of the same line in one hand (which the engine never allows) are
 both worth nothing. Ties are won by the player further left on the order track.
@@ -92,13 +93,15 @@ def final(state: Any) -> dict:
             stakes[s["seat"]] += s["stake"]
         for s in res["shares"]:
             shares[s["seat"]] += s["paid"]
+    set_aside = [s.set_aside for s in state.seats]   # after speculations and shares, before loans
     loans = [s.loans * rules.options.loan_end_cost for s in state.seats]
-    totals = [s.yen + speculation[p] + stakes[p] + shares[p] - loans[p] for p, s in enumerate(state.seats)]
+    totals = [s.yen + speculation[p] + stakes[p] + shares[p] + set_aside[p] - loans[p]
+              for p, s in enumerate(state.seats)]
     position = {p: i for i, p in enumerate(state.order)}
     ranking = sorted(range(n), key=lambda p: (-totals[p], position[p]))
     return {
         "lines": lines,
         "yen": [s.yen for s in state.seats],
-        "speculation": speculation, "stakes_returned": stakes, "shares": shares, "loans": loans,
+        "speculation": speculation, "stakes_returned": stakes, "shares": shares, "set_aside": set_aside, "loans": loans,
         "totals": totals, "ranking": ranking, "winner": ranking[0],
     }

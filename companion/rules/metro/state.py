@@ -53,6 +53,10 @@ class Seat(NamedTuple):
     cards: tuple[str, ...] = ()                     # private action cards (from the card action)
     discounts: tuple[tuple[str, int], ...] = ()     # discount actions holding this seat's discs
     tempo_now: int = 0       # tempo tokens assigned in this turn (no passing after that)
+    vehicle: int = 0         # which of the line's vehicles the meeple rides (0, or 1: the second tram/bus)
+    set_aside: int = 0       # yen from sales (OSAKA METRO), not spendable; added at the end
+    boxed: int = 0           # action discs returned to the box for good (OSAKA METRO's invest_disc)
+    copies: tuple[tuple[str, int], ...] = ()        # copy actions holding this seat's disc, not yet used
 
 
 class LineState(NamedTuple):
@@ -62,6 +66,8 @@ class LineState(NamedTuple):
     tempo: int = 0           # tempo tokens assigned to the line
     specs: tuple[tuple[int, int], ...] = ()   # (seat, stake) per speculation disc
     holders: tuple[int, ...] = ()             # seats holding share #1, #2, ... in that order
+    second: int = -1         # a line with two vehicles: the stop index of the second one (-1: not placed)
+    second_dir: int = -1     # its direction (it starts at the last stop, heading for stop 1)
 
 
 class Column(NamedTuple):
@@ -78,6 +84,8 @@ class TrainRun(NamedTuple):
     leaving: bool = False    # back at stop 1 without a share: it leaves the board after this stop
     who: int = -1            # the seat deciding now
     what: str = ""           # "alight" or "board"
+    vehicle: int = 0         # the vehicle the decision concerns (1: a line's second tram/bus)
+    asked2: tuple[int, ...] = ()                 # seats that decided at the second vehicle's stop
 
 
 class RunLog(NamedTuple):
@@ -85,7 +93,7 @@ class RunLog(NamedTuple):
     where, who paid a fare, which trains left the board. Started afresh by each ``run_trains``."""
 
     round: int
-    payouts: tuple[tuple[int, int, int, int, int], ...] = ()   # (line, stop index, owner, to_owner, value)
+    payouts: tuple[tuple[int, int, int, int, int, int], ...] = ()   # (line, stop index, owner, to_owner, value, vehicle)
     fares: tuple[tuple[int, int, int], ...] = ()               # (seat, line, fare) per boarding
     left: tuple[int, ...] = ()                                 # lines whose train left the board
 
@@ -114,8 +122,9 @@ class State(NamedTuple):
     last_bids: tuple | None = None       # the revealed bids of this round (for the view)
     result: Mapping[str, Any] | None = None  # final scoring
     last_run: RunLog | None = None       # the latest train phase, kept until the next one starts
-    # Train phase: (seat, station, line) where a seat got off a train in this phase (no boarding
-    # that train there again; under rules version 1, no boarding any train there).
+    # Train phase: (seat, place, line) where a seat got off a train in this phase (no boarding
+    # that train there again; under rules version 1, no boarding any train there). A place is a
+    # station index, or a small stop's ``-1 - circle`` (see stop_place).
     barred: tuple[tuple[int, int, int], ...] = ()
 
     @property
@@ -218,22 +227,48 @@ def seat_label(state: State, p: int) -> str:
     return f"{state.seats[p].name} (seat {p})"
 
 
+def vehicle_stop(ls: LineState, vehicle: int) -> int:
+    """The stop index where a line's vehicle stands (-1: not on the board)."""
+    return ls.second if vehicle else ls.train
+
+
+def stop_place(board: Board, line: int, stop: int) -> int:
+    """Where riders get on and off at a line's stop: its station's index, or ``-1 - circle`` at a
+    small stop (OSAKA METRO: a circle of no station, used by that circle's fields alone)."""
+    station = board.lines[line].stop_station[stop]
+    return station if station >= 0 else -1 - board.lines[line].stops[stop]
+
+
+def place_fields(board: Board, place: int) -> tuple[int, ...]:
+    """The fields touching a place (stop_place): a station's, or a small stop's circle's."""
+    return board.stations[place].fields if place >= 0 else board.circles[-1 - place].fields
+
+
+def place_id(board: Board, place: int) -> str:
+    """A place's id for events and views: the station's id, or the small stop's circle id."""
+    return board.stations[place].id if place >= 0 else board.circles[-1 - place].id
+
+
+def place_name(board: Board, place: int) -> str:
+    return board.stations[place].name if place >= 0 else f"small stop {board.circles[-1 - place].id}"
+
+
 def ride_station(state: State, p: int) -> int:
-    """The station where the train that seat p rides stands now."""
-    line = state.seats[p].riding
-    return state.board.lines[line].stop_station[state.lines[line].train]
+    """The place (stop_place) where the vehicle that seat p rides stands now."""
+    seat = state.seats[p]
+    return stop_place(state.board, seat.riding, vehicle_stop(state.lines[seat.riding], seat.vehicle))
 
 
 def alight_fields(state: State, p: int, station: int) -> list[int]:
-    """Free fields touching a station, where a rider may get off."""
+    """Free fields touching a place (a station, or a small stop), where a rider may get off."""
     taken = occupied_fields(state, but=p)
-    return [f for f in state.board.stations[station].fields if f not in taken and f not in state.board.blocked]
+    return [f for f in place_fields(state.board, station) if f not in taken and f not in state.board.blocked]
 
 
 def nearest_free_fields(state: State, station: int) -> list[int]:
-    """The free fields closest to a station (for riders of a train leaving a crowded station)."""
+    """The free fields closest to a place (for riders of a train leaving a crowded station)."""
     board, taken = state.board, occupied_fields(state)
-    frontier, seen = list(board.stations[station].fields), set(board.stations[station].fields)
+    frontier, seen = list(place_fields(board, station)), set(place_fields(board, station))
     while frontier:
         free = sorted(f for f in frontier if f not in taken)
         if free:

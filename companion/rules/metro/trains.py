@@ -21,6 +21,13 @@ at a time:
 Stops where nobody can decide anything are passed without asking, so a phase without riders is
 applied in one move.
 
+OSAKA METRO (vehicles.py): a line with two trams or buses moves both together, one stop each at a
+time, each paying at its stops; at each step the riders and would-be riders of both decide in player
+order (the first vehicle's stop before the second's for one seat). Small stops (circles of no
+station) are stops like any other for riding, boarding and getting off (onto the fields touching
+that circle), but pay nothing. Where the rules say trains stay (``Rules.trains_stay``: the Osaka
+board or the Osaka cards), no train ever leaves the board.
+
 Getting off is possible at any time, also in another player's turn and in other phases
 (``alight``, a kind of move the game declares ``anytime``): onto a free field touching the station
 where the train stands, once it has moved a stop since the rider boarded. Only the riders of the
@@ -33,7 +40,9 @@ from ..engine import Event, IllegalMove, Move, MoveInfo, Pending
 from .board import Line
 from .rounds import next_mover, start_next_round
 from .state import (MOVEMENT, TRAINS, RunLog, State, TrainRun, alight_fields, field_arg, nearest_free_fields,
-                    quick_move, ride_station, seat_label, set_line, set_seat)
+                    place_fields, place_id, place_name, quick_move, ride_station, seat_label, set_line, set_seat,
+                    stop_place, vehicle_stop)
+from .vehicles import moved_to, positions, removed
 
 
 def deciding(state: State) -> list[Pending]:
@@ -48,7 +57,8 @@ def awaited(state: State) -> str:
         return f"{seat_label(state, state.order[0])}, first in player order, to start the train phase (run_trains)"
     line = state.board.lines[run.line]
     what = f"board train {line.letter}" if run.what == "board" else f"get off train {line.letter} or stay on"
-    return f"{seat_label(state, run.who)} to decide whether to {what} at {line.label(state.lines[run.line].train)}"
+    stop = vehicle_stop(state.lines[run.line], run.vehicle)
+    return f"{seat_label(state, run.who)} to decide whether to {what} at {line.label(stop)}"
 
 
 def _new_run(state: State, line: int) -> TrainRun:
@@ -90,12 +100,13 @@ def advance(state: State, events: list[Event]) -> tuple[State, list[Event]]:
         if ls.train < 0:
             state = state._replace(run=_new_run(state, li + 1))
             continue
-        who, what = _decider(state)
+        who, what, vehicle = _decider(state)
         if who >= 0:
-            return state._replace(run=run._replace(who=who, what=what)), events
+            return state._replace(run=run._replace(who=who, what=what, vehicle=vehicle)), events
         if run.leaving:
-            state = state._replace(lines=set_line(state, li, train=-1, dir=1),
-                                   run=_new_run(state, li + 1), last_run=_logged(state, left=(li,)))
+            now = list(state.lines)
+            now[li] = removed(ls)
+            state = state._replace(lines=tuple(now), run=_new_run(state, li + 1), last_run=_logged(state, left=(li,)))
             events.append(Event("train_left", {"line": lines[li].letter}))
             continue
         if run.steps >= run.total:
@@ -111,25 +122,27 @@ def _barred(state: State, p: int, station: int, line: int) -> bool:
     return any(q == p and s == station and (any_train or ln == line) for q, s, ln in state.barred)
 
 
-def _decider(state: State) -> tuple[int, str]:
+def _decider(state: State) -> tuple[int, str, int]:
+    """The next seat (in player order) with a decision at the stop of one of the moving line's
+    vehicles: (seat, "alight" or "board", vehicle), or (-1, "", 0)."""
     run = state.run
     li = run.line
     ls = state.lines[li]
     board = state.board
-    station = board.lines[li].stop_station[ls.train]
-    fieldset = board.station_fieldsets[station]
+    places = [(v, stop_place(board, li, stop)) for v, stop, _ in positions(board.lines[li], ls)]
     fare = state.options.fare
     for s in state.order:
-        if s in run.asked:
-            continue
         seat = state.seats[s]
-        if seat.riding == li:
-            if run.leaving or (seat.moved and alight_fields(state, s, station)):
-                return s, "alight"
-        elif (not run.leaving and seat.riding < 0 and seat.field in fieldset and not _barred(state, s, station, li)
-              and (s in ls.holders or seat.yen >= fare)):
-            return s, "board"
-    return -1, ""
+        for v, place in places:
+            if s in (run.asked2 if v else run.asked):
+                continue
+            if seat.riding == li:
+                if seat.vehicle == v and (run.leaving or (seat.moved and alight_fields(state, s, place))):
+                    return s, "alight", v
+            elif (not run.leaving and seat.riding < 0 and seat.field in place_fields(board, place)
+                  and not _barred(state, s, place, li) and (s in ls.holders or seat.yen >= fare)):
+                return s, "board", v
+    return -1, "", 0
 
 
 def next_stop(line: Line, i: int, d: int) -> tuple[int, int]:
@@ -149,6 +162,8 @@ def stop_payout(state: State, li: int, j: int) -> dict | None:
     the owner, the rise of the line's value), or None where no pyramid stands."""
     line = state.board.lines[li]
     station = line.stop_station[j]
+    if station < 0:  # a small stop: no station, nothing paid
+        return None
     owner = state.pyramids[station]
     if owner < 0:
         return None
@@ -157,32 +172,44 @@ def stop_payout(state: State, li: int, j: int) -> dict | None:
             "to_owner": 0 if holder else opts.owner_payout, "value": opts.holder_value if holder else opts.owner_payout}
 
 
+def leaves_at(state: State, li: int, j: int) -> bool:
+    """Whether the line's train leaves the board on reaching stop ``j``: back at stop 1, placed by
+    ``start`` with no shareholder yet, where trains do not stay (OSAKA METRO: they always stay; a
+    pair of trams or buses never leaves)."""
+    return (j == 0 and not state.lines[li].holders and not state.rules.trains_stay
+            and state.board.lines[li].vehicles == 1)
+
+
 def _step(state: State, events: list[Event]) -> State:
+    """Every vehicle of the moving line one stop on, paying where it stops."""
     run = state.run
     li = run.line
     line, ls = state.board.lines[li], state.lines[li]
-    i = ls.train
-    j, d = next_stop(line, i, ls.dir)
-    value, bank = ls.value, state.bank
+    bank = state.bank
     seats = state.seats
     if any(s.riding == li for s in seats):
         seats = tuple(s._replace(moved=True) if s.riding == li else s for s in seats)
-    events.append(Event("train_moved", {"line": line.letter, "from": line.label(i), "to": line.label(j), "dir": d}))
     last_run = state.last_run
-    pay = stop_payout(state, li, j)
-    if pay is not None:
-        owner, to_owner = pay["owner"], pay["to_owner"]
-        value += pay["value"]
-        if to_owner:
-            bank -= to_owner
-            seats = seats[:owner] + (seats[owner]._replace(yen=seats[owner].yen + to_owner),) + seats[owner + 1:]
-        events.append(Event("station_payout", {"line": line.letter, **pay}))
-        last_run = _logged(state, payouts=((li, j, owner, to_owner, pay["value"]),))
-    leaving = j == 0 and not ls.holders
+    leaving = False
+    for v, i, d in positions(line, ls):
+        j, d = next_stop(line, i, d)
+        moved = {"line": line.letter, "from": line.label(i), "to": line.label(j), "dir": d}
+        events.append(Event("train_moved", {**moved, "vehicle": v} if line.vehicles == 2 else moved))
+        pay = stop_payout(state, li, j)
+        if pay is not None:
+            owner, to_owner = pay["owner"], pay["to_owner"]
+            ls = ls._replace(value=ls.value + pay["value"])
+            if to_owner:
+                bank -= to_owner
+                seats = seats[:owner] + (seats[owner]._replace(yen=seats[owner].yen + to_owner),) + seats[owner + 1:]
+            events.append(Event("station_payout", {"line": line.letter, "vehicle": v, **pay}))
+            last_run = _logged(state._replace(last_run=last_run), payouts=((li, j, owner, to_owner, pay["value"], v),))
+        leaving = leaving or (v == 0 and leaves_at(state, li, j))
+        ls = moved_to(ls, v, j, d)
     lines = list(state.lines)
-    lines[li] = ls._replace(train=j, dir=d, value=value)
+    lines[li] = ls
     return state._replace(seats=seats, lines=tuple(lines), bank=bank, last_run=last_run,
-                          run=run._replace(steps=run.steps + 1, asked=(), leaving=leaving))
+                          run=run._replace(steps=run.steps + 1, asked=(), asked2=(), leaving=leaving))
 
 
 # --- the decisions at a stop ------------------------------------------------------------------------
@@ -198,13 +225,17 @@ def _asked(state: State, move: Move, what: str) -> tuple[TrainRun, dict]:
         p = seat_label(state, move.player)
         raise IllegalMove(f"{p} may board train {line.letter} here (board) or not (skip)" if run.what == "board" else
                           f"{p} may get off here (alight) or stay on (ride_on)", move)
-    stop = state.lines[run.line].train
+    stop = vehicle_stop(state.lines[run.line], run.vehicle)
     where = {"line": line.letter, "stop": line.label(stop),
-             "station": state.board.stations[line.stop_station[stop]].id}
+             "station": place_id(state.board, stop_place(state.board, run.line, stop))}
+    if line.vehicles == 2:
+        where["vehicle"] = run.vehicle
     return run, where
 
 
 def _decided(run: TrainRun, p: int) -> TrainRun:
+    if run.vehicle:
+        return run._replace(asked2=run.asked2 + (p,), who=-1, what="")
     return run._replace(asked=run.asked + (p,), who=-1, what="")
 
 
@@ -212,7 +243,10 @@ def board_moves(state: State, p: int) -> list[Move]:
     run = state.run
     if run is None or run.what != "board":
         return []
-    return [quick_move("board", p, {"line": state.board.lines[run.line].letter})]
+    line = state.board.lines[run.line]
+    if line.vehicles == 2:
+        return [quick_move("board", p, {"line": line.letter, "vehicle": run.vehicle})]
+    return [quick_move("board", p, {"line": line.letter})]
 
 
 def board_info(state: State, move: Move) -> MoveInfo:
@@ -230,10 +264,14 @@ def board(state: State, move: Move) -> tuple[State, list[Event]]:
     p, li = move.player, run.line
     if move.args.get("line", where["line"]) != where["line"]:
         raise IllegalMove(f"the train at this stop is line {where['line']}'s", move)
+    if move.args.get("vehicle", run.vehicle) != run.vehicle:
+        raise IllegalMove(f"the {state.board.lines[li].vehicle} of line {where['line']} that asks you now is "
+                          f"vehicle {run.vehicle}", move)
     ls = state.lines[li]
     fare = board_info(state, move).cost
     state = state._replace(
-        seats=set_seat(state, p, field=-1, riding=li, moved=False, yen=state.seats[p].yen - fare),
+        seats=set_seat(state, p, field=-1, riding=li, vehicle=run.vehicle, moved=False,
+                       yen=state.seats[p].yen - fare),
         lines=set_line(state, li, value=ls.value + fare), bank=state.bank + fare,
         run=_decided(run, p), last_run=_logged(state, fares=((p, li, fare),)))
     return advance(state, [Event("boarded", {"seat": p, "fare": fare, **where})])
@@ -310,15 +348,16 @@ def alight(state: State, move: Move) -> tuple[State, list[Event]]:
     board = state.board
     f = field_arg(state, move)
     if f not in fields:
-        raise IllegalMove(f"get off onto a free field touching {board.stations[station].name}; "
+        raise IllegalMove(f"get off onto a free field touching {place_name(board, station)}; "
                           f"{board.field_label(f)} is not one", move)
-    li = state.seats[p].riding
+    li, vehicle = state.seats[p].riding, state.seats[p].vehicle
     line = board.lines[li]
-    state = state._replace(seats=set_seat(state, p, field=f, riding=-1, moved=False))
+    state = state._replace(seats=set_seat(state, p, field=f, riding=-1, vehicle=0, moved=False))
     if state.phase == TRAINS:  # not that train again at this station in this phase
         state = state._replace(barred=state.barred + ((p, station, li),))
     events = [Event("alighted", {"seat": p, "field": list(board.col_row(f)), "line": line.letter,
-                                 "stop": line.label(state.lines[li].train), "station": board.stations[station].id})]
+                                 "stop": line.label(vehicle_stop(state.lines[li], vehicle)),
+                                 "station": place_id(board, station)})]
     if asked:
         return advance(state._replace(run=_decided(state.run, p)), events)
     return state, events

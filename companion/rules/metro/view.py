@@ -6,6 +6,7 @@ from . import scoring
 from .actions import min_stake, ref
 from .preview import train_phase_preview
 from .state import ACTIONS, DEAL, MOVEMENT, OVER, TIE, TRAINS, State
+from .vehicles import positions
 
 
 def _card_view(state: State, cid: str, taken: dict) -> dict:
@@ -34,27 +35,35 @@ def view(state: State, viewer: int | None, pending: list[Pending]) -> dict:
             "bid": s.bid if viewer == p and s.bid >= 0 else None,
             "cards": [_card_view(state, c, taken) for c in s.cards],
             "discounts": [ref(c, i) for c, i in s.discounts],
+            # OSAKA METRO: the vehicle ridden (1: a pair's second), yen set aside by sales, discs
+            # returned to the box, copy rights held this round.
+            "vehicle": s.vehicle if s.riding >= 0 else None, "set_aside": s.set_aside, "discs_boxed": s.boxed,
+            "copies": [ref(c, i) for c, i in s.copies],
         })
     track = rules.track
     lines = []
     for i, (line, ls) in enumerate(zip(board.lines, state.lines)):
         high, low = track.numbers(ls.value)
-        train = None
-        if ls.train >= 0:
-            circle = board.circles[line.stops[ls.train]]
-            nxt = ls.train + ls.dir
-            train = {"stop": line.label(ls.train), "circle": circle.id, "x": circle.x, "y": circle.y,
-                     "dir": ls.dir, "towards": line.label(nxt) if 0 <= nxt < len(line.stops) else None}
+        vehicles = []
+        for v, stop, d in positions(line, ls):
+            circle = board.circles[line.stops[stop]]
+            nxt = stop + d
+            vehicles.append({"stop": line.label(stop), "circle": circle.id, "x": circle.x, "y": circle.y,
+                             "dir": d, "towards": line.label(nxt) if 0 <= nxt < len(line.stops) else None,
+                             "vehicle": v, "small_stop": circle.station < 0})
         lines.append({
             "letter": line.letter, "name": line.name, "colour": line.colour, "value": ls.value,
             "over_6000": ls.value > track.top, "high": high, "low": low,
             "min_stake": min_stake(state, i) if ls.value >= 100 else None,
-            "train": train, "tempo": ls.tempo, "disc_spaces": line.disc_spaces,
+            "train": vehicles[0] if vehicles else None, "vehicle": line.vehicle, "vehicles": vehicles,
+            "tempo": ls.tempo, "disc_spaces": line.disc_spaces,
             "free_spaces": line.disc_spaces - ls.tempo - len(ls.specs),
             "speculations": [{"seat": p, "stake": st} for p, st in ls.specs],
             "shares": [{"number": k + 1, "holder": ls.holders[k] if k < len(ls.holders) else None,
                         "surcharge": rules.stock.surcharges[i][k]} for k in range(line.shares)],
             "riders": [p for p, s in enumerate(state.seats) if s.riding == i],
+            "riders_by_vehicle": [[p for p, s in enumerate(state.seats) if s.riding == i and s.vehicle == v]
+                                  for v in range(line.vehicles)],
         })
     columns = []
     for c, col in enumerate(state.columns):
@@ -65,7 +74,8 @@ def view(state: State, viewer: int | None, pending: list[Pending]) -> dict:
                         "discard_top": _card_view(state, col.discard[-1], taken) if col.discard else None})
     run = state.run
     return {
-        "game": rules.options.GAME, "phase": state.phase, "round": state.round, "rounds": rules.rounds, "solo": rules.solo,
+        "game": rules.options.GAME, "system": rules.system, "card_set": rules.card_set,
+        "trains_stay": rules.trains_stay, "phase": state.phase, "round": state.round, "rounds": rules.rounds, "solo": rules.solo,
         "players": players, "order": list(state.order), "bank": state.bank,
         "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in pending],
         "turn": state.order[state.turn] if state.phase in (MOVEMENT, ACTIONS) else None,
@@ -80,7 +90,10 @@ def view(state: State, viewer: int | None, pending: list[Pending]) -> dict:
         "train_run": None if run is None else {
             "line": board.lines[run.line].letter if run.line < len(board.lines) else None,
             "steps": run.steps, "total": run.total, "leaving": run.leaving,
-            "deciding": run.who if run.who >= 0 else None, "decision": run.what or None},
+            "deciding": run.who if run.who >= 0 else None, "decision": run.what or None,
+            "vehicle": run.vehicle if run.who >= 0 else None},
+        # OSAKA METRO: who holds a copy right this round (a copy action holding their disc).
+        "copy_rights": [{"seat": p, "copy": ref(c, i)} for p, s in enumerate(state.seats) for c, i in s.copies],
         "track": {"step": track.step, "top": track.top},
         # What the (rest of the) train phase will do, for the dashboard to show before and while it runs.
         "preview": train_phase_preview(state) if state.phase == TRAINS else None,
@@ -99,10 +112,11 @@ def _last_run_view(state: State) -> dict | None:
     board, n = state.board, len(state.seats)
     income, fares, rise = [0] * n, [0] * n, {}
     payouts = []
-    for li, j, owner, to_owner, value in log.payouts:
+    for li, j, owner, to_owner, value, vehicle in log.payouts:
         line = board.lines[li]
         payouts.append({"line": line.letter, "stop": line.label(j), "station": board.stations[line.stop_station[j]].id,
-                        "owner": owner, "to_owner": to_owner, "value": value})
+                        "owner": owner, "to_owner": to_owner, "value": value,
+                        "vehicle": line.vehicle, "vehicle_index": vehicle})
         income[owner] += to_owner
         rise[line.letter] = rise.get(line.letter, 0) + value
     for p, li, fare in log.fares:
