@@ -160,7 +160,8 @@ class BoardLayout:
             lay = LayoutData.model_validate(board["layout"])
             grid, lines, stations = board["grid"], board["lines"], board["stations"]
             cols, rows = int(grid["cols"]), int(grid["rows"])
-            circles = {c["id"]: (float(c["x"]), float(c["y"])) for s in stations for c in s["circles"]}
+            circles = {c["id"]: (float(c["x"]), float(c["y"]))
+                       for c in [c for s in stations for c in s["circles"]] + board.get("small_stops", [])}
         except ValidationError as exc:
             first = exc.errors()[0]
             where = "/".join(str(p) for p in first["loc"])

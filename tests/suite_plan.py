@@ -33,6 +33,7 @@ KINDS = {  # module name prefix -> kind
     "test_slow_clients": "device",
     "test_api_schema": "device",
     "test_board_calibrate": "vision",
+    "test_metro_osaka_data": "device",  # runs build_osaka.py in a subprocess
 }
 
 # Seconds the module's longest test typically takes alone on 2 cores (docs/performance.md), for
@@ -60,7 +61,7 @@ TYPICAL_SECONDS = {
     "test_devices_learning": 3.0, "test_corrections": 1.0, "test_feed": 3.0,
     "test_dashboard_history": 7.0, "test_history": 1.5,
     "test_board_calibrate": 1.0, "test_dashboard_calibrate_board": 3.0,
-    "test_board_device": 7.0, "test_board_watch": 1.0,
+    "test_board_device": 7.0, "test_board_watch": 1.0, "test_metro_osaka_data": 2.5,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.

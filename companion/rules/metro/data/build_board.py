@@ -140,8 +140,10 @@ def group_of(name: str) -> str:
 ANCHOR_GROUPS = {group_of(name) for name in ANCHORS}
 
 
-def thin(lines):
-    """Step 3: the stops each line keeps (a list of (number, name, name_ja) per line)."""
+def thin(lines, group=None):
+    """Step 3: the stops each line keeps (a list of (number, name, name_ja) per line); ``group``
+    names the station a stop belongs to (this board's complexes by default)."""
+    group_of = group or globals()["group_of"]
     serving: dict[str, set[str]] = {}
     for letter, stops in lines.items():
         for _, name, _ in stops:
@@ -168,13 +170,14 @@ def thin(lines):
     return kept
 
 
-def project(lat: float, lon: float) -> tuple[float, float]:
-    x = (lon - CENTRE[1]) * 111.32 * math.cos(math.radians(CENTRE[0]))
-    y = (CENTRE[0] - lat) * 110.57
+def project(lat: float, lon: float, centre=CENTRE, power: float = POWER) -> tuple[float, float]:
+    """km east and south of ``centre``, spread out like a schematic map (distance ** ``power``)."""
+    x = (lon - centre[1]) * 111.32 * math.cos(math.radians(centre[0]))
+    y = (centre[0] - lat) * 110.57
     r = math.hypot(x, y)
     if r == 0:
         return 0.0, 0.0
-    scale = r ** POWER / r
+    scale = r ** power / r
     return x * scale, y * scale
 
 
@@ -203,15 +206,15 @@ def circle_count(stop_count: int) -> int:
     return 1 if stop_count <= 2 else 2 if stop_count <= 4 else 3
 
 
-def relax(stations, pos, rounds: int = 600) -> dict[str, tuple[float, float]]:
+def relax(stations, pos, rounds: int = 600, cols: int = COLS, rows: int = ROWS) -> dict[str, tuple[float, float]]:
     """Fit the projected positions to the grid (field units), then push apart stations that are
     closer than about one field, while a weak pull keeps each near its projected place."""
     groups = sorted(stations)
     xs = [pos[g][0] for g in groups]
     ys = [pos[g][1] for g in groups]
     margin = 1.2
-    sx = (COLS - 2 * margin) / (max(xs) - min(xs))
-    sy = (ROWS - 2 * margin) / (max(ys) - min(ys))
+    sx = (cols - 2 * margin) / (max(xs) - min(xs))
+    sy = (rows - 2 * margin) / (max(ys) - min(ys))
     home = [(margin + (x - min(xs)) * sx, margin + (y - min(ys)) * sy) for x, y in zip(xs, ys)]
     size = [0.5 * (circle_count(len(stations[g]["stops"])) - 1) for g in groups]
     p = [list(h) for h in home]
@@ -230,13 +233,14 @@ def relax(stations, pos, rounds: int = 600) -> dict[str, tuple[float, float]]:
                     move[j][0] += dx * push
                     move[j][1] += dy * push
         for i in range(n):
-            p[i][0] = min(COLS - 0.6, max(0.6, p[i][0] + move[i][0]))
-            p[i][1] = min(ROWS - 0.6, max(0.6, p[i][1] + move[i][1]))
+            p[i][0] = min(cols - 0.6, max(0.6, p[i][0] + move[i][0]))
+            p[i][1] = min(rows - 0.6, max(0.6, p[i][1] + move[i][1]))
     return {g: (p[i][0], p[i][1]) for i, g in enumerate(groups)}
 
 
-def layout(kept, pos):
+def layout(kept, pos, group=None, cols: int = COLS, rows: int = ROWS):
     """Step 5: lattice points (half-field units) for each station's circles."""
+    group_of = group or globals()["group_of"]
     stations: dict[str, dict] = {}
     for letter, stops in kept.items():
         for number, name, name_ja in stops:
@@ -246,12 +250,12 @@ def layout(kept, pos):
                 st["names"].append(name)
                 st["names_ja"].append(name_ja)
             st["stops"].append((letter, number))
-    placed = relax(stations, pos)
+    placed = relax(stations, pos, cols=cols, rows=rows)
     taken: dict[tuple[int, int], str] = {}
 
     def free(points, owner):
         for (px, py) in points:
-            if not (1 <= px <= 2 * COLS - 1 and 1 <= py <= 2 * ROWS - 1):
+            if not (1 <= px <= 2 * cols - 1 and 1 <= py <= 2 * rows - 1):
                 return False
             for dx in (-1, 0, 1):
                 for dy in (-1, 0, 1):
@@ -291,33 +295,32 @@ def layout(kept, pos):
     return stations
 
 
-def touching(px: int, py: int) -> list[list[int]]:
+def touching(px: int, py: int, cols: int = COLS, rows: int = ROWS) -> list[list[int]]:
     """The fields [col, row] that touch a circle at lattice point (px, py)."""
-    cols = [px // 2] if px % 2 else [px // 2 - 1, px // 2]
-    rows = [py // 2] if py % 2 else [py // 2 - 1, py // 2]
-    return [[c, r] for r in rows for c in cols if 0 <= c < COLS and 0 <= r < ROWS]
+    cols_ = [px // 2] if px % 2 else [px // 2 - 1, px // 2]
+    rows_ = [py // 2] if py % 2 else [py // 2 - 1, py // 2]
+    return [[c, r] for r in rows_ for c in cols_ if 0 <= c < cols and 0 <= r < rows]
 
 
 def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
-def build(source: Path) -> dict:
-    lines = read_stops(source)
-    names = line_names(source)
-    kept = thin(lines)
-    pos = positions(kept)
-    stations = layout(kept, pos)
+def circles_of(stations, line_order, cols: int = COLS, rows: int = ROWS):
+    """Step 6: each station's circles (ids, positions in field units, touching fields) and which
+    circle each stop uses. Returns (stations as written to the file, circle ids per station group,
+    circle number per (letter, number) stop)."""
     out_stations, circle_of = [], {}
     for g in sorted(stations, key=lambda g: slug(g)):
         st = stations[g]
         points = st["points"]
         circles = [{"id": f"{slug(g)}-{k + 1}" if len(points) > 1 else slug(g),
-                    "x": px / 2, "y": py / 2, "fields": touching(px, py)} for k, (px, py) in enumerate(points)]
+                    "x": px / 2, "y": py / 2, "fields": touching(px, py, cols, rows)}
+                   for k, (px, py) in enumerate(points)]
         # Assign the station's stops to circles: a line's stops in one station go to different circles,
         # and a circle takes two lines before a third.
         load = [0] * len(circles)
-        for letter, number in sorted(st["stops"], key=lambda s: (GAME_LINES.index(s[0]), s[1])):
+        for letter, number in sorted(st["stops"], key=lambda s: (line_order.index(s[0]), s[1])):
             used = {circle_of[s] for s in st["stops"] if s[0] == letter and s in circle_of}
             choices = [k for k in range(len(circles)) if k not in used] or list(range(len(circles)))
             k = min(choices, key=lambda k: (load[k], k))
@@ -327,7 +330,16 @@ def build(source: Path) -> dict:
         out_stations.append({"id": slug(g), "name": " / ".join(st["names"]),
                              "name_ja": " / ".join(n for n in st["names_ja"] if n),
                              "circles": circles})
-    ids = {g: stations[g]["circle_ids"] for g in stations}
+    return out_stations, {g: stations[g]["circle_ids"] for g in stations}, circle_of
+
+
+def build(source: Path) -> dict:
+    lines = read_stops(source)
+    names = line_names(source)
+    kept = thin(lines)
+    pos = positions(kept)
+    stations = layout(kept, pos)
+    out_stations, ids, circle_of = circles_of(stations, GAME_LINES)
     out_lines = []
     for letter in GAME_LINES:
         stops = [ids[group_of(name)][circle_of[(letter, number)]] for number, name, _ in kept[letter]]

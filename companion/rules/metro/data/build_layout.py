@@ -19,7 +19,8 @@ with ``companion calibrate board``):
 - four printed ArUco markers (``DICT_4X4_50``, ids 20-23, 40 mm) lie just outside the sheet's
   corners, top-left, top-right, bottom-right, bottom-left;
 - a train stands on its stop's circle; where two lines share a circle, each line's train stands
-  6 mm to one side of it;
+  6 mm to one side of it; a tram or bus stands on its small stops the same way, and a line with
+  two vehicles (OSAKA METRO) uses the same places for both;
 - a station's pyramid stands beside its circles, where it is furthest from every train place,
   field centre and other pyramid; a meeple stands in its field's centre, or moved within the
   field away from a circle or pyramid too close to the centre.
@@ -113,6 +114,8 @@ def build_layout(board: dict) -> dict:
         return ox + x * FIELD_MM, oy + y * FIELD_MM
 
     circles = {c["id"]: (mm(c["x"], c["y"]), s["id"]) for s in board["stations"] for c in s["circles"]}
+    # OSAKA METRO's small stops (no station, so no pyramid): a tram or bus stands on them like a train.
+    circles.update({c["id"]: (mm(c["x"], c["y"]), None) for c in board.get("small_stops", [])})
     lines_at: dict[str, list[str]] = {}
     for line in board["lines"]:
         for cid in line["stops"]:
