@@ -114,7 +114,9 @@ function cardGroups(moves, view, run) {
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(m);
   }
-  return [...groups.entries()].map(([key, ms]) => {
+  // The copy actions say once what a copy right could take later this round.
+  const lead = moves[0].move.kind === "copy" ? copyable(st) : null;
+  return [lead, ...[...groups.entries()].map(([key, ms]) => {
     const [cardId, index] = key.split("/");
     const card = findCard(st, cardId);
     const action = card ? card.actions[Number(index)] : null;
@@ -123,7 +125,6 @@ function cardGroups(moves, view, run) {
     if (ms.length === 1) {
       const only = ms[0];
       return h("div", { class: "m-group single", dataset: { actionKey: key, kind } },
-        kind === "copy" ? copyable(st) : null,
         h("div", { class: "move-row m-single" }, moveButton(only, run, "m-wide",
           h("span", { class: "m-card-chip" }, cardId),
           SINGLE.has(kind) ? h("span", { class: "move-label" }, title)
@@ -154,7 +155,7 @@ function cardGroups(moves, view, run) {
     };
     group.refresh();
     return group;
-  });
+  })];
 }
 
 // OSAKA METRO: what a copy right could take later this round: the actions taken so far.
