@@ -136,9 +136,10 @@ def assert_illegal(state, move, *words):
 
 
 def total_yen(state):
-    """Bank + players + speculation stakes + bid bonus yen: constant through a game."""
+    """Bank + players + speculation stakes + bid bonus yen + yen set aside by sales (OSAKA METRO):
+    constant through a game."""
     return (state.bank + sum(s.yen for s in state.seats) + sum(st for ls in state.lines for _, st in ls.specs)
-            + sum(s.bonus for s in state.seats))
+            + sum(s.bonus for s in state.seats) + sum(s.set_aside for s in state.seats))
 
 
 def check_invariants(state):
@@ -160,14 +161,16 @@ def check_invariants(state):
     # Pyramids, discs, meeples, tokens.
     for p, s in enumerate(state.seats):
         assert s.pyramids + sum(o == p for o in state.pyramids) == opts.pyramids
-        assert s.discs + state.disc_supply[p] == opts.start_discs + opts.extra_discs
-        assert opts.start_discs <= s.discs <= opts.max_discs
+        # OSAKA METRO's invest_disc returns discs to the box for good (Seat.boxed).
+        assert s.discs + state.disc_supply[p] + s.boxed == opts.start_discs + opts.extra_discs
+        assert opts.start_discs - s.boxed <= s.discs <= opts.max_discs
         on_cards = sum(rules.deck.cards[c].actions[i].spaces for c, i, q in state.placed if q == p)
         assert s.used == on_cards <= s.discs, (p, s.used, on_cards)
         assert s.specs_left + sum(q == p for ls in state.lines for q, _ in ls.specs) == opts.speculations
         assert not (s.field >= 0 and s.riding >= 0)
         if s.riding >= 0:
-            assert state.lines[s.riding].train >= 0, "a rider in a train that is not on the board"
+            ls = state.lines[s.riding]
+            assert (ls.second if s.vehicle else ls.train) >= 0, "a rider in a train that is not on the board"
         if state.round > 1 or state.phase in (ACTIONS, TRAINS):
             assert s.field >= 0 or s.riding >= 0, "a meeple nowhere"
         for c, i in s.discounts:
@@ -187,6 +190,15 @@ def check_invariants(state):
             assert ls.train >= 0
         if ls.train >= 0:
             assert 0 <= ls.train < len(ln.stops) and ls.dir in (1, -1)
+        # A pair of trams or buses is on the board together, or not at all.
+        assert (ls.second >= 0) == (ln.vehicles == 2 and ls.train >= 0)
+        if ls.second >= 0:
+            assert 0 <= ls.second < len(ln.stops) and ls.second_dir in (1, -1)
+        if state.rules.trains_stay and state.phase != OVER:
+            assert not (state.last_run and state.last_run.left), "a train left although trains stay"
+    for p, s in enumerate(state.seats):
+        for c, i in s.copies:
+            assert (c, i) in state.occupied and rules.deck.cards[c].actions[i].kind == "copy"
     # Occupied actions are on cards that are face up or in front of a player.
     visible = {c for col in state.columns for c in col.slots} | {c for s in state.seats for c in s.cards}
     assert all(c in visible for c, _ in state.occupied)

@@ -42,7 +42,8 @@ PASS_PENALTY = 150     # passing must beat the best action by this much (discs l
 # What an action is worth beyond its immediate yen, per round still to play: a station earns while
 # trains pass it, a share's line grows, more discs mean more actions. Rough, but they make busy games.
 PER_ROUND = {"station": 150, "station_swap": 150, "invest": 150, "start": 60, "action_disc": 100,
-             "tempo": 30, "bicycle": 20, "discount": 20}
+             "tempo": 30, "bicycle": 20, "discount": 20,
+             "invest_disc": 50, "copy": 40}   # OSAKA METRO: a share for a disc lost for good; a copy right
 
 
 def _metro_action_score(game: Any, state: Any, move: Any, rounds_left: int) -> float:
@@ -58,6 +59,8 @@ def _metro_action_score(game: Any, state: Any, move: Any, rounds_left: int) -> f
         return info.pays_up_to / 2   # yen for the next bid only
     if kind == "speculate":
         return (info.pays_up_to - info.cost) / 2   # pays only if the line keeps its value
+    if kind == "sell":
+        return -PER_ROUND["invest"] * rounds_left   # the set-aside yen are about what the share pays at the end
     if kind in ("assign_tempo", "alight"):
         return -1000   # free moves: left to the random player's judgement of none
     return info.pays_up_to - info.cost + PER_ROUND.get(kind, 0) * rounds_left
@@ -91,4 +94,6 @@ def metro_greedy(game: Any, state: Any, moves: list[Any], rng: random.Random) ->
     return rng.choice(moves)  # the train phase: board, skip, get off, ride on
 
 
-STRATEGIES: dict[str, Callable[[Any, Any, list[Any], random.Random], Any]] = {"tokyo_metro": metro_greedy}
+# One engine plays TOKYO METRO, OSAKA METRO and METRO DRINKS: the same greedy player for each.
+STRATEGIES: dict[str, Callable[[Any, Any, list[Any], random.Random], Any]] = {
+    "tokyo_metro": metro_greedy, "osaka_metro": metro_greedy, "metro_drinks": metro_greedy}

@@ -8,7 +8,7 @@ money are not on the board sheet. Seats, not colours: the table gives each seat 
 >>> from companion.rules.metro.game import GAME
 >>> state = GAME.setup({"players": 2, "names": ["Ann", "Ben"]})
 >>> on_board(state)
-{'pyramids': {}, 'meeples': {}, 'trains': {}, 'values': {'G': 0, 'M': 0, 'H': 0, 'T': 0, 'C': 0, 'Y': 0, 'Z': 0, 'N': 0, 'A': 0, 'I': 0, 'S': 0, 'E': 0}}
+{'pyramids': {}, 'meeples': {}, 'trains': {}, 'second_vehicles': {}, 'values': {'G': 0, 'M': 0, 'H': 0, 'T': 0, 'C': 0, 'Y': 0, 'Z': 0, 'N': 0, 'A': 0, 'I': 0, 'S': 0, 'E': 0}}
 """
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ from .state import State
 
 def on_board(state: State) -> dict:
     """``pyramids`` {station id: seat}, ``meeples`` {seat: "field:<i>" or "ride:<letter>"},
-    ``trains`` {letter: stop index}, ``values`` {letter: yen}."""
+    ``trains`` {letter: stop index}, ``values`` {letter: yen}; where a line runs two trams or buses
+    (OSAKA METRO), ``trains`` holds the first and ``second_vehicles`` {letter: stop index} the other
+    (the board camera reads only boards with a layout: Tokyo's)."""
     board = state.board
     meeples = {}
     for p, seat in enumerate(state.seats):
@@ -29,5 +31,6 @@ def on_board(state: State) -> dict:
         "pyramids": {board.stations[i].id: owner for i, owner in enumerate(state.pyramids) if owner >= 0},
         "meeples": meeples,
         "trains": {board.lines[i].letter: ls.train for i, ls in enumerate(state.lines) if ls.train >= 0},
+        "second_vehicles": {board.lines[i].letter: ls.second for i, ls in enumerate(state.lines) if ls.second >= 0},
         "values": {board.lines[i].letter: ls.value for i, ls in enumerate(state.lines)},
     }
