@@ -43,7 +43,9 @@ PASS_PENALTY = 150     # passing must beat the best action by this much (discs l
 # trains pass it, a share's line grows, more discs mean more actions. Rough, but they make busy games.
 PER_ROUND = {"station": 150, "station_swap": 150, "invest": 150, "start": 60, "action_disc": 100,
              "tempo": 30, "bicycle": 20, "discount": 20,
-             "invest_disc": 50, "copy": 40}   # OSAKA METRO: a share for a disc lost for good; a copy right
+             "invest_disc": 50, "copy": 40,   # OSAKA METRO: a share for a disc lost for good; a copy right
+             # METRO DRINKS: a drink at a station earns when trains pay there; a crate is six of them
+             "vend": 120, "free_vend": 150, "colour_card": 80, "shape_card": 60}
 
 
 def _metro_action_score(game: Any, state: Any, move: Any, rounds_left: int) -> float:

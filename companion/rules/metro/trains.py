@@ -39,6 +39,7 @@ from __future__ import annotations
 from ..engine import Event, IllegalMove, Move, MoveInfo, Pending
 from .board import Line
 from .rounds import next_mover, start_next_round
+from .stock_column import station_bonus
 from .state import (MOVEMENT, TRAINS, RunLog, State, TrainRun, alight_fields, field_arg, nearest_free_fields,
                     place_fields, place_id, place_name, quick_move, ride_station, seat_label, set_line, set_seat,
                     stop_place, vehicle_stop)
@@ -204,6 +205,14 @@ def _step(state: State, events: list[Event]) -> State:
                 seats = seats[:owner] + (seats[owner]._replace(yen=seats[owner].yen + to_owner),) + seats[owner + 1:]
             events.append(Event("station_payout", {"line": line.letter, "vehicle": v, **pay}))
             last_run = _logged(state._replace(last_run=last_run), payouts=((li, j, owner, to_owner, pay["value"], v),))
+            bonus = station_bonus(state.drinks, line.stop_station[j]) if state.drinks is not None else None
+            if bonus is not None:  # METRO DRINKS: a drink at the station pays its owner from the bank
+                colour, yen = bonus
+                bank -= yen
+                seats = seats[:owner] + (seats[owner]._replace(yen=seats[owner].yen + yen),) + seats[owner + 1:]
+                events.append(Event("drink_bonus", {"line": line.letter, "station": pay["station"], "owner": owner,
+                                                    "colour": colour, "yen": yen}))
+                last_run = last_run._replace(bonuses=last_run.bonuses + ((li, j, owner, yen, colour),))
         leaving = leaving or (v == 0 and leaves_at(state, li, j))
         ls = moved_to(ls, v, j, d)
     lines = list(state.lines)
