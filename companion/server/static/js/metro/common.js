@@ -111,7 +111,7 @@ export function fieldPlace(ix, col, row) {
 // --- moves and what they point at -------------------------------------------------------------
 
 export const FIELD_KINDS = new Set(["place", "walk", "move", "alight"]);
-export const STATION_KINDS = new Set(["station", "station_swap"]);
+export const STATION_KINDS = new Set(["station", "station_swap", "vend", "free_vend"]);
 export const LINE_KINDS = new Set(["invest", "start", "speculate", "assign_tempo", "board", "sell", "invest_disc"]);
 
 // The card action a move uses ("GM1/0"), or null for a free move.

@@ -60,7 +60,9 @@ function stockCard(view, card, slot) {
   }
   const moves = stockMoves(view, card);
   const pic = cardSvg(cardId(card), "m-stock-pic");
-  const words = h("span", { class: "m-stock-words" }, t(`metro.drinks.${card.stock === "colour" ? "colourCard" : "shapeCard"}`));
+  const taken = Number.isInteger(card.taken_by);
+  const words = h("span", { class: "m-stock-words" }, t(`metro.drinks.${card.stock === "colour" ? "colourCard" : "shapeCard"}`),
+    taken ? [" ", seatDot(view.state, card.taken_by, { cls: "sm" })] : null);
   const attrs = { class: `m-stock-card ${card.stock}`, testid: `stock-card-${card.id}`,
     dataset: { card: card.id, stock: card.stock || "" } };
   if (!moves.length) return h("div", attrs, pic, words);
@@ -73,12 +75,15 @@ function stockCard(view, card, slot) {
 // the discard pile's top card.
 export function stockColumn(view, col) {
   const top = col.discard_top;
+  const pile = col.pile_discs || [];
   return h("div", { class: "m-column m-stock-column", testid: `column-${col.column}`, dataset: { set: STOCK_SET } },
     h("div", { class: "m-column-head" },
       h("span", { class: "m-stock-title" }, t("metro.drinks.column")),
       h("span", { class: "muted m-deck", title: t("metro.cards.deckTitle") }, t("metro.cards.deck", { n: col.deck })),
       col.discard ? h("span", { class: "muted m-deck", title: t("metro.cards.discardTitle") },
         t("metro.cards.discard", { n: col.discard })) : null),
+    pile.length ? h("p", { class: "m-pile-discs", testid: "stock-pile-discs", title: t("metro.drinks.pileTitle") },
+      t("metro.drinks.pile"), " ", pile.map((p) => seatDot(view.state, p, { cls: "sm" }))) : null,
     col.slots.map((c, i) => stockCard(view, c, i)),
     top ? h("div", { class: "m-discard" }, h("span", { class: "label" }, t("metro.cards.discardTop")),
       h("div", { class: "m-stock-card discarded", testid: "stock-discard-top" }, cardSvg(cardId(top), "m-stock-pic"))) : null);
@@ -106,6 +111,7 @@ export function drinksPanel(view) {
   if (!d) return null;
   const bonus = Object.entries(d.bonus || {}).filter(([, v]) => v);
   const free = Number.isInteger(d.free_builds) ? d.free_builds : null;
+  const falling = d.falling || [];
   return h("section", { class: "panel metro-drinks", testid: "drinks-panel" },
     h("h2", {}, t("metro.drinks.title")),
     free !== null ? h("p", { class: "m-free-builds", testid: "free-builds", dataset: { seat: String(free) } },
@@ -120,13 +126,20 @@ export function drinksPanel(view) {
       bonus.map(([colour, v]) => h("span", { class: "m-hold", testid: `drink-bonus-${colour}`, dataset: { yen: String(v) } },
         cardSvg(colour, "m-stock-pic xs"), `+${yen(v)}`))) : null,
     (d.tower || []).length ? h("p", { class: "m-note", testid: "drinks-stuck" }, t("metro.drinks.stuck"), " ",
-      drinkList(d.tower, "drinks-stuck-list")) : null);
+      drinkList(d.tower, "drinks-stuck-list")) : null,
+    falling.length ? h("p", { class: "m-note", testid: "drinks-falling" }, t("metro.drinks.falling"), " ",
+      drinkList(falling, "drinks-falling-list")) : null);
 }
 
-// The drink bonus in a payout (the train phase's preview, the last run): "+100 drinks".
-export function bonusOf(pay) {
-  const b = pay && (pay.drink_bonus ?? pay.bonus);
-  return Number.isInteger(b) && b > 0 ? b : 0;
+// The drink bonus a payout of the train phase to come brings its station's owner as well: a
+// drink standing at the station pays the yen its colour earns now (the view's drinks.bonus),
+// whether the owner is paid or holds a share (the engine's trains.py pays it the same way).
+export function bonusOf(st, pay) {
+  const d = drinksOf(st);
+  if (!d || !pay) return 0;
+  const here = (d.stations || []).find((x) => x.station === pay.station);
+  const yenFor = here ? (d.bonus || {})[here.colour || colourOf(here.drink)] : 0;
+  return Number.isInteger(yenFor) && yenFor > 0 ? yenFor : 0;
 }
 
 export const drinkColour = colourOf;

@@ -308,7 +308,7 @@ function previewLayers(ix, st, obstacles) {
 
 export function payoutText(st, line, pay, ix) {
   const where = stationName(ix, pay.station);
-  const bonus = bonusOf(pay);
+  const bonus = bonusOf(st, pay);
   const text = payoutWords(st, line, pay, ix, where);
   return bonus ? `${text} ${t("metro.drinks.payBonus", { yen: yen(bonus) })}` : text;
 }

@@ -11,12 +11,13 @@ import { actionText } from "./cards.js";
 import { payoutText } from "./map.js";
 import { paintEstimates } from "../estimates.js";
 import { bonusOf } from "./drinks.js";
+import { drinkSvg, cardSvg } from "../drinks.js";
 
 const SINGLE = new Set(["tempo", "bicycle", "discount", "bid_bonus", "loan", "repay", "action_disc", "copy"]);
 
 function findCard(st, id) {
   for (const col of st.columns || []) {
-    for (const c of col.slots) if (c.id === id) return c;
+    for (const c of col.slots) if (c && c.id === id && Array.isArray(c.actions)) return c;
   }
   for (const p of st.players) for (const c of p.cards || []) if (c.id === id) return c;
   return null;
@@ -46,8 +47,12 @@ export function tileContent(view, ix, m) {
   const st = view.state;
   const a = m.move.args;
   switch (m.move.kind) {
-    case "place": case "walk": case "move": case "alight":
+    case "place": case "walk": case "alight":
       return fieldLabel(ix, a.field);
+    case "move":  // METRO DRINKS: free builds along the way
+      return [fieldLabel(ix, a.field), Array.isArray(a.builds) && a.builds.length
+        ? h("span", { class: "m-note m-builds" }, a.builds.map((b) => drinkSvg(b.drink, "m-drink-tile")),
+          t("metro.move.builds", { n: a.builds.length, count: a.builds.length })) : null];
     case "station":
       return [h("span", { class: "move-label" }, stationName(ix, a.station)), discountNote(m)];
     case "station_swap":
@@ -68,6 +73,10 @@ export function tileContent(view, ix, m) {
       return [lineBadge(st, a.line, { cls: "lg" }), h("span", { class: "m-stake" }, yen(a.stake))];
     case "card":
       return [h("span", { class: "move-label" }, t("metro.move.cardFrom", { n: a.column + 1 })), discountNote(m)];
+    case "vend": case "free_vend":  // METRO DRINKS: which drink at which station
+      return [drinkSvg(a.drink, "m-drink-tile"), h("span", { class: "move-label" }, stationName(ix, a.station))];
+    case "colour_card": case "shape_card":
+      return [cardSvg(a.card, "m-stock-pic sm"), h("span", { class: "move-label" }, t(`metro.kind.${m.move.kind}`))];
     default:
       if (typeof a.station === "string") return [h("span", { class: "move-label" }, stationName(ix, a.station)), discountNote(m)];
       if (typeof a.line === "string") return [lineBadge(st, a.line, { cls: "lg" }), discountNote(m)];
@@ -165,7 +174,7 @@ function copyable(st) {
   const taken = [];
   for (const col of st.columns || []) {
     for (const c of col.slots) {
-      for (const a of c.actions || []) {
+      for (const a of (c && c.actions) || []) {
         if (a.taken_by !== null && a.taken_by !== undefined && !NOT_COPIED.has(a.kind)) taken.push(`${c.id} ${actionText(a)}`);
       }
     }
@@ -224,7 +233,7 @@ export function previewList(view) {
       tr.value_rise ? h("span", { class: "pays" }, t("metro.trains.rise", { value: num(tr.value_rise) })) : null),
     tr.payouts.length ? h("ul", { class: "m-payouts" }, tr.payouts.map((pay) => h("li", {
       testid: `payout-${pay.stop}${tr.vehicle_index ? "-2" : ""}`,
-      dataset: { owner: String(pay.owner), toOwner: String(pay.to_owner), value: String(pay.value), bonus: String(bonusOf(pay)) } },
+      dataset: { owner: String(pay.owner), toOwner: String(pay.to_owner), value: String(pay.value), bonus: String(bonusOf(st, pay)) } },
     seatDot(st, pay.owner), " ", payoutText(st, tr.line, pay, ix)))) : null,
     tr.leaves ? h("p", { class: "m-note" }, t("metro.trains.leaves")) : null,
     tr.riders.length ? h("p", { class: "m-note" }, t("metro.trains.riders", { names: tr.riders.map((p) => seatName(st, p)).join(", ") })) : null))),

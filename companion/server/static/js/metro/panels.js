@@ -4,7 +4,7 @@ import { h } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
 import { yenEl, playerHead, isActing, roundText, phaseText } from "../parts.js";
 import { lineBadge, seatDot, playerColour, inkOn, initial, vehiclesOf } from "./common.js";
-import { playerDrinks, bonusOf } from "./drinks.js";
+import { playerDrinks } from "./drinks.js";
 import { cardEl } from "./cards.js";
 import { runRemaining } from "./animate.js";
 import { stackOnPhone } from "../stack.js";
@@ -237,10 +237,7 @@ export function phoneMe(view) {
 // METRO DRINKS: the station bonus the owners got for the drinks at their stations (in the income).
 function drinkBonusLine(st, last) {
   const per = new Map();
-  for (const pay of last.payouts || []) {
-    const b = bonusOf(pay);
-    if (b) per.set(pay.owner, (per.get(pay.owner) || 0) + b);
-  }
+  for (const b of last.drink_bonuses || []) per.set(b.owner, (per.get(b.owner) || 0) + b.yen);
   if (!per.size) return null;
   return h("p", { class: "m-note m-drink-bonus", testid: "last-run-bonus" }, t("metro.drinks.bonusPaid"), " ",
     [...per].map(([seat, y]) => h("span", { class: "m-hold", testid: `last-run-bonus-${seat}`, dataset: { yen: String(y) } },
