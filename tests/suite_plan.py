@@ -62,6 +62,7 @@ TYPICAL_SECONDS = {
     "test_dashboard_history": 7.0, "test_history": 1.5,
     "test_board_calibrate": 1.0, "test_dashboard_calibrate_board": 3.0,
     "test_board_device": 7.0, "test_board_watch": 1.0, "test_metro_osaka_data": 2.5,
+    "test_dashboard_metro_variants": 18.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.
