@@ -125,8 +125,6 @@ export function drinksPanel(view) {
     bonus.length ? h("p", { class: "m-bonus", testid: "drink-bonus" }, h("span", { class: "label" }, t("metro.drinks.bonus")), " ",
       bonus.map(([colour, v]) => h("span", { class: "m-hold", testid: `drink-bonus-${colour}`, dataset: { yen: String(v) } },
         cardSvg(colour, "m-stock-pic xs"), `+${yen(v)}`))) : null,
-    (d.tower || []).length ? h("p", { class: "m-note", testid: "drinks-stuck" }, t("metro.drinks.stuck"), " ",
-      drinkList(d.tower, "drinks-stuck-list")) : null,
     falling.length ? h("p", { class: "m-note", testid: "drinks-falling" }, t("metro.drinks.falling"), " ",
       drinkList(falling, "drinks-falling-list")) : null);
 }
