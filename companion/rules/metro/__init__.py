@@ -17,5 +17,6 @@
 - ``scoring.py``      the end scoring
 - ``playout.py``      the quick random policy the hints assume
 - ``estimate.py``     the hints' redraw of what a viewer cannot see (rules/estimate.py does the rest)
-- ``data/``           the default board, decks and track, and build_board.py
+- ``data/``           the boards, decks, share cards and tracks of Tokyo (``build_board.py``) and Osaka
+                      (``osaka_*.json``, ``build_osaka.py``)
 """
