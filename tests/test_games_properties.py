@@ -484,7 +484,8 @@ def test_every_config_plays_to_the_end(name):
 # Registered games whose random playouts live in a test file of their own: the file, and the name
 # under which it imports the game module it plays.
 PLAYED_ELSEWHERE = {"pocari_bet": ("test_pocari_properties", "pb"),
-                    "tokyo_metro": ("test_metro_properties", "metro")}
+                    "tokyo_metro": ("test_metro_properties", "metro"),
+                    "osaka_metro": ("test_metro_osaka", "OSAKA")}
 
 
 def test_every_registered_game_has_random_playouts_and_every_configuration_a_game():

@@ -64,7 +64,8 @@ def showing(state, kind):
 
 @pytest.mark.parametrize("n, rounds", [(5, 4), (4, 5), (3, 6), (2, 7)])
 def test_osaka_cards_make_one_round_fewer(n, rounds):
-    """The book: 8-card sets instead of 9, so 4 rounds for 5 players, 5 for 4, and so on."""
+    """Worked example: 000 OSAKA METRO, Aktionskarten (one round fewer).
+    8-card sets instead of 9: 4 rounds for 5 players, 5 for 4, and so on."""
     assert osaka(n).rules.rounds == rounds
     tokyo = metro.setup({"names": NAMES[:n]})
     assert tokyo.rules.rounds == rounds + 1
@@ -90,7 +91,6 @@ def test_the_rules_know_the_system_the_card_set_and_whether_trains_stay():
     assert (view["system"], view["card_set"], view["trains_stay"]) == ("tokyo", "osaka", True)
 
 
-@pytest.mark.skipif(not (DATA / "osaka_board.json").exists(), reason="the Osaka data files are not installed yet")
 def test_osaka_metro_plays_the_osaka_files_by_default():
     state = OSAKA.setup({"names": NAMES[:4]})
     rules = state.rules
@@ -100,6 +100,12 @@ def test_osaka_metro_plays_the_osaka_files_by_default():
     assert all(s[k] == 300 for s in rules.stock.surcharges for k in range(1, len(s)))
     with_tokyo_cards = OSAKA.setup({"names": NAMES[:4], "options": {"card_set": "tokyo"}})
     assert with_tokyo_cards.rules.rounds == 6 and with_tokyo_cards.rules.trains_stay
+    # The system option picks the same files under the tokyo_metro id; the table's own file wins.
+    same = metro.setup({"names": NAMES[:4], "options": {"system": "osaka"}})
+    assert same.board is state.board and same.rules.deck is rules.deck
+    table_cards = json.loads((DATA / "osaka_action_cards.json").read_text(encoding="utf-8"))
+    own = OSAKA.setup({"names": NAMES[:4], "options": {"action_cards": table_cards}})
+    assert own.board is state.board and own.rules.deck is not rules.deck and own.rules.card_set == "osaka"
 
 
 # --- share purchases -----------------------------------------------------------------------------------
@@ -151,7 +157,8 @@ def test_invest_disc_needs_a_spare_disc_and_keeps_the_invest_limits():
 # --- sell: the book's renumbering example -----------------------------------------------------------------
 
 def test_selling_share_one_moves_the_others_up_and_sets_the_payout_aside():
-    """The book: share #1 sold while others hold #2 and #3: they become #1 and #2, #3 returns."""
+    """Worked example: 000 OSAKA METRO, Verkaufen.
+    Share #1 sold while others hold #2 and #3: they become #1 and #2, #3 returns to the supply."""
     state, cid, i = showing(ready(4), "sell")
     state = with_line(state, "T", holders=(0, 1, 2), value=2000, train=3, specs=((3, 500),))
     state = with_seat(state, 3, yen=state.seats[3].yen - 500, specs_left=1)
@@ -368,7 +375,8 @@ def test_four_holders_split_two_thousand_and_the_set_aside_yen_join_the_totals()
 
 
 def test_a_played_game_ends_with_the_four_holder_split():
-    """A random OSAKA game up to its last train phase, then line G set to 2,000 with four holders
+    """Worked example: 000 OSAKA METRO, scoring with four shares.
+    A random OSAKA game up to its last train phase, then line G set to 2,000 with four holders
     and no pyramids to pay: the real end of the game pays 1,000 / 500 / 300 / 200."""
     rng = random.Random(3)
     state = osaka(4)
@@ -396,21 +404,23 @@ def test_a_played_game_ends_with_the_four_holder_split():
 # --- random games: OSAKA METRO and both modular combinations ------------------------------------------------
 
 SETUPS = st.sampled_from([
-    ("osaka", 4, {}),
+    ("osaka", 4, {}),                      # the installed Osaka files
     ("osaka", 5, {}),
-    ("osaka", 2, {"start_yen": 6000, "bank_yen": 120_000}),
+    ("osaka_test_data", 2, {"start_yen": 6000, "bank_yen": 120_000}),   # a pair of trams on a 4-share line
     ("tokyo+osaka_cards", 3, {}),
     ("osaka+tokyo_cards", 3, {}),
 ])
 
 
 def configure(kind, n, extra):
+    names = NAMES[:n]
     if kind == "osaka":
-        return OSAKA, {"names": NAMES[:n], "options": {**osaka_files(), **extra}}
+        return OSAKA, {"names": names, "options": extra}
+    if kind == "osaka_test_data":
+        return OSAKA, {"names": names, "options": {**osaka_files(), **extra}}
     if kind == "tokyo+osaka_cards":
-        return metro.GAME, {"names": NAMES[:n], "options": {"card_set": "osaka",
-                                                             "action_cards": osaka_files()["action_cards"], **extra}}
-    return OSAKA, {"names": NAMES[:n], "options": {**osaka_files(cards_too=False), "card_set": "tokyo", **extra}}
+        return metro.GAME, {"names": names, "options": {"card_set": "osaka", **extra}}
+    return OSAKA, {"names": names, "options": {"card_set": "tokyo", **extra}}
 
 
 def play(game, config, seed):
@@ -426,6 +436,8 @@ def play(game, config, seed):
             kinds = sorted({m.kind for m in options})
             kind = rng.choice([k for k in kinds if k != "pass"] or kinds) if rng.random() < 0.8 else rng.choice(kinds)
             move = rng.choice([m for m in options if m.kind == kind])
+            info = game.move_info(state, move)
+            assert 0 <= info.cost <= state.seats[who].yen and info.pays_up_to >= 0, (move, info)
         state, events = game.apply(state, move)
         moves.append(move)
         check_invariants(state)
@@ -435,7 +447,9 @@ def play(game, config, seed):
 
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=SETUPS, seed=st.integers(0, 2**32 - 1))
-def test_random_games_keep_yen_and_pieces_and_replay_the_same(setup, seed):
+def test_random_playouts_keep_the_invariants(setup, seed):
+    """Random games of OSAKA METRO and both modular combinations: yen (seats, bank, set-aside) and
+    pieces conserved after every move, the end scored, replay deterministic through JSON."""
     game, config = configure(*setup)
     state, moves = play(game, config, seed)
     assert state.phase == OVER and state.round == state.rules.rounds
@@ -454,3 +468,64 @@ def test_junk_osaka_moves_are_refused_and_change_nothing():
         with pytest.raises(IllegalMove):
             metro.apply(state, Move("sell", 0, bad))
     assert_illegal(state, Move("copy", 0, {"card": cid, "action": i}), "not copy")
+
+
+# --- the hints, the computer players, the doctests ------------------------------------------------------
+
+def test_the_hints_redraw_osaka_decks_and_computer_players_finish_an_osaka_game():
+    """estimate.py's redraw keeps the 1-dot/2-dot groups and what the viewer sees; a playout from it
+    ends; sim/players.py's greedy player plays osaka_metro to the end with listed moves only."""
+    from companion.rules.estimate import play_out
+    from companion.rules.metro.estimate import determinize
+    from companion.sim.players import STRATEGIES, bot_move
+
+    rng = random.Random(4)
+    state = osaka(3)
+    while not (state.round == 2 and state.phase == ACTIONS):
+        who = OSAKA.pending(state)[0].actor
+        moves = [m for m, _ in OSAKA.chance(state).outcomes] if who == CHANCE else OSAKA.legal_moves(state, who)
+        state = apply(state, rng.choice(moves))
+    det = determinize(state, 1, random.Random(7))
+    assert OSAKA.view(det, 1) == OSAKA.view(state, 1)
+    assert [[len(g) for g in c.deck] for c in det.columns] == [[len(g) for g in c.deck] for c in state.columns]
+    check_invariants(det)
+    assert play_out(OSAKA, det, random.Random(7)).phase == OVER
+
+    assert STRATEGIES["osaka_metro"] is STRATEGIES["tokyo_metro"] is STRATEGIES["metro_drinks"]
+    state, k = osaka(3), 0
+    while not OSAKA.is_over(state):
+        actor = OSAKA.pending(state)[0].actor
+        moves = OSAKA.legal_moves(state, actor)
+        move = bot_move(OSAKA, state, moves, f"osaka:{k}")
+        assert move in moves
+        state, k = apply(state, move), k + 1
+    assert state.phase == OVER
+
+
+def test_doctests():
+    import doctest
+    from companion.rules.metro import copying, osaka_actions, pieces, systems, vehicles
+    for module in (systems, vehicles, osaka_actions, copying, pieces):
+        assert doctest.testmod(module).failed == 0, module.__name__
+
+
+# --- at the table --------------------------------------------------------------------------------------
+
+def test_a_table_of_computers_plays_osaka_metro_to_the_end_without_a_board_camera(store):
+    """The real table session (SQLite, the simulated table) plays OSAKA METRO to the final scoring;
+    the board camera, whose layout is Tokyo's board, does not follow it; the pieces it would
+    expect (pieces.on_board) list a pair's second vehicle."""
+    from companion.rules.metro.pieces import on_board
+    from companion.sim.table import SIM_TABLE
+    from companion.table.log import read_jsonl
+    from companion.table.session import TableSession
+
+    session = TableSession.create(store, "osaka_metro", NAMES[:3], bots=[0, 1, 2], seed=5, automation=SIM_TABLE)
+    assert session.board_watch is None
+    state = session.state
+    assert state.phase == OVER and state.rules.system == "osaka"
+    view = session.view(None)
+    assert view["over"] and view["state"]["trains_stay"] and "set_aside" in view["state"]["result"]
+    assert read_jsonl(session.log_jsonl().splitlines()).state == state
+    pairs = [ln.letter for ln, ls in zip(state.board.lines, state.lines) if ln.vehicles == 2 and ls.second >= 0]
+    assert set(on_board(state)["second_vehicles"]) == set(pairs)

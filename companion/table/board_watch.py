@@ -47,6 +47,15 @@ HANDS_STUCK_S = 20.0    # a hand over the board this long is a problem to show (
 LOST_S = 2.0            # the pose lost (or no markers) this long is a problem to show
 BOARD_GAMES = frozenset({"tokyo_metro"})   # the games whose board the camera reads
 
+
+def reads_board(game: str, state: Any) -> bool:
+    """Whether the board camera can follow this game: a game of BOARD_GAMES played on TOKYO METRO's
+    board (the camera's layout is that board's); OSAKA METRO's board, or a table's own board without
+    a ``layout``, is not read."""
+    rules = getattr(state, "rules", None)
+    return (game in BOARD_GAMES and rules is not None and getattr(rules, "system", "tokyo") == "tokyo"
+            and "layout" in rules.board.data)
+
 # The reader's problems come with codes (BoardReading.codes) the dashboard words. Markers out of
 # view show as the pose (held, or lost for a while: no_markers, pose_lost); a meeple seen twice
 # is unsure there and needs no word of its own.

@@ -1,17 +1,20 @@
-"""TOKYO METRO (rule book 000, first part) as pure rules.
+"""TOKYO METRO (rule book 000, first part), OSAKA METRO and the modular card sets as pure rules.
 
 - ``game.py``         the declaration (``GAME``, NAME = "tokyo_metro"): phases and every kind of move
 - ``files.py``        the data files (board, action cards, share cards, revenue track) as pydantic models
 - ``board.py``        the board as data: lines, stations, stop circles, the grid (with validation)
 - ``cards.py``        action cards, share cards and the revenue track as data (with validation)
 - ``options.py``      the options (a GameOptions model) and the static rules built from them
+- ``systems.py``      which default files a game uses: the system's board, track, share cards; the card set
 - ``state.py``        the immutable state, a new game, helpers every phase uses
 - ``rounds.py``       the card columns, bids, ties, turns, the next round and the end
 - ``movement.py``     the movement phase
 - ``actions.py``      the frame every card action shares (offering, taking, discounts)
 - ``card_actions.py`` and ``bank_actions.py``: each kind of card action in one place
+- ``osaka_actions.py`` OSAKA METRO's card actions: invest_disc, sell, copy; ``copying.py``: using a copy right
 - ``action_phase.py`` the action phase: every card action listed, passing, tempo tokens
 - ``trains.py``       the train phase, boarding and getting off (at any time)
+- ``vehicles.py``     a line's vehicles: one train, or OSAKA METRO's pair of trams or buses
 - ``preview.py``      what the rest of a train phase will do, for the dashboard
 - ``view.py``         what the table and each phone see, and the payouts
 - ``scoring.py``      the end scoring

@@ -41,12 +41,18 @@ def _invest_moves(o: Offer, cid: str, i: int, a: Action) -> Iterable[Move]:
             for refs in o.priced(a, lambda price: share_cost(state, li, price))]
 
 
-def _invest(t: Taking) -> Applied:
-    state, p = t.state, t.p
-    li = line_arg(state, t.move)
-    refused = may_invest(state, p, li)
+def invest_line(t: Taking) -> int:
+    """The line the move buys a share of, where the seat may buy one (refused with the reason if not)."""
+    li = line_arg(t.state, t.move)
+    refused = may_invest(t.state, t.p, li)
     if refused:
         raise t.fail(refused)
+    return li
+
+
+def _invest(t: Taking) -> Applied:
+    state, p = t.state, t.p
+    li = invest_line(t)
     ls, line = state.lines[li], state.board.lines[li]
     number = len(ls.holders) + 1
     cost = share_cost(state, li, t.price)
@@ -67,7 +73,8 @@ def share_taken(state: State, li: int, p: int, paid: int) -> tuple[LineState, li
                                  "value": new.value})]
     if ls.train < 0:
         new = placed(line, new)
-        events.append(Event("train_placed", {"line": line.letter, "stop": line.label(0)}))
+        where = {"stops": [line.label(0), line.label(len(line.stops) - 1)]} if line.vehicles == 2 else {}
+        events.append(Event("train_placed", {"line": line.letter, "stop": line.label(0), **where}))
     return new, events
 
 

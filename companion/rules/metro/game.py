@@ -34,6 +34,7 @@ from ..engine import Move
 from . import action_phase, movement, rounds, trains, vending
 from .action_phase import CARD_ACTIONS, action_moves
 from .actions import CardAction, priced, take
+from .cards import OSAKA_KINDS
 from .estimate import determinize, group_key
 from .options import NAME, PLAYERS, TITLE, DrinksOptions, Options, OsakaOptions, rules_for
 from .playout import policy_move
@@ -42,13 +43,15 @@ from .state import ACTIONS, BID, DEAL, MOVEMENT, OVER, PHASES, TIE, TRAINS, Stat
 from .view import payouts as _payouts, view as _shown
 
 BOOK = "000 TOKYO METRO"
+OSAKA_BOOK = "000 OSAKA METRO EXPANSION"
 __all__ = ["GAME", "NAME", "PLAYERS", "PHASES", "setup", "pending", "legal_moves", "apply", "chance", "view",
            "payouts", "move_info", "is_over", "composite_moves", "train_phase_preview", "rules_for"]
 
 
 def _card_kind(a: CardAction) -> Kind:
     """A kind of card action, listed, taken and priced as its CardAction says."""
-    return Kind(a.kind, lambda state, move: take(state, move, a.apply), f"{BOOK}: Aktionsphase – {a.heading}",
+    book = OSAKA_BOOK if a.kind in OSAKA_KINDS else BOOK
+    return Kind(a.kind, lambda state, move: take(state, move, a.apply), f"{book}: Aktionsphase – {a.heading}",
                 phases=(ACTIONS,), listed=lambda state, p: action_moves(state, p, kind=a.kind),
                 info=(lambda state, move: a.info(priced(state, move))) if a.info else None)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, Mapping, Sequence
 
 from pydantic import BeforeValidator
@@ -172,7 +173,8 @@ def rules_of(opts: Options) -> Rules:
     except DataError as exc:
         raise IllegalMove(f"this data does not validate: {exc}") from None
     except FileNotFoundError as exc:
-        raise IllegalMove(f"the {opts.system} system's data file {exc.filename} is missing from this installation; "
+        missing = Path(exc.filename or "?").name   # the file's name, not where the installation lives
+        raise IllegalMove(f"the {opts.system} system's data file {missing} is missing from this installation; "
                           "give the table's own files as options") from None
     osaka_cards = any(a.kind in OSAKA_KINDS for c in deck.cards.values() for a in c.actions)
     if opts.action_cards is not None:

@@ -19,7 +19,7 @@ right is used).
 
 >>> from companion.rules.metro.cards import default_track
 >>> sale_yen(default_track(), 2000, holders=3, share=1), sale_yen(default_track(), 2000, holders=3, share=3)
-(1000, 400)
+(1000, 300)
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from typing import Iterable
 
 from ..engine import Event, Move, MoveInfo
 from .actions import Applied, CardAction, Offer, Taking
-from .bank_actions import may_invest, share_taken
+from .bank_actions import invest_line, may_invest, share_taken
 from .cards import Action
 from .scoring import share_payouts
 from .state import State, line_arg
@@ -55,10 +55,7 @@ def _invest_disc_moves(o: Offer, cid: str, i: int, a: Action) -> Iterable[Move]:
 
 def _invest_disc(t: Taking) -> Applied:
     state, p = t.state, t.p
-    li = line_arg(state, t.move)
-    refused = may_invest(state, p, li)
-    if refused:
-        raise t.fail(refused)
+    li = invest_line(t)
     seat, line = state.seats[p], state.board.lines[li]
     if not _spare_disc(state, p, t.action):
         raise t.fail(f"this action returns one more action disc to the box, besides the {t.action.spaces} you "

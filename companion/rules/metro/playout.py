@@ -24,6 +24,7 @@ from ..engine import Move
 from ..estimate import random_move
 from .action_phase import action_moves
 from .actions import available
+from .copying import copyable
 from .state import ACTIONS, BID, TRAINS, State
 from .vending import VARIANT_LISTS
 
@@ -42,6 +43,7 @@ def _action(game: Any, state: State, p: int, rng: random.Random) -> Move:
     if state.seats[p].tempo_now == 0 and rng.random() < PASS_CHANCE:
         return Move("pass", p, {})
     acts: list = [(cid, i) for cid, i, _ in available(state, p)]
+    acts += [(cid, i) for cid, i, _, _ in copyable(state, p)]   # OSAKA METRO: actions a copy right may take
     if state.drinks is not None:  # METRO DRINKS: each kind of the stock column's actions is one more choice
         acts += list(VARIANT_LISTS)
     rng.shuffle(acts)

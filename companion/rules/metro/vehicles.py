@@ -7,9 +7,10 @@ counts for both. Riders name the vehicle they ride (``Seat.vehicle``).
 
 >>> from companion.rules.metro.board import Line
 >>> tram = Line(0, "P", "tram", "#000", 1, 1, (0, 1, 2), (0, -1, 1), "tram", 2)
->>> placed(tram, LineState())[:2], placed(tram, LineState())[-2:]
+>>> ls = placed(tram, LineState())
+>>> (ls.train, ls.dir), (ls.second, ls.second_dir)
 ((0, 1), (2, -1))
->>> positions(tram, placed(tram, LineState()))
+>>> positions(tram, ls)
 [(0, 0, 1), (1, 2, -1)]
 """
 from __future__ import annotations
