@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .state import TRAINS, State, alight_fields, place_fields, place_id, stop_place
+from .stock_column import station_bonus
 from .trains import leaves_at, next_stop, stop_payout
 from .vehicles import positions
 
@@ -36,6 +37,11 @@ def train_phase_preview(state: State) -> dict:
                              "small_stop": circle.station < 0, "circle": circle.id, "x": circle.x, "y": circle.y,
                              "dir": d})
                 pay = stop_payout(state, li, j)
+                bonus = (station_bonus(state.drinks, line.stop_station[j])
+                         if pay is not None and state.drinks is not None else None)
+                if bonus is not None:  # METRO DRINKS: the drink at the station pays its owner too
+                    pay = {**pay, "drink_colour": bonus[0], "drink_bonus": bonus[1]}
+                    owner_income[pay["owner"]] += bonus[1]
                 if pay is not None:
                     payouts.append(pay)
                     owner_income[pay["owner"]] += pay["to_owner"]
