@@ -129,10 +129,11 @@ export function drinksPanel(view) {
       drinkList(falling, "drinks-falling-list")) : null);
 }
 
-// The drink bonus a payout of the train phase to come brings its station's owner as well: a
-// drink standing at the station pays the yen its colour earns now (the view's drinks.bonus),
-// whether the owner is paid or holds a share (the engine's trains.py pays it the same way).
+// The drink bonus a payout of the train phase to come brings its station's owner as well: the
+// preview's `drink_bonus`, or else what a drink standing at the station earns now (the view's
+// drinks.bonus), whether the owner is paid or holds a share (as the engine's trains.py pays it).
 export function bonusOf(st, pay) {
+  if (pay && Number.isInteger(pay.drink_bonus)) return pay.drink_bonus;  // the engine's preview says it
   const d = drinksOf(st);
   if (!d || !pay) return 0;
   const here = (d.stations || []).find((x) => x.station === pay.station);
