@@ -20,7 +20,7 @@ The lobby's choices (which cards) are played in test_dashboard_metro.py's lobby 
 from __future__ import annotations
 
 import pytest
-from browser_support import call, move_testid, shown, tap
+from browser_support import assert_fits, call, move_testid, shown, tap
 from playwright.sync_api import expect
 
 from companion.table.log import read_jsonl
@@ -107,6 +107,15 @@ class Table:
         bid = min((m["move"] for m in mine["moves"] if m["move"]["kind"] == "bid"), key=lambda m: m["args"]["amount"])
         shown(self.phone, mine["seq"])
         self.press(bid, self.phone)
+        shown(self.phone, self.view(mine=True)["seq"])
+        assert_fits(self.phone, f"{self.view()['state']['game']} on Aki's phone")  # nothing sticks out sideways
+
+    def in_german(self, what: str) -> None:
+        """The table in German has every word it shows (no key, no empty slot); back to English."""
+        tap(self.page, "lang-de")
+        expect(self.page.locator("html")).to_have_attribute("lang", "de")
+        self.no_raw(f"{what}, German")
+        tap(self.page, "lang-en")
 
     def no_raw(self, what: str) -> None:
         bad = self.page.evaluate("raw => (document.body.textContent.match(new RegExp(raw)) || [null])[0]", RAW)
@@ -201,6 +210,7 @@ def test_an_osaka_metro_game_to_the_final_scoring(base_url, browser):
                 expect(page.get_by_test_id(f"preview-{pair}")).to_be_visible()
                 expect(page.get_by_test_id(f"preview-{pair}-2")).to_be_visible()
                 expect(page.get_by_test_id("trains-stay")).to_be_visible()
+                table.in_german("the OSAKA METRO train phase")
                 previewed = True
             table.press(first)
             continue
@@ -307,6 +317,7 @@ def test_a_metro_drinks_game_with_a_vending_machine_to_the_final_scoring(base_ur
                 item = page.get_by_test_id(f"payout-{pays[0]['stop']}")
                 expect(item).to_have_attribute("data-bonus", str(st["drinks"]["bonus"][drink.split("-")[0]]))
                 expect(item).to_contain_text("drink bonus")
+                table.in_german("the METRO DRINKS train phase")
                 bonus_seen = True
             table.press(first)
             continue

@@ -131,11 +131,14 @@ function cardGroups(moves, view, run) {
     const action = card ? card.actions[Number(index)] : null;
     const kind = ms[0].move.kind;
     const title = action ? actionText(action, { long: true }) : t(`metro.kind.${kind}`);
+    // OSAKA METRO: an action taken again with a copy right says so on its group.
+    const copied = ms.every((m) => m.move.args.copy)
+      ? h("span", { class: "m-copy-chip", title: t("metro.copy.mayCopy") }, t("metro.copy.chip")) : null;
     if (ms.length === 1) {
       const only = ms[0];
       return h("div", { class: "m-group single", dataset: { actionKey: key, kind } },
         h("div", { class: "move-row m-single" }, moveButton(only, run, "m-wide",
-          h("span", { class: "m-card-chip" }, cardId),
+          h("span", { class: "m-card-chip" }, cardId), copied,
           SINGLE.has(kind) ? h("span", { class: "move-label" }, title)
             : [h("span", { class: "m-group-title", title }, action ? actionText(action) : title),
               h("span", { class: "tile-label" }, tileContent(view, ix, only))],
@@ -147,7 +150,7 @@ function cardGroups(moves, view, run) {
     const chevron = h("span", { class: "m-chevron", "aria-hidden": "true" });
     const head = h("button", { class: "m-group-head", type: "button", testid: `group-${key.replace("/", "-")}`,
       title: t("metro.move.pickHint"), onclick: () => select(key) },
-    h("span", { class: "m-card-chip" }, cardId), h("span", { class: "m-group-title" }, title),
+    h("span", { class: "m-card-chip" }, cardId), copied, h("span", { class: "m-group-title" }, title),
     h("span", { class: "m-count" }, t("metro.move.choices", { n: num(ms.length), count: ms.length })), chevron);
     const body = h("div", { class: "m-group-body" });
     const group = h("div", { class: "m-group", dataset: { actionKey: key, kind } }, head, body);
