@@ -23,6 +23,8 @@ import pytest
 from browser_support import assert_fits, call, move_testid, shown, tap
 from playwright.sync_api import expect
 
+import game_night
+
 from companion.table.log import read_jsonl
 
 pytestmark = pytest.mark.browser
@@ -210,6 +212,7 @@ def test_an_osaka_metro_game_to_the_final_scoring(base_url, browser):
                 expect(page.get_by_test_id(f"preview-{pair}")).to_be_visible()
                 expect(page.get_by_test_id(f"preview-{pair}-2")).to_be_visible()
                 expect(page.get_by_test_id("trains-stay")).to_be_visible()
+                game_night.screenshot(page, "osaka-table-trains")     # for a person to look at
                 table.in_german("the OSAKA METRO train phase")
                 previewed = True
             table.press(first)
@@ -317,6 +320,7 @@ def test_a_metro_drinks_game_with_a_vending_machine_to_the_final_scoring(base_ur
                 item = page.get_by_test_id(f"payout-{pays[0]['stop']}")
                 expect(item).to_have_attribute("data-bonus", str(st["drinks"]["bonus"][drink.split("-")[0]]))
                 expect(item).to_contain_text("drink bonus")
+                game_night.screenshot(page, "drinks-table-trains")
                 table.in_german("the METRO DRINKS train phase")
                 bonus_seen = True
             table.press(first)
