@@ -3,12 +3,14 @@ against the game's options when the game is declared, listed by GET /api/game-ty
 back as the new game's options. The lobby drawing them is played in tests/test_dashboard_osaka.py."""
 from __future__ import annotations
 
+import doctest
 import json
 from pathlib import Path
 from typing import Literal
 
 import pytest
 
+from companion.rules import choices
 from companion.rules.choices import Choice, offered
 from companion.rules.options import Flag, GameOptions, Whole
 
@@ -63,3 +65,7 @@ def test_a_choice_made_is_the_new_games_option_and_a_wrong_one_a_clear_422(clien
     wrong = client.post("/api/games", json={"game": "tokyo_metro", "names": ["Aki", "Ben"],
                                             "options": {"card_set": "kyoto"}})
     assert wrong.status_code == 422 and "card_set" in wrong.text, wrong.text
+
+
+def test_the_modules_example_runs():
+    assert doctest.testmod(choices).failed == 0
