@@ -68,4 +68,5 @@ def test_a_choice_made_is_the_new_games_option_and_a_wrong_one_a_clear_422(clien
 
 
 def test_the_modules_example_runs():
-    assert doctest.testmod(choices).failed == 0
+    result = doctest.testmod(choices)
+    assert result.attempted and not result.failed
