@@ -672,6 +672,12 @@ def test_the_lobby_and_table_show_no_tower_for_tokyo_metro(base_url, browser):
     expect(page.get_by_test_id("choice-card_set-board")).to_have_attribute("aria-checked", "true")
     tap(page, "choice-card_set-osaka")
     expect(page.get_by_test_id("choice-card_set-osaka")).to_have_attribute("aria-checked", "true")
+    tap(page, "gametype-osaka_metro")   # another game starts from its own defaults: its board's cards
+    expect(page.get_by_test_id("choice-card_set-board")).to_have_attribute("aria-checked", "true")
+    expect(page.get_by_test_id("choice-card_set-tokyo")).to_have_attribute("aria-checked", "false")
+    tap(page, "gametype-tokyo_metro")
+    expect(page.get_by_test_id("choice-card_set-board")).to_have_attribute("aria-checked", "true")
+    tap(page, "choice-card_set-osaka")
     expect(page.get_by_test_id("choice-card_set")).to_contain_text("OSAKA METRO")
     tap(page, "start-game")
     page.wait_for_url(re.compile(r"/\?game=\w+"))

@@ -2,7 +2,7 @@
 import { h, replace } from "./dom.js";
 import { t, dateTime, onLangChange, gameName } from "./i18n.js";
 import { api } from "./api.js";
-import { choiceRows, chosenOptions } from "./lobby_choices.js";
+import { choiceRows, chosenOptions, forgetChoices } from "./lobby_choices.js";
 
 const MAX_SEATS = 8; // the API takes up to 8 names
 const FALLBACK_TYPES = [{ id: "pocari_bet", players: [3] }];
@@ -18,7 +18,7 @@ export function startLobby(root) {
     names: [...Array(MAX_SEATS).keys()].map((i) => t(`lobby.default.${i}`)),
     bots: [...Array(MAX_SEATS).keys()].map((i) => i > 0),
     simulated: true,
-    choices: {},  // option -> value picked (lobby_choices.js)
+    // and the game's choices picked, under the option's name (lobby_choices.js): form.system, ...
   };
   let types = null;
   let games = [];
@@ -27,6 +27,7 @@ export function startLobby(root) {
   const allowedOf = (id) => typeOf(id).players.filter((n) => n >= 1 && n <= MAX_SEATS);
 
   function chooseGame(id) {
+    forgetChoices(typeOf(form.game), form);
     form.game = id;
     const allowed = allowedOf(id);
     if (!allowed.includes(form.seats)) form.seats = defaultSeats(allowed);
@@ -90,7 +91,7 @@ export function startLobby(root) {
       const seats = [...Array(form.seats).keys()];
       const names = seats.map((i) => form.names[i].trim() || t(`lobby.default.${i}`));
       const bots = seats.filter((i) => form.bots[i]);
-      const options = chosenOptions(typeOf(form.game), form.choices);
+      const options = chosenOptions(typeOf(form.game), form);
       const res = await api.create({ game: form.game, names, bots, simulated: form.simulated, ...(options ? { options } : {}) });
       location.href = `/?game=${encodeURIComponent(res.id)}`;
     } catch (_) {
@@ -135,7 +136,7 @@ export function startLobby(root) {
         testid: "lobby-how" }, t("how.title", { game: gameName(form.game) }), " ›"),
       h("h2", { class: "form-label" }, t("lobby.players")), seatsPicker(),
       [...Array(form.seats).keys()].map(seatRow),
-      choiceRows(typeOf(form.game), form.choices, draw),
+      choiceRows(typeOf(form.game), form, draw),
       simulatedBox(),
       h("button", { type: "submit", class: "big primary huge", testid: "start-game" }, t("lobby.start")));
   }

@@ -17,8 +17,10 @@ function current(type, picked) {
   return out;
 }
 
-// The rows of buttons (nothing for a game without choices). `picked` is kept by the lobby across
-// redraws and games; `redraw` draws the form again after a tap.
+// The rows of buttons (nothing for a game without choices). `picked` is the lobby's form, which
+// keeps each value picked under its option's name (form.system, form.card_set: the table-cards
+// picker reads form.system) until another game is chosen (forgetChoices); `redraw` draws the form
+// again after a tap.
 export function choiceRows(type, picked, redraw) {
   const choices = (type && type.choices) || [];
   if (!choices.length) return null;
@@ -31,6 +33,11 @@ export function choiceRows(type, picked, redraw) {
         c.values.map((v) => h("button", { type: "button", class: `choice${now[c.option] === v ? " on" : ""}`,
           testid: `choice-${c.option}-${String(v)}`, role: "radio", "aria-checked": now[c.option] === v ? "true" : "false",
           onclick: () => { picked[c.option] = v; redraw(); } }, t(valueKey(c.option, v))))))));
+}
+
+// Another game is chosen: the values picked for this one go (the next starts from its defaults).
+export function forgetChoices(type, picked) {
+  for (const c of (type && type.choices) || []) delete picked[c.option];
 }
 
 // The options to start the game with: every choice's value (defaults included: the stored game
