@@ -24,7 +24,7 @@ from companion.rules.metro.rounds import finish
 from companion.rules.metro.scoring import share_payouts
 from companion.rules.metro.state import ACTIONS, OVER, TRAINS
 from metro_osaka_data import osaka_files
-from test_metro_support import (NAMES, apply, assert_illegal, check_invariants, deal_all, line, to_actions,
+from test_metro_support import (NAMES, apply, assert_illegal, check_invariants, line, to_actions,
                                 total_yen, with_cards, with_line, with_seat, with_turn)
 from test_metro_trains import OPTIONS as SMALL, PARK, make_board
 
