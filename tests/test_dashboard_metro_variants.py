@@ -11,9 +11,10 @@ both vehicles' runs; the end scoring is shown as the engine scores the game's lo
 METRO DRINKS (the Tokyo board with its 9-card sets: one round; a real table: what chance brings
 is entered, the first card by a tap, the tower's drop by taps): Aki builds a station, starts a
 train through it, takes a colour card, enters what came out of the tower (one drink stays stuck
-inside, shown as such), builds a vending machine
-with one of those drinks at her station; the drink stands there on the map; the train phase's
-preview counts the drink bonus, and after the run the table says what it paid; the end scoring.
+inside, shown as such), takes a shape card (the table says she builds free), and builds a vending
+machine with one of those drinks at her station on the way of a move action (picked in the move's
+group, then the target tapped); the drink stands there on the map; the train phase's preview
+counts the drink bonus; the end scoring.
 
 The lobby's choices (which cards) are played in test_dashboard_metro.py's lobby test.
 """
@@ -279,7 +280,7 @@ def lines_reaching(board: dict, station: str) -> list[str]:
 def test_a_metro_drinks_game_with_a_vending_machine_to_the_final_scoring(base_url, browser):
     errors: list[str] = []
     created = call(base_url, "POST", "/api/games", {"game": "metro_drinks", "names": NAMES, "bots": [1], "simulated": False,
-                                                    "seed": 7, "options": {"cards_per_column": 9, "start_discs": 5}})
+                                                    "seed": 7, "options": {"cards_per_column": 9, "start_discs": 6}})
     table = Table(base_url, browser, created, errors)
     page = table.page
     first_by_tap = [False]
@@ -353,13 +354,24 @@ def test_a_metro_drinks_game_with_a_vending_machine_to_the_final_scoring(base_ur
                 if colour:  # the colour card, tapped in the stock column
                     table.tapped(page, f"stock-card-{colour['args']['card']}")
                     continue
+            elif 0 not in st["drinks"]["free_builders"]:
+                shape = next((m for m in moves if m["kind"] == "shape_card"), None)
+                if shape:  # the shape card, tapped in the stock column: free builds for the rest of the phase
+                    table.tapped(page, f"stock-card-{shape['args']['card']}")
+                    expect(page.get_by_test_id("free-builds")).to_have_attribute("data-seat", "0")
+                    continue
             elif not built:
-                vend = [m for m in moves if m["kind"] in ("vend", "free_vend") and m["args"]["station"] == station]
-                if vend:
-                    # Tap the station on the map: one move per drink, the buttons offered; tap one.
-                    tap(page, f"map-station-{station}")
-                    drink = vend[0]["args"]["drink"]
-                    after = table.press(vend[0])
+                walk = next((m for m in moves if m["kind"] == "move"), None)
+                if walk:
+                    # A vending machine on the way of a move action: the drink picked at her station
+                    # (the way starts beside it), then the field the meeple goes to.
+                    group = f"{walk['args']['card']}-{walk['args']['action']}"
+                    if not page.get_by_test_id(f"walk-builds-{group}").count():
+                        tap(page, f"group-{group}")
+                    drink = st["players"][0]["drinks"][0]
+                    tap(page, f"walk-build-{station}-{drink}")
+                    expect(page.get_by_test_id("walk-builds-list")).to_have_attribute("data-n", "1")
+                    after = table.tapped(page, move_testid(walk))
                     built = True
                     mark = page.get_by_test_id(f"map-drink-{station}")
                     expect(mark).to_have_attribute("data-drink", drink)

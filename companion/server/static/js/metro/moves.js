@@ -12,6 +12,7 @@ import { payoutText } from "./map.js";
 import { paintEstimates } from "../estimates.js";
 import { bonusOf } from "./drinks.js";
 import { drinkSvg, cardSvg } from "../drinks.js";
+import { buildsPicker, freeBuilder, withBuilds } from "./walkbuilds.js";
 
 const SINGLE = new Set(["tempo", "bicycle", "discount", "bid_bonus", "loan", "repay", "action_disc", "copy"]);
 
@@ -131,13 +132,17 @@ function cardGroups(moves, view, run) {
     const action = card ? card.actions[Number(index)] : null;
     const kind = ms[0].move.kind;
     const title = action ? actionText(action, { long: true }) : t(`metro.kind.${kind}`);
+    // METRO DRINKS: a free builder's move action takes the builds picked along its way.
+    const walkBuilds = kind === "move" && freeBuilder(st, ms[0].move.player);
+    const go = walkBuilds ? (move) => run(withBuilds(view, key)(move)) : run;
     // OSAKA METRO: an action taken again with a copy right says so on its group.
     const copied = ms.every((m) => m.move.args.copy)
       ? h("span", { class: "m-copy-chip", title: t("metro.copy.mayCopy") }, t("metro.copy.chip")) : null;
     if (ms.length === 1) {
       const only = ms[0];
       return h("div", { class: "m-group single", dataset: { actionKey: key, kind } },
-        h("div", { class: "move-row m-single" }, moveButton(only, run, "m-wide",
+        walkBuilds ? buildsPicker(view, ix, key, ms) : null,
+        h("div", { class: "move-row m-single" }, moveButton(only, go, "m-wide",
           h("span", { class: "m-card-chip" }, cardId), copied,
           SINGLE.has(kind) ? h("span", { class: "move-label" }, title)
             : [h("span", { class: "m-group-title", title }, action ? actionText(action) : title),
@@ -160,7 +165,8 @@ function cardGroups(moves, view, run) {
       head.setAttribute("aria-expanded", isOpen ? "true" : "false");
       chevron.textContent = isOpen ? "▾" : "▸";
       if (isOpen && !body.firstChild) {
-        body.append(h("div", { class: `m-tiles${ms.length > 24 ? " many" : ""}` }, ms.map((m) => tile(view, ix, m, run))));
+        body.append(...[walkBuilds ? buildsPicker(view, ix, key, ms) : null].filter(Boolean),
+          h("div", { class: `m-tiles${ms.length > 24 ? " many" : ""}` }, ms.map((m) => tile(view, ix, m, go))));
       } else if (!isOpen && body.firstChild) {
         body.replaceChildren();
       }
