@@ -44,6 +44,7 @@ SETUP = {
     "upside_down_tower": {"seed": 3, "options": {"max_rounds": 2}},    # 32 taps
     "lemon_squash": {"seed": 3, "options": {"max_rounds": 5}},         # 10 taps
     "jasmine_tea": {"seed": 3, "options": {"rounds": 2}},              # 18 taps (8 on phones)
+    "izakaya": {"seed": 3, "options": {"max_rounds": 1}},              # one bid and one action phase
 }
 DEFAULT_SETUP = {"seed": 3}
 # The bound only turns a game that never ends into a failure that says where it was stuck.

@@ -334,9 +334,48 @@ def _lemon():
     return g, configs, money, places, lambda s: {}, None, check
 
 
+def _izakaya():
+    from companion.rules.games import izakaya as g
+
+    configs = [{"names": ["A", "B"]}, {"names": list("ABC"), "options": {"two_lots": [0, 8]}},
+               {"names": list("ABCD"), "options": {"end_pot": 600, "pieces": 8}},
+               {"names": list("ABCDE"), "options": {"end_pot": 800, "build_on": "own"}}]
+
+    def money(s):
+        return s.pot + sum(x.yen for x in s.seats)
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for d in s.crates:
+            where[d].append("crate")
+        for k, d in s.drinks:
+            where[d].append(f"corner {k}")
+        return where
+
+    def secrets(s):
+        return dict(s.bidding.sealed) if s.bidding is not None else {}
+
+    def check(s):
+        o = s.options
+        # every pyramid, claim disc, action disc and building piece in exactly one place
+        plots = [c for x in s.seats for c in x.plots]
+        edges = [e for x in s.seats for e in x.claims]
+        assert len(plots) == len(set(plots)) and set(plots) <= set(s.grid.plots)
+        assert len(edges) == len(set(edges)) and set(edges) <= set(s.grid.edges)
+        for p, x in enumerate(s.seats):
+            assert len(x.plots) <= o.pyramids and len(x.claims) <= o.claim_discs and x.yen >= 0
+            assert s.laid(p) <= o.action_discs
+        assert s.pieces + sum(b[3] for b in s.buildings) == o.pieces
+        assert all(1 <= b[2] <= o.max_storeys and b[1] < s.lots[b[0]] for b in s.buildings)
+        assert sum(s.coins) == sum(o.start_coins) and min(s.coins) >= 0
+        assert not set(k for k, _ in s.drinks) - set(s.grid.corners)
+
+    return g, configs, money, places, secrets, None, check
+
+
 GAME_SPECS = {"jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker,
               "upside_down_tower": _upside, "chocolate_milk": _chocolate, "pura": _pura,
-              "lemon_squash": _lemon}
+              "lemon_squash": _lemon, "izakaya": _izakaya}
 
 
 # --- the playout ---------------------------------------------------------------------------

@@ -153,7 +153,7 @@ def test_a_colour_card_costs_a_disc_for_good_and_throws_its_crate_into_the_tower
     state = _colour_card_state()
     assert Move("colour_card", 0, {"card": "red"}) in game.legal_moves(state, 0)
     state = apply(state, Move("colour_card", 0, {"card": "red"}))
-    assert state.phase == DROP and state.seats[0].discs == 2 and state.drinks.boxed[0] == 1
+    assert state.phase == DROP and state.seats[0].discs == 2 and state.seats[0].boxed == 1
     assert state.drinks.stock.slots == (GAP, "mint", "tall_can")
     spec = game.chance(state)
     assert isinstance(spec, ChanceDrop) and spec.thrown == crate_drinks("red")
@@ -412,8 +412,8 @@ def check_drinks_invariants(state, start_yen_total):
         cards.update(held)
     assert all(v == 1 for v in cards.values()) and sum(cards.values()) == d.stock.dealt <= d.stock.size
     for p, seat in enumerate(state.seats):
-        assert seat.discs + state.disc_supply[p] + d.boxed[p] == opts.start_discs + opts.extra_discs
-        assert len(d.colour_cards[p]) == d.boxed[p] == sum(h == p for h in d.crates)
+        assert seat.discs + state.disc_supply[p] + seat.boxed == opts.start_discs + opts.extra_discs
+        assert len(d.colour_cards[p]) == seat.boxed == sum(h == p for h in d.crates)
         assert 0 <= seat.used <= seat.discs
     json.dumps(game.view(state, None))
 

@@ -58,7 +58,7 @@ class Seat(NamedTuple):
     tempo_now: int = 0       # tempo tokens assigned in this turn (no passing after that)
     vehicle: int = 0         # which of the line's vehicles the meeple rides (0, or 1: the second tram/bus)
     set_aside: int = 0       # yen from sales (OSAKA METRO), not spendable; added at the end
-    boxed: int = 0           # action discs returned to the box for good (OSAKA METRO's invest_disc)
+    boxed: int = 0           # action discs returned to the box for good (OSAKA METRO's invest_disc, METRO DRINKS' colour cards)
     copies: tuple[tuple[str, int], ...] = ()        # copy actions holding this seat's disc, not yet used
 
 

@@ -88,7 +88,6 @@ class DrinksState(NamedTuple):
     supplies: tuple[tuple[str, ...], ...]      # per seat: drinks in the personal supply, sorted
     colour_cards: tuple[tuple[str, ...], ...]  # per seat: colour cards taken
     shape_cards: tuple[tuple[str, ...], ...]   # per seat: shape cards taken from the discard pile (own cards)
-    boxed: tuple[int, ...]                     # per seat: action discs given back to the box for good
     tower: Tower = Tower()
     falling: tuple[str, ...] = ()              # a crate's drinks thrown into the tower, awaiting the drop
     thrower: int = -1                          # who threw them
@@ -100,7 +99,7 @@ def new_drinks(size: int, stations: int, seats: int) -> DrinksState:
     n = range(seats)
     return DrinksState(stock=StockColumn(size=size), at=(GAP,) * stations, crates=(-1,) * len(COLOUR_IDS),
                        supplies=tuple(() for _ in n), colour_cards=tuple(() for _ in n),
-                       shape_cards=tuple(() for _ in n), boxed=tuple(0 for _ in n))
+                       shape_cards=tuple(() for _ in n))
 
 
 def seen_cards(d: DrinksState) -> list[str]:

@@ -254,8 +254,8 @@ def colour_card(state: State, move: Move) -> Applied:
     k = d.stock.slots.index(card)
     d = d._replace(stock=d.stock._replace(slots=_at(d.stock.slots, k, GAP)),
                    colour_cards=_at(d.colour_cards, p, d.colour_cards[p] + (card,)),
-                   crates=_at(d.crates, COLOUR_IDS.index(card), p), boxed=_at(d.boxed, p, d.boxed[p] + 1))
-    state = state._replace(seats=set_seat(state, p, discs=seat.discs - 1, tempo_now=0), drinks=d)
+                   crates=_at(d.crates, COLOUR_IDS.index(card), p))
+    state = state._replace(seats=set_seat(state, p, discs=seat.discs - 1, boxed=seat.boxed + 1, tempo_now=0), drinks=d)
     crate = crate_drinks(card)
     events = [Event("colour_card_taken", {"seat": p, "card": card, "discs": seat.discs - 1})]
     if state.options.drinks_through_tower:

@@ -41,7 +41,7 @@ def seat_view(state: State, p: int) -> dict:
     if d is None:
         return {}
     return {"drinks": list(d.supplies[p]), "colour_cards": list(d.colour_cards[p]),
-            "shape_cards": [stock_card(c) for c in d.shape_cards[p]], "discs_boxed": d.boxed[p]}
+            "shape_cards": [stock_card(c) for c in d.shape_cards[p]]}
 
 
 def drinks_view(state: State) -> dict | None:
