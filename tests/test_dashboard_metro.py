@@ -659,17 +659,35 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
 def test_the_lobby_and_table_show_no_tower_for_tokyo_metro(base_url, browser):
     """TOKYO METRO throws nothing into the tower: the lobby's simulated box speaks of chance (the
     cards turned up), not of a tower; its table view has no tower banner and no camera panel, and
-    at phone width nothing sticks out."""
+    at phone width nothing sticks out. The lobby offers its choices (the action cards: the board's
+    own or OSAKA METRO's, the modular variant); the game starts with the one picked and says so."""
     page = browser.new_page(viewport=TABLE_SIZE)
     page.goto(base_url + "/")
     tap(page, "gametype-pocari_bet")
     expect(page.get_by_test_id("simulated-label")).to_contain_text("tower")
+    expect(page.get_by_test_id("lobby-choices")).to_have_count(0)  # a game without choices shows none
     tap(page, "gametype-tokyo_metro")
     expect(page.get_by_test_id("simulated-label")).to_contain_text("chance")
     expect(page.get_by_test_id("simulated-label")).not_to_contain_text("tower")
+    expect(page.get_by_test_id("choice-card_set-board")).to_have_attribute("aria-checked", "true")
+    tap(page, "choice-card_set-osaka")
+    expect(page.get_by_test_id("choice-card_set-osaka")).to_have_attribute("aria-checked", "true")
+    tap(page, "gametype-osaka_metro")   # another game starts from its own defaults: its board's cards
+    expect(page.get_by_test_id("choice-card_set-board")).to_have_attribute("aria-checked", "true")
+    expect(page.get_by_test_id("choice-card_set-tokyo")).to_have_attribute("aria-checked", "false")
+    tap(page, "gametype-tokyo_metro")
+    expect(page.get_by_test_id("choice-card_set-board")).to_have_attribute("aria-checked", "true")
+    tap(page, "choice-card_set-osaka")
+    expect(page.get_by_test_id("choice-card_set")).to_contain_text("OSAKA METRO")
     tap(page, "start-game")
     page.wait_for_url(re.compile(r"/\?game=\w+"))
     expect(page.get_by_test_id("metro-map")).to_be_visible()
+    gid = page.url.split("game=")[1]
+    assert call(base_url, "GET", f"/api/games/{gid}/view")["state"]["card_set"] == "osaka"
+    chip = page.get_by_test_id("metro-system")
+    expect(chip).to_have_attribute("data-system", "tokyo")
+    expect(chip).to_have_attribute("data-cards", "osaka")
+    expect(chip).to_have_attribute("data-stay", "true")  # Osaka's cards: the trains stay
     expect(page.get_by_test_id("simulated-banner")).to_have_count(0)
     expect(page.get_by_test_id("devices")).to_have_count(0)
     page.set_viewport_size(PHONE_SIZE)

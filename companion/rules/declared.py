@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from .choices import Choice, offered
 from .engine import CHANCE, Actor, ChanceChoice, ChanceSpec, Composite, Event, IllegalMove, Move, MoveInfo, Pending
 from .estimate import estimate_final
 from .options import GameOptions
@@ -136,6 +137,9 @@ class Declared:
     # it shares one with the games of the same engine ("" : its own, named as the game): the METRO
     # games share tokyo_metro.json, as their kinds of move are the same.
     catalogue: str = ""
+    # The options the lobby offers as choices when the game is started (choices.py): which board,
+    # which cards. The others keep their defaults unless the API sets them.
+    choices: tuple[Choice, ...] = ()
     _phases: Mapping[str, Phase] = field(init=False, repr=False)
     _kinds: Mapping[str, Kind] = field(init=False, repr=False)
 
@@ -147,6 +151,7 @@ class Declared:
             unknown = set(kind.phases) - set(names)
             if unknown or not (kind.phases or kind.anytime) or not kind.rule:
                 raise ValueError(f"{self.name}: move kind {kind.name!r} needs known phases (or anytime) and its rule")
+        offered(self.options, self.choices)  # ValueError: a choice the options cannot take
         object.__setattr__(self, "_phases", {p.name: p for p in self.phases})
         object.__setattr__(self, "_kinds", {k.name: k for k in self.kinds})
 
@@ -270,6 +275,11 @@ class Declared:
     def words(self) -> str:
         """The name of the dashboard catalogue with the game's words (``catalogue`` or the name)."""
         return self.catalogue or self.name
+
+    @property
+    def lobby_choices(self) -> list[dict]:
+        """The lobby's choices: ``{"option", "values", "default"}`` each (choices.py)."""
+        return offered(self.options, self.choices)
 
     @property
     def uses_tower(self) -> bool:

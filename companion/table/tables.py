@@ -23,9 +23,11 @@ log = logging.getLogger(__name__)
 
 
 def game_types() -> list[dict]:
-    """The games this table knows: ``{"id", "players", "tower"}`` (the numbers of players it seats;
-    whether it throws drinks into the tower, for the lobby's simulated-tower box)."""
-    return [{"id": name, "players": list(game.players), "tower": game.uses_tower} for name, game in GAMES.items()]
+    """The games this table knows: ``{"id", "players", "tower", "choices"}`` (the numbers of players
+    it seats; whether it throws drinks into the tower, for the lobby's simulated-tower box; the
+    options the lobby offers as choices, ``{"option", "values", "default"}`` each)."""
+    return [{"id": name, "players": list(game.players), "tower": game.uses_tower, "choices": game.lobby_choices}
+            for name, game in GAMES.items()]
 
 
 def game_guide(name: str) -> dict:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 
+from ..choices import Choice
 from ..declared import Declared, Kind, Phase
 from ..engine import Move
 from . import action_phase, movement, rounds, trains, vending
@@ -94,6 +95,15 @@ def _playout_cost(state: State) -> int:
     return len(state.seats) * (state.rules.rounds - state.round + 1)
 
 
+# What the lobby offers when one of these games is started (choices.py): the action cards (the
+# board's own, or the other system's: the modular variant) and, in METRO DRINKS, the board too.
+LOBBY_CHOICES = {
+    "tokyo_metro": (Choice("card_set", ("board", "osaka")),),
+    "osaka_metro": (Choice("card_set", ("board", "tokyo")),),
+    "metro_drinks": (Choice("system"), Choice("card_set")),
+}
+
+
 def declare(options: type[Options], phases: tuple[Phase, ...] = (), kinds: tuple[Kind, ...] = ()) -> Declared:
     """One of the games this engine plays, named by its options class (``Options.GAME``): TOKYO
     METRO, OSAKA METRO or METRO DRINKS. They share every phase and kind of move; the options say
@@ -145,7 +155,7 @@ def declare(options: type[Options], phases: tuple[Phase, ...] = (), kinds: tuple
         redraw=determinize, group=group_key, policy=_policy, playout_cost=_playout_cost, listing=_listing,
         # What a person copies onto the real board: cards dealt, taken and discarded, meeples, stations,
         # share and speculation discs, trains, tempo tokens, bicycles, discount markers.
-        catalogue=NAME,
+        catalogue=NAME, choices=LOBBY_CHOICES[options.GAME],
         board_events=frozenset({"dealt", "discarded", "placed", "moved", "card_taken", "station_built", "invested",
                                 "train_placed", "speculated", "action_disc", "train_started", "tempo_taken",
                                 "tempo_assigned", "bicycle_taken", "discount_placed", "train_moved", "train_left",

@@ -3,6 +3,7 @@ import { h, replace } from "./dom.js";
 import { t, dateTime, onLangChange, gameName } from "./i18n.js";
 import { api } from "./api.js";
 import { tableCardsPicker, tableCardsChoice } from "./lobby_table_cards.js";
+import { choiceRows, chosenOptions, forgetChoices } from "./lobby_choices.js";
 
 const MAX_SEATS = 8; // the API takes up to 8 names
 const FALLBACK_TYPES = [{ id: "pocari_bet", players: [3] }];
@@ -18,6 +19,7 @@ export function startLobby(root) {
     names: [...Array(MAX_SEATS).keys()].map((i) => t(`lobby.default.${i}`)),
     bots: [...Array(MAX_SEATS).keys()].map((i) => i > 0),
     simulated: true,
+    // and the game's choices picked, under the option's name (lobby_choices.js): form.system, ...
   };
   let types = null;
   let games = [];
@@ -26,6 +28,7 @@ export function startLobby(root) {
   const allowedOf = (id) => typeOf(id).players.filter((n) => n >= 1 && n <= MAX_SEATS);
 
   function chooseGame(id) {
+    forgetChoices(typeOf(form.game), form);
     form.game = id;
     const allowed = allowedOf(id);
     if (!allowed.includes(form.seats)) form.seats = defaultSeats(allowed);
@@ -89,7 +92,9 @@ export function startLobby(root) {
       const seats = [...Array(form.seats).keys()];
       const names = seats.map((i) => form.names[i].trim() || t(`lobby.default.${i}`));
       const bots = seats.filter((i) => form.bots[i]);
-      const res = await api.create({ game: form.game, names, bots, simulated: form.simulated, ...tableCardsChoice(form) });
+      const options = chosenOptions(typeOf(form.game), form);
+      const res = await api.create({ game: form.game, names, bots, simulated: form.simulated,
+        ...(options ? { options } : {}), ...tableCardsChoice(form) });
       location.href = `/?game=${encodeURIComponent(res.id)}`;
     } catch (_) {
       btn.disabled = false; // the toast says why
@@ -133,6 +138,7 @@ export function startLobby(root) {
         testid: "lobby-how" }, t("how.title", { game: gameName(form.game) }), " ›"),
       h("h2", { class: "form-label" }, t("lobby.players")), seatsPicker(),
       [...Array(form.seats).keys()].map(seatRow),
+      choiceRows(typeOf(form.game), form, draw),
       simulatedBox(),
       tableCardsPicker(form, draw),
       h("button", { type: "submit", class: "big primary huge", testid: "start-game" }, t("lobby.start")));

@@ -110,10 +110,12 @@ export function playersGrid(view, cards, cls = "players") {
 
 // What is stuck in the tower now: always on screen (for games with a tower).
 export function stuckPanel(state, extra = null) {
-  if (!state.tower || !Array.isArray(state.tower.stuck)) return null;
+  // (METRO DRINKS keeps the tower with its drinks: `drinks.tower`.)
+  const stuck = state.tower ? state.tower.stuck : state.drinks ? state.drinks.tower : null;
+  if (!Array.isArray(stuck)) return null;
   return h("section", { class: "panel stuck-panel" },
     h("h2", {}, t("stuck.title")),
-    drinkRow(state.tower.stuck, { cls: "stuck", testid: "stuck", empty: t("stuck.none") }),
+    drinkRow(stuck, { cls: "stuck", testid: "stuck", empty: t("stuck.none") }),
     extra);
 }
 

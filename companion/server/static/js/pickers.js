@@ -82,8 +82,10 @@ function tapper({ title, candidates, ui, act, onConfirm, allowNone, cancel }) {
       cancel ? h("button", { class: "big", testid: "tap-cancel", onclick: cancel }, t("drop.cancel")) : null));
 }
 
+// What is stuck in the tower: a tower game's `tower.stuck`, METRO DRINKS' `drinks.tower`.
 function stuckNow(view) {
-  return (view.state.tower && view.state.tower.stuck) || [];
+  const st = view.state;
+  return (st.tower && st.tower.stuck) || (st.drinks && st.drinks.tower) || [];
 }
 
 function dropCandidates(view) {

@@ -19,6 +19,9 @@ const RENDERERS = {
   izakaya,
   pocari_bet: pocariBet,
   tokyo_metro: tokyoMetro,
+  // One METRO engine plays three games; their views differ only in what the variant adds.
+  osaka_metro: tokyoMetro,
+  metro_drinks: tokyoMetro,
 };
 
 export function rendererFor(gameId) {

@@ -8,7 +8,8 @@ import { t } from "../i18n.js";
 import { choicePicker, chanceTestId, busy } from "../pickers.js";
 import { mapPanel } from "../metro/map.js";
 import { cardsPanel } from "../metro/cards.js";
-import { moveBuilders } from "../metro/moves.js";
+import { moveBuilders, cardMoves } from "../metro/moves.js";
+import { drinksPanel, playerDrinks } from "../metro/drinks.js";
 import { playerCard as metroPlayer, linesPanel, projectionPanel, supplyPanel, scoringTable,
   phoneMe as metroMe, lastRunPanel } from "../metro/panels.js";
 import { syncPick } from "../metro/ui.js";
@@ -26,16 +27,22 @@ function phoneMe(view) {
   return metroMe(view);
 }
 
-const builders = Object.fromEntries(Object.entries(moveBuilders).map(([k, fn]) => [k, (moves, view, run) => {
+const wrapped = (fn) => (moves, view, run) => {
   syncPick(view);
   return fn(moves, view, run);
-}]));
+};
+// A kind of move no builder names (a variant's card action, METRO DRINKS' builds) is grouped by
+// card action like the rest, never left to the generic buttons.
+const builders = new Proxy(Object.fromEntries(Object.entries(moveBuilders).map(([k, fn]) => [k, wrapped(fn)])), {
+  get: (known, kind) => known[kind] || (typeof kind === "string" ? wrapped(cardMoves) : undefined),
+});
 
 // The table's right-hand side: what the last train phase paid, the lines, what everyone would end
 // with, the supply.
 function side(view) {
   syncPick(view);
-  return [lastRunPanel(view), linesPanel(view), projectionPanel(view), view.over ? null : supplyPanel(view)];
+  return [lastRunPanel(view), view.over ? null : drinksPanel(view), linesPanel(view), projectionPanel(view),
+    view.over ? null : supplyPanel(view)];
 }
 
 // Below the action panel (on the table: beside it, see metro.css): the map and the cards; the

@@ -4,7 +4,7 @@
 // up where they happened. Riders ride along. A re-render during the run carries on where it was.
 import { s } from "../dom.js";
 import { num } from "../i18n.js";
-import { playerColour, inkOn } from "./common.js";
+import { playerColour, inkOn, vehiclesOf } from "./common.js";
 
 export const STEP_MS = 420;
 const U = 40;
@@ -13,12 +13,21 @@ const P = (v) => Math.round(v * U * 10) / 10;
 let memory = null;  // {game, seq, preview, pos: {G: "G5/1"}}
 let active = null;  // {game, seq, plans, start, duration, finals}
 
-const where = (line) => (line.train ? `${line.train.stop}/${line.train.dir}` : "off");
+// Where each vehicle stands: "G/0" -> "G5/1" (OSAKA METRO's pairs: "P/0" and "P/1").
+function positions(st) {
+  const pos = {};
+  for (const l of st.lines) {
+    const vs = vehiclesOf(l);
+    pos[`${l.letter}/0`] = "off";
+    for (const v of vs) pos[`${l.letter}/${v.vehicle || 0}`] = `${v.stop}/${v.dir}`;
+  }
+  return pos;
+}
 
 // Animation plans for the trains that moved since the view remembered, or null.
 export function planRun(view) {
   const st = view.state;
-  const pos = Object.fromEntries(st.lines.map((l) => [l.letter, where(l)]));
+  const pos = positions(st);
   const before = memory && memory.game === view.game_id ? memory : null;
   if (!before || view.seq !== before.seq) memory = { game: view.game_id, seq: view.seq, preview: st.preview || null, pos };
   const now = performance.now();
@@ -26,11 +35,14 @@ export function planRun(view) {
     const plans = [];
     for (const tr of before.preview.trains) {
       const line = st.lines.find((l) => l.letter === tr.line);
-      if (!line || before.pos[tr.line] === pos[tr.line]) continue;
+      const v = tr.vehicle_index || 0;
+      const key = `${tr.line}/${v}`;
+      if (!line || before.pos[key] === pos[key]) continue;
+      const here = vehiclesOf(line).find((x) => (x.vehicle || 0) === v) || null;
       let k = -1;
-      if (line.train) k = tr.path.findIndex((p) => p.stop === line.train.stop && p.dir === line.train.dir);
-      if (k < 0 && line.train) k = tr.path.findIndex((p) => p.stop === line.train.stop);
-      const leaves = !line.train && tr.leaves;
+      if (here) k = tr.path.findIndex((p) => p.stop === here.stop && p.dir === here.dir);
+      if (k < 0 && here) k = tr.path.findIndex((p) => p.stop === here.stop);
+      const leaves = !here && tr.leaves;
       if (leaves) k = tr.path.length - 1;
       if (k < 0) continue; // moved some other way (an undo): no glide
       const steps = tr.path.slice(0, k + 1);
@@ -39,7 +51,7 @@ export function planRun(view) {
         const i = steps.findIndex((p, j) => p.stop === pay.stop && !pays.some((q) => q.i === j + 1));
         if (i >= 0) pays.push({ i: i + 1, pay, x: steps[i].x, y: steps[i].y });
       }
-      plans.push({ line: tr.line, colour: tr.colour, leaves, points: [[tr.x, tr.y], ...steps.map((p) => [p.x, p.y])], pays });
+      plans.push({ line: tr.line, vehicle: v, colour: tr.colour, leaves, points: [[tr.x, tr.y], ...steps.map((p) => [p.x, p.y])], pays });
     }
     if (plans.length) {
       const duration = Math.max(...plans.map((p) => p.points.length - 1)) * STEP_MS;
@@ -90,11 +102,12 @@ export function runPlans(svg, { plans, elapsed }) {
   if (stations) stations.before(bands);
   const anims = [];
   for (const plan of plans) {
-    let el = svg.querySelector(`.m-train[data-line="${plan.line}"]`);
+    let el = svg.querySelector(`.m-train[data-line="${plan.line}"][data-vehicle="${plan.vehicle}"]`)
+      || (plan.vehicle ? null : svg.querySelector(`.m-train[data-line="${plan.line}"]`));
     let fadeOut = false;
     if (!el && plan.leaves) { // the train left the board: a ghost rides to the end and fades
       const last = plan.points[plan.points.length - 1];
-      el = s("g", { class: "m-train ghost", "data-line": plan.line, transform: `translate(${P(last[0])} ${P(last[1])})` },
+      el = s("g", { class: "m-train ghost", "data-line": plan.line, "data-vehicle": String(plan.vehicle), transform: `translate(${P(last[0])} ${P(last[1])})` },
         s("circle", { r: 0.34 * U, fill: plan.colour }),
         s("text", { class: "m-train-letter", y: 0.12 * U, fill: inkOn(plan.colour) }, plan.line));
       layer.append(el);
@@ -106,7 +119,7 @@ export function runPlans(svg, { plans, elapsed }) {
     const offset = [tx - P(last[0]), ty - P(last[1])];
     el.classList.add("moving");
     anims.push(glide(el, plan.points, offset, elapsed, { fadeOut }));
-    for (const rider of svg.querySelectorAll(`.m-meeple[data-riding="${plan.line}"]`)) {
+    for (const rider of svg.querySelectorAll(`.m-meeple[data-riding="${plan.line}"][data-vehicle="${plan.vehicle}"]`)) {
       const [rx, ry] = translateOf(rider);
       anims.push(glide(rider, plan.points, [rx - P(last[0]), ry - P(last[1])], elapsed));
     }

@@ -7,6 +7,7 @@ import { h } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
 import { lineBadge, playerColour, seatName, inkOn, actionKey, initial } from "./common.js";
 import { ui, listen, select, press } from "./ui.js";
+import { STOCK_SET, stockColumn } from "./drinks.js";
 
 // What an action does, short (on the card) and long (its title).
 export function actionText(a, { long = false } = {}) {
@@ -32,12 +33,15 @@ function actionRow(view, card, a, { interactive }) {
   const taken = a.taken_by !== null && a.taken_by !== undefined;
   const title = [actionText(a, { long: true }), t("metro.card.spaces", { n: a.spaces }),
     taken ? t("metro.card.takenBy", { name: seatName(st, a.taken_by) }) : ""].filter(Boolean).join(" · ");
-  const content = [h("span", { class: "m-action-text" }, actionText(a)), spaces(st, a)];
+  // OSAKA METRO: an action taken this round that the player may copy (their copy right) says so.
+  const copied = moves.length > 0 && moves.every((m) => m.move.args && m.move.args.copy);
+  const content = [h("span", { class: "m-action-text" }, actionText(a)), spaces(st, a),
+    copied ? h("span", { class: "m-copy-chip", title: t("metro.copy.mayCopy") }, t("metro.copy.chip")) : null];
   if (!moves.length) {
     return h("div", { class: `m-action${taken ? " taken" : ""}`, title, dataset: { actionKey: key } }, content);
   }
-  const b = h("button", { class: "m-action can", title, testid: `card-action-${card.id}-${a.index}`,
-    dataset: { actionKey: key, moves: String(moves.length) },
+  const b = h("button", { class: `m-action can${copied ? " copying" : ""}`, title, testid: `card-action-${card.id}-${a.index}`,
+    dataset: { actionKey: key, moves: String(moves.length), copy: String(copied) },
     onclick: () => (moves.length === 1 ? press(moves[0].move) : select(key)) }, content);
   return b;
 }
@@ -64,6 +68,15 @@ function marker(root) {
   listen(draw, root);
 }
 
+// OSAKA METRO: who holds a copy right this round (a disc on a copy action): in a later turn they
+// may take an action already taken this round.
+function copyRights(st) {
+  const rights = st.copy_rights || [];
+  if (!rights.length) return null;
+  return h("p", { class: "m-copy-rights", testid: "copy-rights" }, rights.map((r) => h("span", { class: "m-hold",
+    dataset: { seat: String(r.seat), copy: r.copy } }, t("metro.copy.right", { name: seatName(st, r.seat), card: r.copy.split("/")[0] }))));
+}
+
 export function cardsPanel(view, { phone = false } = {}) {
   const st = view.state;
   if (!st.columns || !st.columns.length) return null;
@@ -73,7 +86,9 @@ export function cardsPanel(view, { phone = false } = {}) {
     h("h2", {}, t("metro.cards.title")),
     st.phase === "actions" && view.moves.some((m) => actionKey(m.move))
       ? h("p", { class: "hint" }, t("metro.cards.hint")) : null,
-    h("div", { class: "m-columns" }, st.columns.map((col) => h("div", { class: "m-column", testid: `column-${col.column}` },
+    copyRights(st),
+    h("div", { class: "m-columns" }, st.columns.map((col) => col.set === STOCK_SET ? stockColumn(view, col)
+      : h("div", { class: "m-column", testid: `column-${col.column}` },
       h("div", { class: "m-column-head" },
         h("span", { class: "m-card-lines" }, col.colours.map((l) => lineBadge(st, l, { cls: "sm" }))),
         h("span", { class: "muted m-deck", title: t("metro.cards.deckTitle") }, t("metro.cards.deck", { n: col.deck })),

@@ -65,10 +65,17 @@ export function boardIndex(board) {
       }
     }
   }
+  // OSAKA METRO's small stops: circles of no station (a tram or bus stops there; nothing is built).
+  const smallStops = new Map();
+  for (const c of board.small_stops || []) {
+    const circle = { ...c, station: null, small: true };
+    circles.set(c.id, circle);
+    smallStops.set(c.id, circle);
+  }
   const lines = new Map(board.lines.map((l) => [l.letter, l]));
   const stopCircle = new Map(); // "G5" -> circle
   for (const l of board.lines) for (const stop of l.stops) stopCircle.set(stop.label, circles.get(stop.circle));
-  ix = { circles, stations, fieldStations, lines, stopCircle, cols: board.grid.cols, rows: board.grid.rows };
+  ix = { circles, stations, smallStops, fieldStations, lines, stopCircle, cols: board.grid.cols, rows: board.grid.rows };
   INDEX.set(board, ix);
   return ix;
 }
@@ -83,7 +90,8 @@ export function localName(station) {
 
 export function stationName(ix, id) {
   const st = ix.stations.get(id);
-  return st ? localName(st) : id;
+  if (st) return localName(st);
+  return ix.smallStops && ix.smallStops.has(id) ? t("metro.map.smallStop") : id;
 }
 
 // "Awajicho / Shin-ochanomizu / Ogawamachi" -> "Awajicho": for labels where room is short.
@@ -103,8 +111,8 @@ export function fieldPlace(ix, col, row) {
 // --- moves and what they point at -------------------------------------------------------------
 
 export const FIELD_KINDS = new Set(["place", "walk", "move", "alight"]);
-export const STATION_KINDS = new Set(["station", "station_swap"]);
-export const LINE_KINDS = new Set(["invest", "start", "speculate", "assign_tempo", "board"]);
+export const STATION_KINDS = new Set(["station", "station_swap", "vend", "free_vend"]);
+export const LINE_KINDS = new Set(["invest", "start", "speculate", "assign_tempo", "board", "sell", "invest_disc"]);
 
 // The card action a move uses ("GM1/0"), or null for a free move.
 export const actionKey = (move) => (move.args && typeof move.args.card === "string" && Number.isInteger(move.args.action)
@@ -132,4 +140,19 @@ export function targetsOf(ix, moves) {
     else if (tg.line) add(lines, tg.line);
   }
   return { fields, stations, lines };
+}
+
+// --- vehicles (OSAKA METRO: trams and buses run in pairs) -------------------------------------
+
+// A line's vehicles on the board: the view's `vehicles` (0-2), or its one `train` (older views).
+export function vehiclesOf(line) {
+  if (Array.isArray(line.vehicles)) return line.vehicles;
+  return line.train ? [{ ...line.train, vehicle: 0 }] : [];
+}
+
+// "train" | "tram" | "bus": what runs on a line (board geometry or the view's line).
+export function vehicleKind(st, letter) {
+  const line = (st.lines || []).find((l) => l.letter === letter);
+  const geo = st.board && (st.board.lines || []).find((l) => l.letter === letter);
+  return (line && typeof line.vehicle === "string" && line.vehicle) || (geo && geo.vehicle) || "train";
 }

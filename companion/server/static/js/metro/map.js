@@ -9,7 +9,8 @@
 import { h, s } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
 import { boardIndex, playerColour, inkOn, initial, seatName, targetsOf, fieldPlace, stationName, localName, lineBadge,
-  actionKey } from "./common.js";
+  actionKey, vehiclesOf } from "./common.js";
+import { drinkMarks, bonusOf } from "./drinks.js";
 import { ui, listen, press, offer } from "./ui.js";
 import { planRun, runPlans } from "./animate.js";
 import { labelLayer } from "./maplabels.js";
@@ -109,6 +110,27 @@ function stations(ix, board, st, obstacles) {
   }));
 }
 
+// OSAKA METRO's small stops: a small circle on its line (trams and buses stop there; no station,
+// no name, nothing built).
+const SMALL_R = 0.14 * U;
+
+function smallStops(ix, board, obstacles) {
+  const stops = board.small_stops || [];
+  if (!stops.length) return null;
+  const on = new Map(); // circle -> the lines through it
+  for (const line of board.lines) for (const stop of line.stops) {
+    if (ix.smallStops.has(stop.circle)) on.set(stop.circle, [...(on.get(stop.circle) || []), line]);
+  }
+  return s("g", { class: "m-small-stops", "data-testid": "map-small-stops", "data-n": String(stops.length) },
+    stops.map((c) => {
+      obstacles.push(around(P(c.x), P(c.y), SMALL_R + 1.3));
+      const lines = on.get(c.id) || [];
+      return s("circle", { class: "m-small-stop", cx: P(c.x), cy: P(c.y), r: SMALL_R, "data-circle": c.id,
+        "data-testid": `map-small-stop-${c.id}`, stroke: lines.length ? lines[0].colour : "#555" },
+      s("title", {}, `${t("metro.map.smallStop")} · ${lines.map((l) => l.letter).join(" ")}`));
+    }));
+}
+
 function pyramids(ix, st, obstacles) {
   return s("g", { class: "m-pyramids" }, (st.pyramids || []).map((p) => {
     const station = ix.stations.get(p.station);
@@ -151,31 +173,52 @@ function trainBox(x, y, angle) {
     x2: Math.max(x + r, ...pts.map((p) => p[0] + 1.5)), y2: Math.max(y + r, ...pts.map((p) => p[1] + 1.5)) };
 }
 
-function trainMarker(line, x, y, angle, extra = {}) {
-  const ink = inkOn(line.colour);
-  return s("g", { class: "m-train", "data-line": line.letter, transform: `translate(${x} ${y})`, ...extra },
-    s("title", {}, t("metro.map.train", { line: line.letter, stop: extra["data-stop"] || "" })),
-    s("g", { class: "m-train-arrow", transform: `rotate(${Math.round(angle)})` },
-      s("path", { d: `M${0.62 * U} 0 L${0.2 * U} ${-0.34 * U} L${0.2 * U} ${0.34 * U} Z`, fill: line.colour })),
-    s("circle", { r: 0.34 * U, fill: line.colour }),
-    s("text", { class: "m-train-letter", y: 0.12 * U, fill: ink }, line.letter));
+// A train is a disc with an arrow; a tram a rounded square, a bus a wide box with wheels (OSAKA
+// METRO's pairs: both drawn, the second marked "2"), each pointing where it goes next.
+function vehicleBody(kind, colour) {
+  if (kind === "tram") return s("rect", { class: "m-vehicle-body", x: -0.32 * U, y: -0.32 * U, width: 0.64 * U,
+    height: 0.64 * U, rx: 0.14 * U, fill: colour });
+  if (kind === "bus") return [s("rect", { class: "m-vehicle-body", x: -0.4 * U, y: -0.28 * U, width: 0.8 * U,
+    height: 0.5 * U, rx: 0.06 * U, fill: colour }),
+  s("circle", { class: "m-wheel", cx: -0.2 * U, cy: 0.24 * U, r: 0.08 * U }),
+  s("circle", { class: "m-wheel", cx: 0.2 * U, cy: 0.24 * U, r: 0.08 * U })];
+  return s("circle", { r: 0.34 * U, fill: colour });
 }
 
+function trainMarker(line, x, y, angle, extra = {}, { kind = "train", second = false } = {}) {
+  const ink = inkOn(line.colour);
+  return s("g", { class: `m-train m-vehicle-${kind}`, "data-line": line.letter, "data-kind": kind,
+    transform: `translate(${x} ${y})`, ...extra },
+  s("title", {}, t(`metro.map.${kind}`, { line: line.letter, stop: extra["data-stop"] || "" })),
+  s("g", { class: "m-train-arrow", transform: `rotate(${Math.round(angle)})` },
+    s("path", { d: `M${0.62 * U} 0 L${0.2 * U} ${-0.34 * U} L${0.2 * U} ${0.34 * U} Z`, fill: line.colour })),
+  vehicleBody(kind, line.colour),
+  s("text", { class: "m-train-letter", y: 0.12 * U, fill: ink }, line.letter),
+  second ? s("text", { class: "m-vehicle-second", x: 0.3 * U, y: -0.22 * U }, "2") : null);
+}
+
+// The test id of a line's vehicle on the map: the first as a train's always was, the second with -2.
+export const vehicleTestId = (letter, v) => `map-train-${letter}${v ? "-2" : ""}`;
+
 function trains(ix, st, obstacles) {
-  const at = new Map(); // circle -> trains there (offset so both show)
+  const at = new Map(); // circle -> vehicles there (offset so all show)
   const out = [];
   for (const line of st.lines) {
-    if (!line.train) continue;
-    const here = ix.circles.get(line.train.circle);
-    if (!here) continue;
-    const k = at.get(here.id) || 0;
-    at.set(here.id, k + 1);
-    const x = P(here.x) + k * 0.45 * U;
-    const y = P(here.y) - k * 0.45 * U;
-    const angle = trainAngle(ix, line, line.train);
-    obstacles.push(trainBox(x, y, angle));
-    out.push(trainMarker(line, x, y, angle,
-      { "data-stop": line.train.stop, "data-dir": String(line.train.dir), "data-testid": `map-train-${line.letter}` }));
+    const kind = typeof line.vehicle === "string" ? line.vehicle : "train";
+    for (const veh of vehiclesOf(line)) {
+      const here = ix.circles.get(veh.circle);
+      if (!here) continue;
+      const k = at.get(here.id) || 0;
+      at.set(here.id, k + 1);
+      const x = P(here.x) + k * 0.45 * U;
+      const y = P(here.y) - k * 0.45 * U;
+      const angle = trainAngle(ix, line, veh);
+      const v = veh.vehicle || 0;
+      obstacles.push(trainBox(x, y, angle));
+      out.push(trainMarker(line, x, y, angle,
+        { "data-stop": veh.stop, "data-dir": String(veh.dir), "data-vehicle": String(v),
+          "data-testid": vehicleTestId(line.letter, v) }, { kind, second: v > 0 }));
+    }
   }
   return s("g", { class: "m-trains" }, out);
 }
@@ -204,14 +247,16 @@ function meeples(ix, st, acting, obstacles) {
           "data-field": `${c},${r}` }));
     } else if (p.riding) {
       const line = st.lines.find((l) => l.letter === p.riding);
-      const here = line && line.train ? ix.circles.get(line.train.circle) : null;
+      const v = Number.isInteger(p.vehicle) ? p.vehicle : 0;
+      const veh = line ? vehiclesOf(line).find((x) => (x.vehicle || 0) === v) : null;
+      const here = veh ? ix.circles.get(veh.circle) : null;
       if (!here) continue;
-      const k = riders.get(p.riding) || 0;
-      riders.set(p.riding, k + 1);
+      const k = riders.get(`${p.riding}/${v}`) || 0;
+      riders.set(`${p.riding}/${v}`, k + 1);
       put(P(here.x) + (k - 0.3) * 0.5 * U, P(here.y) + 0.62 * U, 0.6 * U);
       out.push(meeple(st, p, P(here.x) + (k - 0.3) * 0.5 * U, P(here.y) + 0.62 * U, 0.6 * U,
         { "data-testid": `map-meeple-${p.seat}`, class: `m-meeple riding${acting.has(p.seat) ? " acting" : ""}`,
-          "data-riding": p.riding }));
+          "data-riding": p.riding, "data-vehicle": String(v) }));
     }
   }
   return s("g", { class: "m-meeples" }, out);
@@ -227,7 +272,8 @@ function previewLayers(ix, st, obstacles) {
   for (const tr of pv.trains) {
     if (!tr.path.length) continue;
     const pts = [[tr.x, tr.y], ...tr.path.map((p) => [p.x, p.y])].map(([x, y]) => `${P(x)},${P(y)}`).join(" ");
-    paths.push(s("g", { class: "m-preview-path", "data-line": tr.line, "data-testid": `map-path-${tr.line}` },
+    const second = tr.vehicle_index ? "-2" : "";
+    paths.push(s("g", { class: "m-preview-path", "data-line": tr.line, "data-testid": `map-path-${tr.line}${second}` },
       s("polyline", { class: "m-path-halo", points: pts }),
       s("polyline", { class: "m-path-band", points: pts, stroke: tr.colour })));
     const seen = new Map();
@@ -251,7 +297,7 @@ function previewLayers(ix, st, obstacles) {
       obstacles.push({ x1: P(c.x) + 0.3 * U - 1, y1: P(c.y) + 0.35 * U - 1, x2: P(c.x) + 0.3 * U + w + 1,
         y2: P(c.y) + 0.85 * U + 1 });
       marks.push(s("g", { class: "m-payout", transform: `translate(${P(c.x) + 0.3 * U} ${P(c.y) + 0.35 * U})`,
-        "data-testid": `map-payout-${pay.stop}` },
+        "data-testid": `map-payout-${pay.stop}${second}` },
       s("title", {}, payoutText(st, tr.line, pay, ix)),
       s("rect", { x: 0, y: 0, width: w, height: 0.5 * U, rx: 0.25 * U, fill: colour }),
       s("text", { x: w / 2, y: 0.36 * U, fill: pay.to_owner ? inkOn(colour) : "#111" }, text)));
@@ -262,6 +308,12 @@ function previewLayers(ix, st, obstacles) {
 
 export function payoutText(st, line, pay, ix) {
   const where = stationName(ix, pay.station);
+  const bonus = bonusOf(st, pay);
+  const text = payoutWords(st, line, pay, ix, where);
+  return bonus ? `${text} ${t("metro.drinks.payBonus", { yen: yen(bonus) })}` : text;
+}
+
+function payoutWords(st, line, pay, ix, where) {
   return pay.to_owner
     ? t("metro.pay.owner", { stop: pay.stop, station: where, name: seatName(st, pay.owner), yen: yen(pay.to_owner),
       value: num(pay.value), line })
@@ -353,7 +405,8 @@ function centreOn(box, svg, ix, pts) {
 // The pieces over the board, each adding the boxes it covers to `obstacles` (the names avoid them).
 function pieceLayers(ix, board, st, acting, obstacles) {
   const [previewUnder, previewOver] = previewLayers(ix, st, obstacles);
-  return { previewUnder, previewOver, stations: stations(ix, board, st, obstacles), pyramids: pyramids(ix, st, obstacles),
+  return { previewUnder, previewOver, stations: stations(ix, board, st, obstacles), small: smallStops(ix, board, obstacles),
+    pyramids: pyramids(ix, st, obstacles), drinks: drinkMarks(ix, st, { P, U, obstacles }),
     meeples: meeples(ix, st, acting, obstacles), trains: trains(ix, st, obstacles) };
 }
 
@@ -386,7 +439,9 @@ export function mapPanel(view, { phone = false } = {}) {
     lines(ix, board, st),
     pieces.previewUnder,
     pieces.stations,
+    pieces.small,
     pieces.pyramids,
+    pieces.drinks,
     pieces.previewOver,
     pieces.meeples,
     pieces.trains,
@@ -477,8 +532,18 @@ export function mapPanel(view, { phone = false } = {}) {
     from.set ? t("metro.cardsFrom.set", { name: from.set }) : t("metro.cardsFrom.ours")) : null;
   const hint = targetsHint(view);
   return h("section", { class: "panel metro-map-panel", testid: "metro-map-panel" },
-    h("div", { class: "m-head" }, h("h2", {}, t("metro.map.title")), hint, zoomButtons(box, svg, zoomed)),
+    h("div", { class: "m-head" }, h("h2", {}, t("metro.map.title")), systemChip(st), hint, zoomButtons(box, svg, zoomed)),
     frame, h("div", { class: "m-tools" }, layerBar(svg)), trackSlot, notice, cardsFrom);
+}
+
+// Which board and which action cards play (the modular variant mixes them), and whether trains
+// stay on the board between rounds (OSAKA METRO's rule, in play with either Osaka part).
+function systemChip(st) {
+  if (!st.system) return null;
+  const cards = st.card_set && st.card_set !== "board" ? st.card_set : st.system;
+  const words = t("metro.system.label", { board: t(`metro.system.${st.system}`), cards: t(`metro.system.${cards}`) });
+  return h("span", { class: "m-system", testid: "metro-system", dataset: { system: st.system, cards, stay: String(Boolean(st.trains_stay)) },
+    title: st.trains_stay ? t("metro.trains.stay") : null }, words, st.trains_stay ? ` · ${t("metro.system.stay")}` : "");
 }
 
 function targetsHint(view) {

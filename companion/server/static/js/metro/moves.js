@@ -5,17 +5,20 @@
 import { h } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
 import { moveButton, money, moveTestId } from "../moves.js";
-import { boardIndex, colRow, fieldPlace, lineBadge, seatDot, seatName, stationName, actionKey } from "./common.js";
+import { boardIndex, colRow, fieldPlace, lineBadge, seatDot, seatName, stationName, actionKey, vehiclesOf } from "./common.js";
 import { ui, listen, select } from "./ui.js";
 import { actionText } from "./cards.js";
 import { payoutText } from "./map.js";
 import { paintEstimates } from "../estimates.js";
+import { bonusOf } from "./drinks.js";
+import { drinkSvg, cardSvg } from "../drinks.js";
+import { buildsPicker, freeBuilder, withBuilds } from "./walkbuilds.js";
 
-const SINGLE = new Set(["tempo", "bicycle", "discount", "bid_bonus", "loan", "repay", "action_disc"]);
+const SINGLE = new Set(["tempo", "bicycle", "discount", "bid_bonus", "loan", "repay", "action_disc", "copy"]);
 
 function findCard(st, id) {
   for (const col of st.columns || []) {
-    for (const c of col.slots) if (c.id === id) return c;
+    for (const c of col.slots) if (c && c.id === id && Array.isArray(c.actions)) return c;
   }
   for (const p of st.players) for (const c of p.cards || []) if (c.id === id) return c;
   return null;
@@ -29,7 +32,15 @@ function fieldLabel(ix, field) {
 
 function discountNote(m) {
   const d = m.move.args.discounts;
-  return Array.isArray(d) && d.length ? h("span", { class: "m-note" }, t("metro.move.withDiscount", { n: d.length })) : null;
+  const copy = m.move.args.copy ? h("span", { class: "m-note m-copy-note" }, t("metro.copy.by")) : null;
+  return [Array.isArray(d) && d.length ? h("span", { class: "m-note" }, t("metro.move.withDiscount", { n: d.length })) : null, copy];
+}
+
+// What a sale sets aside (the move's figures: pays_up_to), and which share is sold.
+function shareOf(st, letter, seat) {
+  const line = (st.lines || []).find((l) => l.letter === letter);
+  const sh = line ? line.shares.find((x) => x.holder === seat) : null;
+  return sh ? sh.number : null;
 }
 
 // The words on one tile, by kind.
@@ -37,8 +48,12 @@ export function tileContent(view, ix, m) {
   const st = view.state;
   const a = m.move.args;
   switch (m.move.kind) {
-    case "place": case "walk": case "move": case "alight":
+    case "place": case "walk": case "alight":
       return fieldLabel(ix, a.field);
+    case "move":  // METRO DRINKS: free builds along the way
+      return [fieldLabel(ix, a.field), Array.isArray(a.builds) && a.builds.length
+        ? h("span", { class: "m-note m-builds" }, a.builds.map((b) => drinkSvg(b.drink, "m-drink-tile")),
+          t("metro.move.builds", { n: a.builds.length, count: a.builds.length })) : null];
     case "station":
       return [h("span", { class: "move-label" }, stationName(ix, a.station)), discountNote(m)];
     case "station_swap":
@@ -46,11 +61,26 @@ export function tileContent(view, ix, m) {
         h("span", { class: "m-note" }, t(`metro.move.swap.${a.token}`))];
     case "invest": case "start": case "assign_tempo":
       return [lineBadge(st, a.line, { cls: "lg" }), discountNote(m)];
+    case "invest_disc":
+      return [lineBadge(st, a.line, { cls: "lg" }), h("span", { class: "m-note" }, t("metro.move.discToBox"))];
+    case "sell": {
+      const n = shareOf(st, a.line, m.move.player);
+      return [lineBadge(st, a.line, { cls: "lg" }), n ? h("span", { class: "m-note" }, `#${n}`) : null,
+        h("span", { class: "m-note" }, t("metro.move.setAside", { yen: yen(m.pays_up_to || 0) }))];
+    }
+    case "copy":
+      return [h("span", { class: "move-label" }, t("metro.kind.copy")), discountNote(m)];
     case "speculate":
       return [lineBadge(st, a.line, { cls: "lg" }), h("span", { class: "m-stake" }, yen(a.stake))];
     case "card":
       return [h("span", { class: "move-label" }, t("metro.move.cardFrom", { n: a.column + 1 })), discountNote(m)];
+    case "vend": case "free_vend":  // METRO DRINKS: which drink at which station
+      return [drinkSvg(a.drink, "m-drink-tile"), h("span", { class: "move-label" }, stationName(ix, a.station))];
+    case "colour_card": case "shape_card":
+      return [cardSvg(a.card, "m-stock-pic sm"), h("span", { class: "move-label" }, t(`metro.kind.${m.move.kind}`))];
     default:
+      if (typeof a.station === "string") return [h("span", { class: "move-label" }, stationName(ix, a.station)), discountNote(m)];
+      if (typeof a.line === "string") return [lineBadge(st, a.line, { cls: "lg" }), discountNote(m)];
       return [h("span", { class: "move-label" }, t(`metro.kind.${m.move.kind}`))];
   }
 }
@@ -94,17 +124,26 @@ function cardGroups(moves, view, run) {
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(m);
   }
-  return [...groups.entries()].map(([key, ms]) => {
+  // The copy actions say once what a copy right could take later this round.
+  const lead = moves[0].move.kind === "copy" ? copyable(st) : null;
+  return [lead, ...[...groups.entries()].map(([key, ms]) => {
     const [cardId, index] = key.split("/");
     const card = findCard(st, cardId);
     const action = card ? card.actions[Number(index)] : null;
     const kind = ms[0].move.kind;
     const title = action ? actionText(action, { long: true }) : t(`metro.kind.${kind}`);
+    // METRO DRINKS: a free builder's move action takes the builds picked along its way.
+    const walkBuilds = kind === "move" && freeBuilder(st, ms[0].move.player);
+    const go = walkBuilds ? (move) => run(withBuilds(view, key)(move)) : run;
+    // OSAKA METRO: an action taken again with a copy right says so on its group.
+    const copied = ms.every((m) => m.move.args.copy)
+      ? h("span", { class: "m-copy-chip", title: t("metro.copy.mayCopy") }, t("metro.copy.chip")) : null;
     if (ms.length === 1) {
       const only = ms[0];
       return h("div", { class: "m-group single", dataset: { actionKey: key, kind } },
-        h("div", { class: "move-row m-single" }, moveButton(only, run, "m-wide",
-          h("span", { class: "m-card-chip" }, cardId),
+        walkBuilds ? buildsPicker(view, ix, key, ms) : null,
+        h("div", { class: "move-row m-single" }, moveButton(only, go, "m-wide",
+          h("span", { class: "m-card-chip" }, cardId), copied,
           SINGLE.has(kind) ? h("span", { class: "move-label" }, title)
             : [h("span", { class: "m-group-title", title }, action ? actionText(action) : title),
               h("span", { class: "tile-label" }, tileContent(view, ix, only))],
@@ -116,7 +155,7 @@ function cardGroups(moves, view, run) {
     const chevron = h("span", { class: "m-chevron", "aria-hidden": "true" });
     const head = h("button", { class: "m-group-head", type: "button", testid: `group-${key.replace("/", "-")}`,
       title: t("metro.move.pickHint"), onclick: () => select(key) },
-    h("span", { class: "m-card-chip" }, cardId), h("span", { class: "m-group-title" }, title),
+    h("span", { class: "m-card-chip" }, cardId), copied, h("span", { class: "m-group-title" }, title),
     h("span", { class: "m-count" }, t("metro.move.choices", { n: num(ms.length), count: ms.length })), chevron);
     const body = h("div", { class: "m-group-body" });
     const group = h("div", { class: "m-group", dataset: { actionKey: key, kind } }, head, body);
@@ -126,14 +165,31 @@ function cardGroups(moves, view, run) {
       head.setAttribute("aria-expanded", isOpen ? "true" : "false");
       chevron.textContent = isOpen ? "▾" : "▸";
       if (isOpen && !body.firstChild) {
-        body.append(h("div", { class: `m-tiles${ms.length > 24 ? " many" : ""}` }, ms.map((m) => tile(view, ix, m, run))));
+        body.append(...[walkBuilds ? buildsPicker(view, ix, key, ms) : null].filter(Boolean),
+          h("div", { class: `m-tiles${ms.length > 24 ? " many" : ""}` }, ms.map((m) => tile(view, ix, m, go))));
       } else if (!isOpen && body.firstChild) {
         body.replaceChildren();
       }
     };
     group.refresh();
     return group;
-  });
+  })];
+}
+
+// OSAKA METRO: what a copy right could take later this round: the actions taken so far.
+const NOT_COPIED = new Set(["copy", "discount"]);
+
+function copyable(st) {
+  const taken = [];
+  for (const col of st.columns || []) {
+    for (const c of col.slots) {
+      for (const a of (c && c.actions) || []) {
+        if (a.taken_by !== null && a.taken_by !== undefined && !NOT_COPIED.has(a.kind)) taken.push(`${c.id} ${actionText(a)}`);
+      }
+    }
+  }
+  return h("p", { class: "hint m-copyable", testid: "copyable" },
+    taken.length ? t("metro.copy.takenSoFar", { list: taken.join(" · ") }) : t("metro.copy.noneYet"));
 }
 
 function fieldMoves(titleKey) {
@@ -172,16 +228,21 @@ export function previewList(view) {
   const income = (pv.owner_income || []).map((y, seat) => ({ y, seat })).filter((x) => x.y);
   return h("div", { class: "m-preview-list", testid: "train-preview" },
     trains.length ? null : h("p", { class: "muted" }, t("metro.trains.none")),
-    h("ol", { class: "m-trains-list" }, trains.map((tr) => h("li", { class: "m-train-item", testid: `preview-${tr.line}`,
-      dataset: { line: tr.line, payouts: String(tr.payouts.length) } },
+    st.trains_stay ? h("p", { class: "m-note m-trains-stay", testid: "trains-stay" }, t("metro.trains.stay")) : null,
+    h("ol", { class: "m-trains-list" }, trains.map((tr) => h("li", { class: "m-train-item",
+      testid: `preview-${tr.line}${tr.vehicle_index ? "-2" : ""}`,
+      dataset: { line: tr.line, payouts: String(tr.payouts.length), vehicle: tr.vehicle || "train" } },
     h("div", { class: "m-train-line" }, lineBadge(st, tr.line),
+      tr.vehicle && tr.vehicle !== "train" ? h("span", { class: `m-vehicle-tag ${tr.vehicle}` },
+        t(`metro.lines.vehicleShort.${tr.vehicle}`), tr.vehicle_index ? " 2" : " 1") : null,
       h("span", {}, tr.path.length
         ? t("metro.trains.path", { from: tr.from, to: tr.path[tr.path.length - 1].stop, n: tr.path.length,
           station: stationName(ix, tr.path[tr.path.length - 1].station) })
         : t("metro.trains.stays", { from: tr.from })),
       tr.value_rise ? h("span", { class: "pays" }, t("metro.trains.rise", { value: num(tr.value_rise) })) : null),
-    tr.payouts.length ? h("ul", { class: "m-payouts" }, tr.payouts.map((pay) => h("li", { testid: `payout-${pay.stop}`,
-      dataset: { owner: String(pay.owner), toOwner: String(pay.to_owner), value: String(pay.value) } },
+    tr.payouts.length ? h("ul", { class: "m-payouts" }, tr.payouts.map((pay) => h("li", {
+      testid: `payout-${pay.stop}${tr.vehicle_index ? "-2" : ""}`,
+      dataset: { owner: String(pay.owner), toOwner: String(pay.to_owner), value: String(pay.value), bonus: String(bonusOf(st, pay)) } },
     seatDot(st, pay.owner), " ", payoutText(st, tr.line, pay, ix)))) : null,
     tr.leaves ? h("p", { class: "m-note" }, t("metro.trains.leaves")) : null,
     tr.riders.length ? h("p", { class: "m-note" }, t("metro.trains.riders", { names: tr.riders.map((p) => seatName(st, p)).join(", ") })) : null))),
@@ -211,7 +272,8 @@ function decisionHead(view) {
   if (!run || !run.line) return null;
   const line = st.lines.find((l) => l.letter === run.line);
   const ix = boardIndex(st.board);
-  const stop = line && line.train ? line.train.stop : "";
+  const veh = line ? vehiclesOf(line).find((v) => (v.vehicle || 0) === (run.vehicle || 0)) : null;
+  const stop = veh ? veh.stop : "";
   const circle = stop ? ix.stopCircle.get(stop) : null;
   return h("p", { class: "m-decision", testid: "train-decision" }, lineBadge(st, run.line), " ",
     t(run.decision === "board" ? "metro.trains.mayBoard" : "metro.trains.mayAlight",
@@ -249,6 +311,9 @@ function marked(fn) {
   };
 }
 
+// A kind no builder here names (a variant's card action): grouped by card action like the others.
+export const cardMoves = marked(cards);
+
 export const moveBuilders = Object.fromEntries(Object.entries({
   place: fieldMoves("metro.kind.place"),
   walk: fieldMoves("metro.kind.walk"),
@@ -256,6 +321,7 @@ export const moveBuilders = Object.fromEntries(Object.entries({
   alight: alightMoves,
   move: cards, station: cards, station_swap: cards, invest: cards, start: cards, tempo: cards, bicycle: cards,
   discount: cards, bid_bonus: cards, loan: cards, repay: cards, speculate: cards, action_disc: cards, card: cards,
+  sell: cards, copy: cards, invest_disc: cards,
   assign_tempo: assignTempo,
   pass: simple("metro.kind.pass"),
   run_trains: runTrains,

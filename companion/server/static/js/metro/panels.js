@@ -3,7 +3,8 @@
 import { h } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
 import { yenEl, playerHead, isActing, roundText, phaseText } from "../parts.js";
-import { lineBadge, seatDot, playerColour, inkOn, initial } from "./common.js";
+import { lineBadge, seatDot, playerColour, inkOn, initial, vehiclesOf } from "./common.js";
+import { playerDrinks } from "./drinks.js";
 import { cardEl } from "./cards.js";
 import { runRemaining } from "./animate.js";
 import { stackOnPhone } from "../stack.js";
@@ -58,6 +59,8 @@ export function playerCard(p, view, { compact = false } = {}) {
     p.loans ? stat("loans", num(p.loans), `player-${p.seat}-loans`, "bad") : null,
     stat("speculations", num(p.speculations_left), `player-${p.seat}-specs-left`),
     p.bid_bonus ? stat("bidBonus", yen(p.bid_bonus), `player-${p.seat}-bid-bonus`) : null,
+    p.set_aside ? stat("setAside", yen(p.set_aside), `player-${p.seat}-set-aside`) : null,
+    p.discs_boxed ? stat("discsBoxed", num(p.discs_boxed), `player-${p.seat}-discs-boxed`) : null,
     st.phase === "bid" ? stat("bid", p.has_bid ? (p.bid !== null && p.bid !== undefined ? yen(p.bid) : "✓") : "…",
       `player-${p.seat}-has-bid`) : null);
   const holds = shares.length || specs.length ? h("div", { class: "m-holds", testid: `player-${p.seat}-holdings` },
@@ -72,7 +75,7 @@ export function playerCard(p, view, { compact = false } = {}) {
   proj !== null && proj !== undefined && !view.over ? h("div", { class: "m-projected", testid: `player-${p.seat}-projected`,
     dataset: { value: String(proj) }, title: t("metro.player.projectedTitle") }, t("metro.player.projected", { yen: yen(proj) })) : null,
   compact ? null : h("div", { class: "m-where muted" }, where),
-  stats, holds,
+  stats, holds, playerDrinks(st, p, `player-${p.seat}-drinks`),
   !compact && p.cards && p.cards.length ? h("div", { class: "m-player-cards" },
     p.cards.map((c) => cardEl(view, c, { interactive: false, cls: "mini" }))) : null);
 }
@@ -89,7 +92,7 @@ export function linesPanel(view) {
         h("th", { scope: "col" }, t("metro.lines.shares")),
         h("th", { scope: "col" }, t("metro.lines.more")))),
       h("tbody", {}, st.lines.map((l) => h("tr", { testid: `line-${l.letter}`, dataset: { value: String(l.value) } },
-        h("th", { scope: "row" }, lineBadge(st, l.letter)),
+        h("th", { scope: "row" }, lineBadge(st, l.letter), vehicleTag(l)),
         h("td", { class: "num" }, h("strong", {}, num(l.value)), h("div", { class: "m-split muted" }, `${num(l.high)}/${num(l.low)}`)),
         h("td", {}, h("span", { class: "m-shares" }, l.shares.map((sh) => (sh.holder !== null
           ? seatDot(st, sh.holder, { cls: "sm" })
@@ -98,8 +101,27 @@ export function linesPanel(view) {
         h("td", { class: "m-more" },
           l.speculations.map((sp) => h("span", { class: "m-hold spec" }, seatDot(st, sp.seat, { cls: "sm" }), yen(sp.stake))),
           l.tempo ? h("span", { class: "m-tempo" }, t("metro.lines.tempo", { n: l.tempo })) : null,
-          l.train ? h("span", { class: "m-train-pos", title: t("metro.lines.trainAt"),
-            style: `background:${l.colour};color:${inkOn(l.colour)}` }, l.train.dir > 0 ? `${l.train.stop} ›` : `‹ ${l.train.stop}`) : null)))))));
+          discSpaces(l),
+          vehiclesOf(l).map((v) => h("span", { class: "m-train-pos", title: t("metro.lines.trainAt"),
+            testid: `line-${l.letter}-at-${v.vehicle || 0}`,
+            style: `background:${l.colour};color:${inkOn(l.colour)}` }, v.dir > 0 ? `${v.stop} ›` : `‹ ${v.stop}`)))))))));
+}
+
+// OSAKA METRO: a tram or bus line (two vehicles) says so beside its letter.
+function vehicleTag(l) {
+  const kind = typeof l.vehicle === "string" ? l.vehicle : "train";
+  if (kind === "train") return null;
+  return h("span", { class: `m-vehicle-tag ${kind}`, testid: `line-${l.letter}-vehicle`, dataset: { kind },
+    title: t(`metro.lines.vehicle.${kind}`) }, t(`metro.lines.vehicleShort.${kind}`));
+}
+
+// The line's disc spaces (tempo tokens and speculations share them): free ones open, used ones full.
+function discSpaces(l) {
+  const n = Number.isInteger(l.disc_spaces) ? l.disc_spaces : 0;
+  if (!n) return null;
+  const free = Math.max(0, Math.min(n, l.free_spaces ?? n));
+  return h("span", { class: "m-disc-spaces", testid: `line-${l.letter}-spaces`, dataset: { spaces: String(n), free: String(free) },
+    title: t("metro.lines.discSpaces", { n, free }) }, "●".repeat(n - free) + "○".repeat(free));
 }
 
 function scoringRows(st, sc) {
@@ -117,7 +139,9 @@ function scoringRows(st, sc) {
 }
 
 // The end scoring line by line, then each player's sum.
-const SUM_KEYS = ["yen", "speculation", "stakes_returned", "shares", "loans", "totals"];
+const SUM_KEYS = ["yen", "speculation", "stakes_returned", "shares", "set_aside", "loans", "totals"];
+
+const sumKeys = (sc) => SUM_KEYS.filter((k) => k !== "set_aside" || (Array.isArray(sc.set_aside) && sc.set_aside.some(Boolean)));
 
 function sumRow(st, sc, p) {
   const cell = (k) => {
@@ -126,7 +150,7 @@ function sumRow(st, sc, p) {
       k === "loans" && v ? `−${yen(v)}` : yen(v));
   };
   return h("tr", { testid: `score-seat-${p.seat}` },
-    h("th", { scope: "row" }, seatDot(st, p.seat, { cls: "sm" }), " ", p.name), SUM_KEYS.map(cell));
+    h("th", { scope: "row" }, seatDot(st, p.seat, { cls: "sm" }), " ", p.name), sumKeys(sc).map(cell));
 }
 
 export function scoringTable(view, sc, { testid = "scoring" } = {}) {
@@ -139,7 +163,7 @@ export function scoringTable(view, sc, { testid = "scoring" } = {}) {
     h("thead", {}, h("tr", {}, lineHead)),
     h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: "5", class: "muted" }, t("metro.score.noLines")))));
   const sumHead = [h("th", { scope: "col" }, t("result.player")),
-    SUM_KEYS.map((k) => h("th", { scope: "col", class: "num" }, t(`metro.score.${k}`)))];
+    sumKeys(sc).map((k) => h("th", { scope: "col", class: "num" }, t(`metro.score.${k}`)))];
   const sumTable = h("table", { class: "payouts m-score-sum" },
     h("thead", {}, h("tr", {}, sumHead)),
     h("tbody", {}, st.players.map((p) => sumRow(st, sc, p))));
@@ -201,12 +225,24 @@ export function phoneMe(view) {
         stat("pyramids", num(mine.pyramids ?? 0), "my-pyramids"),
         stat("tempo", num(mine.tempo ?? 0), "my-tempo"),
         mine.bicycle ? stat("bicycle", "✓", "my-bicycle") : null,
-        mine.loans ? stat("loans", num(mine.loans), "my-loans", "bad") : null),
+        mine.loans ? stat("loans", num(mine.loans), "my-loans", "bad") : null,
+        mine.set_aside ? stat("setAside", yen(mine.set_aside), "my-set-aside") : null),
+      playerDrinks(st, mine, "my-drinks"),
       shares.length || specs.length ? h("div", { class: "m-holds" },
         shares.map((x) => h("span", { class: "m-hold share" }, lineBadge(st, x.line, { cls: "sm" }), `#${x.number}`)),
         specs.map((x) => specHold(st, x))) : null));
 }
 
+
+// METRO DRINKS: the station bonus the owners got for the drinks at their stations (in the income).
+function drinkBonusLine(st, last) {
+  const per = new Map();
+  for (const b of last.drink_bonuses || []) per.set(b.owner, (per.get(b.owner) || 0) + b.yen);
+  if (!per.size) return null;
+  return h("p", { class: "m-note m-drink-bonus", testid: "last-run-bonus" }, t("metro.drinks.bonusPaid"), " ",
+    [...per].map(([seat, y]) => h("span", { class: "m-hold", testid: `last-run-bonus-${seat}`, dataset: { yen: String(y) } },
+      seatDot(st, seat, { cls: "sm" }), `+${yen(y)}`)));
+}
 
 // What the latest train phase paid whom, once the trains have run (and stopped gliding on the map:
 // until then the panel waits, so that the map tells the story first).
@@ -232,6 +268,7 @@ export function lastRunPanel(view) {
   rises.length ? h("p", { class: "m-last-rise" }, h("span", { class: "label" }, t("metro.last.rise")), " ",
     rises.map(([letter, v]) => h("span", { class: "m-hold", testid: `last-run-line-${letter}`, dataset: { rise: String(v) } },
       lineBadge(st, letter, { cls: "sm" }), `+${num(v)}`))) : null,
+  drinkBonusLine(st, last),
   last.left.length ? h("p", { class: "m-note" }, t("metro.last.left", { lines: last.left.join(", ") })) : null);
   if (wait) setTimeout(() => box.classList.remove("waiting"), wait + 50);
   return box;
