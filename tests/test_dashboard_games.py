@@ -45,6 +45,11 @@ SETUP = {
     "lemon_squash": {"seed": 3, "options": {"max_rounds": 5}},         # 10 taps
     "jasmine_tea": {"seed": 3, "options": {"rounds": 2}},              # 18 taps (8 on phones)
     "izakaya": {"seed": 3, "options": {"max_rounds": 1}},              # one bid and one action phase
+    # The modular sets (rule book 000): each system with the other's action cards, one round
+    # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
+    # cards are played in test_dashboard_metro_variants.
+    "osaka_metro": {"seed": 3, "options": {"card_set": "tokyo", "cards_per_column": 9}},
+    "metro_drinks": {"seed": 3, "options": {"card_set": "osaka", "cards_per_column": 8}},
 }
 DEFAULT_SETUP = {"seed": 3}
 # The bound only turns a game that never ends into a failure that says where it was stuck.
