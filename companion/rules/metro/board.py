@@ -184,39 +184,30 @@ def load_board(data: Any, source: str = "board") -> Board:
     circle_where: dict[str, str] = {}
     circle_index: dict[str, int] = {}
     raw_circles = []  # (id, x, y, station index, fields)
+
+    def add_circle(circle, cw: str, station: int, what: str, use: str) -> None:
+        """One stop circle at ``cw`` (a station's, or a small stop's with ``station`` -1)."""
+        if circle.id in circle_where:
+            fail(f"{cw}/id", f"circle id {circle.id!r} is used twice (first at {circle_where[circle.id]})")
+        circle_where[circle.id] = cw
+        if circle.x > cols or circle.y > rows:
+            fail(cw, f"{what} at ({circle.x:g}, {circle.y:g}) lies outside the {cols}x{rows} grid")
+        fields = tuple(sorted({field_index(p, f"{cw}/fields/{k}") for k, p in enumerate(circle.fields)}))
+        if not fields:
+            fail(f"{cw}/fields", f"{what} touches no field; list the fields a meeple may stand on {use}")
+        circle_index[circle.id] = len(raw_circles)
+        raw_circles.append((circle.id, circle.x, circle.y, station, fields))
+
     for s, st in enumerate(file.stations):
         where = f"/stations/{s}"
         if st.id in station_ids:
             fail(f"{where}/id", f"station id {st.id!r} is used twice (first at {station_ids[st.id]})")
         station_ids[st.id] = where
         for c, circle in enumerate(st.circles):
-            cw = f"{where}/circles/{c}"
-            if circle.id in circle_where:
-                fail(f"{cw}/id", f"circle id {circle.id!r} is used twice (first at {circle_where[circle.id]})")
-            circle_where[circle.id] = cw
-            if circle.x > cols or circle.y > rows:
-                fail(cw, f"circle {circle.id!r} at ({circle.x:g}, {circle.y:g}) lies outside the {cols}x{rows} grid")
-            fields = tuple(sorted({field_index(p, f"{cw}/fields/{k}") for k, p in enumerate(circle.fields)}))
-            if not fields:
-                fail(f"{cw}/fields", f"station {st.name!r} (circle {circle.id!r}) touches no field; "
-                                     "list the fields a meeple may stand on to use it")
-            circle_index[circle.id] = len(raw_circles)
-            raw_circles.append((circle.id, circle.x, circle.y, s, fields))
-
+            add_circle(circle, f"{where}/circles/{c}", s, f"station {st.name!r} (circle {circle.id!r})", "to use it")
     # Small stops: circles of no station (their station index is -1), after the stations' circles.
     for k, circle in enumerate(file.small_stops):
-        cw = f"/small_stops/{k}"
-        if circle.id in circle_where:
-            fail(f"{cw}/id", f"circle id {circle.id!r} is used twice (first at {circle_where[circle.id]})")
-        circle_where[circle.id] = cw
-        if circle.x > cols or circle.y > rows:
-            fail(cw, f"small stop {circle.id!r} at ({circle.x:g}, {circle.y:g}) lies outside the {cols}x{rows} grid")
-        fields = tuple(sorted({field_index(p, f"{cw}/fields/{j}") for j, p in enumerate(circle.fields)}))
-        if not fields:
-            fail(f"{cw}/fields", f"small stop {circle.id!r} touches no field; list the fields a meeple may "
-                                 "stand on to get on or off there")
-        circle_index[circle.id] = len(raw_circles)
-        raw_circles.append((circle.id, circle.x, circle.y, -1, fields))
+        add_circle(circle, f"/small_stops/{k}", -1, f"small stop {circle.id!r}", "to get on or off there")
 
     # Lines.
     letters: dict[str, str] = {}
