@@ -42,7 +42,9 @@ PASS_PENALTY = 150     # passing must beat the best action by this much (discs l
 # What an action is worth beyond its immediate yen, per round still to play: a station earns while
 # trains pass it, a share's line grows, more discs mean more actions. Rough, but they make busy games.
 PER_ROUND = {"station": 150, "station_swap": 150, "invest": 150, "start": 60, "action_disc": 100,
-             "tempo": 30, "bicycle": 20, "discount": 20}
+             "tempo": 30, "bicycle": 20, "discount": 20,
+             # METRO DRINKS: a drink at a station earns when trains pay there; a crate is six of them
+             "vend": 120, "free_vend": 150, "colour_card": 80, "shape_card": 60}
 
 
 def _metro_action_score(game: Any, state: Any, move: Any, rounds_left: int) -> float:
@@ -91,4 +93,5 @@ def metro_greedy(game: Any, state: Any, moves: list[Any], rng: random.Random) ->
     return rng.choice(moves)  # the train phase: board, skip, get off, ride on
 
 
-STRATEGIES: dict[str, Callable[[Any, Any, list[Any], random.Random], Any]] = {"tokyo_metro": metro_greedy}
+STRATEGIES: dict[str, Callable[[Any, Any, list[Any], random.Random], Any]] = {"tokyo_metro": metro_greedy,
+                                                                             "metro_drinks": metro_greedy}

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..engine import Event, Move, MoveInfo
+from . import vending
 from .actions import Applied, CardAction, Offer, Taking, min_stake
 from .cards import Action
 from .scoring import share_payouts, speculation_pays
@@ -219,13 +220,15 @@ ACTION_DISC = CardAction("action_disc", "Aktionsscheibe", _disc_moves, _action_d
 
 
 def _card_moves(o: Offer, cid: str, i: int, a: Action) -> Iterable[Move]:
-    return [o.move("card", cid, i, column=c, discounts=refs)
-            for c, col in enumerate(o.state.columns) if col.discard for refs in o.priced(a)]
+    columns = [c for c, col in enumerate(o.state.columns) if col.discard] + vending.discarded_shape_moves(o.state)
+    return [o.move("card", cid, i, column=c, discounts=refs) for c in columns for refs in o.priced(a)]
 
 
 def _card(t: Taking) -> Applied:
     state, p = t.state, t.p
     c = int_arg(t.move, "column")
+    if c == len(state.columns) and state.drinks is not None:  # METRO DRINKS: the stock column's shape cards
+        return vending.take_discarded_shape(t)
     if not 0 <= c < len(state.columns):
         raise t.fail(f"there is no column {c} (columns 0 to {len(state.columns) - 1})")
     col = state.columns[c]

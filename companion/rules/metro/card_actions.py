@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..engine import Event, Move, MoveInfo
+from . import vending
 from .actions import Applied, CardAction, Offer, Taking, ref
 from .cards import Action
 from .state import State, field_arg, line_arg, occupied_fields, seat_label, set_line, str_arg
@@ -27,9 +28,12 @@ def _move(t: Taking) -> Applied:
         raise t.fail("your meeple rides a train: get off first to walk")
     f = field_arg(state, t.move)
     steps = t.action.amount + (1 if seat.bicycle else 0)
-    if f not in state.board.reachable(seat.field, steps, occupied_fields(state, but=p)):
+    taken = occupied_fields(state, but=p)
+    if f not in state.board.reachable(seat.field, steps, taken):
         raise t.fail(f"field {state.board.field_label(f)} is not within {steps} orthogonal steps of your meeple "
                      "without entering a field with another meeple")
+    if t.move.args.get("builds"):  # METRO DRINKS: a shape card's free builds on the way
+        return vending.walk_and_build(t, f, steps, taken)
     return t.done(0, {"field": f}, [Event("moved", {"seat": p, "field": list(state.board.col_row(f)), "card": t.card})])
 
 

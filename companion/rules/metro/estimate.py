@@ -10,7 +10,9 @@ viewer sees:
 - each column's face-down deck and the discard pile below its top card: the cards of the column's
   set that are neither face up, nor on top of the pile, nor in a player's hand are pooled and dealt
   again at random into the deck (as many cards of each dot group as the deck holds: the dots are
-  printed on the backs) and under the top of the discard pile.
+  printed on the backs) and under the top of the discard pile;
+- METRO DRINKS: the stock column's discard pile below its top card, drawn with the deal's odds
+  (stock_column.redraw_hidden; its face-down deck is no list of cards, only odds).
 
 The determinization reads only what the viewer sees, and draws everything in an order that does
 not depend on the hidden part (pools are sorted first), so two states that look the same to the
@@ -29,6 +31,7 @@ import random
 from ..engine import Move
 from .playout import policy_bid
 from .state import BID, State
+from .stock_column import redraw_hidden
 
 
 def determinize(state: State, viewer: int | None, rng: random.Random) -> State:
@@ -40,7 +43,8 @@ def determinize(state: State, viewer: int | None, rng: random.Random) -> State:
             if p != viewer and seat.bid >= 0:
                 # Drawn the way a playout bids; policy_bid reads only the seat's yen, which is public.
                 seats[p] = seat._replace(bid=policy_bid(state, p, rng).args["amount"])
-    return state._replace(seats=tuple(seats), columns=_redeal_columns(state, rng))
+    drinks = state.drinks and redraw_hidden(state.drinks, rng)  # METRO DRINKS: the stock column's hidden cards
+    return state._replace(seats=tuple(seats), columns=_redeal_columns(state, rng), drinks=drinks)
 
 
 def _redeal_columns(state: State, rng: random.Random):

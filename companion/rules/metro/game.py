@@ -30,7 +30,7 @@ import random
 
 from ..declared import Declared, Kind, Phase
 from ..engine import Move
-from . import action_phase, movement, rounds, trains
+from . import action_phase, movement, rounds, trains, vending
 from .action_phase import CARD_ACTIONS, action_moves
 from .actions import CardAction, priced, take
 from .estimate import determinize, group_key
@@ -69,12 +69,17 @@ def _listing(state: State, moves: list[Move]) -> list[Move]:
                   else (_FREE.get(m.kind, 4),))
 
 
+def _game_of(state: State) -> Declared:
+    """The declared game a state belongs to (its options name it)."""
+    return _DECLARED[state.options.GAME]
+
+
 def _view(state: State, viewer: int | None) -> dict:
-    return _shown(state, viewer, GAME.pending(state))
+    return _shown(state, viewer, _game_of(state).pending(state))
 
 
 def _policy(state: State, rng: random.Random) -> Move:
-    return policy_move(GAME, state, rng)
+    return policy_move(_game_of(state), state, rng)
 
 
 def _playout_cost(state: State) -> int:
@@ -82,11 +87,12 @@ def _playout_cost(state: State) -> int:
     return len(state.seats) * (state.rules.rounds - state.round + 1)
 
 
-def declare(options: type[Options]) -> Declared:
+def declare(options: type[Options], phases: tuple[Phase, ...] = (), kinds: tuple[Kind, ...] = ()) -> Declared:
     """One of the games this engine plays, named by its options class (``Options.GAME``): TOKYO
     METRO, OSAKA METRO or METRO DRINKS. They share every phase and kind of move; the options say
-    which board, cards and variant rules are in play."""
-    return Declared(
+    which board, cards and variant rules are in play. ``phases`` and ``kinds`` are a variant's
+    own (METRO DRINKS: vending.py; its ``drop`` makes it the one METRO game that uses the tower)."""
+    declared = Declared(
         name=options.GAME, title=options.TITLE, players=PLAYERS, options=options, start=start,
         phases=(
             Phase(DEAL, "a card to be turned up for a column", outcomes=rounds.deal_spec,
@@ -100,6 +106,7 @@ def declare(options: type[Options]) -> Declared:
             Phase(ACTIONS, action_phase.awaited, acting=rounds.in_turn, ends="when everyone has passed"),
             Phase(TRAINS, trains.awaited, acting=trains.deciding,
                   ends="when every train has moved: the columns are refilled, or the game ends"),
+            *phases,
             Phase(OVER, "nothing"),
         ),
         kinds=(
@@ -125,6 +132,7 @@ def declare(options: type[Options]) -> Declared:
                  listed=trains.alight_moves),
             Kind("ride_on", trains.ride_on, f"{BOOK}: Zugphase", phases=(MOVEMENT, TRAINS),
                  listed=trains.ride_on_moves),
+            *kinds,
         ),
         view_of=_view, payouts_of=_payouts, seat_names=lambda state: [s.name for s in state.seats],
         redraw=determinize, group=group_key, policy=_policy, playout_cost=_playout_cost, listing=_listing,
@@ -134,13 +142,21 @@ def declare(options: type[Options]) -> Declared:
         board_events=frozenset({"dealt", "discarded", "placed", "moved", "card_taken", "station_built", "invested",
                                 "train_placed", "speculated", "action_disc", "train_started", "tempo_taken",
                                 "tempo_assigned", "bicycle_taken", "discount_placed", "train_moved", "train_left",
-                                "boarded", "rode_on", "alighted"}),
+                                "boarded", "rode_on", "alighted",
+                                # METRO DRINKS: cards and crates taken, drinks thrown in and set up at stations
+                                "colour_card_taken", "crate_thrown", "drinks_received", "shape_card_taken",
+                                "vend_built"}),
     )
+    _DECLARED[options.GAME] = declared
+    return declared
+
+
+_DECLARED: dict[str, Declared] = {}
 
 
 GAME = declare(Options)
 OSAKA = declare(OsakaOptions)
-DRINKS = declare(DrinksOptions)
+DRINKS = declare(DrinksOptions, vending.PHASES, vending.KINDS_DECLARED)
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
  composite_moves) = GAME.surface()

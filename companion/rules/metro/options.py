@@ -18,7 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal, Mapping, Sequence
 from pydantic import BeforeValidator
 
 from ..engine import IllegalMove
-from ..options import GameOptions, Whole, WholeIn
+from ..options import Flag, GameOptions, Whole, WholeIn
 from .board import Board, default_board, load_board
 from .cards import (Deck, RevenueTrack, StockCards, default_deck, default_stock, default_track, load_deck,
                     load_stock, load_track)
@@ -111,6 +111,9 @@ class DrinksOptions(Options):
     GAME: ClassVar[str] = "metro_drinks"
     TITLE: ClassVar[str] = "METRO DRINKS"
     drinks: Literal[True] = True
+    # The crate of a colour card goes through the real tower (its six drinks thrown in, what comes out
+    # into the taker's supply, the stuck ones to their colour's holder when freed); False: handed over.
+    drinks_through_tower: Flag = True
 
 
 @dataclass(frozen=True, eq=False)

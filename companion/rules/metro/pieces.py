@@ -25,7 +25,11 @@ def on_board(state: State) -> dict:
             meeples[p] = f"ride:{board.lines[seat.riding].letter}"
         elif seat.field >= 0:
             meeples[p] = f"field:{seat.field}"
+    drinks = state.drinks
+    extra = {} if drinks is None else {  # METRO DRINKS: the vending machines at stations
+        "drinks": {board.stations[s].id: x for s, x in enumerate(drinks.at) if x}}
     return {
+        **extra,
         "pyramids": {board.stations[i].id: owner for i, owner in enumerate(state.pyramids) if owner >= 0},
         "meeples": meeples,
         "trains": {board.lines[i].letter: ls.train for i, ls in enumerate(state.lines) if ls.train >= 0},

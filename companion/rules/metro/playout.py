@@ -25,6 +25,7 @@ from ..estimate import random_move
 from .action_phase import action_moves
 from .actions import available
 from .state import ACTIONS, BID, TRAINS, State
+from .vending import VARIANT_LISTS
 
 BID_UP_TO = 300      # the highest bid a playout makes (yen); bids are a cost with no yen coming back
 PASS_CHANCE = 0.15   # per action turn: pass although an action is possible
@@ -40,10 +41,12 @@ def policy_bid(state: State, p: int, rng: random.Random) -> Move:
 def _action(game: Any, state: State, p: int, rng: random.Random) -> Move:
     if state.seats[p].tempo_now == 0 and rng.random() < PASS_CHANCE:
         return Move("pass", p, {})
-    acts = [(cid, i) for cid, i, _ in available(state, p)]
+    acts: list = [(cid, i) for cid, i, _ in available(state, p)]
+    if state.drinks is not None:  # METRO DRINKS: each kind of the stock column's actions is one more choice
+        acts += list(VARIANT_LISTS)
     rng.shuffle(acts)
     for key in acts:
-        moves = action_moves(state, p, only=key)
+        moves = VARIANT_LISTS[key](state, p) if isinstance(key, str) else action_moves(state, p, only=key)
         if moves:
             return rng.choice(moves)
     # No action can be taken: passing is legal then (the game lists what else is).

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..engine import CHANCE, ChanceChoice, Event, IllegalMove, Move, MoveInfo, Pending, uniform
 from . import scoring
+from .stock_column import STOCK_SET, deal_outcomes, seen_cards, slide_down, turn_up
 from .state import (ACTIONS, BID, DEAL, MOVEMENT, OVER, TIE, TRAINS, State, int_arg, seat_label, set_seat,
                     str_arg)
 
@@ -19,6 +20,8 @@ from .state import (ACTIONS, BID, DEAL, MOVEMENT, OVER, TIE, TRAINS, State, int_
 def deal_spec(state: State) -> ChanceChoice:
     """The cards that may turn up for the next column: those left in its deck's current dot group."""
     column = state.dealing[0]
+    if column == len(state.columns):  # METRO DRINKS: the stock column, after the action-card columns
+        return deal_outcomes(state.drinks.stock, seen_cards(state.drinks), column)
     group = next(g for g in state.columns[column].deck if g)
     return uniform(Move("deal", CHANCE, {"column": column, "card": c}) for c in group)
 
@@ -27,9 +30,12 @@ def apply_deal(state: State, move: Move) -> tuple[State, list[Event]]:
     column = state.dealing[0]
     given = int_arg(move, "column")
     if given != column:
-        raise IllegalMove(f"the next card goes to column {column} ({state.rules.deck.sets[column].id}), "
+        name = state.rules.deck.sets[column].id if column < len(state.columns) else STOCK_SET
+        raise IllegalMove(f"the next card goes to column {column} ({name}), "
                           f"not column {given}", move)
     card = str_arg(move, "card")
+    if column == len(state.columns):
+        return _dealt(state._replace(drinks=turn_up(state.drinks, _stock_card(state, move, card))), column, card)
     col = state.columns[column]
     group_index = next(i for i, g in enumerate(col.deck) if g)
     group = col.deck[group_index]
@@ -41,7 +47,19 @@ def apply_deal(state: State, move: Move) -> tuple[State, list[Event]]:
     deck[group_index] = tuple(c for c in group if c != card)
     columns = list(state.columns)
     columns[column] = col._replace(deck=tuple(deck), slots=col.slots + (card,))
-    state = state._replace(columns=tuple(columns), dealing=state.dealing[1:])
+    return _dealt(state._replace(columns=tuple(columns)), column, card)
+
+
+def _stock_card(state: State, move: Move, card: str) -> str:
+    spec = deal_outcomes(state.drinks.stock, seen_cards(state.drinks), len(state.columns))
+    can = [m.args["card"] for m, _ in spec.outcomes]
+    if card not in can:
+        raise IllegalMove(f"{card!r} cannot be turned up in the {STOCK_SET} column now; it may be: {', '.join(can)}", move)
+    return card
+
+
+def _dealt(state: State, column: int, card: str) -> tuple[State, list[Event]]:
+    state = state._replace(dealing=state.dealing[1:])
     events = [Event("dealt", {"column": column, "card": card})]
     if not state.dealing:
         state, more = _after_deal(state)
@@ -60,13 +78,20 @@ def _after_deal(state: State) -> tuple[State, list[Event]]:
 def start_next_round(state: State) -> tuple[State, list[Event]]:
     """After the train phase: the refill of the card columns, or the end of the game."""
     empty = [state.rules.deck.sets[i].id for i, c in enumerate(state.columns) if not any(c.deck)]
+    drinks = state.drinks
+    if drinks is not None and drinks.stock.left <= 0:
+        empty.append(STOCK_SET)
     if empty:
         return finish(state, f"column(s) {', '.join(empty)} cannot be refilled")
     columns = tuple(c._replace(slots=c.slots[1:], discard=c.discard + c.slots[:1]) for c in state.columns)
-    state = state._replace(phase=DEAL, round=state.round + 1, columns=columns,
-                           dealing=tuple(range(len(columns))), run=None, last_bids=None, turn=0, barred=())
-    return state, [Event("round", {"round": state.round}),
-                   Event("discarded", {"cards": [c.discard[-1] for c in columns if c.discard]})]
+    discarded = [c.slots[0] for c in state.columns if c.slots]
+    if drinks is not None:  # METRO DRINKS: a gap at the bottom discards nothing (stock_column.py)
+        discarded += [c for c in drinks.stock.slots[:1] if c]
+        drinks = slide_down(drinks)
+    state = state._replace(phase=DEAL, round=state.round + 1, columns=columns, drinks=drinks,
+                           dealing=tuple(range(len(columns) + (drinks is not None))), run=None, last_bids=None,
+                           turn=0, barred=())
+    return state, [Event("round", {"round": state.round}), Event("discarded", {"cards": discarded})]
 
 
 def finish(state: State, why: str) -> tuple[State, list[Event]]:

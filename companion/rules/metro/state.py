@@ -28,6 +28,7 @@ from ..engine import IllegalMove, Move
 from .board import Board
 from .options import Options, Rules, rules_of
 from .options import rules_for as rules_for  # for scripts and tests
+from .stock_column import DrinksState, new_drinks
 
 DEAL, BID, TIE, MOVEMENT, ACTIONS, TRAINS, OVER = (
     "deal", "bid", "tie_break", "movement", "actions", "trains", "over")
@@ -88,6 +89,7 @@ class RunLog(NamedTuple):
     payouts: tuple[tuple[int, int, int, int, int], ...] = ()   # (line, stop index, owner, to_owner, value)
     fares: tuple[tuple[int, int, int], ...] = ()               # (seat, line, fare) per boarding
     left: tuple[int, ...] = ()                                 # lines whose train left the board
+    bonuses: tuple[tuple[int, int, int, int, str], ...] = ()   # METRO DRINKS: (line, stop index, owner, yen, colour)
 
 
 class State(NamedTuple):
@@ -117,6 +119,7 @@ class State(NamedTuple):
     # Train phase: (seat, station, line) where a seat got off a train in this phase (no boarding
     # that train there again; under rules version 1, no boarding any train there).
     barred: tuple[tuple[int, int, int], ...] = ()
+    drinks: DrinksState | None = None    # METRO DRINKS only: the stock column, crates, drinks (vending.py)
 
     @property
     def board(self) -> Board:
@@ -138,13 +141,20 @@ def start(opts: Options, config: Mapping[str, Any]) -> State:
                        specs_left=o.speculations) for name in names)
     board = rules.board
     columns = tuple(Column(rules.deck.groups(i)) for i in range(len(rules.deck.sets)))
-    dealing = tuple(c for c in range(len(columns)) for _ in range(rules.per_column))
+    drinks = None
+    if o.drinks:  # METRO DRINKS: the stock column deals after the action-card columns (stock_column.py)
+        size = min(len(s.cards) for s in rules.deck.sets)
+        if not 6 <= size <= 12:
+            raise IllegalMove(f"METRO DRINKS needs action-card sets of 6 to 12 cards (the stock column is as long: "
+                              f"its 6 colour cards and up to 6 shape cards); these have {size}")
+        drinks = new_drinks(size, len(board.stations), n)
+    dealing = tuple(c for c in range(len(columns) + (drinks is not None)) for _ in range(rules.per_column))
     return State(
         rules=rules, phase=DEAL, round=1, seats=seats, order=tuple(range(n)), turn=0,
         lines=tuple(LineState() for _ in board.lines), pyramids=tuple(-1 for _ in board.stations),
         columns=columns, dealing=dealing, occupied=frozenset(), placed=(),
         tempo_supply=o.tempo_tokens, bicycles=o.bicycles, loan_supply=o.loan_tokens,
-        disc_supply=tuple(o.extra_discs for _ in range(n)), bank=o.bank_yen - n * o.start_yen,
+        disc_supply=tuple(o.extra_discs for _ in range(n)), bank=o.bank_yen - n * o.start_yen, drinks=drinks,
     )
 
 

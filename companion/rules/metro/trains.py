@@ -32,6 +32,7 @@ from __future__ import annotations
 from ..engine import Event, IllegalMove, Move, MoveInfo, Pending
 from .board import Line
 from .rounds import next_mover, start_next_round
+from .stock_column import station_bonus
 from .state import (MOVEMENT, TRAINS, RunLog, State, TrainRun, alight_fields, field_arg, nearest_free_fields,
                     quick_move, ride_station, seat_label, set_line, set_seat)
 
@@ -178,6 +179,14 @@ def _step(state: State, events: list[Event]) -> State:
             seats = seats[:owner] + (seats[owner]._replace(yen=seats[owner].yen + to_owner),) + seats[owner + 1:]
         events.append(Event("station_payout", {"line": line.letter, **pay}))
         last_run = _logged(state, payouts=((li, j, owner, to_owner, pay["value"]),))
+        bonus = station_bonus(state.drinks, line.stop_station[j]) if state.drinks is not None else None
+        if bonus is not None:  # METRO DRINKS: a drink at the station pays its owner from the bank
+            colour, yen = bonus
+            bank -= yen
+            seats = seats[:owner] + (seats[owner]._replace(yen=seats[owner].yen + yen),) + seats[owner + 1:]
+            events.append(Event("drink_bonus", {"line": line.letter, "station": pay["station"], "owner": owner,
+                                                "colour": colour, "yen": yen}))
+            last_run = last_run._replace(bonuses=last_run.bonuses + ((li, j, owner, yen, colour),))
     leaving = j == 0 and not ls.holders
     lines = list(state.lines)
     lines[li] = ls._replace(train=j, dir=d, value=value)

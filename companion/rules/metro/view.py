@@ -6,6 +6,7 @@ from . import scoring
 from .actions import min_stake, ref
 from .preview import train_phase_preview
 from .state import ACTIONS, DEAL, MOVEMENT, OVER, TIE, TRAINS, State
+from .vending_view import drinks_view, seat_view, stock_column_view
 
 
 def _card_view(state: State, cid: str, taken: dict) -> dict:
@@ -34,6 +35,7 @@ def view(state: State, viewer: int | None, pending: list[Pending]) -> dict:
             "bid": s.bid if viewer == p and s.bid >= 0 else None,
             "cards": [_card_view(state, c, taken) for c in s.cards],
             "discounts": [ref(c, i) for c, i in s.discounts],
+            **seat_view(state, p),
         })
     track = rules.track
     lines = []
@@ -63,6 +65,8 @@ def view(state: State, viewer: int | None, pending: list[Pending]) -> dict:
                         "slots": [_card_view(state, cid, taken) for cid in col.slots],
                         "deck": sum(len(g) for g in col.deck), "discard": len(col.discard),
                         "discard_top": _card_view(state, col.discard[-1], taken) if col.discard else None})
+    if state.drinks is not None:
+        columns.append(stock_column_view(state))
     run = state.run
     return {
         "game": rules.options.GAME, "phase": state.phase, "round": state.round, "rounds": rules.rounds, "solo": rules.solo,
@@ -88,6 +92,7 @@ def view(state: State, viewer: int | None, pending: list[Pending]) -> dict:
         "board": board.geometry(),
         "result": state.result,
         "over": state.phase == OVER,
+        "drinks": drinks_view(state),
     }
 
 
@@ -108,7 +113,13 @@ def _last_run_view(state: State) -> dict | None:
     for p, li, fare in log.fares:
         fares[p] += fare
         rise[board.lines[li].letter] = rise.get(board.lines[li].letter, 0) + fare
-    return {"round": log.round, "done": state.run is None or state.phase != TRAINS,
+    bonuses = []
+    for li, j, owner, yen, colour in log.bonuses:  # METRO DRINKS: a drink at a paid station
+        line = board.lines[li]
+        bonuses.append({"line": line.letter, "stop": line.label(j), "station": board.stations[line.stop_station[j]].id,
+                        "owner": owner, "yen": yen, "colour": colour})
+        income[owner] += yen
+    return {"round": log.round, "done": state.run is None or state.phase != TRAINS, "drink_bonuses": bonuses,
             "payouts": payouts, "owner_income": income, "fares_paid": fares,
             "fares": [{"seat": p, "line": board.lines[li].letter, "fare": fare} for p, li, fare in log.fares],
             "value_rise": rise, "left": [board.lines[li].letter for li in log.left]}
