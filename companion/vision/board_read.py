@@ -28,6 +28,8 @@ was kept) and reads every place of the layout against the empty board's own look
    (``board_values.py``): the nearest value space to it, or ``value:<L>`` unsure.
 5. **The whole board.** A colour's meeple at two places: both unsure. A line's train at two
    stops: both unsure. A colour no player has (``players``): unsure and a problem.
+6. **Drinks** (METRO DRINKS). Each station's drink place is read apart (``board_drinks.py``):
+   empty or a drink's colour, or ``drink:<id>`` unsure.
 
 The reading is a :class:`~companion.board_pieces.BoardReading`; ``unsure`` places are left out of
 every comparison by the table, so a confident reading must be right and a doubtful one says so.
@@ -46,6 +48,7 @@ from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
 from .board_model import asked as asked_places  # (``asked`` is a local name below)
 from .board_net import PAPER_EPS, patches
 from .board_pose import PX_PER_MM, BoardTracker, Pose, camera_above, rectify
+from .board_drinks import DrinkSpots, Maps
 from .board_values import ValueLanes
 
 INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
@@ -84,6 +87,21 @@ def _median(px: np.ndarray) -> np.ndarray:
     k = px.shape[1]
     srt = np.sort(px, axis=1)
     return 0.5 * (srt[:, (k - 1) // 2] + srt[:, k // 2])
+
+
+def lean_at(pose: Pose | None, centres: np.ndarray, heights: np.ndarray) -> np.ndarray:
+    """How far (px, x and y) a point ``heights`` mm over each of ``centres`` (px of the rectified
+    sheet) appears from it: away from the point under the camera (zero when that is unknown)."""
+    if pose is None or pose.H is None or not pose.size[0]:
+        return np.zeros_like(centres)
+    try:
+        cx, cy, height = camera_above(pose)
+    except (np.linalg.LinAlgError, ValueError):
+        return np.zeros_like(centres)
+    if not np.isfinite([cx, cy, height]).all() or height < 100.0:
+        return np.zeros_like(centres)
+    k = (np.asarray(heights, np.float64) / np.maximum(height - np.asarray(heights, np.float64), 1.0))[:, None]
+    return (centres / PX_PER_MM - np.array([cx, cy])) * k * PX_PER_MM
 
 
 # --- where to look ----------------------------------------------------------------------------
@@ -212,6 +230,7 @@ class BoardReader:
         self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
         self.palette = self._palette(colours)
         self.lanes = ValueLanes(layout, self.reference, self.paper, self._probe)
+        self.drink_spots = DrinkSpots(layout, self.reference, self.paper, PX_PER_MM)
 
     # --- public -------------------------------------------------------------------------------
 
@@ -229,17 +248,7 @@ class BoardReader:
     def lean(self, pose: Pose | None) -> np.ndarray:
         """Per place: how far (px, x and y) the part of its piece worth looking at appears from
         its base in the rectified sheet (away from the point under the camera)."""
-        s = self._sampling
-        if pose is None or pose.H is None or not pose.size[0]:
-            return np.zeros_like(s.centres)
-        try:
-            cx, cy, height = camera_above(pose)
-        except (np.linalg.LinAlgError, ValueError):
-            return np.zeros_like(s.centres)
-        if not np.isfinite([cx, cy, height]).all() or height < 100.0:
-            return np.zeros_like(s.centres)
-        k = (s.heights / np.maximum(height - s.heights, 1.0))[:, None]
-        return (s.centres / PX_PER_MM - np.array([cx, cy])) * k * PX_PER_MM
+        return lean_at(pose, self._sampling.centres, self._sampling.heights)
 
     def sheet(self, frame: np.ndarray, pose: Pose) -> np.ndarray:
         """The frame's sheet in the reference's light (float32 BGR, 1 px per mm)."""
@@ -257,14 +266,22 @@ class BoardReader:
                                 ms=self._ms(t0))
         noise = self._noise(sheet.reshape(-1, 3))
         lean = self.lean(pose)
-        x = self.features(sheet, noise, lean)
+        maps = self.maps(sheet)
+        x = self.features(sheet, noise, lean, maps)
         p = self.names(x, sheet, self._sampling.centres + lean)
         pieces, unsure, more, codes = self._assemble(p, x)
         problems += more
         values, v_unsure = self.lanes.read(sheet, pose, self.model.value_peak)
         unsure += v_unsure
+        drinks: dict[str, str] = {}
+        if self.drink_spots.spots:
+            dx = self.drink_spots.features(sheet, maps, noise, lambda c, h: lean_at(pose, c, h))
+            # a vending machine stands only at a station with a pyramid (read surely or with doubt)
+            built = set(pieces["pyramids"]) | {u.partition(":")[2] for u in unsure if u.startswith("station:")}
+            drinks, d_unsure = self.drink_spots.read(dx, built)
+            unsure += d_unsure
         pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
-                        values=values)
+                        values=values, drinks=drinks)
         return BoardReading(pieces=pieces, unsure=sorted(set(unsure))[:2000], hands=False, markers=pose.markers,
                             pose=pose.state, problems=problems[:20], ms=self._ms(t0),
                             codes=codes)
@@ -284,10 +301,21 @@ class BoardReader:
 
     # --- features -----------------------------------------------------------------------------
 
-    def features(self, sheet: np.ndarray, noise: float | None = None, lean: np.ndarray | None = None) -> np.ndarray:
+    def maps(self, sheet: np.ndarray) -> Maps:
+        """Per pixel, once a frame: how far the sheet lies outside the empty board's local range
+        (darker and lighter, against the paper), the change of the print's edges, the brightness."""
+        scale = float(self.paper.sum())
+        edges = _edges(sheet).ravel()
+        return Maps(darker=(np.maximum(self._lo_img - sheet, 0) @ ONES).ravel() / scale,
+                    lighter=(np.maximum(sheet - self._hi_img, 0) @ ONES).ravel() / scale,
+                    edges=np.maximum(edges - self._edge_hi, 0) + np.maximum(self._edge_lo - edges, 0),
+                    luma=(sheet @ ONES).ravel())
+
+    def features(self, sheet: np.ndarray, noise: float | None = None, lean: np.ndarray | None = None,
+                 maps: Maps | None = None) -> np.ndarray:
         """Every place's inputs to the model (n x N_FEATURES), relative to the reference and the
         sheet's paper: no absolute colour or brightness goes in. ``lean``: per place, where its
-        piece is looked at from its base (:meth:`lean`)."""
+        piece is looked at from its base (:meth:`lean`); ``maps``: the frame's :meth:`maps`."""
         flat = sheet.reshape(-1, 3)
         s = self._sampling
         at = s.centres if lean is None else s.centres + lean
@@ -296,12 +324,9 @@ class BoardReader:
         px, ref = flat[inner], self._flat_ref[inner]          # (n, k, 3)
         scale = float(self.paper.sum())
         # per pixel once (one channel each), then gathered: quicker than gathering colours
-        darker_map = (np.maximum(self._lo_img - sheet, 0) @ ONES).ravel() / scale
-        lighter_map = (np.maximum(sheet - self._hi_img, 0) @ ONES).ravel() / scale
+        maps = self.maps(sheet) if maps is None else maps
+        darker_map, lighter_map, edge_map, luma_map = maps.darker, maps.lighter, maps.edges, maps.luma
         change_map = darker_map + lighter_map
-        edges = _edges(sheet).ravel()
-        edge_map = np.maximum(edges - self._edge_hi, 0) + np.maximum(self._edge_lo - edges, 0)
-        luma_map = (sheet @ ONES).ravel()
         base_i = _indices(at, s.base, self._shape)
         darker, lighter = darker_map[base_i], lighter_map[base_i]
         base_d = darker + lighter
