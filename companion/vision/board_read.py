@@ -56,6 +56,8 @@ COARSE = 4               # mm per cell of the grid hands are looked for on
 HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
 RIM_MM = 8.0             # the sheet's rim left out of the search for hands
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
+DRINK_TOP_MM = 35.0      # the tallest drink (METRO DRINKS): how far up a drink place's change may reach
+DRINK_HALF_MM = 7.0      # half a drink's width and a little: the band left out of the search for hands
 TOLERANCE = 2            # px (mm): how far the pose may be off and a thin printed line still be the board's
 # the height (mm) a piece of each kind is looked at: the middle of what the camera sees of it (a
 # meeple ~20 mm tall, a pyramid ~15 mm narrowing to its tip, a train ~8 mm): a tall piece seen
@@ -257,7 +259,7 @@ class BoardReader:
 
     def read_sheet(self, sheet: np.ndarray, pose: Pose, t0: float | None = None) -> BoardReading:
         t0 = time.perf_counter() if t0 is None else t0
-        hands, changed = self._hands(sheet)
+        hands, changed = self._hands(sheet, pose)
         problems: list[str] = []
         if pose.state == "held":
             problems.append(f"Only {pose.markers} of the 4 board markers in view: the board's last place is held.")
@@ -361,9 +363,11 @@ class BoardReader:
 
     # --- hands --------------------------------------------------------------------------------
 
-    def _hands(self, sheet: np.ndarray) -> tuple[bool, np.ndarray]:
+    def _hands(self, sheet: np.ndarray, pose: Pose | None = None) -> tuple[bool, np.ndarray]:
         """Whether something larger than any group of pieces is over the board: the coarse
-        grid of change, its connected regions, the largest one's area and span."""
+        grid of change, its connected regions, the largest one's area and span. The drink places
+        (METRO DRINKS) are left out: a drink standing there -- up to 35 mm tall, leaning away from
+        the camera -- would join the pyramids either side of it into a region as wide as a hand."""
         h, w = sheet.shape[:2]
         small = cv2.resize(sheet, (w // COARSE, h // COARSE), interpolation=cv2.INTER_AREA)
         ref = self._coarse_ref()
@@ -373,12 +377,27 @@ class BoardReader:
         # the sheet's own rim is left out: its edge against the table changes with a pixel of pose
         m = max(1, int(round(RIM_MM / COARSE)))
         mask[:m], mask[-m:], mask[:, :m], mask[:, -m:] = 0, 0, 0, 0
+        mask[self._drink_stands(pose, mask.shape)] = 0
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n <= 1:
             return False, mask
         areas = stats[1:, cv2.CC_STAT_AREA] * COARSE * COARSE
         spans = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) * COARSE
         return bool(areas.max() > HAND_MM2 or spans.max() > HAND_SPAN), mask
+
+    def _drink_stands(self, pose: Pose | None, shape: tuple[int, int]) -> np.ndarray:
+        """On the coarse grid: where a drink standing at a drink place shows, from its base to
+        its top (the tallest bottle's) leaning away from the camera."""
+        out = np.zeros(shape, np.uint8)
+        centres = self.drink_spots.centres
+        if not len(centres):
+            return out.astype(bool)
+        tops = centres + lean_at(pose, centres, np.full(len(centres), DRINK_TOP_MM))
+        k = PX_PER_MM * COARSE
+        for (x0, y0), (x1, y1) in zip(centres / k, tops / k):
+            cv2.line(out, (int(round(x0)), int(round(y0))), (int(round(x1)), int(round(y1))), 1,
+                     thickness=max(1, int(round(2 * DRINK_HALF_MM / COARSE))))
+        return out.astype(bool)
 
     def _coarse_ref(self) -> np.ndarray:
         if not hasattr(self, "_coarse"):
