@@ -57,6 +57,7 @@ HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand,
 RIM_MM = 8.0             # the sheet's rim left out of the search for hands
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
 DRINK_TOP_MM = 35.0      # the tallest drink (METRO DRINKS): how far up a drink place's change may reach
+BESIDE_DRINK_MM = 12.0   # a field whose middle lies this near a drink (base to leaning top) is in its way
 DRINK_HALF_MM = 7.0      # half a drink's width and a little: the band left out of the search for hands
 TOLERANCE = 2            # px (mm): how far the pose may be off and a thin printed line still be the board's
 # the height (mm) a piece of each kind is looked at: the middle of what the camera sees of it (a
@@ -282,6 +283,8 @@ class BoardReader:
             built = set(pieces["pyramids"]) | {u.partition(":")[2] for u in unsure if u.startswith("station:")}
             drinks, d_unsure = self.drink_spots.read(dx, built)
             unsure += d_unsure
+            if drinks:
+                unsure = self._beside_drinks(unsure, p, drinks, pose)
         pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
                         values=values, drinks=drinks)
         return BoardReading(pieces=pieces, unsure=sorted(set(unsure))[:2000], hands=False, markers=pose.markers,
@@ -384,6 +387,29 @@ class BoardReader:
         areas = stats[1:, cv2.CC_STAT_AREA] * COARSE * COARSE
         spans = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) * COARSE
         return bool(areas.max() > HAND_MM2 or spans.max() > HAND_SPAN), mask
+
+    def _beside_drinks(self, unsure: list[str], p: np.ndarray, drinks: dict[str, str], pose: Pose) -> list[str]:
+        """A meeple field read with doubt, more likely empty, where a drink read surely stands over
+        it (its body leaning that way, or its shadow) is empty: the drink is what changed there
+        (the place network never saw drinks). A field more likely holding a meeple stays unsure."""
+        s = self._sampling
+        index = {spot.id: i for i, spot in enumerate(s.spots)}
+        doubtful = [u for u in unsure if u.startswith("field:") and p[index[u]].argmax() == 0]
+        if not doubtful:
+            return unsure
+        ids = [f"drink:{sid}" for sid in drinks]
+        at = {spot_id: i for i, spot_id in enumerate(self.drink_spots.ids)}
+        base = self.drink_spots.centres[[at[i] for i in ids]]
+        top = base + lean_at(pose, base, np.full(len(base), DRINK_TOP_MM))
+        clear = set()
+        for u in doubtful:
+            c = s.centres[index[u]]
+            ab = top - base
+            t = np.clip(((c - base) * ab).sum(1) / np.maximum((ab * ab).sum(1), 1e-9), 0, 1)
+            d = np.hypot(*(base + t[:, None] * ab - c).T).min() / PX_PER_MM
+            if d <= BESIDE_DRINK_MM:
+                clear.add(u)
+        return [u for u in unsure if u not in clear]
 
     def _drink_stands(self, pose: Pose | None, shape: tuple[int, int]) -> np.ndarray:
         """On the coarse grid: where a drink standing at a drink place shows, from its base to
