@@ -53,7 +53,7 @@ TYPICAL_SECONDS = {
     "test_vision_board": 9.0,
     "test_firmware_simavr": 7.0, "test_sensors_link": 7.0, "test_metro_estimate": 6.0,
     "test_cli": 3.0, "test_devices": 6.0, "test_sensor_restarts": 2.0, "test_resume": 6.0,
-    "test_metro_properties": 13.0, "test_metro_session": 4.0, "test_pocari_properties": 3.0,
+    "test_metro_properties": 13.0, "test_metro_session": 4.0, "test_pocari_properties": 3.0, "test_metro_drinks": 3.0,
     "test_games_properties": 2.0, "test_api": 3.0,
     "test_broken_games": 3.0, "test_estimates_load": 6.0, "test_input_limits": 4.0,
     "test_crash_campaign": 20.0, "test_slow_clients": 1.5, "test_api_schema": 13.0,

@@ -23,13 +23,23 @@ from companion.rules.metro.estimate import determinize
 from companion.rules.metro.game import DRINKS as game
 from companion.rules.metro.game import GAME as tokyo
 from companion.rules.metro.pieces import on_board
-from companion.rules.metro.state import ACTIONS, DEAL, OVER, TRAINS
+from companion.rules.metro.state import ACTIONS, OVER, TRAINS
 from companion.rules.metro.stock_column import (COLOUR_IDS, GAP, STOCK_SET, bonus_for, crate_drinks,
                                                 station_bonus)
 from companion.rules.metro.vending import DROP, fee, free_builders
-from test_metro_support import NAMES, total_yen
+from companion.sim.players import bot_move
+from test_metro_support import NAMES, to_actions, total_yen
+from test_metro_support import deal_all as deal
 
 DEFAULT_DECK = json.load(open("companion/rules/metro/data/action_cards.json"))
+
+
+def eight_card_sets():
+    """The default deck cut to 8 cards a set, as long as OSAKA METRO's sets (a column of 8 stock cards)."""
+    deck = json.loads(json.dumps(DEFAULT_DECK))
+    for s in deck["sets"]:
+        s["cards"] = s["cards"][:8]
+    return deck
 
 
 def new(n=3, **options):
@@ -41,24 +51,6 @@ def new(n=3, **options):
 
 def apply(state, move):
     return game.apply(state, move)[0]
-
-
-def deal(state):
-    while state.phase == DEAL:
-        state = apply(state, game.chance(state).outcomes[0][0])
-    return state
-
-
-def to_actions(state):
-    state = deal(state)
-    n = len(state.seats)
-    for p in range(n):
-        state = apply(state, Move("bid", p, {"amount": 100 * (n - p)}))
-    fields = list(state.board.start_fields)
-    for p in state.order:
-        state = apply(state, Move("place", p, {"field": fields[3 * p]}))
-    assert state.phase == ACTIONS and state.order == tuple(range(n))
-    return state
 
 
 def with_drinks(state, **changes):
@@ -129,10 +121,7 @@ def test_the_deal_holds_every_colour_card_and_only_three_shape_cards():
 
 
 def test_eight_card_sets_make_a_column_of_eight_with_two_shape_cards():
-    deck = json.loads(json.dumps(DEFAULT_DECK))
-    for s in deck["sets"]:
-        s["cards"] = s["cards"][:8]
-    state = new(2, action_cards=deck, cards_per_column=2)
+    state = new(2, action_cards=eight_card_sets(), cards_per_column=2)
     assert state.drinks.stock.size == 8
     spec = rounds.deal_spec(with_drinks(state, stock=state.drinks.stock._replace(slots=("tall_can", "short_can"),
                                                                                 dealt=2))._replace(dealing=(6,)))
@@ -173,6 +162,7 @@ def test_a_colour_card_costs_a_disc_for_good_and_throws_its_crate_into_the_tower
     assert state.phase == ACTIONS and game.pending(state)[0].actor == 1
     assert state.drinks.supplies[0] == ("red-short_can", "red-tall_can")
     assert sorted(state.drinks.tower.inside) == sorted(set(crate_drinks("red")) - {"red-tall_can", "red-short_can"})
+    assert state.tower is state.drinks.tower, "where the table looks for what is stuck (table/observing.py)"
     view = game.view(state, None)
     assert view["players"][0]["drinks"] == ["red-short_can", "red-tall_can"] and view["players"][0]["colour_cards"] == ["red"]
     assert {"colour": "red", "holder": 0, "left": 2} in view["drinks"]["crates"]
@@ -377,6 +367,8 @@ def test_a_train_paying_at_a_station_with_a_drink_adds_the_bonus():
     state = apply(state, Move("pass", 0, {}))
     state = apply(state, Move("pass", 1, {}))
     assert state.phase == TRAINS
+    preview = game.view(state, None)["preview"]
+    assert any(p.get("drink_bonus") == 200 for t in preview["trains"] for p in t["payouts"])
     yen, total = state.seats[1].yen, total_yen(state)
     state, events = game.apply(state, Move("run_trains", state.order[0], {}))
     bonus = [e.data for e in events if e.kind == "drink_bonus"]
@@ -384,7 +376,7 @@ def test_a_train_paying_at_a_station_with_a_drink_adds_the_bonus():
     run = game.view(state, None)["last_run"]
     assert run["drink_bonuses"][0]["station"] == board.stations[station].id and run["drink_bonuses"][0]["yen"] == 200
     got = sum(p["to_owner"] for p in run["payouts"] if p["owner"] == 1) + 200 * len(bonus)
-    assert state.seats[1].yen - yen == got == run["owner_income"][1]
+    assert state.seats[1].yen - yen == got == run["owner_income"][1] == preview["owner_income"][1]
     assert total_yen(state) == total
 
 
@@ -426,13 +418,31 @@ def check_drinks_invariants(state, start_yen_total):
     json.dumps(game.view(state, None))
 
 
-def play(config, seed, check=True):
+JUNK = [
+    lambda p: Move("colour_card", p, {"card": "gold"}),
+    lambda p: Move("colour_card", p, {"card": "tall_can"}),
+    lambda p: Move("shape_card", p, {"card": "red"}),
+    lambda p: Move("vend", p, {"station": "nowhere", "drink": "red-tall_can"}),
+    lambda p: Move("free_vend", p, {"station": 3, "drink": ["x"]}),
+    lambda p: Move("drop", CHANCE, {"out": ["red-tall_can", "red-tall_can"]}),
+    lambda p: Move("spill", CHANCE, {"out": ["lemon"]}),
+    lambda p: Move("move", p, {"card": "GM1", "action": 0, "field": 0, "builds": [{"station": "x"}] * 50}),
+]
+
+
+def play(config, seed, check=True, junk_rate=0.05):
     rng = random.Random(seed)
     state = game.setup(config)
     start = total_yen(state)
     moves = []
     while not game.is_over(state):
         who = game.pending(state)[0].actor
+        if check and rng.random() < junk_rate:
+            junk = rng.choice(JUNK)(who if who != CHANCE else 0)
+            before = state
+            with pytest.raises(IllegalMove):
+                game.apply(state, junk)
+            assert state == before
         move = random_move(game, state, rng) if who == CHANCE else drinks_policy(rng, game.legal_moves(state, who))
         state, _ = game.apply(state, move)
         moves.append(move)
@@ -446,6 +456,8 @@ CONFIGS = st.sampled_from([
     {"names": NAMES[:2], "options": {"cards_per_column": 6, "start_yen": 6000, "bank_yen": 100_000}},
     {"names": NAMES[:3], "options": {"cards_per_column": 6, "start_yen": 6000, "bank_yen": 100_000,
                                      "drinks_through_tower": False}},
+    {"names": NAMES[:2], "options": {"cards_per_column": 5, "start_yen": 6000, "bank_yen": 100_000,
+                                     "action_cards": eight_card_sets()}},
 ])
 
 
@@ -477,3 +489,18 @@ def test_a_random_game_builds_vending_machines_and_the_hints_redraw_the_stock_co
     redrawn = determinize(state, None, random.Random(1))
     assert game.view(redrawn, None) == game.view(state, None)
     assert len(redrawn.drinks.stock.discard) == len(state.drinks.stock.discard)
+
+
+def test_the_computer_players_greedy_strategy_plays_the_variant_to_the_end():
+    config = {"names": NAMES[:2], "options": {"cards_per_column": 5}}
+    state, rng = game.setup(config), random.Random(3)
+    start, taken = total_yen(state), Counter()
+    while not game.is_over(state):
+        who = game.pending(state)[0].actor
+        move = random_move(game, state, rng) if who == CHANCE else \
+            bot_move(game, state, game.legal_moves(state, who), f"seed-{len(taken)}")
+        taken[move.kind] += 1
+        state = apply(state, move)
+    check_drinks_invariants(state, start)
+    assert taken["colour_card"], taken
+

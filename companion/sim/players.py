@@ -44,7 +44,7 @@ PASS_PENALTY = 150     # passing must beat the best action by this much (discs l
 PER_ROUND = {"station": 150, "station_swap": 150, "invest": 150, "start": 60, "action_disc": 100,
              "tempo": 30, "bicycle": 20, "discount": 20,
              # METRO DRINKS: a drink at a station earns when trains pay there; a crate is six of them
-             "vend": 120, "free_vend": 150, "colour_card": 80, "shape_card": 60}
+             "vend": 160, "free_vend": 200, "colour_card": 120, "shape_card": 100}
 
 
 def _metro_action_score(game: Any, state: Any, move: Any, rounds_left: int) -> float:
@@ -62,6 +62,10 @@ def _metro_action_score(game: Any, state: Any, move: Any, rounds_left: int) -> f
         return (info.pays_up_to - info.cost) / 2   # pays only if the line keeps its value
     if kind in ("assign_tempo", "alight"):
         return -1000   # free moves: left to the random player's judgement of none
+    if kind in ("colour_card", "shape_card"):   # METRO DRINKS: a crate is worth most with few drinks left to
+        left = len(state.drinks.supplies[move.player])   # build, free builds with many
+        if (kind == "colour_card") == (left > 3):
+            return PER_ROUND[kind] * rounds_left / 4
     return info.pays_up_to - info.cost + PER_ROUND.get(kind, 0) * rounds_left
 
 

@@ -15,6 +15,9 @@
 - ``preview.py``      what the rest of a train phase will do, for the dashboard
 - ``view.py``         what the table and each phone see, and the payouts
 - ``scoring.py``      the end scoring
+- ``stock_column.py`` METRO DRINKS as data: the stock-card column, crates, drinks, the drink bonus
+- ``vending.py``      METRO DRINKS' moves: colour and shape cards, vending machines, the tower's drops
+- ``vending_view.py`` METRO DRINKS in the view
 - ``playout.py``      the quick random policy the hints assume
 - ``estimate.py``     the hints' redraw of what a viewer cannot see (rules/estimate.py does the rest)
 - ``data/``           the default board, decks and track, and build_board.py

@@ -18,6 +18,10 @@ Moves by phase (``field`` is a field number, row * cols + col; ``line`` a letter
                        skip {} | alight {field} | ride_on {}
     any time   seat    alight {field}                       get off a train
 
+METRO DRINKS (``DRINKS``) adds vending.py's kinds: ``colour_card {card}``, ``vend {station, drink}``,
+``shape_card {card}``, ``free_vend {station, drink}`` in the action phase, ``builds`` on a move
+action, the phase ``drop`` (chance ``drop {out}``) and ``spill {out}`` (chance, any time).
+
 >>> s = setup({"names": ["Aki", "Ben", "Chie", "Dai"]})
 >>> s.phase, pending(s)
 ('deal', [Pending(actor='chance', secret_for=None)])

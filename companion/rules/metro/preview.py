@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .state import TRAINS, State, alight_fields
+from .stock_column import station_bonus
 from .trains import next_stop, stop_payout
 
 
@@ -34,6 +35,10 @@ def train_phase_preview(state: State) -> dict:
             path.append({"stop": line.label(j), "station": board.stations[station].id, "circle": circle.id,
                          "x": circle.x, "y": circle.y, "dir": d})
             pay = stop_payout(state, li, j)
+            bonus = station_bonus(state.drinks, station) if pay is not None and state.drinks is not None else None
+            if bonus is not None:  # METRO DRINKS: the drink at the station pays its owner too
+                pay = {**pay, "drink_colour": bonus[0], "drink_bonus": bonus[1]}
+                owner_income[pay["owner"]] += bonus[1]
             if pay is not None:
                 payouts.append(pay)
                 owner_income[pay["owner"]] += pay["to_owner"]

@@ -18,6 +18,8 @@ A round runs through these phases (``PHASES``; game.py declares who acts in each
     actions   in player order: take an action or pass, until everyone has passed
                                                           (action_phase.py, card_actions.py, ...)
     trains    the first player starts the train phase; riders decide at the stops (trains.py)
+    drop      METRO DRINKS only, chance: what came out of the tower after a colour card's crate
+              was thrown in; then the action phase goes on (vending.py)
     over      final scoring done (scoring.py)
 """
 from __future__ import annotations
@@ -128,6 +130,12 @@ class State(NamedTuple):
     @property
     def options(self) -> Options:
         return self.rules.options
+
+    @property
+    def tower(self):
+        """METRO DRINKS: the tower (rules/tower.py) and what is stuck in it, where the table looks for
+        it in every tower game (table/observing.py); None in the other METRO games."""
+        return self.drinks.tower if self.drinks is not None else None
 
 
 def start(opts: Options, config: Mapping[str, Any]) -> State:

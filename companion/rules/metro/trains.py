@@ -15,7 +15,9 @@ at a time:
   who may get off (the train moved at least one stop since they boarded, and a free field touches
   the station) - moves ``alight {field}`` or ``ride_on`` - and each player whose meeple touches the
   station - moves ``board {line}`` or ``skip``. Boarding costs 100 yen, which go to the bank and
-  onto the line's value, unless the rider holds a share of the line. Who got off a train may not
+  onto the line's value, unless the rider holds a share of the line.
+- METRO DRINKS: a paid station with a drink also pays its owner a bonus from the bank
+  (stock_column.station_bonus: 100/200/300 by that colour's drinks on the board). Who got off a train may not
   board that train again at that station in the same phase (rules version 1: no train there).
 
 Stops where nobody can decide anything are passed without asking, so a phase without riders is

@@ -146,6 +146,8 @@ def _build(state: State, move: Move, p: int, sid, drink, fields) -> Applied:
 def _build_info(state: State, move: Move) -> MoveInfo:
     s = state.board.station_index[move.args["station"]]
     yen, count = fee(state, move.player, s)
+    if not yen:  # one's own station: nothing to explain
+        return MoveInfo()
     return MoveInfo(cost=yen, why="why.tokyo_metro.vend", params={"fee_yen": yen, "count": count})
 
 
@@ -207,6 +209,8 @@ def walk_and_build(t: Taking, end: int, steps: int, taken: set[int]) -> Applied:
     if not isinstance(builds, (list, tuple)) or not all(
             isinstance(b, dict) and set(b) == {"station", "drink"} for b in builds):
         raise t.fail("'builds' must be a list of {\"station\": id, \"drink\": id}, in the order of the way")
+    if len(builds) > len(state.drinks.supplies[p]):
+        raise t.fail(f"{len(builds)} builds, but your supply holds {len(state.drinks.supplies[p])} drink(s)")
     board = state.board
     ids = {b["station"] for b in builds}
     way = next((w for w in _ways(state, state.seats[p].field, end, steps, taken)
@@ -231,12 +235,17 @@ def colour_card_moves(state: State, p: int) -> list[Move]:
     return [quick_move("colour_card", p, {"card": c}) for c in d.stock.slots if c in COLOUR_IDS]
 
 
+def _card_arg(move: Move, ids: tuple[str, ...], what: str) -> str:
+    card = str_arg(move, "card")
+    if card not in ids:
+        raise IllegalMove(f"{card!r} is no {what} card; {what} cards: {', '.join(ids)}", move)
+    return card
+
+
 def colour_card(state: State, move: Move) -> Applied:
     d = _drinks(state, move)
     p = move.player
-    card = str_arg(move, "card")
-    if card not in COLOUR_IDS:
-        raise IllegalMove(f"{card!r} is no colour card; colour cards: {', '.join(COLOUR_IDS)}", move)
+    card = _card_arg(move, COLOUR_IDS, "colour")
     if card not in d.stock.slots:
         raise IllegalMove(f"the {card} colour card is not face up in the {STOCK_SET} column", move)
     if not _free_disc(state, p):
@@ -274,9 +283,7 @@ def shape_card_moves(state: State, p: int) -> list[Move]:
 def shape_card(state: State, move: Move) -> Applied:
     d = _drinks(state, move)
     p = move.player
-    card = str_arg(move, "card")
-    if card not in SHAPE_IDS:
-        raise IllegalMove(f"{card!r} is no shape card; shape cards: {', '.join(SHAPE_IDS)}", move)
+    card = _card_arg(move, SHAPE_IDS, "shape")
     if card not in d.stock.slots and card not in d.shape_cards[p]:
         raise IllegalMove(f"the {card} shape card is neither face up in the {STOCK_SET} column nor one of yours", move)
     if (card, 0) in state.occupied:
