@@ -35,7 +35,7 @@ import numpy as np
 
 from ..board_layout import BoardLayout
 from ..drinks import COLOURS
-from .board_net import PAPER_EPS
+from .board_net import PAPER_EPS, disc_offsets
 
 MODEL_PATH = Path(__file__).with_name("models") / "board_drinks.npz"
 DRINK_CLASSES = ("empty",) + tuple(c.value for c in COLOURS)
@@ -63,14 +63,6 @@ def asked_places(x: np.ndarray) -> np.ndarray:
     names = feature_names()
     cols = [names.index(k) for k in ("base_changed_3", *(f"changed_3@{int(h)}" for h in LOOK_HEIGHTS))]
     return (x[:, cols] >= NO_CHANGE).any(axis=1)
-
-
-def _disc(r_in: float, r_out: float) -> np.ndarray:
-    k = int(np.ceil(r_out))
-    yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
-    d = np.hypot(xx, yy)
-    sel = (d <= r_out) & (d >= r_in)
-    return np.stack([xx[sel], yy[sel]], axis=1)
 
 
 def _gather(centres: np.ndarray, offsets: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
@@ -145,10 +137,10 @@ class DrinkSpots:
         self.flat_ref = reference.reshape(-1, 3)
         self.paper = np.asarray(paper, np.float64)
         self.px = px_per_mm
-        self._inner = _disc(0.0, INNER_MM * px_per_mm)
+        self._inner = disc_offsets(0.0, INNER_MM * px_per_mm)
         r = layout.radius.get("drink", 6.0) * px_per_mm
-        self._base = _disc(0.0, 0.8 * r)
-        self._ring = _disc(RING_MM[0] * px_per_mm, RING_MM[1] * px_per_mm)
+        self._base = disc_offsets(0.0, 0.8 * r)
+        self._ring = disc_offsets(RING_MM[0] * px_per_mm, RING_MM[1] * px_per_mm)
         self._model = model
 
     @property

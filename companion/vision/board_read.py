@@ -44,11 +44,11 @@ import numpy as np
 
 from ..board_layout import BoardLayout, Spot
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
+from .board_drinks import DrinkSpots, Maps
 from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
 from .board_model import asked as asked_places  # (``asked`` is a local name below)
-from .board_net import PAPER_EPS, patches
+from .board_net import PAPER_EPS, disc_offsets, patches
 from .board_pose import PX_PER_MM, BoardTracker, Pose, camera_above, rectify
-from .board_drinks import DrinkSpots, Maps
 from .board_values import ValueLanes
 
 INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
@@ -123,22 +123,14 @@ class _Sampling:
     kinds: np.ndarray          # (n, len(KINDS)) one-hot
 
 
-def _disc_offsets(r_in: float, r_out: float) -> np.ndarray:
-    k = int(np.ceil(r_out))
-    yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
-    d = np.hypot(xx, yy)
-    sel = (d <= r_out) & (d >= r_in)
-    return np.stack([xx[sel], yy[sel]], axis=1)
-
-
 def _sampling(layout: BoardLayout) -> _Sampling:
     spots = tuple(layout.spots())
     inner, base, ring = [], [], []
     for s in spots:
         r = s.r * PX_PER_MM
-        inner.append(_disc_offsets(0.0, max(2.0, INNER * r)))
-        base.append(_disc_offsets(0.0, r))
-        ring.append(_disc_offsets(r + 2.0, r + 5.0))
+        inner.append(disc_offsets(0.0, max(2.0, INNER * r)))
+        base.append(disc_offsets(0.0, r))
+        ring.append(disc_offsets(r + 2.0, r + 5.0))
 
     def pad(rows):        # every place of a kind has the same radius; pad to the widest all the same
         m = max(len(r) for r in rows)
