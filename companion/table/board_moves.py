@@ -50,7 +50,7 @@ def expected(state: Any) -> Pieces:
 def drinks_in_play(state: Any) -> bool:
     """Whether the game is METRO DRINKS (drinks at stations are part of its board): in another
     game the board camera's drinks are not compared."""
-    return bool(getattr(getattr(state, "options", None), "drinks", False))
+    return getattr(state, "drinks", None) is not None or bool(getattr(getattr(state, "options", None), "drinks", False))
 
 
 def without_drinks(reading: BoardReading) -> BoardReading:
