@@ -185,12 +185,16 @@ class DrinkSpots:
                  change[ring].mean(axis=1, keepdims=True), ring_bright[:, None], np.full((n, 1), noise)]
         return np.concatenate(cols, axis=1)
 
-    def read(self, x: np.ndarray, stations: set[str] | None = None) -> tuple[dict[str, str], list[str]]:
+    def read(self, x: np.ndarray, stations: set[str] | None = None,
+             doubtful: set[str] = frozenset()) -> tuple[dict[str, str], list[str]]:
         """``drinks`` {station id: colour} read surely, and the drink places read with doubt.
-        ``stations``: where a drink may stand (a vending machine is built only at a station with
-        a pyramid: the stations whose pyramid was read, surely or with doubt); the others' drink
-        places are empty (None: all stations)."""
-        asked = asked_places(x)
+        ``stations``: the stations whose pyramid was read surely (a vending machine is built only
+        at a station with a pyramid): the drink places of the others are empty (None: all
+        stations are asked about); ``doubtful``: those whose pyramid was read with doubt: their
+        drink places are doubtful too unless untouched (a pose or a lens a few millimetres off
+        puts pyramid and drink both where the reader does not look for them)."""
+        changed = asked_places(x)
+        asked = changed.copy()
         if stations is not None:
             asked &= np.array([sid.partition(":")[2] in stations for sid in self.ids], bool)
         p = np.zeros((len(x), len(DRINK_CLASSES)))
@@ -199,6 +203,7 @@ class DrinkSpots:
             p[asked] = self.model.probabilities(x[asked])
         best = p.argmax(axis=1)
         sure = p[np.arange(len(p)), best] >= self.model.sure
+        sure &= ~(changed & np.array([sid.partition(":")[2] in doubtful for sid in self.ids], bool))
         drinks: dict[str, str] = {}
         unsure: list[str] = []
         for i, sid in enumerate(self.ids):

@@ -271,9 +271,9 @@ class BoardReader:
         drinks: dict[str, str] = {}
         if self.drink_spots.spots:
             dx = self.drink_spots.features(sheet, maps, noise, lambda c, h: lean_at(pose, c, h))
-            # a vending machine stands only at a station with a pyramid (read surely or with doubt)
-            built = set(pieces["pyramids"]) | {u.partition(":")[2] for u in unsure if u.startswith("station:")}
-            drinks, d_unsure = self.drink_spots.read(dx, built)
+            # a vending machine stands only at a station with a pyramid
+            doubtful = {u.partition(":")[2] for u in unsure if u.startswith("station:")}
+            drinks, d_unsure = self.drink_spots.read(dx, set(pieces["pyramids"]), doubtful)
             unsure += d_unsure
             if drinks:
                 unsure = self._beside_drinks(unsure, p, drinks, pose)
