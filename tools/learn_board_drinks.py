@@ -2,12 +2,13 @@
 the six drink colours at each station's drink place (METRO DRINKS). numpy only, minutes on one
 core (no PyTorch: the model is two small layers over measured numbers).
 
-    .venv/bin/python tools/learn_board_drinks.py [--looks 30] [--workers 2]
+    .venv/bin/python tools/learn_board_drinks.py [--looks 40] [--varied-looks 120] [--workers 2]
     .venv/bin/python tools/learn_board_drinks.py --measure        (the committed model on held-out looks)
 
 Data: rendered boards (``board_data``'s looks, lens and lamp changes: the same as the place
-network's) with drinks at 8-36 stations, of the development family (seeds 230000 on) and the
-training-only "varied" family (seeds 350000 on); each board is read as the reader reads it
+network's) with drinks at 8-36 stations, of the development family (40 looks, seeds 230000 on)
+and the training-only "varied" family (120 looks, seeds 350000 on: the wider family, so that the
+classifier is not sure of itself on a camera or lamp it has not seen); each board is read as the reader reads it
 (located, rectified, relit) and every drink place's numbers are kept with its truth; the
 classifier learns from the places the reader asks it about (those whose base or body changed:
 ``board_drinks.NO_CHANGE``). The bar of
@@ -48,7 +49,7 @@ DATA_VERSION = 2
 BOARDS = 4
 SEEDS = {"train": {"dev": 230000, "varied": 350000}, "bars": {"dev": 240000, "varied": 360000},
          "measure": {"dev": 250000, "varied": 370000}}
-HIDDEN = 32
+HIDDEN = 64
 LEAST_BAR = 0.98         # the sure bar is at least this
 
 
@@ -103,8 +104,11 @@ def _one(job):
     return seed, family, d, time.perf_counter() - t0
 
 
-def gather(part: str, looks: int, workers: int, families=("dev", "varied")) -> tuple[np.ndarray, np.ndarray]:
-    jobs = [(first + i, family) for family, first in SEEDS[part].items() if family in families for i in range(looks)]
+def gather(part: str, looks: int, workers: int, families=("dev", "varied"),
+           varied_looks: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    count = {"dev": looks, "varied": looks if varied_looks is None else varied_looks}
+    jobs = [(first + i, family) for family, first in SEEDS[part].items() if family in families
+            for i in range(count[family])]
     run = ProcessPoolExecutor(workers).map(_one, jobs) if workers > 1 else map(_one, jobs)
     xs, ys = [], []
     for seed, family, d, secs in run:
@@ -122,7 +126,7 @@ def gather(part: str, looks: int, workers: int, families=("dev", "varied")) -> t
 
 
 
-def train(x: np.ndarray, y: np.ndarray, epochs: int = 2500, seed: int = 0) -> dict:
+def train(x: np.ndarray, y: np.ndarray, epochs: int = 4000, seed: int = 0) -> dict:
     """Two layers (ReLU), softmax cross-entropy with the classes weighed alike, Adam, full batch."""
     rng = np.random.default_rng(seed)
     mean, std = x.mean(0), x.std(0) + 1e-6
@@ -188,8 +192,9 @@ def report(model: board_drinks.DrinkModel, x: np.ndarray, y: np.ndarray, words: 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--looks", type=int, default=30, help="training looks per family")
-    ap.add_argument("--bar-looks", type=int, default=10, help="bar-setting looks per family")
+    ap.add_argument("--looks", type=int, default=40, help="training looks of the development family")
+    ap.add_argument("--varied-looks", type=int, default=120, help="training looks of the varied family")
+    ap.add_argument("--bar-looks", type=int, default=12, help="bar-setting looks per family")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--measure", action="store_true", help="score the committed model on held-out looks")
     args = ap.parse_args(argv)
@@ -197,7 +202,7 @@ def main(argv=None) -> int:
         x, y = gather("measure", args.bar_looks, args.workers)
         report(board_drinks.drink_model(), x, y, "held-out looks")
         return 0
-    x, y = gather("train", args.looks, args.workers)
+    x, y = gather("train", args.looks, args.workers, varied_looks=args.varied_looks)
     xb, yb = gather("bars", args.bar_looks, args.workers, families=("dev",))
     xv, yv = gather("bars", args.bar_looks, args.workers, families=("varied",))
     weights = train(x, y)
