@@ -165,14 +165,18 @@ class DrinkSpots:
         for h in self.heights:
             at = self.centres + lean_of(self.centres, np.full(n, h))
             idx = _gather(at, self._inner, self.shape)
-            med = np.median(flat[idx], axis=1)
-            ref = np.median(self.flat_ref[idx], axis=1)
+            k = idx.shape[1]
+            med = np.sort(flat[idx], axis=1)[:, k // 2]          # the median (a sort: quicker here)
+            ref = np.sort(self.flat_ref[idx], axis=1)[:, k // 2]
             d = change[idx]
             luma = maps.luma[idx]
             # a lit lid stands out from its own shadow round the base; a shadow falling on an
             # empty place darkens both alike
             lift = np.log((luma.mean(axis=1) + 3 * PAPER_EPS) / ring_luma)
-            top = np.log((np.quantile(luma, 0.9, axis=1) + 3 * PAPER_EPS) / (scale + 3 * PAPER_EPS))
+            srt, q = np.sort(luma, axis=1), 0.9 * (k - 1)   # the 90th percentile, as np.quantile has it
+            lo = int(q)
+            top_luma = srt[:, lo] + (q - lo) * (srt[:, min(lo + 1, k - 1)] - srt[:, lo])
+            top = np.log((top_luma + 3 * PAPER_EPS) / (scale + 3 * PAPER_EPS))
             cols += [np.log((med + PAPER_EPS) / paper), np.log((ref + PAPER_EPS) / paper),
                      d.mean(axis=1, keepdims=True), (d > 3 * noise).mean(axis=1, keepdims=True),
                      (luma / scale).std(axis=1, keepdims=True), lift[:, None], top[:, None]]
