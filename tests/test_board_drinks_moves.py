@@ -84,3 +84,14 @@ def test_a_plain_games_watch_takes_no_news_from_drinks_on_the_board(store):
     board = expected(session.state)
     with_a_drink = board.model_copy(update={"drinks": {"ueno": "red"}})
     assert settle(session.board_watch, with_a_drink, 0.0, unsure=["drink:ginza"]) == "matches"
+
+
+def test_metro_drinks_on_the_tokyo_board_has_a_board_watch_osaka_has_none(store):
+    """The board camera reads METRO DRINKS played on the Tokyo board (its layout is the Tokyo
+    board's); OSAKA METRO's board has no layout yet."""
+    from companion.sim.table import SIM_TABLE
+    from companion.table.session import TableSession
+    drinks = TableSession.create(store, "metro_drinks", ["Aki", "Ben"], seed=2, automation=SIM_TABLE)
+    assert drinks.board_watch is not None and drinks.board_watch._drinks
+    osaka = TableSession.create(store, "osaka_metro", ["Aki", "Ben"], seed=2, automation=SIM_TABLE)
+    assert osaka.board_watch is None
