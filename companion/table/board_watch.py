@@ -45,14 +45,7 @@ SETTLE_S_RANGE = (0.2, 5.0)   # the settle times `companion serve --board-settle
 MAX_UNSURE_SHOWN = 12      # places read with doubt named on the dashboard (the first, by id)
 HANDS_STUCK_S = 20.0    # a hand over the board this long is a problem to show (the game goes on by taps)
 LOST_S = 2.0            # the pose lost (or no markers) this long is a problem to show
-# the games whose board the camera reads: TOKYO METRO and METRO DRINKS played on the Tokyo board
-# (the board file's layout is the Tokyo board's; OSAKA METRO's board has none yet)
-BOARD_GAMES = frozenset({"tokyo_metro", "metro_drinks"})
-
-
-def reads_board(game: str, state: Any) -> bool:
-    """Whether the board camera reads this game's board: a game of BOARD_GAMES on the Tokyo board."""
-    return game in BOARD_GAMES and getattr(getattr(state, "options", None), "system", "tokyo") == "tokyo"
+BOARD_GAMES = frozenset({"tokyo_metro", "metro_drinks"})   # the games whose board the camera reads
 
 # The reader's problems come with codes (BoardReading.codes) the dashboard words. Markers out of
 # view show as the pose (held, or lost for a while: no_markers, pose_lost); a meeple seen twice

@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
 from ..rules.options import RULES_VERSION
 from .automation import Automated, Automation
-from .board_watch import BoardWatch, reads_board
+from .board_watch import BOARD_GAMES, BoardWatch
 from .corrections import taught_by
 from .errors import BeamsDisagree, BrokenGame, Forbidden, NotOffered  # noqa: F401 (the table's errors)
 from .hints import ESTIMATE_BUDGET, ESTIMATE_PLAYOUTS, Hints  # noqa: F401
@@ -83,9 +83,8 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         self.lock = threading.RLock()
         self._init_live()
         self._init_hints()
-        # The board camera's account of a game whose board it reads (TOKYO METRO, METRO DRINKS on
-        # the Tokyo board), else None.
-        self.board_watch: BoardWatch | None = BoardWatch(self) if reads_board(info.game, self.state) else None
+        # The board camera's account of a game whose board it reads (TOKYO METRO), else None.
+        self.board_watch: BoardWatch | None = BoardWatch(self) if info.game in BOARD_GAMES else None
         # A person's move is committed before the computer players and the simulated table's
         # chance follow it, so a crash in between leaves a log that waits on nobody at the
         # table. Resuming does what was due: the same step as after a move, with the same seeds.
