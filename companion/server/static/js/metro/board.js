@@ -375,9 +375,12 @@ function diffItem(st, ix, d, { todo, done }) {
   const target = differenceTarget(ix, d);
   const colour = d.piece === "meeple" ? d.key : d.piece === "pyramid" ? d.game ?? d.board : null;
   const seat = colour ? seatOfColour(colour) : -1;
+  // a drink (METRO DRINKS): its colour, which is no seat's
+  const drink = d.piece === "drink" ? String(d.game ?? d.board ?? "").split("-")[0] : null;
   const lit = (on) => () => showTarget(on ? target : null, { pin: true });
   // Whose piece: the seat's dot (its colour, its initial); a line's badge for a train or a value.
   const badge = d.piece === "train" || d.piece === "value" ? lineBadge(st, d.key, { cls: "sm" })
+    : drink ? h("span", { class: `bc-colour bc-drink c-drink-${drink}`, "aria-hidden": "true" })
     : seat >= 0 && seat < st.players.length ? seatDot(st, seat, { cls: "sm" })
       : h("span", { class: `bc-colour c-${colour}`, "aria-hidden": "true" });
   const button = h("button", { class: `bc-item${done ? " done" : ""}`, type: "button",
