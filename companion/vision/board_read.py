@@ -381,24 +381,29 @@ class BoardReader:
         return bool(areas.max() > HAND_MM2 or spans.max() > HAND_SPAN), mask
 
     def _beside_drinks(self, unsure: list[str], p: np.ndarray, drinks: dict[str, str], pose: Pose) -> list[str]:
-        """A meeple field read with doubt, more likely empty, where a drink read surely stands over
-        it (its body leaning that way, or its shadow) is empty: the drink is what changed there
-        (the place network never saw drinks). A field more likely holding a meeple stays unsure."""
+        """A meeple field, station or train stop read with doubt, more likely empty, where a drink
+        read surely stands over it (its body leaning that way, or its shadow) is empty: the drink
+        is what changed there (the place network never saw drinks). A place more likely holding a
+        piece stays unsure, and a station's own drink says nothing of its own pyramid."""
         s = self._sampling
         index = {spot.id: i for i, spot in enumerate(s.spots)}
-        doubtful = [u for u in unsure if u.startswith("field:") and p[index[u]].argmax() == 0]
+        doubtful = [u for u in unsure if u.startswith(("field:", "station:", "stop:")) and u in index
+                    and p[index[u]].argmax() == 0]
         if not doubtful:
             return unsure
-        ids = [f"drink:{sid}" for sid in drinks]
+        stations = list(drinks)
         at = {spot_id: i for i, spot_id in enumerate(self.drink_spots.ids)}
-        base = self.drink_spots.centres[[at[i] for i in ids]]
+        base = self.drink_spots.centres[[at[f"drink:{sid}"] for sid in stations]]
         top = base + lean_at(pose, base, np.full(len(base), DRINK_TOP_MM))
         clear = set()
         for u in doubtful:
             c = s.centres[index[u]]
             ab = top - base
             t = np.clip(((c - base) * ab).sum(1) / np.maximum((ab * ab).sum(1), 1e-9), 0, 1)
-            d = np.hypot(*(base + t[:, None] * ab - c).T).min() / PX_PER_MM
+            dist = np.hypot(*(base + t[:, None] * ab - c).T) / PX_PER_MM
+            # a station's own drink says nothing against its own pyramid (it needs one)
+            own = np.array([u == f"station:{sid}" for sid in stations], bool)
+            d = dist[~own].min() if (~own).any() else np.inf
             if d <= BESIDE_DRINK_MM:
                 clear.add(u)
         return [u for u in unsure if u not in clear]
