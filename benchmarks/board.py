@@ -18,8 +18,10 @@ Run:   .venv/bin/python benchmarks/board.py                       (both families
        .venv/bin/python benchmarks/board.py --family dev --looks 2 --boards 3     (quick)
 
 The fields of a board: every meeple field (``field:<i>``), station (``station:<id>``) and
-train stop (``stop:<L>:<k>``), each line's riders (``ride:<L>``: which colours ride it) and each
-line's value (``value:<L>``). A field is "right" when the reading has what the board has there
+train stop (``stop:<L>:<k>``), each line's riders (``ride:<L>``: which colours ride it), each
+line's value (``value:<L>``) and each station's drink place (``drink:<id>``: its colour; METRO
+DRINKS: drinks at 0-36 stations, drawn from a generator of their own so the other pieces are
+the boards of the earlier reports; ``--no-drinks`` leaves them off and unscored). A field is "right" when the reading has what the board has there
 and does not call it unsure, "unsure" when the reading leaves it to a person, "wrong" when the
 reading is sure of something else (the number that must stay at zero). Per-field error counts
 wrong and unsure; a board is "fully right" when all its fields are right. Frames with a hand over the
@@ -46,7 +48,7 @@ import numpy as np  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.board_layout import BoardLayout  # noqa: E402
-from companion.board_pieces import BoardReading, Pieces  # noqa: E402
+from companion.board_pieces import BoardReading, Pieces, drink_colour  # noqa: E402
 from companion.sim import board_dataset  # noqa: E402
 from companion.sim.board_looks import BoardLook, Bump  # noqa: E402
 from companion.sim.board_render import BoardRenderer  # noqa: E402
@@ -57,14 +59,17 @@ SEEDS = {"dev": 1000, "eval": 900000, "varied": 330000}
 HIDDEN_FRAMES = 5
 
 
-def sample_board(rng: np.random.Generator, layout: BoardLayout) -> Pieces:
+def sample_board(rng: np.random.Generator, layout: BoardLayout, drinks: np.random.Generator | None = None) -> Pieces:
     """A board as a game might have it (the simulator's sampler: 0-5 meeples, 0-40 pyramids,
-    0-12 trains, every line's value)."""
-    return board_dataset.sample_board(rng, layout)
+    0-12 trains, every line's value); with ``drinks`` (a generator of its own, so that the other
+    pieces are the boards they were without) METRO DRINKS' drinks at 0-36 stations."""
+    pieces = board_dataset.sample_board(rng, layout)
+    return pieces if drinks is None else board_dataset.with_drinks(drinks, layout, pieces)
 
 
-def fields_of(layout: BoardLayout, pieces: Pieces) -> dict[str, object]:
-    """Every field of the board and what stands there (None: nothing)."""
+def fields_of(layout: BoardLayout, pieces: Pieces, drinks: bool = True) -> dict[str, object]:
+    """Every field of the board and what stands there (None: nothing); ``drinks``: with each
+    station's drink place (``drink:<id>``: the drink's colour)."""
     out: dict[str, object] = {}
     at = {place: colour for colour, place in pieces.meeples.items()}
     for i in range(len(layout.meeples)):
@@ -77,6 +82,10 @@ def fields_of(layout: BoardLayout, pieces: Pieces) -> dict[str, object]:
     for letter in layout.lanes:
         out[f"ride:{letter}"] = tuple(sorted(c for c, p in pieces.meeples.items() if p == f"ride:{letter}")) or None
         out[f"value:{letter}"] = pieces.values.get(letter)
+    if drinks:
+        # the reader tells a drink's colour (docs/board-camera.md, "Drinks at stations")
+        for sid in layout.drinks:
+            out[f"drink:{sid}"] = drink_colour(pieces.drinks.get(sid))
     return out
 
 
@@ -87,8 +96,8 @@ def unsure_fields(reading: BoardReading) -> set[str]:
     return out
 
 
-def score(layout: BoardLayout, truth: Pieces, reading: BoardReading) -> dict:
-    want, got = fields_of(layout, truth), fields_of(layout, reading.pieces)
+def score(layout: BoardLayout, truth: Pieces, reading: BoardReading, drinks: bool = True) -> dict:
+    want, got = fields_of(layout, truth, drinks), fields_of(layout, reading.pieces, drinks)
     doubt = unsure_fields(reading) if reading.usable else set(want)     # a frame not taken: nothing read
     right = wrong = unsure = 0
     by_kind: dict[str, list[int]] = {}      # kind of field -> [fields, wrong, unsure]
@@ -119,10 +128,11 @@ def reference_of(renderer: BoardRenderer, layout: BoardLayout, seed: int):
     return rectify(empty, pose, layout), tracker
 
 
-def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
+def run_look(seed: int, family: str, boards: int, layout: BoardLayout, drinks: bool = True) -> dict:
     look = BoardLook.from_seed(seed, family)
     renderer = BoardRenderer(layout, look)
     rng = np.random.default_rng([seed, 2029])
+    drink_rng = np.random.default_rng([seed, 2030]) if drinks else None
     ref, tracker = reference_of(renderer, layout, seed)
     res = {"boards": 0, "fully_right": 0, "fields": 0, "right": 0, "wrong": 0, "unsure": 0, "lost": 0,
            "ms": [], "size": list(look.image_size), "misses": [], "by_kind": {},
@@ -141,10 +151,10 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
         return r
 
     for b in range(boards):
-        pieces = sample_board(rng, layout)
+        pieces = sample_board(rng, layout, drink_rng)
         frame, _ = renderer.render(pieces, rng=rng)
         reading = read(frame)
-        s = score(layout, pieces, reading)
+        s = score(layout, pieces, reading, drinks)
         res["boards"] += 1
         res["hands_false"] += int(reading.hands)     # no hand over this board: none is to be seen
         if reading.pose == "lost":
@@ -156,7 +166,7 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
         if s["right"] == s["fields"] and reading.usable:
             res["fully_right"] += 1
         elif family != "eval":
-            want, got = fields_of(layout, pieces), fields_of(layout, reading.pieces)
+            want, got = fields_of(layout, pieces, drinks), fields_of(layout, reading.pieces, drinks)
             doubt = unsure_fields(reading) if reading.usable else set(want)
             res["misses"] += [(seed, b, f, want[f], "unsure" if f in doubt else got[f])
                               for f in want if f in doubt or got[f] != want[f]][:6]
@@ -166,7 +176,7 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
         if truth["hand"]:
             res["hands"] += 1
             res["hands_seen"] += int(reading.hands)
-            if reading.usable and score(layout, pieces, reading)["wrong"]:
+            if reading.usable and score(layout, pieces, reading, drinks)["wrong"]:
                 res["hands_wrong"] += 1
         # two markers hidden: still located (from the last pose) and read
         pair = tuple(int(m) for m in rng.choice(layout.marker_ids, 2, replace=False))
@@ -174,7 +184,7 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
         reading = read(frame)
         res["two_hidden"] += 1
         res["two_hidden_locked"] += int(reading.pose == "locked")
-        s = score(layout, pieces, reading)
+        s = score(layout, pieces, reading, drinks)
         res["two_hidden_right"] += int(s["right"] == s["fields"] and reading.usable)
         # the board bumped with two markers hidden: followed (the reference stays the board's own)
         bump = Bump.random(rng, angle=2.0, shift=12.0)
@@ -182,7 +192,7 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
         reading = read(frame)
         res["bumped"] += 1
         res["bumped_locked"] += int(reading.pose == "locked")
-        s = score(layout, pieces, reading)
+        s = score(layout, pieces, reading, drinks)
         res["bumped_right"] += int(s["right"] == s["fields"] and reading.usable)
         # then all markers hidden for a while, then back: frames until locked again
         for _ in range(HIDDEN_FRAMES):
@@ -271,6 +281,8 @@ def main(argv=None) -> int:
     ap.add_argument("--dev-seeds", type=int, default=SEEDS["dev"])
     ap.add_argument("--eval-seeds", type=int, default=SEEDS["eval"])
     ap.add_argument("--varied-seeds", type=int, default=SEEDS["varied"])
+    ap.add_argument("--no-drinks", action="store_true",
+                    help="boards without METRO DRINKS' drinks (the boards of issue 29's reports), drink places not scored")
     ap.add_argument("--json", action="store_true", help="the results as JSON on stdout (after the text)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list the dev family's misses")
     args = ap.parse_args(argv)
@@ -283,7 +295,7 @@ def main(argv=None) -> int:
         results = []
         for seed in seeds:
             t0 = time.perf_counter()
-            results.append(run_look(seed, family, args.boards, layout))
+            results.append(run_look(seed, family, args.boards, layout, drinks=not args.no_drinks))
             print(f"  {family} look {len(results)}/{len(seeds)} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
         outs.append(report(family, seeds, total(results), args.verbose))
     if args.json:

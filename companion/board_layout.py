@@ -4,7 +4,7 @@ The board file (``rules/metro/data/tokyo_board.json``) carries a ``layout`` sect
 ``build_layout.py``: the sheet's size, the grid, the four printed ArUco markers beside the
 corners, and the place of every piece: the meeple of each field, the pyramid of each station,
 the train of each line at each stop, the line-value marker of each line on the revenue track,
-and the rider places beside it. ``vision`` reads the board by these places, ``sim`` draws it
+the rider places beside it, and the drink of each station (METRO DRINKS). ``vision`` reads the board by these places, ``sim`` draws it
 from them, and a calibration (``companion calibrate board``) moves them to where the printed
 board has them (:meth:`BoardLayout.mapped`). Shared by vision, sim and table, so it imports none
 of them, nor the rules: it reads the board file as data.
@@ -16,6 +16,8 @@ of them, nor the rules: it reads the board file as data.
 'pyramid'
 >>> layout.value_at(layout.lane_y(1400))
 1400
+>>> layout.spot("drink:otemachi").kind
+'drink'
 """
 from __future__ import annotations
 
@@ -70,6 +72,7 @@ class LayoutData(_Strict):
     pieces: dict[str, float]                     # base radius (mm) of meeple, pyramid, train
     meeples: list[tuple[float, float]]           # per field (row by row): where its meeple stands
     pyramids: dict[str, tuple[float, float]]     # per station id: where its pyramid stands
+    drinks: dict[str, tuple[float, float]] = {}  # per station id: where a drink built there stands (METRO DRINKS)
     stops: dict[str, list[tuple[float, float]]]  # per line letter: where its train stands at each stop
     track: TrackData
     clearance: dict[str, float] = {}
@@ -81,7 +84,7 @@ class LayoutError(ValueError):
 
 @dataclass(frozen=True)
 class Spot:
-    """One place a piece can stand: ``kind`` is meeple, pyramid, train or rider; ``r`` its base radius."""
+    """One place a piece can stand: ``kind`` is meeple, pyramid, train, rider or drink; ``r`` its base radius."""
 
     id: str
     kind: str
@@ -132,6 +135,7 @@ class BoardLayout:
     lines: tuple[DrawnLine, ...]
     stations: tuple[DrawnStation, ...]
     start_area: tuple[int, int, int, int]       # col, row, cols, rows
+    drinks: dict[str, Point] = field(default_factory=dict)   # station id -> its drink's place (METRO DRINKS)
     data: dict = field(repr=False, default_factory=dict)   # the board file this came from
 
     # --- loading ----------------------------------------------------------------------------
@@ -200,6 +204,7 @@ class BoardLayout:
             stations=tuple(DrawnStation(s["id"], s.get("name", s["id"]), s.get("name_ja", ""),
                                         tuple(mm((c["x"], c["y"])) for c in s["circles"])) for s in stations),
             start_area=(int(area["col"]), int(area["row"]), int(area["cols"]), int(area["rows"])),
+            drinks={k: tuple(v) for k, v in lay.drinks.items() if k in lay.pyramids},
             data=board,
         )
 
@@ -243,8 +248,15 @@ class BoardLayout:
             for k, (x, y) in enumerate(self.rider_places(letter)):
                 yield Spot(f"ride:{letter}:{k}", "rider", x, y, r.get("meeple", 7.0))
 
+    def drink_spots(self) -> Iterator[Spot]:
+        """Where a drink built at each station stands (METRO DRINKS: ``drink:<station id>``, kind
+        "drink"). Apart from :meth:`spots`: the place model reads those, the drink reader these."""
+        r = self.radius.get("drink", 6.0)
+        for sid, (x, y) in self.drinks.items():
+            yield Spot(f"drink:{sid}", "drink", x, y, r)
+
     def spot(self, spot_id: str) -> Spot:
-        for s in self.spots():
+        for s in (*self.spots(), *self.drink_spots()):
             if s.id == spot_id:
                 return s
         raise KeyError(spot_id)
@@ -270,6 +282,8 @@ class BoardLayout:
         stops = {k: pts(v) for k, v in self.stops.items()}
         pyr_ids = list(self.pyramids)
         pyr = pts([self.pyramids[k] for k in pyr_ids])
+        drink_ids = list(self.drinks)
+        drinks = pts([self.drinks[k] for k in drink_ids])
         lane_ids = list(self.lanes)
         # The track moves as a whole: its lanes' x at mid height, its values' y at the mid lane.
         mid_x = float(np.mean(list(self.lanes.values())))
@@ -279,6 +293,7 @@ class BoardLayout:
         riders = pts([(mid_x, y) for y in self.riders])
         return replace(
             self, meeples=pts(self.meeples), pyramids=dict(zip(pyr_ids, pyr)), stops=stops,
+            drinks=dict(zip(drink_ids, drinks)),
             lanes={k: p[0] for k, p in zip(lane_ids, lanes)}, values=tuple(p[1] for p in values),
             riders=tuple(p[1] for p in riders),
             lines=tuple(replace(l, circles=pts(l.circles)) for l in self.lines),
@@ -295,6 +310,7 @@ class BoardLayout:
             "pieces": dict(self.radius),
             "meeples": [_r(p) for p in self.meeples],
             "pyramids": {k: _r(p) for k, p in self.pyramids.items()},
+            "drinks": {k: _r(p) for k, p in self.drinks.items()},
             "stops": {k: [_r(p) for p in v] for k, v in self.stops.items()},
             "track": {"step": self.value_step, "top": self.value_step * (len(self.values) - 1),
                       "lanes": {k: round(v, 2) for k, v in self.lanes.items()},

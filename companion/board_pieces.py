@@ -4,7 +4,7 @@
 player's meeple is (a field, or riding a line's train), the stop of each train on the board and
 each line's value on the revenue track. The game in play says what it expects
 (``rules/metro/pieces.py`` gives the same shape from a state), the board camera says what it
-sees (:class:`BoardReading`, one frame), and :func:`differences` lists where they disagree, in
+sees (:class:`BoardReading`, one frame); with METRO DRINKS also the drink built at each station, and :func:`differences` lists where they disagree, in
 the order a person would fix them. Shared by vision, sim and table (like ``observation.py``), so
 it imports none of them.
 
@@ -19,6 +19,9 @@ import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from .drinks import COLOURS as DRINK_COLOURS
+from .drinks import DRINK_IDS
 
 # The five player colours of TOKYO METRO, in seat order: seat 0 plays red, seat 1 blue, ...
 # (the dashboard's PLAYER_COLOURS in js/metro/common.js are the same five).
@@ -42,6 +45,9 @@ class Pieces(BaseModel):
     meeples: dict[Colour, str] = Field(default_factory=dict, max_length=len(PLAYER_COLOURS))
     trains: dict[str, int] = Field(default_factory=dict, max_length=MAX_LINES)
     values: dict[str, int] = Field(default_factory=dict, max_length=MAX_LINES)
+    # METRO DRINKS: the drink standing at a station, as a drink id ("red-tall_can") or, where
+    # only its colour is known (the board camera reads colours from above), a colour id ("red")
+    drinks: dict[str, str] = Field(default_factory=dict, max_length=MAX_PLACES)
 
     @field_validator("meeples")
     @classmethod
@@ -49,6 +55,15 @@ class Pieces(BaseModel):
         bad = [p for p in value.values() if not PLACE.match(p)]
         if bad:
             raise ValueError(f"a meeple's place is 'field:<index>' or 'ride:<line letter>', not {bad[0]!r}")
+        return value
+
+    @field_validator("drinks")
+    @classmethod
+    def _drinks(cls, value: dict) -> dict:
+        bad = [d for d in value.values() if d not in DRINK_IDS and d not in _DRINK_COLOUR_IDS]
+        if bad:
+            raise ValueError(f"a drink at a station is a drink id (colour-shape, e.g. 'red-tall_can') "
+                             f"or a colour ({', '.join(_DRINK_COLOUR_IDS)}), not {bad[0]!r}")
         return value
 
     @field_validator("trains", "values")
@@ -67,7 +82,7 @@ class Difference(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    piece: Literal["pyramid", "meeple", "train", "value"]
+    piece: Literal["pyramid", "meeple", "train", "value", "drink"]
     key: str
     game: str | int | None
     board: str | int | None
@@ -79,13 +94,15 @@ class Difference(BaseModel):
                 return "none"
             return f"stop {v + 1}" if self.piece == "train" else str(v)
         name = {"pyramid": f"pyramid at {self.key}", "meeple": f"{self.key} meeple",
-                "train": f"train {self.key}", "value": f"value of line {self.key}"}[self.piece]
+                "train": f"train {self.key}", "value": f"value of line {self.key}",
+                "drink": f"drink at {self.key}"}[self.piece]
         return f"{name}: game {shown(self.game)}, board {shown(self.board)}"
 
 
 def differences(game: Pieces, board: Pieces, unsure: frozenset[str] | set[str] = frozenset()) -> list[Difference]:
     """Where ``board`` differs from ``game``, pieces read with doubt (``unsure``: spot ids such as
-    ``station:otemachi``, ``field:12``, ``stop:G:3``, ``value:G``, ``ride:G``) left out."""
+    ``station:otemachi``, ``field:12``, ``stop:G:3``, ``value:G``, ``ride:G``, ``drink:otemachi``)
+    left out. A drink known by its colour alone matches a drink id of that colour."""
     out: list[Difference] = []
     for sid in sorted(set(game.pyramids) | set(board.pyramids)):
         g, b = game.pyramids.get(sid), board.pyramids.get(sid)
@@ -103,7 +120,39 @@ def differences(game: Pieces, board: Pieces, unsure: frozenset[str] | set[str] =
         g, b = game.values.get(letter), board.values.get(letter)
         if g != b and f"value:{letter}" not in unsure:
             out.append(Difference(piece="value", key=letter, game=g, board=b))
+    for sid in sorted(set(game.drinks) | set(board.drinks)):
+        g, b = game.drinks.get(sid), board.drinks.get(sid)
+        if not same_drink(g, b) and f"drink:{sid}" not in unsure:
+            out.append(Difference(piece="drink", key=sid, game=g, board=b))
     return out
+
+
+_DRINK_COLOUR_IDS = tuple(c.value for c in DRINK_COLOURS)
+
+
+def drink_colour(drink: str | None) -> str | None:
+    """The colour of a drink id or colour id (None for none).
+
+    >>> drink_colour("mint-tallest_bottle"), drink_colour("mint"), drink_colour(None)
+    ('mint', 'mint', None)
+    """
+    return None if drink is None else drink.partition("-")[0]
+
+
+def same_drink(a: str | None, b: str | None) -> bool:
+    """Whether two drinks at a station agree: the same id, or the same colour where one side
+    knows only the colour (the camera from above tells colours, not always shapes).
+
+    >>> same_drink("red-tall_can", "red"), same_drink("red-tall_can", "red-short_can"), same_drink("red", None)
+    (True, False, False)
+    """
+    if a == b:
+        return True
+    if a is None or b is None:
+        return False
+    if "-" in a and "-" in b:
+        return False
+    return drink_colour(a) == drink_colour(b)
 
 
 def _ride_unsure(place: str, unsure) -> bool:

@@ -138,7 +138,11 @@ def test_the_camera_does_what_it_is_told():
     with pytest.raises(ValueError, match="no station"):
         apply_changes(BOARD, [{"piece": "pyramid", "key": "atlantis", "to": "red"}], LAYOUT)
     with pytest.raises(ValueError, match="piece is one of"):
-        apply_changes(BOARD, [{"piece": "drink", "key": "ueno", "to": "red"}], LAYOUT)
+        apply_changes(BOARD, [{"piece": "crate", "key": "ueno", "to": "red"}], LAYOUT)
+    # METRO DRINKS: a drink set at a station (by id, or by colour alone), and a bad one refused
+    assert apply_changes(BOARD, [{"piece": "drink", "key": "ueno", "to": "red"}], LAYOUT).drinks == {"ueno": "red"}
+    with pytest.raises(ValueError, match="drink id"):
+        apply_changes(BOARD, [{"piece": "drink", "key": "ueno", "to": "orange-can"}], LAYOUT)
 
 
 @pytest.mark.parametrize("name", ["board_looks", "board_sheet", "board_solids", "board_render", "board_camera",

@@ -30,7 +30,7 @@ from .board_render import BoardRenderer, Placed
 
 SIM_BOARD_SEED = 2029          # the look of the simulated board
 STILL_COPIES = 3               # noisy copies of a still scene shown in turn
-PIECES = ("pyramid", "meeple", "train", "value")
+PIECES = ("pyramid", "meeple", "train", "value", "drink")
 
 
 def _locked(method):
@@ -204,12 +204,12 @@ def apply_changes(pieces: Pieces, changes: list[dict], layout: BoardLayout) -> P
     """``pieces`` with ``changes`` made (see :meth:`SimBoardCamera.change`); a change that names
     no piece or place of this board raises ValueError saying which."""
     data = pieces.model_dump()
-    table = {"pyramid": "pyramids", "meeple": "meeples", "train": "trains", "value": "values"}
+    table = {"pyramid": "pyramids", "meeple": "meeples", "train": "trains", "value": "values", "drink": "drinks"}
     for c in changes:
         kind, key, to = c.get("piece"), c.get("key"), c.get("to")
         if kind not in table:
             raise ValueError(f"a change's piece is one of {', '.join(PIECES)}, not {kind!r}")
-        if kind == "pyramid" and key not in layout.pyramids:
+        if kind in ("pyramid", "drink") and key not in layout.pyramids:
             raise ValueError(f"no station {key!r} on this board")
         if kind == "meeple" and key not in PLAYER_COLOURS:
             raise ValueError(f"a meeple's key is a player colour ({', '.join(PLAYER_COLOURS)}), not {key!r}")

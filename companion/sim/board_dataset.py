@@ -63,6 +63,27 @@ def sample_board(rng: np.random.Generator, layout: BoardLayout) -> Pieces:
     return Pieces(pyramids=pyramids, meeples=meeples, trains=trains, values=values)
 
 
+def with_drinks(rng: np.random.Generator, layout: BoardLayout, pieces: Pieces, most: int = 36,
+                least: int = 0) -> Pieces:
+    """``pieces`` with METRO DRINKS' drinks at ``least`` to ``most`` stations (each of the 36
+    drinks at most once; a drink stands only where a pyramid does, so a station given a drink
+    gets a pyramid of any player colour if it had none).
+
+    >>> b = with_drinks(np.random.default_rng(0), BoardLayout.default(), Pieces(), least=5, most=5)
+    >>> len(b.drinks), set(b.drinks) <= set(b.pyramids)
+    (5, True)
+    """
+    from ..drinks import DRINK_IDS
+    stations = [s for s in layout.pyramids if s in layout.drinks]
+    n = int(rng.integers(least, min(most, len(DRINK_IDS), len(stations)) + 1))
+    chosen = [stations[int(i)] for i in rng.permutation(len(stations))[:n]]
+    ids = [DRINK_IDS[int(i)] for i in rng.permutation(len(DRINK_IDS))[:n]]
+    pyramids = dict(pieces.pyramids)
+    for sid in chosen:
+        pyramids.setdefault(sid, PLAYER_COLOURS[int(rng.integers(0, len(PLAYER_COLOURS)))])
+    return pieces.model_copy(update={"pyramids": pyramids, "drinks": dict(zip(chosen, ids))})
+
+
 def plan(seed: int, family: str = "dev") -> dict:
     """What scene ``seed`` of ``family`` shows, before it is drawn: its look and its trials."""
     if family not in FAMILY_STREAMS:

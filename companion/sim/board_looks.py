@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import colorsys
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..board_pieces import PLAYER_COLOURS
-from .looks import kelvin_bgr, srgb_to_linear
+from .looks import NOMINAL_SRGB, kelvin_bgr, srgb_to_linear
 
 # What real pieces of the five player colours look like (sRGB), before a look's own variation.
 PLAYER_SRGB = {
@@ -42,6 +42,10 @@ PLAYER_SRGB = {
     "green": (42, 140, 70), "purple": (118, 56, 150),
 }
 FAMILY_STREAMS = {"dev": 8101, "eval": 8201, "varied": 8301}
+DRINK_STREAM = 8777     # the drinks' colours and size come from a stream of their own (older looks unchanged)
+# per family: how far a set's drink hues, brightness and size stray from the catalogue's
+DRINK_SPREAD = {"dev": (0.012, (0.93, 1.05), 5.0, 0.03), "eval": (0.03, (0.82, 1.12), 10.0, 0.1),
+                "varied": (0.04, (0.78, 1.15), 12.0, 0.12)}
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,8 @@ class BoardLook:
     exposure_drift: float = 0.02    # sd of a frame's log exposure against the look's
     blur: float = 0.0               # the lens's softness, px (sd of a Gaussian)
     sizes: dict[str, float] = field(default_factory=dict)   # piece kind -> size against nominal (1.0)
+    drinks: dict[str, tuple[int, int, int]] = field(default_factory=dict)   # drink colour -> sRGB (METRO DRINKS)
+    drink_size: float = 1.0         # the set's drinks against their nominal sizes
 
     @classmethod
     def from_seed(cls, seed: int, family: str = "dev") -> "BoardLook":
@@ -107,7 +113,11 @@ class BoardLook:
         if not 0 <= int(seed) < 2 ** 31:
             raise ValueError(f"a look's seed is 0 to 2^31-1, not {seed}")
         rng = np.random.default_rng([int(seed), FAMILY_STREAMS[family]])
-        return {"dev": _dev, "eval": _eval, "varied": _varied}[family](int(seed), rng)
+        look = {"dev": _dev, "eval": _eval, "varied": _varied}[family](int(seed), rng)
+        hue, gain, jitter, size = DRINK_SPREAD[family]
+        drng = np.random.default_rng([int(seed), FAMILY_STREAMS[family], DRINK_STREAM])
+        return replace(look, drinks=_shifted(NOMINAL_SRGB, drng, hue, gain, jitter, least_saturation=0.0),
+                       drink_size=float(drng.uniform(1 - size, 1 + size)))
 
     # derived values the renderer uses
     def lamp_bgr(self) -> np.ndarray:
@@ -126,12 +136,19 @@ class BoardLook:
 
 
 def _player_colours(rng, hue_shift: float, gain: tuple[float, float], jitter: float) -> dict:
+    return _shifted({c: PLAYER_SRGB[c] for c in PLAYER_COLOURS}, rng, hue_shift, gain, jitter)
+
+
+def _shifted(colours: dict, rng, hue_shift: float, gain: tuple[float, float], jitter: float,
+             least_saturation: float = 0.3) -> dict:
+    """One set's colours: each of ``colours`` (sRGB) with its hue, saturation and brightness
+    moved a little, as dyes and plastics differ (``least_saturation``: 0 lets white stay white)."""
     out = {}
-    for c in PLAYER_COLOURS:
-        r, g, b = (v / 255.0 for v in PLAYER_SRGB[c])
+    for c, rgb0 in colours.items():
+        r, g, b = (v / 255.0 for v in rgb0)
         h, s, v = colorsys.rgb_to_hsv(r, g, b)
         h = (h + rng.uniform(-hue_shift, hue_shift)) % 1.0
-        s = float(np.clip(s * rng.uniform(0.85, 1.08), 0.3, 1.0))
+        s = float(np.clip(s * rng.uniform(0.85, 1.08), least_saturation, 1.0))
         v = float(np.clip(v * rng.uniform(*gain), 0.15, 1.0))
         rgb = np.array(colorsys.hsv_to_rgb(h, s, v)) * 255 + rng.normal(0, jitter, 3)
         out[c] = tuple(int(x) for x in np.clip(rgb, 0, 255))

@@ -36,11 +36,12 @@ from . import board_solids as solids
 from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand, BoardLook, Bump
 from .board_sheet import draw_sheet, hex_bgr
-from .looks import linear_to_srgb_u8, srgb_to_linear
+from .looks import NOMINAL_SIZE_MM, NOMINAL_SRGB, linear_to_srgb_u8, srgb_to_linear
 
 _LIN = srgb_to_linear(np.arange(256, dtype=np.float32)).astype(np.float32)   # sRGB level -> linear
 UP = np.array([0.0, 0.0, -1.0])
 HEIGHTS = {"meeple": 20.0, "pyramid": 15.0, "train": 8.0, "value": 3.0}   # mm: where a piece's top is
+SHOWN_SHAPE = "tall_can"    # a drink known by its colour alone is drawn as this shape
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,8 @@ class BoardRenderer:
         self._posed: dict = {}
         self._colours = {c: tuple(v) for c, v in look.players.items()}
         self._colours.update({l.letter: hex_bgr(l.colour)[::-1] for l in layout.lines})
+        # the drinks' colours share names with the players' (red, blue, purple): kept apart
+        self._colours.update({f"drink:{c}": tuple(v) for c, v in (look.drinks or NOMINAL_SRGB).items()})
 
     # --- the camera ---------------------------------------------------------------------------
 
@@ -319,6 +322,11 @@ class BoardRenderer:
                 a, b = stops[max(0, k - 1)], stops[min(len(stops) - 1, k + 1)]
                 yaw = math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) if a != b else 0.0
                 put("train", letter, f"stop:{letter}:{k}", *stops[k], yaw, letter, turn=4.0)
+        for sid, drink in pieces.drinks.items():
+            if sid in lay.drinks:
+                colour, _, shape = drink.partition("-")
+                put("drink", f"{colour}-{shape or SHOWN_SHAPE}", f"drink:{sid}", *lay.drinks[sid],
+                    float(rng.uniform(0, 360)), f"drink:{colour}", turn=0.0)
         for letter, v in pieces.values.items():
             if letter in lay.lanes:
                 # the spot names the value: a marker moved along its lane is placed anew
@@ -344,6 +352,10 @@ class BoardRenderer:
             return solids.train(x, y, yaw, 12.0 * k, 8.0 * k, h)
         if p.kind == "value":
             return solids.disc(x, y, 4.5 * k, h)
+        if p.kind == "drink":
+            shape = p.key.partition("-")[2]
+            length, width = NOMINAL_SIZE_MM[shape]
+            return solids.drink(x, y, yaw, shape, length * self.look.drink_size, width * self.look.drink_size)
         if p.kind == "cup":
             return solids.cup(x, y)
         return solids.card(x, y, yaw)
@@ -581,7 +593,7 @@ class BoardRenderer:
         if placed:
             at = self.board_to_table([(p.x, p.y) for p in placed], bump)
             feet = self.pin_to_frame(self.project(np.column_stack([at, np.zeros(len(at))])))
-            up = [-HEIGHTS.get(p.kind, 0.0) * self.look.sizes.get(p.kind, 1.0) for p in placed]
+            up = [-_height(p, self.look) for p in placed]
             tops = self.pin_to_frame(self.project(np.column_stack([at, up])))
             for p, (u, v), (tu, tv) in zip(placed, feet, tops):
                 where.append({"kind": p.kind, "key": p.key, "spot": p.spot, "mm": [round(p.x, 2), round(p.y, 2)],
@@ -608,6 +620,13 @@ class BoardRenderer:
                        "px": [round(float(v), 2) for v in self.board_to_frame([(p.x, p.y)], bump)[0]]} for p in extra],
             "look": self.look.describe(),
         }
+
+
+def _height(p: Placed, look: BoardLook) -> float:
+    """How tall a placed piece stands (mm), its look's size in."""
+    if p.kind == "drink":
+        return NOMINAL_SIZE_MM[p.key.partition("-")[2]][0] * look.drink_size
+    return HEIGHTS.get(p.kind, 0.0) * look.sizes.get(p.kind, 1.0)
 
 
 def _soften(mask: np.ndarray, sigma: float) -> np.ndarray:

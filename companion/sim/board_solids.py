@@ -4,7 +4,9 @@ its corners and its faces; ``board_render.py`` projects, shades and paints them 
 
 Sizes follow the layout's base radii: a meeple (an extruded person, ~20 mm tall), a pyramid
 (square base ~13 mm, ~15 mm tall), a train marker (a block ~12 x 8 x 8 mm with an arrow on top
-pointing along its line) and a line-value marker (a disc ~4.5 mm in radius).
+pointing along its line), a line-value marker (a disc ~4.5 mm in radius) and a standing drink
+(METRO DRINKS: a can is a cylinder with its lid a little sunk inside the rim; a bottle narrows
+from its body over the shoulder to the neck and a cap; the square bottle is square in section).
 
 >>> s = pyramid(100.0, 50.0, 0.0, 6.5)
 >>> s.verts.shape, len(s.faces)
@@ -17,6 +19,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
+
+# the bottles' outline along their height (body, shoulder, neck ends; neck and cap radii): the
+# tray's renderer draws them lying down from the same profile
+from .looks import BOTTLE_PROFILE as BOTTLES
 
 
 @dataclass
@@ -143,11 +149,53 @@ def card(x: float, y: float, yaw: float, w: float = 63.0, h: float = 88.0) -> So
     return prism(np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]), 0.4, x, y, yaw)
 
 
-@lru_cache(maxsize=64)
+def _make_lathe(profile: list[tuple[float, float]], sides: int, lid: float | None = None) -> Solid:
+    """A solid of rings standing on the table at the origin: ``profile`` (height, radius) from
+    the foot up, each ring ``sides`` corners (4: square in section); ``lid``: a decal on the top
+    face, its radius as a share of the top's (a can's lid inside its rim), drawn a little darker."""
+    turn = np.pi / 4 if sides == 4 else 0.0
+    t = turn + np.linspace(0, 2 * math.pi, sides, endpoint=False)
+    unit = np.column_stack([np.cos(t), np.sin(t)])
+    rings = [np.column_stack([unit * r, np.full(sides, z)]) for z, r in profile]
+    verts = _place(np.vstack(rings), 0.0, 0.0, 0.0)
+    faces = []
+    for i in range(len(profile) - 1):
+        (z0, r0), (z1, r1) = profile[i], profile[i + 1]
+        if abs(z1 - z0) < 1e-6 and abs(r1 - r0) < 1e-6:
+            continue
+        inside = np.array([0.0, 0.0, -(z0 + z1) / 2])
+        for j in range(sides):
+            a, b = i * sides + j, i * sides + (j + 1) % sides
+            faces.append(_orient(verts, np.array([a, b, b + sides, a + sides]), inside))
+    top = len(profile) - 1
+    faces.append(_orient(verts, np.arange(top * sides, (top + 1) * sides), np.array([0.0, 0.0, -profile[-1][0] + 1.0])))
+    solid = Solid(verts, faces, caps={len(faces) - 1}, base=verts[:sides, :2].copy())
+    if lid:
+        z, r = profile[-1]
+        lid_pts = np.column_stack([unit * r * lid, np.full(sides, z + 0.05)])
+        solid.decals.append((len(faces) - 1, _place(lid_pts, 0.0, 0.0, 0.0), 0.82))
+    return solid
+
+
+
+
+def _make_drink(shape: str, height: float, width: float) -> Solid:
+    r = width / 2
+    if shape not in BOTTLES:                   # a can: a cylinder, its lid inside the rim
+        return _make_lathe([(0.0, r), (height, r)], 16, lid=0.8)
+    body, shoulder, neck, neck_r, cap_r = BOTTLES[shape]
+    profile = [(0.0, r), (body * height, r), (shoulder * height, neck_r * r), (neck * height, neck_r * r),
+               (neck * height, cap_r * r), (height, cap_r * r)]
+    return _make_lathe(profile, 4 if shape == "square_bottle" else 14)
+
+
+@lru_cache(maxsize=128)
 def _template(kind: str, *size) -> Solid:
     """A solid built once at the origin (yaw 0): the orientation checks cost more than moving it."""
     if kind == "disc":
         solid = _make_disc(0.0, 0.0, *size)
+    elif kind == "drink":
+        solid = _make_drink(*size)
     else:
         solid = {"pyramid": _make_pyramid, "train": _make_train, "meeple": _make_meeple}[kind](0.0, 0.0, 0.0, *size)
     solid.normals = face_normals(solid.verts, solid.faces)
@@ -174,6 +222,12 @@ def train(x: float, y: float, yaw: float, length: float = 12.0, width: float = 8
 
 def disc(x: float, y: float, r: float = 4.5, height: float = 3.0, sides: int = 14) -> Solid:
     return _moved(_template("disc", r, height, sides), x, y, 0.0)
+
+
+def drink(x: float, y: float, yaw: float, shape: str, height: float, width: float) -> Solid:
+    """A drink standing at (x, y): ``shape`` a drinks.py shape id, ``height`` and ``width`` mm
+    (its length and width lying down, drinks.md)."""
+    return _moved(_template("drink", shape, round(height, 2), round(width, 2)), x, y, yaw)
 
 
 def meeple(x: float, y: float, yaw: float, r: float, height: float = 20.0, thickness: float = 8.0) -> Solid:

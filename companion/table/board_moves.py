@@ -15,6 +15,10 @@ news), one (a proposal) or several: different move sequences that leave the same
 same pyramid from two different action cards): a question with the candidates. Only the moves
 ``may`` allows are tried (the table leaves out chance, secret kinds and computer players).
 
+A drink the camera sees at a station (METRO DRINKS) is read by its colour alone: a build move
+of any drink of that colour explains it, so two drinks of one colour in the mover's supply make
+a question (which one was built), one makes a proposal.
+
 The engine is pure and its states immutable: this module only reads and tries them.
 """
 from __future__ import annotations
@@ -23,7 +27,7 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
-from ..board_pieces import PLAYER_COLOURS, Pieces, differences
+from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces, differences
 from ..rules.engine import CHANCE, IllegalMove, Move
 from ..rules.metro.pieces import on_board
 
@@ -40,7 +44,21 @@ def expected(state: Any) -> Pieces:
     return Pieces.model_construct(
         pyramids={sid: PLAYER_COLOURS[seat] for sid, seat in seen["pyramids"].items()},
         meeples={PLAYER_COLOURS[seat]: place for seat, place in seen["meeples"].items()},
-        trains=dict(seen["trains"]), values=dict(seen["values"]))
+        trains=dict(seen["trains"]), values=dict(seen["values"]), drinks=dict(seen.get("drinks", {})))
+
+
+def drinks_in_play(state: Any) -> bool:
+    """Whether the game is METRO DRINKS (drinks at stations are part of its board): in another
+    game the board camera's drinks are not compared."""
+    return getattr(state, "drinks", None) is not None or bool(getattr(getattr(state, "options", None), "drinks", False))
+
+
+def without_drinks(reading: BoardReading) -> BoardReading:
+    """A reading with its drinks (and drink places read with doubt) left out."""
+    if not reading.pieces.drinks and not any(u.startswith("drink:") for u in reading.unsure):
+        return reading
+    return reading.model_copy(update={"pieces": reading.pieces.model_copy(update={"drinks": {}}),
+                                      "unsure": [u for u in reading.unsure if not u.startswith("drink:")]})
 
 
 @dataclass(frozen=True)

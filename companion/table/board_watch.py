@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from ..board_pieces import BoardReading, Difference, Pieces, differences
 from ..rules.engine import IllegalMove, Move
-from .board_moves import MAX_CANDIDATES, explain, expected
+from .board_moves import MAX_CANDIDATES, drinks_in_play, explain, expected, without_drinks
 from .errors import Forbidden
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,7 @@ SETTLE_S_RANGE = (0.2, 5.0)   # the settle times `companion serve --board-settle
 MAX_UNSURE_SHOWN = 12      # places read with doubt named on the dashboard (the first, by id)
 HANDS_STUCK_S = 20.0    # a hand over the board this long is a problem to show (the game goes on by taps)
 LOST_S = 2.0            # the pose lost (or no markers) this long is a problem to show
-BOARD_GAMES = frozenset({"tokyo_metro"})   # the games whose board the camera reads
+BOARD_GAMES = frozenset({"tokyo_metro", "metro_drinks"})   # the games whose board the camera reads
 
 
 def reads_board(game: str, state: Any) -> bool:
@@ -134,6 +134,7 @@ class BoardWatch:
         self._hands_since: float | None = None
         self._lost_since: float | None = None
         self._game_board = expected(session.state)
+        self._drinks = drinks_in_play(session.state)   # METRO DRINKS: drinks at stations are compared
         self._before: Pieces | None = None    # the game's board before the latest move not made here
         self.todo_since: float | None = None  # since when a move made elsewhere waits to be made on the board
         self.moved_at: float | None = None    # when a move made elsewhere last changed the game's board
@@ -153,6 +154,8 @@ class BoardWatch:
         ``differences`` or ``applied`` (auto mode)."""
         entered = self.clock()
         now = entered if at is None else at
+        if not self._drinks:
+            reading = without_drinks(reading)   # drinks stood on the board of another game are no news
         with self.session.lock:
             before = self._shown()
             self.markers, self.pose = reading.markers, reading.pose

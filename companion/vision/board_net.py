@@ -43,6 +43,16 @@ def square_offsets(size: int = PATCH) -> np.ndarray:
     return np.stack([xx.ravel(), yy.ravel()], axis=1)
 
 
+def disc_offsets(r_in: float, r_out: float) -> np.ndarray:
+    """(k, 2) pixel offsets (x, y) of the ring between radii ``r_in`` and ``r_out`` (a disc for
+    ``r_in`` 0) round a point: where the board reader measures a place."""
+    k = int(np.ceil(r_out))
+    yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
+    d = np.hypot(xx, yy)
+    sel = (d <= r_out) & (d >= r_in)
+    return np.stack([xx[sel], yy[sel]], axis=1)
+
+
 def patches(sheet: np.ndarray, reference: np.ndarray, paper: np.ndarray, at: np.ndarray,
             size: int = PATCH) -> np.ndarray:
     """The network's input for the places centred at ``at`` (n, 2) px: (n, size, size, 6)

@@ -28,6 +28,8 @@ was kept) and reads every place of the layout against the empty board's own look
    (``board_values.py``): the nearest value space to it, or ``value:<L>`` unsure.
 5. **The whole board.** A colour's meeple at two places: both unsure. A line's train at two
    stops: both unsure. A colour no player has (``players``): unsure and a problem.
+6. **Drinks** (METRO DRINKS). Each station's drink place is read apart (``board_drinks.py``):
+   empty or a drink's colour, or ``drink:<id>`` unsure.
 
 The reading is a :class:`~companion.board_pieces.BoardReading`; ``unsure`` places are left out of
 every comparison by the table, so a confident reading must be right and a doubtful one says so.
@@ -42,9 +44,10 @@ import numpy as np
 
 from ..board_layout import BoardLayout, Spot
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
+from .board_drinks import DrinkSpots, Maps
 from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
 from .board_model import asked as asked_places  # (``asked`` is a local name below)
-from .board_net import PAPER_EPS, patches
+from .board_net import PAPER_EPS, disc_offsets, patches
 from .board_pose import PX_PER_MM, BoardTracker, Pose, camera_above, rectify
 from .board_values import ValueLanes
 
@@ -53,6 +56,9 @@ COARSE = 4               # mm per cell of the grid hands are looked for on
 HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
 RIM_MM = 8.0             # the sheet's rim left out of the search for hands
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
+DRINK_TOP_MM = 35.0      # the tallest drink (METRO DRINKS): how far up a drink place's change may reach
+BESIDE_DRINK_MM = 12.0   # a field whose middle lies this near a drink (base to leaning top) is in its way
+DRINK_HALF_MM = 7.0      # half a drink's width and a little: the band left out of the search for hands
 TOLERANCE = 2            # px (mm): how far the pose may be off and a thin printed line still be the board's
 # the height (mm) a piece of each kind is looked at: the middle of what the camera sees of it (a
 # meeple ~20 mm tall, a pyramid ~15 mm narrowing to its tip, a train ~8 mm): a tall piece seen
@@ -86,6 +92,21 @@ def _median(px: np.ndarray) -> np.ndarray:
     return 0.5 * (srt[:, (k - 1) // 2] + srt[:, k // 2])
 
 
+def lean_at(pose: Pose | None, centres: np.ndarray, heights: np.ndarray) -> np.ndarray:
+    """How far (px, x and y) a point ``heights`` mm over each of ``centres`` (px of the rectified
+    sheet) appears from it: away from the point under the camera (zero when that is unknown)."""
+    if pose is None or pose.H is None or not pose.size[0]:
+        return np.zeros_like(centres)
+    try:
+        cx, cy, height = camera_above(pose)
+    except (np.linalg.LinAlgError, ValueError):
+        return np.zeros_like(centres)
+    if not np.isfinite([cx, cy, height]).all() or height < 100.0:
+        return np.zeros_like(centres)
+    k = (np.asarray(heights, np.float64) / np.maximum(height - np.asarray(heights, np.float64), 1.0))[:, None]
+    return (centres / PX_PER_MM - np.array([cx, cy])) * k * PX_PER_MM
+
+
 # --- where to look ----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -102,22 +123,14 @@ class _Sampling:
     kinds: np.ndarray          # (n, len(KINDS)) one-hot
 
 
-def _disc_offsets(r_in: float, r_out: float) -> np.ndarray:
-    k = int(np.ceil(r_out))
-    yy, xx = np.mgrid[-k:k + 1, -k:k + 1]
-    d = np.hypot(xx, yy)
-    sel = (d <= r_out) & (d >= r_in)
-    return np.stack([xx[sel], yy[sel]], axis=1)
-
-
 def _sampling(layout: BoardLayout) -> _Sampling:
     spots = tuple(layout.spots())
     inner, base, ring = [], [], []
     for s in spots:
         r = s.r * PX_PER_MM
-        inner.append(_disc_offsets(0.0, max(2.0, INNER * r)))
-        base.append(_disc_offsets(0.0, r))
-        ring.append(_disc_offsets(r + 2.0, r + 5.0))
+        inner.append(disc_offsets(0.0, max(2.0, INNER * r)))
+        base.append(disc_offsets(0.0, r))
+        ring.append(disc_offsets(r + 2.0, r + 5.0))
 
     def pad(rows):        # every place of a kind has the same radius; pad to the widest all the same
         m = max(len(r) for r in rows)
@@ -212,6 +225,7 @@ class BoardReader:
         self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
         self.palette = self._palette(colours)
         self.lanes = ValueLanes(layout, self.reference, self.paper, self._probe)
+        self.drink_spots = DrinkSpots(layout, self.reference, self.paper, PX_PER_MM)
 
     # --- public -------------------------------------------------------------------------------
 
@@ -229,17 +243,7 @@ class BoardReader:
     def lean(self, pose: Pose | None) -> np.ndarray:
         """Per place: how far (px, x and y) the part of its piece worth looking at appears from
         its base in the rectified sheet (away from the point under the camera)."""
-        s = self._sampling
-        if pose is None or pose.H is None or not pose.size[0]:
-            return np.zeros_like(s.centres)
-        try:
-            cx, cy, height = camera_above(pose)
-        except (np.linalg.LinAlgError, ValueError):
-            return np.zeros_like(s.centres)
-        if not np.isfinite([cx, cy, height]).all() or height < 100.0:
-            return np.zeros_like(s.centres)
-        k = (s.heights / np.maximum(height - s.heights, 1.0))[:, None]
-        return (s.centres / PX_PER_MM - np.array([cx, cy])) * k * PX_PER_MM
+        return lean_at(pose, self._sampling.centres, self._sampling.heights)
 
     def sheet(self, frame: np.ndarray, pose: Pose) -> np.ndarray:
         """The frame's sheet in the reference's light (float32 BGR, 1 px per mm)."""
@@ -248,7 +252,7 @@ class BoardReader:
 
     def read_sheet(self, sheet: np.ndarray, pose: Pose, t0: float | None = None) -> BoardReading:
         t0 = time.perf_counter() if t0 is None else t0
-        hands, changed = self._hands(sheet)
+        hands, changed = self._hands(sheet, pose)
         problems: list[str] = []
         if pose.state == "held":
             problems.append(f"Only {pose.markers} of the 4 board markers in view: the board's last place is held.")
@@ -257,14 +261,24 @@ class BoardReader:
                                 ms=self._ms(t0))
         noise = self._noise(sheet.reshape(-1, 3))
         lean = self.lean(pose)
-        x = self.features(sheet, noise, lean)
+        maps = self.maps(sheet)
+        x = self.features(sheet, noise, lean, maps)
         p = self.names(x, sheet, self._sampling.centres + lean)
         pieces, unsure, more, codes = self._assemble(p, x)
         problems += more
         values, v_unsure = self.lanes.read(sheet, pose, self.model.value_peak)
         unsure += v_unsure
+        drinks: dict[str, str] = {}
+        if self.drink_spots.spots:
+            dx = self.drink_spots.features(sheet, maps, noise, lambda c, h: lean_at(pose, c, h))
+            # a vending machine stands only at a station with a pyramid
+            doubtful = {u.partition(":")[2] for u in unsure if u.startswith("station:")}
+            drinks, d_unsure = self.drink_spots.read(dx, set(pieces["pyramids"]), doubtful)
+            unsure += d_unsure
+            if drinks:
+                unsure = self._beside_drinks(unsure, p, drinks, pose)
         pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
-                        values=values)
+                        values=values, drinks=drinks)
         return BoardReading(pieces=pieces, unsure=sorted(set(unsure))[:2000], hands=False, markers=pose.markers,
                             pose=pose.state, problems=problems[:20], ms=self._ms(t0),
                             codes=codes)
@@ -284,10 +298,21 @@ class BoardReader:
 
     # --- features -----------------------------------------------------------------------------
 
-    def features(self, sheet: np.ndarray, noise: float | None = None, lean: np.ndarray | None = None) -> np.ndarray:
+    def maps(self, sheet: np.ndarray) -> Maps:
+        """Per pixel, once a frame: how far the sheet lies outside the empty board's local range
+        (darker and lighter, against the paper), the change of the print's edges, the brightness."""
+        scale = float(self.paper.sum())
+        edges = _edges(sheet).ravel()
+        return Maps(darker=(np.maximum(self._lo_img - sheet, 0) @ ONES).ravel() / scale,
+                    lighter=(np.maximum(sheet - self._hi_img, 0) @ ONES).ravel() / scale,
+                    edges=np.maximum(edges - self._edge_hi, 0) + np.maximum(self._edge_lo - edges, 0),
+                    luma=(sheet @ ONES).ravel())
+
+    def features(self, sheet: np.ndarray, noise: float | None = None, lean: np.ndarray | None = None,
+                 maps: Maps | None = None) -> np.ndarray:
         """Every place's inputs to the model (n x N_FEATURES), relative to the reference and the
         sheet's paper: no absolute colour or brightness goes in. ``lean``: per place, where its
-        piece is looked at from its base (:meth:`lean`)."""
+        piece is looked at from its base (:meth:`lean`); ``maps``: the frame's :meth:`maps`."""
         flat = sheet.reshape(-1, 3)
         s = self._sampling
         at = s.centres if lean is None else s.centres + lean
@@ -296,12 +321,9 @@ class BoardReader:
         px, ref = flat[inner], self._flat_ref[inner]          # (n, k, 3)
         scale = float(self.paper.sum())
         # per pixel once (one channel each), then gathered: quicker than gathering colours
-        darker_map = (np.maximum(self._lo_img - sheet, 0) @ ONES).ravel() / scale
-        lighter_map = (np.maximum(sheet - self._hi_img, 0) @ ONES).ravel() / scale
+        maps = self.maps(sheet) if maps is None else maps
+        darker_map, lighter_map, edge_map, luma_map = maps.darker, maps.lighter, maps.edges, maps.luma
         change_map = darker_map + lighter_map
-        edges = _edges(sheet).ravel()
-        edge_map = np.maximum(edges - self._edge_hi, 0) + np.maximum(self._edge_lo - edges, 0)
-        luma_map = (sheet @ ONES).ravel()
         base_i = _indices(at, s.base, self._shape)
         darker, lighter = darker_map[base_i], lighter_map[base_i]
         base_d = darker + lighter
@@ -336,9 +358,11 @@ class BoardReader:
 
     # --- hands --------------------------------------------------------------------------------
 
-    def _hands(self, sheet: np.ndarray) -> tuple[bool, np.ndarray]:
+    def _hands(self, sheet: np.ndarray, pose: Pose | None = None) -> tuple[bool, np.ndarray]:
         """Whether something larger than any group of pieces is over the board: the coarse
-        grid of change, its connected regions, the largest one's area and span."""
+        grid of change, its connected regions, the largest one's area and span. The drink places
+        (METRO DRINKS) are left out: a drink standing there -- up to 35 mm tall, leaning away from
+        the camera -- would join the pyramids either side of it into a region as wide as a hand."""
         h, w = sheet.shape[:2]
         small = cv2.resize(sheet, (w // COARSE, h // COARSE), interpolation=cv2.INTER_AREA)
         ref = self._coarse_ref()
@@ -348,12 +372,55 @@ class BoardReader:
         # the sheet's own rim is left out: its edge against the table changes with a pixel of pose
         m = max(1, int(round(RIM_MM / COARSE)))
         mask[:m], mask[-m:], mask[:, :m], mask[:, -m:] = 0, 0, 0, 0
+        mask[self._drink_stands(pose, mask.shape)] = 0
         n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         if n <= 1:
             return False, mask
         areas = stats[1:, cv2.CC_STAT_AREA] * COARSE * COARSE
         spans = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) * COARSE
         return bool(areas.max() > HAND_MM2 or spans.max() > HAND_SPAN), mask
+
+    def _beside_drinks(self, unsure: list[str], p: np.ndarray, drinks: dict[str, str], pose: Pose) -> list[str]:
+        """A meeple field, station or train stop read with doubt, more likely empty, where a drink
+        read surely stands over it (its body leaning that way, or its shadow) is empty: the drink
+        is what changed there (the place network never saw drinks). A place more likely holding a
+        piece stays unsure, and a station's own drink says nothing of its own pyramid."""
+        s = self._sampling
+        index = {spot.id: i for i, spot in enumerate(s.spots)}
+        doubtful = [u for u in unsure if u.startswith(("field:", "station:", "stop:")) and u in index
+                    and p[index[u]].argmax() == 0]
+        if not doubtful:
+            return unsure
+        stations = list(drinks)
+        at = {spot_id: i for i, spot_id in enumerate(self.drink_spots.ids)}
+        base = self.drink_spots.centres[[at[f"drink:{sid}"] for sid in stations]]
+        top = base + lean_at(pose, base, np.full(len(base), DRINK_TOP_MM))
+        clear = set()
+        for u in doubtful:
+            c = s.centres[index[u]]
+            ab = top - base
+            t = np.clip(((c - base) * ab).sum(1) / np.maximum((ab * ab).sum(1), 1e-9), 0, 1)
+            dist = np.hypot(*(base + t[:, None] * ab - c).T) / PX_PER_MM
+            # a station's own drink says nothing against its own pyramid (it needs one)
+            own = np.array([u == f"station:{sid}" for sid in stations], bool)
+            d = dist[~own].min() if (~own).any() else np.inf
+            if d <= BESIDE_DRINK_MM:
+                clear.add(u)
+        return [u for u in unsure if u not in clear]
+
+    def _drink_stands(self, pose: Pose | None, shape: tuple[int, int]) -> np.ndarray:
+        """On the coarse grid: where a drink standing at a drink place shows, from its base to
+        its top (the tallest bottle's) leaning away from the camera."""
+        out = np.zeros(shape, np.uint8)
+        centres = self.drink_spots.centres
+        if not len(centres):
+            return out.astype(bool)
+        tops = centres + lean_at(pose, centres, np.full(len(centres), DRINK_TOP_MM))
+        k = PX_PER_MM * COARSE
+        for (x0, y0), (x1, y1) in zip(centres / k, tops / k):
+            cv2.line(out, (int(round(x0)), int(round(y0))), (int(round(x1)), int(round(y1))), 1,
+                     thickness=max(1, int(round(2 * DRINK_HALF_MM / COARSE))))
+        return out.astype(bool)
 
     def _coarse_ref(self) -> np.ndarray:
         if not hasattr(self, "_coarse"):

@@ -35,11 +35,11 @@ class AutoIn(BaseModel):
 
 
 class PieceChange(BaseModel):
-    piece: Literal["pyramid", "meeple", "train", "value"]
+    piece: Literal["pyramid", "meeple", "train", "value", "drink"]
     key: StrictStr = Field(max_length=MAX_GAME_KIND, description="a station id, a colour or a line letter")
     to: Annotated[StrictStr, Field(max_length=MAX_GAME_KIND)] | whole_number(ge=0, le=1_000_000) | None \
         = Field(description="a colour (pyramid), a place 'field:<i>' or 'ride:<L>' (meeple), a stop index (train), "
-                            "yen (value); null: off")
+                            "yen (value), a drink id or colour (drink, METRO DRINKS: key a station); null: off")
 
     model_config = {"extra": "forbid"}
 

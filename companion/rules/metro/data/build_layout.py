@@ -23,7 +23,11 @@ with ``companion calibrate board``):
   two vehicles (OSAKA METRO) uses the same places for both;
 - a station's pyramid stands beside its circles, where it is furthest from every train place,
   field centre and other pyramid; a meeple stands in its field's centre, or moved within the
-  field away from a circle or pyramid too close to the centre.
+  field away from a circle or pyramid too close to the centre;
+- a station's drink (METRO DRINKS: the vending machine built there) stands beside its pyramid,
+  placed last (nothing placed before moves for it), as clear as it can be of trains, meeples,
+  pyramids, other drinks and the printed lines (the camera reads a drink's colour best on bare
+  paper).
 
 Pieces are read by their base; the clearances this script reaches are printed and kept in the
 file (``layout.clearance``), so that a change that crowds the board shows.
@@ -49,6 +53,8 @@ MARKER_IDS, MARKER_MM, MARKER_GAP_MM = (20, 21, 22, 23), 40.0, 5.0
 SHARED_OFFSET_MM = 6.0
 # What a piece needs around its place (mm, base radius): the reader looks at the middle of a base.
 MEEPLE_R, PYRAMID_R, TRAIN_R = 7.0, 6.5, 6.0
+DRINK_R = 6.0           # a standing drink's base: the widest (the stubby can, 12 mm across)
+LINE_HALF_MM = 2.5      # half a printed line's width, and a little
 
 
 def _round(p):
@@ -84,6 +90,45 @@ def _place_pyramids(board, circles, trains, meeples, grid) -> dict:
                                    _nearest(cands, meeples) - MEEPLE_R - PYRAMID_R,
                                    _nearest(cands, placed.values()) - 2 * PYRAMID_R])
         score = np.minimum(score, 3.0) - 0.02 * radius   # as near its circles as the room allows
+        score[~inside] = -1e9
+        best = cands[int(np.argmax(score))]
+        placed[st["id"]] = (float(best[0]), float(best[1]))
+    return placed
+
+
+def _segment_distance(points: np.ndarray, segments: np.ndarray) -> np.ndarray:
+    """For each of ``points`` (n, 2), the distance to the nearest segment ((m, 2, 2): a printed
+    line between two stops)."""
+    a, b = segments[:, 0][None], segments[:, 1][None]
+    ab = b - a
+    t = np.clip(((points[:, None] - a) * ab).sum(-1) / np.maximum((ab * ab).sum(-1), 1e-9), 0, 1)
+    near = a + t[..., None] * ab
+    return np.sqrt(((points[:, None] - near) ** 2).sum(-1)).min(1)
+
+
+def _place_drinks(board, circles, trains, meeples, pyramids: dict, grid) -> dict:
+    """Each station's drink beside its pyramid: clear of trains, meeples, pyramids, drinks placed
+    before it and the printed lines, as near its own pyramid as that allows (stations with most
+    circles first, as for the pyramids)."""
+    ox, oy, grid_w, grid_h = grid
+    angles = 2 * np.pi * np.arange(24) / 24
+    radii = (13.0, 15.0, 17.0, 19.0, 22.0)
+    rings = np.array([(r * math.cos(a), r * math.sin(a)) for r in radii for a in angles])
+    segments = np.array([(circles[a][0], circles[b][0]) for line in board["lines"]
+                         for a, b in zip(line["stops"], line["stops"][1:])], float)
+    placed: dict[str, tuple[float, float]] = {}
+    for st in sorted(board["stations"], key=lambda s: (-len(s["circles"]), s["id"])):
+        own = np.asarray(pyramids[st["id"]], float)
+        cands = np.concatenate([rings + own] + [rings + circles[c["id"]][0] for c in st["circles"]])
+        inside = ((cands[:, 0] >= ox + 4) & (cands[:, 0] <= ox + grid_w - 4)
+                  & (cands[:, 1] >= oy + 4) & (cands[:, 1] <= oy + grid_h - 4))
+        score = np.minimum.reduce([_nearest(cands, trains) - TRAIN_R - DRINK_R,
+                                   _nearest(cands, meeples) - MEEPLE_R - DRINK_R,
+                                   _nearest(cands, pyramids.values()) - PYRAMID_R - DRINK_R,
+                                   _nearest(cands, placed.values()) - 2 * DRINK_R,
+                                   _segment_distance(cands, segments) - LINE_HALF_MM - DRINK_R])
+        near_own = np.hypot(*(cands - own).T)
+        score = np.minimum(score, 3.0) - 0.03 * near_own   # beside its pyramid, unless crowded
         score[~inside] = -1e9
         best = cands[int(np.argmax(score))]
         placed[st["id"]] = (float(best[0]), float(best[1]))
@@ -146,6 +191,8 @@ def build_layout(board: dict) -> dict:
         placed = _place_pyramids(board, circles, train_places, meeples, (ox, oy, grid_w, grid_h))
         meeples = _place_meeples(field_centres, train_places, list(placed.values()))
     pyramids = {sid: _round(p) for sid, p in placed.items()}
+    drinks = _place_drinks(board, circles, train_places, meeples,
+                           {k: tuple(v) for k, v in pyramids.items()}, (ox, oy, grid_w, grid_h))
     placed = list(placed.values())
     meeples = [_round(m) for m in meeples]
 
@@ -167,6 +214,10 @@ def build_layout(board: dict) -> dict:
         "pyramid": round(min(min(dist(p, t) for t in train_places) - TRAIN_R - PYRAMID_R for p in placed), 1),
         "meeple": round(min(min(min(dist(m, t) for t in train_places) - TRAIN_R - MEEPLE_R,
                                 min(dist(m, q) for q in placed) - PYRAMID_R - MEEPLE_R) for m in meeples), 1),
+        "drink": round(min(min(min(dist(d, t) for t in train_places) - TRAIN_R - DRINK_R,
+                               min(dist(d, m) for m in meeples) - MEEPLE_R - DRINK_R,
+                               min(dist(d, q) for q in placed) - PYRAMID_R - DRINK_R)
+                           for d in drinks.values()), 1),
     }
     return {
         "units": "mm",
@@ -174,9 +225,10 @@ def build_layout(board: dict) -> dict:
         "grid": {"x": ox, "y": oy, "field": FIELD_MM},
         "markers": {"dictionary": "DICT_4X4_50", "size": MARKER_MM,
                     "ids": list(MARKER_IDS), "at": [_round(p) for p in marker_at]},
-        "pieces": {"meeple": MEEPLE_R, "pyramid": PYRAMID_R, "train": TRAIN_R},
+        "pieces": {"meeple": MEEPLE_R, "pyramid": PYRAMID_R, "train": TRAIN_R, "drink": DRINK_R},
         "meeples": meeples,
         "pyramids": pyramids,
+        "drinks": {sid: _round(p) for sid, p in drinks.items()},
         "stops": stops,
         "track": {"step": TRACK_STEP, "top": TRACK_TOP, "lanes": lanes, "values": values, "riders": riders,
                   "lane_width": LANE_MM},
@@ -198,7 +250,7 @@ def main() -> None:
     layout = add_layout(args.board)
     print(f"layout written to {args.board}: sheet {layout['sheet'][0]} x {layout['sheet'][1]} mm; "
           f"clearance beyond the bases: pyramids {layout['clearance']['pyramid']} mm, "
-          f"meeples {layout['clearance']['meeple']} mm")
+          f"meeples {layout['clearance']['meeple']} mm, drinks {layout['clearance']['drink']} mm")
 
 
 if __name__ == "__main__":

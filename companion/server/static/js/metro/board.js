@@ -13,7 +13,7 @@
 // panel per page, made once and redrawn in place when what it says changes (a redraw under a
 // finger would swallow a tap; the picture would flicker).
 import { h, replace } from "../dom.js";
-import { t, yen, onLangChange } from "../i18n.js";
+import { t, yen, onLangChange, cardName, drinkName } from "../i18n.js";
 import { api } from "../api.js";
 import { boardIndex, colRow, fieldPlace, seatDot, seatName, stationName, lineBadge } from "./common.js";
 import { tileContent } from "./moves.js";
@@ -37,6 +37,10 @@ export function cameraOf(view) {
 // --- words ---------------------------------------------------------------------------------------
 
 const colourWord = (colour) => t(`metro.board.colour.${colour}`);
+// METRO DRINKS: a drink at a station, by its id ("red-tall_can") or, as the camera reads it, its
+// colour alone ("red")
+const drinkWord = (drink) => (drink === null || drink === undefined ? ""
+  : String(drink).includes("-") ? drinkName(String(drink)) : t("metro.board.drinkColour", { colour: cardName(String(drink)) }));
 const seatOfColour = (colour) => BOARD_COLOURS.indexOf(colour);
 
 // "field:130" -> "10·5 (Otemachi)"; "ride:G" -> "riding train G".
@@ -72,6 +76,9 @@ export function differenceWords(ix, d, { todo = false } = {}) {
   } else if (piece === "meeple") {
     params = { colour: colourWord(d.key), place: placeWords(ix, game ?? board),
       game: placeWords(ix, game), board: placeWords(ix, board) };
+  } else if (piece === "drink") {
+    params = { station: stationName(ix, d.key), drink: drinkWord(game ?? board),
+      game: drinkWord(game), board: drinkWord(board) };
   } else if (piece === "train") {
     params = { line: d.key, stop: stopLabel(ix, d.key, game ?? board),
       game: game === null || game === undefined ? "" : stopLabel(ix, d.key, game),
@@ -85,7 +92,7 @@ export function differenceWords(ix, d, { todo = false } = {}) {
 
 // Where a difference is on the map: the station, the field(s) or the line.
 export function differenceTarget(ix, d) {
-  if (d.piece === "pyramid") return { station: d.key };
+  if (d.piece === "pyramid" || d.piece === "drink") return { station: d.key };
   if (d.piece === "meeple") {
     const fields = [d.board, d.game].filter((p) => /^field:\d+$/.test(String(p)))
       .map((p) => colRow(ix, Number(p.split(":")[1])));
@@ -345,7 +352,7 @@ function differencesPart(me, st, ix, bc) {
 }
 
 // A place the camera read with doubt ("station:ueno", "field:130", "stop:G:3", "ride:G:0",
-// "value:G") in words: it is left out of "board vs game", so a piece put there is not seen.
+// "value:G", "drink:ueno") in words: it is left out of "board vs game", so a piece put there is not seen.
 export function unsureWords(ix, spot) {
   const [kind, a, b] = String(spot).split(":");
   if (kind === "station") return stationName(ix, a);
@@ -353,6 +360,7 @@ export function unsureWords(ix, spot) {
   if (kind === "stop") return t("metro.board.unsure.stop", { stop: stopLabel(ix, a, Number(b)) });
   if (kind === "ride") return t("metro.board.riding", { line: a });
   if (kind === "value") return t("metro.board.unsure.value", { line: a });
+  if (kind === "drink") return t("metro.board.unsure.drink", { station: stationName(ix, a) });
   return String(spot);
 }
 
@@ -367,9 +375,12 @@ function diffItem(st, ix, d, { todo, done }) {
   const target = differenceTarget(ix, d);
   const colour = d.piece === "meeple" ? d.key : d.piece === "pyramid" ? d.game ?? d.board : null;
   const seat = colour ? seatOfColour(colour) : -1;
+  // a drink (METRO DRINKS): its colour, which is no seat's
+  const drink = d.piece === "drink" ? String(d.game ?? d.board ?? "").split("-")[0] : null;
   const lit = (on) => () => showTarget(on ? target : null, { pin: true });
   // Whose piece: the seat's dot (its colour, its initial); a line's badge for a train or a value.
   const badge = d.piece === "train" || d.piece === "value" ? lineBadge(st, d.key, { cls: "sm" })
+    : drink ? h("span", { class: `bc-colour bc-drink c-drink-${drink}`, "aria-hidden": "true" })
     : seat >= 0 && seat < st.players.length ? seatDot(st, seat, { cls: "sm" })
       : h("span", { class: `bc-colour c-${colour}`, "aria-hidden": "true" });
   const button = h("button", { class: `bc-item${done ? " done" : ""}`, type: "button",
