@@ -219,6 +219,6 @@ def test_a_move_missing_an_argument_is_refused():
 def test_view_shows_the_grid_the_crates_and_points():
     s = play(game(), place(0, "black-stubby_can", 5, 5))
     v = ec.view(s, None)
-    assert v["grid"][5][5] == "black-stubby_can" and v["crates"][5][5] == "black-stubby_can"
+    assert v["squares"][5][5] == "black-stubby_can" and v["crates"][5][5] == "black-stubby_can"
     assert [p["points"] for p in v["players"]] == [1, -7] and v["players"][1]["turn"]
     assert v["shape_coins"]["stubby_can"] == 4

@@ -244,7 +244,7 @@ def _place(state: State, move: Move) -> tuple[State, list[Event]]:
     grid = tuple(d if i == sq else x for i, x in enumerate(state.grid))
     supply = tuple(tuple(x for x in s if x != d) if i == p else s for i, s in enumerate(state.supply))
     state = replace(state, grid=grid, supply=supply, last={"action": "place", "seat": p, "drink": d, **_rc(sq)})
-    events = [Event("placed", {"seat": p, "drink": d, **_rc(sq)})]
+    events = [Event("placed_in_grid", {"seat": p, "drink": d, **_rc(sq)})]
     if not supply[p]:
         return _finish(state, "last_placed", events)
     return _next(state, events)
@@ -262,7 +262,7 @@ def _move(state: State, move: Move) -> tuple[State, list[Event]]:
     grid = tuple(d if i == to else None if i == frm else x for i, x in enumerate(state.grid))
     args = {**_rc(frm), "to_row": to // SIDE, "to_col": to % SIDE}
     state = replace(state, grid=grid, last={"action": "move", "seat": p, "drink": d, **args})
-    return _next(state, [Event("moved", {"seat": p, "drink": d, **args})])
+    return _next(state, [Event("moved_in_grid", {"seat": p, "drink": d, **args})])
 
 
 def _explode(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -308,9 +308,9 @@ def view(state: State, viewer: int | None) -> dict:
         "game": NAME, "phase": state.phase, "players": players,
         "turn": None if over else state.turn, "turns": state.turns, "max_turns": state.options.max_turns,
         "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in GAME.pending(state)],
-        "grid": [list(state.grid[r * SIDE:(r + 1) * SIDE]) for r in range(SIDE)],
+        "squares": [list(state.grid[r * SIDE:(r + 1) * SIDE]) for r in range(SIDE)],
         "crates": [list(c) for c in crates(state.grid)],
-        "shape_coins": dict(zip(SHAPE_IDS, state.options.coins)), "out": list(state.out),
+        "shape_coins": dict(zip(SHAPE_IDS, state.options.coins)), "removed": list(state.out),
         "last": dict(state.last) if state.last else None,
         "winners": list(winners(state)), "end": state.end,
         "final": {"why": state.end, "points": list(points)} if over else None, "over": over,
@@ -338,7 +338,7 @@ GAME = Declared(
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: state.names, redraw=nothing_hidden,
     # what a person copies onto the real table: drinks into the grid, moved, blown out of it
-    board_events=frozenset({"placed", "moved", "exploded"}),
+    board_events=frozenset({"placed_in_grid", "moved_in_grid", "exploded"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
