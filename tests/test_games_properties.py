@@ -110,7 +110,7 @@ def _melon():
 def _poker():
     from companion.rules.games import vending_poker as g
 
-    configs = [{"names": ["A", "B"], "options": {"max_turns": 60}},
+    configs = [{"names": ["A", "B"], "options": {"max_turns": 30}},
                {"names": ["A", "B", "C"], "options": {"max_turns": 60}},
                {"names": list("ABCDEF"), "options": {"max_turns": 80}},
                {"names": ["A", "B", "C"], "options": {"coins_500": 0, "notes_1000": 0, "max_turns": 80}},
@@ -373,9 +373,47 @@ def _izakaya():
     return g, configs, money, places, secrets, None, check
 
 
+def _exploding():
+    from companion.rules.games import exploding_cans as g
+
+    configs = [{"names": ["A", "B"], "options": {"max_turns": 20}},
+               {"names": list("ABCDEF"), "options": {"max_turns": 24, "chain": "short_and_tall"}},
+               {"names": list("ABC"), "options": {"max_turns": 15, "colours": ["red", "blue", "white"],
+                                                  "first_seat": 2}}]
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for p, supply in enumerate(s.supply):
+            for d in supply:
+                where[d].append(f"supply {p}")
+        for sq, d in enumerate(s.grid):
+            if d:
+                where[d].append(f"square {sq}")
+        for d in s.out:
+            where[d].append("out")
+        for d, w in where.items():
+            if d.split("-")[0] not in s.colours:
+                w.append("box")
+        return where
+
+    def check(s):
+        assert all(d.split("-")[0] in s.colours for d in s.grid if d)
+        in_crates = [(k, slot, d) for k, c in enumerate(g.crates(s.grid)) for slot, d in enumerate(c) if d]
+        assert sorted(in_crates) == sorted((*g.crate_of(sq), d) for sq, d in enumerate(s.grid) if d)
+        if s.phase == g.OVER:
+            assert s.end == "turn_limit" or any(not x for x in s.supply)
+
+    def extra(s, p, rng):  # a move or an explosion now and then (placing is most of what is listed)
+        other = [m for m in g.legal_moves(s, p) if m.kind != "place"]
+        return rng.choice(other) if other else None
+
+    return g, configs, lambda s: 0, places, lambda s: {}, extra, check
+
+
 GAME_SPECS = {"jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker,
               "upside_down_tower": _upside, "chocolate_milk": _chocolate, "pura": _pura,
-              "lemon_squash": _lemon, "izakaya": _izakaya}
+              "lemon_squash": _lemon, "izakaya": _izakaya,
+              "exploding_cans": _exploding}
 
 
 # --- the playout ---------------------------------------------------------------------------

@@ -122,9 +122,20 @@ def worth(state: State, drink_id: str, in_grid: bool) -> int:
 
 def scores(state: State) -> tuple[int, ...]:
     """Each seat's points now: its supply and its drinks standing in the grid."""
-    return tuple(sum(worth(state, d, False) for d in state.supply[p]) +
-                 sum(worth(state, d, True) for d in state.grid if d and state.seat_of(d) == p)
-                 for p in range(len(state.names)))
+    points = [sum(worth(state, d, False) for d in supply) for supply in state.supply]
+    for p, drinks in enumerate(in_grid(state)):
+        points[p] += sum(worth(state, d, True) for d in drinks)
+    return tuple(points)
+
+
+def in_grid(state: State) -> tuple[list[str], ...]:
+    """Each seat's drinks standing in the grid, square by square."""
+    seat = {c: p for p, c in enumerate(state.colours)}
+    found: tuple[list[str], ...] = tuple([] for _ in state.names)
+    for d in state.grid:
+        if d:
+            found[seat[traits(d)[0]]].append(d)
+    return found
 
 
 def winners(state: State) -> tuple[int, ...]:
@@ -213,7 +224,8 @@ def _waiting(state: State) -> str:
 
 
 def _own_squares(state: State, seat: int) -> list[int]:
-    return [sq for sq, d in enumerate(state.grid) if d and state.seat_of(d) == seat]
+    colour = state.colours[seat]
+    return [sq for sq, d in enumerate(state.grid) if d and traits(d)[0] == colour]
 
 
 def _places(state: State, seat: int) -> list[Move]:
@@ -299,10 +311,10 @@ def _finish(state: State, why: str, events: list[Event]) -> tuple[State, list[Ev
 # --- views ----------------------------------------------------------------------------------
 
 def view(state: State, viewer: int | None) -> dict:
-    points = scores(state)
+    points, standing = scores(state), in_grid(state)
     over = state.phase == OVER
     players = [{"seat": p, "name": n, "colour": state.colours[p], "supply": list(state.supply[p]),
-                "in_grid": sort_drinks(d for d in state.grid if d and state.seat_of(d) == p),
+                "in_grid": sort_drinks(standing[p]),
                 "points": points[p], "turn": not over and state.turn == p} for p, n in enumerate(state.names)]
     return {
         "game": NAME, "phase": state.phase, "players": players,
