@@ -110,7 +110,7 @@ def _melon():
 def _poker():
     from companion.rules.games import vending_poker as g
 
-    configs = [{"names": ["A", "B"], "options": {"max_turns": 30}},
+    configs = [{"names": ["A", "B"], "options": {"max_turns": 60}},
                {"names": ["A", "B", "C"], "options": {"max_turns": 60}},
                {"names": list("ABCDEF"), "options": {"max_turns": 80}},
                {"names": ["A", "B", "C"], "options": {"coins_500": 0, "notes_1000": 0, "max_turns": 80}},
