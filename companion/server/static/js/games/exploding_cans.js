@@ -1,0 +1,56 @@
+// The exploding-cans game: the view's `squares` drawn as the 6x6 grid of six crates (thick lines
+// between crates, each 2 columns by 3 rows), every drink in its square, rows and columns numbered
+// as the moves name them (from 0 at the top left); the squares of the last move marked. The
+// shape cards' coins and the rest of the table the generic renderer lists; the grid and the
+// crates (the same drinks crate by crate) are left out of that list.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { drinkSvg } from "../drinks.js";
+import generic from "./generic.js";
+
+const SIDE = 6;
+
+function marked(last) {
+  const at = new Set();
+  if (!last) return at;
+  if (Number.isInteger(last.row)) at.add(`${last.row}-${last.col}`);
+  if (Number.isInteger(last.to_row)) at.add(`${last.to_row}-${last.to_col}`);
+  return at;
+}
+
+export function gridPanel(view) {
+  const st = view.state;
+  if (!Array.isArray(st.squares)) return null;
+  const last = marked(st.last);
+  const cells = [h("div", { class: "ec-corner" })];
+  for (let c = 0; c < SIDE; c += 1) cells.push(h("div", { class: "ec-head" }, String(c)));
+  st.squares.forEach((row, r) => {
+    cells.push(h("div", { class: "ec-head" }, String(r)));
+    row.forEach((drink, c) => {
+      const cls = ["ec-square", c % 2 ? "ec-right" : "ec-left", r % 3 === 0 ? "ec-top" : "",
+        r % 3 === 2 ? "ec-bottom" : "", last.has(`${r}-${c}`) ? "ec-last" : ""].filter(Boolean).join(" ");
+      cells.push(h("div", { class: cls, testid: `ec-square-${r}-${c}`, dataset: { drink: drink || "" } },
+        drink ? drinkSvg(drink, "drink-sm") : null));
+    });
+  });
+  return h("section", { class: "panel ec-board", testid: "ec-board" },
+    h("h2", {}, t("ec.grid.title")), h("div", { class: "ec-grid", role: "grid" }, cells));
+}
+
+// The table: the grid right under the action panel (beside the last result).
+function result(view, opts = {}) {
+  const last = generic.result(view, opts);
+  return opts.compact ? last : [gridPanel(view), ...last];
+}
+
+// The other fields of the table, without the grid drawn above (nor the same drinks by crate).
+function side(view) {
+  const { squares, crates, ...rest } = view.state;
+  return generic.side({ ...view, state: rest });
+}
+
+function phoneExtra(view) {
+  return [gridPanel(view)];
+}
+
+export default { side, result, phoneExtra, overExtra: generic.overExtra };
