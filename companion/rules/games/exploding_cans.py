@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, Mapping
 
 from ...drinks import COLOURS, SHAPES
-from ..declared import Declared, Kind, Phase, nothing_hidden
+from ..declared import Declared, Kind, Phase
 from ..engine import Event, IllegalMove, Move, Pending
 from ..options import GameOptions, Items, WholeIn, Whole
 from .common import arg_drink, arg_int, seat_names, sort_drinks, top, traits
@@ -348,7 +348,8 @@ GAME = Declared(
         Kind("move", _move, f"{RULE}: SPIELABLAUF", phases=(PLAY,), listed=_moves),
         Kind("explode", _explode, f"{RULE}: SPIELABLAUF", phases=(PLAY,), listed=_explosions),
     ),
-    view_of=view, payouts_of=payouts, seat_names=lambda state: state.names, redraw=nothing_hidden,
+    # No redraw: the estimates forecast final yen, and this game pays none (its points are `projected`).
+    view_of=view, payouts_of=payouts, seat_names=lambda state: state.names,
     # what a person copies onto the real table: drinks into the grid, moved, blown out of it
     board_events=frozenset({"placed_in_grid", "moved_in_grid", "exploded"}),
 )

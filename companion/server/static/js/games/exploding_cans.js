@@ -6,9 +6,11 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { drinkSvg } from "../drinks.js";
+import { moveButton } from "../moves.js";
 import generic from "./generic.js";
 
 const SIDE = 6;
+let picked = null;   // the drink last chosen to place (kept while the table redraws)
 
 function marked(last) {
   const at = new Set();
@@ -37,6 +39,41 @@ export function gridPanel(view) {
     h("h2", {}, t("ec.grid.title")), h("div", { class: "ec-grid", role: "grid" }, cells));
 }
 
+// Placing: choose one of the supply's drinks (the first one unless chosen), then tap its square
+// on a 6x6 grid of buttons (the squares taken show their drink) -- instead of a button for every
+// drink on every empty square.
+function placeButtons(moves, view, run) {
+  const drinks = [...new Set(moves.map((m) => m.move.args.drink))];
+  const at = new Map(moves.map((m) => [`${m.move.args.drink}|${m.move.args.row}|${m.move.args.col}`, m]));
+  const squares = view.state.squares || [];
+  let chosen = drinks.includes(picked) ? picked : drinks[0];
+  const box = h("div", { class: "ec-place", testid: "ec-place" });
+  const draw = () => {
+    const cells = [];
+    for (let r = 0; r < SIDE; r += 1) {
+      for (let c = 0; c < SIDE; c += 1) {
+        const m = at.get(`${chosen}|${r}|${c}`);
+        const label = t("ec.square", { row: r, col: c });
+        if (m) {
+          const b = moveButton(m, run, "move-ec-square", h("span", { class: "ec-rc" }, `${r}·${c}`));
+          b.setAttribute("aria-label", label);
+          cells.push(b);
+        } else {
+          const d = (squares[r] || [])[c];
+          cells.push(h("span", { class: "ec-taken", title: label }, d ? drinkSvg(d, "drink-sm") : null));
+        }
+      }
+    }
+    box.replaceChildren(
+      h("div", { class: "ec-pick-row", role: "radiogroup", "aria-label": t("ec.pick") }, drinks.map((d) => h("button", {
+        class: `ec-pick${d === chosen ? " chosen" : ""}`, testid: `ec-pick-${d}`, role: "radio",
+        "aria-checked": String(d === chosen), onclick: () => { chosen = d; picked = d; draw(); } }, drinkSvg(d, "drink-sm")))),
+      h("div", { class: "ec-place-grid" }, cells));
+  };
+  draw();
+  return [h("p", { class: "hint" }, t("ec.placeHint")), box];
+}
+
 // The table: the grid right under the action panel (beside the last result).
 function result(view, opts = {}) {
   const last = generic.result(view, opts);
@@ -53,4 +90,5 @@ function phoneExtra(view) {
   return [gridPanel(view)];
 }
 
-export default { side, result, phoneExtra, overExtra: generic.overExtra };
+export default { side, result, phoneExtra, overExtra: generic.overExtra,
+  moveBuilders: { ...generic.moveBuilders, place: placeButtons } };
