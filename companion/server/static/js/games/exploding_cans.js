@@ -64,10 +64,11 @@ function placeButtons(moves, view, run) {
         }
       }
     }
+    const choose = (d) => () => { chosen = d; picked = d; draw(); };
+    const pick = (d) => h("button", { class: `ec-pick${d === chosen ? " chosen" : ""}`, testid: `ec-pick-${d}`,
+      role: "radio", "aria-checked": String(d === chosen), onclick: choose(d) }, drinkSvg(d, "drink-sm"));
     box.replaceChildren(
-      h("div", { class: "ec-pick-row", role: "radiogroup", "aria-label": t("ec.pick") }, drinks.map((d) => h("button", {
-        class: `ec-pick${d === chosen ? " chosen" : ""}`, testid: `ec-pick-${d}`, role: "radio",
-        "aria-checked": String(d === chosen), onclick: () => { chosen = d; picked = d; draw(); } }, drinkSvg(d, "drink-sm")))),
+      h("div", { class: "ec-pick-row", role: "radiogroup", "aria-label": t("ec.pick") }, drinks.map(pick)),
       h("div", { class: "ec-place-grid" }, cells));
   };
   draw();
