@@ -222,3 +222,20 @@ def test_view_shows_the_grid_the_crates_and_points():
     assert v["squares"][5][5] == "black-stubby_can" and v["crates"][5][5] == "black-stubby_can"
     assert [p["points"] for p in v["players"]] == [1, -7] and v["players"][1]["turn"]
     assert v["shape_coins"]["stubby_can"] == 4
+
+
+def test_a_drink_never_moves_onto_another_nor_stays_put():
+    s = board(game(), r0c0="black-tallest_bottle", r0c3="white-stubby_can")
+    assert_illegal(s, move(0, 0, 0, 0, 3), "empty square")
+    assert_illegal(s, move(0, 0, 0, 0, 0), "empty square")
+    assert 3 not in ec.destinations(s.grid, 0) and 4 in ec.destinations(s.grid, 0)
+
+
+def test_the_last_placement_tells_the_scores_and_winners_in_its_event():
+    s = board(game(), r1c0="white-stubby_can", r1c1="white-short_can", r1c2="white-tall_can",
+              r1c3="white-square_bottle", r1c4="white-not_tallest_bottle")
+    s = replace(s, turn=1)
+    s, events = ec.apply(s, place(1, "white-tallest_bottle", 5, 5))
+    assert events[-1].kind == "game_over"
+    assert events[-1].data == {"winners": [1], "scores": [-7, 7], "why": "last_placed"}
+    assert ec.view(s, 0)["final"] == {"why": "last_placed", "points": [-7, 7]}
