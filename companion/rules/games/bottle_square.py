@@ -193,8 +193,8 @@ def _take(state: State, move: Move) -> tuple[State, list[Event]]:
     taken = tuple(tuple(sort_drinks(t + tuple(give))) if p == to else t for p, t in enumerate(state.taken))
     kept = next(d for d in line if d not in give)
     state = replace(state, grid=grid, taken=taken, turns=state.turns + 1,
-                    last={"seat": move.player, "to": to, "line": list(line), "given": list(give), "kept": kept})
-    events = [Event("given", {"seat": move.player, "to": to, "drinks": list(give), "kept": kept}),
+                    last={"seat": move.player, "given_to": to, "line": list(line), "given": list(give), "kept": kept})
+    events = [Event("given", {"seat": move.player, "given_to": to, "drinks": list(give), "kept": kept}),
               Event("slid", {"left": len(where(grid))})]
     return _next_turn(state, (move.player + 1) % state.n, events)
 
