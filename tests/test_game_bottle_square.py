@@ -98,7 +98,7 @@ def test_three_in_a_line_two_given_to_the_majority_colour_then_the_slide():
     s = game(grid=square("Rb Pn . Kt", "Wb Wc Kq Ms Ks Bt"))   # seat 0: black mint red; seat 1: white blue purple
     s, events = bs.apply(s, take(0, "Wb Wc Kq", "Wb Wc"))
     assert s.taken == ((), (d("Wc"), d("Wb")))
-    assert events[0].data == {"seat": 0, "given_to": 1, "drinks": [d("Wb"), d("Wc")], "kept": d("Kq")}
+    assert events[0].data == {"seat": 0, "to_seat": 1, "drinks": [d("Wb"), d("Wc")], "kept": d("Kq")}
     assert s.grid == square("Kt", "Rb Pn Kq Ms Ks Bt")   # Rb and Pn fell to the crate, Kt slid left
     assert s.turn == 1
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, Mapping
 
 from ...drinks import DRINK_IDS
-from ..declared import Declared, Kind, Phase, nothing_hidden
+from ..declared import Declared, Kind, Phase
 from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, Pending, uniform
 from ..options import Flag, GameOptions, Items, WholeIn
 from .bottle_square_grid import (COLOUR_IDS, SIZE, Grid, empty, in_a_line, lines, majority, points, slid,
@@ -193,8 +193,8 @@ def _take(state: State, move: Move) -> tuple[State, list[Event]]:
     taken = tuple(tuple(sort_drinks(t + tuple(give))) if p == to else t for p, t in enumerate(state.taken))
     kept = next(d for d in line if d not in give)
     state = replace(state, grid=grid, taken=taken, turns=state.turns + 1,
-                    last={"seat": move.player, "given_to": to, "line": list(line), "given": list(give), "kept": kept})
-    events = [Event("given", {"seat": move.player, "given_to": to, "drinks": list(give), "kept": kept}),
+                    last={"seat": move.player, "to_seat": to, "line": list(line), "given": list(give), "kept": kept})
+    events = [Event("given", {"seat": move.player, "to_seat": to, "drinks": list(give), "kept": kept}),
               Event("slid", {"left": len(where(grid))})]
     return _next_turn(state, (move.player + 1) % state.n, events)
 
@@ -248,7 +248,8 @@ GAME = Declared(
         Kind("place", _place, f"{RULE}: VORBEREITUNG", phases=(FILL,), chance=True),
         Kind("take", _take, f"{RULE}: SPIELABLAUF", phases=(PLAY,), listed=takes),
     ),
-    view_of=view, payouts_of=payouts, seat_names=lambda state: state.names, redraw=nothing_hidden,
+    # no estimates: no yen change hands, and the points are not what a playout estimates
+    view_of=view, payouts_of=payouts, seat_names=lambda state: state.names,
     # what a person copies onto the real table: a drink stood in the square, two handed over, the slide
     board_events=frozenset({"placed", "given", "slid"}),
 )
