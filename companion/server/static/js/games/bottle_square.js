@@ -5,11 +5,7 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { crateSvg, drinkSvg } from "../drinks.js";
-import { fieldList, blank } from "../values.js";
-import generic from "./generic.js";
-
-// Fields of the table the shell shows itself, or this renderer draws as the square.
-const DRAWN = new Set(["game", "phase", "players", "to_act", "over", "winners", "turn", "final", "last", "square"]);
+import generic, { tablePanel } from "./generic.js";
 
 function cell(drink, r, c, kept) {
   return h("div", { class: `bs-cell${drink ? "" : " bs-empty"}${drink && drink === kept ? " bs-kept" : ""}`,
@@ -27,14 +23,6 @@ export function squarePanel(view) {
     h("div", { class: "bs-crate", testid: "bs-crate" }, crateSvg()));
 }
 
-function tablePanel(view) {
-  const st = view.state;
-  const keys = Object.keys(st).filter((k) => !DRAWN.has(k) && !blank(st[k]));
-  if (!keys.length) return null;
-  return h("section", { class: "panel table-fields", testid: "table-fields" },
-    h("h2", {}, t("table.title")), fieldList(st, keys, st));
-}
-
 // The table: the square right under the action panel (beside the last result), the rest aside.
 function result(view, opts = {}) {
   const last = generic.result(view, opts);
@@ -42,7 +30,7 @@ function result(view, opts = {}) {
 }
 
 function side(view) {
-  return [tablePanel(view)];
+  return [tablePanel(view, ["square"])];
 }
 
 // A phone: the square under the player's own moves.
