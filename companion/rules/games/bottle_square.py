@@ -28,9 +28,9 @@ from .bottle_square_grid import (COLOUR_IDS, SIZE, Grid, empty, in_a_line, lines
 from .common import arg_drinks, clockwise, seat_names, sort_drinks, top
 
 NAME = "bottle_square"
-TITLE = "BOTTLE SQUARE"
+TITLE = "The bottle-taking square"
 PLAYERS = (2, 3, 4, 5, 6)
-RULE = "002 BOTTLE SQUARE"
+RULE = "002 The bottle-taking square"
 
 FILL, PLAY, OVER = "fill", "play", "over"
 GIVEN = 2  # drinks given away of the three taken
