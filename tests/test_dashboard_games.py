@@ -46,6 +46,7 @@ SETUP = {
     "jasmine_tea": {"seed": 3, "options": {"rounds": 2}},              # 18 taps (8 on phones)
     "izakaya": {"seed": 3, "options": {"max_rounds": 1}},              # one bid and one action phase
     "exploding_cans": {"seed": 3, "options": {"max_turns": 20}},       # 11 taps: six drinks placed by the first
+    "bottle_square": {"seed": 15},                                     # the 36 drinks stood by chance, 8 takes
     # The modular sets (rule book 000): each system with the other's action cards, one round
     # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
     # cards are played in test_dashboard_metro_variants.

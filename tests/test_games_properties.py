@@ -408,12 +408,48 @@ def _exploding():
         return rng.choice(other) if other else None
 
     return g, configs, lambda s: 0, places, lambda s: {}, extra, check
+def _bottle_square():
+    from companion.rules.games import bottle_square as g
+
+    configs = [{"names": ["A", "B"]}, {"names": list("ABC"), "options": {"majority_by": "player"}},
+               {"names": list("ABCD"), "options": {"slide": "columns", "first_player": 2}},
+               {"names": list("ABCDE"), "options": {"take_own": True}}, {"names": list("ABCDEF")},
+               {"names": ["A", "B"], "layout": list(DRINK_IDS), "options": {"majority_by": "player"}}]
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for row in s.grid:
+            for d in row:
+                if d:
+                    where[d].append("square")
+        for p, t in enumerate(s.taken):
+            for d in t:
+                where[d].append(f"seat {p}")
+        if s.phase == g.FILL:  # drinks not drawn yet are in the box
+            for d, w in where.items():
+                if not w:
+                    w.append("box")
+        return where
+
+    def check(s):
+        n = len(s.grid)
+        if s.phase != g.FILL:  # no gaps: every drink stands on the crate's edge or on a drink
+            for r in range(n - 1):
+                for c in range(n):
+                    assert not s.grid[r][c] or s.grid[r + 1][c]
+                    if s.options.slide == "rows":  # and at the left edge or beside a drink
+                        assert not s.grid[r][c] or c == 0 or s.grid[r][c - 1]
+        assert all(len(t) % 2 == 0 for t in s.taken) and sum(map(len, s.taken)) == 2 * s.turns
+        if s.phase == g.OVER:
+            assert not any(g.can_take(s, p) for p in range(s.n))
+
+    return g, configs, lambda s: 0, places, lambda s: {}, None, check
 
 
-GAME_SPECS = {"jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker,
-              "upside_down_tower": _upside, "chocolate_milk": _chocolate, "pura": _pura,
-              "lemon_squash": _lemon, "izakaya": _izakaya,
-              "exploding_cans": _exploding}
+GAME_SPECS = {
+    "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
+    "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
+    "exploding_cans": _exploding, "bottle_square": _bottle_square}
 
 
 # --- the playout ---------------------------------------------------------------------------
