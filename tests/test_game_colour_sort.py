@@ -61,40 +61,40 @@ def test_a_stubby_can_card_moves_a_stubby_can_to_the_same_slot_of_another_crate(
     assert s.phase == g.MOVE and s.card == "stubby_can"
     assert s.crates[0][0] == "mint-stubby_can"
     # every stubby can stands in slot 0, which is free only in the middle crate
-    assert {(m.args["crate"], m.args["slot"], m.args["to"]) for m in g.legal_moves(s, 0) if m.kind == "move"} \
+    assert {(m.args["crate"], m.args["at"], m.args["into"]) for m in g.legal_moves(s, 0) if m.kind == "move"} \
         == {(0, 0, 3), (1, 0, 3), (2, 0, 3)}
-    after, events = g.apply(s, Move("move", 0, {"crate": 0, "slot": 0, "to": 3}))
+    after, events = g.apply(s, Move("move", 0, {"crate": 0, "at": 0, "into": 3}))
     assert after.crates[3][0] == "mint-stubby_can" and after.crates[0][0] is None
     assert after.phase == g.DRAW and after.card is None and len(after.deck) == 8
-    assert events[0].kind == "moved"
+    assert events[0].kind == "drink_moved"
 
 
 def test_refused_moves_change_nothing():
     s = turned(started(), "stubby_can")
     before = replace(s)
-    refused(s, Move("move", 0, {"crate": 0, "slot": 1, "to": 3}), "matching the stubby_can card")
-    refused(s, Move("move", 0, {"crate": 0, "slot": 0, "to": 1}), "same slot")
-    refused(s, Move("move", 0, {"crate": 0, "slot": 0, "to": 0}), "same slot")
-    refused(s, Move("move", 0, {"crate": 9, "slot": 0, "to": 3}), "'crate' must be a crate")
+    refused(s, Move("move", 0, {"crate": 0, "at": 1, "into": 3}), "matching the stubby_can card")
+    refused(s, Move("move", 0, {"crate": 0, "at": 0, "into": 1}), "same slot")
+    refused(s, Move("move", 0, {"crate": 0, "at": 0, "into": 0}), "same slot")
+    refused(s, Move("move", 0, {"crate": 9, "at": 0, "into": 3}), "crate must be 0 to 3")
     refused(s, Move("pass", 0, {}), "pass only when none can")
-    refused(s, Move("shift", 0, {"crate": 0, "slot": 0, "to_slot": 1}), "empty slot beside it")
-    refused(s, Move("swap", 0, {"crate": 3, "slot": 0, "other": 1}), "two drinks")
+    refused(s, Move("shift", 0, {"crate": 0, "at": 0, "to_slot": 1}), "empty slot beside it")
+    refused(s, Move("swap", 0, {"crate": 3, "at": 0, "other": 1}), "two drinks")
     refused(s, Move("draw", CHANCE, {"card": "red"}), "draw")
     assert s == before
 
 
 def test_special_actions_cost_their_own_coin_and_stop_when_it_is_gone():
     s = turned(started(), "red")
-    s, _ = g.apply(s, Move("move", 0, {"crate": 0, "slot": 2, "to": 3}))   # the red tall can into the middle
+    s, _ = g.apply(s, Move("move", 0, {"crate": 0, "at": 2, "into": 3}))   # the red tall can into the middle
     s = turned(s, "blue")
-    s1, _ = g.apply(s, Move("shift", 0, {"crate": 0, "slot": 0, "to_slot": 2}))
+    s1, _ = g.apply(s, Move("shift", 0, {"crate": 0, "at": 0, "to_slot": 2}))
     assert s1.crates[0][2] == "mint-stubby_can" and s1.fives == 2 and s1.yen == 3400 and s1.phase == g.MOVE
-    refused(s, Move("shift", 0, {"crate": 0, "slot": 5, "to_slot": 2}), "not diagonally")
-    s2, _ = g.apply(s, Move("swap", 0, {"crate": 1, "slot": 0, "other": 5}))
+    refused(s, Move("shift", 0, {"crate": 0, "at": 5, "to_slot": 2}), "not diagonally")
+    s2, _ = g.apply(s, Move("swap", 0, {"crate": 1, "at": 0, "other": 5}))
     assert s2.crates[1][0] == s.crates[1][5] and s2.thousands == 1 and s2.yen == 2900
     broke = replace(s, fives=0, thousands=0)
-    refused(broke, Move("shift", 0, {"crate": 0, "slot": 0, "to_slot": 2}), "500-yen coin")
-    refused(broke, Move("swap", 0, {"crate": 1, "slot": 0, "other": 5}), "1,000-yen note")
+    refused(broke, Move("shift", 0, {"crate": 0, "at": 0, "to_slot": 2}), "500-yen coin")
+    refused(broke, Move("swap", 0, {"crate": 1, "at": 0, "other": 5}), "1,000-yen note")
     assert not [m for m in g.legal_moves(broke, 0) if m.kind in ("shift", "swap")]
 
 
@@ -118,7 +118,7 @@ def test_two_cards_buy_back_a_1000_note_first_and_100s_never():
     s = replace(started(), deck=("stubby_can",), aside=("red", "blue", "mint"), fives=2, spent_fives=1,
                 thousands=1, spent_thousands=1)
     s = turned(s, "stubby_can")
-    s, events = g.apply(s, Move("move", 0, {"crate": 0, "slot": 0, "to": 3}))
+    s, events = g.apply(s, Move("move", 0, {"crate": 0, "at": 0, "into": 3}))
     assert events[-1].data == {"round": 1, "back_500": 1, "back_1000": 1}
     assert (s.fives, s.thousands, s.hundreds) == (3, 2, 3)
 
@@ -126,7 +126,7 @@ def test_two_cards_buy_back_a_1000_note_first_and_100s_never():
 def test_the_last_100_coin_of_the_time_track_loses_the_game():
     s = replace(started(), deck=("stubby_can",), hundreds=1)
     s = turned(s, "stubby_can")
-    s, events = g.apply(s, Move("move", 0, {"crate": 0, "slot": 0, "to": 3}))
+    s, events = g.apply(s, Move("move", 0, {"crate": 0, "at": 0, "into": 3}))
     assert s.phase == g.OVER and s.result == "lost" and s.why == "time_ran_out" and g.score(s) is None
     assert g.payouts(s)["winners"] == []
     refused(s, Move("pass", 0, {}), "over")
@@ -139,7 +139,7 @@ def test_sorting_the_last_drink_wins_at_once_and_scores_yen_and_set_aside_cards(
     s = replace(started(), crates=tuple(crates), deck=("square_bottle", "tall_can"), aside=("red",), fives=2)
     assert not g.is_won(s)
     s = turned(s, "square_bottle")
-    s, events = g.apply(s, Move("move", 0, {"crate": 3, "slot": 3, "to": 1}))
+    s, events = g.apply(s, Move("move", 0, {"crate": 3, "at": 3, "into": 1}))
     assert s.result == "won" and events[-1].kind == "game_over"
     assert g.score(s) == 400 + 1000 + 2000 + 500 and g.payouts(s)["winners"] == [0]
 

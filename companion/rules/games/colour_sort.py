@@ -178,7 +178,7 @@ def _fix_moves(state: State, seat: int = 0) -> list[Move]:
 def _moves(state: State, seat: int = 0) -> list[Move]:
     """The card's drinks that can go to the same slot of another crate."""
     card = state.card
-    return [Move("move", 0, {"crate": i, "slot": s, "to": j})
+    return [Move("move", 0, {"crate": i, "at": s, "into": j})
             for i, c in enumerate(state.crates) for s, d in enumerate(c) if d and card and matches(d, card)
             for j in range(len(state.crates)) if j != i and state.crates[j][s] is None]
 
@@ -190,7 +190,7 @@ def _passes(state: State, seat: int) -> list[Move]:
 def _shifts(state: State, seat: int) -> list[Move]:
     if not state.fives:
         return []
-    return [Move("shift", 0, {"crate": i, "slot": s, "to_slot": t})
+    return [Move("shift", 0, {"crate": i, "at": s, "to_slot": t})
             for i, c in enumerate(state.crates) for s, d in enumerate(c) if d
             for t in NEIGHBOURS[s] if c[t] is None]
 
@@ -198,7 +198,7 @@ def _shifts(state: State, seat: int) -> list[Move]:
 def _swaps(state: State, seat: int) -> list[Move]:
     if not state.thousands:
         return []
-    return [Move("swap", 0, {"crate": i, "slot": s, "other": t})
+    return [Move("swap", 0, {"crate": i, "at": s, "other": t})
             for i, c in enumerate(state.crates) for s in range(SLOTS) for t in range(s + 1, SLOTS)
             if c[s] and c[t]]
 
@@ -237,11 +237,12 @@ def is_won(state: State) -> bool:
 
 # --- applying moves ---------------------------------------------------------------------------
 
-def _index(move: Move, name: str, n: int, what: str) -> int:
-    v = arg_int(move, name)
-    if not 0 <= v < n:
-        raise IllegalMove(f"{name!r} must be {what} from 0 to {n - 1}, not {v}")
-    return v
+def _index(move: Move, name: str, n: int) -> int:
+    """A crate or slot number, 0 to n - 1."""
+    value = arg_int(move, name)
+    if not 0 <= value < n:
+        raise IllegalMove(f"{name} must be 0 to {n - 1}, not {value!r}")
+    return value
 
 
 def _colour(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -263,7 +264,7 @@ def _fill(state: State, move: Move) -> tuple[State, list[Event]]:
     state = replace(state, crates=crates)
     if k + 1 == len(state.drinks):
         state = _after_fill(state)
-    return state, [Event("filled", {"crate": c, "slot": s, "drink": d})]
+    return state, [Event("drink_drawn", {"crate": c, "slot": s, "drink": d})]
 
 
 def _after_fill(state: State) -> State:
@@ -274,8 +275,8 @@ def _after_fill(state: State) -> State:
 
 def _fix(state: State, move: Move) -> tuple[State, list[Event]]:
     n = len(state.crates) - 1
-    a, b = _index(move, "a", n, "an outer crate"), _index(move, "b", n, "an outer crate")
-    sa, sb = _index(move, "a_slot", SLOTS, "a slot"), _index(move, "b_slot", SLOTS, "a slot")
+    a, b = _index(move, "a", n), _index(move, "b", n)
+    sa, sb = _index(move, "a_slot", SLOTS), _index(move, "b_slot", SLOTS)
     if Move("fix", 0, {"a": a, "a_slot": sa, "b": b, "b_slot": sb}) not in _fix_moves(state):
         raise IllegalMove(f"swap one drink that makes its crate break the start rule (more than "
                           f"{state.options.max_share} alike) with a drink of another outer crate, so that the "
@@ -283,7 +284,7 @@ def _fix(state: State, move: Move) -> tuple[State, list[Event]]:
     state = replace(state, crates=swapped(state.crates, [(a, sa, b, sb)]), fixes=state.fixes + 1)
     if not _excess(state) or state.fixes >= state.options.fix_limit:
         state = replace(state, phase=DRAW, deck=state.cards)
-    return state, [Event("fixed", {"a": a, "a_slot": sa, "b": b, "b_slot": sb})]
+    return state, [Event("start_swap", {"a": a, "a_slot": sa, "b": b, "b_slot": sb})]
 
 
 def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -297,7 +298,7 @@ def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
 
 def _move(state: State, move: Move) -> tuple[State, list[Event]]:
     n = len(state.crates)
-    i, s, j = _index(move, "crate", n, "a crate"), _index(move, "slot", SLOTS, "a slot"), _index(move, "to", n, "a crate")
+    i, s, j = _index(move, "crate", n), _index(move, "at", SLOTS), _index(move, "into", n)
     d = state.crates[i][s]
     if d is None or not matches(d, state.card):
         raise IllegalMove(f"move a drink matching the {state.card} card: crate {i} slot {s} holds none")
@@ -305,7 +306,7 @@ def _move(state: State, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove(f"the drink must go to the same slot ({s}) of another crate, and there it must be empty")
     crates = swapped(state.crates, [(i, s, j, s)])
     state = replace(state, crates=crates, card=None)
-    return _after_move(state, [Event("moved", {"drink": d, "crate": i, "slot": s, "to": j})])
+    return _after_move(state, [Event("drink_moved", {"drink": d, "crate": i, "at": s, "into": j})])
 
 
 def _pass(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -315,8 +316,8 @@ def _pass(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _shift(state: State, move: Move) -> tuple[State, list[Event]]:
-    i = _index(move, "crate", len(state.crates), "a crate")
-    s, t = _index(move, "slot", SLOTS, "a slot"), _index(move, "to_slot", SLOTS, "a slot")
+    i = _index(move, "crate", len(state.crates))
+    s, t = _index(move, "at", SLOTS), _index(move, "to_slot", SLOTS)
     if state.crates[i][s] is None or state.crates[i][t] is not None or t not in NEIGHBOURS[s]:
         raise IllegalMove("move a drink to an empty slot beside it or above or below it in the same crate "
                           "(not diagonally)")
@@ -325,19 +326,19 @@ def _shift(state: State, move: Move) -> tuple[State, list[Event]]:
     d = state.crates[i][s]
     state = replace(state, crates=swapped(state.crates, [(i, s, i, t)]), fives=state.fives - 1,
                     spent_fives=state.spent_fives + 1)
-    return _check_won(state, [Event("shifted", {"drink": d, "crate": i, "slot": s, "to_slot": t})])
+    return _check_won(state, [Event("shifted", {"drink": d, "crate": i, "at": s, "to_slot": t})])
 
 
 def _swap(state: State, move: Move) -> tuple[State, list[Event]]:
-    i = _index(move, "crate", len(state.crates), "a crate")
-    s, t = _index(move, "slot", SLOTS, "a slot"), _index(move, "other", SLOTS, "a slot")
+    i = _index(move, "crate", len(state.crates))
+    s, t = _index(move, "at", SLOTS), _index(move, "other", SLOTS)
     if s == t or state.crates[i][s] is None or state.crates[i][t] is None:
         raise IllegalMove("swap two drinks standing in two slots of the same crate")
     if not state.thousands:
         raise IllegalMove("swapping two drinks costs a 1,000-yen note and you have none left")
     state = replace(state, crates=swapped(state.crates, [(i, s, i, t)]), thousands=state.thousands - 1,
                     spent_thousands=state.spent_thousands + 1)
-    return _check_won(state, [Event("swapped_in_crate", {"crate": i, "slot": s, "other": t})])
+    return _check_won(state, [Event("swapped_in_crate", {"crate": i, "at": s, "other": t})])
 
 
 def _check_won(state: State, events: list[Event]) -> tuple[State, list[Event]]:
@@ -399,7 +400,7 @@ def view(state: State, viewer: int | None) -> dict:
         "coins": {"100": state.hundreds, "500": state.fives, "1000": state.thousands},
         "spent": {"500": state.spent_fives, "1000": state.spent_thousands},
         "home": [c for c in state.cards if state.crates and is_home(state, c)] if state.colours else [],
-        "fixes": state.fixes, "result": state.result, "why": state.why, "score": score(state),
+        "start_swaps": state.fixes, "result": state.result, "why": state.why, "score": score(state),
         "winners": [0] if state.result == "won" else [], "over": state.phase == OVER,
     }
 
@@ -451,7 +452,7 @@ GAME = Declared(
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: (state.name,),
     redraw=nothing_hidden, playout_cost=_playout_work,  # the deck's order is chance's alone; the crates are open
-    board_events=frozenset({"filled", "fixed", "moved", "shifted", "swapped_in_crate"}),
+    board_events=frozenset({"drink_drawn", "start_swap", "drink_moved", "shifted", "swapped_in_crate"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
