@@ -43,9 +43,10 @@ export function playerCard(p, view, { compact = false } = {}) {
 }
 
 // Everything else the view tells about the table: a pot, cards in the middle, the supply...
-function tablePanel(view) {
+// (``drawn``: fields a game's own renderer draws itself.)
+export function tablePanel(view, drawn = new Set()) {
   const st = view.state;
-  const keys = Object.keys(st).filter((k) => !TABLE_SHOWN.has(k) && !isLast(k) && !blank(st[k]));
+  const keys = Object.keys(st).filter((k) => !TABLE_SHOWN.has(k) && !drawn.has(k) && !isLast(k) && !blank(st[k]));
   if (!keys.length) return null;
   return h("section", { class: "panel table-fields", testid: "table-fields" },
     h("h2", {}, t("table.title")), fieldList(st, keys, st));
