@@ -78,7 +78,7 @@ def test_refused_moves_change_nothing():
     refused(s, Move("move", 0, {"crate": 9, "at": 0, "into": 3}), "crate must be 0 to 3")
     refused(s, Move("pass", 0, {}), "pass only when none can")
     refused(s, Move("shift", 0, {"crate": 0, "at": 0, "to_slot": 1}), "empty slot beside it")
-    refused(s, Move("swap", 0, {"crate": 3, "at": 0, "other": 1}), "two drinks")
+    refused(s, Move("swap_two", 0, {"crate": 3, "slots": [0, 1]}), "two drinks")
     refused(s, Move("draw", CHANCE, {"card": "red"}), "draw")
     assert s == before
 
@@ -90,12 +90,16 @@ def test_special_actions_cost_their_own_coin_and_stop_when_it_is_gone():
     s1, _ = g.apply(s, Move("shift", 0, {"crate": 0, "at": 0, "to_slot": 2}))
     assert s1.crates[0][2] == "mint-stubby_can" and s1.fives == 2 and s1.yen == 3400 and s1.phase == g.MOVE
     refused(s, Move("shift", 0, {"crate": 0, "at": 5, "to_slot": 2}), "not diagonally")
-    s2, _ = g.apply(s, Move("swap", 0, {"crate": 1, "at": 0, "other": 5}))
+    s2, _ = g.apply(s, Move("swap_two", 0, {"crate": 1, "slots": [0, 5]}))
     assert s2.crates[1][0] == s.crates[1][5] and s2.thousands == 1 and s2.yen == 2900
     broke = replace(s, fives=0, thousands=0)
     refused(broke, Move("shift", 0, {"crate": 0, "at": 0, "to_slot": 2}), "500-yen coin")
-    refused(broke, Move("swap", 0, {"crate": 1, "at": 0, "other": 5}), "1,000-yen note")
-    assert not [m for m in g.legal_moves(broke, 0) if m.kind in ("shift", "swap")]
+    refused(broke, Move("swap_two", 0, {"crate": 1, "slots": [0, 5]}), "1,000-yen note")
+    assert not [m for m in g.legal_moves(broke, 0) if m.kind == "shift"] and not g.composite_moves(broke, 0)
+    pickers = g.composite_moves(s, 0)       # the middle crate holds one drink: nothing to swap there
+    assert [c["base"]["crate"] for c in pickers] == [0, 1, 2] and pickers[1]["pick"]["from"] == list(range(6))
+    assert pickers[0]["pick"]["from"] == [0, 1, 3, 4, 5]      # slot 2 of crate 0 is empty
+    refused(s, Move("swap_two", 0, {"crate": 1, "slots": [0]}), "two slots")
 
 
 def test_a_colour_card_whose_drinks_are_home_is_set_aside_and_buys_back_a_500():

@@ -27,9 +27,9 @@ from typing import Any, Literal, Mapping, Sequence
 
 from ...drinks import COLOURS, DRINK_IDS, SHAPES
 from ..declared import Declared, Kind, Phase, nothing_hidden
-from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from ..engine import CHANCE, ChanceSpec, Composite, Event, IllegalMove, Move, MoveInfo, Pending, uniform
 from ..options import Flag, GameOptions, Players, Whole, WholeIn
-from .common import arg_int, arg_text, drink, matches, seat_names, traits
+from .common import arg_int, arg_list, arg_text, drink, matches, seat_names, traits
 from .pura_crates import SLOTS, Crates, crate_excess, offending, swapped
 from .tower_turns import to_act
 
@@ -195,12 +195,19 @@ def _shifts(state: State, seat: int) -> list[Move]:
             for t in NEIGHBOURS[s] if c[t] is None]
 
 
-def _swaps(state: State, seat: int) -> list[Move]:
+def _swaps(state: State, seat: int) -> list[Composite]:
+    """Swaps of two drinks of one crate (up to 15 a crate, too many for buttons): one picker per
+    crate holding two drinks or more, its drinks' slots to pick two of."""
     if not state.thousands:
         return []
-    return [Move("swap", 0, {"crate": i, "at": s, "other": t})
-            for i, c in enumerate(state.crates) for s in range(SLOTS) for t in range(s + 1, SLOTS)
-            if c[s] and c[t]]
+    found = []
+    for i, c in enumerate(state.crates):
+        full = [s for s, d in enumerate(c) if d]
+        if len(full) >= 2:
+            found.append(Composite("swap_two", {"arg": "slots", "from": full, "min": 2, "max": 2,
+                                                "shows": [c[s] for s in full]},
+                                   base={"crate": i}, price={"2": 1000}))
+    return found
 
 
 # --- where drinks belong ----------------------------------------------------------------------
@@ -331,7 +338,10 @@ def _shift(state: State, move: Move) -> tuple[State, list[Event]]:
 
 def _swap(state: State, move: Move) -> tuple[State, list[Event]]:
     i = _index(move, "crate", len(state.crates))
-    s, t = _index(move, "at", SLOTS), _index(move, "other", SLOTS)
+    slots = arg_list(move, "slots")
+    if len(slots) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < SLOTS for x in slots):
+        raise IllegalMove(f"'slots' must name two slots of the crate, each 0 to {SLOTS - 1}, not {list(slots)!r}")
+    s, t = slots
     if s == t or state.crates[i][s] is None or state.crates[i][t] is None:
         raise IllegalMove("swap two drinks standing in two slots of the same crate")
     if not state.thousands:
@@ -448,7 +458,7 @@ GAME = Declared(
         Kind("move", _move, f"{RULE}: SPIELABLAUF", phases=(MOVE,), listed=_moves),
         Kind("pass", _pass, f"{RULE}: SPIELABLAUF", phases=(MOVE,), listed=_passes),
         Kind("shift", _shift, f"{RULE}: SONDERAKTIONEN", phases=(MOVE,), listed=_shifts, info=_shift_info),
-        Kind("swap", _swap, f"{RULE}: SONDERAKTIONEN", phases=(MOVE,), listed=_swaps, info=_swap_info),
+        Kind("swap_two", _swap, f"{RULE}: SONDERAKTIONEN", phases=(MOVE,), compose=_swaps, info=_swap_info),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: (state.name,),
     redraw=nothing_hidden, playout_cost=_playout_work,  # the deck's order is chance's alone; the crates are open
