@@ -146,8 +146,8 @@ def test_the_camera_rests_while_no_game_that_throws_into_the_tower_is_in_play(tm
         assert after["read"] == rest["read"] >= read
         assert client.get(f"/api/games/{metro}/view").json()["tower"] is False
         assert {t["id"]: t["tower"] for t in client.get("/api/game-types").json()} == {
-            "pocari_bet": True, "jasmine_tea": True, "melon_soda": True, "vending_poker": True, "chocolate_milk": True,
-            "pura": True, "upside_down_tower": False, "lemon_squash": False, "tokyo_metro": False,
-            "osaka_metro": False, "metro_drinks": True, "izakaya": False,
+            "pocari_bet": True, "jasmine_tea": True, "melon_soda": True, "vending_poker": True,
+            "chocolate_milk": True, "pura": True, "upside_down_tower": False, "lemon_squash": False,
+            "tokyo_metro": False, "osaka_metro": False, "metro_drinks": True, "izakaya": False,
             # issue 31's crate games
-            "exploding_cans": False, "bottle_square": False}
+            "exploding_cans": False, "bottle_square": False, "colour_sort": False}

@@ -446,10 +446,49 @@ def _bottle_square():
     return g, configs, lambda s: 0, places, lambda s: {}, None, check
 
 
+def _colour_sort():
+    from companion.rules.games import colour_sort as g
+
+    configs = [{}, {"layout": list(g.LAYOUT_EXAMPLE)}, {"options": {"colours": 4, "same_position": True}},
+               {"options": {"win": "any", "fix_limit": 0, "thousands": 6, "hundreds": 2}},
+               {"options": {"colours": 5, "refund_first": "500", "card_value": 1000}}]
+
+    def money(s):
+        o = s.options
+        spent_100s = o.time_coins - s.hundreds      # the time track's coins gone at the rounds' ends
+        return (s.hundreds + spent_100s) * 100 + (s.fives + s.spent_fives) * 500 \
+            + (s.thousands + s.spent_thousands) * 1000
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for i, c in enumerate(s.crates):
+            for d in c:
+                if d:
+                    where[d].append(f"crate {i}")
+        for d, w in where.items():
+            if not w:     # colours not in play and drinks not drawn yet: in the box
+                assert s.phase in (g.LEAVE, g.FILL) or d.split("-")[0] not in s.colours
+                w.append("box")
+        return where
+
+    def check(s):
+        o = s.options
+        assert len(s.crates) == o.crates and all(len(c) == 6 for c in s.crates)
+        assert (s.fives + s.spent_fives, s.thousands + s.spent_thousands) == (o.fives, o.thousands)
+        assert 0 <= s.hundreds <= o.time_coins and s.round == o.time_coins - s.hundreds + 1
+        assert len(s.deck) + len(s.aside) + (s.card is not None) <= len(s.cards)
+        assert (s.phase == g.MOVE) == (s.card is not None)
+        if s.phase == g.OVER:
+            assert (s.result == "won") == g.is_won(s)
+            assert s.result == "won" or s.hundreds == 0
+
+    return g, configs, money, places, lambda s: {}, None, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
-    "exploding_cans": _exploding, "bottle_square": _bottle_square}
+    "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort}
 
 
 # --- the playout ---------------------------------------------------------------------------

@@ -43,10 +43,11 @@ export function playerCard(p, view, { compact = false } = {}) {
 }
 
 // Everything else the view tells about the table: a pot, cards in the middle, the supply...
-// (`drawn`: fields a game's own renderer draws elsewhere.)
+// (`drawn`: fields a game's own renderer draws itself, as a list or a Set.)
 export function tablePanel(view, drawn = []) {
   const st = view.state;
-  const keys = Object.keys(st).filter((k) => !TABLE_SHOWN.has(k) && !isLast(k) && !blank(st[k]) && !drawn.includes(k));
+  const skip = new Set(drawn);
+  const keys = Object.keys(st).filter((k) => !TABLE_SHOWN.has(k) && !skip.has(k) && !isLast(k) && !blank(st[k]));
   if (!keys.length) return null;
   return h("section", { class: "panel table-fields", testid: "table-fields" },
     h("h2", {}, t("table.title")), fieldList(st, keys, st));

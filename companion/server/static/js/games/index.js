@@ -11,6 +11,7 @@
 //   joinAtTop: before the first move the join panel leads the whole table (else: the side column's top)
 //   feedBesideMoves: the feed of the night right under the moves (else: at the side column's top)
 import bottleSquare from "./bottle_square.js";
+import colourSort from "./colour_sort.js";
 import generic from "./generic.js";
 import explodingCans from "./exploding_cans.js";
 import izakaya from "./izakaya.js";
@@ -20,6 +21,7 @@ import tokyoMetro from "./tokyo_metro.js";
 const RENDERERS = {
   exploding_cans: explodingCans,
   bottle_square: bottleSquare,
+  colour_sort: colourSort,
   izakaya,
   pocari_bet: pocariBet,
   tokyo_metro: tokyoMetro,
