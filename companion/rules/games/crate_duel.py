@@ -143,7 +143,7 @@ def _lay(state: State, move: Move) -> tuple[State, list[Event]]:
     ids = COLOUR_IDS if side == 0 else SHAPE_IDS
     card = move.args.get("card")
     if card not in ids or card in state.cards[side]:
-        raise IllegalMove(f"lay a {SIDES[side]} card not yet laid, not {card!r}")
+        raise IllegalMove(f"lay a card not yet laid (the colours first, then the shapes), not {card!r}")
     state = replace(state, cards=_pair(state.cards, side, _pair(state.cards[side], k, card)))
     if _next_place(state) is None:
         state = replace(state, phase=PLAY)
@@ -157,19 +157,21 @@ def _acting(state: State) -> list[Pending]:
 
 
 def _waiting(state: State) -> str:
-    return f"an action or a pass by {state.names[state.turn]}"
+    name = state.names[state.turn]
+    return f"an action or a pass by {name}"
 
 
 def _crate_arg(move: Move) -> int:
     k = arg_int(move, "crate")
     if not 0 <= k < CRATES:
-        raise IllegalMove(f"'crate' must be 0 to {CRATES - 1}, not {k}")
+        most = CRATES - 1
+        raise IllegalMove(f"'crate' must be 0 to {most}, not {k}")
     return k
 
 
-def _spend(state: State, seat: int, what: str) -> State:
+def _spend(state: State, seat: int, refusal: str) -> State:
     if not state.coins[seat]:
-        raise IllegalMove(f"{what} costs a 500-yen coin and you have none left")
+        raise IllegalMove(refusal)
     return replace(state, coins=_pair(state.coins, seat, state.coins[seat] - 1),
                    bank=state.bank + state.options.coin)
 
@@ -196,8 +198,9 @@ def _throw(state: State, move: Move) -> tuple[State, list[Event]]:
     o = 1 - p
     drinks = state.placed[o][k]
     if not drinks:
-        raise IllegalMove(f"no drinks stand on {state.names[o]}'s card at crate {k}")
-    state = _spend(state, p, "throwing")
+        other = state.names[o]
+        raise IllegalMove(f"no drinks stand on {other}'s card at crate {k}")
+    state = _spend(state, p, "throwing costs a 500-yen coin and you have none left")
     state = replace(state, placed=_pair(state.placed, o, _pair(state.placed[o], k, ())), thrown=drinks,
                     thrown_from=(o, k), phase=DROP, last={"action": "throw", "seat": p, "crate": k})
     return state, [Event("throwing", {"seat": p, "crate": k, "drinks": list(drinks)})]
@@ -208,7 +211,7 @@ def _take_back(state: State, move: Move) -> tuple[State, list[Event]]:
     drinks = state.placed[p][k]
     if not drinks:
         raise IllegalMove(f"no drinks stand on your card at crate {k}")
-    state = _spend(state, p, "taking drinks back")
+    state = _spend(state, p, "taking drinks back costs a 500-yen coin and you have none left")
     state = replace(state, placed=_pair(state.placed, p, _pair(state.placed[p], k, ())),
                     supply=_pair(state.supply, p, tuple(sort_drinks(state.supply[p] + drinks))),
                     last={"action": "take_back", "seat": p, "crate": k})
@@ -326,8 +329,8 @@ def _discard(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _waiting_keep(state: State) -> str:
-    return f"{state.names[state.turn]} to discard drinks from crate {state.keeping[0]} down to " \
-           f"{state.options.crate_size}"
+    name, k, most = state.names[state.turn], state.keeping[0], state.options.crate_size
+    return f"{name} to discard drinks from crate {k} down to {most}"
 
 
 # --- listing -----------------------------------------------------------------------------------
@@ -372,7 +375,7 @@ def view(state: State, viewer: int | None) -> dict:
         "game": NAME, "phase": state.phase,
         "players": [{"seat": s, "name": state.names[s], "side": SIDES[s], "yen": state.yen(s),
                      "coins": state.coins[s], "supply": list(state.supply[s]), "passed": state.passed[s],
-                     "collected": sort_drinks(collected(state, s)), "turn": acting and state.turn == s}
+                     "won_drinks": sort_drinks(collected(state, s)), "turn": acting and state.turn == s}
                     for s in (0, 1)],
         "turn": state.turn if acting else None,
         "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in GAME.pending(state)],
