@@ -374,12 +374,12 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": NAME, "phase": state.phase,
         "players": [{"seat": s, "name": state.names[s], "side": SIDES[s], "yen": state.yen(s),
-                     "coins": state.coins[s], "supply": list(state.supply[s]), "passed": state.passed[s],
+                     "coins": state.coins[s], "supply": list(state.supply[s]), "has_passed": state.passed[s],
                      "won_drinks": sort_drinks(collected(state, s)), "turn": acting and state.turn == s}
                     for s in (0, 1)],
         "turn": state.turn if acting else None,
         "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in GAME.pending(state)],
-        "crates": [{"crate": k, "value": state.value(k), "colour_card": state.cards[0][k],
+        "crates": [{"crate": k, "worth_yen": state.value(k), "colour_card": state.cards[0][k],
                     "shape_card": state.cards[1][k], "colour_side": list(state.placed[0][k]),
                     "shape_side": list(state.placed[1][k]),
                     "points": list(state.points[k]) if state.points[k] else None,
