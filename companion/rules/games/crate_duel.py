@@ -363,8 +363,9 @@ def _place_info(state: State, move: Move) -> MoveInfo:
     if not (isinstance(k, int) and 0 <= k < CRATES and d in DRINK_IDS and p in (0, 1)):
         return MoveInfo()
     card = state.cards[p][k]
-    scores = bool(card) and matches(d, card)
-    return MoveInfo(why="why.crate_duel.place", params={"points": state.value(k) // 100 if scores else 0})
+    if not (card and matches(d, card)):
+        return MoveInfo()  # it scores nothing here (it still counts for the cards' payouts if the crate is won)
+    return MoveInfo(why="why.crate_duel.place", params={"points": state.value(k) // 100})
 
 
 # --- views -------------------------------------------------------------------------------------
