@@ -10,12 +10,14 @@
 //   overExtra(view) · overTitle (catalogue key)
 //   joinAtTop: before the first move the join panel leads the whole table (else: the side column's top)
 //   feedBesideMoves: the feed of the night right under the moves (else: at the side column's top)
+import crateDuel from "./crate_duel.js";
 import generic from "./generic.js";
 import izakaya from "./izakaya.js";
 import pocariBet from "./pocari_bet.js";
 import tokyoMetro from "./tokyo_metro.js";
 
 const RENDERERS = {
+  crate_duel: crateDuel,
   izakaya,
   pocari_bet: pocariBet,
   tokyo_metro: tokyoMetro,
