@@ -58,9 +58,9 @@ def test_worked_example_purple_at_300_and_stubby_cans_at_500():
               shapes=["short_can", "tall_can", "square_bottle", "not_tallest_bottle", "stubby_can", "tallest_bottle"])
     purple = next(d for d in s.supply[0] if d.startswith("purple-"))
     stubby = next(d for d in s.supply[1] if d.endswith("-stubby_can"))
-    assert g.move_info(s, Move("place", 0, {"crate": 2, "drink": purple})).params["points"] == 3
+    assert g.move_info(s, Move("place", 0, {"crate": 2, "drink": purple})).params["n"] == 3
     s = play(s, (0, "place", {"crate": 2, "drink": purple}))
-    assert g.move_info(s, Move("place", 1, {"crate": 4, "drink": stubby})).params["points"] == 5
+    assert g.move_info(s, Move("place", 1, {"crate": 4, "drink": stubby})).params["n"] == 5
     s = play(s, (1, "place", {"crate": 4, "drink": stubby}))
     assert g.crate_points(s, 2) == (3, 0) and g.crate_points(s, 4) == (0, 5)
 

@@ -365,7 +365,7 @@ def _place_info(state: State, move: Move) -> MoveInfo:
     card = state.cards[p][k]
     if not (card and matches(d, card)):
         return MoveInfo()  # it scores nothing here (it still counts for the cards' payouts if the crate is won)
-    return MoveInfo(why="why.crate_duel.place", params={"points": state.value(k) // 100})
+    return MoveInfo(why="why.crate_duel.place", params={"n": state.value(k) // 100})
 
 
 # --- views -------------------------------------------------------------------------------------
