@@ -406,6 +406,8 @@ def _crate_duel():
         for k in range(s.scored):  # a scored crate: its cards are empty, its drinks with the winner or gone
             assert not s.placed[0][k] and not s.placed[1][k]
             assert s.won_by[k] is not None or not s.contents[k]
+        for k in range(s.scored, 6):  # the six crates: each still upturned in the row, or scored once
+            assert s.won_by[k] is None and not s.contents[k] and s.points[k] is None
         if s.phase == g.OVER:
             assert s.scored == 6 and len(s.card_pays) == 12 and all(s.passed)
 
