@@ -4,8 +4,7 @@ how a new game joins them."""
 from __future__ import annotations
 
 from . import (chocolate_milk, crate_duel, izakaya, jasmine_tea, lemon_squash, melon_soda, pocari_bet, pura,
-               upside_down_tower,
-               vending_poker)
+               upside_down_tower, vending_poker)
 
 from ..metro import game as metro
 
