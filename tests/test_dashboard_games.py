@@ -48,6 +48,7 @@ SETUP = {
     "exploding_cans": {"seed": 3, "options": {"max_turns": 20}},       # 11 taps: six drinks placed by the first
     "bottle_square": {"seed": 15},                                     # the 36 drinks stood by chance, 8 takes
     "colour_sort": {"seed": 2, "options": {"hundreds": 1}},            # one round: fix-up swaps, the deck once
+    "crate_duel": {"seed": 3, "options": {"drinks_per_card": 1, "coins": 1}},  # 6 drinks each: about 30 taps
     # The modular sets (rule book 000): each system with the other's action cards, one round
     # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
     # cards are played in test_dashboard_metro_variants.

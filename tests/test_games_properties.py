@@ -485,10 +485,52 @@ def _colour_sort():
     return g, configs, money, places, lambda s: {}, None, check
 
 
+def _crate_duel():
+    from companion.rules.games import crate_duel as g
+
+    configs = [{"names": ["A", "B"]}, {"names": ["A", "B"], "options": {"drinks_per_card": 1, "crate_size": 2}},
+               {"names": ["A", "B"], "options": {"first": "shape", "crate_yen": True, "coins": 8}}]
+
+    def money(s):
+        return s.bank + sum(s.yen(p) for p in (0, 1))
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for p in (0, 1):
+            for d in s.supply[p]:
+                where[d].append(f"supply {p}")
+            for k, ds in enumerate(s.placed[p]):
+                for d in ds:
+                    where[d].append(f"card {p}/{k}")
+        for k, ds in enumerate(s.contents):
+            for d in ds:
+                where[d].append(f"crate {k}")
+        for d in (s.keeping[1] if s.keeping else ()):
+            where[d].append("keeping")
+        for name, ds in (("tower", s.tower.inside), ("thrown", s.thrown), ("discarded", s.discarded), ("box", s.box)):
+            for d in ds:
+                where[d].append(name)
+        return where
+
+    def check(s):
+        assert min(s.coins) >= 0 and s.bank >= 0
+        assert all(len(c) <= s.options.crate_size for c in s.contents)
+        for k in range(s.scored):  # a scored crate: its cards are empty, its drinks with the winner or gone
+            assert not s.placed[0][k] and not s.placed[1][k]
+            assert s.won_by[k] is not None or not s.contents[k]
+        for k in range(s.scored, 6):  # the six crates: each still upturned in the row, or scored once
+            assert s.won_by[k] is None and not s.contents[k] and s.points[k] is None
+        if s.phase == g.OVER:
+            assert s.scored == 6 and len(s.card_pays) == 12 and all(s.passed)
+
+    return g, configs, money, places, lambda s: {}, None, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
-    "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort}
+    "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort,
+    "crate_duel": _crate_duel}
 
 
 # --- the playout ---------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 //   feedBesideMoves: the feed of the night right under the moves (else: at the side column's top)
 import bottleSquare from "./bottle_square.js";
 import colourSort from "./colour_sort.js";
+import crateDuel from "./crate_duel.js";
 import generic from "./generic.js";
 import explodingCans from "./exploding_cans.js";
 import izakaya from "./izakaya.js";
@@ -22,6 +23,7 @@ const RENDERERS = {
   exploding_cans: explodingCans,
   bottle_square: bottleSquare,
   colour_sort: colourSort,
+  crate_duel: crateDuel,
   izakaya,
   pocari_bet: pocariBet,
   tokyo_metro: tokyoMetro,
