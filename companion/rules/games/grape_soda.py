@@ -228,7 +228,7 @@ def _step(state: State, move: Move) -> tuple[State, list[Event]]:
     for f in over:
         state = _put(state, *f, None)
     state = replace(state, seats=set_at(state.seats, p, taken=me.taken + tuple(taken)), drink_done=True,
-                    last={"action": "step", "drink": d, "from": [fx, fy], "to": [tx, ty], "taken": taken})
+                    last={"action": "step", "drink": d, "fx": fx, "fy": fy, "tx": tx, "ty": ty, "taken": taken})
     events = [Event("stepped", {"seat": p, "drink": d, "fx": fx, "fy": fy, "tx": tx, "ty": ty})]
     if taken:
         events.append(Event("jumped", {"seat": p, "drinks": taken, "total": len(me.taken) + len(taken)}))
@@ -296,7 +296,7 @@ def view(state: State, viewer: int | None) -> dict:
                     for p, s in enumerate(state.seats)],
         "turn": turn, "to_win": need,
         "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in GAME.pending(state)],
-        "grid": grid_rows(state), "crates": [list(p) for p in state.layout],
+        "crate_grid": grid_rows(state), "crate_places": [list(p) for p in state.layout],
         "crate_slots": [list(c) for c in state.slots],
         "crate_moved": state.crate_moved, "drink_done": state.drink_done,
         "last": dict(state.last) if state.last else None,
