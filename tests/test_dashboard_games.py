@@ -44,7 +44,8 @@ SETUP = {
     "upside_down_tower": {"seed": 3, "options": {"max_rounds": 2}},    # 32 taps
     "lemon_squash": {"seed": 3, "options": {"max_rounds": 5}},         # 10 taps
     "jasmine_tea": {"seed": 3, "options": {"rounds": 2}},              # 18 taps (8 on phones)
-    "izakaya": {"seed": 3, "options": {"max_rounds": 1}},              # one bid and one action phase
+    "izakaya": {"seed": 3, "options": {"max_rounds": 1}},
+    "grape_soda": {"seed": 3, "options": {"max_rounds": 3}},           # 12 taps: a crate and a drink a turn              # one bid and one action phase
     # The modular sets (rule book 000): each system with the other's action cards, one round
     # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
     # cards are played in test_dashboard_metro_variants.
