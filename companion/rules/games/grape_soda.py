@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from ...drinks import CARD_IDS, DRINK_IDS
-from ..declared import Declared, Kind, Phase, nothing_hidden
+from ..declared import Declared, Kind, Phase
 from ..engine import Event, IllegalMove, Move, Pending
 from ..options import GameOptions, Items, Players, Whole, WholeIn
 from .common import arg_drink, arg_int, seat_names, set_at, sort_drinks, top, traits
@@ -292,7 +292,7 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": NAME, "phase": state.phase, "round": state.round, "max_rounds": state.options.max_rounds,
         "players": [{"seat": p, "name": s.name, "colour": s.colour, "supply": list(s.supply),
-                     "taken": list(s.taken), "progress": len(s.taken), "turn": p == turn}
+                     "taken": list(s.taken), "turn": p == turn}
                     for p, s in enumerate(state.seats)],
         "turn": turn, "to_win": need,
         "to_act": [{"actor": w.actor, "secret_for": w.secret_for} for w in GAME.pending(state)],
@@ -330,7 +330,7 @@ GAME = Declared(
         Kind("step", _step, f"{RULE}: STELLEN ODER BEWEGEN", phases=(PLAY,), listed=_steps),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: tuple(s.name for s in state.seats),
-    redraw=nothing_hidden,  # everything lies open on the table
+    # No estimates: the game pays no yen, and an estimate of final yen would say nothing.
     board_events=frozenset({"placed", "stepped", "crate_moved"}),
 )
 

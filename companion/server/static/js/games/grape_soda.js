@@ -22,7 +22,9 @@ function gridPanel(st) {
   const body = rows.map((row, y) => h("tr", {}, h("th", {}, String(y)), ...row.map((cell, x) => {
     if (cell === null) return h("td", { class: "gs-gap" });
     const c = crate.get(`${x},${y}`);
+    const [cx, cy] = (st.crate_places || [])[c] || [];
     return h("td", { class: `gs-field gs-crate-${c}`, testid: `gs-field-${x}-${y}`, title: `(${x}, ${y})` },
+      cx === x && cy === y ? h("span", { class: "gs-crate-no", testid: `gs-crate-${c}` }, String(c)) : null,
       cell ? drinkSvg(cell, "gs-drink") : null);
   })));
   return h("section", { class: "panel gs-grid", testid: "grape-soda-grid" },
