@@ -312,9 +312,12 @@ def payouts(state: State) -> dict:
 # --- the declaration --------------------------------------------------------------------------
 
 def _waiting(state: State) -> str:
-    parts = [w for w, done in (("a crate moved", state.crate_moved),
-                               ("a drink placed or moved", state.drink_done)) if not done]
-    return f"{state.seats[state.turn].name}: {' and '.join(parts)}"
+    name = state.seats[state.turn].name
+    if not state.crate_moved and not state.drink_done:
+        return f"{name} to move a crate and to place or move a drink"
+    if not state.crate_moved:
+        return f"{name} to move a crate"
+    return f"{name} to place or move a drink"
 
 
 GAME = Declared(
