@@ -138,3 +138,11 @@ def test_options_that_cannot_be_played_are_refused():
     s = g.setup({"names": list("ABC"), "options": {"players": 3, "colours": [0, 1, 2], "first_player": 2}})
     assert [x.colour for x in s.seats] == ["black", "white", "mint"] and s.turn == 2
     assert s.options.to_win(3) == 4 and g.Options().to_win(6) == 3
+
+
+def test_one_jump_takes_a_line_of_two_other_colours():
+    s = g.setup({"names": ["A", "B", "C"], "options": {"players": 3}})
+    s = stand(s, ("purple-stubby_can", 5, 5), ("red-stubby_can", 4, 4), ("blue-stubby_can", 3, 3))
+    assert [x.colour for x in s.seats] == ["purple", "red", "blue"]
+    s = play(s, "step", 0, fx=5, fy=5, tx=2, ty=2)
+    assert s.seats[0].taken == ("red-stubby_can", "blue-stubby_can") and s.at(2, 2) == "purple-stubby_can"
