@@ -150,4 +150,5 @@ def test_the_camera_rests_while_no_game_that_throws_into_the_tower_is_in_play(tm
             "chocolate_milk": True, "pura": True, "upside_down_tower": False, "lemon_squash": False,
             "tokyo_metro": False, "osaka_metro": False, "metro_drinks": True, "izakaya": False,
             # issue 31's crate games
-            "exploding_cans": False, "bottle_square": False, "colour_sort": False, "crate_duel": True}
+            "exploding_cans": False, "bottle_square": False, "colour_sort": False, "crate_duel": True,
+            "grape_soda": False}

@@ -526,11 +526,50 @@ def _crate_duel():
     return g, configs, money, places, lambda s: {}, None, check
 
 
+def _grape():
+    from companion.rules.games import grape_soda as g
+    from companion.rules.games.grape_soda_grid import connected, size
+
+    # Short games: a few rounds, few drinks to take (docs/rules-notes.md, GRAPE SODA).
+    configs = [{"names": ["A", "B"], "options": {"max_rounds": 5, "win_counts": [2]}},
+               {"names": list("ABC"), "options": {"players": 3, "max_rounds": 3, "first_player": 1}},
+               {"names": list("ABCDEF"), "options": {"players": 6, "max_rounds": 2, "colours": [0, 1, 2, 3, 4, 5]}}]
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        used = {x.colour for x in s.seats}
+        for c, crate in enumerate(s.slots):
+            for k, d in enumerate(crate):
+                if d:
+                    where[d].append(f"crate {c} slot {k}")
+        for p, x in enumerate(s.seats):
+            for d in x.supply:
+                where[d].append(f"supply {p}")
+            for d in x.taken:
+                assert g.colour_of(d) != x.colour
+                where[d].append(f"taken {p}")
+        for d, w in where.items():
+            if g.colour_of(d) not in used:
+                w.append("box")
+        return where
+
+    def check(s):
+        # the six crates: one group, none overlapping, within the bounds every layout keeps
+        assert len(s.layout) == 6 and connected(s.layout) and min(min(p) for p in s.layout) == 0
+        w, h = size(s.layout)
+        assert w <= 12 and h <= 18 and len(s.slots) == 6 and all(len(c) == 6 for c in s.slots)
+        need = s.options.to_win(len(s.seats))
+        assert all(len(x.taken) < need for x in s.seats) or s.end == "taken"
+        assert s.round <= s.options.max_rounds
+
+    return g, configs, lambda s: 0, places, lambda s: {}, None, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
     "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort,
-    "crate_duel": _crate_duel}
+    "crate_duel": _crate_duel, "grape_soda": _grape}
 
 
 # --- the playout ---------------------------------------------------------------------------

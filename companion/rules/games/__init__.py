@@ -3,15 +3,15 @@ TOKYO METRO, which lives in its own package, is registered here too). docs/addin
 how a new game joins them."""
 from __future__ import annotations
 
-from . import (bottle_square, chocolate_milk, colour_sort, crate_duel, exploding_cans, izakaya, jasmine_tea,
-               lemon_squash, melon_soda, pocari_bet, pura, upside_down_tower, vending_poker)
+from . import (bottle_square, chocolate_milk, colour_sort, crate_duel, exploding_cans, grape_soda, izakaya,
+               jasmine_tea, lemon_squash, melon_soda, pocari_bet, pura, upside_down_tower, vending_poker)
 
 from ..metro import game as metro
 
 GAMES = {g.name: g
          for g in (*(m.GAME for m in (
               pocari_bet, jasmine_tea, melon_soda, vending_poker, upside_down_tower, chocolate_milk, pura,
-              lemon_squash, izakaya, exploding_cans, bottle_square, colour_sort, crate_duel)),
+              lemon_squash, izakaya, exploding_cans, bottle_square, colour_sort, crate_duel, grape_soda)),
                    metro.GAME, metro.OSAKA, metro.DRINKS)}
 
 

@@ -15,6 +15,7 @@ import colourSort from "./colour_sort.js";
 import crateDuel from "./crate_duel.js";
 import generic from "./generic.js";
 import explodingCans from "./exploding_cans.js";
+import grapeSoda from "./grape_soda.js";
 import izakaya from "./izakaya.js";
 import pocariBet from "./pocari_bet.js";
 import tokyoMetro from "./tokyo_metro.js";
@@ -24,6 +25,7 @@ const RENDERERS = {
   bottle_square: bottleSquare,
   colour_sort: colourSort,
   crate_duel: crateDuel,
+  grape_soda: grapeSoda,
   izakaya,
   pocari_bet: pocariBet,
   tokyo_metro: tokyoMetro,
