@@ -4,13 +4,13 @@ how a new game joins them."""
 from __future__ import annotations
 
 from . import (chocolate_milk, izakaya, jasmine_tea, lemon_squash, melon_soda, pocari_bet, pura, upside_down_tower,
-               vending_poker)
+               vending_poker, yuzu)
 
 from ..metro import game as metro
 
 GAMES = {g.name: g
          for g in (*(m.GAME for m in (pocari_bet, jasmine_tea, melon_soda, vending_poker, upside_down_tower,
-                                      chocolate_milk, pura, lemon_squash, izakaya)),
+                                      chocolate_milk, pura, lemon_squash, izakaya, yuzu)),
                    metro.GAME, metro.OSAKA, metro.DRINKS)}
 
 
