@@ -287,8 +287,9 @@ def view(state: State, viewer: int | None) -> dict:
     width = max((x for x, _ in at), default=-1) + 1
     height = max((y for _, y in at), default=-1) + 1
     rows = [[None] * width for _ in range(height)]
+    crate_at = [[None] * width for _ in range(height)]
     for (x, y), (k, s) in at.items():
-        rows[y][x] = {"drink": state.crates[k][s], "crate": k, "slot": s}
+        rows[y][x], crate_at[y][x] = state.crates[k][s], k
     players = []
     for p, name in enumerate(state.names):
         seen = _sees(state, viewer, p)
@@ -303,9 +304,9 @@ def view(state: State, viewer: int | None) -> dict:
         "crates": [list(c) for c in state.crates],
         "places": [{"crate": k, "x": x, "y": y, "turn": t, "movable": movable(state.places, k)}
                    for k, (x, y, t) in enumerate(state.places)],
-        "table": rows, "swaps_left": state.swaps_left, "turns": state.turns, "max_turns": state.options.max_turns,
+        "table": rows, "crate_at": crate_at, "swaps_left": state.swaps_left, "turns": state.turns, "max_turns": state.options.max_turns,
         "win_count": state.options.win_count, "sorted_crates": sorted_crates(state),
-        "teams": [list(t) for t in state.teams] if state.n > 3 else [],
+        "team_seats": [list(t) for t in state.teams] if state.n > 3 else [],
         "last": dict(state.last) if state.last else None, "result": state.result,
         "winners": list(state.winners), "score": score(state), "over": state.phase == OVER,
     }
