@@ -266,6 +266,8 @@ def _most(state: State) -> tuple[int, ...]:
 
 
 def _finish(state: State, result: str, winners: tuple[int, ...], events: list[Event]) -> tuple[State, list[Event]]:
+    if result == "won":  # the turn that won counts as played (the solo score counts it)
+        state = replace(state, turns=state.turns + 1)
     state = replace(state, phase=OVER, result=result, winners=winners, swaps_left=0)
     return state, events + [Event("game_over", {"result": result, "winners": list(winners),
                                                 "turns": state.turns})]
