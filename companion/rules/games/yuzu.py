@@ -26,7 +26,7 @@ from ...drinks import COLOURS, DRINK_IDS, SHAPES
 from ..declared import Declared, Kind, Phase
 from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
 from ..options import Flag, GameOptions, Items, Players, WholeIn
-from .common import arg_int, seat_names, sort_drinks, traits
+from .common import arg_int, seat_names, traits
 from .pura_crates import CRATES, SLOTS, Crates, swapped
 from .tower_turns import to_act
 from .yuzu_crates import LENGTH, START, Place, cells, grid, movable, neighbours, normalised, placements, why_not
@@ -97,7 +97,7 @@ def start(opts: Options, config: Mapping[str, Any]) -> State:
         crates = tuple(tuple(layout[c * SLOTS:(c + 1) * SLOTS]) for c in range(CRATES))
     state = State(opts, names, crates, teams=_teams(opts, n))
     if n == 1:
-        return state
+        return replace(state, colours=((),))
     if opts.blind:
         if opts.colours:
             raise IllegalMove("the blind variant draws the colours: leave option colours empty")

@@ -100,7 +100,8 @@ def connected(places: Sequence[Place]) -> bool:
     return len(seen) == len(places)
 
 
-def movable(places: Sequence[Place], crate: int) -> bool:
+@lru_cache(maxsize=1024)
+def movable(places: tuple[Place, ...], crate: int) -> bool:
     """A crate may be lifted (and so turned) only when the others stay in one group."""
     return connected([p for k, p in enumerate(places) if k != crate])
 
