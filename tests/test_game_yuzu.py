@@ -20,7 +20,7 @@ def game(n=2, layout=None, **options):
 
 
 def move_crate(seat, crate, x, y, turn):
-    return Move("move_crate", seat, {"crate": crate, "x": x, "y": y, "turn": turn})
+    return Move("move_crate", seat, {"crate": crate, "x": x, "y": y, "quarters": turn})
 
 
 def swap(seat, a, a_slot, b, b_slot):
@@ -89,7 +89,7 @@ def test_a_crate_goes_long_side_to_long_side_and_short_to_short():
     assert play(along, move_crate(0, 5, 6, 1, 0)).places[5] == (6, 1, 0)
     assert_illegal(s, move_crate(0, 5, 0, 6, 1), "same length")      # lying under crate 3: 3 wide against 2
     # with every crate upright, no crate can lie down: a lying crate's sides never meet one of their length
-    assert {m.args["turn"] for m in yuzu.legal_moves(s, 0)} == {0, 2}
+    assert {m.args["quarters"] for m in yuzu.legal_moves(s, 0)} == {0, 2}
 
 
 def test_a_crate_must_move_and_not_onto_another():

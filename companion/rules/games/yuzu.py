@@ -12,7 +12,7 @@ colour; the score is the turns it took.
 >>> s = setup({"names": ["Aki", "Ben"]})
 >>> s.phase, s.colours
 ('move', (('black', 'white', 'mint'), ('blue', 'red', 'purple')))
->>> s, _ = apply(s, Move("move_crate", 0, {"crate": 5, "x": 4, "y": 3, "turn": 2}))
+>>> s, _ = apply(s, Move("move_crate", 0, {"crate": 5, "x": 4, "y": 3, "quarters": 2}))
 >>> s.places[5], s.phase
 ((4, 3, 2), 'swap')
 """
@@ -149,7 +149,7 @@ def _colours_left(state: State) -> ChanceSpec:
 
 
 def _crate_moves(state: State, seat: int) -> list[Move]:
-    return [Move("move_crate", seat, {"crate": c, "x": x, "y": y, "turn": t})
+    return [Move("move_crate", seat, {"crate": c, "x": x, "y": y, "quarters": t})
             for k in range(CRATES) for c, x, y, t in placements(state.places, k, state.options.touching)]
 
 
@@ -189,14 +189,14 @@ def _bounded(move: Move, name: str, least: int, most: int) -> int:
 def _move_crate(state: State, move: Move) -> tuple[State, list[Event]]:
     k = _bounded(move, "crate", 0, CRATES - 1)
     x, y = _bounded(move, "x", -LENGTH, CRATES * LENGTH), _bounded(move, "y", -LENGTH, CRATES * LENGTH)
-    t = _bounded(move, "turn", 0, 3)
+    t = _bounded(move, "quarters", 0, 3)
     refused = why_not(state.places, k, (x, y, t), state.options.touching)
     if refused:
         raise IllegalMove(refused)
     places = normalised(tuple((x, y, t) if i == k else p for i, p in enumerate(state.places)))
     state = replace(state, places=places, phase=SWAP, swaps_left=state.options.swaps,
                     last={"action": "move_crate", "crate": k})
-    events = [Event("crate_moved", {"crate": k, "x": x, "y": y, "turn": t})]
+    events = [Event("crate_moved", {"crate": k, "x": x, "y": y, "quarters": t})]
     if not state.options.swaps:
         return _end_turn(state, events)
     return state, events
@@ -304,7 +304,7 @@ def view(state: State, viewer: int | None) -> dict:
         "game": NAME, "phase": state.phase, "players": players,
         "turn": state.turn if state.phase in (MOVE, SWAP) else None, "to_act": to_act(GAME.pending(state)),
         "crates": [list(c) for c in state.crates],
-        "places": [{"crate": k, "x": x, "y": y, "turn": t, "movable": movable(state.places, k)}
+        "places": [{"crate": k, "x": x, "y": y, "quarters": t, "movable": movable(state.places, k)}
                    for k, (x, y, t) in enumerate(state.places)],
         "table": rows, "crate_at": crate_at, "swaps_left": state.swaps_left, "turns": state.turns, "max_turns": state.options.max_turns,
         "win_count": state.options.win_count, "sorted_crates": sorted_crates(state),

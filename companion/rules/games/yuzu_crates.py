@@ -3,7 +3,7 @@ connectivity rules allow (the moves and the declaration are in yuzu.py).
 
 A crate is two slots wide and three long, its slots numbered row by row as in PURA
 (pura_crates.py): 0 1 / 2 3 / 4 5. On the table it stands at ``(x, y)`` (its top-left cell)
-turned ``turn`` quarter turns clockwise (0 or 2: upright, two wide; 1 or 3: lying, three wide).
+turned ``turn`` quarter turns clockwise (a move's ``quarters``) (0 or 2: upright, two wide; 1 or 3: lying, three wide).
 The cells are the table's grid, one drink each; ``y`` grows downwards. Two crates touch where
 they share a stretch of border; the group must stay in one piece while a crate is lifted, and a
 crate is put down with one of its sides against a side of the same length of another crate:

@@ -10,10 +10,10 @@ const CELL = 40;   // one slot, in drawing units
 const DRAWN = new Set(["table", "crate_at", "places", "crates"]);   // what the drawing shows already
 
 function crateNode(place) {
-  const wide = place.turn % 2 === 1;
+  const wide = place.quarters % 2 === 1;
   const [w, h2] = wide ? [3, 2] : [2, 3];
   return s("g", { "data-testid": `yz-crate-${place.crate}`, "data-x": String(place.x), "data-y": String(place.y),
-    "data-turn": String(place.turn), "data-movable": String(place.movable) },
+    "data-quarters": String(place.quarters), "data-movable": String(place.movable) },
   s("rect", { x: place.x * CELL + 2, y: place.y * CELL + 2, width: w * CELL - 4, height: h2 * CELL - 4, rx: 5,
     class: place.movable ? "yz-crate" : "yz-crate yz-fixed" }),
   s("text", { x: place.x * CELL + 6, y: place.y * CELL + 14, class: "yz-num" }, String(place.crate)));
