@@ -18,7 +18,6 @@ colour; the score is the turns it took.
 """
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Mapping
 
@@ -135,7 +134,6 @@ def _mover(state: State) -> list[Pending]:
 
 def _dealt_to(state: State) -> int:
     """The seat the next colour drawn face down is for (round the table until all have theirs)."""
-    k = colours_each(state.n)
     return min(range(state.n), key=lambda p: (len(state.colours[p]), p)) if state.n else 0
 
 
@@ -323,23 +321,6 @@ def _swap_info(state: State, move: Move) -> MoveInfo:
     return MoveInfo(why="why.yuzu.swap", params={"left": state.swaps_left})
 
 
-def redraw(state: State, viewer: int | None, rng: random.Random) -> State:
-    """Blind: the colours the viewer has not seen, drawn again among the others' seats."""
-    if not state.options.blind or state.phase == OVER:
-        return state
-    mine = set(state.colours[viewer]) if viewer is not None and viewer < state.n else set()
-    pool = [c for c in COLOUR_IDS if c not in mine]
-    rng.shuffle(pool)
-    colours = []
-    for p, cs in enumerate(state.colours):
-        if p == viewer:
-            colours.append(cs)
-        else:
-            colours.append(tuple(pool[:len(cs)]))
-            pool = pool[len(cs):]
-    return replace(state, colours=tuple(colours))
-
-
 # --- the declaration --------------------------------------------------------------------------
 
 GAME = Declared(
@@ -357,7 +338,8 @@ GAME = Declared(
         Kind("move_crate", _move_crate, f"{RULE}: Kisten bewegen", phases=(MOVE,), listed=_crate_moves),
         Kind("swap", _swap, f"{RULE}: Getränke tauschen", phases=(SWAP,), listed=_swap_moves, info=_swap_info),
     ),
-    view_of=view, payouts_of=payouts, seat_names=lambda state: state.names, redraw=redraw,
+    view_of=view, payouts_of=payouts, seat_names=lambda state: state.names,
+    # no redraw: nobody holds yen, so estimates of the final yen would tell nothing
     board_events=frozenset({"crate_moved", "drinks_swapped"}),
 )
 
