@@ -51,6 +51,7 @@ SETUP = {
     "crate_duel": {"seed": 3, "options": {"drinks_per_card": 1, "coins": 1}},  # 6 drinks each: about 30 taps
     "izakaya": {"seed": 3, "options": {"max_rounds": 1}},
     "grape_soda": {"seed": 3, "options": {"max_rounds": 3}},           # 12 taps: a crate and a drink a turn              # one bid and one action phase
+    "yuzu": {"seed": 3, "options": {"max_turns": 2}},                  # solo, two turns: 6 taps
     # The modular sets (rule book 000): each system with the other's action cards, one round
     # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
     # cards are played in test_dashboard_metro_variants.

@@ -565,11 +565,46 @@ def _grape():
     return g, configs, lambda s: 0, places, lambda s: {}, None, check
 
 
+def _yuzu():
+    from companion.rules.games import yuzu as g
+    from companion.rules.games import yuzu_crates as crates
+
+    configs = [{"names": ["A", "B"], "options": {"max_turns": 6}},
+               {"names": ["A"], "options": {"players": 1, "max_turns": 5}},
+               {"names": list("ABC"), "options": {"players": 3, "touching": "along", "max_turns": 5, "win_count": 4}},
+               {"names": list("ABCDE"), "options": {"players": 5, "blind": True, "max_turns": 6, "win_count": 3}}]
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for i, c in enumerate(s.crates):
+            for d in c:
+                where[d].append(f"crate {i}")
+        return where
+
+    def secrets(s):  # the blind variant's colours: no view shows another seat's
+        return {p: cs for p, cs in enumerate(s.colours) if cs} if s.options.blind and s.phase != g.OVER else {}
+
+    def check(s):
+        cells = [c for p in s.places for c in crates.cells(p)]
+        assert len(cells) == len(set(cells)) == 36, "crates overlap"
+        assert crates.connected(s.places), "the crates split into two groups"
+        assert min(x for x, _ in cells) == 0 and min(y for _, y in cells) == 0
+        colours = [c for cs in s.colours for c in cs]
+        assert len(colours) == len(set(colours))
+        viewer = s.turns % s.n  # one viewer a move keeps the playout fast
+        for p, shown in enumerate(x["colours"] for x in g.view(s, viewer)["players"]):
+            assert shown == (list(s.colours[p]) if viewer == p or not s.options.blind or s.phase == g.OVER else None)
+        if s.phase == g.OVER and s.result == "won" and s.n > 1:
+            assert any(g.best_in_a_crate(s, c) >= s.options.win_count for p in s.winners for c in s.colours[p])
+
+    return g, configs, lambda s: 0, places, secrets, None, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
     "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort,
-    "crate_duel": _crate_duel, "grape_soda": _grape}
+    "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu}
 
 
 # --- the playout ---------------------------------------------------------------------------

@@ -70,7 +70,19 @@ def secret_card_then_undo(client, gid, tokens, owner):
     return card, json.dumps(card["args"]["card"])
 
 
+def blind_colour_then_undo(client, gid, tokens, owner):
+    """YUZU, blind: each colour card is entered on its drawer's phone, seat 0 first."""
+    for p in range(owner + 1):
+        chance = view(client, gid, tokens[p])["chance"]
+        assert chance["secret"] is True
+        drawn = chance["outcomes"][-1]["move"]
+        move(client, gid, drawn, tokens[p])
+    assert view(client, gid, tokens[owner])["state"]["players"][owner]["colours"] == [drawn["args"]["colour"]]
+    return drawn, json.dumps(drawn["args"]["colour"])
+
+
 GAMES = {
+    "yuzu": ({"simulated": False, "options": {"blind": True, "players": 3}}, blind_colour_then_undo),
     "tokyo_metro": ({}, bid_then_undo),
     "jasmine_tea": ({}, bid_then_undo),
     "upside_down_tower": ({}, bid_then_undo),

@@ -19,6 +19,7 @@ import grapeSoda from "./grape_soda.js";
 import izakaya from "./izakaya.js";
 import pocariBet from "./pocari_bet.js";
 import tokyoMetro from "./tokyo_metro.js";
+import yuzu from "./yuzu.js";
 
 const RENDERERS = {
   exploding_cans: explodingCans,
@@ -29,6 +30,7 @@ const RENDERERS = {
   izakaya,
   pocari_bet: pocariBet,
   tokyo_metro: tokyoMetro,
+  yuzu,
   // One METRO engine plays three games; their views differ only in what the variant adds.
   osaka_metro: tokyoMetro,
   metro_drinks: tokyoMetro,
