@@ -148,4 +148,4 @@ def test_the_camera_rests_while_no_game_that_throws_into_the_tower_is_in_play(tm
         assert {t["id"]: t["tower"] for t in client.get("/api/game-types").json()} == {
             "pocari_bet": True, "jasmine_tea": True, "melon_soda": True, "vending_poker": True, "chocolate_milk": True,
             "pura": True, "upside_down_tower": False, "lemon_squash": False, "tokyo_metro": False,
-            "osaka_metro": False, "metro_drinks": True, "izakaya": False}
+            "osaka_metro": False, "metro_drinks": True, "izakaya": False, "genmaicha": False}

@@ -373,9 +373,56 @@ def _izakaya():
     return g, configs, money, places, secrets, None, check
 
 
+def _genmaicha():
+    from companion.rules.games import genmaicha as g
+    from companion.rules.games.genmaicha_recipes import GAPS, LINES
+
+    configs = [{"names": ["A", "B"], "options": {"rounds": 2}},
+               {"names": list("ABCD"), "options": {"matcha": True, "market": True, "rounds": 2}},
+               {"names": list("ABCDEF"), "options": {"bids_paid": "none", "market": True, "brand_paid_by": "brewer",
+                                                     "brand_left": "bank", "max_rebids": 0, "rounds": 2}}]
+
+    def money(s):
+        return s.bank + sum(x.yen for x in s.seats) + sum(s.lines) + sum(s.pots) + sum(b.amount for b in s.brands)
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for d in s.bag:
+            where[d].append("bag")
+        for k, c in enumerate(s.crates):
+            for d in c:
+                where[d].append(f"crate {k}")
+        for p, x in enumerate(s.seats):
+            for d in x.drinks:
+                where[d].append(f"seat {p}")
+        return where
+
+    def secrets(s):
+        return {p: s.bidding.amount(p) for p in range(len(s.seats))} if s.bidding else {}
+
+    def extra(s, p, rng):
+        # Several recipes at once (with a matcha gap now and then), from a random handful of drinks.
+        if s.phase != g.BREW or not s.seats[p].drinks:
+            return None
+        held = list(s.seats[p].drinks)
+        args = {"lines": tuple(rng.sample(LINES, rng.randint(1, 2))),
+                "drinks": tuple(rng.sample(held, rng.randint(1, min(6, len(held)))))}
+        if s.options.matcha and rng.random() < 0.5:
+            args["matcha"] = (rng.choice(GAPS),)
+        return Move("brew", p, args)
+
+    def check(s):
+        assert len(set(s.grid)) == len(s.grid) <= 9
+        assert all(0 <= v for v in s.lines) and all(0 <= v for v in s.pots)
+        assert s.phase == g.OVER or all(x.yen >= 0 for x in s.seats)
+        assert 1 <= s.round <= s.options.total_rounds
+
+    return g, configs, money, places, secrets, extra, check
+
+
 GAME_SPECS = {"jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker,
               "upside_down_tower": _upside, "chocolate_milk": _chocolate, "pura": _pura,
-              "lemon_squash": _lemon, "izakaya": _izakaya}
+              "lemon_squash": _lemon, "izakaya": _izakaya, "genmaicha": _genmaicha}
 
 
 # --- the playout ---------------------------------------------------------------------------

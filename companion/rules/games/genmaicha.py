@@ -29,7 +29,7 @@ from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pen
 from .common import (YEN_STEP, arg_drinks, arg_int, arg_list, arg_text, seat_in, seat_names, set_at, sort_drinks,
                      top)
 from .genmaicha_recipes import GAPS, LINES, gap_cells, line_cards, matcha_card, pick_cover, smallest_cover
-from .genmaicha_state import BID, BID_TIE, BREW, DEAL, DRAFT, FILL, OVER, Brand, Options, Seat, State
+from .genmaicha_state import BID, BID_TIE, BREW, DEAL, DRAFT, FILL, OVER, Brand, Options, Seat, State  # noqa: F401 - the phases, for tests
 from .sealed import Bidding, bid_moves, check_bid, redraw_bids
 
 NAME = "genmaicha"
