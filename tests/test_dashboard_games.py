@@ -45,6 +45,7 @@ SETUP = {
     "lemon_squash": {"seed": 3, "options": {"max_rounds": 5}},         # 10 taps
     "jasmine_tea": {"seed": 3, "options": {"rounds": 2}},              # 18 taps (8 on phones)
     "izakaya": {"seed": 3, "options": {"max_rounds": 1}},              # one bid and one action phase
+    "genmaicha": {"seed": 3, "options": {"rounds": 1, "drinks_per_crate": 2}},  # one round, 2 drinks a crate
     # The modular sets (rule book 000): each system with the other's action cards, one round
     # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
     # cards are played in test_dashboard_metro_variants.
