@@ -11,11 +11,13 @@
 //   joinAtTop: before the first move the join panel leads the whole table (else: the side column's top)
 //   feedBesideMoves: the feed of the night right under the moves (else: at the side column's top)
 import generic from "./generic.js";
+import genmaicha from "./genmaicha.js";
 import izakaya from "./izakaya.js";
 import pocariBet from "./pocari_bet.js";
 import tokyoMetro from "./tokyo_metro.js";
 
 const RENDERERS = {
+  genmaicha,
   izakaya,
   pocari_bet: pocariBet,
   tokyo_metro: tokyoMetro,
