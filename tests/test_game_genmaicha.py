@@ -220,3 +220,52 @@ def test_the_next_round_fills_the_crates_again_from_the_bag():
                              ("blue-short_can", "red-stubby_can", "mint-short_can")]), (100, 0), (0, 1))
     s = play(s, Move("done", 0, {}), Move("done", 1, {}))
     assert s.phase == gm.FILL and s.round == 2 and s.crates == ((), ()) and len(s.bag) == 30
+
+
+def ceremony_brewing():
+    """Seat 0 brews with the tea ceremony on; the hidden cards are the three not in GRID."""
+    return bid_and_take(filled([("white-tall_can", "red-short_can", "blue-square_bottle"),
+                                ("white-stubby_can", "mint-short_can", "black-tall_can")], ceremony=True),
+                        (100, 0), (0, 1))
+
+
+def test_tea_ceremony_a_drink_matching_a_hidden_card_buys_a_look_entered_on_the_phone():
+    """002 GENMAICHA, TEEZEREMONIE: the look is that player's secret."""
+    s = ceremony_brewing()
+    assert sorted(gm.view(s, None)["hidden_cards"][0]) == ["card", "column", "face_up", "seen_by"]
+    # hidden: square_bottle, not_tallest_bottle, tallest_bottle; a red short can matches none
+    assert_illegal(s, Move("peek", 0, {"column": 0, "drink": "red-short_can"}), "matches none")
+    s = play(s, Move("peek", 0, {"column": 0, "drink": "blue-square_bottle"}))
+    assert s.phase == gm.PEEK and gm.pending(s) == [Pending(CHANCE, secret_for=0)]
+    assert_illegal(s, chance("peek_card", card="blue"), "card")
+    s = play(s, chance("peek_card", card="tallest_bottle"))
+    assert s.phase == gm.BREW and "blue-square_bottle" in s.bag
+    assert gm.view(s, 0)["hidden_cards"][0]["card"] == "tallest_bottle"
+    assert gm.view(s, 1)["hidden_cards"][0]["card"] is None and gm.view(s, None)["hidden_cards"][0]["card"] is None
+    assert_illegal(s, Move("peek", 0, {"column": 0, "drink": "white-tall_can"}), "seen")
+
+
+def test_tea_ceremony_four_card_recipe_pays_500_and_turns_the_card_up_else_the_drinks_are_lost():
+    """002 GENMAICHA, TEEZEREMONIE: col0 is blue, white, black (+ the hidden card above it)."""
+    s = play(ceremony_brewing(), Move("done", 0, {}))
+    four = Move("brew", 1, {"lines": ["col0"], "ceremony": 0,
+                            "drinks": ["white-stubby_can", "black-tall_can", "mint-short_can"]})
+    # blue is missing: not even the column's three cards
+    assert_illegal(s, four, "do not brew")
+    s = bid_and_take(filled([("blue-tall_can", "black-square_bottle", "white-short_can"),
+                             ("red-short_can", "black-tallest_bottle", "mint-tall_can")], ceremony=True),
+                     (0, 100), (1, 0))
+    assert s.order == (1, 0)
+    # the black square bottle is the black ingredient and, if the card is the square bottle, the fourth
+    attempt = {"lines": ["col0"], "ceremony": 0, "drinks": ["blue-tall_can", "black-square_bottle", "white-short_can"]}
+    won = play(s, Move("done", 1, {}), Move("brew", 0, attempt))
+    # the companion does not know the card yet: the brewer enters it on the phone
+    assert won.phase == gm.REVEAL and gm.pending(won) == [Pending(CHANCE, secret_for=0)]
+    assert won.seats[0].yen == 500 + 400 and won.lines[3] == 300
+    won = play(won, chance("ceremony_card", card="square_bottle"))
+    assert won.seats[0].yen == 500 + 400 + 500 and won.revealed == (0,) and money(won) == 0
+    assert gm.view(won, None)["hidden_cards"][0] == {"column": 0, "face_up": True, "card": "square_bottle",
+                                                     "seen_by": []}
+    lost = play(s, Move("done", 1, {}), Move("brew", 0, attempt), chance("ceremony_card", card="tallest_bottle"))
+    assert lost.seats[0].yen == 500 + 400 and lost.revealed == () and (0, 0) in lost.seen
+    assert "black-square_bottle" in lost.bag and gm.view(lost, None)["hidden_cards"][0]["card"] is None

@@ -380,7 +380,8 @@ def _genmaicha():
     configs = [{"names": ["A", "B"], "options": {"rounds": 2}},
                {"names": list("ABCD"), "options": {"matcha": True, "market": True, "rounds": 2}},
                {"names": list("ABCDEF"), "options": {"bids_paid": "none", "market": True, "brand_paid_by": "brewer",
-                                                     "brand_left": "bank", "max_rebids": 0, "rounds": 2}}]
+                                                     "brand_left": "bank", "max_rebids": 0, "rounds": 2}},
+               {"names": list("ABC"), "options": {"ceremony": True, "rounds": 2}}]
 
     def money(s):
         return s.bank + sum(x.yen for x in s.seats) + sum(s.lines) + sum(s.pots) + sum(b.amount for b in s.brands)
@@ -401,7 +402,7 @@ def _genmaicha():
         return {p: s.bidding.amount(p) for p in range(len(s.seats))} if s.bidding else {}
 
     def extra(s, p, rng):
-        # Several recipes at once (with a matcha gap now and then), from a random handful of drinks.
+        # A four-card recipe now and then; several recipes at once (with a matcha gap now and then), from a random handful of drinks.
         if s.phase != g.BREW or not s.seats[p].drinks:
             return None
         held = list(s.seats[p].drinks)
@@ -409,6 +410,9 @@ def _genmaicha():
                 "drinks": tuple(rng.sample(held, rng.randint(1, min(6, len(held)))))}
         if s.options.matcha and rng.random() < 0.5:
             args["matcha"] = (rng.choice(GAPS),)
+        if s.options.ceremony and rng.random() < 0.5:
+            c = rng.randrange(3)
+            args["ceremony"], args["lines"] = c, (f"col{c}",)
         return Move("brew", p, args)
 
     def check(s):
@@ -416,6 +420,10 @@ def _genmaicha():
         assert all(0 <= v for v in s.lines) and all(0 <= v for v in s.pots)
         assert s.phase == g.OVER or all(x.yen >= 0 for x in s.seats)
         assert 1 <= s.round <= s.options.total_rounds
+        if s.options.ceremony:   # a hidden card shows only to those who looked, or to all once face up
+            for viewer in (None, *range(len(s.seats))):
+                for c, h in enumerate(g.view(s, viewer)["hidden_cards"]):
+                    assert h["card"] is None or c in s.revealed or (viewer, c) in s.seen
 
     return g, configs, money, places, secrets, extra, check
 

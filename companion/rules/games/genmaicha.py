@@ -11,8 +11,8 @@ colour and once as its shape; the drinks used go back into the bag; the line pay
 drops by 100. 3 rounds (4 with two players); the most yen wins, then the most drinks left.
 Variants: Matcha-iri (``matcha``: a row brewed with the card above or below one of its cards
 takes the yen in that gap) and the tea market (``market``: the first to brew a recipe may put a
-brand on it with a stake; the next other brewer's brew pays the owner). The tea ceremony is not
-built (docs/rules-notes.md, GENMAICHA).
+brand on it with a stake; the next other brewer's brew pays the owner). The tea ceremony (``ceremony``)
+is in genmaicha_ceremony.py.
 
 >>> s = setup({"names": ["Aki", "Ben"]})
 >>> s.phase, s.options.total_rounds, [s.seats[0].yen, s.seats[1].yen]
@@ -29,7 +29,8 @@ from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pen
 from .common import (YEN_STEP, arg_drinks, arg_int, arg_list, arg_text, seat_in, seat_names, set_at, sort_drinks,
                      top)
 from .genmaicha_recipes import GAPS, LINES, gap_cells, line_cards, matcha_card, pick_cover, smallest_cover
-from .genmaicha_state import BID, BID_TIE, BREW, DEAL, DRAFT, FILL, OVER, Brand, Options, Seat, State  # noqa: F401 - the phases, for tests
+from . import genmaicha_ceremony as ceremony
+from .genmaicha_state import BID, BID_TIE, BREW, DEAL, DRAFT, FILL, OVER, PEEK, REVEAL, Brand, Options, Seat, State  # noqa: F401 - the phases, for tests
 from .sealed import Bidding, bid_moves, check_bid, redraw_bids
 
 NAME = "genmaicha"
@@ -87,7 +88,7 @@ def _deal_card(state: State, move: Move) -> tuple[State, list[Event]]:
     state = replace(state, grid=state.grid + (card,))
     events = [Event("card_dealt", {"card": card, "cell": len(state.grid) - 1})]
     if len(state.grid) == 9:
-        state = _begin_round(state)
+        state = _begin_round(ceremony.start_hidden(state))
     return state, events
 
 
@@ -225,7 +226,8 @@ def _brew(state: State, move: Move) -> tuple[State, list[Event]]:
     if missing:
         raise IllegalMove(f"you do not have {', '.join(missing)}", move)
     needs = _needs(state, lines, gaps)
-    if pick_cover(needs, drinks) is None:
+    column = ceremony.check_attempt(state, move, lines)
+    if (pick_cover(needs, drinks) is None) if column is None else not ceremony.could_be(state, needs, drinks, column):
         raise IllegalMove(f"these drinks do not brew {', '.join(lines)}: each needs {', '.join(needs)}, one drink "
                           "per ingredient (a drink counts once as its colour and once as its shape), and every "
                           "drink named must be used", move)
@@ -260,7 +262,11 @@ def _brew(state: State, move: Move) -> tuple[State, list[Event]]:
     state = replace(state, seats=seats, lines=tuple(lines_yen), pots=tuple(pots), bank=bank,
                     bag=state.bag | set(drinks), brewed=state.brewed | set(lines), fresh=fresh,
                     brands=tuple(brands), last_brew=last)
-    return state, [Event("brewed", {**last, "line_yen": paid})] + events
+    events = [Event("brewed", {**last, "line_yen": paid})] + events
+    if column is not None:
+        state, more = ceremony.begin_attempt(state, p, column, needs, drinks)
+        events += more
+    return state, events
 
 
 def _brand(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -319,6 +325,12 @@ def _brew_list(state: State, seat: int) -> list[Move]:
                     found = smallest_cover(_needs(state, (line,), (g,)), held)
                     if found:
                         moves.append(Move("brew", seat, {"lines": (line,), "matcha": (g,), "drinks": found}))
+    if state.options.ceremony:
+        for c in range(3):
+            card = state.hidden[c] if (seat, c) in state.seen and c not in state.revealed else None
+            found = card and smallest_cover(_needs(state, (f"col{c}",), ()) + [card], held)
+            if found:
+                moves.append(Move("brew", seat, {"lines": (f"col{c}",), "ceremony": c, "drinks": found}))
     return moves
 
 
@@ -366,6 +378,7 @@ def view(state: State, viewer: int | None) -> dict:
         "bag": len(state.bag),
         "bidding": state.bidding.view(viewer) if state.bidding else None, "tied": list(state.tied),
         "order": list(state.order),
+        "hidden_cards": ceremony.view_hidden(state, viewer),
         "brands": [{"line": b.line, "seat": b.seat, "amount": b.amount} for b in state.brands],
         "last_brew": dict(state.last_brew) if state.last_brew else None,
         "final": dict(state.final) if state.final else None,
@@ -396,6 +409,10 @@ GAME = Declared(
               ends="when everyone has taken a crate"),
         Phase(BREW, "the player whose turn it is to brew", acting=_in_turn,
               ends="when everyone has finished brewing: the next round, or the end"),
+        Phase(PEEK, "the hidden card seen, entered on that player's phone", acting=ceremony.looker,
+              outcomes=ceremony.seen_cards, ends="when the card is entered: the player brews on"),
+        Phase(REVEAL, "the hidden card of a four-card recipe, entered on the brewer's phone", acting=ceremony.brewer,
+              outcomes=ceremony.tried_cards, ends="when the card is entered: the bonus, or the card stays hidden"),
         Phase(OVER, "nothing"),
     ),
     kinds=(
@@ -407,6 +424,10 @@ GAME = Declared(
         Kind("take_crate", _take_crate, f"{RULE}: BIETRUNDE", phases=(DRAFT,), listed=_crate_list),
         Kind("brew", _brew, f"{RULE}: BRÜHRUNDE", phases=(BREW,), listed=_brew_list, info=_brew_info),
         Kind("brand", _brand, f"{RULE}: TEEMARKT", phases=(BREW,), listed=_brand_list),
+        Kind("peek", ceremony.peek, f"{RULE}: TEEZEREMONIE", phases=(BREW,), listed=ceremony.peek_moves),
+        Kind("peek_card", ceremony.peek_card, f"{RULE}: TEEZEREMONIE", phases=(PEEK,), chance=True),
+        Kind("ceremony_card", ceremony.ceremony_card, f"{RULE}: TEEZEREMONIE", phases=(REVEAL,), chance=True,
+             open_events=("ceremony_won", "ceremony_failed")),
         Kind("done", _done, f"{RULE}: BRÜHRUNDE", phases=(BREW,), listed=_done_list),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],

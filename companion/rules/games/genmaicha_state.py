@@ -11,6 +11,7 @@ from .common import AroundTheTable
 from .sealed import Bidding
 
 DEAL, FILL, BID, BID_TIE, DRAFT, BREW, OVER = "deal", "fill", "bid", "bid_tie", "draft", "brew", "over"
+PEEK, REVEAL = "peek", "reveal"   # the tea ceremony: a hidden card seen by one player
 
 # Our copy of the rule book lacks the table of how many drinks go into each crate: our reading,
 # by player count (docs/rules-notes.md, GENMAICHA 1).
@@ -35,6 +36,8 @@ class Options(GameOptions):
     brand_min: WholeIn(100, 5000) = 100
     brand_paid_by: Literal["bank", "brewer"] = "bank"  # who pays the brand's owner a second stake
     brand_left: Literal["returned", "bank"] = "returned"  # a brand's stake at the game's end
+    ceremony: Flag = False                 # variant tea ceremony (hidden cards above the top row)
+    ceremony_bonus: Whole = 500
 
     @property
     def total_rounds(self) -> int:
@@ -84,5 +87,12 @@ class State(AroundTheTable):
     fresh: tuple[str, ...] = ()         # lines the brewer in turn brewed first in the game (may brand)
     brands: tuple[Brand, ...] = ()
     last_brew: Mapping[str, Any] | None = None
+    # The tea ceremony: the three cards left over lie face down above the columns. The companion
+    # learns one only when a player looks at it (entered on their phone) or tries it.
+    hidden: tuple[str | None, ...] = ()
+    seen: frozenset[tuple[int, int]] = frozenset()   # (seat, column) pairs: who has looked
+    revealed: tuple[int, ...] = ()                    # columns whose hidden card lies face up
+    looking: tuple[int, int] | None = None            # (seat, column) awaiting the card seen
+    attempt: Mapping[str, Any] | None = None          # a four-card brew awaiting its hidden card
     final: Mapping[str, Any] | None = None
     winners: tuple[int, ...] = ()
