@@ -1,10 +1,10 @@
 // GENMAICHA: the 3x3 grid of stock cards as it lies on the table -- each row's yen to its right,
-// each column's yen below it, the Matcha-iri yen in the gaps between a column's cards, a brand's
+// each column's yen below it, the tea ceremony's hidden cards above the columns, the Matcha-iri yen in the gaps between a column's cards, a brand's
 // owner and stake beside its recipe -- and the crates of the round with their drinks. Everything
 // else (moves, players, the final standings) the generic renderer draws.
 import { h } from "../dom.js";
 import { t, yen } from "../i18n.js";
-import { cardSvg, drinkSvg } from "../drinks.js";
+import { cardBackSvg, cardSvg, drinkSvg } from "../drinks.js";
 import generic from "./generic.js";
 
 function lineYen(st, line) {
@@ -25,6 +25,11 @@ export function gridPanel(view) {
   const st = view.state;
   if (!st.grid || !st.grid.length) return null;
   const rows = [];
+  if (st.hidden_cards) {   // the tea ceremony: the spare cards face down above the columns
+    rows.push(h("tr", { class: "gm-hidden" }, st.hidden_cards.map((c) => h("td", { class: "gm-card",
+      testid: `gm-hidden-${c.column}`, title: t("gm.hidden", { n: c.column }) },
+    c.card ? cardSvg(c.card, c.face_up ? "" : "gm-seen") : cardBackSvg()))));
+  }
   st.grid.forEach((cards, r) => {
     rows.push(h("tr", {}, [0, 1, 2].map((c) => h("td", { class: "gm-card", testid: `gm-card-${r}-${c}` },
       cards[c] ? cardSvg(cards[c]) : "")), lineYen(st, `row${r}`)));
@@ -48,7 +53,7 @@ export function cratesPanel(view) {
 // What the two panels draw is left out of the generic panel of the table's other fields, and so
 // is the bank: it pays out everything on the table at the start, so its figure (below zero)
 // tells the players nothing.
-const DRAWN = ["grid", "line_yen", "matcha_yen", "brands", "crates", "bag", "bank"];
+const DRAWN = ["grid", "line_yen", "matcha_yen", "brands", "crates", "bag", "bank", "hidden_cards"];
 
 export function side(view) {
   const rest = { ...view.state };
