@@ -82,7 +82,8 @@ def test_crates_fill_from_the_bag_to_the_option_drinks_per_crate_then_the_bids()
     """The fill table is missing from our copy: option drinks_per_crate (docs/rules-notes.md)."""
     s = dealt(2)
     assert len(gm.chance(s).outcomes) == 36
-    s = play(s, *(chance("draw", drink=d) for d in ("red-tall_can", "mint-tall_can", "white-tall_can", "black-tall_can")))
+    first = ("red-tall_can", "mint-tall_can", "white-tall_can", "black-tall_can")
+    s = play(s, *(chance("draw", drink=d) for d in first))
     assert s.crates == (("red-tall_can", "mint-tall_can", "white-tall_can"), ("black-tall_can",))
     assert_illegal(s, chance("draw", drink="red-tall_can"), "drink")
     s = play(s, chance("draw", drink="blue-tall_can"), chance("draw", drink="purple-tall_can"))
@@ -269,3 +270,10 @@ def test_tea_ceremony_four_card_recipe_pays_500_and_turns_the_card_up_else_the_d
     lost = play(s, Move("done", 1, {}), Move("brew", 0, attempt), chance("ceremony_card", card="tallest_bottle"))
     assert lost.seats[0].yen == 500 + 400 and lost.revealed == () and (0, 0) in lost.seen
     assert "black-square_bottle" in lost.bag and gm.view(lost, None)["hidden_cards"][0]["card"] is None
+
+
+def test_estimates_forget_the_hidden_cards_a_viewer_has_not_seen():
+    s = play(ceremony_brewing(), Move("peek", 0, {"column": 0, "drink": "blue-square_bottle"}),
+             chance("peek_card", card="tallest_bottle"))
+    assert gm.GAME.redraw(s, 0, None).hidden == ("tallest_bottle", None, None)
+    assert gm.GAME.redraw(s, 1, None).hidden == (None, None, None)

@@ -28,9 +28,11 @@ from ..declared import Declared, Kind, Phase
 from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
 from .common import (YEN_STEP, arg_drinks, arg_int, arg_list, arg_text, seat_in, seat_names, set_at, sort_drinks,
                      top)
-from .genmaicha_recipes import GAPS, LINES, gap_cells, line_cards, matcha_card, pick_cover, smallest_cover
+from .genmaicha_recipes import GAPS, LINES, line_cards, matcha_card, pick_cover, smallest_cover
 from . import genmaicha_ceremony as ceremony
-from .genmaicha_state import BID, BID_TIE, BREW, DEAL, DRAFT, FILL, OVER, PEEK, REVEAL, Brand, Options, Seat, State  # noqa: F401 - the phases, for tests
+# (every phase imported: the tests and the property playouts read them from this module)
+from .genmaicha_state import (BID, BID_TIE, BREW, DEAL, DRAFT, FILL, OVER, PEEK, REVEAL,  # noqa: F401
+                              Brand, Options, Seat, State)
 from .sealed import Bidding, bid_moves, check_bid, redraw_bids
 
 NAME = "genmaicha"
@@ -281,7 +283,8 @@ def _brand(state: State, move: Move) -> tuple[State, list[Event]]:
     yen = state.seats[p].yen
     if amount < o.brand_min or amount > yen or amount % YEN_STEP:
         raise IllegalMove(f"put {o.brand_min} to {yen} yen on a brand, in steps of {YEN_STEP}, not {amount}", move)
-    state = replace(state, seats=set_at(state.seats, p, yen=yen - amount), brands=state.brands + (Brand(line, p, amount),),
+    state = replace(state, seats=set_at(state.seats, p, yen=yen - amount),
+                    brands=state.brands + (Brand(line, p, amount),),
                     fresh=tuple(x for x in state.fresh if x != line))
     return state, [Event("branded", {"seat": p, "line": line, "amount": amount})]
 
@@ -391,6 +394,12 @@ def payouts(state: State) -> dict:
             "drinks_left": [len(s.drinks) for s in state.seats]}
 
 
+def _redraw(state: State, viewer: int | None, rng) -> State:
+    """What ``viewer`` cannot know drawn again: the other seats' sealed bids, and the hidden cards
+    of the tea ceremony they have not seen (forgotten: a playout draws them)."""
+    return ceremony.forget_unseen(redraw_bids(state, viewer, rng), viewer)
+
+
 def _playout_cost(state: State) -> int:
     return 4 * state.n * max(1, state.options.total_rounds - state.round + 1)
 
@@ -431,7 +440,7 @@ GAME = Declared(
         Kind("done", _done, f"{RULE}: BRÜHRUNDE", phases=(BREW,), listed=_done_list),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
-    redraw=redraw_bids, playout_cost=_playout_cost,
+    redraw=_redraw, playout_cost=_playout_cost,
     board_events=frozenset({"card_dealt", "crate_filled", "crate_taken", "brewed", "branded"}),
 )
 

@@ -144,3 +144,13 @@ def view_hidden(state: State, viewer: int | None) -> list[dict] | None:
              "seen_by": sorted(p for p, k in state.seen if k == c)}
             for c, h in enumerate(state.hidden or (None, None, None))]
 
+
+
+def forget_unseen(state: State, viewer: int | None) -> State:
+    """``state`` without the hidden cards ``viewer`` has not seen (for estimates: playouts then
+    draw them as chance, so an estimate cannot tell where a card lies)."""
+    if not state.options.ceremony or not state.hidden:
+        return state
+    hidden = tuple(h if c in state.revealed or (viewer, c) in state.seen else None
+                   for c, h in enumerate(state.hidden))
+    return replace(state, hidden=hidden)
