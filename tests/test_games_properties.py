@@ -600,11 +600,66 @@ def _yuzu():
     return g, configs, lambda s: 0, places, secrets, None, check
 
 
+def _genmaicha():
+    from companion.rules.games import genmaicha as g
+    from companion.rules.games.genmaicha_recipes import GAPS, LINES
+
+    configs = [{"names": ["A", "B"], "options": {"rounds": 2}},
+               {"names": list("ABCD"), "options": {"matcha": True, "market": True, "rounds": 2}},
+               {"names": list("ABCDEF"), "options": {"bids_paid": "none", "market": True, "brand_paid_by": "brewer",
+                                                     "brand_left": "bank", "max_rebids": 0, "rounds": 2}},
+               {"names": list("ABC"), "options": {"ceremony": True, "rounds": 2}}]
+
+    def money(s):
+        return s.bank + sum(x.yen for x in s.seats) + sum(s.lines) + sum(s.pots) + sum(b.amount for b in s.brands)
+
+    def places(s):
+        where = {d: [] for d in DRINK_IDS}
+        for d in s.bag:
+            where[d].append("bag")
+        for k, c in enumerate(s.crates):
+            for d in c:
+                where[d].append(f"crate {k}")
+        for p, x in enumerate(s.seats):
+            for d in x.drinks:
+                where[d].append(f"seat {p}")
+        return where
+
+    def secrets(s):
+        return {p: s.bidding.amount(p) for p in range(len(s.seats))} if s.bidding else {}
+
+    def extra(s, p, rng):
+        # A four-card recipe now and then; several recipes at once (with a matcha gap now and then), from a random handful of drinks.
+        if s.phase != g.BREW or not s.seats[p].drinks:
+            return None
+        held = list(s.seats[p].drinks)
+        args = {"lines": tuple(rng.sample(LINES, rng.randint(1, 2))),
+                "drinks": tuple(rng.sample(held, rng.randint(1, min(6, len(held)))))}
+        if s.options.matcha and rng.random() < 0.5:
+            args["matcha"] = (rng.choice(GAPS),)
+        if s.options.ceremony and rng.random() < 0.5:
+            c = rng.randrange(3)
+            args["ceremony"], args["lines"] = c, (f"col{c}",)
+        return Move("brew", p, args)
+
+    def check(s):
+        assert len(set(s.grid)) == len(s.grid) <= 9
+        assert all(0 <= v for v in s.lines) and all(0 <= v for v in s.pots)
+        assert s.phase == g.OVER or all(x.yen >= 0 for x in s.seats)
+        assert 1 <= s.round <= s.options.total_rounds
+        if s.options.ceremony:   # a hidden card shows only to those who looked, or to all once face up
+            for viewer in (None, *range(len(s.seats))):
+                for c, h in enumerate(g.view(s, viewer)["hidden_cards"]):
+                    assert h["card"] is None or c in s.revealed or (viewer, c) in s.seen
+
+    return g, configs, money, places, secrets, extra, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
     "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort,
-    "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu}
+    "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu, "genmaicha": _genmaicha}
 
 
 # --- the playout ---------------------------------------------------------------------------

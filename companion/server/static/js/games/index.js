@@ -16,6 +16,7 @@ import crateDuel from "./crate_duel.js";
 import generic from "./generic.js";
 import explodingCans from "./exploding_cans.js";
 import grapeSoda from "./grape_soda.js";
+import genmaicha from "./genmaicha.js";
 import izakaya from "./izakaya.js";
 import pocariBet from "./pocari_bet.js";
 import tokyoMetro from "./tokyo_metro.js";
@@ -27,6 +28,7 @@ const RENDERERS = {
   colour_sort: colourSort,
   crate_duel: crateDuel,
   grape_soda: grapeSoda,
+  genmaicha,
   izakaya,
   pocari_bet: pocariBet,
   tokyo_metro: tokyoMetro,
