@@ -4,11 +4,9 @@
 // up where they happened. Riders ride along. A re-render during the run carries on where it was.
 import { s } from "../dom.js";
 import { num } from "../i18n.js";
-import { playerColour, inkOn, vehiclesOf } from "./common.js";
+import { playerColour, inkOn, vehiclesOf, U, P } from "./common.js";
 
 export const STEP_MS = 420;
-const U = 40;
-const P = (v) => Math.round(v * U * 10) / 10;
 
 let memory = null;  // {game, seq, preview, pos: {G: "G5/1"}}
 let active = null;  // {game, seq, plans, start, duration, finals}

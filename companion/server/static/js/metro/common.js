@@ -3,6 +3,10 @@
 import { h } from "../dom.js";
 import { t, getLang } from "../i18n.js";
 
+// Map units: the SVG units per field, and a position in fields as map units (to 0.1).
+export const U = 40;
+export const P = (v) => Math.round(v * U * 10) / 10;
+
 // Player pieces (meeples, pyramids, discs): bold colours with a dark outline, told apart from
 // the line colours by their shape; the first letter of the name is written on them too.
 export const PLAYER_COLOURS = ["#e4002b", "#1d4ed8", "#facc15", "#16a34a", "#9333ea"];
