@@ -30,6 +30,8 @@ def test_the_host_calibrates_the_board_by_tapping_stations(browser, base_url):
     wait_until(page, READY, "the calibration page")
     expect(page.get_by_test_id("calib-saved")).to_have_attribute("data-calibrated", "0")
     page.get_by_test_id("calib-file").set_input_files({"name": "blank.png", "mimeType": "image/png", "buffer": blank})
+    # wait for the refusal itself: "Looking for the corner markers…" would match the words too
+    expect(page.get_by_test_id("calib-message")).to_have_attribute("data-kind", "bad")
     expect(page.get_by_test_id("calib-message")).to_contain_text("corner markers")
 
     page.get_by_test_id("calib-file").set_input_files({"name": "board.jpg", "mimeType": "image/jpeg", "buffer": jpeg})

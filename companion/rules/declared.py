@@ -133,6 +133,11 @@ class Declared:
     # put into a crate): when the computer or the simulated table made the move, a person copies
     # it onto the real table; the feed of the night marks them (table/feed.py).
     board_events: frozenset[str] = frozenset()
+    # The crates as they stand on the table, for the games played on a grid of crates (the crate
+    # camera, table/crate_watch.py): each crate's place (x, y of its top-left field, quarter turns
+    # clockwise; as in yuzu_crates.py) and field (x, y) -> drink id of the slots that hold one.
+    # None: the game's crates are not followed by the camera.
+    crates: Callable[[State], tuple[tuple[tuple[int, int, int], ...], Mapping[tuple[int, int], str]]] | None = None
     # The dashboard catalogue holding the game's words (static/i18n/<lang>/<catalogue>.json), when
     # it shares one with the games of the same engine ("" : its own, named as the game): the METRO
     # games share tokyo_metro.json, as their kinds of move are the same.

@@ -72,13 +72,19 @@ async function sendPhoto(body, source) {
   return data;
 }
 
+// Each photo taken gets a number; only the newest one's answer is shown, so a slow answer to an
+// earlier photo (a refused one, say) never overwrites the answer to the photo sent after it.
+let photoSeq = 0;
+
 async function takePhoto(getBody, source) {
+  const seq = ++photoSeq;
   say("busy", t("calib.finding"));
   try {
     const body = await getBody();
-    took(await sendPhoto(body, source));
+    const info = await sendPhoto(body, source);
+    if (seq === photoSeq) took(info);
   } catch (err) {
-    say("bad", err instanceof ApiError ? err.message : t("calib.notImage"));
+    if (seq === photoSeq) say("bad", err instanceof ApiError ? err.message : t("calib.notImage"));
   }
 }
 
