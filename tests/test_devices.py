@@ -151,4 +151,6 @@ def test_the_camera_rests_while_no_game_that_throws_into_the_tower_is_in_play(tm
             "tokyo_metro": False, "osaka_metro": False, "metro_drinks": True, "izakaya": False,
             # issue 31's crate games
             "exploding_cans": False, "bottle_square": False, "colour_sort": False, "crate_duel": True,
-            "grape_soda": False, "yuzu": False, "genmaicha": False}
+            "grape_soda": False, "yuzu": False, "genmaicha": False,
+            # issue 32's games
+            "hidden_cards": False}

@@ -655,11 +655,44 @@ def _genmaicha():
     return g, configs, money, places, secrets, extra, check
 
 
+def _hidden_cards():
+    from companion.rules.games import hidden_cards as g
+
+    configs = [{"names": ["A", "B"]}, {"names": ["A", "B"], "options": {"first_player": 1}}]
+
+    def places(s):
+        where = {d: ["middle"] for d in s.middle}
+        for p, x in enumerate(s.seats):
+            for d in x.won:
+                where.setdefault(d, []).append(f"card {p}")
+        return where
+
+    def check(s):
+        # every card in one place: a hand, a laid card, or (the two left) the hidden pair
+        dealt = [c for x in s.seats for c in x.cards]
+        assert len(dealt) == len(set(dealt)) and all(len(x.cards) <= g.HAND for x in s.seats)
+        assert all(x.laid is None or x.laid in x.cards for x in s.seats)
+        assert all(len(x.won) <= g.FULL for x in s.seats)
+        for viewer in (None, 0, 1):   # another seat's cards never show before the end
+            v = g.view(s, viewer)
+            for p, seen in enumerate(v["players"]):
+                if p != viewer and s.phase != g.OVER:
+                    assert seen["hand"] is None and seen["laid"] is None
+            assert v["hidden"] is None or s.phase == g.OVER
+        if s.phase == g.OVER:
+            hidden = s.hidden()
+            seat, colour, shape = s.guessed
+            assert s.winners == ((seat,) if (colour, shape) == hidden else (1 - seat,))
+
+    return g, configs, lambda s: 0, places, lambda s: {}, None, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
     "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort,
-    "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu, "genmaicha": _genmaicha}
+    "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu, "genmaicha": _genmaicha,
+    "hidden_cards": _hidden_cards}
 
 
 # --- the playout ---------------------------------------------------------------------------
