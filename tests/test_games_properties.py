@@ -687,12 +687,46 @@ def _hidden_cards():
     return g, configs, lambda s: 0, places, lambda s: {}, None, check
 
 
+def _bottle_giving():
+    from companion.rules.games import bottle_giving as g
+
+    configs = [{"names": list("ABC")}, {"names": list("ABCD"), "start_player": 2},
+               {"names": list("ABCDE"), "options": {"price": 200}},
+               {"names": list("ABCDEF"), "options": {"max_turns": 30}},
+               {"names": list("ABC"), "options": {"gifts_at_three": 1}}]
+
+    def money(s):
+        return s.bank + sum(x.yen for x in s.seats)
+
+    def places(s):
+        where = {d: ["box"] for d in s.box()}
+        for p, x in enumerate(s.seats):
+            for d in x.drinks:
+                where.setdefault(d, []).append(f"seat {p}")
+        return where
+
+    def check(s):
+        # the handed-out drinks never change in number, and each card is held, discarded or in the deck once
+        if s.phase not in (g.START, g.HAND_OUT):
+            assert sum(len(x.drinks) for x in s.seats) == sum(g.DRINKS_BY_PLAYERS[s.n])
+        held = [x.card for x in s.seats if x.card]
+        assert len(held) == len(set(held)) and not set(held) & set(s.discard)
+        assert all(x.yen >= 0 for x in s.seats)
+        for viewer in (None, *range(s.n)):   # another seat's card never shows
+            for p, seen in enumerate(g.view(s, viewer)["players"]):
+                assert seen["secret"] is None or p == viewer
+        if s.phase == g.OVER:
+            assert any(x.yen == 0 for x in s.seats) or s.turns >= s.options.max_turns
+
+    return g, configs, money, places, lambda s: {}, None, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
     "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort,
     "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu, "genmaicha": _genmaicha,
-    "hidden_cards": _hidden_cards}
+    "hidden_cards": _hidden_cards, "bottle_giving": _bottle_giving}
 
 
 # --- the playout ---------------------------------------------------------------------------
