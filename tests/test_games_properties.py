@@ -721,12 +721,38 @@ def _bottle_giving():
     return g, configs, money, places, lambda s: {}, None, check
 
 
+def _toriatama():
+    from companion.rules.games import toriatama as g
+
+    configs = [{"names": ["A", "B"]}, {"names": list("ABC"), "options": {"first_player": 2}},
+               {"names": list("ABCDEF"), "options": {"show_fists": True}}, {"names": list("ABCD")}]
+
+    def places(s):
+        where = {d: ["middle"] for d in s.middle}
+        for p, x in enumerate(s.seats):
+            for d in (x.right, x.left, *x.crate):
+                if d:
+                    where.setdefault(d, []).append(f"seat {p}")
+        return where
+
+    def check(s):
+        assert all(len(x.crate) <= g.CRATE for x in s.seats)
+        assert s.phase != g.OVER or all(x.right is None and x.left is None for x in s.seats)
+        if not s.options.show_fists and s.phase != g.OVER:   # no screen shows what a closed fist holds
+            for viewer in (None, *range(s.n)):
+                for seen in g.view(s, viewer)["players"]:
+                    assert seen["right_fist"] in (None, "held") and seen["left_fist"] in (None, "held")
+
+    return g, configs, lambda s: 0, places, lambda s: {}, None, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
     "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort,
     "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu, "genmaicha": _genmaicha,
-    "hidden_cards": _hidden_cards, "bottle_giving": _bottle_giving}
+    "hidden_cards": _hidden_cards, "bottle_giving": _bottle_giving,
+    "toriatama": _toriatama}
 
 
 # --- the playout ---------------------------------------------------------------------------
