@@ -153,4 +153,5 @@ def test_the_camera_rests_while_no_game_that_throws_into_the_tower_is_in_play(tm
             "exploding_cans": False, "bottle_square": False, "colour_sort": False, "crate_duel": True,
             "grape_soda": False, "yuzu": False, "genmaicha": False,
             # issue 32's games
-            "hidden_cards": False, "bottle_giving": False, "toriatama": False}
+            "hidden_cards": False, "bottle_giving": False, "toriatama": False,
+            "crate_draft": False}

@@ -746,13 +746,44 @@ def _toriatama():
     return g, configs, lambda s: 0, places, lambda s: {}, None, check
 
 
+def _crate_draft():
+    from companion.rules.games import crate_draft as g
+
+    configs = [{"names": ["A", "B"]}, {"names": list("ABC"), "options": {"first_player": 2}},
+               {"names": list("ABCD"), "options": {"crates": 5}}]
+
+    def money(s):   # no yen move before the end; then the bank pays what the cards earned
+        return sum(x.yen for x in s.seats) - sum(g.earned(s, x)[0] for x in s.seats) if s.phase == g.OVER else \
+            sum(x.yen for x in s.seats)
+
+    def places(s):
+        where = {d: ["middle"] for d in s.middle}
+        for k, c in enumerate(s.crates):
+            for d in c:
+                where.setdefault(d, []).append(f"crate {k}")
+        return where
+
+    def check(s):
+        cards = [c for x in s.seats for c in (*x.packet, *x.hand, *x.laid)]
+        assert len(cards) == len(set(cards)) and all(len(c) <= g.FULL for c in s.crates)
+        assert len(s.full) <= g.ENDS_AT and all(len(s.crates[k]) == g.FULL for k in s.full)
+        for viewer in (None, *range(s.n)):   # another seat's cards never show before the end
+            for p, seen in enumerate(g.view(s, viewer)["players"]):
+                if p != viewer and s.phase != g.OVER:
+                    assert seen["hand"] is None and seen["laid"] is None and seen["packet"] is None
+        if s.phase == g.OVER:
+            assert all(len(x.laid) == 2 for x in s.seats)
+
+    return g, configs, money, places, lambda s: {}, None, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
     "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort,
     "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu, "genmaicha": _genmaicha,
     "hidden_cards": _hidden_cards, "bottle_giving": _bottle_giving,
-    "toriatama": _toriatama}
+    "toriatama": _toriatama, "crate_draft": _crate_draft}
 
 
 # --- the playout ---------------------------------------------------------------------------
