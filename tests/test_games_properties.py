@@ -777,13 +777,39 @@ def _crate_draft():
     return g, configs, money, places, lambda s: {}, None, check
 
 
+def _golden_runner():
+    from companion.rules.games import golden_runner as g
+
+    configs = [{"names": ["A", "B"]}, {"names": list("ABC"), "options": {"races": 3, "runner": 2}},
+               {"names": list("ABCDE"), "options": {"races": 2}},
+               {"names": list("ABCDEFG"), "options": {"teams": [[1, 2, 3], [4, 5, 6]], "races": 4}}]
+
+    def check(s):
+        assert sum(1 for r in s.races if r.side == "runner") + sum(1 for r in s.races if r.side == "crates") == s.race
+        for r in s.races:
+            assert (r.winners == (r.runner,)) == (r.side == "runner")
+        if s.phase == g.OVER:
+            assert s.race == s.options.races and s.winners == g.top(g.points(s))
+
+    def extra(s, p, rng):   # a stamped done, now and then with a crate listed
+        if s.phase != g.RACE:
+            return None
+        args = {"at_ms": rng.randrange(0, 10**12)}
+        if p != s.runner and rng.random() < 0.5:
+            args["drinks"] = tuple(rng.sample(g.DRINK_IDS, 6))
+        return Move("done", p, args)
+
+    return g, configs, lambda s: 0, lambda s: {}, lambda s: {}, extra, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
     "exploding_cans": _exploding, "bottle_square": _bottle_square, "colour_sort": _colour_sort,
     "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu, "genmaicha": _genmaicha,
     "hidden_cards": _hidden_cards, "bottle_giving": _bottle_giving,
-    "toriatama": _toriatama, "crate_draft": _crate_draft}
+    "toriatama": _toriatama, "crate_draft": _crate_draft,
+    "golden_runner": _golden_runner}
 
 
 # --- the playout ---------------------------------------------------------------------------

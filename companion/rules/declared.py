@@ -74,6 +74,10 @@ class Kind:
     secret: bool = False       # made on the player's own phone; others learn only that it was made
     held: bool = False         # a computer player's move that waits for a person's tap on the table
     anytime: bool = False
+    # A real-time game's kind whose moment counts (the start of a race, a player done): the table
+    # stamps the move with its clock when it is made (``args["at_ms"]``, the service's wall clock
+    # in milliseconds), so the rules read times as data and stay without a clock of their own.
+    clocked: bool = False
     # A secret kind's events that everyone may know all the same (the last sealed bid opens every
     # bid at once and names the winner); its other events reach its owner alone (table/feed.py).
     open_events: tuple[str, ...] = ()
@@ -256,6 +260,11 @@ class Declared:
     def secret_kinds(self) -> frozenset[str]:
         """Kinds a player makes in secret (a sealed bid): on their own phone only."""
         return frozenset(k.name for k in self.kinds if k.secret)
+
+    @property
+    def clocked_kinds(self) -> frozenset[str]:
+        """Kinds the table stamps with its clock when they are made (``Kind.clocked``)."""
+        return frozenset(k.name for k in self.kinds if k.clocked)
 
     @property
     def held_kinds(self) -> frozenset[str]:

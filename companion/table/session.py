@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 from typing import Any, Mapping
 
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
@@ -55,6 +56,12 @@ def parse_move(data: Any) -> Move:
     """A move as a request carries it (``{"kind", "player", "args"}``); IllegalMove when it is not one."""
     return Move.from_json(data)
 
+
+
+def wall_ms() -> int:
+    """The service's wall clock in milliseconds: the stamp of a real-time game's moments (and what
+    `GET /api/time` tells a dashboard, which runs its clock from it)."""
+    return int(time.time() * 1000)
 
 class TableSession(Views, Observing, Automated, Hints, Live):
     # The table's look book (table/looks.py), set by whoever holds the sessions: what the host's
@@ -228,6 +235,10 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         """Check on the fold, write to the store, then adopt. Raises before writing. ``applied``:
         the engine's answer to the record's move, tried already (see Folded.step); ``board``: the
         sensor board's event the record holds (the store's index; Duplicate when it is stored)."""
+        if record.get("type") == "move" and record["move"].get("kind") in self.game.clocked_kinds:
+            # a real-time game's moment: the service's clock, whatever a device sent (rules/declared.py)
+            record = {**record, "move": {**record["move"], "args": {**record["move"].get("args", {}),
+                                                                    "at_ms": wall_ms()}}}
         trial = self.folded.trial()
         trial.step(record, applied)
         self.store.append(self.id, record, board=board)

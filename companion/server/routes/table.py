@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI, HTTPException, Path, Query, Request
 
 from ...table.errors import IllegalMove
+from ...table.session import wall_ms
 from ...table.tables import game_guide
 from ...table.tables import game_types as known_games
 from ..context import KEYED, NAMES_A_GAME, Api, Viewing
@@ -37,6 +38,12 @@ def add_table_routes(app: FastAPI, ctx: Api) -> None:
                  "simulated": g.config.get("simulated", True), "broken": ctx.tables.problem(g),
                  "fed": ctx.tables.active == g.id}
                 for g in ctx.store.games()]
+
+    @app.get("/api/time", summary="The service's clock (a real-time game's dashboard runs its clock from it)",
+             description="`now_ms`: the service's wall clock in milliseconds, the clock that stamps a real-time "
+                         "game's moments (a race's start, a player done). No key needed: nothing here is secret.")
+    def service_time() -> dict:
+        return {"now_ms": wall_ms()}
 
     @app.get("/api/game-types", summary="The games this server knows")
     def game_types() -> list[dict]:

@@ -17,6 +17,7 @@ import generic from "./generic.js";
 import explodingCans from "./exploding_cans.js";
 import grapeSoda from "./grape_soda.js";
 import genmaicha from "./genmaicha.js";
+import goldenRunner from "./golden_runner.js";
 import izakaya from "./izakaya.js";
 import pocariBet from "./pocari_bet.js";
 import tokyoMetro from "./tokyo_metro.js";
@@ -29,6 +30,7 @@ const RENDERERS = {
   crate_duel: crateDuel,
   grape_soda: grapeSoda,
   genmaicha,
+  golden_runner: goldenRunner,
   izakaya,
   pocari_bet: pocariBet,
   tokyo_metro: tokyoMetro,
