@@ -55,6 +55,7 @@ SETUP = {
     "genmaicha": {"seed": 3, "options": {"rounds": 1, "drinks_per_crate": 2}},  # one round, 2 drinks a crate
     "bottle_giving": {"seed": 3, "options": {"max_turns": 3}},         # 30 drinks handed out, three turns
     "golden_runner": {"seed": 3, "options": {"races": 2}},             # two races: each seat starts one
+    "bottle_bonus": {"seed": 3, "options": {"max_rounds": 4}},         # four rounds: a throw and takes each
     # The modular sets (rule book 000): each system with the other's action cards, one round
     # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
     # cards are played in test_dashboard_metro_variants.

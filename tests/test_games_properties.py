@@ -802,6 +802,35 @@ def _golden_runner():
     return g, configs, lambda s: 0, lambda s: {}, lambda s: {}, extra, check
 
 
+def _bottle_bonus():
+    from companion.rules.games import bottle_bonus as g
+
+    configs = [{"names": ["A", "B"], "options": {"max_rounds": 6}}, {"names": list("ABC"), "options": {"max_rounds": 9}},
+               {"names": list("ABCD"), "options": {"blue_bonus": 300, "max_rounds": 12}}]
+
+    def places(s):
+        where = {d: ["box"] for d in s.box()}
+        for p, x in enumerate(s.seats):
+            for d in (*x.held, *x.kept, *((x.bet,) if x.bet else ())):
+                where.setdefault(d, []).append(f"seat {p}")
+        for d in (*s.drawn, *s.out, *s.tower.inside, *s.rethrow):
+            where.setdefault(d, []).append("tower or tray")
+        return where
+
+    def check(s):
+        assert all(g.colour(d) == "blue" for x in s.seats for d in x.kept)
+        assert all(x.bet is None or g.colour(x.bet) == "blue" for x in s.seats)
+        if s.phase == g.OVER:
+            assert g.payouts(s)["yen"] == [s.options.blue_bonus * len(x.kept) + (x.score or 0) for x in s.seats]
+
+    def extra(s, p, rng):   # the end with TOKYO JUTAKU's scores, now and then
+        if s.phase == g.BUILD and rng.random() < 0.2:
+            return Move("end", CHANCE, {"scores": [rng.randrange(0, 5000, 100) for _ in s.seats]})
+        return None
+
+    return g, configs, lambda s: 0, places, lambda s: {}, extra, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
@@ -809,7 +838,7 @@ GAME_SPECS = {
     "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu, "genmaicha": _genmaicha,
     "hidden_cards": _hidden_cards, "bottle_giving": _bottle_giving,
     "toriatama": _toriatama, "crate_draft": _crate_draft,
-    "golden_runner": _golden_runner}
+    "golden_runner": _golden_runner, "bottle_bonus": _bottle_bonus}
 
 
 # --- the playout ---------------------------------------------------------------------------

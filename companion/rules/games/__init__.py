@@ -3,9 +3,9 @@ TOKYO METRO, which lives in its own package, is registered here too). docs/addin
 how a new game joins them."""
 from __future__ import annotations
 
-from . import (bottle_giving, bottle_square, chocolate_milk, colour_sort, crate_draft, crate_duel, exploding_cans,
-               genmaicha, golden_runner, grape_soda, hidden_cards, izakaya, jasmine_tea, lemon_squash, melon_soda,
-               pocari_bet, pura, toriatama, upside_down_tower, vending_poker, yuzu)
+from . import (bottle_bonus, bottle_giving, bottle_square, chocolate_milk, colour_sort, crate_draft, crate_duel,
+               exploding_cans, genmaicha, golden_runner, grape_soda, hidden_cards, izakaya, jasmine_tea, lemon_squash,
+               melon_soda, pocari_bet, pura, toriatama, upside_down_tower, vending_poker, yuzu)
 
 from ..metro import game as metro
 
@@ -13,7 +13,8 @@ GAMES = {g.name: g
          for g in (*(m.GAME for m in (
               pocari_bet, jasmine_tea, melon_soda, vending_poker, upside_down_tower, chocolate_milk, pura,
               lemon_squash, izakaya, exploding_cans, bottle_square, colour_sort, crate_duel, grape_soda, yuzu,
-              genmaicha, hidden_cards, bottle_giving, toriatama, crate_draft, golden_runner)),
+              genmaicha, hidden_cards, bottle_giving, toriatama, crate_draft, golden_runner,
+              bottle_bonus)),
                    metro.GAME, metro.OSAKA, metro.DRINKS)}
 
 
