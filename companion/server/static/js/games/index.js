@@ -12,10 +12,12 @@
 //   feedBesideMoves: the feed of the night right under the moves (else: at the side column's top)
 import bottleSquare from "./bottle_square.js";
 import colourSort from "./colour_sort.js";
+import crateDraft from "./crate_draft.js";
 import crateDuel from "./crate_duel.js";
 import generic from "./generic.js";
 import explodingCans from "./exploding_cans.js";
 import grapeSoda from "./grape_soda.js";
+import hiddenCards from "./hidden_cards.js";
 import genmaicha from "./genmaicha.js";
 import goldenRunner from "./golden_runner.js";
 import izakaya from "./izakaya.js";
@@ -27,8 +29,10 @@ const RENDERERS = {
   exploding_cans: explodingCans,
   bottle_square: bottleSquare,
   colour_sort: colourSort,
+  crate_draft: crateDraft,
   crate_duel: crateDuel,
   grape_soda: grapeSoda,
+  hidden_cards: hiddenCards,
   genmaicha,
   golden_runner: goldenRunner,
   izakaya,
