@@ -11,19 +11,19 @@ import generic from "./generic.js";
 function cratesPanel(view) {
   const crates = view.state.crates;
   if (!Array.isArray(crates)) return null;
-  return h("section", { class: "panel cd-crates", testid: "cd-crates" }, h("h2", {}, t("cd.crates")),
+  return h("section", { class: "panel cd-crates", testid: "cd-crates" }, h("h2", {}, t("cdr.crates")),
     h("ol", { class: "cd-row" }, crates.map((c) => h("li", {
       class: c.full_order ? "cd-crate full" : "cd-crate", testid: `cd-crate-${c.crate}`,
       dataset: { full: String(c.full_order || "") } },
-    h("span", { class: "cd-name" }, c.full_order ? t("cd.full", { crate: c.crate, order: c.full_order })
-      : t("cd.crate", { crate: c.crate })),
+    h("span", { class: "cd-name" }, c.full_order ? t("cdr.full", { crate: c.crate, order: c.full_order })
+      : t("cdr.crate", { crate: c.crate })),
     drinkRow(c.drinks, { cls: "drinks-sm" })))));
 }
 
 function putButtons(moves, view, run) {
-  return pairPicker(moves, run, { first: "drink", second: "crate", key: "cd-put", label: t("cd.pick"),
-    hint: t("cd.putHint"), showFirst: (d) => drinkSvg(d, "drink-sm"),
-    showSecond: (k) => h("span", {}, t("cd.crate", { crate: k })) });
+  return pairPicker(moves, run, { first: "drink", second: "crate", key: "cd-put", label: t("cdr.pick"),
+    hint: t("cdr.putHint"), showFirst: (d) => drinkSvg(d, "drink-sm"),
+    showSecond: (k) => h("span", {}, t("cdr.crate", { crate: k })) });
 }
 
 function result(view, opts = {}) {
