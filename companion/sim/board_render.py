@@ -137,28 +137,6 @@ class BoardRenderer(LitScene):
         fx, fy = big(tx), big(ty)
         self.table = self._table_albedo(fx, fy)
 
-    def _table_albedo(self, tx: np.ndarray, ty: np.ndarray) -> np.ndarray:
-        lk = self.look
-        rng = np.random.default_rng([lk.seed, 8401])
-        base = _LIN[np.array(lk.table_srgb[::-1])]
-        h, w = tx.shape
-        low = lambda n: cv2.resize(rng.normal(0, 1, (n, n)).astype(np.float32), (w, h),  # noqa: E731
-                                   interpolation=cv2.INTER_CUBIC)
-        fine = rng.normal(0, 1, (h, w)).astype(np.float32)
-        if lk.table == "wood":
-            a = rng.uniform(-0.1, 0.1)
-            across = (-tx * math.sin(a) + ty * math.cos(a)).astype(np.float32)
-            ring = np.sin((across + 25 * low(6)) * 2 * math.pi / rng.uniform(7, 14)) ** 2
-            mod = 1 - 0.18 * ring + 0.05 * low(12) + 0.03 * cv2.GaussianBlur(fine, (0, 0), 1.0)
-        elif lk.table == "cloth":
-            mod = 1 + 0.08 * cv2.GaussianBlur(fine, (0, 0), 0.7) + 0.05 * low(10)
-        elif lk.table == "stone":
-            speck = (cv2.GaussianBlur(fine, (0, 0), 1.2) > 0.55).astype(np.float32)
-            mod = 1 + 0.08 * low(16) - 0.25 * speck + 0.04 * fine
-        else:
-            mod = 1 + 0.02 * fine + 0.03 * low(8)
-        return (mod[..., None] * base[None, None, :]).astype(np.float32)
-
     # --- the board at a pose ------------------------------------------------------------------
 
     def _posed_sheet(self, bump: Bump | None):
@@ -344,17 +322,7 @@ class BoardRenderer(LitScene):
         for i in np.argsort(depth)[::-1]:
             p, s = made[i]
             self._paint(img, s, p.colour, gloss_pc)
-        hand_mask = None
-        if strokes:
-            hand_mask = np.zeros((ph, pw), np.uint8)
-            for pts3, width, colour in strokes:
-                lin_c = self._shade(_LIN[np.array(colour[::-1])], UP, pts3.mean(0), 0.15)
-                # rounded: the sides turned from the lamp darker than the middle
-                for share, factor in ((1.0, 0.62), (0.8, 0.82), (0.55, 1.0)):
-                    tone = np.clip(lin_c * factor, 0, 1).reshape(1, 1, 3).astype(np.float32)
-                    bgr = tuple(int(v) for v in linear_to_srgb_u8(tone).reshape(3))
-                    draw_stroke(img, pts3, width * share, bgr, None, self.project)
-                draw_stroke(hand_mask, pts3, width, 255, None, self.project)
+        hand_mask = self._paint_hand(img, strokes) if strokes else None
         return img, hand_mask
 
     # --- the truth ----------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from . import board_solids as solids
+from .board_hand import draw_stroke
 from .board_looks import Lamp
 from .looks import linear_to_srgb_u8, srgb_to_linear
 
@@ -142,6 +143,42 @@ class LitScene:
                 spec += wgt * lp.strength * ndh ** shin * np.minimum(fall, 3.0) * 2.5
         return direct, spec
 
+    def _table_albedo(self, tx: np.ndarray, ty: np.ndarray) -> np.ndarray:
+        lk = self.look
+        rng = np.random.default_rng([lk.seed, 8401])
+        base = _LIN[np.array(lk.table_srgb[::-1])]
+        h, w = tx.shape
+        low = lambda n: cv2.resize(rng.normal(0, 1, (n, n)).astype(np.float32), (w, h),  # noqa: E731
+                                   interpolation=cv2.INTER_CUBIC)
+        fine = rng.normal(0, 1, (h, w)).astype(np.float32)
+        if lk.table == "wood":
+            a = rng.uniform(-0.1, 0.1)
+            across = (-tx * math.sin(a) + ty * math.cos(a)).astype(np.float32)
+            ring = np.sin((across + 25 * low(6)) * 2 * math.pi / rng.uniform(7, 14)) ** 2
+            mod = 1 - 0.18 * ring + 0.05 * low(12) + 0.03 * cv2.GaussianBlur(fine, (0, 0), 1.0)
+        elif lk.table == "cloth":
+            mod = 1 + 0.08 * cv2.GaussianBlur(fine, (0, 0), 0.7) + 0.05 * low(10)
+        elif lk.table == "stone":
+            speck = (cv2.GaussianBlur(fine, (0, 0), 1.2) > 0.55).astype(np.float32)
+            mod = 1 + 0.08 * low(16) - 0.25 * speck + 0.04 * fine
+        else:
+            mod = 1 + 0.02 * fine + 0.03 * low(8)
+        return (mod[..., None] * base[None, None, :]).astype(np.float32)
+
+    def _paint_hand(self, img: np.ndarray, strokes) -> np.ndarray:
+        """Paint a hand and arm (``board_hand.hand_shapes``'s strokes) into ``img`` (sRGB u8,
+        pinhole picture), over everything; returns its mask."""
+        hand_mask = np.zeros(img.shape[:2], np.uint8)
+        for pts3, width, colour in strokes:
+            lin_c = self._shade(_LIN[np.array(colour[::-1])], UP, pts3.mean(0), 0.15)
+            # rounded: the sides turned from the lamp darker than the middle
+            for share, factor in ((1.0, 0.62), (0.8, 0.82), (0.55, 1.0)):
+                tone = np.clip(lin_c * factor, 0, 1).reshape(1, 1, 3).astype(np.float32)
+                bgr = tuple(int(v) for v in linear_to_srgb_u8(tone).reshape(3))
+                draw_stroke(img, pts3, width * share, bgr, None, self.project)
+            draw_stroke(hand_mask, pts3, width, 255, None, self.project)
+        return hand_mask
+
     def _shade(self, albedo_lin: np.ndarray, normals: np.ndarray, at: np.ndarray, gloss: float) -> np.ndarray:
         """The linear colours (n, 3) faces of ``albedo_lin`` with ``normals`` (n, 3) at table
         points ``at`` (n, 3) show."""
@@ -193,8 +230,10 @@ class LitScene:
         """Where points (table mm) throw their shadow (from the middle of ``lamp``, the look's own
         by default) on the plane ``floor`` mm over the table."""
         lp = lamp or self.look.lamp
-        if floor:
-            return self._shadow_of(verts + np.array([0.0, 0.0, floor]), lp)
+        if floor:       # points under that plane count as on it
+            lifted = verts.astype(np.float64).copy()
+            lifted[:, 2] = np.minimum(lifted[:, 2] + floor, 0.0)
+            return self._shadow_of(lifted, lp)
         z = verts[:, 2:3]
         if lp.kind == "overhead":
             d = np.array([lp.at[0], lp.at[1], -1.0])
