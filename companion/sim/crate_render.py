@@ -47,6 +47,17 @@ Pose = tuple[float, float, float]
 
 
 @dataclass(frozen=True)
+class _Crates:
+    """The crates of one layout at one pose, ready to draw (``CrateRenderer._crates``)."""
+
+    faces: list            # per wall piece: its visible faces (pinhole px * 16, BGR)
+    distance: list         # per wall piece: from the camera's foot point, mm
+    floors: list           # the slots' floors, pinhole px
+    contacts: list         # wall pieces' feet, pinhole px
+    shadows: list          # per lamp: (on the table, on the floors), pinhole px
+
+
+@dataclass(frozen=True)
 class Standing:
     """One drink in a slot: its field, drink id, where it stands (grid mm, its middle), its yaw
     and its colour (sRGB, this drink's own)."""
@@ -76,8 +87,9 @@ class CrateRenderer(LitScene):
         self.look, self.size, self.centre = look, look.image_size, (0.0, 0.0)
         ring = np.linspace(0, 2 * math.pi, 24, endpoint=False)
         extent = np.column_stack([look.reach_mm * np.cos(ring), look.reach_mm * np.sin(ring), np.zeros(24)])
-        self._aim(extent, np.zeros(3))
+        self._aim(extent, np.zeros(3), upright=True)
         self._table_and_lamps()
+        self._crates_cache = None
 
     # --- the table and the lamps ------------------------------------------------------------
 
@@ -106,6 +118,14 @@ class CrateRenderer(LitScene):
         self.colours = [(lk.lamp_bgr(lamp) * exposure).astype(np.float32) for lamp in self.lamps]
         self.lamp = self.colours[0]
         self.table = self._table_albedo(big(tx), big(ty))
+        self.floor_albedo = _LIN[np.array(lk.crate_srgb[::-1])] * np.float32(0.92)
+        # the empty table, lit: what the picture is outside the crates and their shadows
+        light = self.ambient * self.lamp + sum(d[..., None] * c for d, c in zip(self.direct, self.colours))
+        lin = self.table * light
+        for sp, colour in zip(self.spec, self.colours):
+            if sp is not None:
+                lin += sp[..., None] * colour
+        self.background = linear_to_srgb_u8(lin)
 
     def _shade(self, albedo_lin, normals, at, gloss):
         """Faces' linear colours under every lamp of the look (each its own colour)."""
@@ -231,75 +251,145 @@ class CrateRenderer(LitScene):
         return self._optics(img) * (self._vignette() * np.float32(gain)), hand_mask
 
     def _picture(self, scene: CrateScene, hand: BoardHand | None):
+        """The lit pinhole picture (sRGB u8) and the hand's mask (or None). Only the part of the
+        picture the crates, their shadows and the hand reach is lit anew; the rest is the
+        look's empty table."""
         lk = self.look
         pw, ph = self.pin_size
         G = self.grid_matrix(scene.layout, scene.pose)
-        parts = crate_parts(scene.layout.footprints(), lk)
-        to_table = lambda pts: np.asarray(pts, np.float64) @ G[:2, :2].T + G[:2, 2]  # noqa: E731
+        crates = self._crates(scene.layout, scene.pose, G)
         yaw = math.degrees(math.atan2(G[1, 0], G[0, 0]))
-        standing = []
-        for wall in parts.walls:
-            c = to_table([((wall.x0 + wall.x1) / 2, (wall.y0 + wall.y1) / 2)])[0]
-            hx, hy = (wall.x1 - wall.x0) / 2, (wall.y1 - wall.y0) / 2
-            box = solids.prism(np.array([[-hx, -hy], [hx, -hy], [hx, hy], [-hx, hy]]), lk.rim_mm - wall.z0,
-                               c[0], c[1], yaw, wall.z0)
-            standing.append((box, lk.crate_srgb, lk.crate_gloss, False))
+        drinks = []
         for s in scene.standing:
             shape = s.drink.partition("-")[2]
             length, width = NOMINAL_SIZE_MM[shape]
             k = lk.drink_mm(shape)
-            (x, y), = to_table([(s.x, s.y)])
-            standing.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm),
-                             s.colour, lk.drink_gloss, True))
-        # the flat things: table and the slots' floors
-        H_floor = self._pin_plane(lk.floor_mm) @ G
-        H_ground = self.H_table @ G
-        floor = np.zeros((ph, pw), np.uint8)
-        for poly in parts.floors:
-            _fill(floor, _through(poly, H_floor))
+            x, y = G[:2, :2] @ (s.x, s.y) + G[:2, 2]
+            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm), s.colour))
         strokes = hand_shapes(hand, self.grid_size(scene.layout), G) if hand is not None else None
-        # shadows, one mask per lamp: on the floors inside the crates, on the table outside
-        fm = floor.astype(np.float32) * (1 / 255)
-        Hf_table = self._pin_plane(lk.floor_mm)
-        lights = []                      # each lamp's direct light, its shadows taken out
-        for lamp, direct in zip(self.lamps, self.direct):
-            on_table = np.zeros((ph, pw), np.uint8)
-            on_floor = np.zeros((ph, pw), np.uint8)
-            for solid, _, _, _ in standing:
-                _fill(on_table, _through(_hull(self._shadow_of(solid.verts, lamp)), self.H_table))
-                _fill(on_floor, _through(_hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf_table))
-            for pts3, width, _ in strokes or ():
-                draw_stroke(on_table, self._shadow_of(pts3, lamp), width, 255, self.H_table)
-                draw_stroke(on_floor, self._shadow_of(pts3, lamp, lk.floor_mm), width, 255, Hf_table)
-            cast = np.where(floor > 127, on_floor, on_table)
-            lights.append(direct * (1 - soften(cast, lamp.shadow_blur * self.px_per_mm) * lamp.shadow_depth))
-        # the dark where walls and drinks meet the floor, and round the crates on the table
-        contact = np.zeros((ph, pw), np.uint8)
-        for wall in parts.walls:
-            _fill(contact, _through(np.array([[wall.x0, wall.y0], [wall.x1, wall.y0], [wall.x1, wall.y1],
-                                              [wall.x0, wall.y1]]), H_floor if wall.z0 else H_ground))
-        for solid, _, _, is_drink in standing:
-            if is_drink:
-                _fill(contact, _through(solid.base, Hf_table))
-        ao = soften(contact, 1.8 * self.px_per_mm) * 0.45
-        albedo_floor = _LIN[np.array(lk.crate_srgb[::-1])] * 0.92
-        albedo = self.table * (1 - fm[..., None]) + albedo_floor[None, None, :] * fm[..., None]
-        light = (self.ambient * (1 - ao))[..., None] * self.lamp
-        for li, colour in zip(lights, self.colours):
-            light = light + li[..., None] * colour
-        lin = albedo * light
-        for sp, li, colour in zip(self.spec, lights, self.colours):
-            if sp is not None:
-                lin += (sp * (1 - fm))[..., None] * colour
-        img = linear_to_srgb_u8(lin)
+        # every flat mark in pinhole px: floors, each lamp's shadows on the table and on the floors, contacts
+        Hf = self._pin_plane(lk.floor_mm)
+        shadows = [(list(t), list(f)) for t, f in crates.shadows]
+        for solid, _ in drinks:
+            for lamp, (on_table, on_floor) in zip(self.lamps, shadows):
+                on_table.append(_through(_hull(self._shadow_of(solid.verts, lamp)), self.H_table))
+                on_floor.append(_through(_hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf))
+        contacts = crates.contacts + [_through(solid.base, Hf) for solid, _ in drinks]
+        polys = crates.floors + contacts + [p for t, f in shadows for p in t + f]
+        if strokes or not polys:
+            x0, y0, x1, y1 = 0, 0, pw, ph
+        else:
+            pts = np.concatenate(polys)
+            pad = int(3 * max([lp.shadow_blur for lp in self.lamps] + [1.8]) * self.px_per_mm) + 4
+            x0, y0 = (max(0, int(v) - pad) for v in pts.min(0))
+            x1, y1 = min(pw, int(pts[:, 0].max()) + pad), min(ph, int(pts[:, 1].max()) + pad)
+        img = self.background.copy()
+        if x1 > x0 and y1 > y0:
+            img[y0:y1, x0:x1] = self._lit(crates.floors, contacts, shadows, strokes, (x0, y0, x1, y1))
         # far to near from the camera's foot point
         foot = self.C[:2]
-        dist = [float(np.hypot(*(s.verts[:, :2].mean(0) - foot))) for s, _, _, _ in standing]
-        for i in np.argsort(dist)[::-1]:
-            solid, colour, gloss, _ = standing[i]
-            self._paint(img, solid, colour, gloss)
+        order = [(d, i, None) for i, d in enumerate(crates.distance)]
+        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _) in enumerate(drinks)]
+        for _, i, solid in sorted(order, key=lambda o: -o[0]):
+            if solid is None:
+                for pts, colour in crates.faces[i]:
+                    cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
+            else:
+                self._paint(img, solid, drinks[i][1], lk.drink_gloss)
         hand_mask = self._paint_hand(img, strokes) if strokes else None
         return img, hand_mask
+
+    def _lit(self, floors, contacts, shadows, strokes, roi) -> np.ndarray:
+        """The table and the slots' floors in ``roi`` (x0, y0, x1, y1 pinhole px), lit: each lamp's
+        light less its shadows, the room's light less the dark where things stand (sRGB u8)."""
+        lk = self.look
+        x0, y0, x1, y1 = roi
+        off = np.array([x0, y0], np.float64)
+        shape = (y1 - y0, x1 - x0)
+        floor = np.zeros(shape, np.uint8)
+        for p in floors:
+            _fill(floor, p - off)
+        inside = floor > 127
+        light = None
+        Hf = self._pin_plane(lk.floor_mm)
+        for lamp, direct, colour, (on_table, on_floor) in zip(self.lamps, self.direct, self.colours, shadows):
+            cast_t, cast_f = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
+            for p in on_table:
+                _fill(cast_t, p - off)
+            for p in on_floor:
+                _fill(cast_f, p - off)
+            for pts3, width, _ in strokes or ():
+                shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+                draw_stroke(cast_t, self._shadow_of(pts3, lamp), width, 255, shift @ self.H_table)
+                draw_stroke(cast_f, self._shadow_of(pts3, lamp, lk.floor_mm), width, 255, shift @ Hf)
+            cast = np.where(inside, cast_f, cast_t)
+            lit = direct[y0:y1, x0:x1] * (1 - soften(cast, lamp.shadow_blur * self.px_per_mm) * np.float32(lamp.shadow_depth))
+            term = lit[..., None] * colour
+            light = term if light is None else light + term
+        contact = np.zeros(shape, np.uint8)
+        for p in contacts:
+            _fill(contact, p - off)
+        ao = soften(contact, 1.8 * self.px_per_mm) * np.float32(0.45)
+        light += (self.ambient * (1 - ao))[..., None] * self.lamp
+        fm = (floor.astype(np.float32) * np.float32(1 / 255))[..., None]
+        albedo = self.table[y0:y1, x0:x1]
+        albedo = albedo + (self.floor_albedo - albedo) * fm
+        lin = albedo * light
+        for sp, colour in zip(self.spec, self.colours):
+            if sp is not None:
+                lin += (sp[y0:y1, x0:x1][..., None] * (1 - fm)) * colour
+        return linear_to_srgb_u8(lin)
+
+    def _crates(self, layout: CrateLayout, pose: Pose, G: np.ndarray) -> "_Crates":
+        """The crates' wall pieces (faces to paint, each piece's distance from the camera's foot
+        point), floors, shadows and contacts in pinhole px, for a layout at a pose (the last one
+        is kept: a still scene is drawn again and again)."""
+        key = (tuple(layout.footprints()), tuple(pose))
+        if self._crates_cache and self._crates_cache[0] == key:
+            return self._crates_cache[1]
+        lk = self.look
+        parts = crate_parts(layout.footprints(), lk)
+        Hf = self._pin_plane(lk.floor_mm)
+        floors = [_through(f @ G[:2, :2].T + G[:2, 2], Hf) for f in parts.floors]
+        n = len(parts.walls)
+        if not n:
+            made = _Crates([], [], floors, [], [([], []) for _ in self.lamps])
+            self._crates_cache = (key, made)
+            return made
+        box = np.array([[w.x0, w.y0, w.x1, w.y1, w.z0] for w in parts.walls], np.float64)
+        corners = np.stack([box[:, [0, 1]], box[:, [2, 1]], box[:, [2, 3]], box[:, [0, 3]]], 1)   # (n, 4, 2)
+        flat = corners @ G[:2, :2].T + G[:2, 2]
+        verts = np.concatenate([np.dstack([flat, -box[:, 4:5, None].repeat(4, 1)]),
+                                np.dstack([flat, np.full((n, 4, 1), -lk.rim_mm)])], 1)   # (n, 8, 3)
+        # the sides (outward: -y, +x, +y, -x in the grid, then turned with it) and the top
+        out = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]], np.float64) @ G[:2, :2].T
+        side = [np.array([k, (k + 1) % 4, 4 + (k + 1) % 4, 4 + k]) for k in range(4)]
+        faces = side + [np.array([4, 5, 6, 7])]
+        normals = np.vstack([np.column_stack([out, np.zeros(4)]), UP])                      # (5, 3)
+        centres = np.stack([verts[:, f].mean(1) for f in faces], 1)                           # (n, 5, 3)
+        seen = np.einsum("fk,nfk->nf", normals, self.C - centres) > 0
+        wi, fi = np.nonzero(seen)
+        lin = self._shade(_LIN[np.array(lk.crate_srgb[::-1])], normals[fi], centres[wi, fi], lk.crate_gloss)
+        bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
+        px = self.project(verts.reshape(-1, 3)).reshape(n, 8, 2)
+        paint = [[] for _ in range(n)]
+        for w, f, c in zip(wi, fi, bgr):
+            paint[w].append((np.round(px[w, faces[f]] * 16).astype(np.int32), tuple(int(v) for v in c)))
+        foot = self.C[:2]
+        distance = [float(v) for v in np.hypot(*(flat.mean(1) - foot).T)]
+        shadows = []
+        for lamp in self.lamps:
+            on_table, on_floor = [], []
+            for w in range(n):
+                if box[w, 4] == 0:      # an outer wall: its shadow falls on the table outside too
+                    on_table.append(_through(_hull(self._shadow_of(verts[w], lamp)), self.H_table))
+                on_floor.append(_through(_hull(self._shadow_of(verts[w], lamp, lk.floor_mm)), Hf))
+            shadows.append((on_table, on_floor))
+        ground = [Hf if wall.z0 else self.H_table for wall in parts.walls]
+        contacts = [_through(flat[w], ground[w]) for w in range(n)]
+        made = _Crates(paint, distance, floors, contacts, shadows)
+        self._crates_cache = (key, made)
+        return made
 
     # --- the truth --------------------------------------------------------------------------
 

@@ -40,16 +40,17 @@ class LitScene:
     size: tuple[int, int]
     centre: tuple[float, float]
 
-    def _aim(self, extent: np.ndarray, target: np.ndarray) -> None:
+    def _aim(self, extent: np.ndarray, target: np.ndarray, upright: bool = False) -> None:
         """Set up the camera of the look looking at ``target`` (table mm, (3,)) from as far
         away as it takes for the ``extent`` points (table mm, (n, 3)) to fill the frame but its
-        margin."""
+        margin. ``upright``: the picture's top is the table's far side wherever the camera
+        stands (else the table's x axis runs along the picture's rows, as the board camera has it)."""
         lk = self.look
         w, h = self.size
         self.f = (w / 2) / math.tan(math.radians(lk.fov) / 2)
         t, a = math.radians(lk.tilt), math.radians(lk.tilt_towards)
         d = np.array([-math.sin(t) * math.cos(a), -math.sin(t) * math.sin(a), math.cos(t)])
-        ex = np.array([1.0, 0.0, 0.0])
+        ex = np.array([math.sin(a), -math.cos(a), 0.0]) if upright else np.array([1.0, 0.0, 0.0])
         xc = ex - ex.dot(d) * d
         xc /= np.linalg.norm(xc)
         yc = np.cross(d, xc)
