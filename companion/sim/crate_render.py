@@ -44,6 +44,8 @@ from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
 
 Pose = tuple[float, float, float]
+EDGES = {"bottom": np.array([0.0, 1.0]), "top": np.array([0.0, -1.0]), "left": np.array([-1.0, 0.0]),
+         "right": np.array([1.0, 0.0])}      # the side of the grid an arm comes from: outwards
 
 
 @dataclass(frozen=True)
@@ -59,8 +61,9 @@ class _Crates:
 
 @dataclass(frozen=True)
 class Standing:
-    """One drink in a slot: its field, drink id, where it stands (grid mm, its middle), its yaw
-    and its colour (sRGB, this drink's own)."""
+    """One drink in a slot: its field, drink id, where it stands (grid mm, its middle), its yaw,
+    its colour (sRGB, this drink's own), its slot (crate index, slot index) and how far it
+    stands off the slot's middle (mm)."""
 
     field: tuple[int, int]
     drink: str
@@ -68,6 +71,9 @@ class Standing:
     y: float
     yaw: float
     colour: tuple[int, int, int]
+    slot: tuple[int, int] = (0, 0)
+    dx: float = 0.0
+    dy: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -193,33 +199,32 @@ class CrateRenderer(LitScene):
     def place(self, layout: CrateLayout, rng: np.random.Generator, pose: Pose | None = None,
               keep: CrateScene | None = None) -> CrateScene:
         """Where the grid and each drink stand: drinks a little off their slot's middle and turned
-        at random (a drink of ``keep`` in the same field stays exactly as it stood)."""
+        at random. A drink of ``keep`` that stands in the same slot of the same crate (by the
+        crate's index in ``layout.crates``) stays as it stood there, also when its crate moved."""
         pose = tuple(float(v) for v in pose) if pose is not None else self.random_pose(layout, rng)
-        kept = {(s.field, s.drink): s for s in (keep.standing if keep else ())}
-        feet = layout.footprints()
+        kept = {(s.slot, s.drink): s for s in (keep.standing if keep else ())}
         fields = layout.fields()
-        owner = {}
-        for place, foot in zip(layout.crates, feet):
-            for f in crate_fields(place):
-                owner[f] = foot
-        ox, oy = _origin(layout)
+        ox, oy = grid_origin(layout)
         out = []
-        for (x, y), drink in sorted(fields.items()):
-            if drink == EMPTY:
-                continue
-            old = kept.get(((x, y), drink))
-            if old is not None:
-                out.append(old)
-                continue
-            colour, _, shape = drink.partition("-")
-            x0, y0, x1, y1 = slot_room((x, y), owner[(x + ox, y + oy)], self.look)
-            room = max(0.0, (min(x1 - x0, y1 - y0) - NOMINAL_SIZE_MM[shape][1] * self.look.drink_mm(shape)) / 2 - 0.2)
-            dx, dy = np.clip(rng.normal(0, room / 2, 2), -room, room)
-            rgb = np.array(self.look.drinks.get(colour, (128, 128, 128)), float) * rng.uniform(0.97, 1.03)
-            rgb = tuple(int(v) for v in np.clip(rgb + rng.normal(0, 2.0, 3), 0, 255))
-            out.append(Standing((x, y), drink, float((x0 + x1) / 2 + dx), float((y0 + y1) / 2 + dy),
-                                float(rng.uniform(0, 360)), rgb))
-        return CrateScene(layout, pose, tuple(out))
+        for ci, (place, foot) in enumerate(zip(layout.crates, layout.footprints())):
+            for si, (fx, fy) in enumerate(crate_fields(place)):
+                f = (fx - ox, fy - oy)
+                drink = fields.get(f, EMPTY)
+                if drink == EMPTY:
+                    continue
+                x0, y0, x1, y1 = slot_room(f, foot, self.look)
+                shape = drink.partition("-")[2]
+                room = max(0.0, (min(x1 - x0, y1 - y0) - NOMINAL_SIZE_MM[shape][1] * self.look.drink_mm(shape)) / 2 - 0.2)
+                old = kept.get(((ci, si), drink))
+                if old is not None:
+                    dx, dy, yaw, rgb = min(max(old.dx, -room), room), min(max(old.dy, -room), room), old.yaw, old.colour
+                else:
+                    dx, dy = (float(v) for v in np.clip(rng.normal(0, room / 2, 2), -room, room))
+                    yaw = float(rng.uniform(0, 360))
+                    base = np.array(self.look.drinks.get(drink.partition("-")[0], (128, 128, 128)), float)
+                    rgb = tuple(int(v) for v in np.clip(base * rng.uniform(0.97, 1.03) + rng.normal(0, 2.0, 3), 0, 255))
+                out.append(Standing(f, drink, (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy, yaw, rgb, (ci, si), dx, dy))
+        return CrateScene(layout, pose, tuple(sorted(out, key=lambda s: s.field)))
 
     # --- a frame ----------------------------------------------------------------------------
 
@@ -238,10 +243,16 @@ class CrateRenderer(LitScene):
 
     def random_hand(self, scene: CrateScene, rng: np.random.Generator, at: tuple[float, float] | None = None) -> BoardHand:
         """A hand reaching over the crates (to ``at``, grid mm; else somewhere over the grid),
-        held well above the tallest drink."""
+        its fingertips a little over the drinks (a camera this low sees little of a hand held
+        higher), its arm coming from a side away from the camera (an arm under the camera would
+        hide all)."""
         w, h = self.grid_size(scene.layout)
         hand = BoardHand.random(rng, (max(w, 1.0), max(h, 1.0)))
-        hand = replace(hand, height=float(rng.uniform(45, 90)))
+        G = self.grid_matrix(scene.layout, scene.pose)
+        towards = self.C[:2] - G[:2, 2] - G[:2, :2] @ (w / 2, h / 2)
+        towards /= max(float(np.linalg.norm(towards)), 1e-9)
+        sides = [e for e, v in EDGES.items() if float(G[:2, :2] @ v @ towards) < 0.4]
+        hand = replace(hand, height=float(rng.uniform(28, 50)), edge=sides[int(rng.integers(0, len(sides)))])
         return replace(hand, x=float(at[0]), y=float(at[1])) if at is not None else hand
 
     def clean(self, scene: CrateScene, hand: BoardHand | None = None, gain: float = 1.0):
@@ -266,7 +277,8 @@ class CrateRenderer(LitScene):
             k = lk.drink_mm(shape)
             x, y = G[:2, :2] @ (s.x, s.y) + G[:2, 2]
             drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm), s.colour))
-        strokes = hand_shapes(hand, self.grid_size(scene.layout), G) if hand is not None else None
+        strokes = self._in_front(hand_shapes(hand, self.grid_size(scene.layout), G, 300.0, 60.0)) \
+            if hand is not None else None
         # every flat mark in pinhole px: floors, each lamp's shadows on the table and on the floors, contacts
         Hf = self._pin_plane(lk.floor_mm)
         shadows = [(list(t), list(f)) for t, f in crates.shadows]
@@ -298,6 +310,22 @@ class CrateRenderer(LitScene):
                 self._paint(img, solid, drinks[i][1], lk.drink_gloss)
         hand_mask = self._paint_hand(img, strokes) if strokes else None
         return img, hand_mask
+
+    def _in_front(self, strokes, nearest: float = 50.0):
+        """The hand's strokes cut where they come nearer the camera than ``nearest`` mm: the crate
+        camera stands low, and the arm (drawn for a board camera a metre up) would pass behind it."""
+        out = []
+        for pts3, width, colour in strokes:
+            depth = (pts3 - self.C) @ self.R[2]
+            if depth.min() >= nearest:
+                out.append((pts3, width, colour))
+            elif depth.max() > nearest:
+                near, far = (0, 1) if depth[0] < depth[1] else (1, 0)
+                t = (nearest - depth[near]) / (depth[far] - depth[near])
+                cut = pts3.copy()
+                cut[near] = pts3[near] + (pts3[far] - pts3[near]) * t
+                out.append((cut, width, colour))
+        return out
 
     def _lit(self, floors, contacts, shadows, strokes, roi) -> np.ndarray:
         """The table and the slots' floors in ``roi`` (x0, y0, x1, y1 pinhole px), lit: each lamp's
@@ -440,7 +468,7 @@ class CrateRenderer(LitScene):
         }
 
 
-def _origin(layout: CrateLayout) -> tuple[int, int]:
+def grid_origin(layout: CrateLayout) -> tuple[int, int]:
     cells = [f for place in layout.crates for f in crate_fields(place)]
     return (min(x for x, _ in cells), min(y for _, y in cells)) if cells else (0, 0)
 
