@@ -39,11 +39,12 @@ from . import board_solids as solids
 from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
-from .crate_solids import crate_parts, slot_room
+from .crate_solids import crate_parts, nudged, slot_room
 from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
 
 Pose = tuple[float, float, float]
+SLOT_LIGHT = 0.72      # the light on a wall's face inside a slot against one in the open
 EDGES = {"bottom": np.array([0.0, 1.0]), "top": np.array([0.0, -1.0]), "left": np.array([-1.0, 0.0]),
          "right": np.array([1.0, 0.0])}      # the side of the grid an arm comes from: outwards
 
@@ -78,11 +79,14 @@ class Standing:
 
 @dataclass(frozen=True)
 class CrateScene:
-    """What one still view shows: the layout, the grid's pose and each drink as it stands."""
+    """What one still view shows: the layout, the grid's pose, each drink as it stands and how
+    far each crate is off its place in the grid (dx mm, dy mm, turn degrees: crates pushed
+    together by hand never line up exactly; the truth's grid is the ideal one)."""
 
     layout: CrateLayout
     pose: Pose
     standing: tuple[Standing, ...]
+    nudges: tuple[tuple[float, float, float], ...] = ()
 
 
 class CrateRenderer(LitScene):
@@ -205,8 +209,19 @@ class CrateRenderer(LitScene):
         kept = {(s.slot, s.drink): s for s in (keep.standing if keep else ())}
         fields = layout.fields()
         ox, oy = grid_origin(layout)
+        p = self.look.pitch_mm
+        nudges = []
+        for ci, place in enumerate(layout.crates):
+            if keep is not None and ci < len(keep.layout.crates) and keep.layout.crates[ci] == place \
+                    and ci < len(keep.nudges):
+                nudges.append(keep.nudges[ci])
+            else:
+                mm, deg = self.look.nudge
+                dx, dy = (float(v) for v in np.clip(rng.normal(0, mm, 2), -2.5 * mm, 2.5 * mm))
+                nudges.append((dx, dy, float(np.clip(rng.normal(0, deg), -2.5 * deg, 2.5 * deg))))
         out = []
         for ci, (place, foot) in enumerate(zip(layout.crates, layout.footprints())):
+            middle = ((foot[0] + foot[2]) * p / 2, (foot[1] + foot[3]) * p / 2)
             for si, (fx, fy) in enumerate(crate_fields(place)):
                 f = (fx - ox, fy - oy)
                 drink = fields.get(f, EMPTY)
@@ -217,14 +232,16 @@ class CrateRenderer(LitScene):
                 room = max(0.0, (min(x1 - x0, y1 - y0) - NOMINAL_SIZE_MM[shape][1] * self.look.drink_mm(shape)) / 2 - 0.2)
                 old = kept.get(((ci, si), drink))
                 if old is not None:
-                    dx, dy, yaw, rgb = min(max(old.dx, -room), room), min(max(old.dy, -room), room), old.yaw, old.colour
+                    dx, dy, yaw, rgb = min(max(old.dx, -room), room), min(max(old.dy, -room), room), \
+                        old.yaw - keep.nudges[old.slot[0]][2], old.colour
                 else:
                     dx, dy = (float(v) for v in np.clip(rng.normal(0, room / 2, 2), -room, room))
                     yaw = float(rng.uniform(0, 360))
                     base = np.array(self.look.drinks.get(drink.partition("-")[0], (128, 128, 128)), float)
                     rgb = tuple(int(v) for v in np.clip(base * rng.uniform(0.97, 1.03) + rng.normal(0, 2.0, 3), 0, 255))
-                out.append(Standing(f, drink, (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy, yaw, rgb, (ci, si), dx, dy))
-        return CrateScene(layout, pose, tuple(sorted(out, key=lambda s: s.field)))
+                (x, y), = nudged([((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy)], nudges[ci], middle)
+                out.append(Standing(f, drink, float(x), float(y), yaw + nudges[ci][2], rgb, (ci, si), dx, dy))
+        return CrateScene(layout, pose, tuple(sorted(out, key=lambda s: s.field)), tuple(nudges))
 
     # --- a frame ----------------------------------------------------------------------------
 
@@ -268,7 +285,7 @@ class CrateRenderer(LitScene):
         lk = self.look
         pw, ph = self.pin_size
         G = self.grid_matrix(scene.layout, scene.pose)
-        crates = self._crates(scene.layout, scene.pose, G)
+        crates = self._crates(scene, G)
         yaw = math.degrees(math.atan2(G[1, 0], G[0, 0]))
         drinks = []
         for s in scene.standing:
@@ -368,17 +385,22 @@ class CrateRenderer(LitScene):
                 lin += (sp[y0:y1, x0:x1][..., None] * (1 - fm)) * colour
         return linear_to_srgb_u8(lin)
 
-    def _crates(self, layout: CrateLayout, pose: Pose, G: np.ndarray) -> "_Crates":
+    def _crates(self, scene: CrateScene, G: np.ndarray) -> "_Crates":
         """The crates' wall pieces (faces to paint, each piece's distance from the camera's foot
-        point), floors, shadows and contacts in pinhole px, for a layout at a pose (the last one
-        is kept: a still scene is drawn again and again)."""
-        key = (tuple(layout.footprints()), tuple(pose))
+        point), floors, shadows and contacts in pinhole px, for a scene's crates (the last ones
+        are kept: a still scene is drawn again and again)."""
+        feet = scene.layout.footprints()
+        key = (tuple(feet), tuple(scene.pose), tuple(scene.nudges))
         if self._crates_cache and self._crates_cache[0] == key:
             return self._crates_cache[1]
         lk = self.look
-        parts = crate_parts(layout.footprints(), lk)
+        p = lk.pitch_mm
+        parts = crate_parts(feet, lk)
+        middles = [((f[0] + f[2]) * p / 2, (f[1] + f[3]) * p / 2) for f in feet]
+        nudges = list(scene.nudges) or [(0.0, 0.0, 0.0)] * len(feet)
         Hf = self._pin_plane(lk.floor_mm)
-        floors = [_through(f @ G[:2, :2].T + G[:2, 2], Hf) for f in parts.floors]
+        floors = [_through(nudged(f, nudges[i], middles[i]) @ G[:2, :2].T + G[:2, 2], Hf)
+                  for i, f in enumerate(parts.floors)]
         n = len(parts.walls)
         if not n:
             made = _Crates([], [], floors, [], [([], []) for _ in self.lamps])
@@ -386,18 +408,25 @@ class CrateRenderer(LitScene):
             return made
         box = np.array([[w.x0, w.y0, w.x1, w.y1, w.z0] for w in parts.walls], np.float64)
         corners = np.stack([box[:, [0, 1]], box[:, [2, 1]], box[:, [2, 3]], box[:, [0, 3]]], 1)   # (n, 4, 2)
+        corners = np.stack([nudged(c, nudges[w.crate], middles[w.crate]) for c, w in zip(corners, parts.walls)])
         flat = corners @ G[:2, :2].T + G[:2, 2]
         verts = np.concatenate([np.dstack([flat, -box[:, 4:5, None].repeat(4, 1)]),
                                 np.dstack([flat, np.full((n, 4, 1), -lk.rim_mm)])], 1)   # (n, 8, 3)
         # the sides (outward: -y, +x, +y, -x in the grid, then turned with it) and the top
         out = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]], np.float64) @ G[:2, :2].T
+        turns = [np.radians(nudges[w.crate][2]) for w in parts.walls]
         side = [np.array([k, (k + 1) % 4, 4 + (k + 1) % 4, 4 + k]) for k in range(4)]
         faces = side + [np.array([4, 5, 6, 7])]
-        normals = np.vstack([np.column_stack([out, np.zeros(4)]), UP])                      # (5, 3)
+        c, s = np.cos(turns), np.sin(turns)
+        sides = np.stack([np.column_stack([c * o[0] - s * o[1], s * o[0] + c * o[1]]) for o in out], 1)   # (n, 4, 2)
+        normals = np.concatenate([np.dstack([sides, np.zeros((n, 4, 1))]), np.tile(UP, (n, 1, 1))], 1)   # (n, 5, 3)
         centres = np.stack([verts[:, f].mean(1) for f in faces], 1)                           # (n, 5, 3)
-        seen = np.einsum("fk,nfk->nf", normals, self.C - centres) > 0
+        seen = np.einsum("nfk,nfk->nf", normals, self.C - centres) > 0
         wi, fi = np.nonzero(seen)
-        lin = self._shade(_LIN[np.array(lk.crate_srgb[::-1])], normals[fi], centres[wi, fi], lk.crate_gloss)
+        lin = self._shade(_LIN[np.array(lk.crate_srgb[::-1])], normals[wi, fi], centres[wi, fi], lk.crate_gloss)
+        # a face inside a slot sees little of the room and of the lamp past the wall across it
+        inward = np.array([fi_ < 4 and parts.walls[wi_].out != fi_ for wi_, fi_ in zip(wi, fi)])
+        lin = lin * np.where(inward, SLOT_LIGHT, 1.0)[:, None]
         bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
         px = self.project(verts.reshape(-1, 3)).reshape(n, 8, 2)
         paint = [[] for _ in range(n)]
