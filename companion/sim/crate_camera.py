@@ -31,7 +31,8 @@ from ..crate_fields import CrateLayout
 from ..vision.sources import FrameSource, open_source
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
-from .crate_render import CrateRenderer, CrateScene, grid_origin
+from .crate_render import CrateRenderer
+from .crate_scene import CrateScene, grid_origin
 
 SIM_CRATE_SEED = 3101          # the look of the simulated crates
 STILL_COPIES = 3               # noisy copies of a still scene shown in turn

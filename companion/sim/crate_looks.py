@@ -76,6 +76,8 @@ class CrateLook:
     floor_mm: float                 # the slots' floor over the table
     seam_mm: float                  # the gap between two crates side by side
     nudge: tuple[float, float] = (0.3, 0.5)   # sd of a crate's misplacement: mm, degrees
+    clutter: int = 0                # loose things on the table round the crates, at most
+    clutter_kinds: tuple[str, ...] = ("coin", "card")   # of "coin", "card", "drink", "lying"
     # the drinks
     drinks: dict[str, tuple[int, int, int]] = field(default_factory=dict)   # colour -> sRGB
     drink_size: float = 1.0         # the set's drinks against their nominal sizes
@@ -172,7 +174,7 @@ def _dev(seed: int, rng: np.random.Generator) -> CrateLook:
         reach_mm=float(rng.uniform(68, 80)), margin=float(rng.uniform(0.02, 0.06)), distortion=0.0,
         table=table[0], table_srgb=table[1], gloss=0.0, shininess=1.0, lamp=lamp, second=None,
         crate_srgb=_yellow(rng, 0.008, (0.95, 1.05), (0.95, 1.02)), crate_gloss=0.0, **_geometry(rng),
-        nudge=(float(rng.uniform(0.2, 0.4)), float(rng.uniform(0.3, 0.7))),
+        nudge=(float(rng.uniform(0.2, 0.4)), float(rng.uniform(0.3, 0.7))), clutter=int(rng.integers(0, 3)),
         **_drinks(rng, 0.012, (0.93, 1.05), 5.0, 0.03, 0.0), drink_gloss=0.0,
         noise=float(rng.uniform(1.0, 2.2)), chroma_noise=0.2, jpeg=None, vignette=float(rng.uniform(0.08, 0.16)),
         blur=float(rng.uniform(0.0, 0.4)))
@@ -206,6 +208,7 @@ def _eval(seed: int, rng: np.random.Generator) -> CrateLook:
         table=table, table_srgb=table_srgb, gloss=float(rng.uniform(0.0, 0.4)), shininess=float(rng.uniform(30, 150)),
         lamp=lamp, second=second, crate_srgb=crate, crate_gloss=float(rng.uniform(0.4, 0.9)) if glossy else 0.05,
         **_geometry(rng), nudge=(float(rng.uniform(0.5, 0.9)), float(rng.uniform(0.8, 1.6))),
+        clutter=int(rng.integers(2, 7)), clutter_kinds=("coin", "card", "drink", "lying"),
         **_drinks(rng, 0.03, (0.82, 1.12), 10.0, 0.1, 0.05), drink_gloss=float(rng.uniform(0.3, 0.8)),
         noise=float(rng.uniform(2.0, 4.5)), chroma_noise=float(rng.uniform(0.4, 0.8)),
         jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)),
@@ -241,6 +244,7 @@ def _varied(seed: int, rng: np.random.Generator) -> CrateLook:
         crate_srgb=_yellow(rng, 0.045, (0.4, 1.05), (0.8, 1.06)),
         crate_gloss=float(rng.uniform(0.2, 1.0)) if glossy else float(rng.uniform(0.0, 0.1)),
         **_geometry(rng, wide=True), nudge=(float(rng.uniform(0.0, 1.0)), float(rng.uniform(0.0, 2.0))),
+        clutter=int(rng.integers(0, 9)), clutter_kinds=("coin", "card", "drink", "lying"),
         **_drinks(rng, 0.045, (0.78, 1.15), 12.0, 0.12, 0.07),
         drink_gloss=float(rng.uniform(0.0, 0.9)),
         noise=float(rng.uniform(1.0, 5.5)), chroma_noise=float(rng.uniform(0.1, 0.9)),

@@ -34,16 +34,18 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from ..crate_fields import EMPTY, CrateLayout, crate_fields
+from ..crate_fields import CrateLayout
 from . import board_solids as solids
 from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
-from .crate_solids import crate_parts, nudged, slot_room
+from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, loose_solid, scatter
+from .crate_truth import scene_truth
+from .crate_solids import crate_parts, nudged
 from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
 
-Pose = tuple[float, float, float]
+__all__ = ["CrateRenderer", "CrateScene", "Loose", "Standing"]
 SLOT_LIGHT = 0.72      # the light on a wall's face inside a slot against one in the open
 EDGES = {"bottom": np.array([0.0, 1.0]), "top": np.array([0.0, -1.0]), "left": np.array([-1.0, 0.0]),
          "right": np.array([1.0, 0.0])}      # the side of the grid an arm comes from: outwards
@@ -58,35 +60,6 @@ class _Crates:
     floors: list           # the slots' floors, pinhole px
     contacts: list         # wall pieces' feet, pinhole px
     shadows: list          # per lamp: (on the table, on the floors), pinhole px
-
-
-@dataclass(frozen=True)
-class Standing:
-    """One drink in a slot: its field, drink id, where it stands (grid mm, its middle), its yaw,
-    its colour (sRGB, this drink's own), its slot (crate index, slot index) and how far it
-    stands off the slot's middle (mm)."""
-
-    field: tuple[int, int]
-    drink: str
-    x: float
-    y: float
-    yaw: float
-    colour: tuple[int, int, int]
-    slot: tuple[int, int] = (0, 0)
-    dx: float = 0.0
-    dy: float = 0.0
-
-
-@dataclass(frozen=True)
-class CrateScene:
-    """What one still view shows: the layout, the grid's pose, each drink as it stands and how
-    far each crate is off its place in the grid (dx mm, dy mm, turn degrees: crates pushed
-    together by hand never line up exactly; the truth's grid is the ideal one)."""
-
-    layout: CrateLayout
-    pose: Pose
-    standing: tuple[Standing, ...]
-    nudges: tuple[tuple[float, float, float], ...] = ()
 
 
 class CrateRenderer(LitScene):
@@ -202,46 +175,32 @@ class CrateRenderer(LitScene):
 
     def place(self, layout: CrateLayout, rng: np.random.Generator, pose: Pose | None = None,
               keep: CrateScene | None = None) -> CrateScene:
-        """Where the grid and each drink stand: drinks a little off their slot's middle and turned
-        at random. A drink of ``keep`` that stands in the same slot of the same crate (by the
-        crate's index in ``layout.crates``) stays as it stood there, also when its crate moved."""
+        """Where the grid (``pose``; None: a random one in view) and each drink stand, and the
+        loose things on the table (``crate_scene.arrange`` and ``scatter``; ``keep``'s stay)."""
         pose = tuple(float(v) for v in pose) if pose is not None else self.random_pose(layout, rng)
-        kept = {(s.slot, s.drink): s for s in (keep.standing if keep else ())}
-        fields = layout.fields()
-        ox, oy = grid_origin(layout)
-        p = self.look.pitch_mm
-        nudges = []
-        for ci, place in enumerate(layout.crates):
-            if keep is not None and ci < len(keep.layout.crates) and keep.layout.crates[ci] == place \
-                    and ci < len(keep.nudges):
-                nudges.append(keep.nudges[ci])
-            else:
-                mm, deg = self.look.nudge
-                dx, dy = (float(v) for v in np.clip(rng.normal(0, mm, 2), -2.5 * mm, 2.5 * mm))
-                nudges.append((dx, dy, float(np.clip(rng.normal(0, deg), -2.5 * deg, 2.5 * deg))))
-        out = []
-        for ci, (place, foot) in enumerate(zip(layout.crates, layout.footprints())):
-            middle = ((foot[0] + foot[2]) * p / 2, (foot[1] + foot[3]) * p / 2)
-            for si, (fx, fy) in enumerate(crate_fields(place)):
-                f = (fx - ox, fy - oy)
-                drink = fields.get(f, EMPTY)
-                if drink == EMPTY:
-                    continue
-                x0, y0, x1, y1 = slot_room(f, foot, self.look)
-                shape = drink.partition("-")[2]
-                room = max(0.0, (min(x1 - x0, y1 - y0) - NOMINAL_SIZE_MM[shape][1] * self.look.drink_mm(shape)) / 2 - 0.2)
-                old = kept.get(((ci, si), drink))
-                if old is not None:
-                    dx, dy, yaw, rgb = min(max(old.dx, -room), room), min(max(old.dy, -room), room), \
-                        old.yaw - keep.nudges[old.slot[0]][2], old.colour
-                else:
-                    dx, dy = (float(v) for v in np.clip(rng.normal(0, room / 2, 2), -room, room))
-                    yaw = float(rng.uniform(0, 360))
-                    base = np.array(self.look.drinks.get(drink.partition("-")[0], (128, 128, 128)), float)
-                    rgb = tuple(int(v) for v in np.clip(base * rng.uniform(0.97, 1.03) + rng.normal(0, 2.0, 3), 0, 255))
-                (x, y), = nudged([((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy)], nudges[ci], middle)
-                out.append(Standing(f, drink, float(x), float(y), yaw + nudges[ci][2], rgb, (ci, si), dx, dy))
-        return CrateScene(layout, pose, tuple(sorted(out, key=lambda s: s.field)), tuple(nudges))
+        scene = arrange(self.look, layout, rng, pose, keep)
+        if keep is None and self.look.clutter:
+            loose = scatter(self.look, rng, int(rng.integers(0, self.look.clutter + 1)), self._free(layout, pose))
+            scene = replace(scene, loose=loose)
+        elif keep is not None:
+            free = self._free(layout, pose)
+            scene = replace(scene, loose=tuple(o for o in scene.loose if free(o.x, o.y, o.radius(self.look))))
+        return scene
+
+    def _free(self, layout: CrateLayout, pose: Pose):
+        """A test of a table point (mm) and reach: clear of the crates and within the frame."""
+        G = self.grid_matrix(layout, pose)
+        Gi = np.linalg.inv(G)
+        w, h = self.grid_size(layout)
+        fw, fh = self.size
+
+        def free(x: float, y: float, r: float) -> bool:
+            gx, gy = Gi[:2, :2] @ (x, y) + Gi[:2, 2]
+            if -r - 3 < gx < w + r + 3 and -r - 3 < gy < h + r + 3:
+                return False
+            u, v = self.pin_to_frame(self.project(np.array([[x, y, 0.0]])))[0]
+            return 0 <= u < fw and 0 <= v < fh
+        return free
 
     # --- a frame ----------------------------------------------------------------------------
 
@@ -293,17 +252,20 @@ class CrateRenderer(LitScene):
             length, width = NOMINAL_SIZE_MM[shape]
             k = lk.drink_mm(shape)
             x, y = G[:2, :2] @ (s.x, s.y) + G[:2, 2]
-            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm), s.colour))
+            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm), s.colour,
+                           lk.drink_gloss))
+        loose = [loose_solid(o, lk) for o in scene.loose]
         strokes = self._in_front(hand_shapes(hand, self.grid_size(scene.layout), G, 300.0, 60.0)) \
             if hand is not None else None
         # every flat mark in pinhole px: floors, each lamp's shadows on the table and on the floors, contacts
         Hf = self._pin_plane(lk.floor_mm)
         shadows = [(list(t), list(f)) for t, f in crates.shadows]
-        for solid, _ in drinks:
+        for solid, _, _ in drinks + loose:
             for lamp, (on_table, on_floor) in zip(self.lamps, shadows):
                 on_table.append(_through(_hull(self._shadow_of(solid.verts, lamp)), self.H_table))
                 on_floor.append(_through(_hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf))
-        contacts = crates.contacts + [_through(solid.base, Hf) for solid, _ in drinks]
+        contacts = crates.contacts + [_through(solid.base, Hf) for solid, _, _ in drinks]
+        contacts += [_through(solid.base, self.H_table) for solid, _, _ in loose]
         polys = crates.floors + contacts + [p for t, f in shadows for p in t + f]
         if strokes or not polys:
             x0, y0, x1, y1 = 0, 0, pw, ph
@@ -318,13 +280,14 @@ class CrateRenderer(LitScene):
         # far to near from the camera's foot point
         foot = self.C[:2]
         order = [(d, i, None) for i, d in enumerate(crates.distance)]
-        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _) in enumerate(drinks)]
+        things = drinks + loose
+        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _, _) in enumerate(things)]
         for _, i, solid in sorted(order, key=lambda o: -o[0]):
             if solid is None:
                 for pts, colour in crates.faces[i]:
                     cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
             else:
-                self._paint(img, solid, drinks[i][1], lk.drink_gloss)
+                self._paint(img, solid, things[i][1], things[i][2])
         hand_mask = self._paint_hand(img, strokes) if strokes else None
         return img, hand_mask
 
@@ -451,55 +414,8 @@ class CrateRenderer(LitScene):
     # --- the truth --------------------------------------------------------------------------
 
     def truth(self, scene: CrateScene, hand_mask: np.ndarray | None = None) -> dict:
-        lk = self.look
-        layout, pose = scene.layout, scene.pose
-        G = self.grid_matrix(layout, pose)
-        fields = layout.fields()
-        p = lk.pitch_mm
-        keys = sorted(fields)
-        mids = np.array([((x + 0.5) * p, (y + 0.5) * p) for x, y in keys], np.float64).reshape(-1, 2)
-        centres = self.grid_to_frame(mids, layout, pose, lk.rim_mm) if keys else np.zeros((0, 2))
-        drinks = []
-        for s in scene.standing:
-            shape = s.drink.partition("-")[2]
-            tall = NOMINAL_SIZE_MM[shape][0] * lk.drink_mm(shape)
-            foot = self.grid_to_frame([(s.x, s.y)], layout, pose, lk.floor_mm)[0]
-            top = self.grid_to_frame([(s.x, s.y)], layout, pose, lk.floor_mm + tall)[0]
-            drinks.append({"field": s.field, "drink": s.drink, "mm": [round(s.x, 2), round(s.y, 2)],
-                           "height_mm": round(tall, 2), "foot_px": [round(float(v), 2) for v in foot],
-                           "top_px": [round(float(v), 2) for v in top]})
-        Gi = np.linalg.inv(G)
-        cam = Gi @ np.array([self.C[0], self.C[1], 1.0])
-        hand_box = None
-        if hand_mask is not None and hand_mask.any():
-            w, h = self.size
-            ys, xs = np.nonzero(hand_mask[::2, ::2])
-            box = self.pin_to_frame(np.array([[xs.min(), ys.min()], [xs.max(), ys.max()]], np.float64) * 2)
-            hand_box = [int(np.clip(box[0, 0], 0, w)), int(np.clip(box[0, 1], 0, h)),
-                        int(np.clip(box[1, 0], 0, w)), int(np.clip(box[1, 1], 0, h))]
-        norm = lambda H: (H / H[2, 2]).round(10).tolist()  # noqa: E731
-        return {
-            "fields": fields,
-            "crates": [list(f) for f in layout.footprints()],
-            "rim_to_frame": norm(self.plane(lk.rim_mm) @ G),
-            "table_to_frame": norm(self.plane(0.0) @ G),
-            "floor_to_frame": norm(self.plane(lk.floor_mm) @ G),
-            "camera": [round(float(cam[0] / cam[2]), 3), round(float(cam[1] / cam[2]), 3), round(float(-self.C[2]), 3)],
-            "pitch_mm": lk.pitch_mm, "rim_height_mm": lk.rim_mm, "floor_mm": lk.floor_mm, "wall_mm": lk.wall_mm,
-            "centres": {f: [round(float(u), 2), round(float(v), 2)] for f, (u, v) in zip(keys, centres)},
-            "drinks": drinks,
-            "pose": list(pose),
-            "hand": hand_mask is not None,
-            "hand_box": hand_box,
-            "size": list(self.size),
-            "distortion": lk.distortion,
-            "look": lk.describe(),
-        }
-
-
-def grid_origin(layout: CrateLayout) -> tuple[int, int]:
-    cells = [f for place in layout.crates for f in crate_fields(place)]
-    return (min(x for x, _ in cells), min(y for _, y in cells)) if cells else (0, 0)
+        """What a frame of ``scene`` shows (see the module's words; ``crate_truth.py``)."""
+        return scene_truth(self, scene, hand_mask)
 
 
 def _hull(pts: np.ndarray) -> np.ndarray:
