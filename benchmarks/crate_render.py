@@ -2,8 +2,8 @@
 simulated crate camera, the crate reader's benchmark and its training data.
 
 For each family of looks (``CrateLook.from_seed(seed, family)``) it builds the renderer for a
-few looks and renders GRAPE SODA-like grids (six crates, a few moved, 50-80 % of the fields
-filled, a random pose; one frame in ten with a hand) on ONE core (cv2.setNumThreads(1), one BLAS
+few looks and renders GRAPE SODA-like grids (``crate_scene.random_layout``: six crates, up to
+two moved, 50-80 % of the fields filled, a random pose; one frame in ten with a hand) on ONE core (cv2.setNumThreads(1), one BLAS
 thread), and prints per family the milliseconds a frame takes (median, 95th percentile; by
 image size) and what building a look's renderer takes. Seeds: dev 1000 on, eval 910000 on,
 varied 500000 on (timing only: nothing here is scored or looked at).
@@ -29,33 +29,11 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.crate_fields import CrateLayout, crate_fields  # noqa: E402
-from companion.drinks import DRINK_IDS  # noqa: E402
 from companion.sim.crate_looks import CrateLook  # noqa: E402
 from companion.sim.crate_render import CrateRenderer  # noqa: E402
+from companion.sim.crate_scene import random_layout  # noqa: E402
 
 SEEDS = {"dev": 1000, "eval": 910000, "varied": 500000}
-
-
-def grape_grid(rng: np.random.Generator) -> CrateLayout:
-    """Six crates as GRAPE SODA has them: the 6x6 square with up to two crates moved to another
-    place against the others, 50-80 % of the fields holding a drink."""
-    crates = [(2 * (i % 3), 3 * (i // 3), 0) for i in range(6)]
-    for _ in range(int(rng.integers(0, 3))):
-        crates.pop(int(rng.integers(0, len(crates))))
-        taken = {f for c in crates for f in crate_fields(c)}
-        spots = []
-        for x in range(-2, 9):
-            for y in range(-3, 10):
-                cells = crate_fields((x, y, 0))
-                if taken.isdisjoint(cells) and any((cx + dx, cy + dy) in taken for cx, cy in cells
-                                                    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))):
-                    spots.append((x, y, 0))
-        crates.append(spots[int(rng.integers(0, len(spots)))])
-    share = rng.uniform(0.5, 0.8)
-    drinks = {f: DRINK_IDS[int(rng.integers(0, len(DRINK_IDS)))] for c in crates for f in crate_fields(c)
-              if rng.random() < share}
-    return CrateLayout(crates=tuple(crates), drinks=drinks)
 
 
 def main(argv=None) -> int:
@@ -76,7 +54,7 @@ def main(argv=None) -> int:
             builds.append(time.perf_counter() - t)
             rng = np.random.default_rng([SEEDS[family] + k, 77])
             for i in range(args.frames):
-                layout = grape_grid(rng)
+                layout = random_layout(rng, turned=0.2 if family == "varied" else 0.0)
                 t = time.perf_counter()
                 r.render(layout, rng, hand=(i % 10 == 9))
                 dt = time.perf_counter() - t
