@@ -179,36 +179,6 @@ def _jitter(rgb: np.ndarray, rng: np.random.Generator) -> tuple[int, int, int]:
     return tuple(int(v) for v in np.clip(rgb * rng.uniform(0.95, 1.05) + rng.normal(0, 3.0, 3), 0, 255))
 
 
-def random_layout(rng: np.random.Generator, moved: tuple[int, int] = (0, 2), filled: tuple[float, float] = (0.5, 0.8),
-                  turned: float = 0.0) -> CrateLayout:
-    """A crate game's grid to render: GRAPE SODA's six crates as a 6x6 square with ``moved``
-    (least, most) of them taken away and put back elsewhere against the others (turned a
-    quarter or three with chance ``turned``, as YUZU allows), each field holding a random
-    drink with a chance drawn from ``filled``.
-
-    >>> layout = random_layout(np.random.default_rng(1))
-    >>> len(layout.crates), len(layout.fields())
-    (6, 36)
-    """
-    crates = [(2 * (i % 3), 3 * (i // 3), 0) for i in range(6)]
-    for _ in range(int(rng.integers(moved[0], moved[1] + 1))):
-        crates.pop(int(rng.integers(0, len(crates))))
-        taken = {f for c in crates for f in crate_fields(c)}
-        turn = int(rng.choice([1, 3])) if rng.random() < turned else 0
-        spots = []
-        for x in range(-3, 9):
-            for y in range(-3, 10):
-                cells = crate_fields((x, y, turn))
-                if taken.isdisjoint(cells) and any((cx + dx, cy + dy) in taken for cx, cy in cells
-                                                    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))):
-                    spots.append((x, y, turn))
-        crates.append(spots[int(rng.integers(0, len(spots)))])
-    share = rng.uniform(*filled)
-    drinks = {f: DRINK_IDS[int(rng.integers(0, len(DRINK_IDS)))] for c in crates for f in crate_fields(c)
-              if rng.random() < share}
-    return CrateLayout(crates=tuple(crates), drinks=drinks)
-
-
 def grid_origin(layout: CrateLayout) -> tuple[int, int]:
     """The smallest x and y of the layout's fields in the game's coordinates."""
     cells = [f for place in layout.crates for f in crate_fields(place)]
