@@ -41,7 +41,7 @@ from .board_looks import BoardHand
 from .crate_looks import CrateLook
 from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, loose_solid, scatter
 from .crate_truth import scene_truth
-from .crate_solids import crate_parts, nudged
+from .crate_solids import crate_parts, nudged, slot_room
 from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
 
@@ -73,6 +73,7 @@ class CrateRenderer(LitScene):
         self._aim(extent, np.zeros(3), upright=True)
         self._table_and_lamps()
         self._crates_cache = None
+        self._slot = None          # the slot of the drink being painted: its inside (grid mm) and grid -> table
         self._feet: dict = {}
 
     # --- the table and the lamps ------------------------------------------------------------
@@ -113,15 +114,42 @@ class CrateRenderer(LitScene):
         self.background = linear_to_srgb_u8(lin)
 
     def _shade(self, albedo_lin, normals, at, gloss):
-        """Faces' linear colours under every lamp of the look (each its own colour)."""
+        """Faces' linear colours under every lamp of the look (each its own colour); for a drink
+        in a slot (``self._slot``) its faces below the rim see less of the room the deeper they
+        are, and none of a lamp the slot's walls hide."""
         normals, at = np.atleast_2d(normals), np.atleast_2d(at)
         sky = self.ambient * (0.75 + 0.25 * np.clip(-normals[:, 2], 0, None))
+        lk = self.look
+        if self._slot is not None:
+            depth = np.clip((lk.rim_mm + at[:, 2]) / (lk.rim_mm - lk.floor_mm), 0, 1)   # 0 at the rim, 1 on the floor
+            sky = sky * (1 - 0.5 * depth)
         out = albedo_lin * sky[:, None] * self.lamp
         for lamp, colour in zip(self.lamps, self.colours):
             direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0,
                                           shininess=30.0, lamp=lamp)
+            if self._slot is not None:
+                lit = self._past_walls(at, lamp)
+                direct, spec = direct * lit, spec * lit
             out = out + albedo_lin * direct[:, None] * colour + gloss * spec[:, None] * colour * 0.2
         return out
+
+    def _past_walls(self, at: np.ndarray, lamp) -> np.ndarray:
+        """How much of ``lamp`` reaches points (table mm) in the slot ``self._slot`` (its inside,
+        grid mm, and grid -> table): none where the way to the lamp leaves the slot under the rim."""
+        lk = self.look
+        (x0, y0, x1, y1), G = self._slot
+        if lamp.kind == "overhead":
+            to = np.tile(np.array([lamp.at[0], lamp.at[1], -1.0]), (len(at), 1))
+        else:
+            to = np.array([lamp.at[0], lamp.at[1], -lamp.at[2]]) - at
+        rise = np.maximum(lk.rim_mm + at[:, 2], 0)                      # mm the way climbs to the rim
+        exit_ = at[:, :2] + to[:, :2] * (rise / np.maximum(-to[:, 2], 1e-6))[:, None]
+        Gi = np.linalg.inv(G)
+        q = exit_ @ Gi[:2, :2].T + Gi[:2, 2]
+        # signed distance of the way's exit at the rim's height outside the slot's inside
+        out = np.maximum(np.maximum(x0 - q[:, 0], q[:, 0] - x1), np.maximum(y0 - q[:, 1], q[:, 1] - y1))
+        shade = np.clip(0.5 + out / max(lamp.shadow_blur, 0.3), 0, 1) * (rise > 0)
+        return 1 - shade * lamp.shadow_depth
 
     # --- where things are -------------------------------------------------------------------
 
@@ -257,14 +285,17 @@ class CrateRenderer(LitScene):
         G = self.grid_matrix(scene.layout, scene.pose)
         crates = self._crates(scene, G)
         yaw = math.degrees(math.atan2(G[1, 0], G[0, 0]))
-        drinks = []
+        drinks, rooms = [], []
+        feet = self.footprints(scene.layout)
+        cut = lk.rim_mm - lk.floor_mm          # the drinks' bands: below the rim shaded apart
         for s in scene.standing:
             shape = s.drink.partition("-")[2]
             length, width = NOMINAL_SIZE_MM[shape]
             k = lk.drink_mm(shape)
             x, y = G[:2, :2] @ (s.x, s.y) + G[:2, 2]
-            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm), s.colour,
-                           lk.drink_gloss))
+            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm,
+                                        cuts=(cut / 2, cut)), s.colour, lk.drink_gloss))
+            rooms.append(slot_room(s.field, feet[s.slot[0]], lk))
         loose = [loose_solid(o, lk) for o in scene.loose]
         strokes = self._in_front(hand_shapes(hand, self.grid_size(scene.layout), G, 300.0, 60.0)) \
             if hand is not None else None
@@ -299,7 +330,9 @@ class CrateRenderer(LitScene):
                 for pts, colour in crates.faces[i]:
                     cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
             else:
+                self._slot = (rooms[i], G) if i < len(rooms) else None
                 self._paint(img, solid, things[i][1], things[i][2])
+                self._slot = None
         hand_mask = self._paint_hand(img, strokes) if strokes else None
         return img, hand_mask
 
