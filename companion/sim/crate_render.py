@@ -99,7 +99,7 @@ class CrateRenderer(LitScene):
         # the camera's exposure: white at the aim point a little under full scale
         self.ambient = np.float32(lk.lamp.ambient)
         mid += float(self.ambient) * lk.lamp_bgr(lk.lamp)
-        exposure = 0.82 / float(mid.max())
+        exposure = 0.82 * 2.0 ** lk.exposure_ev / float(mid.max())
         self.colours = [(lk.lamp_bgr(lamp) * exposure).astype(np.float32) for lamp in self.lamps]
         self.lamp = self.colours[0]
         self.table = self._table_albedo(big(tx), big(ty))
@@ -352,6 +352,27 @@ class CrateRenderer(LitScene):
                 out.append((cut, width, colour))
         return out
 
+    def _handle(self, wall, foot, nudges, middles, G) -> np.ndarray | None:
+        """The part of a crate's handle hole (a slot through the middle of each short side, under
+        the rim) on this piece of outer wall, as a polygon to fill (pinhole px * 16), or None."""
+        lk = self.look
+        p = lk.pitch_mm
+        fx0, fy0, fx1, fy1 = foot
+        along_x = wall.out in (0, 2)
+        if (fx1 - fx0 if along_x else fy1 - fy0) != 2:
+            return None
+        mid = (fx0 + fx1) * p / 2 if along_x else (fy0 + fy1) * p / 2
+        lo, hi = (wall.x0, wall.x1) if along_x else (wall.y0, wall.y1)
+        a, b = max(lo, mid - 0.55 * p), min(hi, mid + 0.55 * p)
+        if b <= a:
+            return None
+        side = {0: wall.y0, 1: wall.x1, 2: wall.y1, 3: wall.x0}[wall.out]
+        flat = np.array([[a, side], [b, side]]) if along_x else np.array([[side, a], [side, b]])
+        flat = nudged(flat, nudges[wall.crate], middles[wall.crate]) @ G[:2, :2].T + G[:2, 2]
+        top, bottom = -lk.rim_mm * 0.8, -lk.rim_mm * 0.5
+        quad = np.array([[*flat[0], top], [*flat[1], top], [*flat[1], bottom], [*flat[0], bottom]])
+        return np.round(self.project(quad) * 16).astype(np.int32)
+
     def _lit(self, floors, contacts, shadows, strokes, roi) -> np.ndarray:
         """The table and the slots' floors in ``roi`` (x0, y0, x1, y1 pinhole px, even), lit: each
         lamp's light less its shadows, the room's light less the dark where things stand (sRGB
@@ -410,6 +431,7 @@ class CrateRenderer(LitScene):
         p = lk.pitch_mm
         parts = crate_parts(feet, lk)
         middles = [((f[0] + f[2]) * p / 2, (f[1] + f[3]) * p / 2) for f in feet]
+        feet = list(feet)
         nudges = list(scene.nudges) or [(0.0, 0.0, 0.0)] * len(feet)
         Hf = self._pin_plane(lk.floor_mm)
         floors = [_through(nudged(f, nudges[i], middles[i]) @ G[:2, :2].T + G[:2, 2], Hf)
@@ -445,6 +467,10 @@ class CrateRenderer(LitScene):
         paint = [[] for _ in range(n)]
         for w, f, c in zip(wi, fi, bgr):
             paint[w].append((np.round(px[w, faces[f]] * 16).astype(np.int32), tuple(int(v) for v in c)))
+            if lk.handles and f == parts.walls[w].out:
+                hole = self._handle(parts.walls[w], feet[parts.walls[w].crate], nudges, middles, G)
+                if hole is not None:
+                    paint[w].append((hole, tuple(int(v * 0.3) for v in c)))
         foot = self.C[:2]
         distance = [float(v) for v in np.hypot(*(flat.mean(1) - foot).T)]
         shadows = []
