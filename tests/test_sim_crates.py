@@ -170,3 +170,16 @@ def test_loose_things_lie_beside_the_crates():
         u, v = (int(round(c)) for c in t["px"])
         assert 0 <= u < 1280 and 0 <= v < 720
         assert np.abs(img[max(0, v - 2):v + 3, max(0, u - 2):u + 3] - bare[max(0, v - 2):v + 3, max(0, u - 2):u + 3]).mean() > 5
+
+
+@pytest.mark.parametrize("layout, words", [
+    (CrateLayout(crates=((0, 0, 0), (1, 1, 0)), drinks={}), "both stand on field 1,1"),
+    (CrateLayout(crates=((0, 0, 5),), drinks={}), "the turn 0 to 3"),
+    (CrateLayout(crates=((0, 0, 0),), drinks={(0, 0): "gold-tall_can"}), "is no drink"),
+    (CrateLayout(crates=tuple((2 * i, 0, 0) for i in range(13)), drinks={}), "at most 12 crates"),
+])
+def test_a_layout_the_crates_cannot_show_is_refused(layout, words):
+    cam = SimCrateCamera(seed=5)
+    with pytest.raises(ValueError, match=words):
+        cam.set(layout)
+    assert cam.layout == START and not cam.status()["hand"]

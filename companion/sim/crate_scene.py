@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..crate_fields import EMPTY, CrateLayout, crate_fields
+from ..crate_fields import EMPTY, MAX_CRATES, MAX_SPAN, CrateLayout, crate_fields
 from ..drinks import DRINK_IDS
 from . import board_solids as solids
 from .crate_looks import CrateLook
@@ -82,12 +82,41 @@ class Loose:
         return (length / 2 if self.kind == "lying" else width / 2) * look.drink_mm(shape)
 
 
+def check_layout(layout: CrateLayout) -> None:
+    """Raise ValueError, saying what is wrong, for a layout the simulated crates cannot show:
+    more crates than a table has, a crate's place not (x, y, quarter turns 0-3) within the
+    grid's span, two crates on one field, or a drink id that is no drink.
+
+    >>> check_layout(CrateLayout(crates=((0, 0, 0), (1, 0, 0)), drinks={}))
+    Traceback (most recent call last):
+    ValueError: crates 0 and 1 both stand on field 1,0
+    """
+    if len(layout.crates) > MAX_CRATES:
+        raise ValueError(f"at most {MAX_CRATES} crates, not {len(layout.crates)}")
+    seen: dict = {}
+    for i, place in enumerate(layout.crates):
+        if len(place) != 3 or not all(isinstance(v, (int, np.integer)) for v in place):
+            raise ValueError(f"crate {i}: a place is three whole numbers (x, y, quarter turns), not {place!r}")
+        x, y, turn = place
+        if not (abs(x) <= MAX_SPAN and abs(y) <= MAX_SPAN and 0 <= turn <= 3):
+            raise ValueError(f"crate {i}: x and y are -{MAX_SPAN} to {MAX_SPAN} and the turn 0 to 3, not {place!r}")
+        for f in crate_fields(place):
+            if f in seen:
+                raise ValueError(f"crates {seen[f]} and {i} both stand on field {f[0]},{f[1]}")
+            seen[f] = i
+    bad = [d for d in layout.drinks.values() if d != EMPTY and d not in DRINK_IDS]
+    if bad:
+        raise ValueError(f"{bad[0]!r} is no drink: a drink id is colour-shape, e.g. 'red-tall_can'")
+
+
 def arrange(look: CrateLook, layout: CrateLayout, rng: np.random.Generator, pose: Pose,
             keep: CrateScene | None = None) -> CrateScene:
     """Each crate's nudge and each drink in its slot, a little off the slot's middle and turned
     at random. A crate of ``keep`` at the same index and place keeps its nudge; a drink of
     ``keep`` in the same slot of the same crate stays as it stood there, also when its crate
-    moved. ``keep``'s loose things stay on the table (but those the crates now cover)."""
+    moved. ``keep``'s loose things stay on the table (but those the crates now cover). A layout
+    :func:`check_layout` refuses raises ValueError."""
+    check_layout(layout)
     kept = {(s.slot, s.drink): s for s in (keep.standing if keep else ())}
     fields = layout.fields()
     ox, oy = grid_origin(layout)

@@ -54,7 +54,7 @@ def scene_truth(r, scene: CrateScene, hand_mask: np.ndarray | None = None) -> di
                    "px": [round(float(v), 2) for v in r.pin_to_frame(r.project(np.array([[o.x, o.y, 0.0]])))[0]]}
                   for o in scene.loose],
         "pose": list(pose),
-        "hand": hand_mask is not None,
+        "hand": hand_mask is not None and bool(hand_mask.any()),   # a hand in sight
         "hand_box": hand_box,
         "size": list(r.size),
         "distortion": lk.distortion,
