@@ -274,7 +274,20 @@ class CrateRenderer(LitScene):
         """The frame before the sensor's noise (lens, vignetting and the exposure ``gain`` in) as
         float, and the hand's mask (pinhole picture) or None."""
         img, hand_mask = self._picture(scene, hand)
-        return self._optics(img) * (self._vignette() * np.float32(gain)), hand_mask
+        img = self._optics(img)
+        img *= self._vignette() * np.float32(gain)
+        return img, hand_mask
+
+    def _noisy(self, clean: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        """The sensor's noise as ``LitScene._noisy`` has it (clean + noise * sd * (0.6 + 0.004 *
+        clean)), worked out in place: a third of the time on a whole frame."""
+        sd = self.look.noise
+        out = noise * np.float32(0.004 * sd)
+        out += np.float32(1)
+        out *= clean
+        out += noise * np.float32(0.6 * sd)
+        np.maximum(out, 0, out=out)
+        return cv2.convertScaleAbs(out)
 
     def _picture(self, scene: CrateScene, hand: BoardHand | None):
         """The lit pinhole picture (sRGB u8) and the hand's mask (or None). Only the part of the
