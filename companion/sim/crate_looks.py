@@ -14,7 +14,7 @@ Three families, as for the board camera (``board_looks.py``):
   loose drinks beside the crates; glossy or pale crate plastic, crates with handle holes and
   pushed together less neatly; glossy drinks with their own sizes per shape; cameras of other
   resolutions (960x540, 1920x1080, 1024x768), steeper (15-25 degrees) or flatter (40-50) than
-  dev's, with barrel distortion, JPEG, softness, stronger and coloured noise, exposed up to half
+  dev's, wide-angle and close or (a phone farther off) zoomed in, with barrel distortion, JPEG, softness, stronger and coloured noise, exposed up to half
   a stop off.
 - "varied", for training only: every property drawn on its own from a range covering and passing
   both (it is never scored).
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import colorsys
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -205,7 +205,7 @@ def _eval(seed: int, rng: np.random.Generator) -> CrateLook:
     glossy = rng.random() < 0.5
     crate = _yellow(rng, 0.03, (0.8, 1.0), (0.95, 1.04)) if glossy else _yellow(rng, 0.025, (0.45, 0.7), (1.0, 1.06))
     steep = rng.random() < 0.5
-    return CrateLook(
+    look = CrateLook(
         seed=seed, family="eval", image_size=EVAL_SIZES[int(rng.integers(0, len(EVAL_SIZES)))],
         fov=float(rng.uniform(62, 82)), tilt=float(rng.uniform(15, 25) if steep else rng.uniform(40, 50)),
         tilt_towards=float(rng.uniform(0, 360)), roll=float(rng.uniform(-8, 8)),
@@ -221,6 +221,9 @@ def _eval(seed: int, rng: np.random.Generator) -> CrateLook:
         jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)),
         white_balance=float(rng.uniform(3300, 5200)), exposure_drift=float(rng.uniform(0.03, 0.07)),
         blur=float(rng.uniform(0.4, 0.9)))
+    if rng.random() < 0.4:      # a phone farther off, zoomed in: less perspective, smaller crates
+        look = replace(look, fov=float(rng.uniform(34, 44)), reach_mm=float(rng.uniform(80, 110)))
+    return look
 
 
 def _varied(seed: int, rng: np.random.Generator) -> CrateLook:
@@ -242,9 +245,9 @@ def _varied(seed: int, rng: np.random.Generator) -> CrateLook:
     glossy = rng.random() < 0.5
     w, h = [(960, 540), (1280, 720), (1920, 1080), (1024, 768), (800, 600)][int(rng.integers(0, 5))]
     return CrateLook(
-        seed=seed, family="varied", image_size=(w, h), fov=float(rng.uniform(45, 88)),
+        seed=seed, family="varied", image_size=(w, h), fov=float(rng.uniform(30, 88)),
         tilt=float(rng.uniform(10, 55)), tilt_towards=float(rng.uniform(0, 360)), roll=float(rng.uniform(-12, 12)),
-        reach_mm=float(rng.uniform(62, 110)), margin=float(rng.uniform(0.0, 0.1)),
+        reach_mm=float(rng.uniform(62, 125)), margin=float(rng.uniform(0.0, 0.1)),
         distortion=float(rng.uniform(0.02, 0.14)) if rng.random() < 0.6 else 0.0,
         table=table, table_srgb=table_srgb, gloss=float(rng.uniform(0.0, 0.5)) if rng.random() < 0.4 else 0.0,
         shininess=float(rng.uniform(20, 200)), lamp=lamp, second=second,
