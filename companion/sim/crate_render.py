@@ -29,7 +29,7 @@ with it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -41,25 +41,14 @@ from .board_looks import BoardHand
 from .crate_looks import CrateLook
 from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, loose_solid, scatter
 from .crate_truth import scene_truth
-from .crate_solids import crate_parts, nudged, slot_room
+from .crate_solids import slot_room
+from .crate_walls import crate_walls, fill, hull, through
 from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
 
 __all__ = ["CrateRenderer", "CrateScene", "Loose", "Standing"]
-SLOT_LIGHT = 0.72      # the light on a wall's face inside a slot against one in the open
 EDGES = {"bottom": np.array([0.0, 1.0]), "top": np.array([0.0, -1.0]), "left": np.array([-1.0, 0.0]),
          "right": np.array([1.0, 0.0])}      # the side of the grid an arm comes from: outwards
-
-
-@dataclass(frozen=True)
-class _Crates:
-    """The crates of one layout at one pose, ready to draw (``CrateRenderer._crates``)."""
-
-    faces: list            # per wall piece: its visible faces (pinhole px * 16, BGR)
-    distance: list         # per wall piece: from the camera's foot point, mm
-    floors: list           # the slots' floors, pinhole px
-    contacts: list         # wall pieces' feet, pinhole px
-    shadows: list          # per lamp: (on the table, on the floors), pinhole px
 
 
 class CrateRenderer(LitScene):
@@ -296,7 +285,7 @@ class CrateRenderer(LitScene):
         lk = self.look
         pw, ph = self.pin_size
         G = self.grid_matrix(scene.layout, scene.pose)
-        crates = self._crates(scene, G)
+        crates = crate_walls(self, scene, G)
         yaw = math.degrees(math.atan2(G[1, 0], G[0, 0]))
         drinks, rooms = [], []
         feet = self.footprints(scene.layout)
@@ -317,10 +306,10 @@ class CrateRenderer(LitScene):
         shadows = [(list(t), list(f)) for t, f in crates.shadows]
         for solid, _, _ in drinks + loose:
             for lamp, (on_table, on_floor) in zip(self.lamps, shadows):
-                on_table.append(_through(_hull(self._shadow_of(solid.verts, lamp)), self.H_table))
-                on_floor.append(_through(_hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf))
-        contacts = crates.contacts + [_through(solid.base, Hf) for solid, _, _ in drinks]
-        contacts += [_through(solid.base, self.H_table) for solid, _, _ in loose]
+                on_table.append(through(hull(self._shadow_of(solid.verts, lamp)), self.H_table))
+                on_floor.append(through(hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf))
+        contacts = crates.contacts + [through(solid.base, Hf) for solid, _, _ in drinks]
+        contacts += [through(solid.base, self.H_table) for solid, _, _ in loose]
         polys = crates.floors + contacts + [p for t, f in shadows for p in t + f]
         if strokes or not polys:
             x0, y0, x1, y1 = 0, 0, pw, ph
@@ -365,27 +354,6 @@ class CrateRenderer(LitScene):
                 out.append((cut, width, colour))
         return out
 
-    def _handle(self, wall, foot, nudges, middles, G) -> np.ndarray | None:
-        """The part of a crate's handle hole (a slot through the middle of each short side, under
-        the rim) on this piece of outer wall, as a polygon to fill (pinhole px * 16), or None."""
-        lk = self.look
-        p = lk.pitch_mm
-        fx0, fy0, fx1, fy1 = foot
-        along_x = wall.out in (0, 2)
-        if (fx1 - fx0 if along_x else fy1 - fy0) != 2:
-            return None
-        mid = (fx0 + fx1) * p / 2 if along_x else (fy0 + fy1) * p / 2
-        lo, hi = (wall.x0, wall.x1) if along_x else (wall.y0, wall.y1)
-        a, b = max(lo, mid - 0.55 * p), min(hi, mid + 0.55 * p)
-        if b <= a:
-            return None
-        side = {0: wall.y0, 1: wall.x1, 2: wall.y1, 3: wall.x0}[wall.out]
-        flat = np.array([[a, side], [b, side]]) if along_x else np.array([[side, a], [side, b]])
-        flat = nudged(flat, nudges[wall.crate], middles[wall.crate]) @ G[:2, :2].T + G[:2, 2]
-        top, bottom = -lk.rim_mm * 0.8, -lk.rim_mm * 0.5
-        quad = np.array([[*flat[0], top], [*flat[1], top], [*flat[1], bottom], [*flat[0], bottom]])
-        return np.round(self.project(quad) * 16).astype(np.int32)
-
     def _lit(self, floors, contacts, shadows, strokes, roi) -> np.ndarray:
         """The table and the slots' floors in ``roi`` (x0, y0, x1, y1 pinhole px, even), lit: each
         lamp's light less its shadows, the room's light less the dark where things stand (sRGB
@@ -400,7 +368,7 @@ class CrateRenderer(LitScene):
         def drawn(polys) -> np.ndarray:
             mask = np.zeros(shape, np.uint8)
             for p in polys:
-                _fill(mask, (p - off) * 0.5)
+                fill(mask, (p - off) * 0.5)
             return mask
 
         floor = drawn(floors)
@@ -432,74 +400,6 @@ class CrateRenderer(LitScene):
                 lin += (sp[y0:y1, x0:x1][..., None] * (1 - fm)) * colour
         return _srgb(lin)
 
-    def _crates(self, scene: CrateScene, G: np.ndarray) -> "_Crates":
-        """The crates' wall pieces (faces to paint, each piece's distance from the camera's foot
-        point), floors, shadows and contacts in pinhole px, for a scene's crates (the last ones
-        are kept: a still scene is drawn again and again)."""
-        feet = self.footprints(scene.layout)
-        key = (tuple(feet), tuple(scene.pose), tuple(scene.nudges))
-        if self._crates_cache and self._crates_cache[0] == key:
-            return self._crates_cache[1]
-        lk = self.look
-        p = lk.pitch_mm
-        parts = crate_parts(feet, lk)
-        middles = [((f[0] + f[2]) * p / 2, (f[1] + f[3]) * p / 2) for f in feet]
-        feet = list(feet)
-        nudges = list(scene.nudges) or [(0.0, 0.0, 0.0)] * len(feet)
-        Hf = self._pin_plane(lk.floor_mm)
-        floors = [_through(nudged(f, nudges[i], middles[i]) @ G[:2, :2].T + G[:2, 2], Hf)
-                  for i, f in enumerate(parts.floors)]
-        n = len(parts.walls)
-        if not n:
-            made = _Crates([], [], floors, [], [([], []) for _ in self.lamps])
-            self._crates_cache = (key, made)
-            return made
-        box = np.array([[w.x0, w.y0, w.x1, w.y1, w.z0] for w in parts.walls], np.float64)
-        corners = np.stack([box[:, [0, 1]], box[:, [2, 1]], box[:, [2, 3]], box[:, [0, 3]]], 1)   # (n, 4, 2)
-        corners = np.stack([nudged(c, nudges[w.crate], middles[w.crate]) for c, w in zip(corners, parts.walls)])
-        flat = corners @ G[:2, :2].T + G[:2, 2]
-        verts = np.concatenate([np.dstack([flat, -box[:, 4:5, None].repeat(4, 1)]),
-                                np.dstack([flat, np.full((n, 4, 1), -lk.rim_mm)])], 1)   # (n, 8, 3)
-        # the sides (outward: -y, +x, +y, -x in the grid, then turned with it) and the top
-        out = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]], np.float64) @ G[:2, :2].T
-        turns = [np.radians(nudges[w.crate][2]) for w in parts.walls]
-        side = [np.array([k, (k + 1) % 4, 4 + (k + 1) % 4, 4 + k]) for k in range(4)]
-        faces = side + [np.array([4, 5, 6, 7])]
-        c, s = np.cos(turns), np.sin(turns)
-        sides = np.stack([np.column_stack([c * o[0] - s * o[1], s * o[0] + c * o[1]]) for o in out], 1)   # (n, 4, 2)
-        normals = np.concatenate([np.dstack([sides, np.zeros((n, 4, 1))]), np.tile(UP, (n, 1, 1))], 1)   # (n, 5, 3)
-        centres = np.stack([verts[:, f].mean(1) for f in faces], 1)                           # (n, 5, 3)
-        seen = np.einsum("nfk,nfk->nf", normals, self.C - centres) > 0
-        wi, fi = np.nonzero(seen)
-        lin = self._shade(_LIN[np.array(lk.crate_srgb[::-1])], normals[wi, fi], centres[wi, fi], lk.crate_gloss)
-        # a face inside a slot sees little of the room and of the lamp past the wall across it
-        inward = np.array([fi_ < 4 and parts.walls[wi_].out != fi_ for wi_, fi_ in zip(wi, fi)])
-        lin = lin * np.where(inward, SLOT_LIGHT, 1.0)[:, None]
-        bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
-        px = self.project(verts.reshape(-1, 3)).reshape(n, 8, 2)
-        paint = [[] for _ in range(n)]
-        for w, f, c in zip(wi, fi, bgr):
-            paint[w].append((np.round(px[w, faces[f]] * 16).astype(np.int32), tuple(int(v) for v in c)))
-            if lk.handles and f == parts.walls[w].out:
-                hole = self._handle(parts.walls[w], feet[parts.walls[w].crate], nudges, middles, G)
-                if hole is not None:
-                    paint[w].append((hole, tuple(int(v * 0.3) for v in c)))
-        foot = self.C[:2]
-        distance = [float(v) for v in np.hypot(*(flat.mean(1) - foot).T)]
-        shadows = []
-        for lamp in self.lamps:
-            on_table, on_floor = [], []
-            for w in range(n):
-                if box[w, 4] == 0:      # an outer wall: its shadow falls on the table outside too
-                    on_table.append(_through(_hull(self._shadow_of(verts[w], lamp)), self.H_table))
-                on_floor.append(_through(_hull(self._shadow_of(verts[w], lamp, lk.floor_mm)), Hf))
-            shadows.append((on_table, on_floor))
-        ground = [Hf if wall.z0 else self.H_table for wall in parts.walls]
-        contacts = [_through(flat[w], ground[w]) for w in range(n)]
-        made = _Crates(paint, distance, floors, contacts, shadows)
-        self._crates_cache = (key, made)
-        return made
-
     # --- the truth --------------------------------------------------------------------------
 
     def truth(self, scene: CrateScene, hand_mask: np.ndarray | None = None) -> dict:
@@ -516,15 +416,3 @@ def _srgb(lin: np.ndarray) -> np.ndarray:
     curve *= np.float32(1.055 * 255)
     curve -= np.float32(0.055 * 255 - 0.5)
     return np.clip(curve, 0, 255, out=curve).astype(np.uint8)
-
-
-def _hull(pts: np.ndarray) -> np.ndarray:
-    return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
-
-
-def _through(poly: np.ndarray, H: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(poly, np.float64).reshape(-1, 1, 2), H).reshape(-1, 2)
-
-
-def _fill(mask: np.ndarray, px: np.ndarray) -> None:
-    cv2.fillPoly(mask, [np.round(px * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
