@@ -327,16 +327,52 @@ class CrateRenderer(LitScene):
         order = [(d, i, None) for i, d in enumerate(crates.distance)]
         things = drinks + loose
         order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _, _) in enumerate(things)]
+        tops = np.zeros((ph, pw), np.uint8)     # where the walls' tops show
         for _, i, solid in sorted(order, key=lambda o: -o[0]):
             if solid is None:
-                for pts, colour in crates.faces[i]:
+                for pts, colour, top in crates.faces[i]:
                     cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
+                    cv2.fillPoly(tops, [pts], 255 if top else 0, cv2.LINE_AA, 4)
             else:
                 self._slot = (rooms[i], G) if i < len(rooms) else None
                 self._paint(img, solid, things[i][1], things[i][2])
                 self._slot = None
+                outline = cv2.convexHull(np.round(self.project(solid.verts) * 16).astype(np.int32))
+                cv2.fillConvexPoly(tops, outline, 0, cv2.LINE_AA, 4)
         hand_mask = self._paint_hand(img, strokes) if strokes else None
+        if hand_mask is not None:
+            tops[hand_mask > 0] = 0
+        self._shadows_on_rims(img, tops, [s for s, _, _ in drinks], strokes)
         return img, hand_mask
+
+    def _shadows_on_rims(self, img, tops, standing, strokes) -> None:
+        """Darken the walls' tops (``tops``: where they show) where the drinks and the hand
+        shade them from a lamp: the shadows on the rim plane, each lamp's share of the light
+        taken out (in sRGB, near enough for a shadow's edge)."""
+        if not tops.any():
+            return
+        lk = self.look
+        ys, xs = np.nonzero(tops[::4, ::4])
+        x0, y0 = max(0, xs.min() * 4 - 4), max(0, ys.min() * 4 - 4)
+        x1, y1 = min(tops.shape[1], xs.max() * 4 + 8), min(tops.shape[0], ys.max() * 4 + 8)
+        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+        H = shift @ self._pin_plane(lk.rim_mm)
+        lit = np.full((y1 - y0, x1 - x0), self.ambient, np.float32)
+        full = lit.copy()
+        for lamp, direct in zip(self.lamps, self.direct):
+            cast = np.zeros(lit.shape, np.uint8)
+            for solid in standing:
+                fill(cast, through(hull(self._shadow_of(solid.verts, lamp, lk.rim_mm)), H))
+            for pts3, width, _ in strokes or ():
+                draw_stroke(cast, self._shadow_of(pts3, lamp, lk.rim_mm), width, 255, H)
+            d = direct[y0:y1, x0:x1]
+            full += d
+            lit += d * (1 - soften(cast, lamp.shadow_blur * self.px_per_mm) * np.float32(lamp.shadow_depth))
+        keep = (lit / full) ** np.float32(1 / 2.2)
+        w = tops[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
+        factor = 1 - w + w * keep
+        part = img[y0:y1, x0:x1]
+        part[:] = np.clip(part * factor[..., None] + 0.5, 0, 255).astype(np.uint8)
 
     def _in_front(self, strokes, nearest: float = 50.0):
         """The hand's strokes cut where they come nearer the camera than ``nearest`` mm: the crate

@@ -22,7 +22,7 @@ SLOT_LIGHT = 0.72      # the light on a wall's face inside a slot against one in
 class Walls:
     """The crates of one layout at one pose, ready to draw (:func:`crate_walls`)."""
 
-    faces: list            # per wall piece: its visible faces (pinhole px * 16, BGR)
+    faces: list            # per wall piece: its visible faces (pinhole px * 16, BGR, whether the top)
     distance: list         # per wall piece: from the camera's foot point, mm
     floors: list           # the slots' floors, pinhole px
     contacts: list         # wall pieces' feet, pinhole px
@@ -76,11 +76,11 @@ def crate_walls(r, scene: CrateScene, G: np.ndarray) -> Walls:
     px = r.project(verts.reshape(-1, 3)).reshape(n, 8, 2)
     paint = [[] for _ in range(n)]
     for w, f, c in zip(wi, fi, bgr):
-        paint[w].append((np.round(px[w, faces[f]] * 16).astype(np.int32), tuple(int(v) for v in c)))
+        paint[w].append((np.round(px[w, faces[f]] * 16).astype(np.int32), tuple(int(v) for v in c), f == 4))
         if lk.handles and f == parts.walls[w].out:
             hole = handle_hole(r, parts.walls[w], feet[parts.walls[w].crate], nudges, middles, G)
             if hole is not None:
-                paint[w].append((hole, tuple(int(v * 0.3) for v in c)))
+                paint[w].append((hole, tuple(int(v * 0.3) for v in c), False))
     foot = r.C[:2]
     distance = [float(v) for v in np.hypot(*(flat.mean(1) - foot).T)]
     shadows = []
