@@ -47,6 +47,7 @@ from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
 
 __all__ = ["CrateRenderer", "CrateScene", "Loose", "Standing"]
+TABLE_SCALE = 2.5      # the table texture's millimetres per millimetre (the board's wood rings are a board's size)
 EDGES = {"bottom": np.array([0.0, 1.0]), "top": np.array([0.0, -1.0]), "left": np.array([-1.0, 0.0]),
          "right": np.array([1.0, 0.0])}      # the side of the grid an arm comes from: outwards
 
@@ -91,7 +92,8 @@ class CrateRenderer(LitScene):
         exposure = 0.82 * 2.0 ** lk.exposure_ev / float(mid.max())
         self.colours = [(lk.lamp_bgr(lamp) * exposure).astype(np.float32) for lamp in self.lamps]
         self.lamp = self.colours[0]
-        self.table = self._table_albedo(big(tx), big(ty))
+        # the table seen from a hand span away: its grain finer in the picture than a board camera sees it
+        self.table = self._table_albedo(big(tx) * np.float32(TABLE_SCALE), big(ty) * np.float32(TABLE_SCALE))
         self.floor_albedo = _LIN[np.array(lk.crate_srgb[::-1])] * np.float32(0.92)
         self.direct_half = [cv2.resize(d, (pw // 2, ph // 2), interpolation=cv2.INTER_AREA) for d in self.direct]
         # the empty table, lit: what the picture is outside the crates and their shadows
