@@ -183,3 +183,18 @@ def test_a_layout_the_crates_cannot_show_is_refused(layout, words):
     with pytest.raises(ValueError, match=words):
         cam.set(layout)
     assert cam.layout == START and not cam.status()["hand"]
+
+
+def test_crates_not_moved_stay_put_when_the_game_counts_from_a_new_corner():
+    """The top-left crate moved to the left of the bottom row: a game that counts its fields from
+    0 shifts every other crate two fields on; on the table those crates have not moved."""
+    cam = SimCrateCamera(seed=6)
+    before = cam.truth()
+    shifted = tuple((x + 2, y, t) for x, y, t in START.crates[1:]) + ((0, 3, 0),)
+    cam.set(CrateLayout(crates=shifted, drinks={}), hand_frames=0)
+    after = cam.truth()
+    assert sorted(after["fields"]) == sorted([(x, y) for x in range(4, 8) for y in range(3)]
+                                             + [(x, y) for x in range(8) for y in range(3, 6)])
+    for (x, y), c in before["centres"].items():
+        if x >= 2 or y >= 3:                  # not the moved crate's
+            assert np.abs(np.array(c) - after["centres"][(x + 2, y)]).max() < 0.01
