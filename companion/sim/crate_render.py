@@ -426,6 +426,10 @@ class CrateRenderer(LitScene):
         ao = soften(drawn(contacts), 0.9 * self.px_per_mm) * np.float32(0.45)
         light += (self.ambient * (1 - ao))[..., None] * self.lamp
         size = (x1 - x0, y1 - y0)
+        tint = np.ones(light.shape, np.float32)           # each crate's floor its own tint
+        for i, p in enumerate(floors):
+            cv2.fillPoly(tint, [np.round((p - off) * 0.5).astype(np.int32)], tuple(float(v) for v in lk.crate_tint(i)))
+        light *= tint
         light = cv2.resize(light, size, interpolation=cv2.INTER_LINEAR)
         fm = cv2.resize(floor.astype(np.float32) * np.float32(1 / 255), size, interpolation=cv2.INTER_LINEAR)[..., None]
         table = self.table[y0:y1, x0:x1]

@@ -68,7 +68,9 @@ def crate_walls(r, scene: CrateScene, G: np.ndarray) -> Walls:
     centres = np.stack([verts[:, f].mean(1) for f in faces], 1)                           # (n, 5, 3)
     seen = np.einsum("nfk,nfk->nf", normals, r.C - centres) > 0
     wi, fi = np.nonzero(seen)
-    lin = r._shade(_LIN[np.array(lk.crate_srgb[::-1])], normals[wi, fi], centres[wi, fi], lk.crate_gloss)
+    tints = np.array([lk.crate_tint(i) for i in range(len(feet))]).reshape(-1, 3)
+    albedo = _LIN[np.array(lk.crate_srgb[::-1])] * tints[[parts.walls[w].crate for w in wi]]
+    lin = r._shade(albedo, normals[wi, fi], centres[wi, fi], lk.crate_gloss)
     # a face inside a slot sees little of the room and of the lamp past the wall across it
     inward = np.array([fi_ < 4 and parts.walls[wi_].out != fi_ for wi_, fi_ in zip(wi, fi)])
     lin = lin * np.where(inward, SLOT_LIGHT, 1.0)[:, None]
