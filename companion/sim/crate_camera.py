@@ -27,7 +27,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..crate_fields import CrateLayout
+from ..crate_fields import EMPTY, CrateLayout
 from ..vision.sources import FrameSource, open_source
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
@@ -64,7 +64,7 @@ class SimCrateCamera(FrameSource):
         self._anchor = np.array(pose[:2]) - self._turn(self._middle(self.layout))
         self.scene: CrateScene = self.renderer.place(self.layout, self.rng, self._pose(self.layout))
         self.resting_hand: BoardHand | None = None
-        self.script: list[tuple[CrateScene, BoardHand]] = []    # hand frames still to show
+        self.script: list[tuple[CrateScene, BoardHand, str | None]] = []    # hand frames still to show
         self._still: list[np.ndarray] = []
         self._clean: np.ndarray | None = None
         self.calibration_truth: dict | None = None
@@ -117,18 +117,22 @@ class SimCrateCamera(FrameSource):
         self.scene = self.renderer.place(layout, self.rng, self._pose(layout), keep=before)
         self._changed()
         n = max(0, min(int(hand_frames), 60))
-        target = self._first_change(before, self.scene)
-        if not n or target is None:
+        change = self._first_change(before, self.scene)
+        if not n or change is None:
             return
+        target, put, taken = change
         hand = self.renderer.random_hand(self.scene, self.rng)
         ex, ey = {"bottom": (0, 1), "top": (0, -1), "left": (-1, 0), "right": (1, 0)}[hand.edge]
         for i in range(n):
             away = abs(2 * (i / max(1, n - 1)) - 1) * 60.0      # reaching in, then drawing back
             frame_hand = replace(hand, x=target[0] + ex * (away + 8), y=target[1] + ey * (away + 8))
-            self.script.append((before if i < n / 2 else self.scene, frame_hand))
+            # the hand brings the drink put in, and carries off the one taken out
+            first = i < n / 2
+            self.script.append((before if first else self.scene, frame_hand, put if first else taken))
 
-    def _first_change(self, before: CrateScene, after: CrateScene) -> tuple[float, float] | None:
-        """Where (grid mm of ``after``) the first change is, or None if nothing changed."""
+    def _first_change(self, before: CrateScene, after: CrateScene):
+        """The first change: where (grid mm of ``after``), the drink put there and the drink
+        taken from there (either None); None if nothing changed."""
         if before.pose == after.pose and before.layout.footprints() == after.layout.footprints() \
                 and before.layout.fields() == after.layout.fields():
             return None
@@ -136,7 +140,8 @@ class SimCrateCamera(FrameSource):
         old, new = before.layout.fields(), after.layout.fields()
         changed = sorted(f for f in new if old.get(f) != new[f])
         f = changed[0] if changed else (0, 0)
-        return (f[0] + 0.5) * p, (f[1] + 0.5) * p
+        put, taken = new.get(f, EMPTY), old.get(f, EMPTY)
+        return ((f[0] + 0.5) * p, (f[1] + 0.5) * p), None if put == EMPTY else put, None if taken == EMPTY else taken
 
     @_locked
     def rest_hand(self, at: tuple[float, float] | None = None) -> None:
@@ -159,8 +164,8 @@ class SimCrateCamera(FrameSource):
     def read(self) -> np.ndarray:
         self.frames += 1
         if self.script:
-            scene, hand = self.script.pop(0)
-            img, _ = self.renderer.clean(scene, hand, gain=self.renderer.exposure(self.rng) * 0.97)
+            scene, hand, held = self.script.pop(0)
+            img, _ = self.renderer.clean(scene, hand, gain=self.renderer.exposure(self.rng) * 0.97, held=held)
             return self.renderer.sensor(img, self.rng)
         if len(self._still) < STILL_COPIES:
             if self._clean is None:

@@ -261,10 +261,11 @@ class CrateRenderer(LitScene):
         hand = replace(hand, height=float(rng.uniform(28, 50)), edge=sides[int(rng.integers(0, len(sides)))])
         return replace(hand, x=float(at[0]), y=float(at[1])) if at is not None else hand
 
-    def clean(self, scene: CrateScene, hand: BoardHand | None = None, gain: float = 1.0):
+    def clean(self, scene: CrateScene, hand: BoardHand | None = None, gain: float = 1.0, held: str | None = None):
         """The frame before the sensor's noise (lens, vignetting and the exposure ``gain`` in) as
-        float, and the hand's mask (pinhole picture) or None."""
-        img, hand_mask = self._picture(scene, hand)
+        float, and the hand's mask (pinhole picture) or None. ``held``: a drink id the hand
+        carries between its fingertips (putting it in, or taking it away)."""
+        img, hand_mask = self._picture(scene, hand, held)
         img = self._optics(img)
         img *= self._vignette() * np.float32(gain)
         return img, hand_mask
@@ -280,7 +281,7 @@ class CrateRenderer(LitScene):
         np.maximum(out, 0, out=out)
         return cv2.convertScaleAbs(out)
 
-    def _picture(self, scene: CrateScene, hand: BoardHand | None):
+    def _picture(self, scene: CrateScene, hand: BoardHand | None, held: str | None = None):
         """The lit pinhole picture (sRGB u8) and the hand's mask (or None). Only the part of the
         picture the crates, their shadows and the hand reach is lit anew; the rest is the
         look's empty table."""
@@ -301,12 +302,13 @@ class CrateRenderer(LitScene):
                                         cuts=(cut / 2, cut)), s.colour, lk.drink_gloss))
             rooms.append(slot_room(s.field, feet[s.slot[0]], lk))
         loose = [loose_solid(o, lk) for o in scene.loose]
+        carried = self._held(hand, held, G) if hand is not None and held else None
         strokes = self._in_front(hand_shapes(hand, self.grid_size(scene.layout), G, 300.0, 60.0)) \
             if hand is not None else None
         # every flat mark in pinhole px: floors, each lamp's shadows on the table and on the floors, contacts
         Hf = self._pin_plane(lk.floor_mm)
         shadows = [(list(t), list(f)) for t, f in crates.shadows]
-        for solid, _, _ in drinks + loose:
+        for solid, _, _ in drinks + loose + ([carried] if carried else []):
             for lamp, (on_table, on_floor) in zip(self.lamps, shadows):
                 on_table.append(through(hull(self._shadow_of(solid.verts, lamp)), self.H_table))
                 on_floor.append(through(hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf))
@@ -341,11 +343,26 @@ class CrateRenderer(LitScene):
                 self._slot = None
                 outline = cv2.convexHull(np.round(self.project(solid.verts) * 16).astype(np.int32))
                 cv2.fillConvexPoly(tops, outline, 0, cv2.LINE_AA, 4)
+        if carried:                   # over the crates, under the hand
+            self._paint(img, *carried)
+            outline = cv2.convexHull(np.round(self.project(carried[0].verts) * 16).astype(np.int32))
+            cv2.fillConvexPoly(tops, outline, 0, cv2.LINE_AA, 4)
         hand_mask = self._paint_hand(img, strokes) if strokes else None
         if hand_mask is not None:
             tops[hand_mask > 0] = 0
-        self._shadows_on_rims(img, tops, [s for s, _, _ in drinks], strokes)
+        self._shadows_on_rims(img, tops, [s for s, _, _ in drinks + ([carried] if carried else [])], strokes)
         return img, hand_mask
+
+    def _held(self, hand: BoardHand, drink: str, G: np.ndarray):
+        """The drink a hand carries: upright between its fingertips, its foot clear of the rims."""
+        lk = self.look
+        colour, _, shape = drink.partition("-")
+        length, width = NOMINAL_SIZE_MM[shape]
+        k = lk.drink_mm(shape)
+        x, y = G[:2, :2] @ (hand.x, hand.y) + G[:2, 2]
+        lift = max(lk.rim_mm + 1.0, hand.height - 0.75 * length * k)
+        return (solids.drink(x, y, 0.0, shape, length * k, width * k, lift=lift),
+                tuple(lk.drinks.get(colour, (128, 128, 128))), lk.drink_gloss)
 
     def _shadows_on_rims(self, img, tops, standing, strokes) -> None:
         """Darken the walls' tops (``tops``: where they show) where the drinks and the hand
