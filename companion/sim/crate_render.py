@@ -340,6 +340,8 @@ class CrateRenderer(LitScene):
             else:
                 self._slot = (rooms[i], G) if i < len(rooms) else None
                 self._paint(img, solid, things[i][1], things[i][2])
+                if i < len(drinks):
+                    self._shaded_lid(img, i, drinks)
                 self._slot = None
                 outline = cv2.convexHull(np.round(self.project(solid.verts) * 16).astype(np.int32))
                 cv2.fillConvexPoly(tops, outline, 0, cv2.LINE_AA, 4)
@@ -352,6 +354,40 @@ class CrateRenderer(LitScene):
             tops[hand_mask > 0] = 0
         self._shadows_on_rims(img, tops, [s for s, _, _ in drinks + ([carried] if carried else [])], strokes)
         return img, hand_mask
+
+    def _shaded_lid(self, img: np.ndarray, i: int, drinks: list) -> None:
+        """Paint the part of drink ``i``'s top (its lid or cap) that a taller neighbour shades
+        from a lamp, in the top's colour less that lamp's light (a soft lamp's shadow taken
+        weaker: it is spread wider)."""
+        solid, colour, gloss = drinks[i]
+        cap = max(solid.caps)
+        top = solid.verts[solid.faces[cap]]
+        h = -float(top[0, 2])
+        near = [s for j, (s, _, _) in enumerate(drinks) if j != i and -float(s.verts[:, 2].min()) > h + 0.5
+                and float(np.hypot(*(s.base.mean(0) - solid.base.mean(0)))) < 4 * self.look.pitch_mm]
+        if not near:
+            return
+        lid = top[:, :2].astype(np.float32)
+        centre = top.mean(0)
+        albedo = _LIN[np.array(colour[::-1])]
+        lit = self._shade(albedo, UP, centre, gloss)[0]
+        for lamp, tone in zip(self.lamps, self.colours):
+            parts = []
+            for s in near:
+                area, part = cv2.intersectConvexConvex(lid, hull(self._shadow_of(s.verts, lamp, h)).astype(np.float32))
+                if area > 0.05 and part is not None:
+                    parts.append(part.reshape(-1, 2))
+            if not parts:
+                continue
+            direct, _ = self._light_at(centre[:1], centre[1:2], UP, centre[2], lamp=lamp)
+            if self._slot is not None:
+                direct = direct * self._past_walls(centre[None], lamp)
+            depth = lamp.shadow_depth * float(np.clip(1.5 - lamp.shadow_blur / 4, 0.3, 1.0))
+            dark = np.clip(lit - albedo * float(direct[0]) * tone * depth, 0, 1)
+            bgr = tuple(int(v) for v in linear_to_srgb_u8(dark.reshape(1, 1, 3).astype(np.float32)).reshape(3))
+            for part in parts:
+                px = self.project(np.column_stack([part, np.full(len(part), -h)]))
+                cv2.fillPoly(img, [np.round(px * 16).astype(np.int32)], bgr, cv2.LINE_AA, 4)
 
     def _held(self, hand: BoardHand, drink: str, G: np.ndarray):
         """The drink a hand carries: upright between its fingertips, its foot clear of the rims."""
