@@ -74,6 +74,11 @@ def crate_walls(r, scene: CrateScene, G: np.ndarray) -> Walls:
     # a face inside a slot sees little of the room and of the lamp past the wall across it
     inward = np.array([fi_ < 4 and parts.walls[wi_].out != fi_ for wi_, fi_ in zip(wi, fi)])
     lin = lin * np.where(inward, SLOT_LIGHT, 1.0)[:, None]
+    if lk.crate_gloss > 0.1:        # glossy plastic: a face turned just so catches the lamp
+        c = centres[wi, fi]
+        for lamp, tone in zip(r.lamps, r.colours):
+            _, glint = r._light_at(c[:, 0], c[:, 1], normals[wi, fi], c[:, 2], specular=True, shininess=250.0, lamp=lamp)
+            lin = lin + (glint * lk.crate_gloss * np.where(inward, 0.3, 1.0))[:, None] * tone * 0.5
     bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
     px = r.project(verts.reshape(-1, 3)).reshape(n, 8, 2)
     paint = [[] for _ in range(n)]
