@@ -143,6 +143,7 @@ def test_calibration_photo_and_other_sources(tmp_path):
     one = CrateLayout(crates=((0, 0, 0),), drinks={(0, 0): "red-stubby_can", (1, 2): "mint-tallest_bottle"})
     a = cam.calibration_photo(one)
     assert a.shape == (720, 1280, 3) and cam.calibration_truth["fields"] == one.fields()
+    assert cam.calibration_truth["loose"] == [] and not cam.calibration_truth["hand"]
     assert np.array_equal(a, cam.calibration_photo(one))
     path = tmp_path / "crates.png"
     cv2.imwrite(str(path), a)

@@ -179,11 +179,12 @@ class SimCrateCamera(FrameSource):
     @_locked
     def calibration_photo(self, layout: CrateLayout | None = None) -> np.ndarray:
         """One still frame of ``layout`` (default: :data:`START` with nothing in it) standing in
-        the middle of the view at the grid's yaw, no hand, in this camera's look: what the host
-        photographs to calibrate the reader. Its truth is kept in ``calibration_truth``."""
+        the middle of the view at the grid's yaw on a cleared table, no hand, in this camera's
+        look: what the host photographs to calibrate the reader. Its truth is kept in
+        ``calibration_truth``."""
         layout = layout or START
         rng = np.random.default_rng([self.look.seed, 9602])
-        scene = self.renderer.place(layout, rng, (0.0, 0.0, self._yaw))
+        scene = replace(self.renderer.place(layout, rng, (0.0, 0.0, self._yaw)), loose=())   # the table cleared for it
         img, hand_mask = self.renderer.clean(scene, None)
         self.calibration_truth = self.renderer.truth(scene, hand_mask)
         return self.renderer.sensor(img, rng)
