@@ -139,7 +139,8 @@ def test_the_camera_shows_a_new_layout_after_the_hand():
 
 
 def test_calibration_photo_and_other_sources(tmp_path):
-    cam = SimCrateCamera(seed=4)
+    cam = SimCrateCamera(seed=2)
+    assert cam.scene.loose                  # this table has things on it, cleared for the photo
     one = CrateLayout(crates=((0, 0, 0),), drinks={(0, 0): "red-stubby_can", (1, 2): "mint-tallest_bottle"})
     a = cam.calibration_photo(one)
     assert a.shape == (720, 1280, 3) and cam.calibration_truth["fields"] == one.fields()
