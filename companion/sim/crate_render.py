@@ -1,23 +1,25 @@
-"""A seeded renderer of the yellow crates with drinks standing in them, seen by the crate camera.
+"""A seeded renderer of the yellow crates with drinks standing in them, seen by the crate camera
+(docs/crate-sim.md).
 
-The crates (``crate_solids.py``) stand together on the table as one grid; a pose (x mm, y mm,
-yaw degrees) puts the middle of the grid's outline at (x, y) on the table, measured from the
-point the camera aims at, turned by yaw. The camera (``lit_scene.py``, shared with the board
-camera) stands to one side looking down at that point, tilted from the vertical; the look says
-how far. The drinks are the board camera's solids (``board_solids.py``) standing upright on the
-slots' floors, a little off the middle and turned at random. Everything standing (wall pieces,
-drinks) is painted far to near from the camera's foot point, so nearer things hide farther ones
-as in a real view; each lamp casts their shadows onto the table and the slots' floors; a hand
-and arm may reach over the crates (``board_hand.py``).
+The crates (``crate_solids.py``, ``crate_walls.py``) stand together on the table as one grid; a
+pose (x mm, y mm, yaw degrees) puts the middle of the grid's outline at (x, y) on the table,
+measured from the point the camera aims at, turned by yaw. The camera (``lit_scene.py``, shared
+with the board camera) stands to one side looking down at that point, tilted from the vertical;
+the look says how far. The drinks are the board camera's solids (``board_solids.py``) standing
+upright on the slots' floors, a little off the middle and turned at random (``crate_scene.py``).
+Everything standing (wall pieces, drinks, loose things beside the crates) is painted far to near
+from the camera's foot point, so nearer things hide farther ones as in a real view; each lamp
+casts their shadows onto the table, the slots' floors, the rims and the drinks' tops; a hand
+and arm may reach over the crates (``board_hand.py``), carrying a drink.
 
-``render`` returns the frame (BGR uint8) and its truth: ``fields`` (``CrateLayout.fields()``),
-``rim_to_frame`` (3x3: grid mm on the rim plane -> frame px; field (x, y)'s middle is at
-((x + 0.5) * pitch, (y + 0.5) * pitch)), ``table_to_frame`` (the same for the table under the
-grid), ``floor_to_frame`` (the slots' floor), ``camera`` (its centre in grid mm: x, y, height
-over the table), ``pitch_mm``, ``rim_height_mm``, ``floor_mm``, ``hand``, ``centres`` (each field's
-middle on the rim plane, frame px) and ``drinks`` (each drink: its field, id, foot and top in px).
-The homographies are exact without lens distortion; :meth:`CrateRenderer.grid_to_frame` maps
-with it.
+``render`` returns the frame (BGR uint8) and its truth (``crate_truth.py``): ``fields``
+(``CrateLayout.fields()``), ``rim_to_frame`` (3x3: grid mm on the rim plane -> frame px; field
+(x, y)'s middle is at ((x + 0.5) * pitch, (y + 0.5) * pitch)), ``table_to_frame`` and
+``floor_to_frame`` (the same for the table under the grid and the slots' floor), ``camera`` (its
+centre in grid mm: x, y, height over the table), ``pitch_mm``, ``rim_height_mm``, ``floor_mm``,
+``wall_mm``, ``hand``, ``centres`` (each field's middle on the rim plane, frame px), ``drinks``
+(each drink: its field, id, foot and top in px) and ``loose``. The homographies are exact
+without lens distortion; :meth:`CrateRenderer.grid_to_frame` maps with it.
 
 >>> from companion.crate_fields import CrateLayout
 >>> r = CrateRenderer(CrateLook.from_seed(1))
@@ -40,8 +42,8 @@ from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
 from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, loose_solid, scatter
-from .crate_truth import scene_truth
 from .crate_solids import slot_room
+from .crate_truth import scene_truth
 from .crate_walls import crate_walls, fill, hull, through
 from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
