@@ -42,6 +42,7 @@ from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
 from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, loose_solid, scatter
+from .crate_shadows import past_walls, shaded_lid, shadows_on_rims
 from .crate_solids import slot_room
 from .crate_truth import scene_truth
 from .crate_walls import crate_walls, fill, hull, through
@@ -121,30 +122,10 @@ class CrateRenderer(LitScene):
             direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0,
                                           shininess=30.0, lamp=lamp)
             if self._slot is not None:
-                lit = self._past_walls(at, lamp)
+                lit = past_walls(self, at, lamp)
                 direct, spec = direct * lit, spec * lit
             out = out + albedo_lin * direct[:, None] * colour + gloss * spec[:, None] * colour * 0.2
         return out
-
-    def _past_walls(self, at: np.ndarray, lamp) -> np.ndarray:
-        """How much of ``lamp`` reaches points (table mm) in the slot ``self._slot`` (its inside,
-        grid mm, and grid -> table): none where the way to the lamp leaves the slot under the rim."""
-        lk = self.look
-        (x0, y0, x1, y1), G = self._slot
-        if lamp.kind == "overhead":
-            to = np.tile(np.array([lamp.at[0], lamp.at[1], -1.0]), (len(at), 1))
-        else:
-            to = np.array([lamp.at[0], lamp.at[1], -lamp.at[2]]) - at
-        rise = np.maximum(lk.rim_mm + at[:, 2], 0)                      # mm the way climbs to the rim
-        exit_ = at[:, :2] + to[:, :2] * (rise / np.maximum(-to[:, 2], 1e-6))[:, None]
-        Gi = np.linalg.inv(G)
-        q = exit_ @ Gi[:2, :2].T + Gi[:2, 2]
-        # signed distance of the way's exit at the rim's height outside the slot's inside
-        out = np.maximum(np.maximum(x0 - q[:, 0], q[:, 0] - x1), np.maximum(y0 - q[:, 1], q[:, 1] - y1))
-        shade = np.clip(0.5 + out / max(lamp.shadow_blur, 0.3), 0, 1) * (rise > 0)
-        return 1 - shade * lamp.shadow_depth
-
-    # --- where things are -------------------------------------------------------------------
 
     def grid_matrix(self, layout: CrateLayout, pose: Pose) -> np.ndarray:
         """Grid mm -> table mm (3x3) for ``layout`` at ``pose``."""
@@ -343,7 +324,7 @@ class CrateRenderer(LitScene):
                 self._slot = (rooms[i], G) if i < len(rooms) else None
                 self._paint(img, solid, things[i][1], things[i][2])
                 if i < len(drinks):
-                    self._shaded_lid(img, i, drinks)
+                    shaded_lid(self, img, i, drinks)
                 self._slot = None
                 outline = cv2.convexHull(np.round(self.project(solid.verts) * 16).astype(np.int32))
                 cv2.fillConvexPoly(tops, outline, 0, cv2.LINE_AA, 4)
@@ -354,42 +335,8 @@ class CrateRenderer(LitScene):
         hand_mask = self._paint_hand(img, strokes) if strokes else None
         if hand_mask is not None:
             tops[hand_mask > 0] = 0
-        self._shadows_on_rims(img, tops, [s for s, _, _ in drinks + ([carried] if carried else [])], strokes)
+        shadows_on_rims(self, img, tops, [s for s, _, _ in drinks + ([carried] if carried else [])], strokes)
         return img, hand_mask
-
-    def _shaded_lid(self, img: np.ndarray, i: int, drinks: list) -> None:
-        """Paint the part of drink ``i``'s top (its lid or cap) that a taller neighbour shades
-        from a lamp, in the top's colour less that lamp's light (a soft lamp's shadow taken
-        weaker: it is spread wider)."""
-        solid, colour, gloss = drinks[i]
-        cap = max(solid.caps)
-        top = solid.verts[solid.faces[cap]]
-        h = -float(top[0, 2])
-        near = [s for j, (s, _, _) in enumerate(drinks) if j != i and -float(s.verts[:, 2].min()) > h + 0.5
-                and float(np.hypot(*(s.base.mean(0) - solid.base.mean(0)))) < 4 * self.look.pitch_mm]
-        if not near:
-            return
-        lid = top[:, :2].astype(np.float32)
-        centre = top.mean(0)
-        albedo = _LIN[np.array(colour[::-1])]
-        lit = self._shade(albedo, UP, centre, gloss)[0]
-        for lamp, tone in zip(self.lamps, self.colours):
-            parts = []
-            for s in near:
-                area, part = cv2.intersectConvexConvex(lid, hull(self._shadow_of(s.verts, lamp, h)).astype(np.float32))
-                if area > 0.05 and part is not None:
-                    parts.append(part.reshape(-1, 2))
-            if not parts:
-                continue
-            direct, _ = self._light_at(centre[:1], centre[1:2], UP, centre[2], lamp=lamp)
-            if self._slot is not None:
-                direct = direct * self._past_walls(centre[None], lamp)
-            depth = lamp.shadow_depth * float(np.clip(1.5 - lamp.shadow_blur / 4, 0.3, 1.0))
-            dark = np.clip(lit - albedo * float(direct[0]) * tone * depth, 0, 1)
-            bgr = tuple(int(v) for v in linear_to_srgb_u8(dark.reshape(1, 1, 3).astype(np.float32)).reshape(3))
-            for part in parts:
-                px = self.project(np.column_stack([part, np.full(len(part), -h)]))
-                cv2.fillPoly(img, [np.round(px * 16).astype(np.int32)], bgr, cv2.LINE_AA, 4)
 
     def _held(self, hand: BoardHand, drink: str, G: np.ndarray):
         """The drink a hand carries: upright between its fingertips, its foot clear of the rims."""
@@ -401,35 +348,6 @@ class CrateRenderer(LitScene):
         lift = max(lk.rim_mm + 1.0, hand.height - 0.75 * length * k)
         return (solids.drink(x, y, 0.0, shape, length * k, width * k, lift=lift),
                 tuple(lk.drinks.get(colour, (128, 128, 128))), lk.drink_gloss)
-
-    def _shadows_on_rims(self, img, tops, standing, strokes) -> None:
-        """Darken the walls' tops (``tops``: where they show) where the drinks and the hand
-        shade them from a lamp: the shadows on the rim plane, each lamp's share of the light
-        taken out (in sRGB, near enough for a shadow's edge)."""
-        if not tops.any():
-            return
-        lk = self.look
-        ys, xs = np.nonzero(tops[::4, ::4])
-        x0, y0 = max(0, xs.min() * 4 - 4), max(0, ys.min() * 4 - 4)
-        x1, y1 = min(tops.shape[1], xs.max() * 4 + 8), min(tops.shape[0], ys.max() * 4 + 8)
-        shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-        H = shift @ self._pin_plane(lk.rim_mm)
-        lit = np.full((y1 - y0, x1 - x0), self.ambient, np.float32)
-        full = lit.copy()
-        for lamp, direct in zip(self.lamps, self.direct):
-            cast = np.zeros(lit.shape, np.uint8)
-            for solid in standing:
-                fill(cast, through(hull(self._shadow_of(solid.verts, lamp, lk.rim_mm)), H))
-            for pts3, width, _ in strokes or ():
-                draw_stroke(cast, self._shadow_of(pts3, lamp, lk.rim_mm), width, 255, H)
-            d = direct[y0:y1, x0:x1]
-            full += d
-            lit += d * (1 - soften(cast, lamp.shadow_blur * self.px_per_mm) * np.float32(lamp.shadow_depth))
-        keep = (lit / full) ** np.float32(1 / 2.2)
-        w = tops[y0:y1, x0:x1].astype(np.float32) * np.float32(1 / 255)
-        factor = 1 - w + w * keep
-        part = img[y0:y1, x0:x1]
-        part[:] = np.clip(part * factor[..., None] + 0.5, 0, 255).astype(np.uint8)
 
     def _in_front(self, strokes, nearest: float = 50.0):
         """The hand's strokes cut where they come nearer the camera than ``nearest`` mm: the crate
