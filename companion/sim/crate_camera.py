@@ -20,9 +20,7 @@ The start layout is GRAPE SODA's: six crates as a 6x6 square, empty.
 """
 from __future__ import annotations
 
-import functools
 import math
-import threading
 from dataclasses import replace
 
 import numpy as np
@@ -33,26 +31,15 @@ from .board_looks import BoardHand
 from .crate_looks import CrateLook
 from .crate_render import CrateRenderer
 from .crate_scene import CrateScene, check_layout, grid_origin
+from .still_camera import StillSceneCamera, locked
 
 SIM_CRATE_SEED = 3101          # the look of the simulated crates
-STILL_COPIES = 3               # noisy copies of a still scene shown in turn
 START = CrateLayout(crates=tuple((2 * (i % 3), 3 * (i // 3), 0) for i in range(6)), drinks={})
 
 
-def _locked(method):
-    """The camera is read by its device thread while the table or a test changes the crates:
-    one at a time."""
-    @functools.wraps(method)
-    def run(self, *args, **kwargs):
-        with self._lock:
-            return method(self, *args, **kwargs)
-    return run
-
-
-class SimCrateCamera(FrameSource):
+class SimCrateCamera(StillSceneCamera):
     def __init__(self, seed: int = SIM_CRATE_SEED, family: str = "dev", layout: CrateLayout | None = None):
         super().__init__(f"sim-crates:{seed}")
-        self._lock = threading.RLock()
         self.look = CrateLook.from_seed(seed, family)
         self.renderer = CrateRenderer(self.look)
         self.rng = np.random.default_rng([seed, 9601])
@@ -63,10 +50,7 @@ class SimCrateCamera(FrameSource):
         self._yaw = pose[2]
         self._anchor = np.array(pose[:2]) - self._turn(self._middle(self.layout))
         self.scene: CrateScene = self.renderer.place(self.layout, self.rng, self._pose(self.layout))
-        self.resting_hand: BoardHand | None = None
         self.script: list[tuple[CrateScene, BoardHand, str | None]] = []    # hand frames still to show
-        self._still: list[np.ndarray] = []
-        self._clean: np.ndarray | None = None
         self.calibration_truth: dict | None = None
         w, h = self.look.image_size
         self._granted = {"width": w, "height": h, "simulated": True}
@@ -105,7 +89,7 @@ class SimCrateCamera(FrameSource):
 
     # --- what stands in the crates ----------------------------------------------------------
 
-    @_locked
+    @locked
     def set(self, layout: CrateLayout, hand_frames: int = 4) -> None:
         """The crates now are ``layout``: a hand passes over them for ``hand_frames`` frames
         (reaching to the first field that changed), then the new layout shows. A layout the
@@ -143,40 +127,25 @@ class SimCrateCamera(FrameSource):
         put, taken = new.get(f, EMPTY), old.get(f, EMPTY)
         return ((f[0] + 0.5) * p, (f[1] + 0.5) * p), None if put == EMPTY else put, None if taken == EMPTY else taken
 
-    @_locked
+    @locked
     def rest_hand(self, at: tuple[float, float] | None = None) -> None:
         """A hand stays over the crates (reaching to ``at``, grid mm; None: somewhere over them)
         until :meth:`lift_hand`."""
         self.resting_hand = self.renderer.random_hand(self.scene, self.rng, at)
         self._changed()
 
-    @_locked
-    def lift_hand(self) -> None:
-        self.resting_hand = None
-        self._changed()
-
-    def _changed(self) -> None:
-        self._clean, self._still = None, []
-
     # --- frames -----------------------------------------------------------------------------
 
-    @_locked
-    def read(self) -> np.ndarray:
-        self.frames += 1
-        if self.script:
-            scene, hand, held = self.script.pop(0)
-            img, _ = self.renderer.clean(scene, hand, gain=self.renderer.exposure(self.rng) * 0.97, held=held)
-            return self.renderer.sensor(img, self.rng)
-        if len(self._still) < STILL_COPIES:
-            if self._clean is None:
-                self._clean, _ = self.renderer.clean(self.scene, self.resting_hand, gain=self.renderer.exposure(self.rng))
-            self._still.append(self.renderer.sensor(self._clean, self.rng))
-            if len(self._still) == STILL_COPIES:
-                self._clean = None                     # the copies are all that is needed now
-            return self._still[-1].copy()
-        return self._still[self.frames % STILL_COPIES].copy()
+    def _script_frame(self, entry) -> np.ndarray:
+        scene, hand, held = entry
+        img, _ = self.renderer.clean(scene, hand, gain=self.renderer.exposure(self.rng) * 0.97, held=held)
+        return img                                     # (the hand darkens the view)
 
-    @_locked
+    def _still_frame(self) -> np.ndarray:
+        img, _ = self.renderer.clean(self.scene, self.resting_hand, gain=self.renderer.exposure(self.rng))
+        return img
+
+    @locked
     def calibration_photo(self, layout: CrateLayout | None = None) -> np.ndarray:
         """One still frame of ``layout`` (default: :data:`START` with nothing in it) standing in
         the middle of the view at the grid's yaw on a cleared table, no hand, in this camera's
@@ -189,7 +158,7 @@ class SimCrateCamera(FrameSource):
         self.calibration_truth = self.renderer.truth(scene, hand_mask)
         return self.renderer.sensor(img, rng)
 
-    @_locked
+    @locked
     def truth(self) -> dict:
         """The still scene's truth (as :meth:`CrateRenderer.render` gives it)."""
         hand_mask = None
@@ -197,7 +166,7 @@ class SimCrateCamera(FrameSource):
             _, hand_mask = self.renderer.clean(self.scene, self.resting_hand)
         return self.renderer.truth(self.scene, hand_mask)
 
-    @_locked
+    @locked
     def status(self) -> dict:
         s = super().status()
         s["crates"] = [list(c) for c in self.layout.crates]

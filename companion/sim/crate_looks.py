@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..drinks import SHAPES
-from .board_looks import Lamp, _shifted
+from .board_looks import Lamp, _shifted, eval_table, family_rng
 from .looks import NOMINAL_SRGB, kelvin_bgr
 
 FAMILY_STREAMS = {"dev": 9301, "eval": 9401, "varied": 9501}
@@ -100,11 +100,7 @@ class CrateLook:
 
     @classmethod
     def from_seed(cls, seed: int, family: str = "dev") -> "CrateLook":
-        if family not in FAMILY_STREAMS:
-            raise ValueError(f"no family {family!r}: one of {', '.join(FAMILY_STREAMS)}")
-        if not 0 <= int(seed) < 2 ** 31:
-            raise ValueError(f"a look's seed is 0 to 2^31-1, not {seed}")
-        rng = np.random.default_rng([int(seed), FAMILY_STREAMS[family]])
+        rng = family_rng(seed, family, FAMILY_STREAMS)
         return {"dev": _dev, "eval": _eval, "varied": _varied}[family](int(seed), rng)
 
     def lamps(self) -> list[Lamp]:
@@ -194,13 +190,7 @@ def _dev(seed: int, rng: np.random.Generator) -> CrateLook:
 
 
 def _eval(seed: int, rng: np.random.Generator) -> CrateLook:
-    table = ["cloth", "stone", "wood", "laminate"][int(rng.integers(0, 4))]
-    table_srgb = {
-        "cloth": (int(rng.uniform(30, 80)), int(rng.uniform(60, 120)), int(rng.uniform(50, 110))),
-        "stone": tuple(int(v) for v in np.clip(rng.uniform(150, 215) + rng.normal(0, 6, 3), 0, 255)),
-        "wood": (int(rng.uniform(70, 110)), int(rng.uniform(45, 70)), int(rng.uniform(28, 45))),
-        "laminate": tuple(int(v) for v in np.clip(rng.uniform(180, 230) + rng.normal(0, 4, 3), 0, 255)),
-    }[table]
+    table, table_srgb = eval_table(rng)
     kind = int(rng.integers(0, 3))
     if kind == 0:               # a warm lamp close over one side: hard shadows
         lamp, second = _point(rng, (2600, 3300), (0.8, 1.0), (0.12, 0.25), (0.3, 1.0), (0.6, 0.85)), None
