@@ -200,3 +200,19 @@ def test_crates_not_moved_stay_put_when_the_game_counts_from_a_new_corner():
     for (x, y), c in before["centres"].items():
         if x >= 2 or y >= 3:                  # not the moved crate's
             assert np.abs(np.array(c) - after["centres"][(x + 2, y)]).max() < 0.01
+
+
+def test_a_bump_moves_the_grid_not_the_game():
+    cam = SimCrateCamera(seed=7)
+    cam.set(GRAPE, hand_frames=0)
+    cam.read()
+    before = cam.truth()
+    pose = cam.bump(seed=1)
+    after = cam.truth()
+    assert after["fields"] == before["fields"] == GRAPE.fields() and after["pose"] == list(pose)
+    moved = [np.hypot(*(np.array(after["centres"][f]) - before["centres"][f])) for f in before["centres"]]
+    assert min(moved) > 0.5 and max(moved) < 0.25 * 1280
+    # the drinks stand in their slots still, and the camera shows the new place
+    for d in after["drinks"]:
+        x, y = d["field"]
+        assert np.hypot(*(np.array(d["foot_px"]) - after["centres"][(x, y)])) < 0.6 * cam.renderer.px_per_mm * 15

@@ -3,7 +3,8 @@
 ``set(layout)`` has a hand pass over the crates for a few frames (reaching to the first field
 that changed) and then shows the new layout; crates that did not move stay where they stood on
 the table, and so do the drinks that stayed in their slot (a drink moves with its crate).
-``rest_hand()`` leaves a hand over the crates until ``lift_hand()``. ``read()`` gives the next
+``rest_hand()`` leaves a hand over the crates until ``lift_hand()``; ``bump()`` knocks the
+whole grid a little across the table. ``read()`` gives the next
 frame: while nothing changes the still scene is not drawn again (a few noisy copies of it are
 shown in turn). ``calibration_photo(layout)`` is one still frame of other crates (the reader's
 calibration crate, filled with known drinks) standing where the grid stands, in the same look.
@@ -126,6 +127,24 @@ class SimCrateCamera(StillSceneCamera):
         f = changed[0] if changed else (0, 0)
         put, taken = new.get(f, EMPTY), old.get(f, EMPTY)
         return ((f[0] + 0.5) * p, (f[1] + 0.5) * p), None if put == EMPTY else put, None if taken == EMPTY else taken
+
+    @locked
+    def bump(self, shift_mm: float = 6.0, turn_deg: float = 4.0, seed: int | None = None) -> tuple[float, float, float]:
+        """Someone knocks the crates: the whole grid slides up to ``shift_mm`` and turns up to
+        ``turn_deg`` about its middle on the table, every crate and drink with it (what the
+        game has does not change). Returns the grid's new pose."""
+        rng = np.random.default_rng(seed) if seed is not None else self.rng
+        middle = np.array(self._pose(self.layout)[:2])
+        self._yaw += float(rng.uniform(-turn_deg, turn_deg))
+        a = rng.uniform(0, 2 * math.pi)
+        slide = rng.uniform(0.3, 1.0) * shift_mm * np.array([math.cos(a), math.sin(a)])
+        self._anchor = middle + slide - self._turn(self._middle(self.layout))
+        pose = self._pose(self.layout)
+        free = self.renderer.free_of_crates(self.layout, pose)       # a thing the crates now cover is pushed off
+        loose = tuple(o for o in self.scene.loose if free(o.x, o.y, o.radius(self.look)))
+        self.scene = replace(self.scene, pose=pose, loose=loose)
+        self._changed()
+        return pose
 
     @locked
     def rest_hand(self, at: tuple[float, float] | None = None) -> None:

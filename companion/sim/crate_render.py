@@ -193,14 +193,14 @@ class CrateRenderer(LitScene):
         pose = tuple(float(v) for v in pose) if pose is not None else self.random_pose(layout, rng)
         scene = arrange(self.look, layout, rng, pose, keep)
         if keep is None and self.look.clutter:
-            loose = scatter(self.look, rng, int(rng.integers(0, self.look.clutter + 1)), self._free(layout, pose))
+            loose = scatter(self.look, rng, int(rng.integers(0, self.look.clutter + 1)), self.free_of_crates(layout, pose))
             scene = replace(scene, loose=loose)
         elif keep is not None:
-            free = self._free(layout, pose)
+            free = self.free_of_crates(layout, pose)
             scene = replace(scene, loose=tuple(o for o in scene.loose if free(o.x, o.y, o.radius(self.look))))
         return scene
 
-    def _free(self, layout: CrateLayout, pose: Pose):
+    def free_of_crates(self, layout: CrateLayout, pose: Pose):
         """A test of a table point (mm) and reach: clear of the crates and within the frame."""
         G = self.grid_matrix(layout, pose)
         Gi = np.linalg.inv(G)
