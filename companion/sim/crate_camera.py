@@ -3,11 +3,12 @@
 ``set(layout)`` has a hand pass over the crates for a few frames (reaching to the first field
 that changed) and then shows the new layout; crates that did not move stay where they stood on
 the table, and so do the drinks that stayed in their slot (a drink moves with its crate).
-``rest_hand()`` leaves a hand over the crates until ``lift_hand()``; ``bump()`` knocks the
-whole grid a little across the table. ``read()`` gives the next
-frame: while nothing changes the still scene is not drawn again (a few noisy copies of it are
-shown in turn). ``calibration_photo(layout)`` is one still frame of other crates (the reader's
-calibration crate, filled with known drinks) standing where the grid stands, in the same look.
+The hand brings the drink put in (and carries off one taken out). ``rest_hand()`` leaves a
+hand over the crates until ``lift_hand()``; ``bump()`` knocks the whole grid a little across
+the table. ``read()`` gives the next frame: while nothing changes the still scene is not drawn
+again (a few noisy copies of it are shown in turn, ``still_camera.py``).
+``calibration_photo(layout)`` is one still frame of other crates (the reader's calibration
+crate, filled with known drinks) standing alone in the middle of the view, in the same look.
 Seeded: the same calls give the same frames.
 
 The start layout is GRAPE SODA's: six crates as a 6x6 square, empty.
@@ -45,6 +46,7 @@ class SimCrateCamera(StillSceneCamera):
         self.renderer = CrateRenderer(self.look)
         self.rng = np.random.default_rng([seed, 9601])
         self.layout = layout or START
+        check_layout(self.layout)
         # where the game's field (0, 0) corner stands on the table and the grid's yaw: kept while
         # the crates are moved about, so that the crates not moved stay put
         pose = self.renderer.random_pose(self.layout, self.rng)
