@@ -10,6 +10,7 @@ from companion.crate_fields import CrateLayout, crate_fields
 from companion.sim.crate_camera import START, SimCrateCamera, open_crate_camera
 from companion.sim.crate_looks import CrateLook
 from companion.sim.crate_render import CrateRenderer
+from companion.sim.looks import NOMINAL_SIZE_MM
 from companion.vision.sources import FrameSource
 
 GRAPE = CrateLayout(crates=START.crates, drinks={(0, 0): "red-tall_can", (3, 2): "white-tallest_bottle",
@@ -86,7 +87,9 @@ def test_the_families_differ_in_kind():
     assert any(lk.second is not None for lk in ev) and len({lk.image_size for lk in ev}) >= 3
     assert {lk.table for lk in ev} - {lk.table for lk in dev}
     for lk in dev + ev + varied:
-        assert 13.4 <= lk.pitch_mm <= 16.6 and 10 <= lk.tilt <= 55 and lk.rim_mm > lk.floor_mm
+        assert 13.4 <= lk.pitch_mm <= 18.0 and 10 <= lk.tilt <= 55 and lk.rim_mm > lk.floor_mm
+        widest = max(NOMINAL_SIZE_MM[s][1] * lk.drink_mm(s) for s in NOMINAL_SIZE_MM)   # the crates hold the drinks
+        assert widest + 1.5 * lk.wall_mm + lk.seam_mm / 2 < lk.pitch_mm
     tilts = [lk.tilt for lk in varied]
     assert min(tilts) < 15 and max(tilts) > 50
     frame, truth = CrateRenderer(ev[0]).render(GRAPE, np.random.default_rng(2))

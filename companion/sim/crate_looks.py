@@ -38,7 +38,7 @@ import numpy as np
 
 from ..drinks import SHAPES
 from .board_looks import Lamp, _shifted, eval_table, family_rng
-from .looks import NOMINAL_SRGB, kelvin_bgr
+from .looks import NOMINAL_SIZE_MM, NOMINAL_SRGB, kelvin_bgr
 
 FAMILY_STREAMS = {"dev": 9301, "eval": 9401, "varied": 9501}
 CRATE_YELLOW = (246, 196, 22)       # the crates' plastic, sRGB, before a look's own variation
@@ -101,7 +101,12 @@ class CrateLook:
     @classmethod
     def from_seed(cls, seed: int, family: str = "dev") -> "CrateLook":
         rng = family_rng(seed, family, FAMILY_STREAMS)
-        return {"dev": _dev, "eval": _eval, "varied": _varied}[family](int(seed), rng)
+        look = {"dev": _dev, "eval": _eval, "varied": _varied}[family](int(seed), rng)
+        # a set's crates hold its drinks: a slot at a crate's edge (a wall and a half and half a
+        # seam taken from its field) still has room round the widest drink
+        widest = max(NOMINAL_SIZE_MM[s][1] * look.drink_mm(s) for s in SHAPES)
+        need = widest + 1.5 * look.wall_mm + look.seam_mm / 2 + 0.4
+        return replace(look, pitch_mm=need) if look.pitch_mm < need else look
 
     def lamps(self) -> list[Lamp]:
         return [self.lamp] + ([self.second] if self.second is not None else [])
