@@ -50,6 +50,7 @@ from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
 
 __all__ = ["CrateRenderer", "CrateScene", "Loose", "Standing"]
+FLAT = ("coin", "card")    # loose things lying flat: painted before anything standing
 TABLE_SCALE = 2.5      # the table texture's millimetres per millimetre (the board's wood rings are a board's size)
 EDGES = {"bottom": np.array([0.0, 1.0]), "top": np.array([0.0, -1.0]), "left": np.array([-1.0, 0.0]),
          "right": np.array([1.0, 0.0])}      # the side of the grid an arm comes from: outwards
@@ -309,11 +310,16 @@ class CrateRenderer(LitScene):
         img = self.background.copy()
         if x1 > x0 and y1 > y0:
             img[y0:y1, x0:x1] = self._lit(crates.floors, contacts, shadows, strokes, (x0, y0, x1, y1))
-        # far to near from the camera's foot point
+        # the flat things (coins, cards) first: whatever stands hides them; then far to near from
+        # the camera's foot point
+        for (solid, colour, gloss), o in zip(loose, scene.loose):
+            if o.kind in FLAT:
+                self._paint(img, solid, colour, gloss)
         foot = self.C[:2]
         order = [(d, i, None) for i, d in enumerate(crates.distance)]
         things = drinks + loose
-        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _, _) in enumerate(things)]
+        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _, _) in enumerate(things)
+                  if i < len(drinks) or scene.loose[i - len(drinks)].kind not in FLAT]
         tops = np.zeros((ph, pw), np.uint8)     # where the walls' tops show
         for _, i, solid in sorted(order, key=lambda o: -o[0]):
             if solid is None:
