@@ -299,13 +299,19 @@ class CrateRenderer(LitScene):
         contacts = crates.contacts + [through(solid.base, Hf) for solid, _, _ in drinks]
         contacts += [through(solid.base, self.H_table) for solid, _, _ in loose]
         polys = crates.floors + contacts + [p for t, f in shadows for p in t + f]
-        if strokes or not polys:
+        for pts3, width, _ in strokes or ():      # the hand's shadows: their strokes widened to a box
+            for lamp in self.lamps:
+                for plane, H in ((0.0, self.H_table), (lk.floor_mm, Hf)):
+                    ends = through(self._shadow_of(pts3, lamp, plane), H)
+                    reach = width * self.px_per_mm * 2            # the stroke's half width, with room
+                    polys.append(np.concatenate([ends - reach, ends + reach]))
+        if not polys:
             x0, y0, x1, y1 = 0, 0, pw, ph
         else:
             pts = np.concatenate(polys)
             pad = int(3 * max([lp.shadow_blur for lp in self.lamps] + [1.8]) * self.px_per_mm) + 4
-            x0, y0 = (max(0, int(v) - pad) for v in pts.min(0))
-            x1, y1 = min(pw, int(pts[:, 0].max()) + pad), min(ph, int(pts[:, 1].max()) + pad)
+            x0, y0 = (min(max(0, int(v) - pad), n) for v, n in zip(pts.min(0), (pw, ph)))
+            x1, y1 = (max(min(n, int(v) + pad), 0) for v, n in zip(pts.max(0), (pw, ph)))
         x0, y0, x1, y1 = x0 - x0 % 2, y0 - y0 % 2, x1 - x1 % 2, y1 - y1 % 2     # the half-size light's grid
         img = self.background.copy()
         if x1 > x0 and y1 > y0:
