@@ -82,6 +82,7 @@ class CrateLook:
     clutter: int = 0                # loose things on the table round the crates, at most
     handles: bool = False           # a handle hole through each short side of a crate
     crate_spread: float = 0.02      # sd of a crate's own tint against the set's colour (per channel)
+    lean_deg: float = 0.0           # a drink leans in its slot up to this much (degrees; less where the slot stops it)
     exposure_ev: float = 0.0        # the camera's exposure against a white at the middle at 82 %, in stops
     clutter_kinds: tuple[str, ...] = ("coin", "card")   # of "coin", "card", "drink", "lying"
     # the drinks
@@ -188,7 +189,7 @@ def _dev(seed: int, rng: np.random.Generator) -> CrateLook:
         table=table[0], table_srgb=table[1], gloss=0.0, shininess=1.0, lamp=lamp, second=None,
         crate_srgb=_yellow(rng, 0.008, (0.95, 1.05), (0.95, 1.02)), crate_gloss=0.0, **_geometry(rng),
         nudge=(float(rng.uniform(0.2, 0.4)), float(rng.uniform(0.3, 0.7))), clutter=int(rng.integers(0, 3)),
-        exposure_ev=float(rng.uniform(-0.1, 0.1)), crate_spread=0.015,
+        exposure_ev=float(rng.uniform(-0.1, 0.1)), crate_spread=0.015, lean_deg=2.5,
         **_drinks(rng, 0.012, (0.93, 1.05), 5.0, 0.03, 0.0), drink_gloss=0.0,
         noise=float(rng.uniform(1.0, 2.2)), chroma_noise=0.2, jpeg=None, vignette=float(rng.uniform(0.08, 0.16)),
         blur=float(rng.uniform(0.0, 0.4)))
@@ -218,6 +219,7 @@ def _eval(seed: int, rng: np.random.Generator) -> CrateLook:
         **_geometry(rng), nudge=(float(rng.uniform(0.5, 0.9)), float(rng.uniform(0.8, 1.6))),
         clutter=int(rng.integers(2, 7)), clutter_kinds=("coin", "card", "drink", "lying"),
         handles=bool(rng.random() < 0.5), exposure_ev=float(rng.uniform(-0.45, 0.35)), crate_spread=0.04,
+        lean_deg=5.0,
         **_drinks(rng, 0.03, (0.82, 1.12), 10.0, 0.1, 0.05), drink_gloss=float(rng.uniform(0.3, 0.8)),
         noise=float(rng.uniform(2.0, 4.5)), chroma_noise=float(rng.uniform(0.4, 0.8)),
         jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)),
@@ -258,7 +260,7 @@ def _varied(seed: int, rng: np.random.Generator) -> CrateLook:
         **_geometry(rng, wide=True), nudge=(float(rng.uniform(0.0, 1.0)), float(rng.uniform(0.0, 2.0))),
         clutter=int(rng.integers(0, 9)), clutter_kinds=("coin", "card", "drink", "lying"),
         handles=bool(rng.random() < 0.5), exposure_ev=float(rng.uniform(-0.6, 0.5)),
-        crate_spread=float(rng.uniform(0.0, 0.06)),
+        crate_spread=float(rng.uniform(0.0, 0.06)), lean_deg=float(rng.uniform(0.0, 7.0)),
         **_drinks(rng, 0.045, (0.78, 1.15), 12.0, 0.12, 0.07),
         drink_gloss=float(rng.uniform(0.0, 0.9)),
         noise=float(rng.uniform(1.0, 5.5)), chroma_noise=float(rng.uniform(0.1, 0.9)),

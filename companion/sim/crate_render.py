@@ -41,7 +41,7 @@ from . import board_solids as solids
 from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
-from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, loose_solid, scatter
+from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, leaned, loose_solid, scatter
 from .crate_shadows import past_walls, shaded_lid, shadows_on_rims
 from .crate_solids import slot_room
 from .crate_truth import scene_truth
@@ -282,8 +282,8 @@ class CrateRenderer(LitScene):
             length, width = NOMINAL_SIZE_MM[shape]
             k = lk.drink_mm(shape)
             x, y = G[:2, :2] @ (s.x, s.y) + G[:2, 2]
-            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm,
-                                        cuts=(cut / 2, cut)), s.colour, lk.drink_gloss))
+            upright = solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm, cuts=(cut / 2, cut))
+            drinks.append((leaned(upright, np.array([x, y, -lk.floor_mm]), s.lean, yaw), s.colour, lk.drink_gloss))
             rooms.append(slot_room(s.field, feet[s.slot[0]], lk))
         loose = [loose_solid(o, lk) for o in scene.loose]
         carried = self._held(hand, held, G) if hand is not None and held else None
