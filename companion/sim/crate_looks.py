@@ -12,15 +12,17 @@ Three families, as for the board camera (``board_looks.py``):
   differs in kind: a warm point lamp close by with hard shadows, or a cool tube, or two lamps
   of different colour; cloth, stone, dark wood or pale laminate tables with coins, cards and
   loose drinks beside the crates; glossy or pale crate plastic, crates with handle holes and
-  pushed together less neatly; glossy drinks with their own sizes per shape; cameras of other
-  resolutions (960x540, 1920x1080, 1024x768), steeper (15-25 degrees) or flatter (40-50) than
-  dev's, wide-angle and close or (a phone farther off) zoomed in, with barrel distortion, JPEG, softness, stronger and coloured noise, exposed up to half
-  a stop off.
+  pushed together less neatly, each a little more its own tint; glossy drinks with their own
+  sizes per shape, leaning more; cameras of other resolutions (960x540, 1920x1080, 1024x768),
+  steeper (15-25 degrees) or flatter (40-50) than dev's, wide-angle and close or (a phone
+  farther off) zoomed in, with barrel distortion, JPEG, softness, stronger and coloured noise,
+  exposed up to half a stop off.
 - "varied", for training only: every property drawn on its own from a range covering and passing
   both (it is never scored).
 
-One look keeps one set of crates (pitch, wall, rim height) and one set of drinks (colours around
-``looks.NOMINAL_SRGB``, sizes around ``looks.NOMINAL_SIZE_MM`` with the set's scale).
+One look keeps one set of crates (pitch, wall, rim height; the pitch leaves room round the
+set's widest drink) and one set of drinks (colours around ``looks.NOMINAL_SRGB``, sizes around
+``looks.NOMINAL_SIZE_MM`` with the set's scale).
 
 >>> CrateLook.from_seed(3) == CrateLook.from_seed(3)
 True
