@@ -42,7 +42,7 @@ from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
 from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, leaned, loose_solid, scatter
-from .crate_shadows import past_walls, shaded_lid, shadows_on_rims
+from .crate_shadows import by_neighbours, past_walls, shaded_lid, shadows_on_rims
 from .crate_solids import slot_room
 from .crate_truth import scene_truth
 from .crate_walls import crate_walls, fill, hull, through
@@ -68,6 +68,7 @@ class CrateRenderer(LitScene):
         self._table_and_lamps()
         self._crates_cache = None
         self._slot = None          # the slot of the drink being painted: its inside (grid mm) and grid -> table
+        self._near: list = []      # its neighbours as columns (x, y, radius, top's height)
         self._feet: dict = {}
 
     # --- the table and the lamps ------------------------------------------------------------
@@ -111,7 +112,8 @@ class CrateRenderer(LitScene):
     def _shade(self, albedo_lin, normals, at, gloss):
         """Faces' linear colours under every lamp of the look (each its own colour); for a drink
         in a slot (``self._slot``) its faces below the rim see less of the room the deeper they
-        are, and none of a lamp the slot's walls hide."""
+        are, none of a lamp the slot's walls hide, and less of one its taller neighbours hide
+        (``self._near``: their axes, radii and tops)."""
         normals, at = np.atleast_2d(normals), np.atleast_2d(at)
         sky = self.ambient * (0.75 + 0.25 * np.clip(-normals[:, 2], 0, None))
         lk = self.look
@@ -123,7 +125,7 @@ class CrateRenderer(LitScene):
             direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0,
                                           shininess=30.0, lamp=lamp)
             if self._slot is not None:
-                lit = past_walls(self, at, lamp)
+                lit = past_walls(self, at, lamp) * by_neighbours(self, at, normals, lamp)
                 direct, spec = direct * lit, spec * lit
             out = out + albedo_lin * direct[:, None] * colour + gloss * spec[:, None] * colour * 0.2
         return out
@@ -324,6 +326,9 @@ class CrateRenderer(LitScene):
         foot = self.C[:2]
         order = [(d, i, None) for i, d in enumerate(crates.distance)]
         things = drinks + loose
+        # each drink as a column for the shadows on its neighbours: axis x, y, radius, top's height
+        axes = [np.array([*s.base.mean(0), float(np.ptp(s.base[:, 0])) / 2, -float(s.verts[:, 2].min())])
+                for s, _, _ in drinks]
         order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _, _) in enumerate(things)
                   if i < len(drinks) or scene.loose[i - len(drinks)].kind not in FLAT]
         tops = np.zeros((ph, pw), np.uint8)     # where the walls' tops show
@@ -334,6 +339,9 @@ class CrateRenderer(LitScene):
                     cv2.fillPoly(tops, [pts], 255 if top else 0, cv2.LINE_AA, 4)
             else:
                 self._slot = (rooms[i], G) if i < len(rooms) else None
+                if i < len(drinks):
+                    self._near = [axes[j] for j in range(len(drinks)) if j != i
+                                  and np.hypot(*(axes[j][:2] - axes[i][:2])) < 4 * lk.pitch_mm]
                 self._paint(img, solid, things[i][1], things[i][2])
                 if i < len(drinks):
                     shaded_lid(self, img, i, drinks)

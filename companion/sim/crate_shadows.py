@@ -1,6 +1,6 @@
 """The shadows that fall on what stands, for the crate renderer (``crate_render.py``; ``r`` is
 the renderer): a slot's walls hiding a lamp from the lower part of the drink in it, taller
-neighbours shading a drink's top, and the drinks and the hand shading the crates' rims. (The
+neighbours shading a drink's sides and top, and the drinks and the hand shading the crates' rims. (The
 table and the slots' floors take their shadows in ``CrateRenderer._lit``.)
 """
 from __future__ import annotations
@@ -33,6 +33,31 @@ def past_walls(r, at: np.ndarray, lamp) -> np.ndarray:
     return 1 - shade * lamp.shadow_depth
 
 # --- where things are -------------------------------------------------------------------
+
+
+def by_neighbours(r, at: np.ndarray, normals: np.ndarray, lamp) -> np.ndarray:
+    """How much of ``lamp`` reaches the sides of a drink (faces at table points ``at``) past its
+    neighbours (``r._near``: each a column x, y, radius, top's height): none where the way to
+    the lamp passes through one below its top (a soft lamp's shadow taken weaker). A face turned
+    up (a top) is left to :func:`shaded_lid`."""
+    out = np.ones(len(at))
+    if not r._near:
+        return out
+    if lamp.kind == "overhead":
+        to = np.tile(np.array([lamp.at[0], lamp.at[1], -1.0]), (len(at), 1))
+    else:
+        to = np.array([lamp.at[0], lamp.at[1], -lamp.at[2]]) - at
+    flat = np.maximum((to[:, :2] ** 2).sum(1), 1e-9)
+    side = normals[:, 2] > -0.7
+    depth = lamp.shadow_depth * float(np.clip(1.5 - lamp.shadow_blur / 4, 0.3, 1.0))
+    x, y, radius, top = (c[None, :] for c in np.array(r._near).T)                # (1, k) each
+    ax, ay, az = at[:, :1], at[:, 1:2], at[:, 2:3]
+    tx, ty, tz = to[:, :1], to[:, 1:2], to[:, 2:3]
+    s = ((x - ax) * tx + (y - ay) * ty) / flat[:, None]          # along the way: nearest each column's axis
+    miss = np.hypot(ax + s * tx - x, ay + s * ty - y)
+    height = -(az + s * tz)                                      # the way's height there
+    hidden = ((s > 0) & (miss < radius) & (height < top)).any(1) & side
+    return np.where(hidden, 1 - depth, out)
 
 
 def shaded_lid(r, img: np.ndarray, i: int, drinks: list) -> None:
