@@ -18,12 +18,13 @@ The host stands ONE crate on the table where the camera sees it, with the six dr
 Every refusal is a :class:`CrateCalibrationError` saying what to do.
 
 >>> [CALIBRATION_DRINKS[s] for s in (0, 5)]
-['white-stubby_can', 'black-tallest_bottle']
+['white-stubby_can', 'black-stubby_can']
 >>> camera_over(np.array([[100.0, 0, 640], [0, 100, 360], [0, 0, 1]]), 800.0, (1280, 720))[1] > 0
 True
 """
 from __future__ import annotations
 
+import itertools
 import math
 from pathlib import Path
 from typing import Annotated
@@ -36,15 +37,17 @@ from .crate_grid import Plastic, find_grid, to_frame, yellow_map
 
 FORMAT = "tokyo-table-companion/crate-calibration"
 VERSION = 1
-# slot -> drink (slots row by row: 0 1 / 2 3 / 4 5, the crate's long side going away): every colour
-# and every shape once, the white can and the black bottle at the two ends
-CALIBRATION_DRINKS = ("white-stubby_can", "mint-short_can", "blue-tall_can", "red-square_bottle",
-                      "purple-not_tallest_bottle", "black-tallest_bottle")
+# slot -> drink (slots row by row: 0 1 / 2 3 / 4 5): the six stubby cans, the lowest drinks (their
+# tops about level with the rim, so the walls show all round them), every colour once, the white
+# one and the black one at the two ends (which end is slot 0 is told by them)
+CALIBRATION_DRINKS = ("white-stubby_can", "mint-stubby_can", "blue-stubby_can", "red-stubby_can",
+                      "purple-stubby_can", "black-stubby_can")
 CALIBRATION_FIELDS = tuple((s % 2, s // 2) for s in range(6))
 MIN_CRATE_SHARE = 0.002     # the crate covers at least this share of the photo
 MAX_PHOTO_BYTES = 25_000_000
 MAX_SIDE = 8000
-DEFAULT_FOCAL = 1.0         # x the photo's width, when the photo's perspective is too weak to tell
+DEFAULT_FOCAL = 0.95        # x the photo's width (a webcam's ~55 degrees across), unless the photo tells
+FOCAL_RANGE = (0.75, 1.3)   # x the width: what one crate's six cans can tell is held to this
 
 Number = Annotated[float, Field(ge=-1e9, le=1e9, allow_inf_nan=False)]
 
@@ -127,9 +130,7 @@ def focal_from(H: np.ndarray, size: tuple[int, int]) -> float | None:
     return f if 0.3 * size[0] <= f <= 6 * size[0] else None
 
 
-def camera_over(H: np.ndarray, f: float, size: tuple[int, int]) -> tuple[np.ndarray, float]:
-    """Where the camera stands over the plane of ``H`` (plane units -> px): the point of the
-    plane under it (its nadir, plane units) and its height over the plane (units)."""
+def _pose(H: np.ndarray, f: float, size: tuple[int, int]):
     K = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1.0]])
     M = np.linalg.inv(K) @ H
     lam = 2 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
@@ -139,8 +140,26 @@ def camera_over(H: np.ndarray, f: float, size: tuple[int, int]) -> tuple[np.ndar
     r3 = np.cross(r1, r2)
     u, _, vt = np.linalg.svd(np.column_stack([r1, r2, r3]))
     R = u @ vt
+    if np.linalg.det(R) < 0:
+        R = u @ np.diag([1, 1, -1]) @ vt
+    return K, R, t
+
+
+def camera_over(H: np.ndarray, f: float, size: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """Where the camera stands over the plane of ``H`` (plane units -> px): the point of the
+    plane under it (its nadir, plane units) and its height over the plane (units)."""
+    _, R, t = _pose(H, f, size)
     C = -R.T @ t
     return C[:2].copy(), float(abs(C[2]))
+
+
+def as_camera(H: np.ndarray, f: float, size: tuple[int, int]) -> np.ndarray:
+    """The homography a pinhole camera of focal length ``f`` (square pixels, axis through the
+    middle) nearest to ``H`` would have: a few noisy points give a plane a perspective no
+    camera has; this keeps the points' scale and place and takes the turn a camera can have."""
+    K, R, t = _pose(H, f, size)
+    out = K @ np.column_stack([R[:, 0], R[:, 1], t])
+    return out / out[2, 2]
 
 
 # --- the photo --------------------------------------------------------------------------------
@@ -177,9 +196,9 @@ def read_photo(source) -> np.ndarray:
 
 def what_to_do() -> str:
     slots = ", ".join(f"slot {s}: {d}" for s, d in enumerate(CALIBRATION_DRINKS))
-    return ("stand ONE yellow crate alone on the table in the camera's view, long side pointing away, with "
-            f"the drinks upright in its slots ({slots}; slots 0 and 1 the near end), and photograph it with "
-            "the camera where it will stay")
+    return ("stand ONE yellow crate alone on the table in the camera's view with the six stubby cans upright "
+            f"in its slots ({slots}; slots row by row: 0 1 / 2 3 / 4 5), nothing else yellow in view, and "
+            "photograph it with the camera where it will stay")
 
 
 def find_crate(image: np.ndarray) -> tuple[np.ndarray, Plastic]:
@@ -188,14 +207,15 @@ def find_crate(image: np.ndarray) -> tuple[np.ndarray, Plastic]:
     k = max(1, int(round(max(h, w) / 640)))
     small = cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA) if k > 1 else image
     mask = (yellow_map(small) >= 0.5).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    # the drinks cut the crate's yellow into pieces: pieces close together are one crate
+    near = cv2.dilate(mask, np.ones((15, 15), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
     if n <= 1:
         raise CrateCalibrationError(f"no yellow crate in the photo: {what_to_do()}")
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     if stats[best, cv2.CC_STAT_AREA] < MIN_CRATE_SHARE * mask.size:
         raise CrateCalibrationError(f"the yellow crate is too small in the photo (or there is none): {what_to_do()}")
-    blob = cv2.resize((labels == best).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    blob = cv2.resize(((labels == best) & (mask > 0)).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[blob & (yellow_map(image) >= 0.5)]
     if len(hsv) < 20:
         raise CrateCalibrationError(f"no yellow crate in the photo: {what_to_do()}")
@@ -220,46 +240,90 @@ def disc_colour(image: np.ndarray, H: np.ndarray, centre, radius: float = 0.22) 
     return np.median(px, axis=0).astype(np.float64)
 
 
+def can_tops(image: np.ndarray, blob: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The drinks' tops in the crate: (centre px, median BGR) of the six largest patches of
+    something neither crate plastic nor table within the crate's outline."""
+    hull = cv2.convexHull(np.column_stack(np.nonzero(blob)[::-1]).astype(np.int32))
+    inside = np.zeros(blob.shape, np.uint8)
+    cv2.fillPoly(inside, [hull.reshape(-1, 2)], 1)
+    yel = yellow_map(image)
+    other = ((inside > 0) & (yel < 0.3)).astype(np.uint8)
+    side = math.sqrt(float(cv2.contourArea(hull)))
+    k = max(1, int(round(side * 0.03)))
+    other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    # touching cans join into one patch: their cores (far from the patch's edge) do not
+    dist = cv2.distanceTransform(other, cv2.DIST_L2, 5)
+    cores = (dist > 0.5 * min(float(dist.max()), 0.2 * side)).astype(np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(cores, connectivity=8)
+    order = 1 + np.argsort(stats[1:, cv2.CC_STAT_AREA])[::-1]
+    tops = []
+    for lab in order[:6]:
+        if stats[lab, cv2.CC_STAT_AREA] < 0.002 * side * side:
+            break
+        px = image[labels == lab]
+        tops.append((centroids[lab].astype(np.float64), np.median(px, axis=0).astype(np.float64)))
+    return tops
+
+
+def crate_from_tops(tops, size) -> np.ndarray:
+    """Crate units -> photo px from the six tops: the brightest is the white can of slot 0, the
+    darkest the black one of slot 5; the other four go where a homography (keeping the picture's
+    handedness) fits them best."""
+    bright = [float(c.sum()) for _, c in tops]
+    w_i, b_i = int(np.argmax(bright)), int(np.argmin(bright))
+    rest = [i for i in range(6) if i not in (w_i, b_i)]
+    dst_all = np.array([(x + 0.5, y + 0.5) for x, y in CALIBRATION_FIELDS], np.float64)
+    best = None
+    for perm in itertools.permutations(rest):
+        order = [w_i, *perm, b_i]
+        src = np.array([tops[i][0] for i in order])
+        H, _ = cv2.findHomography(dst_all, src, 0)
+        if H is None or not np.all(np.isfinite(H)):
+            continue
+        J = H[:2, :2] - np.outer(H[:2, 2], H[2, :2])       # the map's turn near the crate's corner
+        if np.linalg.det(J) * H[2, 2] <= 0:
+            continue
+        err = float(np.linalg.norm(to_frame(H, dst_all) - src, axis=1).max())
+        if best is None or err < best[0]:
+            best = (err, H / H[2, 2], src)
+    if best is None:
+        raise CrateCalibrationError(f"the six cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
+    pitch = float(np.linalg.norm(to_frame(best[1], [(0.5, 0.5)]) - to_frame(best[1], [(1.5, 0.5)])))
+    if best[0] > 0.3 * pitch:
+        raise CrateCalibrationError(f"the six cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
+    return best[1], best[2]
+
+
+def pose_fit(H: np.ndarray, tops, f: float, size) -> np.ndarray:
+    """The crate's plane seen by a camera of focal length ``f``, fitted to the tops (px, in the
+    order of CALIBRATION_FIELDS); ``H`` the homography that told which top is which."""
+    obj = np.array([(x + 0.5, y + 0.5, 0.0) for x, y in CALIBRATION_FIELDS], np.float64)
+    img = np.array(tops, np.float64)
+    K = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1.0]])
+    ok, rvec, tvec = cv2.solvePnP(obj, img.reshape(-1, 1, 2), K, None, flags=cv2.SOLVEPNP_IPPE)
+    if not ok:
+        return as_camera(H, f, size)
+    R, _ = cv2.Rodrigues(rvec)
+    out = K @ np.column_stack([R[:, 0], R[:, 1], tvec.ravel()])
+    return out / out[2, 2]
+
+
 def calibrate_crates(photo, profile=None) -> CrateCalibration:
     """The calibration from one photo of the calibration crate (see the module's words);
     ``profile`` (the drinks' profile) is not needed: the white can gives the colour reference."""
     image = read_photo(photo)
     h, w = image.shape[:2]
     blob, plastic = find_crate(image)
-    ys, xs = np.nonzero(blob)
-    cx, cy = float(xs.mean()), float(ys.mean())
-    pitch = math.sqrt(len(xs) / 7.5)
-    H0 = np.array([[pitch, 0, cx], [0, pitch, cy], [0, 0, 1.0]])
-    grid = find_grid(image, H0, plastic, spread=1.8)
-    if grid is None:
-        raise CrateCalibrationError(f"the crate's slots do not show in the photo: {what_to_do()}")
-    H, cells = grid.H, grid.cells
-    # the crate: the 2x3 (or 3x2) block of fields richest in plastic against its surroundings
-    best = None
-    for (i, j) in cells:
-        for wd, ht in ((2, 3), (3, 2)):
-            inside = [(i + a, j + b) for a in range(wd) for b in range(ht)]
-            ring = [(i + a, j + b) for a in range(-1, wd + 1) for b in range(-1, ht + 1) if (i + a, j + b) not in inside]
-            score = sum(cells.get(c, 0.0) for c in inside) - 0.5 * sum(cells.get(c, 0.0) for c in ring)
-            if best is None or score > best[0]:
-                best = (score, i, j, wd, ht)
-    if best is None or best[0] < 1.5:
-        raise CrateCalibrationError(f"the crate's slots do not show in the photo: {what_to_do()}")
-    _, i0, j0, wd, ht = best
-    # crate units (x across 0..2, y along 0..3) -> grid units: turned so that it is 2 x 3
-    T = (np.array([[1, 0, i0], [0, 1, j0], [0, 0, 1.0]]) if wd == 2
-         else np.array([[0, -1, i0 + 3], [1, 0, j0], [0, 0, 1.0]]))
-    Hc = H @ T
-    white, black = disc_colour(image, Hc, (0.5, 0.5)), disc_colour(image, Hc, (1.5, 2.5))
-    if white.sum() < black.sum():            # slot 0 is at the other end: turn the crate round
-        Hc = Hc @ np.array([[-1, 0, 2], [0, -1, 3], [0, 0, 1.0]])
-        white, black = black, white
-    Hc = Hc / Hc[2, 2]
-    if white.sum() < 1.4 * black.sum() + 30:
-        raise CrateCalibrationError(f"the white can and the black bottle do not show at the crate's ends: {what_to_do()}")
-    f = focal_from(Hc, (w, h))
-    notes = "" if f is not None else "focal length assumed: the photo is taken too square-on to measure it"
-    f = f if f is not None else DEFAULT_FOCAL * w
+    tops = can_tops(image, blob)
+    if len(tops) < 6:
+        raise CrateCalibrationError(f"found {len(tops)} of the six cans in the crate: {what_to_do()}")
+    Hc, ordered = crate_from_tops(tops, (w, h))
+    white = min(tops, key=lambda t: -float(t[1].sum()))[1]
+    # six points on one crate cannot tell the lens's focal length (nor so the plane's perspective)
+    # well: a typical one is taken, and the pose of the crate under it fitted to the six tops
+    f = DEFAULT_FOCAL * w
+    Hc = pose_fit(Hc, ordered, f, (w, h))
+    notes = "focal length assumed"
     corners = to_frame(Hc, [(0, 0), (2, 0), (2, 3), (0, 3)])
     pitch_px = float(np.mean([np.linalg.norm(corners[1] - corners[0]) / 2, np.linalg.norm(corners[2] - corners[1]) / 3]))
     return CrateCalibration(image_size=(w, h), rim_to_frame=np.round(Hc, 9).tolist(), focal_px=round(f, 3),

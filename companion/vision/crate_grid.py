@@ -56,20 +56,22 @@ class Plastic:
 
 
 def yellow_map(bgr: np.ndarray, plastic: Plastic | None = None) -> np.ndarray:
-    """How much each pixel looks like the crates' plastic, 0..1 (float32): near its hue, about as
-    saturated (shaded faces keep the hue and saturation, so value counts only against black).
-    Without ``plastic``: any strong yellow (what calibration looks for first)."""
+    """How much each pixel looks like the crates' plastic, 0..1 (float32): near its hue and about
+    as saturated (a shaded face keeps both; a wooden table is of a near hue, but far paler).
+    Without ``plastic``: the most saturated yellow of the picture (what calibration looks for)."""
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV).astype(np.float32)
     h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     if plastic is None:
-        centre, half, s_lo = 27.0, 13.0, 90.0
+        centre, half = 26.0, 14.0
+        cand = s[(np.abs(h - centre) < half) & (v > 40) & (s > 80)]
+        s_lo = max(90.0, 0.72 * float(np.percentile(cand, 99.8))) if len(cand) > 20 else 90.0
     else:
-        centre, half, s_lo = plastic.hue, 9.0, 0.45 * plastic.sat
+        centre, half, s_lo = plastic.hue, 7.0, 0.68 * plastic.sat
     dh = np.abs(h - centre)
     dh = np.minimum(dh, 180.0 - dh)
     wh = np.clip((half - dh) / (0.4 * half), 0, 1)
-    ws = np.clip((s - s_lo) / max(20.0, 0.25 * s_lo), 0, 1)
-    wv = np.clip((v - 35.0) / 30.0, 0, 1)
+    ws = np.clip((s - s_lo) / max(12.0, 0.12 * s_lo), 0, 1)
+    wv = np.clip((v - 30.0) / 25.0, 0, 1)
     return (wh * ws * wv).astype(np.float32)
 
 
@@ -318,8 +320,8 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
     if lat is None:
         return None
     G = refine(detail(y, canvas.px) * weight, weight, lat, canvas.px)     # canvas px -> grid
-    if G is None:
-        return None
+    if G is None or not plausible(G, weight, canvas.px):
+        G = np.vstack([np.column_stack([lat.freqs, lat.phases / (2 * math.pi)]), [0, 0, 1]])
     H = canvas.canvas_to_frame() @ np.linalg.inv(G)                       # grid -> frame
     # once more, on a canvas whose lattice is already square and axis-aligned
     for _ in range(2):
@@ -332,8 +334,8 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
         # grid coordinates of canvas px x are origin + x / px: crests on whole numbers
         ax = Lattice(np.array([[1 / c2.px, 0.0], [0.0, 1 / c2.px]]), np.array([2 * math.pi * c2.origin[0], 2 * math.pi * c2.origin[1]]), lat.strength)
         G = refine(detail(y, c2.px) * weight, weight, ax, c2.px)
-        if G is None:
-            return None
+        if G is None or not plausible(G, weight, c2.px):
+            break
         H = c2.canvas_to_frame() @ np.linalg.inv(G)
     H = H / H[2, 2]
     c3 = canvas_round(H, frame.shape, small)
@@ -341,6 +343,30 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
         return None
     y = yellow_map(c3.warp(frame), plastic)
     return Grid(H, coverage(y, c3), lat.strength)
+
+
+def plausible(G: np.ndarray, weight: np.ndarray, px: float) -> bool:
+    """Whether a fitted map canvas px -> grid is a lattice a camera shows: over the crates'
+    region its pitch changes by less than 40 % and its axes stay 60-120 degrees apart."""
+    ys, xs = np.nonzero(weight > 0.5)
+    if not len(xs):
+        return False
+    pts = np.array([[xs.min(), ys.min()], [xs.max(), ys.min()], [xs.max(), ys.max()], [xs.min(), ys.max()],
+                    [xs.mean(), ys.mean()]], np.float64)
+    pitches, angles = [], []
+    for p in pts:
+        q = to_frame(G, [p, p + (1, 0), p + (0, 1)])
+        J = np.column_stack([q[1] - q[0], q[2] - q[0]])          # grid per canvas px
+        try:
+            Ji = np.linalg.inv(J)                                # canvas px per grid unit
+        except np.linalg.LinAlgError:
+            return False
+        a, b = Ji[:, 0], Ji[:, 1]
+        pitches += [np.linalg.norm(a), np.linalg.norm(b)]
+        angles.append(math.degrees(math.acos(np.clip(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)), -1, 1))))
+    pitches = np.array(pitches)
+    return bool(pitches.max() < 1.4 * pitches.min() and all(60 <= a <= 120 for a in angles)
+                and 0.5 * px < np.median(pitches) < 2 * px)
 
 
 def _region(y: np.ndarray, px: float) -> np.ndarray:
