@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..crate_fields import CrateLayout
 from .crate_grid import Plastic, find_grid, to_frame, yellow_map
 
 FORMAT = "tokyo-table-companion/crate-calibration"
@@ -43,6 +44,8 @@ VERSION = 1
 CALIBRATION_DRINKS = ("white-stubby_can", "mint-stubby_can", "blue-stubby_can", "red-stubby_can",
                       "purple-stubby_can", "black-stubby_can")
 CALIBRATION_FIELDS = tuple((s % 2, s // 2) for s in range(6))
+# the same as a layout (what the simulated crate camera's calibration_photo is given)
+CALIBRATION_LAYOUT = CrateLayout(crates=((0, 0, 0),), drinks=dict(zip(CALIBRATION_FIELDS, CALIBRATION_DRINKS)))
 MIN_CRATE_SHARE = 0.002     # the crate covers at least this share of the photo
 MAX_PHOTO_BYTES = 25_000_000
 MAX_SIDE = 8000
