@@ -60,10 +60,13 @@ class Located:
 
 
 def candidate_cells(coverage: dict) -> list:
-    """The largest 4-connected patch of fields with some plastic, and the ring round it."""
+    """The 4-connected patches of fields with some plastic (the largest, and any other of a
+    crate's size or more: crates that touch only where drinks hide their walls), and the ring
+    round them."""
     some = {c for c, v in coverage.items() if v >= SOME_PLASTIC}
     best: set = set()
     seen: set = set()
+    parts: list = []
     for start in some:
         if start in seen:
             continue
@@ -76,8 +79,10 @@ def candidate_cells(coverage: dict) -> list:
             x, y = c
             todo += [n for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if n in some and n not in comp]
         seen |= comp
+        parts.append(comp)
         if len(comp) > len(best):
             best = comp
+    best = set().union(*[p for p in parts if p is best or len(p) >= 6]) if parts else set()
     ring = {(x + dx, y + dy) for x, y in best for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - best
     return sorted(best) + sorted(ring)
 
