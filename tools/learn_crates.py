@@ -3,12 +3,18 @@
 Two steps, two interpreters:
 
     # 1. render looks and frames, read them with the reader's own grid and patches, keep each
-    #    field's patch with its true name (the project's venv; one process):
-    .venv/bin/python tools/learn_crates.py render --family varied --seeds 0:300 --frames 6 --out /tmp/crates-varied.npz
-    .venv/bin/python tools/learn_crates.py render --family dev --seeds 0:80 --frames 6 --out /tmp/crates-dev.npz
+    #    field's patch with its true name (the project's venv; one process at a time):
+    .venv/bin/python tools/learn_crates.py render --family dev --seeds 0:400 --frames 4 --budget 720 --out /tmp/crates-dev.npz
+    .venv/bin/python tools/learn_crates.py render --family varied --seeds 0:3000 --frames 4 --budget 720 --out /tmp/crates-varied.npz
     # 2. train with PyTorch (a training venv of its own, never a run-time dependency), set the
-    #    bars of a sure reading on held-out dev frames, write models/crate_net.npz and crate_model.json:
-    /work/train-venv/bin/python tools/learn_crates.py train /tmp/crates-varied.npz /tmp/crates-dev.npz --tune-on dev
+    #    bars of a sure reading on held-out dev looks, write models/crate_net.npz and crate_model.json
+    #    (--init: go on from an earlier model):
+    /work/train-venv/bin/python tools/learn_crates.py train /tmp/crates-varied.npz /tmp/crates-dev.npz --tune-on dev --epochs 10
+
+The committed model (07:59): round one dev 0-117 + varied 0-149 (10 epochs), round two + varied
+3000-3488 (10 epochs), round three + dev 400-589 and varied 9000-9235 (a third of the frames
+from nearly empty to half full), 7 epochs from round two's weights: 180,916 patches, about 25
+minutes of one core in all (rendering ~35 min more).
 
 Each look is calibrated from its own calibration photo (``CALIBRATION_LAYOUT``), exactly as a
 table would be; a look whose calibration fails is counted and skipped. A field's name comes
