@@ -1,0 +1,204 @@
+"""Reading the crates: which drink stands in which slot, frame by frame (issue 31).
+
+``CrateReader(calibration).read(frame)`` gives a :class:`~companion.crate_fields.CrateReading`:
+
+1. the crates' grid (:func:`.crate_grid.find_grid`): the rim plane through the calibration's
+   homography, the lattice of slot walls found there (its turn, pitch and phase, then a
+   homography fitted to its local phases), each field's share of crate plastic;
+2. the fields worth asking about: the largest connected patch of fields with some plastic, and
+   the ring round it (a crate's outer face, seen beside the grid, looks like plastic too: the
+   network tells it from a slot);
+3. the camera over the rim plane (from the grid and the calibration's focal length): each
+   field's lean, so that its patch (:mod:`.crate_patches`) is cut turned the same way;
+4. the field network (:mod:`.crate_net`) names each: no slot, empty, or a drink; a name whose
+   probability is under the model's bar is reported unsure (its likeliest name kept), and so
+   is the less likely of two fields read as the same drink (there is one of each).
+
+Problem codes: ``not_calibrated`` (no calibration, or one made for another picture size),
+``no_crates`` (no lattice of crate plastic, or an unreadable frame: a bad frame never raises),
+``too_many`` (more fields than a table's crates have), ``hand`` (a hand over the crates: more than
+a quarter of the grid's fields unreadable and skin-coloured or unlike anything in a crate).
+
+>>> CrateReader(None).read(np.zeros((48, 64, 3), np.uint8)).codes
+['not_calibrated']
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..crate_fields import EMPTY, MAX_FIELDS, CrateReading
+from .crate_calibrate import CrateCalibration, camera_over
+from .crate_grid import Grid, find_grid
+from .crate_net import CLASSES, NONE, OFF, FieldModel, field_model
+from .crate_patches import exposure_gain, field_patches
+
+log = logging.getLogger(__name__)
+OFF_INDEX = CLASSES.index(OFF)
+SOME_PLASTIC = 0.15     # a field with this share of plastic may hold a slot
+DOUBTFUL_SHARE = 0.5    # a frame with more of its fields unsure than this is unsure as a whole
+# The lattice's crests lie a little towards the camera's nadir of the walls' tops (the walls' inner
+# faces and the floors show on that side): the grid is moved this many pitches away from it
+# (measured on development frames: a twentieth of a pitch on the whole)
+CREST_SHIFT = 0.05
+MIN_SIDE = 64
+
+
+@dataclass(frozen=True)
+class Located:
+    """A frame's grid and what the network is asked: ``cells`` (i, j), their patches and numbers."""
+
+    grid: Grid
+    cells: list
+    patches: np.ndarray
+    feats: np.ndarray
+    nadir: np.ndarray
+    height: float
+
+
+def candidate_cells(coverage: dict) -> list:
+    """The 4-connected patches of fields with some plastic (the largest, and any other of a
+    crate's size or more: crates that touch only where drinks hide their walls), and the ring
+    round them."""
+    some = {c for c, v in coverage.items() if v >= SOME_PLASTIC}
+    best: set = set()
+    seen: set = set()
+    parts: list = []
+    for start in some:
+        if start in seen:
+            continue
+        comp, todo = set(), [start]
+        while todo:
+            c = todo.pop()
+            if c in comp:
+                continue
+            comp.add(c)
+            x, y = c
+            todo += [n for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if n in some and n not in comp]
+        seen |= comp
+        parts.append(comp)
+        if len(comp) > len(best):
+            best = comp
+    best = set().union(*[p for p in parts if p is best or len(p) >= 6]) if parts else set()
+    ring = {(x + dx, y + dy) for x, y in best for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - best
+    return sorted(best) + sorted(ring)
+
+
+class CrateReader:
+    """Reads frames of one calibrated crate camera (see the module's words)."""
+
+    def __init__(self, calibration: CrateCalibration | None, model: FieldModel | None = None):
+        self.calibration = calibration
+        self.model = model if model is not None else field_model()
+
+    def locate(self, frame: np.ndarray) -> Located | None:
+        """The grid and the fields' patches (None: no crates seen)."""
+        cal = self.calibration
+        grid = find_grid(frame, cal.H, cal.plastic)
+        if grid is None:
+            return None
+        cells = candidate_cells(grid.cells)
+        if not cells:
+            return None
+        if len(cells) > 2 * MAX_FIELDS:             # more than a table's crates: not cut up
+            empty = np.zeros((0,), np.float32)
+            return Located(grid, cells, empty, empty, np.zeros(2), 0.0)
+        nadir, height = camera_over(grid.H, cal.focal_px, cal.image_size)
+        mid = np.array([(i + 0.5, j + 0.5) for i, j in cells]).mean(axis=0)
+        away = mid - nadir
+        away = away / max(1e-6, float(np.linalg.norm(away)))
+        shift = np.array([[1, 0, -CREST_SHIFT * away[0]], [0, 1, -CREST_SHIFT * away[1]], [0, 0, 1.0]])
+        grid = Grid(grid.H @ np.linalg.inv(shift), grid.cells, grid.strength)
+        nadir = nadir + CREST_SHIFT * away
+        gain = exposure_gain(frame, cal.plastic_bgr, cal.plastic)
+        white = np.asarray(cal.white_bgr, np.float64) * gain
+        patches, feats = field_patches(frame, grid.H, cells, nadir, height, white, grid.cells)
+        return Located(grid, cells, patches, feats, nadir, height)
+
+    def read(self, frame) -> CrateReading:
+        """One frame (BGR uint8) -> its reading; never raises for a bad frame."""
+        if self.calibration is None:
+            return CrateReading(codes=["not_calibrated"])
+        frame = _as_bgr(frame)
+        if frame is None:
+            return CrateReading(codes=["no_crates"])
+        if (frame.shape[1], frame.shape[0]) != tuple(self.calibration.image_size):
+            return CrateReading(codes=["not_calibrated"])
+        try:
+            return self._read(frame)
+        except (cv2.error, np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
+            log.warning("crate frame not read: %s", exc)
+            return CrateReading(codes=["no_crates"])
+
+    def _read(self, frame: np.ndarray) -> CrateReading:
+        found = self.locate(frame)
+        if found is None:
+            return CrateReading(codes=["no_crates"])
+        if len(found.cells) > 2 * MAX_FIELDS:
+            return CrateReading(codes=["too_many"])
+        if self.model is None:
+            # no trained model: where the crates are, every field unsure
+            fields = {c: EMPTY for c in found.cells if found.grid.cells.get(c, 0) >= 0.4}
+            return CrateReading.of(fields, unsure=fields, codes=[] if fields else ["no_crates"])
+        prob = self.model.probabilities(found.patches, found.feats)
+        fields, unsure, maybe = {}, [], []
+        for c, p in zip(found.cells, prob):
+            k = int(np.argmax(p[:OFF_INDEX]))        # "off": the likeliest other name, unsure
+            name = CLASSES[k]
+            if name == NONE:
+                if p[k] >= self.model.bar(NONE):
+                    continue
+                # maybe no slot, maybe a slot: reported as the likeliest slot's reading, unsure
+                k = 1 + int(np.argmax(p[1:OFF_INDEX]))
+                fields[c] = CLASSES[k]
+                unsure.append(c)
+                maybe.append((float(p[0]), c))
+                continue
+            fields[c] = name
+            if p[k] < self.model.bar(name):
+                unsure.append(c)
+        # each drink is there once: of two fields read as one drink, only the surer may be sure
+        best: dict = {}
+        for c, p in zip(found.cells, prob):
+            name = fields.get(c)
+            if name not in (None, EMPTY):
+                score = float(p[CLASSES.index(name)])
+                if name in best:
+                    worse = c if score < best[name][0] else best[name][1]
+                    if worse not in unsure:
+                        unsure.append(worse)
+                    if score > best[name][0]:
+                        best[name] = (score, c)
+                else:
+                    best[name] = (score, c)
+        # more fields than a table has: the likeliest to be no slot at all are left out first
+        for _, c in sorted(maybe, reverse=True):
+            if len(fields) <= MAX_FIELDS:
+                break
+            del fields[c]
+            unsure.remove(c)
+        # a frame read mostly with doubt (its grid, its light unlike any learnt) is no ground
+        # for the few fields that cleared their bars either
+        if len(unsure) > DOUBTFUL_SHARE * len(fields):
+            unsure = list(fields)
+        if not fields:
+            return CrateReading(codes=["no_crates"])
+        if len(fields) > MAX_FIELDS:
+            return CrateReading(codes=["too_many"])
+        return CrateReading.of(fields, unsure=unsure)
+
+
+def _as_bgr(frame) -> np.ndarray | None:
+    """The frame as an 8-bit BGR array, or None when it cannot be one (or is too small)."""
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        return None
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4) or min(frame.shape[:2]) < MIN_SIDE:
+        return None
+    if frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    return np.ascontiguousarray(frame)
