@@ -27,7 +27,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
-from ..crate_fields import EMPTY, CrateLayout, Pos, compare, normalized
+from ..crate_fields import EMPTY, CrateLayout, Pos, normalized
 from ..rules.engine import IllegalMove, Move
 from .board_moves import Explained, _key, acting_moves
 
@@ -209,11 +209,6 @@ def explain(game: Any, state: Any, seen: Mapping[Pos, str], unsure: Iterable[Pos
             heapq.heappush(heap, _Node(d, len(path), order, after, path))
             order += 1
     return Explained(tuple(found), bounded, expanded, tried)
-
-
-def differences(game: Any, state: Any, fields: Mapping[Pos, str], unsure: Iterable[Pos] = ()) -> tuple:
-    """The fields where the game's crates and the ones read differ (crate_fields.compare)."""
-    return compare(game_fields(game, state), fields, unsure).differences
 
 
 def _outcome(game: Any, state: Any) -> str:
