@@ -12,22 +12,24 @@ import numpy as np
 from .board_looks import BoardHand
 
 
-def hand_shapes(hand: BoardHand, sheet, B) -> list[tuple[np.ndarray, float, tuple[int, int, int]]]:
+def hand_shapes(hand: BoardHand, sheet, B, reach: float = 450.0,
+                rise: float = 230.0) -> list[tuple[np.ndarray, float, tuple[int, int, int]]]:
     """A hand and arm as thick 3D polylines (table mm): (points, width mm, sRGB colour), the
-    sleeve first. The arm comes from beyond ``edge`` and rises away from the hand."""
+    sleeve first. The arm comes from ``reach`` mm beyond ``edge`` and rises ``rise`` mm away
+    from the hand (a camera standing low over small things sees a flatter arm)."""
     tip = np.array([hand.x, hand.y])
     if B is not None:
         tip = B[:2, :2] @ tip + B[:2, 2]
     w, h = sheet
-    start = {"bottom": (tip[0] * 0.8 + w * 0.1, h + 450.0), "top": (tip[0] * 0.8 + w * 0.1, -450.0),
-             "left": (-450.0, tip[1]), "right": (w + 450.0, tip[1])}[hand.edge]
+    start = {"bottom": (tip[0] * 0.8 + w * 0.1, h + reach), "top": (tip[0] * 0.8 + w * 0.1, -reach),
+             "left": (-reach, tip[1]), "right": (w + reach, tip[1])}[hand.edge]
     start = np.array(start)
     u = tip - start
     u /= np.linalg.norm(u)
     n = np.array([-u[1], u[0]])
     wrist = tip - u * 165
     z = lambda height: -height  # noqa: E731
-    arm = np.array([[*start, z(hand.height + 230)], [*(wrist - u * 5), z(hand.height + 25)]])
+    arm = np.array([[*start, z(hand.height + rise)], [*(wrist - u * 5), z(hand.height + 25)]])
     cut = arm[0] + (arm[1] - arm[0]) * (1 - hand.sleeve_share)
     shapes = [(np.array([arm[0], cut]), 95.0, hand.sleeve),
               (np.array([cut - (arm[1] - arm[0]) * 0.02, arm[1]]), 62.0, hand.skin)]

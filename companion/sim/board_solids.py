@@ -202,10 +202,10 @@ def _template(kind: str, *size) -> Solid:
     return solid
 
 
-def _moved(t: Solid, x: float, y: float, yaw: float) -> Solid:
+def _moved(t: Solid, x: float, y: float, yaw: float, lift: float = 0.0) -> Solid:
     c, s = math.cos(math.radians(yaw)), math.sin(math.radians(yaw))
     rot = np.array([[c, -s, 0], [s, c, 0], [0, 0, 1.0]])
-    shift = np.array([x, y, 0.0])
+    shift = np.array([x, y, -lift])
     return Solid(t.verts @ rot.T + shift, t.faces, t.caps,
                  [(f, p @ rot.T + shift, k) for f, p, k in t.decals],
                  None if t.base is None else t.base @ rot[:2, :2].T + shift[:2],
@@ -224,10 +224,11 @@ def disc(x: float, y: float, r: float = 4.5, height: float = 3.0, sides: int = 1
     return _moved(_template("disc", r, height, sides), x, y, 0.0)
 
 
-def drink(x: float, y: float, yaw: float, shape: str, height: float, width: float) -> Solid:
+def drink(x: float, y: float, yaw: float, shape: str, height: float, width: float, lift: float = 0.0) -> Solid:
     """A drink standing at (x, y): ``shape`` a drinks.py shape id, ``height`` and ``width`` mm
-    (its length and width lying down, drinks.md)."""
-    return _moved(_template("drink", shape, round(height, 2), round(width, 2)), x, y, yaw)
+    (its length and width lying down, drinks.md); ``lift``: what it stands on is that many mm
+    over the table (a crate's floor)."""
+    return _moved(_template("drink", shape, round(height, 2), round(width, 2)), x, y, yaw, lift)
 
 
 def meeple(x: float, y: float, yaw: float, r: float, height: float = 20.0, thickness: float = 8.0) -> Solid:

@@ -1,0 +1,514 @@
+"""A seeded renderer of the yellow crates with drinks standing in them, seen by the crate camera.
+
+The crates (``crate_solids.py``) stand together on the table as one grid; a pose (x mm, y mm,
+yaw degrees) puts the middle of the grid's outline at (x, y) on the table, measured from the
+point the camera aims at, turned by yaw. The camera (``lit_scene.py``, shared with the board
+camera) stands to one side looking down at that point, tilted from the vertical; the look says
+how far. The drinks are the board camera's solids (``board_solids.py``) standing upright on the
+slots' floors, a little off the middle and turned at random. Everything standing (wall pieces,
+drinks) is painted far to near from the camera's foot point, so nearer things hide farther ones
+as in a real view; each lamp casts their shadows onto the table and the slots' floors; a hand
+and arm may reach over the crates (``board_hand.py``).
+
+``render`` returns the frame (BGR uint8) and its truth: ``fields`` (``CrateLayout.fields()``),
+``rim_to_frame`` (3x3: grid mm on the rim plane -> frame px; field (x, y)'s middle is at
+((x + 0.5) * pitch, (y + 0.5) * pitch)), ``table_to_frame`` (the same for the table under the
+grid), ``floor_to_frame`` (the slots' floor), ``camera`` (its centre in grid mm: x, y, height
+over the table), ``pitch_mm``, ``rim_height_mm``, ``floor_mm``, ``hand``, ``centres`` (each field's
+middle on the rim plane, frame px) and ``drinks`` (each drink: its field, id, foot and top in px).
+The homographies are exact without lens distortion; :meth:`CrateRenderer.grid_to_frame` maps
+with it.
+
+>>> from companion.crate_fields import CrateLayout
+>>> r = CrateRenderer(CrateLook.from_seed(1))
+>>> layout = CrateLayout(crates=((0, 0, 0), (2, 0, 1)), drinks={(0, 0): "red-tall_can"})
+>>> frame, truth = r.render(layout, np.random.default_rng(0))
+>>> frame.shape, truth["fields"][(0, 0)], truth["fields"][(1, 0)], len(truth["centres"])
+((720, 1280, 3), 'red-tall_can', 'empty', 12)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from ..crate_fields import EMPTY, CrateLayout, crate_fields
+from . import board_solids as solids
+from .board_hand import draw_stroke, hand_shapes
+from .board_looks import BoardHand
+from .crate_looks import CrateLook
+from .crate_solids import crate_parts, nudged, slot_room
+from .lit_scene import _LIN, UP, LitScene, soften
+from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
+
+Pose = tuple[float, float, float]
+SLOT_LIGHT = 0.72      # the light on a wall's face inside a slot against one in the open
+EDGES = {"bottom": np.array([0.0, 1.0]), "top": np.array([0.0, -1.0]), "left": np.array([-1.0, 0.0]),
+         "right": np.array([1.0, 0.0])}      # the side of the grid an arm comes from: outwards
+
+
+@dataclass(frozen=True)
+class _Crates:
+    """The crates of one layout at one pose, ready to draw (``CrateRenderer._crates``)."""
+
+    faces: list            # per wall piece: its visible faces (pinhole px * 16, BGR)
+    distance: list         # per wall piece: from the camera's foot point, mm
+    floors: list           # the slots' floors, pinhole px
+    contacts: list         # wall pieces' feet, pinhole px
+    shadows: list          # per lamp: (on the table, on the floors), pinhole px
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One drink in a slot: its field, drink id, where it stands (grid mm, its middle), its yaw,
+    its colour (sRGB, this drink's own), its slot (crate index, slot index) and how far it
+    stands off the slot's middle (mm)."""
+
+    field: tuple[int, int]
+    drink: str
+    x: float
+    y: float
+    yaw: float
+    colour: tuple[int, int, int]
+    slot: tuple[int, int] = (0, 0)
+    dx: float = 0.0
+    dy: float = 0.0
+
+
+@dataclass(frozen=True)
+class CrateScene:
+    """What one still view shows: the layout, the grid's pose, each drink as it stands and how
+    far each crate is off its place in the grid (dx mm, dy mm, turn degrees: crates pushed
+    together by hand never line up exactly; the truth's grid is the ideal one)."""
+
+    layout: CrateLayout
+    pose: Pose
+    standing: tuple[Standing, ...]
+    nudges: tuple[tuple[float, float, float], ...] = ()
+
+
+class CrateRenderer(LitScene):
+    """Frames of crates in one :class:`CrateLook`. The camera, the table and the lamps' light on
+    it are computed once; a scene's crates and drinks are drawn per frame."""
+
+    def __init__(self, look: CrateLook):
+        self.look, self.size, self.centre = look, look.image_size, (0.0, 0.0)
+        ring = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+        extent = np.column_stack([look.reach_mm * np.cos(ring), look.reach_mm * np.sin(ring), np.zeros(24)])
+        self._aim(extent, np.zeros(3), upright=True)
+        self._table_and_lamps()
+        self._crates_cache = None
+
+    # --- the table and the lamps ------------------------------------------------------------
+
+    def _table_and_lamps(self) -> None:
+        lk = self.look
+        pw, ph = self.pin_size
+        q = 4
+        ys, xs = np.mgrid[0:ph // q + 1, 0:pw // q + 1].astype(np.float64) * q
+        Hinv = np.linalg.inv(self.H_table)
+        den = Hinv[2, 0] * xs + Hinv[2, 1] * ys + Hinv[2, 2]
+        tx = (Hinv[0, 0] * xs + Hinv[0, 1] * ys + Hinv[0, 2]) / den
+        ty = (Hinv[1, 0] * xs + Hinv[1, 1] * ys + Hinv[1, 2]) / den
+        big = lambda a: cv2.resize(a.astype(np.float32), (pw, ph), interpolation=cv2.INTER_LINEAR)  # noqa: E731
+        self.lamps = lk.lamps()
+        self.direct, self.spec = [], []
+        mid = np.zeros(3)
+        for lamp in self.lamps:
+            d, s = self._light_at(tx, ty, UP, specular=lk.gloss > 0, lamp=lamp)
+            self.direct.append(big(d))
+            self.spec.append(big(s * lk.gloss) if lk.gloss > 0 else None)
+            mid += float(self._light_at(np.array(0.0), np.array(0.0), UP, lamp=lamp)[0]) * lk.lamp_bgr(lamp)
+        # the camera's exposure: white at the aim point a little under full scale
+        self.ambient = np.float32(lk.lamp.ambient)
+        mid += float(self.ambient) * lk.lamp_bgr(lk.lamp)
+        exposure = 0.82 / float(mid.max())
+        self.colours = [(lk.lamp_bgr(lamp) * exposure).astype(np.float32) for lamp in self.lamps]
+        self.lamp = self.colours[0]
+        self.table = self._table_albedo(big(tx), big(ty))
+        self.floor_albedo = _LIN[np.array(lk.crate_srgb[::-1])] * np.float32(0.92)
+        # the empty table, lit: what the picture is outside the crates and their shadows
+        light = self.ambient * self.lamp + sum(d[..., None] * c for d, c in zip(self.direct, self.colours))
+        lin = self.table * light
+        for sp, colour in zip(self.spec, self.colours):
+            if sp is not None:
+                lin += sp[..., None] * colour
+        self.background = linear_to_srgb_u8(lin)
+
+    def _shade(self, albedo_lin, normals, at, gloss):
+        """Faces' linear colours under every lamp of the look (each its own colour)."""
+        normals, at = np.atleast_2d(normals), np.atleast_2d(at)
+        sky = self.ambient * (0.75 + 0.25 * np.clip(-normals[:, 2], 0, None))
+        out = albedo_lin * sky[:, None] * self.lamp
+        for lamp, colour in zip(self.lamps, self.colours):
+            direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0,
+                                          shininess=30.0, lamp=lamp)
+            out = out + albedo_lin * direct[:, None] * colour + gloss * spec[:, None] * colour * 0.2
+        return out
+
+    # --- where things are -------------------------------------------------------------------
+
+    def grid_matrix(self, layout: CrateLayout, pose: Pose) -> np.ndarray:
+        """Grid mm -> table mm (3x3) for ``layout`` at ``pose``."""
+        w, h = self.grid_size(layout)
+        a = math.radians(pose[2])
+        c, s = math.cos(a), math.sin(a)
+        R = np.array([[c, -s], [s, c]])
+        t = np.array(pose[:2]) - R @ np.array([w / 2, h / 2])
+        return np.array([[c, -s, t[0]], [s, c, t[1]], [0, 0, 1.0]])
+
+    def grid_size(self, layout: CrateLayout) -> tuple[float, float]:
+        feet = layout.footprints()
+        if not feet:
+            return 0.0, 0.0
+        p = self.look.pitch_mm
+        return max(f[2] for f in feet) * p, max(f[3] for f in feet) * p
+
+    def plane(self, height: float) -> np.ndarray:
+        """Table mm at ``height`` over the table -> frame px (pinhole: exact without distortion)."""
+        H = self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], -height * self.R[:, 2] + self.t])
+        shift = np.array([[1, 0, -self.pad[0]], [0, 1, -self.pad[1]], [0, 0, 1]], np.float64)
+        H = shift @ H
+        return H / H[2, 2]
+
+    def _pin_plane(self, height: float) -> np.ndarray:
+        """Table mm at ``height`` -> pinhole picture px."""
+        H = self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], -height * self.R[:, 2] + self.t])
+        return H / H[2, 2]
+
+    def grid_to_frame(self, pts, layout: CrateLayout, pose: Pose, height: float = 0.0) -> np.ndarray:
+        """Grid mm (n, 2) at ``height`` mm over the table -> frame px, lens distortion included."""
+        G = self.grid_matrix(layout, pose)
+        p = np.asarray(pts, np.float64).reshape(-1, 2)
+        t = p @ G[:2, :2].T + G[:2, 2]
+        return self.pin_to_frame(self.project(np.column_stack([t, np.full(len(t), -height)])))
+
+    def random_pose(self, layout: CrateLayout, rng: np.random.Generator) -> Pose:
+        """A pose, any yaw, with the whole grid's rim inside the frame (if it fits at all)."""
+        w, h = self.grid_size(layout)
+        corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+        yaw = float(rng.uniform(0, 360))
+        fw, fh = self.size
+        for _ in range(40):
+            r = self.look.reach_mm * 0.5 * math.sqrt(rng.random())
+            a = rng.uniform(0, 2 * math.pi)
+            pose = (float(r * math.cos(a)), float(r * math.sin(a)), yaw)
+            px = self.grid_to_frame(corners, layout, pose, self.look.rim_mm)
+            if np.all((px >= 0.02 * fw) & (px <= np.array([0.98 * fw, 0.98 * fh]))):
+                return pose
+        return (0.0, 0.0, yaw)
+
+    def place(self, layout: CrateLayout, rng: np.random.Generator, pose: Pose | None = None,
+              keep: CrateScene | None = None) -> CrateScene:
+        """Where the grid and each drink stand: drinks a little off their slot's middle and turned
+        at random. A drink of ``keep`` that stands in the same slot of the same crate (by the
+        crate's index in ``layout.crates``) stays as it stood there, also when its crate moved."""
+        pose = tuple(float(v) for v in pose) if pose is not None else self.random_pose(layout, rng)
+        kept = {(s.slot, s.drink): s for s in (keep.standing if keep else ())}
+        fields = layout.fields()
+        ox, oy = grid_origin(layout)
+        p = self.look.pitch_mm
+        nudges = []
+        for ci, place in enumerate(layout.crates):
+            if keep is not None and ci < len(keep.layout.crates) and keep.layout.crates[ci] == place \
+                    and ci < len(keep.nudges):
+                nudges.append(keep.nudges[ci])
+            else:
+                mm, deg = self.look.nudge
+                dx, dy = (float(v) for v in np.clip(rng.normal(0, mm, 2), -2.5 * mm, 2.5 * mm))
+                nudges.append((dx, dy, float(np.clip(rng.normal(0, deg), -2.5 * deg, 2.5 * deg))))
+        out = []
+        for ci, (place, foot) in enumerate(zip(layout.crates, layout.footprints())):
+            middle = ((foot[0] + foot[2]) * p / 2, (foot[1] + foot[3]) * p / 2)
+            for si, (fx, fy) in enumerate(crate_fields(place)):
+                f = (fx - ox, fy - oy)
+                drink = fields.get(f, EMPTY)
+                if drink == EMPTY:
+                    continue
+                x0, y0, x1, y1 = slot_room(f, foot, self.look)
+                shape = drink.partition("-")[2]
+                room = max(0.0, (min(x1 - x0, y1 - y0) - NOMINAL_SIZE_MM[shape][1] * self.look.drink_mm(shape)) / 2 - 0.2)
+                old = kept.get(((ci, si), drink))
+                if old is not None:
+                    dx, dy, yaw, rgb = min(max(old.dx, -room), room), min(max(old.dy, -room), room), \
+                        old.yaw - keep.nudges[old.slot[0]][2], old.colour
+                else:
+                    dx, dy = (float(v) for v in np.clip(rng.normal(0, room / 2, 2), -room, room))
+                    yaw = float(rng.uniform(0, 360))
+                    base = np.array(self.look.drinks.get(drink.partition("-")[0], (128, 128, 128)), float)
+                    rgb = tuple(int(v) for v in np.clip(base * rng.uniform(0.97, 1.03) + rng.normal(0, 2.0, 3), 0, 255))
+                (x, y), = nudged([((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy)], nudges[ci], middle)
+                out.append(Standing(f, drink, float(x), float(y), yaw + nudges[ci][2], rgb, (ci, si), dx, dy))
+        return CrateScene(layout, pose, tuple(sorted(out, key=lambda s: s.field)), tuple(nudges))
+
+    # --- a frame ----------------------------------------------------------------------------
+
+    def render(self, layout: CrateLayout, rng: np.random.Generator | None = None, hand: bool | BoardHand = False,
+               pose: Pose | None = None) -> tuple[np.ndarray, dict]:
+        """One frame (BGR uint8) of ``layout`` and its truth (see the module's words). ``hand``:
+        True for a random hand over the crates; ``pose``: (x mm, y mm, yaw degrees), None for a
+        seeded random one within the view."""
+        rng = rng if rng is not None else np.random.default_rng(0)
+        scene = self.place(layout, rng, pose)
+        if hand is True:
+            hand = self.random_hand(scene, rng)
+        img, hand_mask = self.clean(scene, hand or None, gain=self.exposure(rng))
+        frame = self.sensor(img, rng)
+        return frame, self.truth(scene, hand_mask)
+
+    def random_hand(self, scene: CrateScene, rng: np.random.Generator, at: tuple[float, float] | None = None) -> BoardHand:
+        """A hand reaching over the crates (to ``at``, grid mm; else somewhere over the grid),
+        its fingertips a little over the drinks (a camera this low sees little of a hand held
+        higher), its arm coming from a side away from the camera (an arm under the camera would
+        hide all)."""
+        w, h = self.grid_size(scene.layout)
+        hand = BoardHand.random(rng, (max(w, 1.0), max(h, 1.0)))
+        G = self.grid_matrix(scene.layout, scene.pose)
+        towards = self.C[:2] - G[:2, 2] - G[:2, :2] @ (w / 2, h / 2)
+        towards /= max(float(np.linalg.norm(towards)), 1e-9)
+        sides = [e for e, v in EDGES.items() if float(G[:2, :2] @ v @ towards) < 0.4]
+        hand = replace(hand, height=float(rng.uniform(28, 50)), edge=sides[int(rng.integers(0, len(sides)))])
+        return replace(hand, x=float(at[0]), y=float(at[1])) if at is not None else hand
+
+    def clean(self, scene: CrateScene, hand: BoardHand | None = None, gain: float = 1.0):
+        """The frame before the sensor's noise (lens, vignetting and the exposure ``gain`` in) as
+        float, and the hand's mask (pinhole picture) or None."""
+        img, hand_mask = self._picture(scene, hand)
+        return self._optics(img) * (self._vignette() * np.float32(gain)), hand_mask
+
+    def _picture(self, scene: CrateScene, hand: BoardHand | None):
+        """The lit pinhole picture (sRGB u8) and the hand's mask (or None). Only the part of the
+        picture the crates, their shadows and the hand reach is lit anew; the rest is the
+        look's empty table."""
+        lk = self.look
+        pw, ph = self.pin_size
+        G = self.grid_matrix(scene.layout, scene.pose)
+        crates = self._crates(scene, G)
+        yaw = math.degrees(math.atan2(G[1, 0], G[0, 0]))
+        drinks = []
+        for s in scene.standing:
+            shape = s.drink.partition("-")[2]
+            length, width = NOMINAL_SIZE_MM[shape]
+            k = lk.drink_mm(shape)
+            x, y = G[:2, :2] @ (s.x, s.y) + G[:2, 2]
+            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm), s.colour))
+        strokes = self._in_front(hand_shapes(hand, self.grid_size(scene.layout), G, 300.0, 60.0)) \
+            if hand is not None else None
+        # every flat mark in pinhole px: floors, each lamp's shadows on the table and on the floors, contacts
+        Hf = self._pin_plane(lk.floor_mm)
+        shadows = [(list(t), list(f)) for t, f in crates.shadows]
+        for solid, _ in drinks:
+            for lamp, (on_table, on_floor) in zip(self.lamps, shadows):
+                on_table.append(_through(_hull(self._shadow_of(solid.verts, lamp)), self.H_table))
+                on_floor.append(_through(_hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf))
+        contacts = crates.contacts + [_through(solid.base, Hf) for solid, _ in drinks]
+        polys = crates.floors + contacts + [p for t, f in shadows for p in t + f]
+        if strokes or not polys:
+            x0, y0, x1, y1 = 0, 0, pw, ph
+        else:
+            pts = np.concatenate(polys)
+            pad = int(3 * max([lp.shadow_blur for lp in self.lamps] + [1.8]) * self.px_per_mm) + 4
+            x0, y0 = (max(0, int(v) - pad) for v in pts.min(0))
+            x1, y1 = min(pw, int(pts[:, 0].max()) + pad), min(ph, int(pts[:, 1].max()) + pad)
+        img = self.background.copy()
+        if x1 > x0 and y1 > y0:
+            img[y0:y1, x0:x1] = self._lit(crates.floors, contacts, shadows, strokes, (x0, y0, x1, y1))
+        # far to near from the camera's foot point
+        foot = self.C[:2]
+        order = [(d, i, None) for i, d in enumerate(crates.distance)]
+        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _) in enumerate(drinks)]
+        for _, i, solid in sorted(order, key=lambda o: -o[0]):
+            if solid is None:
+                for pts, colour in crates.faces[i]:
+                    cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
+            else:
+                self._paint(img, solid, drinks[i][1], lk.drink_gloss)
+        hand_mask = self._paint_hand(img, strokes) if strokes else None
+        return img, hand_mask
+
+    def _in_front(self, strokes, nearest: float = 50.0):
+        """The hand's strokes cut where they come nearer the camera than ``nearest`` mm: the crate
+        camera stands low, and the arm (drawn for a board camera a metre up) would pass behind it."""
+        out = []
+        for pts3, width, colour in strokes:
+            depth = (pts3 - self.C) @ self.R[2]
+            if depth.min() >= nearest:
+                out.append((pts3, width, colour))
+            elif depth.max() > nearest:
+                near, far = (0, 1) if depth[0] < depth[1] else (1, 0)
+                t = (nearest - depth[near]) / (depth[far] - depth[near])
+                cut = pts3.copy()
+                cut[near] = pts3[near] + (pts3[far] - pts3[near]) * t
+                out.append((cut, width, colour))
+        return out
+
+    def _lit(self, floors, contacts, shadows, strokes, roi) -> np.ndarray:
+        """The table and the slots' floors in ``roi`` (x0, y0, x1, y1 pinhole px), lit: each lamp's
+        light less its shadows, the room's light less the dark where things stand (sRGB u8)."""
+        lk = self.look
+        x0, y0, x1, y1 = roi
+        off = np.array([x0, y0], np.float64)
+        shape = (y1 - y0, x1 - x0)
+        floor = np.zeros(shape, np.uint8)
+        for p in floors:
+            _fill(floor, p - off)
+        inside = floor > 127
+        light = None
+        Hf = self._pin_plane(lk.floor_mm)
+        for lamp, direct, colour, (on_table, on_floor) in zip(self.lamps, self.direct, self.colours, shadows):
+            cast_t, cast_f = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
+            for p in on_table:
+                _fill(cast_t, p - off)
+            for p in on_floor:
+                _fill(cast_f, p - off)
+            for pts3, width, _ in strokes or ():
+                shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
+                draw_stroke(cast_t, self._shadow_of(pts3, lamp), width, 255, shift @ self.H_table)
+                draw_stroke(cast_f, self._shadow_of(pts3, lamp, lk.floor_mm), width, 255, shift @ Hf)
+            cast = np.where(inside, cast_f, cast_t)
+            lit = direct[y0:y1, x0:x1] * (1 - soften(cast, lamp.shadow_blur * self.px_per_mm) * np.float32(lamp.shadow_depth))
+            term = lit[..., None] * colour
+            light = term if light is None else light + term
+        contact = np.zeros(shape, np.uint8)
+        for p in contacts:
+            _fill(contact, p - off)
+        ao = soften(contact, 1.8 * self.px_per_mm) * np.float32(0.45)
+        light += (self.ambient * (1 - ao))[..., None] * self.lamp
+        fm = (floor.astype(np.float32) * np.float32(1 / 255))[..., None]
+        albedo = self.table[y0:y1, x0:x1]
+        albedo = albedo + (self.floor_albedo - albedo) * fm
+        lin = albedo * light
+        for sp, colour in zip(self.spec, self.colours):
+            if sp is not None:
+                lin += (sp[y0:y1, x0:x1][..., None] * (1 - fm)) * colour
+        return linear_to_srgb_u8(lin)
+
+    def _crates(self, scene: CrateScene, G: np.ndarray) -> "_Crates":
+        """The crates' wall pieces (faces to paint, each piece's distance from the camera's foot
+        point), floors, shadows and contacts in pinhole px, for a scene's crates (the last ones
+        are kept: a still scene is drawn again and again)."""
+        feet = scene.layout.footprints()
+        key = (tuple(feet), tuple(scene.pose), tuple(scene.nudges))
+        if self._crates_cache and self._crates_cache[0] == key:
+            return self._crates_cache[1]
+        lk = self.look
+        p = lk.pitch_mm
+        parts = crate_parts(feet, lk)
+        middles = [((f[0] + f[2]) * p / 2, (f[1] + f[3]) * p / 2) for f in feet]
+        nudges = list(scene.nudges) or [(0.0, 0.0, 0.0)] * len(feet)
+        Hf = self._pin_plane(lk.floor_mm)
+        floors = [_through(nudged(f, nudges[i], middles[i]) @ G[:2, :2].T + G[:2, 2], Hf)
+                  for i, f in enumerate(parts.floors)]
+        n = len(parts.walls)
+        if not n:
+            made = _Crates([], [], floors, [], [([], []) for _ in self.lamps])
+            self._crates_cache = (key, made)
+            return made
+        box = np.array([[w.x0, w.y0, w.x1, w.y1, w.z0] for w in parts.walls], np.float64)
+        corners = np.stack([box[:, [0, 1]], box[:, [2, 1]], box[:, [2, 3]], box[:, [0, 3]]], 1)   # (n, 4, 2)
+        corners = np.stack([nudged(c, nudges[w.crate], middles[w.crate]) for c, w in zip(corners, parts.walls)])
+        flat = corners @ G[:2, :2].T + G[:2, 2]
+        verts = np.concatenate([np.dstack([flat, -box[:, 4:5, None].repeat(4, 1)]),
+                                np.dstack([flat, np.full((n, 4, 1), -lk.rim_mm)])], 1)   # (n, 8, 3)
+        # the sides (outward: -y, +x, +y, -x in the grid, then turned with it) and the top
+        out = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]], np.float64) @ G[:2, :2].T
+        turns = [np.radians(nudges[w.crate][2]) for w in parts.walls]
+        side = [np.array([k, (k + 1) % 4, 4 + (k + 1) % 4, 4 + k]) for k in range(4)]
+        faces = side + [np.array([4, 5, 6, 7])]
+        c, s = np.cos(turns), np.sin(turns)
+        sides = np.stack([np.column_stack([c * o[0] - s * o[1], s * o[0] + c * o[1]]) for o in out], 1)   # (n, 4, 2)
+        normals = np.concatenate([np.dstack([sides, np.zeros((n, 4, 1))]), np.tile(UP, (n, 1, 1))], 1)   # (n, 5, 3)
+        centres = np.stack([verts[:, f].mean(1) for f in faces], 1)                           # (n, 5, 3)
+        seen = np.einsum("nfk,nfk->nf", normals, self.C - centres) > 0
+        wi, fi = np.nonzero(seen)
+        lin = self._shade(_LIN[np.array(lk.crate_srgb[::-1])], normals[wi, fi], centres[wi, fi], lk.crate_gloss)
+        # a face inside a slot sees little of the room and of the lamp past the wall across it
+        inward = np.array([fi_ < 4 and parts.walls[wi_].out != fi_ for wi_, fi_ in zip(wi, fi)])
+        lin = lin * np.where(inward, SLOT_LIGHT, 1.0)[:, None]
+        bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
+        px = self.project(verts.reshape(-1, 3)).reshape(n, 8, 2)
+        paint = [[] for _ in range(n)]
+        for w, f, c in zip(wi, fi, bgr):
+            paint[w].append((np.round(px[w, faces[f]] * 16).astype(np.int32), tuple(int(v) for v in c)))
+        foot = self.C[:2]
+        distance = [float(v) for v in np.hypot(*(flat.mean(1) - foot).T)]
+        shadows = []
+        for lamp in self.lamps:
+            on_table, on_floor = [], []
+            for w in range(n):
+                if box[w, 4] == 0:      # an outer wall: its shadow falls on the table outside too
+                    on_table.append(_through(_hull(self._shadow_of(verts[w], lamp)), self.H_table))
+                on_floor.append(_through(_hull(self._shadow_of(verts[w], lamp, lk.floor_mm)), Hf))
+            shadows.append((on_table, on_floor))
+        ground = [Hf if wall.z0 else self.H_table for wall in parts.walls]
+        contacts = [_through(flat[w], ground[w]) for w in range(n)]
+        made = _Crates(paint, distance, floors, contacts, shadows)
+        self._crates_cache = (key, made)
+        return made
+
+    # --- the truth --------------------------------------------------------------------------
+
+    def truth(self, scene: CrateScene, hand_mask: np.ndarray | None = None) -> dict:
+        lk = self.look
+        layout, pose = scene.layout, scene.pose
+        G = self.grid_matrix(layout, pose)
+        fields = layout.fields()
+        p = lk.pitch_mm
+        keys = sorted(fields)
+        mids = np.array([((x + 0.5) * p, (y + 0.5) * p) for x, y in keys], np.float64).reshape(-1, 2)
+        centres = self.grid_to_frame(mids, layout, pose, lk.rim_mm) if keys else np.zeros((0, 2))
+        drinks = []
+        for s in scene.standing:
+            shape = s.drink.partition("-")[2]
+            tall = NOMINAL_SIZE_MM[shape][0] * lk.drink_mm(shape)
+            foot = self.grid_to_frame([(s.x, s.y)], layout, pose, lk.floor_mm)[0]
+            top = self.grid_to_frame([(s.x, s.y)], layout, pose, lk.floor_mm + tall)[0]
+            drinks.append({"field": s.field, "drink": s.drink, "mm": [round(s.x, 2), round(s.y, 2)],
+                           "height_mm": round(tall, 2), "foot_px": [round(float(v), 2) for v in foot],
+                           "top_px": [round(float(v), 2) for v in top]})
+        Gi = np.linalg.inv(G)
+        cam = Gi @ np.array([self.C[0], self.C[1], 1.0])
+        hand_box = None
+        if hand_mask is not None and hand_mask.any():
+            w, h = self.size
+            ys, xs = np.nonzero(hand_mask[::2, ::2])
+            box = self.pin_to_frame(np.array([[xs.min(), ys.min()], [xs.max(), ys.max()]], np.float64) * 2)
+            hand_box = [int(np.clip(box[0, 0], 0, w)), int(np.clip(box[0, 1], 0, h)),
+                        int(np.clip(box[1, 0], 0, w)), int(np.clip(box[1, 1], 0, h))]
+        norm = lambda H: (H / H[2, 2]).round(10).tolist()  # noqa: E731
+        return {
+            "fields": fields,
+            "crates": [list(f) for f in layout.footprints()],
+            "rim_to_frame": norm(self.plane(lk.rim_mm) @ G),
+            "table_to_frame": norm(self.plane(0.0) @ G),
+            "floor_to_frame": norm(self.plane(lk.floor_mm) @ G),
+            "camera": [round(float(cam[0] / cam[2]), 3), round(float(cam[1] / cam[2]), 3), round(float(-self.C[2]), 3)],
+            "pitch_mm": lk.pitch_mm, "rim_height_mm": lk.rim_mm, "floor_mm": lk.floor_mm, "wall_mm": lk.wall_mm,
+            "centres": {f: [round(float(u), 2), round(float(v), 2)] for f, (u, v) in zip(keys, centres)},
+            "drinks": drinks,
+            "pose": list(pose),
+            "hand": hand_mask is not None,
+            "hand_box": hand_box,
+            "size": list(self.size),
+            "distortion": lk.distortion,
+            "look": lk.describe(),
+        }
+
+
+def grid_origin(layout: CrateLayout) -> tuple[int, int]:
+    cells = [f for place in layout.crates for f in crate_fields(place)]
+    return (min(x for x, _ in cells), min(y for _, y in cells)) if cells else (0, 0)
+
+
+def _hull(pts: np.ndarray) -> np.ndarray:
+    return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
+
+
+def _through(poly: np.ndarray, H: np.ndarray) -> np.ndarray:
+    return cv2.perspectiveTransform(np.asarray(poly, np.float64).reshape(-1, 1, 2), H).reshape(-1, 2)
+
+
+def _fill(mask: np.ndarray, px: np.ndarray) -> None:
+    cv2.fillPoly(mask, [np.round(px * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)
