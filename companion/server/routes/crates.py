@@ -1,0 +1,134 @@
+"""The crate camera (GRAPE SODA, YUZU, the exploding cans): what it makes of a game's crates, its
+proposals and their answers, its picture, and the simulated players' hands on the simulated
+crates (the hands at the table in tests and demos)."""
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field, StrictBool, StrictStr, field_validator
+
+from ...crate_fields import EMPTY, MAX_CRATES, MAX_FIELDS, CrateLayout, parse_key
+from ...drinks import DRINK_IDS
+from ...observation import whole_number
+from ...table.crate_device import HAND_FRAMES, MAX_COORD, MAX_HAND_FRAMES, SimCratesError
+from ..context import KEYED, NAMES_A_GAME, Api
+from ..requests import MAX_GAME_KIND
+from .watch import add_watch_routes
+
+MAX_CHANGES = 40    # changes made by one simulated hand
+SIM_START_S = 10.0  # how long a call may wait for the simulated crate camera still being opened
+FIELD = r"^\d{1,2},\d{1,2}$"
+
+
+def _drink(value: str | None) -> str | None:
+    if value is not None and value not in DRINK_IDS:
+        raise ValueError(f"a drink id (colour-shape, e.g. 'red-tall_can'), not {value!r}")
+    return value
+
+
+class CrateChange(BaseModel):
+    kind: Literal["put", "take", "move"] = Field(
+        description="`put` a drink into an empty field, `take` the drink out of a field, `move` a crate (with its "
+                    "drinks) to another place")
+    field: StrictStr | None = Field(None, max_length=5, pattern=FIELD, description="put, take: the field 'x,y'")
+    drink: StrictStr | None = Field(None, max_length=40, description="put: the drink id")
+    crate: whole_number(ge=0, lt=MAX_CRATES) | None = Field(None, description="move: which crate (its index)")
+    x: whole_number(ge=-MAX_COORD, le=MAX_COORD) = Field(0, description="move: the crate's new top-left field, x")
+    y: whole_number(ge=-MAX_COORD, le=MAX_COORD) = Field(0, description="move: the crate's new top-left field, y")
+    turn: whole_number(ge=0, le=3) = Field(0, description="move: the crate's quarter turns clockwise")
+
+    model_config = {"extra": "forbid"}
+
+    @field_validator("drink")
+    @classmethod
+    def _drink_id(cls, value: str | None) -> str | None:
+        return _drink(value)
+
+    def checked(self) -> dict:
+        if self.kind in ("put", "take") and self.field is None:
+            raise ValueError(f"a {self.kind} names its field ('x,y')")
+        if self.kind == "put" and self.drink is None:
+            raise ValueError("a put names its drink")
+        if self.kind == "move" and self.crate is None:
+            raise ValueError("a move names its crate")
+        return self.model_dump()
+
+
+class CratesLayoutIn(BaseModel):
+    crates: list[tuple[whole_number(ge=0, le=MAX_COORD), whole_number(ge=0, le=MAX_COORD), whole_number(ge=0, le=3)]] \
+        = Field(min_length=1, max_length=MAX_CRATES, description="each crate's top-left field x, y and quarter turns")
+    drinks: dict[StrictStr, StrictStr] = Field(default_factory=dict, max_length=MAX_FIELDS,
+                                               description="field 'x,y' -> drink id (a field not named is empty)")
+
+    model_config = {"extra": "forbid"}
+
+    @field_validator("drinks")
+    @classmethod
+    def _drinks(cls, value: dict) -> dict:
+        for k, v in value.items():
+            parse_key(k)
+            if v != EMPTY:
+                _drink(v)
+        return value
+
+    def layout(self) -> CrateLayout:
+        return CrateLayout(tuple(tuple(p) for p in self.crates),
+                           {parse_key(k): v for k, v in self.drinks.items() if v != EMPTY})
+
+
+class SimCratesIn(BaseModel):
+    changes: list[CrateChange] = Field(default_factory=list, max_length=MAX_CHANGES,
+                                       description="what the simulated players change, in order")
+    layout: CratesLayoutIn | None = Field(None, description="the whole layout, before the changes")
+    follow_game: StrictBool = Field(False, description="make the crates match the crate game in play first")
+    hand: StrictBool = Field(False, description="a hand stays over the crates until the next call without one")
+    hand_frames: whole_number(ge=0, le=MAX_HAND_FRAMES) = Field(
+        HAND_FRAMES, description="the frames a hand passing over the crates is seen in while they change")
+
+    model_config = {"extra": "forbid"}
+
+
+def add_crate_routes(app: FastAPI, ctx: Api) -> None:
+    add_watch_routes(app, ctx, "crates", "crate_watch", camera="crate camera", thing="crates",
+                     absent="is not played on a grid of crates: the crate camera reads GRAPE SODA, YUZU and the "
+                            "exploding cans", view_key="crate_camera", of_what="a crate game's crates")
+
+    @app.get("/api/crate-camera.jpg", dependencies=KEYED,
+             summary="The crate camera's latest picture",
+             responses={**NAMES_A_GAME, 200: {"content": {"image/jpeg": {}}},
+                        404: {"description": "no crate camera, no picture yet, or no such game"}})
+    def crate_picture(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND)) -> Response:
+        ctx.any_caller(request, game)
+        device = ctx.crate_device
+        picture = device.frame_jpeg() if device is not None else None
+        if picture is None:
+            raise HTTPException(404, "no crate camera picture: start with --crate-camera, or wait for the camera"
+                                if device is None else "no crate camera picture yet: wait a moment")
+        return Response(picture, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+    @app.post("/api/sim/crates", dependencies=KEYED,
+              responses={409: {"description": "no simulated crate camera runs here, or no crate game is in play "
+                                              "to follow"}},
+              summary="Simulated crate camera: the simulated players change the crates (host)",
+              description="`changes` in order: `put` a drink into a field, `take` one out, `move` a crate with its "
+                          "drinks (fields in the simulated crates' coordinates: a game's own once it was followed); "
+                          "`layout` sets them all first, `follow_game` copies the crate game in play first; `hand` "
+                          "leaves a hand over them. The answer: the crates and their fields. 409 unless the crate "
+                          "camera is simulated; 422 for a change that cannot be made.")
+    def sim_crates(body: SimCratesIn, request: Request) -> dict:
+        ctx.host_of(request, "change the simulated crates")
+        device = ctx.crate_device
+        if device is None or device.simulated_camera(wait=SIM_START_S) is None:
+            raise HTTPException(409, "no simulated crate camera runs here: start with --crate-camera sim (the "
+                                     "default on a simulated table) to change the simulated crates")
+        try:
+            changes = [c.checked() for c in body.changes]
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from None
+        try:
+            return device.sim_hands(changes, layout=body.layout.layout() if body.layout else None,
+                                    follow_game=body.follow_game, hand=body.hand, hand_frames=body.hand_frames)
+        except SimCratesError as exc:
+            raise HTTPException(409 if exc.busy else 422, str(exc)) from None
