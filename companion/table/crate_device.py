@@ -82,6 +82,11 @@ def changed_layout(layout: CrateLayout, changes: list[dict]) -> CrateLayout:
         else:
             raise ValueError(f"change {n}: a change is put, take or move, not {kind!r}")
     cells = [f for p in crates for f in crate_fields(p)]
+    if len(set(cells)) < len(cells):
+        raise ValueError("two crates would stand on one another")
+    astray = sorted(set(drinks) - set(cells))
+    if astray:
+        raise ValueError(f"field {astray[0][0]},{astray[0][1]} holds a drink but is in no crate")
     ox, oy = min(x for x, _ in cells), min(y for _, y in cells)
     return CrateLayout(tuple((x - ox, y - oy, t) for x, y, t in crates),
                        {(x - ox, y - oy): d for (x, y), d in drinks.items()})

@@ -3,13 +3,13 @@ proposals and their answers, its picture, and the simulated players' hands on th
 crates (the hands at the table in tests and demos)."""
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal, Union
 
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field, StrictBool, StrictStr, field_validator
+from pydantic import BaseModel, Field, StrictBool, StringConstraints
 
-from ...crate_fields import EMPTY, MAX_CRATES, MAX_FIELDS, CrateLayout, parse_key
+from ...crate_fields import MAX_CRATES, MAX_FIELDS, CrateLayout, parse_key
 from ...drinks import DRINK_IDS
 from ...observation import whole_number
 from ...table.crate_device import HAND_FRAMES, MAX_COORD, MAX_HAND_FRAMES, SimCratesError
@@ -22,60 +22,55 @@ SIM_START_S = 10.0  # how long a call may wait for the simulated crate camera st
 FIELD = r"^\d{1,2},\d{1,2}$"
 
 
-def _drink(value: str | None) -> str | None:
-    if value is not None and value not in DRINK_IDS:
-        raise ValueError(f"a drink id (colour-shape, e.g. 'red-tall_can'), not {value!r}")
-    return value
+DrinkId = Literal[DRINK_IDS]
+FieldKey = Annotated[str, StringConstraints(pattern=FIELD, max_length=5)]
 
 
-class CrateChange(BaseModel):
-    kind: Literal["put", "take", "move"] = Field(
-        description="`put` a drink into an empty field, `take` the drink out of a field, `move` a crate (with its "
-                    "drinks) to another place")
-    field: StrictStr | None = Field(None, max_length=5, pattern=FIELD, description="put, take: the field 'x,y'")
-    drink: StrictStr | None = Field(None, max_length=40, description="put: the drink id")
-    crate: whole_number(ge=0, lt=MAX_CRATES) | None = Field(None, description="move: which crate (its index)")
-    x: whole_number(ge=-MAX_COORD, le=MAX_COORD) = Field(0, description="move: the crate's new top-left field, x")
-    y: whole_number(ge=-MAX_COORD, le=MAX_COORD) = Field(0, description="move: the crate's new top-left field, y")
-    turn: whole_number(ge=0, le=3) = Field(0, description="move: the crate's quarter turns clockwise")
+class PutChange(BaseModel):
+    kind: Literal["put"] = Field(description="a drink put into an empty field")
+    field: FieldKey = Field(description="the field 'x,y'")
+    drink: DrinkId = Field(description="the drink id")
 
     model_config = {"extra": "forbid"}
 
-    @field_validator("drink")
-    @classmethod
-    def _drink_id(cls, value: str | None) -> str | None:
-        return _drink(value)
 
-    def checked(self) -> dict:
-        if self.kind in ("put", "take") and self.field is None:
-            raise ValueError(f"a {self.kind} names its field ('x,y')")
-        if self.kind == "put" and self.drink is None:
-            raise ValueError("a put names its drink")
-        if self.kind == "move" and self.crate is None:
-            raise ValueError("a move names its crate")
-        return self.model_dump()
+class TakeChange(BaseModel):
+    kind: Literal["take"] = Field(description="the drink taken out of a field")
+    field: FieldKey = Field(description="the field 'x,y'")
+
+    model_config = {"extra": "forbid"}
+
+
+class MoveChange(BaseModel):
+    kind: Literal["move"] = Field(description="a crate (with its drinks) set down elsewhere")
+    crate: whole_number(ge=0, lt=MAX_CRATES) = Field(description="which crate (its index in the layout)")
+    x: whole_number(ge=-MAX_COORD, le=MAX_COORD) = Field(description="the crate's new top-left field, x")
+    y: whole_number(ge=-MAX_COORD, le=MAX_COORD) = Field(description="the crate's new top-left field, y")
+    turn: whole_number(ge=0, le=3) = Field(0, description="the crate's quarter turns clockwise")
+
+    model_config = {"extra": "forbid"}
+
+
+CrateChange = Annotated[Union[PutChange, TakeChange, MoveChange], Field(discriminator="kind")]
+
+
+class FieldDrink(BaseModel):
+    field: FieldKey = Field(description="the field 'x,y'")
+    drink: DrinkId = Field(description="the drink standing there")
+
+    model_config = {"extra": "forbid"}
 
 
 class CratesLayoutIn(BaseModel):
     crates: list[tuple[whole_number(ge=0, le=MAX_COORD), whole_number(ge=0, le=MAX_COORD), whole_number(ge=0, le=3)]] \
         = Field(min_length=1, max_length=MAX_CRATES, description="each crate's top-left field x, y and quarter turns")
-    drinks: dict[StrictStr, StrictStr] = Field(default_factory=dict, max_length=MAX_FIELDS,
-                                               description="field 'x,y' -> drink id (a field not named is empty)")
+    drinks: list[FieldDrink] = Field(default_factory=list, max_length=MAX_FIELDS,
+                                     description="the drinks and their fields (a field not named is empty)")
 
     model_config = {"extra": "forbid"}
 
-    @field_validator("drinks")
-    @classmethod
-    def _drinks(cls, value: dict) -> dict:
-        for k, v in value.items():
-            parse_key(k)
-            if v != EMPTY:
-                _drink(v)
-        return value
-
     def layout(self) -> CrateLayout:
-        return CrateLayout(tuple(tuple(p) for p in self.crates),
-                           {parse_key(k): v for k, v in self.drinks.items() if v != EMPTY})
+        return CrateLayout(tuple(tuple(p) for p in self.crates), {parse_key(d.field): d.drink for d in self.drinks})
 
 
 class SimCratesIn(BaseModel):
@@ -123,10 +118,7 @@ def add_crate_routes(app: FastAPI, ctx: Api) -> None:
         if device is None or device.simulated_camera(wait=SIM_START_S) is None:
             raise HTTPException(409, "no simulated crate camera runs here: start with --crate-camera sim (the "
                                      "default on a simulated table) to change the simulated crates")
-        try:
-            changes = [c.checked() for c in body.changes]
-        except ValueError as exc:
-            raise HTTPException(422, str(exc)) from None
+        changes = [c.model_dump() for c in body.changes]
         try:
             return device.sim_hands(changes, layout=body.layout.layout() if body.layout else None,
                                     follow_game=body.follow_game, hand=body.hand, hand_frames=body.hand_frames)
