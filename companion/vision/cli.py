@@ -58,6 +58,17 @@ def register(subparsers) -> None:
     board.add_argument("--json", action="store_true", help="print JSON on stdout")
     board.set_defaults(func=_calibrate_board)
 
+    crates = calsub.add_parser(
+        "crates", help="calibrate the crate camera from one photo of the calibration crate; write a calibration",
+        description="PHOTO: one yellow crate alone on the table in the crate camera's view, holding the six "
+                    "stubby cans upright: slot 0 white, 1 mint, 2 blue, 3 red, 4 purple, 5 black (slots row by "
+                    "row: 0 1 / 2 3 / 4 5), taken with the camera where it will stay.")
+    crates.add_argument("photo", type=Path, help="photo of the calibration crate")
+    crates.add_argument("--out", type=Path, required=True, metavar="FILE.json", help="calibration to write")
+    crates.add_argument("--profile", type=Path, default=None, help="the drinks' profile (optional, not needed)")
+    crates.add_argument("--json", action="store_true", help="print the calibration as JSON on stdout")
+    crates.set_defaults(func=_calibrate_crates)
+
     ident = subparsers.add_parser("identify", help="name the drinks in tray photos")
     ident.add_argument("images", nargs="+", type=Path)
     ident.add_argument("--profile", type=Path, required=True, help="profile from `companion calibrate drinks`")
@@ -112,6 +123,26 @@ def _calibrate_drinks(args: argparse.Namespace) -> int:
     slant = _slant(profile.stats.get("size_field"))
     if slant:
         print(f"companion: {slant}", file=sys.stderr)
+    return 0
+
+
+def _calibrate_crates(args: argparse.Namespace) -> int:
+    _logging()
+    from .crate_calibrate import CrateCalibrationError, calibrate_crates
+
+    try:
+        cal = calibrate_crates(args.photo)
+        cal.save(args.out)
+    except CrateCalibrationError as exc:
+        _err(str(exc))
+        return 1
+    except OSError as exc:
+        _err(f"cannot write {args.out}: {exc.strerror or exc}")
+        return 1
+    if args.json:
+        print(cal.model_dump_json())
+    print(f"companion: wrote {args.out}: crate pitch {cal.pitch_px:.0f} px in {cal.image_size[0]}x"
+          f"{cal.image_size[1]} frames", file=sys.stderr)
     return 0
 
 

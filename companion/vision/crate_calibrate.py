@@ -1,0 +1,335 @@
+"""Calibrating the crate camera from one photo of one filled crate (issue 31).
+
+The host stands ONE crate on the table where the camera sees it, with the six drinks of
+:data:`CALIBRATION_DRINKS` in its slots (shown to the host by ``companion calibrate crates
+--help`` and the dashboard), and takes one photo with the camera in its place. From it:
+
+- the crate's plastic (:class:`~.crate_grid.Plastic`): what "yellow" is under this lamp;
+- the rim plane's homography (crate units: the slot pitch is 1, slot 0's field spans
+  [0, 1] x [0, 1], the crate is 2 wide and 3 long) -> photo px, by the lattice search of
+  :mod:`.crate_grid` on the crate's walls;
+- the camera: its focal length in px (from that homography, the picture's middle taken as the
+  optical axis) and so where it stands over the rim plane: how far a drink's top leans in the
+  picture per unit of its height, field by field (:func:`camera_over`);
+- the white reference: the white drink's top in slot 0 (colours are read against it, so the
+  lamp's colour and the exposure cancel out); which end of the crate is slot 0 is told by it
+  (the white can) against the black bottle at the other end.
+
+Every refusal is a :class:`CrateCalibrationError` saying what to do.
+
+>>> [CALIBRATION_DRINKS[s] for s in (0, 5)]
+['white-stubby_can', 'black-stubby_can']
+>>> camera_over(np.array([[100.0, 0, 640], [0, 100, 360], [0, 0, 1]]), 800.0, (1280, 720))[1] > 0
+True
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+from typing import Annotated
+
+import cv2
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..crate_fields import CrateLayout
+from .crate_grid import Plastic, find_grid, to_frame, yellow_map
+
+FORMAT = "tokyo-table-companion/crate-calibration"
+VERSION = 1
+# slot -> drink (slots row by row: 0 1 / 2 3 / 4 5): the six stubby cans, the lowest drinks (their
+# tops about level with the rim, so the walls show all round them), every colour once, the white
+# one and the black one at the two ends (which end is slot 0 is told by them)
+CALIBRATION_DRINKS = ("white-stubby_can", "mint-stubby_can", "blue-stubby_can", "red-stubby_can",
+                      "purple-stubby_can", "black-stubby_can")
+CALIBRATION_FIELDS = tuple((s % 2, s // 2) for s in range(6))
+# the same as a layout (what the simulated crate camera's calibration_photo is given)
+CALIBRATION_LAYOUT = CrateLayout(crates=((0, 0, 0),), drinks=dict(zip(CALIBRATION_FIELDS, CALIBRATION_DRINKS)))
+MIN_CRATE_SHARE = 0.002     # the crate covers at least this share of the photo
+MAX_PHOTO_BYTES = 25_000_000
+MAX_SIDE = 8000
+DEFAULT_FOCAL = 0.95        # x the photo's width (a webcam's ~55 degrees across), unless the photo tells
+FOCAL_RANGE = (0.75, 1.3)   # x the width: what one crate's six cans can tell is held to this
+
+Number = Annotated[float, Field(ge=-1e9, le=1e9, allow_inf_nan=False)]
+
+
+class CrateCalibrationError(ValueError):
+    """A crate calibration that cannot be made or read; the message says what to do."""
+
+
+class CrateCalibration(BaseModel):
+    """What the crate reader needs to know of its camera (JSON round trip, every field bounded)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: str = FORMAT
+    version: int = Field(VERSION, ge=1, le=VERSION)
+    image_size: tuple[Annotated[int, Field(ge=64, le=MAX_SIDE)], Annotated[int, Field(ge=64, le=MAX_SIDE)]]
+    rim_to_frame: list[list[Number]] = Field(min_length=3, max_length=3)
+    focal_px: float = Field(gt=10, lt=100_000)
+    plastic_hsv: tuple[Number, Number, Number]
+    plastic_bgr: tuple[Number, Number, Number]
+    white_bgr: tuple[Number, Number, Number]
+    pitch_px: float = Field(gt=1, lt=4000)
+    notes: str = Field("", max_length=500)
+
+    @property
+    def H(self) -> np.ndarray:
+        return np.array(self.rim_to_frame, np.float64)
+
+    @property
+    def plastic(self) -> Plastic:
+        h, s, v = self.plastic_hsv
+        return Plastic(h, s, v, tuple(self.plastic_bgr))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.model_dump_json(indent=1) + "\n", encoding="utf-8")
+
+    @classmethod
+    def load(cls, path: str | Path) -> "CrateCalibration":
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise CrateCalibrationError(f"{path}: cannot read the crate calibration: {exc.strerror or exc}") from None
+        return cls.from_json(text, str(path))
+
+    @classmethod
+    def from_json(cls, text: str, name: str = "the crate calibration") -> "CrateCalibration":
+        try:
+            cal = cls.model_validate_json(text)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            raise CrateCalibrationError(f"{name} is not a crate calibration ({where}: {first.get('msg')}): make "
+                                        "a new one with `companion calibrate crates PHOTO --out FILE.json`") from None
+        if cal.format != FORMAT or len(cal.rim_to_frame) != 3 or any(len(r) != 3 for r in cal.rim_to_frame):
+            raise CrateCalibrationError(f"{name} is not a crate calibration: make a new one with "
+                                        "`companion calibrate crates PHOTO --out FILE.json`")
+        return cal
+
+
+# --- the camera over the rim plane ------------------------------------------------------------
+
+def focal_from(H: np.ndarray, size: tuple[int, int]) -> float | None:
+    """The focal length (px) that makes the plane of ``H`` (plane units -> px) a plane seen by a
+    pinhole camera with square pixels and its axis through the picture's middle; None when the
+    view is too square-on to tell."""
+    T = np.array([[1, 0, -size[0] / 2], [0, 1, -size[1] / 2], [0, 0, 1.0]])
+    h = T @ H
+    h = h / np.linalg.norm(h[:, :2])
+    (h11, h12), (h21, h22), (h31, h32) = h[0, :2], h[1, :2], h[2, :2]
+    a = np.array([h11 * h12 + h21 * h22, h11 ** 2 + h21 ** 2 - h12 ** 2 - h22 ** 2])
+    b = np.array([-h31 * h32, h32 ** 2 - h31 ** 2])
+    den = float(a @ a)
+    if den <= 0:
+        return None
+    x = float(a @ b) / den            # 1 / f^2
+    # how well the perspective tells f: the plane's tilt must show
+    if x <= 0 or float(np.hypot(h31, h32)) * size[0] < 0.02 * float(np.linalg.norm(h[:2, :2])):
+        return None
+    f = 1 / math.sqrt(x)
+    return f if 0.3 * size[0] <= f <= 6 * size[0] else None
+
+
+def _pose(H: np.ndarray, f: float, size: tuple[int, int]):
+    K = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1.0]])
+    M = np.linalg.inv(K) @ H
+    lam = 2 / (np.linalg.norm(M[:, 0]) + np.linalg.norm(M[:, 1]))
+    r1, r2, t = M[:, 0] * lam, M[:, 1] * lam, M[:, 2] * lam
+    if t[2] < 0:
+        r1, r2, t = -r1, -r2, -t
+    r3 = np.cross(r1, r2)
+    u, _, vt = np.linalg.svd(np.column_stack([r1, r2, r3]))
+    R = u @ vt
+    if np.linalg.det(R) < 0:
+        R = u @ np.diag([1, 1, -1]) @ vt
+    return K, R, t
+
+
+def camera_over(H: np.ndarray, f: float, size: tuple[int, int]) -> tuple[np.ndarray, float]:
+    """Where the camera stands over the plane of ``H`` (plane units -> px): the point of the
+    plane under it (its nadir, plane units) and its height over the plane (units)."""
+    _, R, t = _pose(H, f, size)
+    C = -R.T @ t
+    return C[:2].copy(), float(abs(C[2]))
+
+
+def as_camera(H: np.ndarray, f: float, size: tuple[int, int]) -> np.ndarray:
+    """The homography a pinhole camera of focal length ``f`` (square pixels, axis through the
+    middle) nearest to ``H`` would have: a few noisy points give a plane a perspective no
+    camera has; this keeps the points' scale and place and takes the turn a camera can have."""
+    K, R, t = _pose(H, f, size)
+    out = K @ np.column_stack([R[:, 0], R[:, 1], t])
+    return out / out[2, 2]
+
+
+# --- the photo --------------------------------------------------------------------------------
+
+def read_photo(source) -> np.ndarray:
+    """A BGR image from bytes, a path or an array; refused in words when it is none."""
+    if isinstance(source, np.ndarray):
+        image = source
+    else:
+        if isinstance(source, (str, Path)):
+            try:
+                data = Path(source).read_bytes()
+            except OSError as exc:
+                raise CrateCalibrationError(f"{source}: cannot read the photo: {exc.strerror or exc}") from None
+        else:
+            data = bytes(source)
+        if len(data) > MAX_PHOTO_BYTES:
+            raise CrateCalibrationError(f"the photo is larger than {MAX_PHOTO_BYTES // 1_000_000} MB: send a smaller one")
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+        if image is None:
+            raise CrateCalibrationError("the photo is not an image OpenCV can read: send a JPEG or PNG photo of "
+                                        "the calibration crate")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
+        raise CrateCalibrationError("the photo is not an 8-bit colour image")
+    if image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if max(image.shape[:2]) > MAX_SIDE or min(image.shape[:2]) < 64:
+        raise CrateCalibrationError(f"the photo is {image.shape[1]}x{image.shape[0]} px; take one between 64 and "
+                                    f"{MAX_SIDE} px a side")
+    return image
+
+
+def what_to_do() -> str:
+    slots = ", ".join(f"slot {s}: {d}" for s, d in enumerate(CALIBRATION_DRINKS))
+    return ("stand ONE yellow crate alone on the table in the camera's view with the six stubby cans upright "
+            f"in its slots ({slots}; slots row by row: 0 1 / 2 3 / 4 5), nothing else yellow in view, and "
+            "photograph it with the camera where it will stay")
+
+
+def find_crate(image: np.ndarray) -> tuple[np.ndarray, Plastic]:
+    """The biggest patch of crate yellow (a mask at full size) and the plastic's colour there."""
+    h, w = image.shape[:2]
+    k = max(1, int(round(max(h, w) / 640)))
+    small = cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA) if k > 1 else image
+    mask = (yellow_map(small) >= 0.5).astype(np.uint8)
+    # the drinks cut the crate's yellow into pieces: pieces close together are one crate
+    near = cv2.dilate(mask, np.ones((15, 15), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
+    if n <= 1:
+        raise CrateCalibrationError(f"no yellow crate in the photo: {what_to_do()}")
+    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    if stats[best, cv2.CC_STAT_AREA] < MIN_CRATE_SHARE * mask.size:
+        raise CrateCalibrationError(f"the yellow crate is too small in the photo (or there is none): {what_to_do()}")
+    blob = cv2.resize(((labels == best) & (mask > 0)).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[blob & (yellow_map(image) >= 0.5)]
+    if len(hsv) < 20:
+        raise CrateCalibrationError(f"no yellow crate in the photo: {what_to_do()}")
+    lit = hsv[hsv[:, 2] >= np.median(hsv[:, 2])]
+    bgr = image[blob & (yellow_map(image) >= 0.5)]
+    bgr = bgr[cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)[:, 2] >= np.median(hsv[:, 2])]
+    hue = float(np.degrees(np.angle(np.exp(1j * np.radians(lit[:, 0].astype(np.float64) * 2)).mean())) / 2) % 180
+    plastic = Plastic(hue, float(np.median(lit[:, 1])), float(np.median(lit[:, 2])),
+                      tuple(float(v) for v in bgr.mean(axis=0)))
+    return blob, plastic
+
+
+def disc_colour(image: np.ndarray, H: np.ndarray, centre, radius: float = 0.22) -> np.ndarray:
+    """The median BGR inside a disc of ``radius`` plane units round ``centre`` (plane units)."""
+    ang = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+    ring = to_frame(H, np.column_stack([centre[0] + radius * np.cos(ang), centre[1] + radius * np.sin(ang)]))
+    m = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(m, [np.round(ring).astype(np.int32)], 1)
+    px = image[m > 0]
+    if len(px) == 0:
+        return np.zeros(3)
+    return np.median(px, axis=0).astype(np.float64)
+
+
+def can_tops(image: np.ndarray, blob: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The drinks' tops in the crate: (centre px, median BGR) of the six largest patches of
+    something neither crate plastic nor table within the crate's outline."""
+    hull = cv2.convexHull(np.column_stack(np.nonzero(blob)[::-1]).astype(np.int32))
+    inside = np.zeros(blob.shape, np.uint8)
+    cv2.fillPoly(inside, [hull.reshape(-1, 2)], 1)
+    yel = yellow_map(image)
+    other = ((inside > 0) & (yel < 0.3)).astype(np.uint8)
+    side = math.sqrt(float(cv2.contourArea(hull)))
+    k = max(1, int(round(side * 0.03)))
+    other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
+    # touching cans join into one patch: their cores (far from the patch's edge) do not
+    dist = cv2.distanceTransform(other, cv2.DIST_L2, 5)
+    cores = (dist > 0.5 * min(float(dist.max()), 0.2 * side)).astype(np.uint8)
+    n, labels, stats, centroids = cv2.connectedComponentsWithStats(cores, connectivity=8)
+    order = 1 + np.argsort(stats[1:, cv2.CC_STAT_AREA])[::-1]
+    tops = []
+    for lab in order[:6]:
+        if stats[lab, cv2.CC_STAT_AREA] < 0.002 * side * side:
+            break
+        px = image[labels == lab]
+        tops.append((centroids[lab].astype(np.float64), np.median(px, axis=0).astype(np.float64)))
+    return tops
+
+
+def crate_from_tops(tops, size) -> np.ndarray:
+    """Crate units -> photo px from the six tops: the brightest is the white can of slot 0, the
+    darkest the black one of slot 5; the other four go where a homography (keeping the picture's
+    handedness) fits them best."""
+    bright = [float(c.sum()) for _, c in tops]
+    w_i, b_i = int(np.argmax(bright)), int(np.argmin(bright))
+    rest = [i for i in range(6) if i not in (w_i, b_i)]
+    dst_all = np.array([(x + 0.5, y + 0.5) for x, y in CALIBRATION_FIELDS], np.float64)
+    best = None
+    for perm in itertools.permutations(rest):
+        order = [w_i, *perm, b_i]
+        src = np.array([tops[i][0] for i in order])
+        H, _ = cv2.findHomography(dst_all, src, 0)
+        if H is None or not np.all(np.isfinite(H)):
+            continue
+        J = H[:2, :2] - np.outer(H[:2, 2], H[2, :2])       # the map's turn near the crate's corner
+        if np.linalg.det(J) * H[2, 2] <= 0:
+            continue
+        err = float(np.linalg.norm(to_frame(H, dst_all) - src, axis=1).max())
+        if best is None or err < best[0]:
+            best = (err, H / H[2, 2], src)
+    if best is None:
+        raise CrateCalibrationError(f"the six cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
+    pitch = float(np.linalg.norm(to_frame(best[1], [(0.5, 0.5)]) - to_frame(best[1], [(1.5, 0.5)])))
+    if best[0] > 0.3 * pitch:
+        raise CrateCalibrationError(f"the six cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
+    return best[1], best[2]
+
+
+def pose_fit(H: np.ndarray, tops, f: float, size) -> np.ndarray:
+    """The crate's plane seen by a camera of focal length ``f``, fitted to the tops (px, in the
+    order of CALIBRATION_FIELDS); ``H`` the homography that told which top is which."""
+    obj = np.array([(x + 0.5, y + 0.5, 0.0) for x, y in CALIBRATION_FIELDS], np.float64)
+    img = np.array(tops, np.float64)
+    K = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1.0]])
+    ok, rvec, tvec = cv2.solvePnP(obj, img.reshape(-1, 1, 2), K, None, flags=cv2.SOLVEPNP_IPPE)
+    if not ok:
+        return as_camera(H, f, size)
+    R, _ = cv2.Rodrigues(rvec)
+    out = K @ np.column_stack([R[:, 0], R[:, 1], tvec.ravel()])
+    return out / out[2, 2]
+
+
+def calibrate_crates(photo, profile=None) -> CrateCalibration:
+    """The calibration from one photo of the calibration crate (see the module's words);
+    ``profile`` (the drinks' profile) is not needed: the white can gives the colour reference."""
+    image = read_photo(photo)
+    h, w = image.shape[:2]
+    blob, plastic = find_crate(image)
+    tops = can_tops(image, blob)
+    if len(tops) < 6:
+        raise CrateCalibrationError(f"found {len(tops)} of the six cans in the crate: {what_to_do()}")
+    Hc, ordered = crate_from_tops(tops, (w, h))
+    white = min(tops, key=lambda t: -float(t[1].sum()))[1]
+    # six points on one crate cannot tell the lens's focal length (nor so the plane's perspective)
+    # well: a typical one is taken, and the pose of the crate under it fitted to the six tops
+    f = DEFAULT_FOCAL * w
+    Hc = pose_fit(Hc, ordered, f, (w, h))
+    notes = "focal length assumed"
+    corners = to_frame(Hc, [(0, 0), (2, 0), (2, 3), (0, 3)])
+    pitch_px = float(np.mean([np.linalg.norm(corners[1] - corners[0]) / 2, np.linalg.norm(corners[2] - corners[1]) / 3]))
+    return CrateCalibration(image_size=(w, h), rim_to_frame=np.round(Hc, 9).tolist(), focal_px=round(f, 3),
+                            plastic_hsv=(plastic.hue, plastic.sat, plastic.val),
+                            plastic_bgr=plastic.bgr, white_bgr=tuple(float(v) for v in white),
+                            pitch_px=pitch_px, notes=notes)

@@ -1,0 +1,393 @@
+"""Finding the crates' grid of fields in a frame (issue 31): where the yellow lattice of slot walls
+lies, on the plane of the crates' rims.
+
+All crates' rims lie in one plane (the crates stand on the table, all alike), so one homography
+maps that plane to the frame. Calibration gives a first one (:mod:`.crate_calibrate`); a frame is
+looked at through it on a *canvas*: the rim plane seen straight from above at :data:`UNIT_PX` px
+per slot pitch. There the walls of the slots repeat with the pitch in two perpendicular
+directions, whatever way the crates were turned or moved, so
+
+1. the canvas's yellowness (:func:`yellow_map`, relative to the calibrated crate plastic), its
+   fine detail only, is Fourier transformed and the two strongest frequencies near one cycle per
+   pitch give the lattice's turn, pitch and phase (:func:`global_lattice`);
+2. the local phase of each of the two waves, measured everywhere in the crates' region
+   (demodulated and smoothed), tells how far the lattice there is off the global one: a
+   homography fitted to those local positions (:func:`refine`) takes in the perspective the
+   calibration got wrong, a small bump of the camera, and lens bending in part;
+3. the fitted grid maps *grid units* (field ``(i, j)`` spans ``[i, i+1] x [j, j+1]``, its walls on
+   whole numbers) to frame pixels; each field's share of crate plastic (:func:`coverage`) says
+   where crates may stand (the learned model has the last word, :mod:`.crates`).
+
+The lattice crests are where the plastic is (walls): drinks stand between them. A drink leans
+away from the camera's nadir in the rim plane (it stands above it), the walls' inner faces show
+towards the nadir: the crests are pulled a little, the same way for the same camera, which the
+learned model, trained on this very pipeline's patches, takes in its stride.
+
+>>> import numpy as np
+>>> g = np.zeros((120, 120), np.float32); g[::10, :] = 1; g[:, ::10] = 1
+>>> lat = global_lattice(g, np.ones_like(g), 10.0)
+>>> round(float(np.linalg.norm(lat.freqs[0])) * 10, 2), round(float(np.linalg.norm(lat.freqs[1])) * 10, 2)
+(1.0, 1.0)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+UNIT_PX = 10.0          # canvas px per slot pitch while the lattice is looked for
+MAX_UNITS = 36          # a canvas spans at most this many pitches a side (a grid spans 6-20)
+PAD_UNITS = 2.0         # round the yellow seen, the canvas reaches this much further
+SMOOTH_UNITS = 0.8      # the local phase is averaged over a Gaussian of this many pitches
+MIN_YELLOW = 0.5        # a pixel this yellow (0..1) counts as crate plastic
+
+
+@dataclass(frozen=True)
+class Plastic:
+    """The crates' plastic as the calibration photo showed it: hue (OpenCV 0-180), saturation
+    and value (0-255) of its lit parts, and its mean BGR."""
+
+    hue: float
+    sat: float
+    val: float
+    bgr: tuple[float, float, float]
+
+
+def yellow_map(bgr: np.ndarray, plastic: Plastic | None = None) -> np.ndarray:
+    """How much each pixel looks like the crates' plastic, 0..1 (float32): near its hue and about
+    as saturated (a shaded face keeps both; a wooden table is of a near hue, but far paler).
+    Without ``plastic``: the most saturated yellow of the picture (what calibration looks for)."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV).astype(np.float32)
+    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    if plastic is None:
+        centre, half = 26.0, 14.0
+        cand = s[(np.abs(h - centre) < half) & (v > 40) & (s > 80)]
+        s_lo = max(90.0, 0.72 * float(np.percentile(cand, 99.8))) if len(cand) > 20 else 90.0
+    else:
+        centre, half, s_lo = plastic.hue, 7.0, 0.68 * plastic.sat
+    dh = np.abs(h - centre)
+    dh = np.minimum(dh, 180.0 - dh)
+    wh = np.clip((half - dh) / (0.4 * half), 0, 1)
+    ws = np.clip((s - s_lo) / max(12.0, 0.12 * s_lo), 0, 1)
+    wv = np.clip((v - 30.0) / 25.0, 0, 1)
+    return (wh * ws * wv).astype(np.float32)
+
+
+# --- canvases ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Canvas:
+    """A view of the rim plane: canvas px (x, y) -> plane units ``origin + (x, y) / px``; the
+    plane's units map to frame px by ``H``."""
+
+    H: np.ndarray          # plane units -> frame px
+    origin: tuple[float, float]
+    px: float
+    size: tuple[int, int]  # w, h
+
+    def canvas_to_units(self) -> np.ndarray:
+        return np.array([[1 / self.px, 0, self.origin[0]], [0, 1 / self.px, self.origin[1]], [0, 0, 1]])
+
+    def canvas_to_frame(self) -> np.ndarray:
+        return self.H @ self.canvas_to_units()
+
+    def warp(self, frame: np.ndarray, interpolation=cv2.INTER_LINEAR) -> np.ndarray:
+        M = self.canvas_to_frame()
+        # a frame much finer than the canvas is averaged down first (no aliasing of thin walls)
+        step = frame_px_per_unit(self.H, self.origin_mid()) / self.px
+        if step >= 3.0:
+            k = int(step // 1.5)
+            small = cv2.resize(frame, (max(1, frame.shape[1] // k), max(1, frame.shape[0] // k)),
+                               interpolation=cv2.INTER_AREA)
+            sx, sy = small.shape[1] / frame.shape[1], small.shape[0] / frame.shape[0]
+            M = np.diag([sx, sy, 1.0]) @ M
+            frame = small
+        return cv2.warpPerspective(frame, M, self.size, flags=interpolation | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+    def origin_mid(self) -> tuple[float, float]:
+        return (self.origin[0] + self.size[0] / 2 / self.px, self.origin[1] + self.size[1] / 2 / self.px)
+
+
+def frame_px_per_unit(H: np.ndarray, at) -> float:
+    """How many frame px one plane unit spans at ``at`` (the mean of the two directions)."""
+    p = np.array([[at[0], at[1]], [at[0] + 1, at[1]], [at[0], at[1] + 1]], np.float64).reshape(-1, 1, 2)
+    q = cv2.perspectiveTransform(p, H).reshape(-1, 2)
+    return float((np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[0])) / 2)
+
+
+def to_frame(H: np.ndarray, pts) -> np.ndarray:
+    p = np.asarray(pts, np.float64).reshape(-1, 1, 2)
+    return cv2.perspectiveTransform(p, H).reshape(-1, 2)
+
+
+def canvas_round(H: np.ndarray, frame_shape, yellow_small: np.ndarray, px: float = UNIT_PX) -> Canvas | None:
+    """The canvas round the yellow a small copy of the frame shows (``yellow_small``: its
+    yellowness), in the plane of ``H``; None when nothing yellow lies in front of the camera."""
+    fh, fw = frame_shape[:2]
+    ys, xs = np.nonzero(yellow_small >= MIN_YELLOW)
+    if len(xs) < 8:
+        return None
+    sx, sy = fw / yellow_small.shape[1], fh / yellow_small.shape[0]
+    pts = np.column_stack([(xs + 0.5) * sx, (ys + 0.5) * sy])
+    Hinv = np.linalg.inv(H)
+    w = pts @ Hinv[2, :2] + Hinv[2, 2]
+    ok = np.abs(w) > 1e-9
+    u = to_frame(Hinv, pts[ok])
+    if not len(u):
+        return None
+    lo, hi = np.percentile(u, 1, axis=0) - PAD_UNITS, np.percentile(u, 99, axis=0) + PAD_UNITS
+    mid = (lo + hi) / 2
+    span = np.minimum(hi - lo, MAX_UNITS)
+    lo, hi = mid - span / 2, mid + span / 2
+    size = (int(math.ceil(span[0] * px)), int(math.ceil(span[1] * px)))
+    if min(size) < 8:
+        return None
+    return Canvas(H, (float(lo[0]), float(lo[1])), px, size)
+
+
+# --- the lattice ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Lattice:
+    """Two plane waves on a canvas: ``freqs`` (2, 2) cycles per px (rows), ``phases`` radians;
+    grid coordinates of a canvas point x: ``freqs @ x + phases / 2 pi`` (whole numbers on the
+    crests). ``strength``: the weaker wave's share of the signal's power."""
+
+    freqs: np.ndarray
+    phases: np.ndarray
+    strength: float
+
+
+def detail(y: np.ndarray, px: float) -> np.ndarray:
+    """The fine detail of a map: itself less its mean over about a pitch."""
+    return y - cv2.GaussianBlur(y, (0, 0), px * 0.6)
+
+
+def global_lattice(signal: np.ndarray, weight: np.ndarray, px: float, spread: float = 1.45) -> Lattice | None:
+    """The lattice of ``signal`` (its detail, weighted by ``weight``) on a canvas of ``px`` px per
+    expected pitch: the strongest frequency within a factor ``spread`` of one cycle per pitch, and
+    the strongest one at least 35 degrees from it. None when there is no such pair."""
+    s = detail(signal, px) * weight
+    h, w = s.shape
+    n = 1 << int(math.ceil(math.log2(max(h, w, 64) * 2)))
+    F = np.fft.rfft2(s - s.mean(), s=(n, n))
+    power = F.real ** 2 + F.imag ** 2
+    fy = np.fft.fftfreq(n)[:, None]
+    fx = np.fft.rfftfreq(n)[None, :]
+    r = np.hypot(fx, fy) * px
+    ring = (r >= 1 / spread) & (r <= spread)
+    if not ring.any():
+        return None
+    total = float(power[ring].sum()) + 1e-12
+    p = np.where(ring, power, 0)
+    i1 = np.unravel_index(int(np.argmax(p)), p.shape)
+    f1 = np.array([fx[0, i1[1]], fy[i1[0], 0]])
+    ang = np.arctan2(fy, fx)
+    a1 = math.atan2(f1[1], f1[0])
+    d = np.abs(((ang - a1) + math.pi / 2) % math.pi - math.pi / 2)   # angle between lines, 0..pi/2
+    p2 = np.where(ring & (d >= math.radians(35)), power, 0)
+    if not p2.any():
+        return None
+    i2 = np.unravel_index(int(np.argmax(p2)), p2.shape)
+    f2 = np.array([fx[0, i2[1]], fy[i2[0], 0]])
+    f1, f2 = _sharpen(s, f1, n), _sharpen(s, f2, n)
+    if f1[0] * f2[1] - f1[1] * f2[0] < 0:          # keep the canvas's handedness
+        f2 = -f2
+    freqs = np.array([f1, f2])
+    phases = np.array([_phase(s, f) for f in freqs])
+    strength = min(float(power[i1]), float(power[i2])) / total
+    return Lattice(freqs, phases, strength)
+
+
+def _coefficient(s: np.ndarray, f: np.ndarray) -> complex:
+    h, w = s.shape
+    ex = np.exp(-2j * math.pi * f[0] * np.arange(w))
+    ey = np.exp(-2j * math.pi * f[1] * np.arange(h))
+    return complex(ey @ (s @ ex))
+
+
+def _phase(s: np.ndarray, f: np.ndarray) -> float:
+    """The phase of ``s``'s wave of frequency ``f`` (crests where ``2 pi f.x + phase`` is 2 pi n)."""
+    return float(np.angle(_coefficient(s, f)))
+
+
+def _sharpen(s: np.ndarray, f: np.ndarray, n: int) -> np.ndarray:
+    """The frequency between FFT bins: a few steps of a small search on the exact transform."""
+    best = np.array(f, np.float64)
+    step = 0.5 / n
+    val = abs(_coefficient(s, best))
+    for _ in range(4):
+        for d in ((step, 0), (-step, 0), (0, step), (0, -step)):
+            cand = best + d
+            v = abs(_coefficient(s, cand))
+            if v > val:
+                best, val = cand, v
+        step /= 2
+    return best
+
+
+def local_positions(s: np.ndarray, weight: np.ndarray, lat: Lattice, px: float, every: float = 0.5):
+    """Sample points of a canvas (x, y px) and their grid coordinates from the local phase of
+    each wave (unwrapped against the global one), with a weight each (the local amplitude)."""
+    h, w = s.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    step = max(1, int(round(every * px)))
+    sel = (slice(step // 2, None, step), slice(step // 2, None, step))
+    xs, ys = xx[sel].ravel(), yy[sel].ravel()
+    g, amp = [], []
+    for f, ph in zip(lat.freqs, lat.phases):
+        arg = (2 * math.pi) * (f[0] * xx + f[1] * yy)
+        re = cv2.GaussianBlur(s * np.cos(arg), (0, 0), SMOOTH_UNITS * px)
+        im = cv2.GaussianBlur(-s * np.sin(arg), (0, 0), SMOOTH_UNITS * px)
+        z = (re + 1j * im)[sel].ravel()
+        local = np.angle(z)
+        d = (local - ph + math.pi) % (2 * math.pi) - math.pi
+        g.append(f[0] * xs + f[1] * ys + (ph + d) / (2 * math.pi))
+        amp.append(np.abs(z))
+    wgt = np.minimum(amp[0], amp[1]) * weight[sel].ravel()
+    return np.column_stack([xs, ys]), np.column_stack(g), wgt
+
+
+def fit_homography(src: np.ndarray, dst: np.ndarray, wgt: np.ndarray) -> np.ndarray | None:
+    """A least-squares homography src -> dst (weighted DLT on normalised points)."""
+    keep = wgt > 0
+    if keep.sum() < 6:
+        return None
+    src, dst, wgt = src[keep], dst[keep], wgt[keep] / wgt[keep].max()
+
+    def norm(p):
+        m = np.average(p, axis=0, weights=wgt)
+        sc = math.sqrt(2) / max(1e-9, float(np.average(np.linalg.norm(p - m, axis=1), weights=wgt)))
+        return np.array([[sc, 0, -sc * m[0]], [0, sc, -sc * m[1]], [0, 0, 1]])
+
+    Ts, Td = norm(src), norm(dst)
+    a = (np.column_stack([src, np.ones(len(src))]) @ Ts.T)[:, :2]
+    b = (np.column_stack([dst, np.ones(len(dst))]) @ Td.T)[:, :2]
+    z, o = np.zeros(len(a)), np.ones(len(a))
+    rows1 = np.column_stack([a[:, 0], a[:, 1], o, z, z, z, -b[:, 0] * a[:, 0], -b[:, 0] * a[:, 1], -b[:, 0]])
+    rows2 = np.column_stack([z, z, z, a[:, 0], a[:, 1], o, -b[:, 1] * a[:, 0], -b[:, 1] * a[:, 1], -b[:, 1]])
+    sw = np.sqrt(wgt)[:, None]
+    A = np.concatenate([rows1 * sw, rows2 * sw])
+    try:
+        _, _, vt = np.linalg.svd(A, full_matrices=False)
+    except np.linalg.LinAlgError:
+        return None
+    Hn = vt[-1].reshape(3, 3)
+    H = np.linalg.inv(Td) @ Hn @ Ts
+    if not np.all(np.isfinite(H)) or abs(H[2, 2]) < 1e-12:
+        return None
+    return H / H[2, 2]
+
+
+def refine(s: np.ndarray, weight: np.ndarray, lat: Lattice, px: float) -> np.ndarray | None:
+    """Canvas px -> grid coordinates (3x3) fitted to the local phases; None if it cannot be."""
+    pts, g, wgt = local_positions(s, weight, lat, px)
+    if len(wgt) == 0 or wgt.max() <= 0:
+        return None
+    wgt = np.where(wgt >= 0.25 * np.percentile(wgt[wgt > 0], 75), wgt, 0.0) if (wgt > 0).any() else wgt
+    return fit_homography(pts, g, wgt)
+
+
+# --- the grid on a frame ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Grid:
+    """The crates' lattice found in a frame: ``H`` grid units -> frame px (field (i, j) spans
+    [i, i+1] x [j, j+1]); ``cells`` (i, j) -> share of crate plastic in the field; ``strength``
+    of the lattice's weaker wave."""
+
+    H: np.ndarray
+    cells: dict
+    strength: float
+
+
+def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread: float = 1.45,
+              small: np.ndarray | None = None) -> Grid | None:
+    """The crates' grid in ``frame`` starting from the rim plane's homography ``H0`` (plane units
+    of about a pitch -> frame px). None when no lattice of crate plastic shows."""
+    if small is None:
+        small = yellow_map(cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4),
+                                      interpolation=cv2.INTER_AREA), plastic)
+    canvas = canvas_round(H0, frame.shape, small)
+    if canvas is None:
+        return None
+    y = yellow_map(canvas.warp(frame), plastic)
+    weight = _region(y, canvas.px)
+    lat = global_lattice(y, weight, canvas.px, spread)
+    if lat is None:
+        return None
+    G = refine(detail(y, canvas.px) * weight, weight, lat, canvas.px)     # canvas px -> grid
+    if G is None or not plausible(G, weight, canvas.px):
+        G = np.vstack([np.column_stack([lat.freqs, lat.phases / (2 * math.pi)]), [0, 0, 1]])
+    H = canvas.canvas_to_frame() @ np.linalg.inv(G)                       # grid -> frame
+    # once more, on a canvas whose lattice is already square and axis-aligned
+    for _ in range(2):
+        H = H / H[2, 2]
+        c2 = canvas_round(H, frame.shape, small)
+        if c2 is None:
+            return None
+        y = yellow_map(c2.warp(frame), plastic)
+        weight = _region(y, c2.px)
+        # grid coordinates of canvas px x are origin + x / px: crests on whole numbers
+        ax = Lattice(np.array([[1 / c2.px, 0.0], [0.0, 1 / c2.px]]), np.array([2 * math.pi * c2.origin[0], 2 * math.pi * c2.origin[1]]), lat.strength)
+        G = refine(detail(y, c2.px) * weight, weight, ax, c2.px)
+        if G is None or not plausible(G, weight, c2.px):
+            break
+        H = c2.canvas_to_frame() @ np.linalg.inv(G)
+    H = H / H[2, 2]
+    c3 = canvas_round(H, frame.shape, small)
+    if c3 is None:
+        return None
+    y = yellow_map(c3.warp(frame), plastic)
+    return Grid(H, coverage(y, c3), lat.strength)
+
+
+def plausible(G: np.ndarray, weight: np.ndarray, px: float) -> bool:
+    """Whether a fitted map canvas px -> grid is a lattice a camera shows: over the crates'
+    region its pitch changes by less than 40 % and its axes stay 60-120 degrees apart."""
+    ys, xs = np.nonzero(weight > 0.5)
+    if not len(xs):
+        return False
+    pts = np.array([[xs.min(), ys.min()], [xs.max(), ys.min()], [xs.max(), ys.max()], [xs.min(), ys.max()],
+                    [xs.mean(), ys.mean()]], np.float64)
+    pitches, angles = [], []
+    for p in pts:
+        q = to_frame(G, [p, p + (1, 0), p + (0, 1)])
+        J = np.column_stack([q[1] - q[0], q[2] - q[0]])          # grid per canvas px
+        try:
+            Ji = np.linalg.inv(J)                                # canvas px per grid unit
+        except np.linalg.LinAlgError:
+            return False
+        a, b = Ji[:, 0], Ji[:, 1]
+        pitches += [np.linalg.norm(a), np.linalg.norm(b)]
+        angles.append(math.degrees(math.acos(np.clip(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)), -1, 1))))
+    pitches = np.array(pitches)
+    return bool(pitches.max() < 1.4 * pitches.min() and all(60 <= a <= 120 for a in angles)
+                and 0.5 * px < np.median(pitches) < 2 * px)
+
+
+def _region(y: np.ndarray, px: float) -> np.ndarray:
+    """Where crates are: plastic within about a pitch, softened at the edge (float 0..1)."""
+    m = cv2.GaussianBlur((y >= MIN_YELLOW).astype(np.float32), (0, 0), px * 0.7)
+    return np.clip(m * 3.0, 0, 1)
+
+
+def coverage(y: np.ndarray, canvas: Canvas) -> dict:
+    """Each whole field of the canvas's grid (its units are grid units) -> its share of plastic."""
+    ox, oy = canvas.origin
+    px = canvas.px
+    out = {}
+    i0, j0 = int(math.ceil(ox)), int(math.ceil(oy))
+    i1, j1 = int(math.floor(ox + canvas.size[0] / px)), int(math.floor(oy + canvas.size[1] / px))
+    yb = (y >= MIN_YELLOW).astype(np.float32)
+    for j in range(j0, j1):
+        for i in range(i0, i1):
+            x0, y0 = int(round((i - ox) * px)), int(round((j - oy) * px))
+            x1, y1 = int(round((i + 1 - ox) * px)), int(round((j + 1 - oy) * px))
+            cell = yb[y0:y1, x0:x1]
+            if cell.size:
+                out[(i, j)] = float(cell.mean())
+    return out

@@ -1,0 +1,124 @@
+"""The crate reader's field network: names what stands in one crate field from its patch
+(:mod:`.crate_patches`), run with numpy alone (issue 31).
+
+Classes (:data:`CLASSES`): ``none`` (no crate's slot there: the table, or a crate's outer face
+seen beside the grid), ``empty`` and the 36 drinks. Three 3x3 convolutions (ReLU; 2x2 max
+pooling after the first two: 42x24 -> 40x22 -> 20x11 -> 18x9 -> 9x4 -> 7x2), the map kept whole
+(where along the lean a drink's top shows is what tells the cans apart), the patch's numbers
+beside it, a hidden layer and a score per class. The layers are those of
+``tools/learn_crates.py`` (PyTorch, training only), with the same weights' layout; the
+convolution and pooling are :mod:`.board_net`'s.
+
+The model's settings (``models/crate_model.json``): the temperature of its scores and the bars
+of a sure reading (``sure``: a drink; ``sure_empty``; ``sure_none``), set on development frames
+for next to no sure mistakes.
+
+>>> import numpy as np
+>>> net = FieldNet.random(seed=0)
+>>> net.logits(np.zeros((2, 42, 24, 3), np.float32), np.zeros((2, 4), np.float32)).shape
+(2, 38)
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ..crate_fields import EMPTY
+from ..drinks import DRINK_IDS
+from .board_net import _conv, _pool
+from .crate_patches import FEATURES, SIZE
+
+NET_PATH = Path(__file__).with_name("models") / "crate_net.npz"
+MODEL_PATH = Path(__file__).with_name("models") / "crate_model.json"
+NONE = "none"
+CLASSES = (NONE, EMPTY) + tuple(DRINK_IDS)
+CHANNELS = (16, 32, 48)
+HIDDEN = 128
+KEYS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "f1w", "f1b", "f2w", "f2b", "mean", "std")
+
+
+def flat_size() -> int:
+    w, h = SIZE
+    h, w = ((h - 2) // 2 - 2) // 2 - 2, ((w - 2) // 2 - 2) // 2 - 2
+    return CHANNELS[2] * h * w
+
+
+class FieldNet:
+    """The exported network (weights as PyTorch keeps them) and the standardisation of the
+    patch's numbers."""
+
+    def __init__(self, weights: dict[str, np.ndarray]):
+        self.w = {k: np.asarray(v, np.float32) for k, v in weights.items()}
+        for key in KEYS:
+            if key not in self.w:
+                raise ValueError(f"the crate field network lacks {key}: run tools/learn_crates.py")
+
+    @classmethod
+    def random(cls, seed: int = 0) -> "FieldNet":
+        """A network of the right shapes with random weights (for tests of the plumbing)."""
+        rng = np.random.default_rng(seed)
+        c1, c2, c3 = CHANNELS
+        nf = len(FEATURES)
+        shapes = {"c1w": (c1, 3, 3, 3), "c1b": (c1,), "c2w": (c2, c1, 3, 3), "c2b": (c2,),
+                  "c3w": (c3, c2, 3, 3), "c3b": (c3,), "f1w": (HIDDEN, flat_size() + nf), "f1b": (HIDDEN,),
+                  "f2w": (len(CLASSES), HIDDEN), "f2b": (len(CLASSES),)}
+        w = {k: rng.normal(0, 0.1, s) for k, s in shapes.items()}
+        return cls({**w, "mean": np.zeros(nf), "std": np.ones(nf)})
+
+    def logits(self, patches: np.ndarray, feats: np.ndarray) -> np.ndarray:
+        """Scores (n, classes) for patches (n, h, w, 3) and their numbers (n, F)."""
+        w = self.w
+        if not len(patches):
+            return np.zeros((0, len(w["f2b"])), np.float32)
+        x = _pool(_conv(patches.astype(np.float32, copy=False), w["c1w"], w["c1b"]))
+        x = _pool(_conv(x, w["c2w"], w["c2b"]))
+        x = _conv(x, w["c3w"], w["c3b"])
+        flat = x.transpose(0, 3, 1, 2).reshape(len(x), -1)          # PyTorch's (c, h, w) order
+        z = (np.asarray(feats, np.float32) - w["mean"]) / w["std"]
+        hidden = np.maximum(np.concatenate([flat, z], axis=1) @ w["f1w"].T + w["f1b"], 0)
+        return hidden @ w["f2w"].T + w["f2b"]
+
+
+class FieldModel:
+    """The network and its settings: probabilities per class and the bars of a sure reading."""
+
+    def __init__(self, net: FieldNet, settings: dict | None = None):
+        settings = settings or {}
+        if tuple(settings.get("classes", CLASSES)) != CLASSES or tuple(settings.get("features", FEATURES)) != FEATURES:
+            raise ValueError("the crate model was trained on other classes or inputs: run tools/learn_crates.py")
+        self.net = net
+        self.temperature = float(settings.get("temperature", 1.0))
+        self.sure = float(settings.get("sure", 0.995))
+        self.sure_empty = float(settings.get("sure_empty", self.sure))
+        self.sure_none = float(settings.get("sure_none", 0.9))
+
+    def probabilities(self, patches: np.ndarray, feats: np.ndarray) -> np.ndarray:
+        out = [self.net.logits(patches[s:s + 256], feats[s:s + 256]) for s in range(0, len(patches), 256)]
+        z = (np.concatenate(out) if out else np.zeros((0, len(CLASSES)), np.float32)).astype(np.float64)
+        z = z / self.temperature
+        z = np.exp(z - z.max(axis=1, keepdims=True)) if len(z) else z
+        return z / z.sum(axis=1, keepdims=True) if len(z) else z
+
+    def bar(self, name: str) -> float:
+        return self.sure_empty if name == EMPTY else self.sure_none if name == NONE else self.sure
+
+
+def save(settings: dict, weights: dict[str, np.ndarray], settings_path: Path = MODEL_PATH,
+         net_path: Path = NET_PATH) -> None:
+    settings_path.parent.mkdir(parents=True, exist_ok=True)
+    settings_path.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    np.savez_compressed(net_path, **{k: np.asarray(v, np.float32) for k, v in weights.items()})
+
+
+@cache
+def field_model(settings_path: str = str(MODEL_PATH), net_path: str = str(NET_PATH)) -> FieldModel | None:
+    """The committed model (None when there is none yet)."""
+    if not Path(net_path).exists():
+        return None
+    with np.load(net_path) as data:
+        net = FieldNet({k: data[k] for k in data.files})
+    settings = json.loads(Path(settings_path).read_text(encoding="utf-8")) if Path(settings_path).exists() else {}
+    return FieldModel(net, settings)

@@ -1,0 +1,152 @@
+"""Reading the crates: which drink stands in which slot, frame by frame (issue 31).
+
+``CrateReader(calibration).read(frame)`` gives a :class:`~companion.crate_fields.CrateReading`:
+
+1. the crates' grid (:func:`.crate_grid.find_grid`): the rim plane through the calibration's
+   homography, the lattice of slot walls found there (its turn, pitch and phase, then a
+   homography fitted to its local phases), each field's share of crate plastic;
+2. the fields worth asking about: the largest connected patch of fields with some plastic, and
+   the ring round it (a crate's outer face, seen beside the grid, looks like plastic too: the
+   network tells it from a slot);
+3. the camera over the rim plane (from the grid and the calibration's focal length): each
+   field's lean, so that its patch (:mod:`.crate_patches`) is cut turned the same way;
+4. the field network (:mod:`.crate_net`) names each: no slot, empty, or a drink; a name whose
+   probability is under the model's bar is reported unsure (its likeliest name kept).
+
+Problem codes: ``not_calibrated`` (no calibration, or one made for another picture size),
+``no_crates`` (no lattice of crate plastic, or an unreadable frame: a bad frame never raises),
+``too_many`` (more fields than a table's crates have), ``hand`` (a hand over the crates: more than
+a quarter of the grid's fields unreadable and skin-coloured or unlike anything in a crate).
+
+>>> CrateReader(None).read(np.zeros((48, 64, 3), np.uint8)).codes
+['not_calibrated']
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..crate_fields import EMPTY, MAX_FIELDS, CrateReading
+from .crate_calibrate import CrateCalibration, camera_over
+from .crate_grid import Grid, find_grid
+from .crate_net import CLASSES, NONE, FieldModel, field_model
+from .crate_patches import exposure_gain, field_patches
+
+log = logging.getLogger(__name__)
+SOME_PLASTIC = 0.15     # a field with this share of plastic may hold a slot
+MIN_SIDE = 64
+
+
+@dataclass(frozen=True)
+class Located:
+    """A frame's grid and what the network is asked: ``cells`` (i, j), their patches and numbers."""
+
+    grid: Grid
+    cells: list
+    patches: np.ndarray
+    feats: np.ndarray
+    nadir: np.ndarray
+    height: float
+
+
+def candidate_cells(coverage: dict) -> list:
+    """The largest 4-connected patch of fields with some plastic, and the ring round it."""
+    some = {c for c, v in coverage.items() if v >= SOME_PLASTIC}
+    best: set = set()
+    seen: set = set()
+    for start in some:
+        if start in seen:
+            continue
+        comp, todo = set(), [start]
+        while todo:
+            c = todo.pop()
+            if c in comp:
+                continue
+            comp.add(c)
+            x, y = c
+            todo += [n for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if n in some and n not in comp]
+        seen |= comp
+        if len(comp) > len(best):
+            best = comp
+    ring = {(x + dx, y + dy) for x, y in best for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - best
+    return sorted(best) + sorted(ring)
+
+
+class CrateReader:
+    """Reads frames of one calibrated crate camera (see the module's words)."""
+
+    def __init__(self, calibration: CrateCalibration | None, model: FieldModel | None = None):
+        self.calibration = calibration
+        self.model = model if model is not None else field_model()
+
+    def locate(self, frame: np.ndarray) -> Located | None:
+        """The grid and the fields' patches (None: no crates seen)."""
+        cal = self.calibration
+        grid = find_grid(frame, cal.H, cal.plastic)
+        if grid is None:
+            return None
+        cells = candidate_cells(grid.cells)
+        if not cells:
+            return None
+        nadir, height = camera_over(grid.H, cal.focal_px, cal.image_size)
+        gain = exposure_gain(frame, cal.plastic_bgr, cal.plastic)
+        white = np.asarray(cal.white_bgr, np.float64) * gain
+        patches, feats = field_patches(frame, grid.H, cells, nadir, height, white, grid.cells)
+        return Located(grid, cells, patches, feats, nadir, height)
+
+    def read(self, frame) -> CrateReading:
+        """One frame (BGR uint8) -> its reading; never raises for a bad frame."""
+        if self.calibration is None:
+            return CrateReading(codes=["not_calibrated"])
+        frame = _as_bgr(frame)
+        if frame is None:
+            return CrateReading(codes=["no_crates"])
+        if (frame.shape[1], frame.shape[0]) != tuple(self.calibration.image_size):
+            return CrateReading(codes=["not_calibrated"])
+        try:
+            return self._read(frame)
+        except (cv2.error, np.linalg.LinAlgError, ValueError, FloatingPointError) as exc:
+            log.warning("crate frame not read: %s", exc)
+            return CrateReading(codes=["no_crates"])
+
+    def _read(self, frame: np.ndarray) -> CrateReading:
+        found = self.locate(frame)
+        if found is None:
+            return CrateReading(codes=["no_crates"])
+        if len(found.cells) > 2 * MAX_FIELDS:
+            return CrateReading(codes=["too_many"])
+        if self.model is None:
+            # no trained model: where the crates are, every field unsure
+            fields = {c: EMPTY for c in found.cells if found.grid.cells.get(c, 0) >= 0.4}
+            return CrateReading.of(fields, unsure=fields, codes=[] if fields else ["no_crates"])
+        prob = self.model.probabilities(found.patches, found.feats)
+        fields, unsure = {}, []
+        for c, p in zip(found.cells, prob):
+            k = int(np.argmax(p))
+            name = CLASSES[k]
+            if name == NONE:
+                continue
+            fields[c] = name
+            if p[k] < self.model.bar(name):
+                unsure.append(c)
+        if not fields:
+            return CrateReading(codes=["no_crates"])
+        if len(fields) > MAX_FIELDS:
+            return CrateReading(codes=["too_many"])
+        return CrateReading.of(fields, unsure=unsure)
+
+
+def _as_bgr(frame) -> np.ndarray | None:
+    """The frame as an 8-bit BGR array, or None when it cannot be one (or is too small)."""
+    if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+        return None
+    if frame.ndim == 2:
+        frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.ndim != 3 or frame.shape[2] not in (3, 4) or min(frame.shape[:2]) < MIN_SIDE:
+        return None
+    if frame.shape[2] == 4:
+        frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    return np.ascontiguousarray(frame)
