@@ -114,6 +114,7 @@ class CrateDevice(CameraDevice):
         super().__init__(tables, spec, open_camera, data_dir, follow_s, fps)
         self.make_reader, self.calibrate = make_reader, calibrate
         self.calibration: Any = None
+        self._refused: str | None = None   # why the calibration was refused (not tried again until reloaded)
 
     # --- the simulated players' hands -----------------------------------------------------------
 
@@ -161,9 +162,22 @@ class CrateDevice(CameraDevice):
     def route(self, reading: Any, at: float) -> None:
         self.tables.crate_route(reading, at=at)
 
+    def reload_calibration(self) -> None:
+        self._refused = None
+        super().reload_calibration()
+
     def build_reader(self, frame: np.ndarray) -> None:
-        """The reader, from the host's calibration or (simulated) the simulated calibration crate."""
-        calibration = self._calibrated() or self._simulated_calibration()
+        """The reader, from the host's calibration or (simulated) the simulated calibration crate.
+        A calibration refused (its words say what to do) is not tried again until it is saved anew."""
+        if self._refused is not None:
+            self.uncalibrated = self._refused
+            return
+        try:
+            calibration = self._calibrated() or self._simulated_calibration()
+        except ValueError as exc:   # CrateCalibrationError: a photo without the crate, a broken file
+            self.uncalibrated = self._refused = f"the crate camera's calibration is refused: {exc}"
+            log.warning("crate camera: %s", self._refused)
+            return
         if calibration is None:
             self.uncalibrated = ("the crate camera is not calibrated: photograph the calibration crate and run "
                                  f"`companion calibrate crates PHOTO --out <data>/{CALIBRATION_FILE}`")
@@ -180,18 +194,15 @@ class CrateDevice(CameraDevice):
             return None
         from ..vision.crate_calibrate import CrateCalibration
 
-        return CrateCalibration.model_validate_json(path.read_text(encoding="utf-8"))
+        return CrateCalibration.load(path)
 
     def _simulated_calibration(self) -> Any:
         camera = self.simulated_camera()
         if camera is None:
             return None
-        from ..vision import crate_calibrate
+        from ..vision.crate_calibrate import CALIBRATION_LAYOUT, calibrate_crates
 
-        crate = CrateLayout(((0, 0, 0),), dict(zip(crate_calibrate.CALIBRATION_FIELDS,
-                                                   crate_calibrate.CALIBRATION_DRINKS)))
-        photo = camera.calibration_photo(crate)
-        return (self.calibrate or crate_calibrate.calibrate_crates)(photo)
+        return (self.calibrate or calibrate_crates)(camera.calibration_photo(CALIBRATION_LAYOUT))
 
 
 def fields_of(layout: CrateLayout) -> dict:
