@@ -17,7 +17,6 @@ read against its own empty board (its ``empty_frame()`` rectified) on the defaul
 """
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import Any, Callable
 
@@ -27,9 +26,7 @@ import numpy as np
 from ..board_layout import BoardLayout
 from ..board_pieces import BoardReading, Pieces
 from .board_moves import expected
-from .camera_device import LOOKED_AT_S, PUBLISH_S, SAME_FRAMES, WAKE_WAIT_S, CameraDevice  # noqa: F401
-
-log = logging.getLogger(__name__)
+from .camera_device import CameraDevice
 
 READ_FPS = 4.0           # board readings a second at most: a settled board needs three over 0.6 s
 FPS_RANGE = (1.0, 15.0)  # the rates `companion serve --board-fps` takes

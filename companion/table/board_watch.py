@@ -32,8 +32,8 @@ from typing import Any, Callable
 
 from ..board_pieces import BoardReading, Difference, Pieces, differences
 from .board_moves import drinks_in_play, explain, expected, without_drinks
-from .watch import (MAX_CANDIDATES, MAX_UNSURE_SHOWN, SETTLE_FRAMES, SETTLE_S, SETTLE_S_RANGE,  # noqa: F401
-                    BadAnswer, Proposal, Watch)
+# (SETTLE_S, SETTLE_S_RANGE and BadAnswer are the board camera's too: read from here by the tests and the CLI)
+from .watch import SETTLE_S, SETTLE_S_RANGE, BadAnswer, Watch  # noqa: F401
 
 HANDS_STUCK_S = 20.0    # a hand over the board this long is a problem to show (the game goes on by taps)
 LOST_S = 2.0            # the pose lost (or no markers) this long is a problem to show

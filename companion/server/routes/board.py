@@ -4,18 +4,16 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Query, Request
-from fastapi.responses import Response
+from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field, StrictBool, StrictStr
 
 from ...observation import whole_number
 from ...table.board_device import HAND_FRAMES, MAX_HAND_FRAMES, SimBoardError
-from ..context import KEYED, NAMES_A_GAME, Api
+from ..context import KEYED, Api
 from ..requests import MAX_GAME_KIND
-from .watch import add_watch_routes
+from .watch import add_picture_route, add_watch_routes, simulated
 
 MAX_CHANGES = 60   # pieces changed by one simulated hand
-SIM_START_S = 10.0  # how long a call may wait for the simulated board camera still being opened
 
 
 class PieceChange(BaseModel):
@@ -47,18 +45,8 @@ def add_board_routes(app: FastAPI, ctx: Api) -> None:
                      absent="is not a TOKYO METRO game: the board camera reads the TOKYO METRO board only",
                      view_key="board_camera", of_what="a TOKYO METRO game's board")
 
-    @app.get("/api/board-camera.jpg", dependencies=KEYED,
-             summary="The board camera's latest picture: the board from above with the pieces read drawn",
-             responses={**NAMES_A_GAME, 200: {"content": {"image/jpeg": {}}},
-                        404: {"description": "no board camera, no picture yet, or no such game"}})
-    def board_picture(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND)) -> Response:
-        ctx.any_caller(request, game)
-        device = ctx.board_device
-        picture = device.frame_jpeg() if device is not None else None
-        if picture is None:
-            raise HTTPException(404, "no board camera picture: start with --board-camera, or wait for the camera"
-                                if device is None else "no board camera picture yet: wait a moment")
-        return Response(picture, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+    add_picture_route(app, ctx, "board-camera", lambda: ctx.board_device, "board camera", "--board-camera",
+                      ": the board from above with the pieces read drawn")
 
     @app.post("/api/sim/board", dependencies=KEYED,
               responses={409: {"description": "no simulated board camera runs here, or no TOKYO METRO game is "
@@ -70,10 +58,7 @@ def add_board_routes(app: FastAPI, ctx: Api) -> None:
                           "board camera is simulated.")
     def sim_board(body: SimBoardIn, request: Request) -> dict:
         ctx.host_of(request, "change the simulated board")
-        device = ctx.board_device
-        if device is None or device.simulated_camera(wait=SIM_START_S) is None:
-            raise HTTPException(409, "no simulated board camera runs here: start with --board-camera sim (the "
-                                     "default on a simulated table) to change the simulated board")
+        device = simulated(ctx.board_device, "board camera", "--board-camera", "board")
         changes: list[dict[str, Any]] = [c.model_dump() for c in body.set]
         try:
             return device.sim_hands(changes, knock=body.knock, hand=body.hand, follow_game=body.follow_game,

@@ -5,20 +5,17 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from fastapi import FastAPI, HTTPException, Query, Request
-from fastapi.responses import Response
+from fastapi import FastAPI, HTTPException, Request
 from pydantic import BaseModel, Field, StrictBool, StringConstraints
 
 from ...crate_fields import MAX_CRATES, MAX_FIELDS, CrateLayout, parse_key
 from ...drinks import DRINK_IDS
 from ...observation import whole_number
 from ...table.crate_device import HAND_FRAMES, MAX_COORD, MAX_HAND_FRAMES, SimCratesError
-from ..context import KEYED, NAMES_A_GAME, Api
-from ..requests import MAX_GAME_KIND
-from .watch import add_watch_routes
+from ..context import KEYED, Api
+from .watch import add_picture_route, add_watch_routes, simulated
 
 MAX_CHANGES = 40    # changes made by one simulated hand
-SIM_START_S = 10.0  # how long a call may wait for the simulated crate camera still being opened
 FIELD = r"^\d{1,2},\d{1,2}$"
 
 
@@ -90,18 +87,7 @@ def add_crate_routes(app: FastAPI, ctx: Api) -> None:
                      absent="is not played on a grid of crates: the crate camera reads GRAPE SODA, YUZU and the "
                             "exploding cans", view_key="crate_camera", of_what="a crate game's crates")
 
-    @app.get("/api/crate-camera.jpg", dependencies=KEYED,
-             summary="The crate camera's latest picture",
-             responses={**NAMES_A_GAME, 200: {"content": {"image/jpeg": {}}},
-                        404: {"description": "no crate camera, no picture yet, or no such game"}})
-    def crate_picture(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND)) -> Response:
-        ctx.any_caller(request, game)
-        device = ctx.crate_device
-        picture = device.frame_jpeg() if device is not None else None
-        if picture is None:
-            raise HTTPException(404, "no crate camera picture: start with --crate-camera, or wait for the camera"
-                                if device is None else "no crate camera picture yet: wait a moment")
-        return Response(picture, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+    add_picture_route(app, ctx, "crate-camera", lambda: ctx.crate_device, "crate camera", "--crate-camera", "")
 
     @app.post("/api/sim/crates", dependencies=KEYED,
               responses={409: {"description": "no simulated crate camera runs here, or no crate game is in play "
@@ -114,10 +100,7 @@ def add_crate_routes(app: FastAPI, ctx: Api) -> None:
                           "camera is simulated; 422 for a change that cannot be made.")
     def sim_crates(body: SimCratesIn, request: Request) -> dict:
         ctx.host_of(request, "change the simulated crates")
-        device = ctx.crate_device
-        if device is None or device.simulated_camera(wait=SIM_START_S) is None:
-            raise HTTPException(409, "no simulated crate camera runs here: start with --crate-camera sim (the "
-                                     "default on a simulated table) to change the simulated crates")
+        device = simulated(ctx.crate_device, "crate camera", "--crate-camera", "crates")
         changes = [c.model_dump() for c in body.changes]
         try:
             return device.sim_hands(changes, layout=body.layout.layout() if body.layout else None,

@@ -3,15 +3,20 @@ makes of the pieces, and the answers to its proposals. The board camera (routes/
 crate camera (routes/crates.py) each add them under their own path."""
 from __future__ import annotations
 
-from fastapi import FastAPI, HTTPException, Request
+from typing import Any, Callable
+
+from fastapi import FastAPI, HTTPException, Query, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, Field, StrictBool, StrictStr
 
 from ...observation import whole_number
 from ...table.session import TableSession
 from ...table.watch import MAX_CANDIDATES, BadAnswer
-from ..context import KEYED, Api
+from ..context import KEYED, NAMES_A_GAME, Api
+from ..requests import MAX_GAME_KIND
 
 MAX_ID = 40        # characters of a proposal's id (they are 12)
+SIM_START_S = 10.0  # how long a call may wait for a simulated camera still being opened
 
 
 class ConfirmIn(BaseModel):
@@ -85,3 +90,28 @@ def add_watch_routes(app: FastAPI, ctx: Api, path: str, attr: str, camera: str, 
         watch = watch_of(ctx.session_of(game_id))
         watch.set_auto(body.on)
         return {"auto": body.on, view_key: watch.to_json()}
+
+
+def add_picture_route(app: FastAPI, ctx: Api, path: str, device: Callable[[], Any], camera: str, option: str,
+                      shows: str) -> None:
+    """GET /api/<path>.jpg: the camera's latest picture (``device()``: the camera's device or None)."""
+
+    @app.get(f"/api/{path}.jpg", dependencies=KEYED, summary=f"The {camera}'s latest picture{shows}",
+             responses={**NAMES_A_GAME, 200: {"content": {"image/jpeg": {}}},
+                        404: {"description": f"no {camera}, no picture yet, or no such game"}})
+    def picture(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND)) -> Response:
+        ctx.any_caller(request, game)
+        found = device()
+        jpeg = found.frame_jpeg() if found is not None else None
+        if jpeg is None:
+            raise HTTPException(404, f"no {camera} picture: start with {option}, or wait for the camera"
+                                if found is None else f"no {camera} picture yet: wait a moment")
+        return Response(jpeg, media_type="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+def simulated(device: Any, camera: str, option: str, what: str) -> Any:
+    """The device whose camera is simulated, else 409 saying how to start one."""
+    if device is None or device.simulated_camera(wait=SIM_START_S) is None:
+        raise HTTPException(409, f"no simulated {camera} runs here: start with {option} sim (the default on a "
+                                 f"simulated table) to change the simulated {what}")
+    return device
