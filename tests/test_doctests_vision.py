@@ -5,12 +5,12 @@ import doctest
 
 import pytest
 
-from companion.sim import camera, crate_camera, crate_looks, crate_render, crate_solids, lit_scene, looks, render, tower
+from companion.sim import camera, crate_camera, crate_looks, crate_render, crate_scene, crate_solids, lit_scene, looks, render, tower
 from companion.vision import board_net, cli, faint, features, piece_colour, repeats, segment, selection, sources, splitting, taught, warp
 
 
 @pytest.mark.parametrize("module", [board_net, splitting, faint, features, piece_colour, repeats, segment, selection, cli, sources, taught, warp, camera, looks, render, tower,
-                                    crate_looks, crate_solids, crate_render, crate_camera, lit_scene], ids=lambda m: m.__name__)
+                                    crate_looks, crate_solids, crate_scene, crate_render, crate_camera, lit_scene], ids=lambda m: m.__name__)
 def test_module_doctests_pass(module):
     result = doctest.testmod(module, verbose=False, report=True)
     assert result.failed == 0

@@ -150,3 +150,36 @@ def test_calibration_photo_and_other_sources(tmp_path):
     assert isinstance(src, FrameSource) and not isinstance(src, SimCrateCamera) and src.read().shape == a.shape
     with pytest.raises(ValueError):
         open_crate_camera("sim:x")
+
+
+def test_loose_things_lie_beside_the_crates():
+    """Coins, cards and drinks on the table (eval and varied tables have them) lie clear of the
+    crates, in view, and show in the frame."""
+    look = next(lk for lk in (CrateLook.from_seed(s, "varied") for s in range(40))
+                if lk.clutter >= 5 and lk.image_size == (1280, 720))
+    r = CrateRenderer(look)
+    scene = next(sc for sc in (r.place(GRAPE, np.random.default_rng(s)) for s in range(20)) if len(sc.loose) >= 3)
+    img, _ = r.clean(scene)
+    bare, _ = r.clean(type(scene)(scene.layout, scene.pose, scene.standing, scene.nudges, ()))
+    truth = r.truth(scene)
+    Gi = np.linalg.inv(r.grid_matrix(scene.layout, scene.pose))
+    w, h = r.grid_size(scene.layout)
+    for o, t in zip(scene.loose, truth["loose"]):
+        gx, gy = Gi[:2, :2] @ (o.x, o.y) + Gi[:2, 2]
+        assert not (-3 < gx < w + 3 and -3 < gy < h + 3), o
+        u, v = (int(round(c)) for c in t["px"])
+        assert 0 <= u < 1280 and 0 <= v < 720
+        assert np.abs(img[max(0, v - 2):v + 3, max(0, u - 2):u + 3] - bare[max(0, v - 2):v + 3, max(0, u - 2):u + 3]).mean() > 5
+
+
+@pytest.mark.parametrize("layout, words", [
+    (CrateLayout(crates=((0, 0, 0), (1, 1, 0)), drinks={}), "both stand on field 1,1"),
+    (CrateLayout(crates=((0, 0, 5),), drinks={}), "the turn 0 to 3"),
+    (CrateLayout(crates=((0, 0, 0),), drinks={(0, 0): "gold-tall_can"}), "is no drink"),
+    (CrateLayout(crates=tuple((2 * i, 0, 0) for i in range(13)), drinks={}), "at most 12 crates"),
+])
+def test_a_layout_the_crates_cannot_show_is_refused(layout, words):
+    cam = SimCrateCamera(seed=5)
+    with pytest.raises(ValueError, match=words):
+        cam.set(layout)
+    assert cam.layout == START and not cam.status()["hand"]

@@ -179,14 +179,22 @@ def _make_lathe(profile: list[tuple[float, float]], sides: int, lid: float | Non
 
 
 
-def _make_drink(shape: str, height: float, width: float) -> Solid:
+def _make_drink(shape: str, height: float, width: float, cuts: tuple = ()) -> Solid:
+    """``cuts``: heights (mm) where the body is cut into bands of its own (each band is shaded
+    on its own: a crate's renderer darkens what stands below the crate's rim)."""
     r = width / 2
     if shape not in BOTTLES:                   # a can: a cylinder, its lid inside the rim
-        return _make_lathe([(0.0, r), (height, r)], 16, lid=0.8)
+        return _make_lathe(_cut([(0.0, r), (height, r)], cuts), 16, lid=0.8)
     body, shoulder, neck, neck_r, cap_r = BOTTLES[shape]
     profile = [(0.0, r), (body * height, r), (shoulder * height, neck_r * r), (neck * height, neck_r * r),
                (neck * height, cap_r * r), (height, cap_r * r)]
-    return _make_lathe(profile, 4 if shape == "square_bottle" else 14)
+    return _make_lathe(_cut(profile, cuts), 4 if shape == "square_bottle" else 14)
+
+
+def _cut(profile: list, cuts) -> list:
+    """The profile with a ring added at each cut height inside its first (straight) section."""
+    extra = [(c, profile[0][1]) for c in sorted(cuts) if 0 < c < profile[1][0] - 0.2]
+    return profile[:1] + extra + profile[1:]
 
 
 @lru_cache(maxsize=128)
@@ -224,11 +232,34 @@ def disc(x: float, y: float, r: float = 4.5, height: float = 3.0, sides: int = 1
     return _moved(_template("disc", r, height, sides), x, y, 0.0)
 
 
-def drink(x: float, y: float, yaw: float, shape: str, height: float, width: float, lift: float = 0.0) -> Solid:
+def drink(x: float, y: float, yaw: float, shape: str, height: float, width: float, lift: float = 0.0,
+          cuts: tuple = ()) -> Solid:
     """A drink standing at (x, y): ``shape`` a drinks.py shape id, ``height`` and ``width`` mm
     (its length and width lying down, drinks.md); ``lift``: what it stands on is that many mm
-    over the table (a crate's floor)."""
-    return _moved(_template("drink", shape, round(height, 2), round(width, 2)), x, y, yaw, lift)
+    over the table (a crate's floor); ``cuts``: heights where its body is cut into bands."""
+    size = (shape, round(height, 2), round(width, 2)) + ((tuple(round(c, 1) for c in cuts),) if cuts else ())
+    return _moved(_template("drink", *size), x, y, yaw, lift)
+
+
+def lying_drink(x: float, y: float, yaw: float, shape: str, height: float, width: float) -> Solid:
+    """A drink lying on its side on the table, its middle at (x, y), its foot towards ``yaw``
+    + 180 degrees (a drink knocked over beside the crates)."""
+    key = ("lying", shape, round(height, 2), round(width, 2))
+    if key not in _LYING:
+        t = _template("drink", shape, round(height, 2), round(width, 2))
+        r = width / 2
+
+        def turn(v, shift):     # standing (x, y, z) -> lying: its height along x, its side down
+            return np.column_stack([-v[:, 2] - shift[0], v[:, 1], v[:, 0] - shift[1]])
+
+        verts = turn(t.verts, (height / 2, r))
+        base = np.array([[-height / 2, -r * 0.6], [height / 2, -r * 0.6], [height / 2, r * 0.6], [-height / 2, r * 0.6]])
+        _LYING[key] = Solid(verts, t.faces, t.caps, [(f, turn(p, (height / 2, r)), k) for f, p, k in t.decals], base,
+                            turn(t.normals, (0.0, 0.0)))
+    return _moved(_LYING[key], x, y, yaw)
+
+
+_LYING: dict = {}
 
 
 def meeple(x: float, y: float, yaw: float, r: float, height: float = 20.0, thickness: float = 8.0) -> Solid:

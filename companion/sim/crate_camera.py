@@ -31,7 +31,8 @@ from ..crate_fields import CrateLayout
 from ..vision.sources import FrameSource, open_source
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
-from .crate_render import CrateRenderer, CrateScene, grid_origin
+from .crate_render import CrateRenderer
+from .crate_scene import CrateScene, check_layout, grid_origin
 
 SIM_CRATE_SEED = 3101          # the look of the simulated crates
 STILL_COPIES = 3               # noisy copies of a still scene shown in turn
@@ -107,7 +108,9 @@ class SimCrateCamera(FrameSource):
     @_locked
     def set(self, layout: CrateLayout, hand_frames: int = 4) -> None:
         """The crates now are ``layout``: a hand passes over them for ``hand_frames`` frames
-        (reaching to the first field that changed), then the new layout shows."""
+        (reaching to the first field that changed), then the new layout shows. A layout the
+        crates cannot show raises ValueError (``crate_scene.check_layout``) and changes nothing."""
+        check_layout(layout)
         before, old = self.scene, self.layout
         self._follow(old, layout)
         self.layout = layout

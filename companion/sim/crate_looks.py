@@ -5,14 +5,17 @@ drinks standing in them, the table, the lamps, the camera. Values only: drawing 
 Three families, as for the board camera (``board_looks.py``):
 
 - "dev", what the crate reader is tuned on: a saturated matte yellow crate, one soft light from
-  overhead (4200-5200 K), a wooden or grey laminate table, a 1280x720 camera tilted 25-40
-  degrees from the vertical with no lens distortion, mild noise, no compression.
+  overhead (4200-5200 K), a wooden or grey laminate table (a coin or a card on it at most two),
+  a 1280x720 camera tilted 25-40 degrees from the vertical with no lens distortion, mild
+  noise, no compression.
 - "eval", only ever scored (``benchmarks/crates.py``), never looked at frame by frame; it
   differs in kind: a warm point lamp close by with hard shadows, or a cool tube, or two lamps
-  of different colour; cloth, stone, dark wood or pale laminate tables; glossy or pale crate
-  plastic; glossy drinks with their own sizes per shape; cameras of other resolutions (960x540,
-  1920x1080, 1024x768), steeper (15-25 degrees) or flatter (40-50) than dev's, with barrel
-  distortion, JPEG, softness and stronger, coloured noise.
+  of different colour; cloth, stone, dark wood or pale laminate tables with coins, cards and
+  loose drinks beside the crates; glossy or pale crate plastic, crates with handle holes and
+  pushed together less neatly; glossy drinks with their own sizes per shape; cameras of other
+  resolutions (960x540, 1920x1080, 1024x768), steeper (15-25 degrees) or flatter (40-50) than
+  dev's, wide-angle and close or (a phone farther off) zoomed in, with barrel distortion, JPEG, softness, stronger and coloured noise, exposed up to half
+  a stop off.
 - "varied", for training only: every property drawn on its own from a range covering and passing
   both (it is never scored).
 
@@ -29,7 +32,7 @@ from __future__ import annotations
 
 import colorsys
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -76,6 +79,10 @@ class CrateLook:
     floor_mm: float                 # the slots' floor over the table
     seam_mm: float                  # the gap between two crates side by side
     nudge: tuple[float, float] = (0.3, 0.5)   # sd of a crate's misplacement: mm, degrees
+    clutter: int = 0                # loose things on the table round the crates, at most
+    handles: bool = False           # a handle hole through each short side of a crate
+    exposure_ev: float = 0.0        # the camera's exposure against a white at the middle at 82 %, in stops
+    clutter_kinds: tuple[str, ...] = ("coin", "card")   # of "coin", "card", "drink", "lying"
     # the drinks
     drinks: dict[str, tuple[int, int, int]] = field(default_factory=dict)   # colour -> sRGB
     drink_size: float = 1.0         # the set's drinks against their nominal sizes
@@ -172,7 +179,8 @@ def _dev(seed: int, rng: np.random.Generator) -> CrateLook:
         reach_mm=float(rng.uniform(68, 80)), margin=float(rng.uniform(0.02, 0.06)), distortion=0.0,
         table=table[0], table_srgb=table[1], gloss=0.0, shininess=1.0, lamp=lamp, second=None,
         crate_srgb=_yellow(rng, 0.008, (0.95, 1.05), (0.95, 1.02)), crate_gloss=0.0, **_geometry(rng),
-        nudge=(float(rng.uniform(0.2, 0.4)), float(rng.uniform(0.3, 0.7))),
+        nudge=(float(rng.uniform(0.2, 0.4)), float(rng.uniform(0.3, 0.7))), clutter=int(rng.integers(0, 3)),
+        exposure_ev=float(rng.uniform(-0.1, 0.1)),
         **_drinks(rng, 0.012, (0.93, 1.05), 5.0, 0.03, 0.0), drink_gloss=0.0,
         noise=float(rng.uniform(1.0, 2.2)), chroma_noise=0.2, jpeg=None, vignette=float(rng.uniform(0.08, 0.16)),
         blur=float(rng.uniform(0.0, 0.4)))
@@ -197,7 +205,7 @@ def _eval(seed: int, rng: np.random.Generator) -> CrateLook:
     glossy = rng.random() < 0.5
     crate = _yellow(rng, 0.03, (0.8, 1.0), (0.95, 1.04)) if glossy else _yellow(rng, 0.025, (0.45, 0.7), (1.0, 1.06))
     steep = rng.random() < 0.5
-    return CrateLook(
+    look = CrateLook(
         seed=seed, family="eval", image_size=EVAL_SIZES[int(rng.integers(0, len(EVAL_SIZES)))],
         fov=float(rng.uniform(62, 82)), tilt=float(rng.uniform(15, 25) if steep else rng.uniform(40, 50)),
         tilt_towards=float(rng.uniform(0, 360)), roll=float(rng.uniform(-8, 8)),
@@ -206,11 +214,16 @@ def _eval(seed: int, rng: np.random.Generator) -> CrateLook:
         table=table, table_srgb=table_srgb, gloss=float(rng.uniform(0.0, 0.4)), shininess=float(rng.uniform(30, 150)),
         lamp=lamp, second=second, crate_srgb=crate, crate_gloss=float(rng.uniform(0.4, 0.9)) if glossy else 0.05,
         **_geometry(rng), nudge=(float(rng.uniform(0.5, 0.9)), float(rng.uniform(0.8, 1.6))),
+        clutter=int(rng.integers(2, 7)), clutter_kinds=("coin", "card", "drink", "lying"),
+        handles=bool(rng.random() < 0.5), exposure_ev=float(rng.uniform(-0.45, 0.35)),
         **_drinks(rng, 0.03, (0.82, 1.12), 10.0, 0.1, 0.05), drink_gloss=float(rng.uniform(0.3, 0.8)),
         noise=float(rng.uniform(2.0, 4.5)), chroma_noise=float(rng.uniform(0.4, 0.8)),
         jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)),
         white_balance=float(rng.uniform(3300, 5200)), exposure_drift=float(rng.uniform(0.03, 0.07)),
         blur=float(rng.uniform(0.4, 0.9)))
+    if rng.random() < 0.4:      # a phone farther off, zoomed in: less perspective, smaller crates
+        look = replace(look, fov=float(rng.uniform(34, 44)), reach_mm=float(rng.uniform(80, 110)))
+    return look
 
 
 def _varied(seed: int, rng: np.random.Generator) -> CrateLook:
@@ -232,15 +245,17 @@ def _varied(seed: int, rng: np.random.Generator) -> CrateLook:
     glossy = rng.random() < 0.5
     w, h = [(960, 540), (1280, 720), (1920, 1080), (1024, 768), (800, 600)][int(rng.integers(0, 5))]
     return CrateLook(
-        seed=seed, family="varied", image_size=(w, h), fov=float(rng.uniform(45, 88)),
+        seed=seed, family="varied", image_size=(w, h), fov=float(rng.uniform(30, 88)),
         tilt=float(rng.uniform(10, 55)), tilt_towards=float(rng.uniform(0, 360)), roll=float(rng.uniform(-12, 12)),
-        reach_mm=float(rng.uniform(62, 110)), margin=float(rng.uniform(0.0, 0.1)),
+        reach_mm=float(rng.uniform(62, 125)), margin=float(rng.uniform(0.0, 0.1)),
         distortion=float(rng.uniform(0.02, 0.14)) if rng.random() < 0.6 else 0.0,
         table=table, table_srgb=table_srgb, gloss=float(rng.uniform(0.0, 0.5)) if rng.random() < 0.4 else 0.0,
         shininess=float(rng.uniform(20, 200)), lamp=lamp, second=second,
         crate_srgb=_yellow(rng, 0.045, (0.4, 1.05), (0.8, 1.06)),
         crate_gloss=float(rng.uniform(0.2, 1.0)) if glossy else float(rng.uniform(0.0, 0.1)),
         **_geometry(rng, wide=True), nudge=(float(rng.uniform(0.0, 1.0)), float(rng.uniform(0.0, 2.0))),
+        clutter=int(rng.integers(0, 9)), clutter_kinds=("coin", "card", "drink", "lying"),
+        handles=bool(rng.random() < 0.5), exposure_ev=float(rng.uniform(-0.6, 0.5)),
         **_drinks(rng, 0.045, (0.78, 1.15), 12.0, 0.12, 0.07),
         drink_gloss=float(rng.uniform(0.0, 0.9)),
         noise=float(rng.uniform(1.0, 5.5)), chroma_noise=float(rng.uniform(0.1, 0.9)),

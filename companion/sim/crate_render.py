@@ -34,16 +34,18 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from ..crate_fields import EMPTY, CrateLayout, crate_fields
+from ..crate_fields import CrateLayout
 from . import board_solids as solids
 from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
+from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, loose_solid, scatter
+from .crate_truth import scene_truth
 from .crate_solids import crate_parts, nudged, slot_room
 from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
 
-Pose = tuple[float, float, float]
+__all__ = ["CrateRenderer", "CrateScene", "Loose", "Standing"]
 SLOT_LIGHT = 0.72      # the light on a wall's face inside a slot against one in the open
 EDGES = {"bottom": np.array([0.0, 1.0]), "top": np.array([0.0, -1.0]), "left": np.array([-1.0, 0.0]),
          "right": np.array([1.0, 0.0])}      # the side of the grid an arm comes from: outwards
@@ -60,35 +62,6 @@ class _Crates:
     shadows: list          # per lamp: (on the table, on the floors), pinhole px
 
 
-@dataclass(frozen=True)
-class Standing:
-    """One drink in a slot: its field, drink id, where it stands (grid mm, its middle), its yaw,
-    its colour (sRGB, this drink's own), its slot (crate index, slot index) and how far it
-    stands off the slot's middle (mm)."""
-
-    field: tuple[int, int]
-    drink: str
-    x: float
-    y: float
-    yaw: float
-    colour: tuple[int, int, int]
-    slot: tuple[int, int] = (0, 0)
-    dx: float = 0.0
-    dy: float = 0.0
-
-
-@dataclass(frozen=True)
-class CrateScene:
-    """What one still view shows: the layout, the grid's pose, each drink as it stands and how
-    far each crate is off its place in the grid (dx mm, dy mm, turn degrees: crates pushed
-    together by hand never line up exactly; the truth's grid is the ideal one)."""
-
-    layout: CrateLayout
-    pose: Pose
-    standing: tuple[Standing, ...]
-    nudges: tuple[tuple[float, float, float], ...] = ()
-
-
 class CrateRenderer(LitScene):
     """Frames of crates in one :class:`CrateLook`. The camera, the table and the lamps' light on
     it are computed once; a scene's crates and drinks are drawn per frame."""
@@ -100,6 +73,8 @@ class CrateRenderer(LitScene):
         self._aim(extent, np.zeros(3), upright=True)
         self._table_and_lamps()
         self._crates_cache = None
+        self._slot = None          # the slot of the drink being painted: its inside (grid mm) and grid -> table
+        self._feet: dict = {}
 
     # --- the table and the lamps ------------------------------------------------------------
 
@@ -124,11 +99,12 @@ class CrateRenderer(LitScene):
         # the camera's exposure: white at the aim point a little under full scale
         self.ambient = np.float32(lk.lamp.ambient)
         mid += float(self.ambient) * lk.lamp_bgr(lk.lamp)
-        exposure = 0.82 / float(mid.max())
+        exposure = 0.82 * 2.0 ** lk.exposure_ev / float(mid.max())
         self.colours = [(lk.lamp_bgr(lamp) * exposure).astype(np.float32) for lamp in self.lamps]
         self.lamp = self.colours[0]
         self.table = self._table_albedo(big(tx), big(ty))
         self.floor_albedo = _LIN[np.array(lk.crate_srgb[::-1])] * np.float32(0.92)
+        self.direct_half = [cv2.resize(d, (pw // 2, ph // 2), interpolation=cv2.INTER_AREA) for d in self.direct]
         # the empty table, lit: what the picture is outside the crates and their shadows
         light = self.ambient * self.lamp + sum(d[..., None] * c for d, c in zip(self.direct, self.colours))
         lin = self.table * light
@@ -138,15 +114,42 @@ class CrateRenderer(LitScene):
         self.background = linear_to_srgb_u8(lin)
 
     def _shade(self, albedo_lin, normals, at, gloss):
-        """Faces' linear colours under every lamp of the look (each its own colour)."""
+        """Faces' linear colours under every lamp of the look (each its own colour); for a drink
+        in a slot (``self._slot``) its faces below the rim see less of the room the deeper they
+        are, and none of a lamp the slot's walls hide."""
         normals, at = np.atleast_2d(normals), np.atleast_2d(at)
         sky = self.ambient * (0.75 + 0.25 * np.clip(-normals[:, 2], 0, None))
+        lk = self.look
+        if self._slot is not None:
+            depth = np.clip((lk.rim_mm + at[:, 2]) / (lk.rim_mm - lk.floor_mm), 0, 1)   # 0 at the rim, 1 on the floor
+            sky = sky * (1 - 0.5 * depth)
         out = albedo_lin * sky[:, None] * self.lamp
         for lamp, colour in zip(self.lamps, self.colours):
             direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0,
                                           shininess=30.0, lamp=lamp)
+            if self._slot is not None:
+                lit = self._past_walls(at, lamp)
+                direct, spec = direct * lit, spec * lit
             out = out + albedo_lin * direct[:, None] * colour + gloss * spec[:, None] * colour * 0.2
         return out
+
+    def _past_walls(self, at: np.ndarray, lamp) -> np.ndarray:
+        """How much of ``lamp`` reaches points (table mm) in the slot ``self._slot`` (its inside,
+        grid mm, and grid -> table): none where the way to the lamp leaves the slot under the rim."""
+        lk = self.look
+        (x0, y0, x1, y1), G = self._slot
+        if lamp.kind == "overhead":
+            to = np.tile(np.array([lamp.at[0], lamp.at[1], -1.0]), (len(at), 1))
+        else:
+            to = np.array([lamp.at[0], lamp.at[1], -lamp.at[2]]) - at
+        rise = np.maximum(lk.rim_mm + at[:, 2], 0)                      # mm the way climbs to the rim
+        exit_ = at[:, :2] + to[:, :2] * (rise / np.maximum(-to[:, 2], 1e-6))[:, None]
+        Gi = np.linalg.inv(G)
+        q = exit_ @ Gi[:2, :2].T + Gi[:2, 2]
+        # signed distance of the way's exit at the rim's height outside the slot's inside
+        out = np.maximum(np.maximum(x0 - q[:, 0], q[:, 0] - x1), np.maximum(y0 - q[:, 1], q[:, 1] - y1))
+        shade = np.clip(0.5 + out / max(lamp.shadow_blur, 0.3), 0, 1) * (rise > 0)
+        return 1 - shade * lamp.shadow_depth
 
     # --- where things are -------------------------------------------------------------------
 
@@ -159,8 +162,17 @@ class CrateRenderer(LitScene):
         t = np.array(pose[:2]) - R @ np.array([w / 2, h / 2])
         return np.array([[c, -s, t[0]], [s, c, t[1]], [0, 0, 1.0]])
 
+    def footprints(self, layout: CrateLayout) -> list[tuple[int, int, int, int]]:
+        """``layout.footprints()``, kept for the last few sets of crates (asked for often)."""
+        key = tuple(layout.crates)
+        if key not in self._feet:
+            if len(self._feet) > 8:
+                self._feet.pop(next(iter(self._feet)))
+            self._feet[key] = layout.footprints()
+        return self._feet[key]
+
     def grid_size(self, layout: CrateLayout) -> tuple[float, float]:
-        feet = layout.footprints()
+        feet = self.footprints(layout)
         if not feet:
             return 0.0, 0.0
         p = self.look.pitch_mm
@@ -202,46 +214,32 @@ class CrateRenderer(LitScene):
 
     def place(self, layout: CrateLayout, rng: np.random.Generator, pose: Pose | None = None,
               keep: CrateScene | None = None) -> CrateScene:
-        """Where the grid and each drink stand: drinks a little off their slot's middle and turned
-        at random. A drink of ``keep`` that stands in the same slot of the same crate (by the
-        crate's index in ``layout.crates``) stays as it stood there, also when its crate moved."""
+        """Where the grid (``pose``; None: a random one in view) and each drink stand, and the
+        loose things on the table (``crate_scene.arrange`` and ``scatter``; ``keep``'s stay)."""
         pose = tuple(float(v) for v in pose) if pose is not None else self.random_pose(layout, rng)
-        kept = {(s.slot, s.drink): s for s in (keep.standing if keep else ())}
-        fields = layout.fields()
-        ox, oy = grid_origin(layout)
-        p = self.look.pitch_mm
-        nudges = []
-        for ci, place in enumerate(layout.crates):
-            if keep is not None and ci < len(keep.layout.crates) and keep.layout.crates[ci] == place \
-                    and ci < len(keep.nudges):
-                nudges.append(keep.nudges[ci])
-            else:
-                mm, deg = self.look.nudge
-                dx, dy = (float(v) for v in np.clip(rng.normal(0, mm, 2), -2.5 * mm, 2.5 * mm))
-                nudges.append((dx, dy, float(np.clip(rng.normal(0, deg), -2.5 * deg, 2.5 * deg))))
-        out = []
-        for ci, (place, foot) in enumerate(zip(layout.crates, layout.footprints())):
-            middle = ((foot[0] + foot[2]) * p / 2, (foot[1] + foot[3]) * p / 2)
-            for si, (fx, fy) in enumerate(crate_fields(place)):
-                f = (fx - ox, fy - oy)
-                drink = fields.get(f, EMPTY)
-                if drink == EMPTY:
-                    continue
-                x0, y0, x1, y1 = slot_room(f, foot, self.look)
-                shape = drink.partition("-")[2]
-                room = max(0.0, (min(x1 - x0, y1 - y0) - NOMINAL_SIZE_MM[shape][1] * self.look.drink_mm(shape)) / 2 - 0.2)
-                old = kept.get(((ci, si), drink))
-                if old is not None:
-                    dx, dy, yaw, rgb = min(max(old.dx, -room), room), min(max(old.dy, -room), room), \
-                        old.yaw - keep.nudges[old.slot[0]][2], old.colour
-                else:
-                    dx, dy = (float(v) for v in np.clip(rng.normal(0, room / 2, 2), -room, room))
-                    yaw = float(rng.uniform(0, 360))
-                    base = np.array(self.look.drinks.get(drink.partition("-")[0], (128, 128, 128)), float)
-                    rgb = tuple(int(v) for v in np.clip(base * rng.uniform(0.97, 1.03) + rng.normal(0, 2.0, 3), 0, 255))
-                (x, y), = nudged([((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy)], nudges[ci], middle)
-                out.append(Standing(f, drink, float(x), float(y), yaw + nudges[ci][2], rgb, (ci, si), dx, dy))
-        return CrateScene(layout, pose, tuple(sorted(out, key=lambda s: s.field)), tuple(nudges))
+        scene = arrange(self.look, layout, rng, pose, keep)
+        if keep is None and self.look.clutter:
+            loose = scatter(self.look, rng, int(rng.integers(0, self.look.clutter + 1)), self._free(layout, pose))
+            scene = replace(scene, loose=loose)
+        elif keep is not None:
+            free = self._free(layout, pose)
+            scene = replace(scene, loose=tuple(o for o in scene.loose if free(o.x, o.y, o.radius(self.look))))
+        return scene
+
+    def _free(self, layout: CrateLayout, pose: Pose):
+        """A test of a table point (mm) and reach: clear of the crates and within the frame."""
+        G = self.grid_matrix(layout, pose)
+        Gi = np.linalg.inv(G)
+        w, h = self.grid_size(layout)
+        fw, fh = self.size
+
+        def free(x: float, y: float, r: float) -> bool:
+            gx, gy = Gi[:2, :2] @ (x, y) + Gi[:2, 2]
+            if -r - 3 < gx < w + r + 3 and -r - 3 < gy < h + r + 3:
+                return False
+            u, v = self.pin_to_frame(self.project(np.array([[x, y, 0.0]])))[0]
+            return 0 <= u < fw and 0 <= v < fh
+        return free
 
     # --- a frame ----------------------------------------------------------------------------
 
@@ -276,7 +274,20 @@ class CrateRenderer(LitScene):
         """The frame before the sensor's noise (lens, vignetting and the exposure ``gain`` in) as
         float, and the hand's mask (pinhole picture) or None."""
         img, hand_mask = self._picture(scene, hand)
-        return self._optics(img) * (self._vignette() * np.float32(gain)), hand_mask
+        img = self._optics(img)
+        img *= self._vignette() * np.float32(gain)
+        return img, hand_mask
+
+    def _noisy(self, clean: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        """The sensor's noise as ``LitScene._noisy`` has it (clean + noise * sd * (0.6 + 0.004 *
+        clean)), worked out in place: a third of the time on a whole frame."""
+        sd = self.look.noise
+        out = noise * np.float32(0.004 * sd)
+        out += np.float32(1)
+        out *= clean
+        out += noise * np.float32(0.6 * sd)
+        np.maximum(out, 0, out=out)
+        return cv2.convertScaleAbs(out)
 
     def _picture(self, scene: CrateScene, hand: BoardHand | None):
         """The lit pinhole picture (sRGB u8) and the hand's mask (or None). Only the part of the
@@ -287,23 +298,29 @@ class CrateRenderer(LitScene):
         G = self.grid_matrix(scene.layout, scene.pose)
         crates = self._crates(scene, G)
         yaw = math.degrees(math.atan2(G[1, 0], G[0, 0]))
-        drinks = []
+        drinks, rooms = [], []
+        feet = self.footprints(scene.layout)
+        cut = lk.rim_mm - lk.floor_mm          # the drinks' bands: below the rim shaded apart
         for s in scene.standing:
             shape = s.drink.partition("-")[2]
             length, width = NOMINAL_SIZE_MM[shape]
             k = lk.drink_mm(shape)
             x, y = G[:2, :2] @ (s.x, s.y) + G[:2, 2]
-            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm), s.colour))
+            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm,
+                                        cuts=(cut / 2, cut)), s.colour, lk.drink_gloss))
+            rooms.append(slot_room(s.field, feet[s.slot[0]], lk))
+        loose = [loose_solid(o, lk) for o in scene.loose]
         strokes = self._in_front(hand_shapes(hand, self.grid_size(scene.layout), G, 300.0, 60.0)) \
             if hand is not None else None
         # every flat mark in pinhole px: floors, each lamp's shadows on the table and on the floors, contacts
         Hf = self._pin_plane(lk.floor_mm)
         shadows = [(list(t), list(f)) for t, f in crates.shadows]
-        for solid, _ in drinks:
+        for solid, _, _ in drinks + loose:
             for lamp, (on_table, on_floor) in zip(self.lamps, shadows):
                 on_table.append(_through(_hull(self._shadow_of(solid.verts, lamp)), self.H_table))
                 on_floor.append(_through(_hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf))
-        contacts = crates.contacts + [_through(solid.base, Hf) for solid, _ in drinks]
+        contacts = crates.contacts + [_through(solid.base, Hf) for solid, _, _ in drinks]
+        contacts += [_through(solid.base, self.H_table) for solid, _, _ in loose]
         polys = crates.floors + contacts + [p for t, f in shadows for p in t + f]
         if strokes or not polys:
             x0, y0, x1, y1 = 0, 0, pw, ph
@@ -312,19 +329,23 @@ class CrateRenderer(LitScene):
             pad = int(3 * max([lp.shadow_blur for lp in self.lamps] + [1.8]) * self.px_per_mm) + 4
             x0, y0 = (max(0, int(v) - pad) for v in pts.min(0))
             x1, y1 = min(pw, int(pts[:, 0].max()) + pad), min(ph, int(pts[:, 1].max()) + pad)
+        x0, y0, x1, y1 = x0 - x0 % 2, y0 - y0 % 2, x1 - x1 % 2, y1 - y1 % 2     # the half-size light's grid
         img = self.background.copy()
         if x1 > x0 and y1 > y0:
             img[y0:y1, x0:x1] = self._lit(crates.floors, contacts, shadows, strokes, (x0, y0, x1, y1))
         # far to near from the camera's foot point
         foot = self.C[:2]
         order = [(d, i, None) for i, d in enumerate(crates.distance)]
-        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _) in enumerate(drinks)]
+        things = drinks + loose
+        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _, _) in enumerate(things)]
         for _, i, solid in sorted(order, key=lambda o: -o[0]):
             if solid is None:
                 for pts, colour in crates.faces[i]:
                     cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
             else:
-                self._paint(img, solid, drinks[i][1], lk.drink_gloss)
+                self._slot = (rooms[i], G) if i < len(rooms) else None
+                self._paint(img, solid, things[i][1], things[i][2])
+                self._slot = None
         hand_mask = self._paint_hand(img, strokes) if strokes else None
         return img, hand_mask
 
@@ -344,52 +365,78 @@ class CrateRenderer(LitScene):
                 out.append((cut, width, colour))
         return out
 
+    def _handle(self, wall, foot, nudges, middles, G) -> np.ndarray | None:
+        """The part of a crate's handle hole (a slot through the middle of each short side, under
+        the rim) on this piece of outer wall, as a polygon to fill (pinhole px * 16), or None."""
+        lk = self.look
+        p = lk.pitch_mm
+        fx0, fy0, fx1, fy1 = foot
+        along_x = wall.out in (0, 2)
+        if (fx1 - fx0 if along_x else fy1 - fy0) != 2:
+            return None
+        mid = (fx0 + fx1) * p / 2 if along_x else (fy0 + fy1) * p / 2
+        lo, hi = (wall.x0, wall.x1) if along_x else (wall.y0, wall.y1)
+        a, b = max(lo, mid - 0.55 * p), min(hi, mid + 0.55 * p)
+        if b <= a:
+            return None
+        side = {0: wall.y0, 1: wall.x1, 2: wall.y1, 3: wall.x0}[wall.out]
+        flat = np.array([[a, side], [b, side]]) if along_x else np.array([[side, a], [side, b]])
+        flat = nudged(flat, nudges[wall.crate], middles[wall.crate]) @ G[:2, :2].T + G[:2, 2]
+        top, bottom = -lk.rim_mm * 0.8, -lk.rim_mm * 0.5
+        quad = np.array([[*flat[0], top], [*flat[1], top], [*flat[1], bottom], [*flat[0], bottom]])
+        return np.round(self.project(quad) * 16).astype(np.int32)
+
     def _lit(self, floors, contacts, shadows, strokes, roi) -> np.ndarray:
-        """The table and the slots' floors in ``roi`` (x0, y0, x1, y1 pinhole px), lit: each lamp's
-        light less its shadows, the room's light less the dark where things stand (sRGB u8)."""
+        """The table and the slots' floors in ``roi`` (x0, y0, x1, y1 pinhole px, even), lit: each
+        lamp's light less its shadows, the room's light less the dark where things stand (sRGB
+        u8). The light is worked out at half the resolution (shadows and the dark at a foot are
+        soft) and laid over the full-resolution table and floors."""
         lk = self.look
         x0, y0, x1, y1 = roi
         off = np.array([x0, y0], np.float64)
-        shape = (y1 - y0, x1 - x0)
-        floor = np.zeros(shape, np.uint8)
-        for p in floors:
-            _fill(floor, p - off)
+        shape = ((y1 - y0) // 2, (x1 - x0) // 2)
+        hx, hy = slice(x0 // 2, x0 // 2 + shape[1]), slice(y0 // 2, y0 // 2 + shape[0])
+
+        def drawn(polys) -> np.ndarray:
+            mask = np.zeros(shape, np.uint8)
+            for p in polys:
+                _fill(mask, (p - off) * 0.5)
+            return mask
+
+        floor = drawn(floors)
         inside = floor > 127
         light = None
         Hf = self._pin_plane(lk.floor_mm)
-        for lamp, direct, colour, (on_table, on_floor) in zip(self.lamps, self.direct, self.colours, shadows):
-            cast_t, cast_f = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
-            for p in on_table:
-                _fill(cast_t, p - off)
-            for p in on_floor:
-                _fill(cast_f, p - off)
+        half = np.array([[0.5, 0, -x0 / 2], [0, 0.5, -y0 / 2], [0, 0, 1]], np.float64)
+        for lamp, direct, colour, (on_table, on_floor) in zip(self.lamps, self.direct_half, self.colours, shadows):
+            cast_t, cast_f = drawn(on_table), drawn(on_floor)
             for pts3, width, _ in strokes or ():
-                shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], np.float64)
-                draw_stroke(cast_t, self._shadow_of(pts3, lamp), width, 255, shift @ self.H_table)
-                draw_stroke(cast_f, self._shadow_of(pts3, lamp, lk.floor_mm), width, 255, shift @ Hf)
+                draw_stroke(cast_t, self._shadow_of(pts3, lamp), width, 255, half @ self.H_table)
+                draw_stroke(cast_f, self._shadow_of(pts3, lamp, lk.floor_mm), width, 255, half @ Hf)
             cast = np.where(inside, cast_f, cast_t)
-            lit = direct[y0:y1, x0:x1] * (1 - soften(cast, lamp.shadow_blur * self.px_per_mm) * np.float32(lamp.shadow_depth))
-            term = lit[..., None] * colour
+            dark = soften(cast, lamp.shadow_blur * self.px_per_mm / 2) * np.float32(lamp.shadow_depth)
+            term = (direct[hy, hx] * (1 - dark))[..., None] * colour
             light = term if light is None else light + term
-        contact = np.zeros(shape, np.uint8)
-        for p in contacts:
-            _fill(contact, p - off)
-        ao = soften(contact, 1.8 * self.px_per_mm) * np.float32(0.45)
+        ao = soften(drawn(contacts), 0.9 * self.px_per_mm) * np.float32(0.45)
         light += (self.ambient * (1 - ao))[..., None] * self.lamp
-        fm = (floor.astype(np.float32) * np.float32(1 / 255))[..., None]
-        albedo = self.table[y0:y1, x0:x1]
-        albedo = albedo + (self.floor_albedo - albedo) * fm
-        lin = albedo * light
+        size = (x1 - x0, y1 - y0)
+        light = cv2.resize(light, size, interpolation=cv2.INTER_LINEAR)
+        fm = cv2.resize(floor.astype(np.float32) * np.float32(1 / 255), size, interpolation=cv2.INTER_LINEAR)[..., None]
+        table = self.table[y0:y1, x0:x1]
+        lin = self.floor_albedo - table          # (in place from here: the frame's largest arrays)
+        lin *= fm
+        lin += table
+        lin *= light
         for sp, colour in zip(self.spec, self.colours):
             if sp is not None:
                 lin += (sp[y0:y1, x0:x1][..., None] * (1 - fm)) * colour
-        return linear_to_srgb_u8(lin)
+        return _srgb(lin)
 
     def _crates(self, scene: CrateScene, G: np.ndarray) -> "_Crates":
         """The crates' wall pieces (faces to paint, each piece's distance from the camera's foot
         point), floors, shadows and contacts in pinhole px, for a scene's crates (the last ones
         are kept: a still scene is drawn again and again)."""
-        feet = scene.layout.footprints()
+        feet = self.footprints(scene.layout)
         key = (tuple(feet), tuple(scene.pose), tuple(scene.nudges))
         if self._crates_cache and self._crates_cache[0] == key:
             return self._crates_cache[1]
@@ -397,6 +444,7 @@ class CrateRenderer(LitScene):
         p = lk.pitch_mm
         parts = crate_parts(feet, lk)
         middles = [((f[0] + f[2]) * p / 2, (f[1] + f[3]) * p / 2) for f in feet]
+        feet = list(feet)
         nudges = list(scene.nudges) or [(0.0, 0.0, 0.0)] * len(feet)
         Hf = self._pin_plane(lk.floor_mm)
         floors = [_through(nudged(f, nudges[i], middles[i]) @ G[:2, :2].T + G[:2, 2], Hf)
@@ -432,6 +480,10 @@ class CrateRenderer(LitScene):
         paint = [[] for _ in range(n)]
         for w, f, c in zip(wi, fi, bgr):
             paint[w].append((np.round(px[w, faces[f]] * 16).astype(np.int32), tuple(int(v) for v in c)))
+            if lk.handles and f == parts.walls[w].out:
+                hole = self._handle(parts.walls[w], feet[parts.walls[w].crate], nudges, middles, G)
+                if hole is not None:
+                    paint[w].append((hole, tuple(int(v * 0.3) for v in c)))
         foot = self.C[:2]
         distance = [float(v) for v in np.hypot(*(flat.mean(1) - foot).T)]
         shadows = []
@@ -451,55 +503,19 @@ class CrateRenderer(LitScene):
     # --- the truth --------------------------------------------------------------------------
 
     def truth(self, scene: CrateScene, hand_mask: np.ndarray | None = None) -> dict:
-        lk = self.look
-        layout, pose = scene.layout, scene.pose
-        G = self.grid_matrix(layout, pose)
-        fields = layout.fields()
-        p = lk.pitch_mm
-        keys = sorted(fields)
-        mids = np.array([((x + 0.5) * p, (y + 0.5) * p) for x, y in keys], np.float64).reshape(-1, 2)
-        centres = self.grid_to_frame(mids, layout, pose, lk.rim_mm) if keys else np.zeros((0, 2))
-        drinks = []
-        for s in scene.standing:
-            shape = s.drink.partition("-")[2]
-            tall = NOMINAL_SIZE_MM[shape][0] * lk.drink_mm(shape)
-            foot = self.grid_to_frame([(s.x, s.y)], layout, pose, lk.floor_mm)[0]
-            top = self.grid_to_frame([(s.x, s.y)], layout, pose, lk.floor_mm + tall)[0]
-            drinks.append({"field": s.field, "drink": s.drink, "mm": [round(s.x, 2), round(s.y, 2)],
-                           "height_mm": round(tall, 2), "foot_px": [round(float(v), 2) for v in foot],
-                           "top_px": [round(float(v), 2) for v in top]})
-        Gi = np.linalg.inv(G)
-        cam = Gi @ np.array([self.C[0], self.C[1], 1.0])
-        hand_box = None
-        if hand_mask is not None and hand_mask.any():
-            w, h = self.size
-            ys, xs = np.nonzero(hand_mask[::2, ::2])
-            box = self.pin_to_frame(np.array([[xs.min(), ys.min()], [xs.max(), ys.max()]], np.float64) * 2)
-            hand_box = [int(np.clip(box[0, 0], 0, w)), int(np.clip(box[0, 1], 0, h)),
-                        int(np.clip(box[1, 0], 0, w)), int(np.clip(box[1, 1], 0, h))]
-        norm = lambda H: (H / H[2, 2]).round(10).tolist()  # noqa: E731
-        return {
-            "fields": fields,
-            "crates": [list(f) for f in layout.footprints()],
-            "rim_to_frame": norm(self.plane(lk.rim_mm) @ G),
-            "table_to_frame": norm(self.plane(0.0) @ G),
-            "floor_to_frame": norm(self.plane(lk.floor_mm) @ G),
-            "camera": [round(float(cam[0] / cam[2]), 3), round(float(cam[1] / cam[2]), 3), round(float(-self.C[2]), 3)],
-            "pitch_mm": lk.pitch_mm, "rim_height_mm": lk.rim_mm, "floor_mm": lk.floor_mm, "wall_mm": lk.wall_mm,
-            "centres": {f: [round(float(u), 2), round(float(v), 2)] for f, (u, v) in zip(keys, centres)},
-            "drinks": drinks,
-            "pose": list(pose),
-            "hand": hand_mask is not None,
-            "hand_box": hand_box,
-            "size": list(self.size),
-            "distortion": lk.distortion,
-            "look": lk.describe(),
-        }
+        """What a frame of ``scene`` shows (see the module's words; ``crate_truth.py``)."""
+        return scene_truth(self, scene, hand_mask)
 
 
-def grid_origin(layout: CrateLayout) -> tuple[int, int]:
-    cells = [f for place in layout.crates for f in crate_fields(place)]
-    return (min(x for x, _ in cells), min(y for _, y in cells)) if cells else (0, 0)
+def _srgb(lin: np.ndarray) -> np.ndarray:
+    """Linear light -> sRGB u8 for a large picture: the power curve alone (its linear toe, under
+    0.3 % of full scale, is a fraction of a level away) through OpenCV, several times faster
+    than the lookup table on a whole frame."""
+    np.maximum(lin, np.float32(0), out=lin)
+    curve = cv2.pow(lin, 1 / 2.4)
+    curve *= np.float32(1.055 * 255)
+    curve -= np.float32(0.055 * 255 - 0.5)
+    return np.clip(curve, 0, 255, out=curve).astype(np.uint8)
 
 
 def _hull(pts: np.ndarray) -> np.ndarray:

@@ -194,7 +194,7 @@ class LitScene:
         camera, far to near, the caps last."""
         albedo = _LIN[np.array(colour[::-1])]
         normals = solid.normals if solid.normals is not None else solids.face_normals(solid.verts, solid.faces)
-        centres = np.array([solid.verts[f].mean(0) for f in solid.faces])
+        centres = _face_centres(solid)
         view = self.C - centres
         seen = np.flatnonzero(np.einsum("ij,ij->i", normals, view) > 0)
         if not len(seen):
@@ -204,14 +204,14 @@ class LitScene:
         lin = self._shade(albedo, normals[seen], centres[seen], gloss)
         bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
         px = self.project(solid.verts)
+        px16 = np.round(px * 16).astype(np.int32)
         glints = None
         if gloss > 0:
             c = centres[seen]
             _, glints = self._light_at(c[:, 0], c[:, 1], normals[seen], c[:, 2], specular=True, shininess=400.0)
         for j in order:
             i = int(seen[j])
-            pts = np.round(px[solid.faces[i]] * 16).astype(np.int32)
-            cv2.fillPoly(img, [pts], tuple(int(v) for v in bgr[j]), cv2.LINE_AA, 4)
+            cv2.fillPoly(img, [px16[solid.faces[i]]], tuple(int(v) for v in bgr[j]), cv2.LINE_AA, 4)
             for face, poly, factor in solid.decals:
                 if face == i:
                     dpx = np.round(self.project(poly) * 16).astype(np.int32)
@@ -277,12 +277,16 @@ class LitScene:
             return np.clip(clean + 0.5, 0, 255).astype(np.uint8)
         if noise is None:
             noise = self.noise_field(rng)
-        sigma = lk.noise * (0.6 + 0.004 * clean)
-        out = np.clip(clean + noise * sigma + 0.5, 0, 255).astype(np.uint8)
+        out = self._noisy(clean, noise)
         if lk.jpeg:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(lk.jpeg)])
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         return out
+
+    def _noisy(self, clean: np.ndarray, noise: np.ndarray) -> np.ndarray:
+        """The sensor's noise on a clean picture: its sd grows with the light."""
+        sigma = self.look.noise * (0.6 + 0.004 * clean)
+        return np.clip(clean + noise * sigma + 0.5, 0, 255).astype(np.uint8)
 
     def noise_field(self, rng: np.random.Generator) -> np.ndarray:
         """Unit sensor noise for one frame: a window at a random offset into one of two fields
@@ -298,6 +302,13 @@ class LitScene:
         dy, dx = (int(v) for v in rng.integers(0, m + 1, 2))
         h, w = field.shape[0] - m, field.shape[1] - m
         return field[dy:dy + h, dx:dx + w]
+
+def _face_centres(solid: solids.Solid) -> np.ndarray:
+    """Each face's middle (the mean of its corners), all faces at once."""
+    sizes = np.array([len(f) for f in solid.faces])
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    return np.add.reduceat(solid.verts[np.concatenate(solid.faces)], starts, axis=0) / sizes[:, None]
+
 
 def soften(mask: np.ndarray, sigma: float) -> np.ndarray:
     """A drawn mask (u8) blurred by ``sigma`` px, as 0..1; a wide blur is done at half size

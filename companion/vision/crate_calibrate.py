@@ -50,7 +50,7 @@ MIN_CRATE_SHARE = 0.002     # the crate covers at least this share of the photo
 MAX_PHOTO_BYTES = 25_000_000
 MAX_SIDE = 8000
 DEFAULT_FOCAL = 0.95        # x the photo's width (a webcam's ~55 degrees across), unless the photo tells
-FOCAL_RANGE = (0.75, 1.3)   # x the width: what one crate's six cans can tell is held to this
+FOCALS = (0.55, 0.7, 0.85, 1.0, 1.2)   # x the width: the focal lengths tried (~45-85 degrees across)
 
 Number = Annotated[float, Field(ge=-1e9, le=1e9, allow_inf_nan=False)]
 
@@ -244,63 +244,85 @@ def disc_colour(image: np.ndarray, H: np.ndarray, centre, radius: float = 0.22) 
 
 
 def can_tops(image: np.ndarray, blob: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """The drinks' tops in the crate: (centre px, median BGR) of the six largest patches of
-    something neither crate plastic nor table within the crate's outline."""
+    """The drinks' tops in the crate: (centre px, median BGR) of the six largest cores of
+    patches that are neither crate plastic nor table, in and just round the crate's outline
+    (a near can may stand out over the crate's near wall)."""
     hull = cv2.convexHull(np.column_stack(np.nonzero(blob)[::-1]).astype(np.int32))
+    side = math.sqrt(float(cv2.contourArea(hull)) / 8.0)          # about a pitch
     inside = np.zeros(blob.shape, np.uint8)
     cv2.fillPoly(inside, [hull.reshape(-1, 2)], 1)
+    r = max(1, int(round(0.8 * side)))
+    near = cv2.dilate(inside, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1)))
+    outer = cv2.dilate(near, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))) - near
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    table = np.median(lab[outer > 0], axis=0) if (outer > 0).any() else np.zeros(3, np.float32)
+    spread = np.median(np.abs(lab[outer > 0] - table), axis=0) if (outer > 0).any() else np.ones(3, np.float32)
+    like_table = np.all(np.abs(lab - table) <= np.maximum(3.5 * spread, 6.0), axis=2)
     yel = yellow_map(image)
-    other = ((inside > 0) & (yel < 0.3)).astype(np.uint8)
-    side = math.sqrt(float(cv2.contourArea(hull)))
-    k = max(1, int(round(side * 0.03)))
+    other = (((inside > 0) | ((near > 0) & ~like_table)) & (yel < 0.3)).astype(np.uint8)
+    k = max(1, int(round(side * 0.06)))
     other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
     # touching cans join into one patch: their cores (far from the patch's edge) do not
     dist = cv2.distanceTransform(other, cv2.DIST_L2, 5)
-    cores = (dist > 0.5 * min(float(dist.max()), 0.2 * side)).astype(np.uint8)
-    n, labels, stats, centroids = cv2.connectedComponentsWithStats(cores, connectivity=8)
-    order = 1 + np.argsort(stats[1:, cv2.CC_STAT_AREA])[::-1]
-    tops = []
-    for lab in order[:6]:
-        if stats[lab, cv2.CC_STAT_AREA] < 0.002 * side * side:
+    tops: list = []
+    for share in (0.2, 0.25, 0.3, 0.35, 0.4):       # deeper cores until six cans come apart
+        cores = (dist > share * side).astype(np.uint8)
+        n, labels, stats, centroids = cv2.connectedComponentsWithStats(cores, connectivity=8)
+        order = 1 + np.argsort(stats[1:, cv2.CC_STAT_AREA])[::-1]
+        found = []
+        for lab_i in order[:6]:
+            if stats[lab_i, cv2.CC_STAT_AREA] < 0.004 * side * side:
+                break
+            px = image[labels == lab_i]
+            found.append((centroids[lab_i].astype(np.float64), np.median(px, axis=0).astype(np.float64)))
+        if len(found) > len(tops):
+            tops = found
+        if len(tops) == 6:
             break
-        px = image[labels == lab]
-        tops.append((centroids[lab].astype(np.float64), np.median(px, axis=0).astype(np.float64)))
     return tops
 
 
-def crate_from_tops(tops, size) -> np.ndarray:
-    """Crate units -> photo px from the six tops: the brightest is the white can of slot 0, the
-    darkest the black one of slot 5; the other four go where a homography (keeping the picture's
-    handedness) fits them best."""
+def crate_from_tops(tops, size) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Crate units -> photo px (and the focal length) from four to six tops: the brightest is the white can of slot 0,
+    the others go to the slots where a homography keeping the picture's handedness fits them
+    best (the white can alone tells the crate's two ends apart). Also the tops' points and
+    their fields, in the same order."""
     bright = [float(c.sum()) for _, c in tops]
-    w_i, b_i = int(np.argmax(bright)), int(np.argmin(bright))
-    rest = [i for i in range(6) if i not in (w_i, b_i)]
-    dst_all = np.array([(x + 0.5, y + 0.5) for x, y in CALIBRATION_FIELDS], np.float64)
+    w_i = int(np.argmax(bright))
+    rest = [i for i in range(len(tops)) if i != w_i]
+    centres = np.array([(x + 0.5, y + 0.5) for x, y in CALIBRATION_FIELDS], np.float64)
     best = None
-    for perm in itertools.permutations(rest):
-        order = [w_i, *perm, b_i]
-        src = np.array([tops[i][0] for i in order])
-        H, _ = cv2.findHomography(dst_all, src, 0)
+    for slots in itertools.permutations(range(1, 6), len(rest)):
+        dst = centres[[0, *slots]]
+        src = np.array([tops[i][0] for i in [w_i, *rest]])
+        H, _ = cv2.findHomography(dst, src, 0)
         if H is None or not np.all(np.isfinite(H)):
             continue
         J = H[:2, :2] - np.outer(H[:2, 2], H[2, :2])       # the map's turn near the crate's corner
         if np.linalg.det(J) * H[2, 2] <= 0:
             continue
-        err = float(np.linalg.norm(to_frame(H, dst_all) - src, axis=1).max())
+        # judged as a camera would see the crate (a free homography fits five points too easily),
+        # for a few focal lengths a camera may have (the best fit tells it, roughly)
+        for focal in FOCALS:
+            Hf = pose_fit(H, src, dst, focal * size[0], size)
+            err = float(np.linalg.norm(to_frame(Hf, dst) - src, axis=1).max())
+            if best is None or err < best[0]:
+                best = (err, Hf, src, dst, focal * size[0])
+        continue
         if best is None or err < best[0]:
-            best = (err, H / H[2, 2], src)
+            best = (err, H / H[2, 2], src, dst)
     if best is None:
-        raise CrateCalibrationError(f"the six cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
+        raise CrateCalibrationError(f"the cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
     pitch = float(np.linalg.norm(to_frame(best[1], [(0.5, 0.5)]) - to_frame(best[1], [(1.5, 0.5)])))
     if best[0] > 0.3 * pitch:
-        raise CrateCalibrationError(f"the six cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
-    return best[1], best[2]
+        raise CrateCalibrationError(f"the cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
+    return best[1], best[2], best[3], best[4]
 
 
-def pose_fit(H: np.ndarray, tops, f: float, size) -> np.ndarray:
-    """The crate's plane seen by a camera of focal length ``f``, fitted to the tops (px, in the
-    order of CALIBRATION_FIELDS); ``H`` the homography that told which top is which."""
-    obj = np.array([(x + 0.5, y + 0.5, 0.0) for x, y in CALIBRATION_FIELDS], np.float64)
+def pose_fit(H: np.ndarray, tops, fields, f: float, size) -> np.ndarray:
+    """The crate's plane seen by a camera of focal length ``f``, fitted to the tops (px) of the
+    fields' middles ``fields`` (crate units); ``H`` the homography that told which is which."""
+    obj = np.column_stack([np.asarray(fields, np.float64), np.zeros(len(fields))])
     img = np.array(tops, np.float64)
     K = np.array([[f, 0, size[0] / 2], [0, f, size[1] / 2], [0, 0, 1.0]])
     ok, rvec, tvec = cv2.solvePnP(obj, img.reshape(-1, 1, 2), K, None, flags=cv2.SOLVEPNP_IPPE)
@@ -318,15 +340,13 @@ def calibrate_crates(photo, profile=None) -> CrateCalibration:
     h, w = image.shape[:2]
     blob, plastic = find_crate(image)
     tops = can_tops(image, blob)
-    if len(tops) < 6:
+    if len(tops) < 4:
         raise CrateCalibrationError(f"found {len(tops)} of the six cans in the crate: {what_to_do()}")
-    Hc, ordered = crate_from_tops(tops, (w, h))
+    # six points on one crate tell the lens's focal length (and so the plane's perspective) only
+    # roughly: the crate's pose is fitted for a few focal lengths a camera may have, the best kept
+    Hc, ordered, fields, f = crate_from_tops(tops, (w, h))
     white = min(tops, key=lambda t: -float(t[1].sum()))[1]
-    # six points on one crate cannot tell the lens's focal length (nor so the plane's perspective)
-    # well: a typical one is taken, and the pose of the crate under it fitted to the six tops
-    f = DEFAULT_FOCAL * w
-    Hc = pose_fit(Hc, ordered, f, (w, h))
-    notes = "focal length assumed"
+    notes = ""
     corners = to_frame(Hc, [(0, 0), (2, 0), (2, 3), (0, 3)])
     pitch_px = float(np.mean([np.linalg.norm(corners[1] - corners[0]) / 2, np.linalg.norm(corners[2] - corners[1]) / 3]))
     return CrateCalibration(image_size=(w, h), rim_to_frame=np.round(Hc, 9).tolist(), focal_px=round(f, 3),

@@ -62,16 +62,26 @@ def yellow_map(bgr: np.ndarray, plastic: Plastic | None = None) -> np.ndarray:
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV).astype(np.float32)
     h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
     if plastic is None:
-        centre, half = 26.0, 14.0
-        cand = s[(np.abs(h - centre) < half) & (v > 40) & (s > 80)]
-        s_lo = max(90.0, 0.72 * float(np.percentile(cand, 99.8))) if len(cand) > 20 else 90.0
+        # under a coloured lamp the plastic's hue and saturation move: the most saturated warm
+        # colour of the picture is taken as the plastic's
+        warm = (h >= 10) & (h <= 48) & (v > 60) & (s > 45)
+        cand_h, cand_s = h[warm], s[warm]
+        if len(cand_s) > 20:
+            top = cand_s >= np.percentile(cand_s, 99.7)
+            centre = float(np.median(cand_h[top]))
+            s_lo = max(45.0, 0.72 * float(np.median(cand_s[top])))
+        else:
+            centre, s_lo = 26.0, 90.0
+        half = 12.0
+        v_lo = 60.0
     else:
         centre, half, s_lo = plastic.hue, 7.0, 0.68 * plastic.sat
+        v_lo = max(30.0, 0.22 * plastic.val)     # dark noise is of any hue, and often saturated
     dh = np.abs(h - centre)
     dh = np.minimum(dh, 180.0 - dh)
     wh = np.clip((half - dh) / (0.4 * half), 0, 1)
     ws = np.clip((s - s_lo) / max(12.0, 0.12 * s_lo), 0, 1)
-    wv = np.clip((v - 30.0) / 25.0, 0, 1)
+    wv = np.clip((v - v_lo) / 25.0, 0, 1)
     return (wh * ws * wv).astype(np.float32)
 
 
@@ -166,40 +176,55 @@ def detail(y: np.ndarray, px: float) -> np.ndarray:
     return y - cv2.GaussianBlur(y, (0, 0), px * 0.6)
 
 
-def global_lattice(signal: np.ndarray, weight: np.ndarray, px: float, spread: float = 1.45) -> Lattice | None:
-    """The lattice of ``signal`` (its detail, weighted by ``weight``) on a canvas of ``px`` px per
-    expected pitch: the strongest frequency within a factor ``spread`` of one cycle per pitch, and
-    the strongest one at least 35 degrees from it. None when there is no such pair."""
+def global_lattice(signal: np.ndarray, weight: np.ndarray, px: float, spread: float = 1.3,
+                   extra: np.ndarray | None = None) -> Lattice | None:
+    """The square lattice of ``signal`` (its detail, weighted by ``weight``) on a canvas of ``px``
+    px per expected pitch: the turn and pitch (within a factor ``spread`` of the expected) whose
+    two perpendicular waves and their second harmonics (thin walls have strong ones) carry the
+    most power; ``extra``: a second picture of the same lattice whose (normalised) power adds to
+    the evidence. The phases are ``signal``'s. None when the canvas shows no power at all."""
     s = detail(signal, px) * weight
     h, w = s.shape
     n = 1 << int(math.ceil(math.log2(max(h, w, 64) * 2)))
-    F = np.fft.rfft2(s - s.mean(), s=(n, n))
-    power = F.real ** 2 + F.imag ** 2
-    fy = np.fft.fftfreq(n)[:, None]
-    fx = np.fft.rfftfreq(n)[None, :]
-    r = np.hypot(fx, fy) * px
-    ring = (r >= 1 / spread) & (r <= spread)
-    if not ring.any():
+    power = _power(s, n)
+    if extra is not None:
+        power = power + _power(detail(extra, px) * weight, n)
+    if not np.isfinite(power).all() or power.max() <= 0:
         return None
-    total = float(power[ring].sum()) + 1e-12
-    p = np.where(ring, power, 0)
-    i1 = np.unravel_index(int(np.argmax(p)), p.shape)
-    f1 = np.array([fx[0, i1[1]], fy[i1[0], 0]])
-    ang = np.arctan2(fy, fx)
-    a1 = math.atan2(f1[1], f1[0])
-    d = np.abs(((ang - a1) + math.pi / 2) % math.pi - math.pi / 2)   # angle between lines, 0..pi/2
-    p2 = np.where(ring & (d >= math.radians(35)), power, 0)
-    if not p2.any():
-        return None
-    i2 = np.unravel_index(int(np.argmax(p2)), p2.shape)
-    f2 = np.array([fx[0, i2[1]], fy[i2[0], 0]])
+    power = cv2.GaussianBlur(power.astype(np.float32), (0, 0), 1.0)
+    thetas = np.radians(np.arange(0.0, 90.0, 0.5))
+    pitches = px * np.exp(np.linspace(-math.log(spread), math.log(spread), 41))
+    T, Pp = np.meshgrid(thetas, pitches, indexing="ij")
+    score = np.zeros(T.shape)
+    for k in (1, 2):
+        for rot in (0.0, math.pi / 2):
+            fx = k * np.cos(T + rot) / Pp
+            fy = k * np.sin(T + rot) / Pp
+            score += _lookup(power, fx, fy, n)
+    i, j = np.unravel_index(int(np.argmax(score)), score.shape)
+    theta, pitch = float(T[i, j]), float(Pp[i, j])
+    f1 = np.array([math.cos(theta), math.sin(theta)]) / pitch
+    f2 = np.array([-math.sin(theta), math.cos(theta)]) / pitch
     f1, f2 = _sharpen(s, f1, n), _sharpen(s, f2, n)
     if f1[0] * f2[1] - f1[1] * f2[0] < 0:          # keep the canvas's handedness
         f2 = -f2
     freqs = np.array([f1, f2])
     phases = np.array([_phase(s, f) for f in freqs])
-    strength = min(float(power[i1]), float(power[i2])) / total
+    strength = float(score[i, j] / (np.median(score) + 1e-12))
     return Lattice(freqs, phases, strength)
+
+
+def _power(s: np.ndarray, n: int) -> np.ndarray:
+    F = np.fft.fft2(s - s.mean(), s=(n, n))
+    p = F.real ** 2 + F.imag ** 2
+    return p / (p.max() + 1e-12)
+
+
+def _lookup(power: np.ndarray, fx: np.ndarray, fy: np.ndarray, n: int) -> np.ndarray:
+    """The power at frequencies (cycles/px), from the nearest bin of an n x n transform."""
+    i = np.round(fy * n).astype(np.int64) % n
+    j = np.round(fx * n).astype(np.int64) % n
+    return power[i, j]
 
 
 def _coefficient(s: np.ndarray, f: np.ndarray) -> complex:
@@ -282,13 +307,38 @@ def fit_homography(src: np.ndarray, dst: np.ndarray, wgt: np.ndarray) -> np.ndar
     return H / H[2, 2]
 
 
-def refine(s: np.ndarray, weight: np.ndarray, lat: Lattice, px: float) -> np.ndarray | None:
-    """Canvas px -> grid coordinates (3x3) fitted to the local phases; None if it cannot be."""
+def fit_affine(src: np.ndarray, dst: np.ndarray, wgt: np.ndarray) -> np.ndarray | None:
+    """A weighted least-squares affine map src -> dst (3x3)."""
+    keep = wgt > 0
+    if keep.sum() < 4:
+        return None
+    A = np.column_stack([src[keep], np.ones(int(keep.sum()))]) * np.sqrt(wgt[keep])[:, None]
+    B = dst[keep] * np.sqrt(wgt[keep])[:, None]
+    sol, *_ = np.linalg.lstsq(A, B, rcond=None)
+    return np.vstack([sol.T, [0, 0, 1]])
+
+
+def refine(s: np.ndarray, weight: np.ndarray, lat: Lattice, px: float, window: float | None = None,
+           affine: bool = False) -> np.ndarray | None:
+    """Canvas px -> grid coordinates (3x3) fitted to the local phases (within a Gaussian
+    ``window`` of that many pitches round the crates' middle, if given); samples far off the
+    first fit are dropped and it is fitted again. None if it cannot be fitted."""
     pts, g, wgt = local_positions(s, weight, lat, px)
     if len(wgt) == 0 or wgt.max() <= 0:
         return None
     wgt = np.where(wgt >= 0.25 * np.percentile(wgt[wgt > 0], 75), wgt, 0.0) if (wgt > 0).any() else wgt
-    return fit_homography(pts, g, wgt)
+    if window is not None and wgt.sum() > 0:
+        mid = (pts * wgt[:, None]).sum(0) / wgt.sum()
+        wgt = wgt * np.exp(-((pts - mid) ** 2).sum(1) / (2 * (window * px) ** 2))
+    fit = fit_affine if affine else fit_homography
+    G = fit(pts, g, wgt)
+    for _ in range(2):
+        if G is None:
+            return None
+        res = np.abs(to_frame(G, pts) - g).max(axis=1)
+        wgt = np.where(res <= 0.2, wgt, 0.0)
+        G = fit(pts, g, wgt)
+    return G
 
 
 # --- the grid on a frame ----------------------------------------------------------------------
@@ -304,27 +354,33 @@ class Grid:
     strength: float
 
 
+STAGES = ((2.0, True), (3.5, True), (5.0, False), (None, False), (None, False))   # window, affine
+
+
 def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread: float = 1.45,
               small: np.ndarray | None = None) -> Grid | None:
     """The crates' grid in ``frame`` starting from the rim plane's homography ``H0`` (plane units
-    of about a pitch -> frame px). None when no lattice of crate plastic shows."""
+    of about a pitch -> frame px). None when no lattice of crate plastic shows.
+
+    The global lattice first, then fits over ever larger windows round the crates' middle (an
+    affine map near the middle, a homography over all): the phase of a wave is only known up
+    to whole pitches, so each fit reaches only as far as the one before predicts well."""
     if small is None:
         small = yellow_map(cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4),
                                       interpolation=cv2.INTER_AREA), plastic)
     canvas = canvas_round(H0, frame.shape, small)
     if canvas is None:
         return None
-    y = yellow_map(canvas.warp(frame), plastic)
+    img = canvas.warp(frame)
+    y = yellow_map(img, plastic)
     weight = _region(y, canvas.px)
-    lat = global_lattice(y, weight, canvas.px, spread)
+    lum = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32) / 255.0
+    lat = global_lattice(y, weight, canvas.px, spread, extra=lum)
     if lat is None:
         return None
-    G = refine(detail(y, canvas.px) * weight, weight, lat, canvas.px)     # canvas px -> grid
-    if G is None or not plausible(G, weight, canvas.px):
-        G = np.vstack([np.column_stack([lat.freqs, lat.phases / (2 * math.pi)]), [0, 0, 1]])
+    G = np.vstack([np.column_stack([lat.freqs, lat.phases / (2 * math.pi)]), [0, 0, 1]])
     H = canvas.canvas_to_frame() @ np.linalg.inv(G)                       # grid -> frame
-    # once more, on a canvas whose lattice is already square and axis-aligned
-    for _ in range(2):
+    for window, affine in STAGES:
         H = H / H[2, 2]
         c2 = canvas_round(H, frame.shape, small)
         if c2 is None:
@@ -332,10 +388,11 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
         y = yellow_map(c2.warp(frame), plastic)
         weight = _region(y, c2.px)
         # grid coordinates of canvas px x are origin + x / px: crests on whole numbers
-        ax = Lattice(np.array([[1 / c2.px, 0.0], [0.0, 1 / c2.px]]), np.array([2 * math.pi * c2.origin[0], 2 * math.pi * c2.origin[1]]), lat.strength)
-        G = refine(detail(y, c2.px) * weight, weight, ax, c2.px)
+        ax = Lattice(np.array([[1 / c2.px, 0.0], [0.0, 1 / c2.px]]),
+                     np.array([2 * math.pi * c2.origin[0], 2 * math.pi * c2.origin[1]]), lat.strength)
+        G = refine(detail(y, c2.px) * weight, weight, ax, c2.px, window, affine)
         if G is None or not plausible(G, weight, c2.px):
-            break
+            continue
         H = c2.canvas_to_frame() @ np.linalg.inv(G)
     H = H / H[2, 2]
     c3 = canvas_round(H, frame.shape, small)

@@ -2,7 +2,8 @@
 (:mod:`.crate_patches`), run with numpy alone (issue 31).
 
 Classes (:data:`CLASSES`): ``none`` (no crate's slot there: the table, or a crate's outer face
-seen beside the grid), ``empty`` and the 36 drinks. Three 3x3 convolutions (ReLU; 2x2 max
+seen beside the grid), ``empty``, the 36 drinks, and ``off``: a patch cut across two fields
+(the grid found wrong there), so that such a patch is read as doubtful, not as a drink. Three 3x3 convolutions (ReLU; 2x2 max
 pooling after the first two: 42x24 -> 40x22 -> 20x11 -> 18x9 -> 9x4 -> 7x2), the map kept whole
 (where along the lean a drink's top shows is what tells the cans apart), the patch's numbers
 beside it, a hidden layer and a score per class. The layers are those of
@@ -16,7 +17,7 @@ for next to no sure mistakes.
 >>> import numpy as np
 >>> net = FieldNet.random(seed=0)
 >>> net.logits(np.zeros((2, 42, 24, 3), np.float32), np.zeros((2, 4), np.float32)).shape
-(2, 38)
+(2, 39)
 """
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ from .crate_patches import FEATURES, SIZE
 NET_PATH = Path(__file__).with_name("models") / "crate_net.npz"
 MODEL_PATH = Path(__file__).with_name("models") / "crate_model.json"
 NONE = "none"
-CLASSES = (NONE, EMPTY) + tuple(DRINK_IDS)
+OFF = "off"                  # a patch cut between fields (the grid found wrong there): never sure
+CLASSES = (NONE, EMPTY) + tuple(DRINK_IDS) + (OFF,)
 CHANNELS = (16, 32, 48)
 HIDDEN = 128
 KEYS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "f1w", "f1b", "f2w", "f2b", "mean", "std")

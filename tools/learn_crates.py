@@ -1,0 +1,267 @@
+"""Train the crate reader's field network (companion/vision/crate_net.py) on rendered crates.
+
+Two steps, two interpreters:
+
+    # 1. render looks and frames, read them with the reader's own grid and patches, keep each
+    #    field's patch with its true name (the project's venv; one process):
+    .venv/bin/python tools/learn_crates.py render --family varied --seeds 0:300 --frames 6 --out /tmp/crates-varied.npz
+    .venv/bin/python tools/learn_crates.py render --family dev --seeds 0:80 --frames 6 --out /tmp/crates-dev.npz
+    # 2. train with PyTorch (a training venv of its own, never a run-time dependency), set the
+    #    bars of a sure reading on held-out dev frames, write models/crate_net.npz and crate_model.json:
+    /work/train-venv/bin/python tools/learn_crates.py train /tmp/crates-varied.npz /tmp/crates-dev.npz --tune-on dev
+
+Each look is calibrated from its own calibration photo (``CALIBRATION_LAYOUT``), exactly as a
+table would be; a look whose calibration fails is counted and skipped. A field's name comes
+from the renderer's truth: the cell the reader cut maps (through the truth's rim homography)
+into a field of the layout within 0.3 pitch of its middle (its drink, or ``empty``), onto no
+crate's field (``none``), or it is too far between fields to say (not trained on, counted as
+misaligned). Evaluation seeds (>= 910000, benchmarks/crates.py) are never rendered here.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+EVAL_SEEDS_FROM = 910_000
+
+
+def label_cells(found, truth) -> np.ndarray:
+    """Class index per located cell ("off": cut between two fields; -1: unknown, not trained on)."""
+    from companion.crate_fields import EMPTY
+    from companion.vision.crate_grid import to_frame
+    from companion.vision.crate_net import CLASSES
+
+    pitch = float(truth["pitch_mm"])
+    centres = np.array([(i + 0.5, j + 0.5) for i, j in found.cells])
+    px = to_frame(found.grid.H, centres)
+    inv = np.linalg.inv(np.array(truth["rim_to_frame"], np.float64))
+    g = to_frame(inv, px) / pitch
+    names = {tuple(k): v for k, v in truth["fields"].items()}
+    tc = {tuple(k): np.array(v, np.float64) for k, v in truth["centres"].items()}
+    keys = list(tc)
+    tpts = np.array([tc[k] for k in keys]) if keys else np.zeros((0, 2))
+    # the frame's pitch in px near each cell: distance between neighbouring true centres
+    out = np.full(len(found.cells), -1, np.int64)
+    for n, (p, gg) in enumerate(zip(px, g)):
+        if len(tpts):
+            d = np.linalg.norm(tpts - p, axis=1)
+            k = int(np.argmin(d))
+            step = np.linalg.norm(to_frame(found.grid.H, [centres[n] + (1, 0)]) - p)
+            if d[k] <= 0.3 * step:
+                out[n] = CLASSES.index(names[keys[k]] if names[keys[k]] != EMPTY else EMPTY)
+                continue
+            if d[k] <= 0.7 * step:
+                out[n] = CLASSES.index("off")
+                continue
+        f = np.floor(gg).astype(int)
+        off = gg - f - 0.5
+        if tuple(f) not in names and np.abs(off).max() <= 0.3:
+            out[n] = CLASSES.index("none")
+    return out
+
+
+def render(args) -> None:
+    from companion.sim.crate_layouts import random_layout
+    from companion.sim.crate_looks import CrateLook
+    from companion.sim.crate_render import CrateRenderer
+    from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibrationError, calibrate_crates
+    from companion.vision.crate_net import CLASSES
+    from companion.vision.crates import CrateReader
+
+    lo, hi = (int(v) for v in args.seeds.split(":"))
+    if hi > EVAL_SEEDS_FROM and args.family == "eval":
+        raise SystemExit("evaluation seeds are only scored (benchmarks/crates.py), never learned from")
+    P, F, Y, S = [], [], [], []
+    stats = {"looks": 0, "cal_failed": 0, "frames": 0, "no_grid": 0, "cells": 0, "between": 0}
+    t0 = time.time()
+    for seed in range(lo, hi):
+        if args.budget and time.time() - t0 > args.budget:
+            break
+        look = CrateLook.from_seed(seed, args.family)
+        r = CrateRenderer(look)
+        rng = np.random.default_rng([seed, 31])
+        stats["looks"] += 1
+        photo, _ = r.render(CALIBRATION_LAYOUT, rng)
+        try:
+            cal = calibrate_crates(photo)
+        except CrateCalibrationError:
+            stats["cal_failed"] += 1
+            continue
+        reader = CrateReader(cal, model=None)
+        for _ in range(args.frames):
+            frame, truth = r.render(random_layout(rng), rng)
+            stats["frames"] += 1
+            found = reader.locate(frame)
+            if found is None:
+                stats["no_grid"] += 1
+                continue
+            y = label_cells(found, truth)
+            stats["cells"] += len(y)
+            stats["between"] += int((y == len(CLASSES) - 1).sum())
+            keep = y >= 0
+            P.append(found.patches[keep].astype(np.float16))
+            F.append(found.feats[keep])
+            Y.append(y[keep])
+            S.append(np.full(int(keep.sum()), seed))
+        if stats["looks"] % 10 == 0:
+            print(f"{args.family} seed {seed}: {stats} {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
+    np.savez_compressed(args.out, patches=np.concatenate(P), feats=np.concatenate(F), labels=np.concatenate(Y),
+                        seeds=np.concatenate(S), family=args.family)
+    print(f"{args.family}: {stats}, {sum(len(y) for y in Y)} patches, {time.time() - t0:.0f} s -> {args.out}",
+          file=sys.stderr)
+
+
+def train(args) -> None:
+    import torch
+    from torch import nn
+
+    from companion.vision.crate_net import CHANNELS, CLASSES, HIDDEN, flat_size, save
+    from companion.vision.crate_patches import FEATURES
+
+    torch.set_num_threads(1)
+    data = [np.load(p) for p in args.data]
+    fams = [str(d["family"]) for d in data]
+    tune = [i for i, f in enumerate(fams) if f == args.tune_on]
+    # the tuning family's last quarter of looks is held out: the bars are set on it
+    Ptr, Ftr, Ytr, Pho, Fho, Yho = [], [], [], [], [], []
+    for i, d in enumerate(data):
+        p, f, y, s = d["patches"], d["feats"], d["labels"], d["seeds"]
+        if i in tune:
+            cut = np.quantile(np.unique(s), 0.75)
+            ho = s > cut
+            Pho.append(p[ho]); Fho.append(f[ho]); Yho.append(y[ho])
+            p, f, y = p[~ho], f[~ho], y[~ho]
+        Ptr.append(p); Ftr.append(f); Ytr.append(y)
+    P = torch.tensor(np.concatenate(Ptr).astype(np.float32)).permute(0, 3, 1, 2).contiguous()
+    Fe = np.concatenate(Ftr).astype(np.float32)
+    Y = torch.tensor(np.concatenate(Ytr))
+    mean, std = Fe.mean(0), Fe.std(0) + 1e-3
+    Fz = torch.tensor((Fe - mean) / std)
+    print(f"train {len(Y)} patches; classes {np.bincount(Y.numpy(), minlength=len(CLASSES)).tolist()}", file=sys.stderr)
+
+    c1, c2, c3 = CHANNELS
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c1, self.c2, self.c3 = nn.Conv2d(3, c1, 3), nn.Conv2d(c1, c2, 3), nn.Conv2d(c2, c3, 3)
+            self.f1, self.f2 = nn.Linear(flat_size() + len(FEATURES), HIDDEN), nn.Linear(HIDDEN, len(CLASSES))
+            self.drop = nn.Dropout(0.2)
+
+        def forward(self, x, f):
+            x = nn.functional.max_pool2d(torch.relu(self.c1(x)), 2)
+            x = nn.functional.max_pool2d(torch.relu(self.c2(x)), 2)
+            x = torch.relu(self.c3(x)).flatten(1)
+            h = torch.relu(self.f1(torch.cat([x, f], 1)))
+            return self.f2(self.drop(h))
+
+    net = Net()
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    n = len(Y)
+    steps = args.epochs * (n // args.batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps))
+    gen = torch.Generator().manual_seed(0)
+    t0 = time.time()
+    step = 0
+    for epoch in range(args.epochs):
+        net.train()
+        perm = torch.randperm(n, generator=gen)
+        total = 0.0
+        for b in range(n // args.batch):
+            idx = perm[b * args.batch:(b + 1) * args.batch]
+            x, f, y = P[idx], Fz[idx], Y[idx]
+            x = augment(x, gen)
+            loss = nn.functional.cross_entropy(net(x, f), y, label_smoothing=0.02)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            step += 1
+            total += float(loss)
+        print(f"epoch {epoch}: loss {total / max(1, n // args.batch):.4f} {time.time() - t0:.0f} s", file=sys.stderr,
+              flush=True)
+        if args.budget and time.time() - t0 > args.budget:
+            break
+    net.eval()
+    w = {"c1w": net.c1.weight, "c1b": net.c1.bias, "c2w": net.c2.weight, "c2b": net.c2.bias,
+         "c3w": net.c3.weight, "c3b": net.c3.bias, "f1w": net.f1.weight, "f1b": net.f1.bias,
+         "f2w": net.f2.weight, "f2b": net.f2.bias}
+    weights = {k: v.detach().numpy() for k, v in w.items()}
+    weights.update(mean=mean, std=std)
+    settings = {"classes": list(CLASSES), "features": list(FEATURES), "temperature": 1.0}
+    if Yho:
+        settings.update(bars(net, Pho, Fho, Yho, mean, std, CLASSES))
+    settings["trained"] = {"patches": int(n), "epochs": args.epochs, "data": [Path(p).name for p in args.data]}
+    save(settings, weights)
+    print(f"wrote the crate model: {settings}", file=sys.stderr)
+
+
+def augment(x, gen):
+    """Mirror across the lean (a mirrored crate is as real), a shift of a pixel or two (the
+    grid is found to a tenth of a pitch), and the white reference a little off."""
+    import torch
+    n = len(x)
+    flip = torch.rand(n, generator=gen) < 0.5
+    x = torch.where(flip[:, None, None, None], x.flip(3), x)
+    dx, dy = (int(v) for v in torch.randint(-1, 2, (2,), generator=gen))
+    x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+    x = x + (torch.randn(n, 3, 1, 1, generator=gen) * 0.05 + torch.randn(n, 1, 1, 1, generator=gen) * 0.08)
+    return x.clamp(-3.0, 1.0)
+
+
+def bars(net, Pho, Fho, Yho, mean, std, classes) -> dict:
+    """The least bars of a sure reading (a drink, empty, none) under which no held-out field
+    would have been read wrong and sure, with a margin."""
+    import torch
+    P = torch.tensor(np.concatenate(Pho).astype(np.float32)).permute(0, 3, 1, 2)
+    F = torch.tensor((np.concatenate(Fho) - mean) / std, dtype=torch.float32)
+    Y = np.concatenate(Yho)
+    with torch.no_grad():
+        prob = torch.softmax(torch.cat([net(P[s:s + 512], F[s:s + 512]) for s in range(0, len(Y), 512)]), 1).numpy()
+    pred, top = prob.argmax(1), prob.max(1)
+    wrong = pred != Y
+    out = {}
+    off = len(classes) - 1
+    prob = prob[:, :off]                      # as the reader does: "off" is never a name
+    pred, top = prob.argmax(1), prob.max(1)
+    wrong = pred != Y
+    for key, sel in (("sure_none", pred == 0), ("sure_empty", pred == 1), ("sure", pred >= 2)):
+        worst = float(top[sel & wrong].max()) if (sel & wrong).any() else 0.5
+        bar = min(0.9999, max(0.6, worst + (1 - worst) * 0.5))
+        out[key] = round(bar, 6)
+        print(f"{key}: {int((sel & wrong).sum())} wrong of {int(sel.sum())}; worst wrong at {worst:.5f} -> bar "
+              f"{bar:.5f}; unsure there {(top[sel] < bar).mean() * 100:.2f} %", file=sys.stderr)
+    print(f"held out: {len(Y)} fields, {wrong.mean() * 100:.2f} % wrong", file=sys.stderr)
+    return out
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("render")
+    r.add_argument("--family", default="varied", choices=["dev", "varied"])
+    r.add_argument("--seeds", default="0:100")
+    r.add_argument("--frames", type=int, default=6)
+    r.add_argument("--budget", type=float, default=0, help="stop after this many seconds")
+    r.add_argument("--out", type=Path, required=True)
+    r.set_defaults(func=render)
+    t = sub.add_parser("train")
+    t.add_argument("data", nargs="+")
+    t.add_argument("--tune-on", default="dev")
+    t.add_argument("--epochs", type=int, default=12)
+    t.add_argument("--batch", type=int, default=128)
+    t.add_argument("--budget", type=float, default=0)
+    t.set_defaults(func=train)
+    args = ap.parse_args(argv)
+    args.func(args)
+
+
+if __name__ == "__main__":
+    main()
