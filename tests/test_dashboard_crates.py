@@ -121,7 +121,7 @@ def test_grape_soda_played_to_the_end_by_the_crates_and_a_yuzu_crate_turned(crat
     view = call(base, "GET", f"/api/games/{gid}/view")
     assert view["over"] and view["state"]["winners"] == [1], crates_of(base, gid)
     assert view["state"]["players"][1]["taken"] == ["purple-short_can"]
-    moves = [r for r in call(base, "GET", f"/api/games/{gid}/log", raw=True).splitlines()[1:]]
+    moves = [r for r in call(base, "GET", f"/api/games/{gid}/log.jsonl", raw=True).splitlines()[1:]]
     assert len(moves) == 7 and all('"by": "crates"' in m for m in moves)
     assert '"confirmed": "auto"' in moves[-1] and '"confirmed": "table"' in moves[0]
 
