@@ -187,6 +187,10 @@ class CrateDevice(CameraDevice):
             from ..vision.crates import CrateReader as make
         self.calibration = calibration
         self.reader = make(calibration)
+        # A new calibration may find the crates' grid another way round: each game learns it again.
+        for session in list(self.tables.sessions.values()):
+            if session.crate_watch is not None:
+                session.crate_watch.quarters = None
 
     def _calibrated(self) -> Any:
         path = self.calibration_path
