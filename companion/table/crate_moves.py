@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping
 
 from ..crate_fields import EMPTY, CrateLayout, Pos, normalized
-from ..rules.engine import IllegalMove, Move
-from .board_moves import Explained, _key, acting_moves
+from ..rules.engine import Move
+from .board_moves import Budget, Explained, acting_moves, state_key
 
 MAX_DEPTH = 2          # moves in one explanation at most (a crate and a drink)
 MAX_EXPANDED = 12      # states whose moves are listed, at most
@@ -161,35 +161,25 @@ def explain(game: Any, state: Any, seen: Mapping[Pos, str], unsure: Iterable[Pos
     drinks = new_drinks(game_fields(game, state), seen)
     start = _Node(target.distance(game_fields(game, state)), 0, 0, state, ())
     heap, order = [start], 1
-    visited = {_key(state)}
+    visited = {state_key(state)}
     found: list[tuple[Move, ...]] = []
     outcomes: set[str] = set()
     shortest: int | None = None
     near: int | None = None            # the distance of the state the first explanation came from
-    expanded = tried = 0
-    bounded = False
+    expanded = 0
+    budget = Budget(max_tried)
     while heap:
         node = heapq.heappop(heap)
         if shortest is not None and (node.depth >= shortest or node.distance > near):
             continue  # longer than an explanation found, or much further from the crates seen
         if node.depth >= max_depth:
             continue
-        if expanded >= max_expanded or tried >= max_tried:
-            bounded = True
+        if expanded >= max_expanded or budget.spent:
+            budget.bounded = True
             break
         expanded += 1
-        for move in with_drinks(acting_moves(game, node.state, may), drinks):
-            if tried >= max_tried:
-                bounded = True
-                break
-            tried += 1
-            try:
-                after, _events = game.apply(node.state, move)
-            except IllegalMove:
-                continue
-            key = _key(after)
-            if key in visited:
-                continue
+        for move, after, key in budget.tries(game, node.state, with_drinks(acting_moves(game, node.state, may), drinks),
+                                             visited):
             visited.add(key)
             there = game_fields(game, after)
             path = node.moves + (move,)
@@ -208,7 +198,7 @@ def explain(game: Any, state: Any, seen: Mapping[Pos, str], unsure: Iterable[Pos
                 continue  # further from the crates read than the game is: no explanation goes that way
             heapq.heappush(heap, _Node(d, len(path), order, after, path))
             order += 1
-    return Explained(tuple(found), bounded, expanded, tried)
+    return Explained(tuple(found), budget.bounded, expanded, budget.tried)
 
 
 def _outcome(game: Any, state: Any) -> str:
