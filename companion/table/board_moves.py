@@ -110,7 +110,9 @@ class Budget:
 
 
 @dataclass(order=True)
-class _Node:
+class Node:
+    """A state a search reached, ordered best first: fewest differences left, fewest moves, found first."""
+
     distance: int
     depth: int
     order: int
@@ -140,7 +142,7 @@ def explain(game: Any, state: Any, board: Pieces, unsure: Iterable[str] = (),
     def distance(s: Any) -> int:
         return len(differences(expected(s), board, unsure))
 
-    start = _Node(distance(state), 0, 0, state, ())
+    start = Node(distance(state), 0, 0, state, ())
     heap, order = [start], 1
     seen = {state_key(state)}
     found: list[tuple[Move, ...]] = []
@@ -176,12 +178,12 @@ def explain(game: Any, state: Any, board: Pieces, unsure: Iterable[str] = (),
                 continue
             if d > node.distance:
                 continue  # it takes the board further from the one read: no explanation goes that way
-            heapq.heappush(heap, _Node(d, len(path), order, after, path))
+            heapq.heappush(heap, Node(d, len(path), order, after, path))
             order += 1
         if len(steps) <= STEP_CHOICES:
             for move, after, key in steps:
                 seen.add(key)
-                heapq.heappush(heap, _Node(node.distance, node.depth + 1, order, after, node.moves + (move,)))
+                heapq.heappush(heap, Node(node.distance, node.depth + 1, order, after, node.moves + (move,)))
                 order += 1
     return Explained(tuple(found), budget.bounded, expanded, budget.tried)
 

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import heapq
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
 from ..crate_fields import EMPTY, CrateLayout, Pos, normalized
 from ..rules.engine import Move
-from .board_moves import Budget, Explained, acting_moves, state_key
+from .board_moves import Budget, Explained, Node, acting_moves, state_key
 
 MAX_DEPTH = 2          # moves in one explanation at most (a crate and a drink)
 MAX_EXPANDED = 12      # states whose moves are listed, at most
@@ -112,15 +112,6 @@ def _mismatches(game: Mapping[Pos, str], seen: Mapping[Pos, tuple[str, bool]], d
     return d + len(game) - covered
 
 
-@dataclass(order=True)
-class _Node:
-    distance: int
-    depth: int
-    order: int
-    state: Any = field(compare=False)
-    moves: tuple[Move, ...] = field(compare=False)
-
-
 def new_drinks(game: Mapping[Pos, str], seen: Mapping[Pos, str]) -> list[str]:
     """The drinks the crates show more of than the game has (in id order): the ones put in."""
     counts: dict[str, int] = {}
@@ -159,7 +150,7 @@ def explain(game: Any, state: Any, seen: Mapping[Pos, str], unsure: Iterable[Pos
     Crates equal to the game's already are explained by no move: compare them first."""
     target = Seen.of(seen, unsure, quarters)
     drinks = new_drinks(game_fields(game, state), seen)
-    start = _Node(target.distance(game_fields(game, state)), 0, 0, state, ())
+    start = Node(target.distance(game_fields(game, state)), 0, 0, state, ())
     heap, order = [start], 1
     visited = {state_key(state)}
     found: list[tuple[Move, ...]] = []
@@ -196,7 +187,7 @@ def explain(game: Any, state: Any, seen: Mapping[Pos, str], unsure: Iterable[Pos
             d = target.distance(there)
             if d > start.distance:
                 continue  # further from the crates read than the game is: no explanation goes that way
-            heapq.heappush(heap, _Node(d, len(path), order, after, path))
+            heapq.heappush(heap, Node(d, len(path), order, after, path))
             order += 1
     return Explained(tuple(found), budget.bounded, expanded, budget.tried)
 
