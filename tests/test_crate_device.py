@@ -99,3 +99,29 @@ def test_a_camera_that_cannot_be_opened_is_a_problem_not_a_crash(store, tmp_path
         assert session.view(None)["crate_camera"]["problem"]["code"] == "camera_error"
     finally:
         device.stop()
+
+
+def test_a_real_camera_reads_with_the_hosts_calibration_once_a_good_one_is_written(store, tmp_path):
+    import cv2
+
+    from companion.sim.crate_camera import SimCrateCamera
+    from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, calibrate_crates
+
+    camera = SimCrateCamera(seed=1)   # a photo of the crates as a real camera's source (an image file)
+    photo = tmp_path / "crates.png"
+    cv2.imwrite(str(photo), camera.read())
+    (tmp_path / "crate-calibration.json").write_text("{not json", encoding="utf-8")
+    tables = Tables(store, automation=SIM_TABLE)
+    device = CrateDevice(tables, str(photo), data_dir=tmp_path, fps=8.0)
+    tables.use_crate_camera(device)
+    device.start()
+    try:
+        session = tables.create("grape_soda", ["Aki", "Ben"], seed=1)
+        until("the refusal shown", lambda: session.crate_watch.to_json()["state"] == "problem")
+        problem = session.crate_watch.to_json()["problem"]
+        assert problem["code"] == "calibrate" and "refused" in problem["params"]["detail"]
+        calibrate_crates(camera.calibration_photo(CALIBRATION_LAYOUT)).save(tmp_path / "crate-calibration.json")
+        until("the crates read", lambda: device.status()["calibrated"] and device.read_frames > 0)
+        assert session.crate_watch.to_json()["problem"] is None
+    finally:
+        device.stop()

@@ -114,7 +114,10 @@ class CrateDevice(CameraDevice):
         super().__init__(tables, spec, open_camera, data_dir, follow_s, fps)
         self.make_reader, self.calibrate = make_reader, calibrate
         self.calibration: Any = None
-        self._refused: str | None = None   # why the calibration was refused (not tried again until reloaded)
+        # why the calibration was refused, and the calibration file's time then: not tried again
+        # until it is reloaded or the file is written anew
+        self._refused: str | None = None
+        self._refused_file: float | None = None
 
     # --- the simulated players' hands -----------------------------------------------------------
 
@@ -169,13 +172,14 @@ class CrateDevice(CameraDevice):
     def build_reader(self, frame: np.ndarray) -> None:
         """The reader, from the host's calibration or (simulated) the simulated calibration crate.
         A calibration refused (its words say what to do) is not tried again until it is saved anew."""
-        if self._refused is not None:
+        if self._refused is not None and self._refused_file == self._file_time():
             self.uncalibrated = self._refused
             return
         try:
             calibration = self._calibrated() or self._simulated_calibration()
         except ValueError as exc:   # CrateCalibrationError: a photo without the crate, a broken file
             self.uncalibrated = self._refused = f"the crate camera's calibration is refused: {exc}"
+            self._refused_file = self._file_time()
             log.warning("crate camera: %s", self._refused)
             return
         if calibration is None:
@@ -191,6 +195,12 @@ class CrateDevice(CameraDevice):
         for session in list(self.tables.sessions.values()):
             if session.crate_watch is not None:
                 session.crate_watch.quarters = None
+
+    def _file_time(self) -> float | None:
+        try:
+            return self.calibration_path.stat().st_mtime if self.calibration_path is not None else None
+        except OSError:
+            return None
 
     def _calibrated(self) -> Any:
         path = self.calibration_path
