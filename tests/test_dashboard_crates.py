@@ -5,7 +5,7 @@ The real `companion serve --crate-camera sim:1` in a process of its own: the sim
 renders the crates, the crate reader (vision/crates.py) reads every frame from the calibration it
 made of the simulated calibration crate, the table settles the readings and proposes moves. The
 test is the hands at the table (POST /api/sim/crates: a drink put in or taken out, a crate moved)
-and the people, who confirm on the host's tablet what the crates show.
+and the people, who confirm what the crates show on the host's tablet (Ben: on his phone).
 
 GRAPE SODA with ``win_counts`` (1, ...): the first drink taken wins, so that the game ends after
 four turns (a drink each, a step next to the other's, the jump that takes it) instead of the
@@ -28,6 +28,7 @@ pytestmark = pytest.mark.browser
 
 REPLY_MS = 30_000   # crates read and settled, a move proposed: a few seconds (far more on a busy machine)
 TABLE_SIZE = {"width": 1280, "height": 800}
+PHONE_SIZE = {"width": 390, "height": 844}
 ASKED = "[data-testid=crates-proposal], [data-testid=crates-question]"
 
 
@@ -98,10 +99,12 @@ def test_grape_soda_played_to_the_end_by_the_crates_and_a_yuzu_crate_turned(crat
         [{"kind": "put", "field": "1,1", "drink": "purple-short_can"}, {"kind": "move", "crate": 5, "x": 6, "y": 0}])
     assert first["candidates"], "the empty square turned half round looks the same: a question"
     wait_for(page, base, gid, "[data-testid=crates-matches]", "the crates never matched Aki's turn")
-    # Ben: the crate first, then the drink (each settles and is proposed on its own)
-    confirm(page, base, gid, [{"kind": "move_crate", "player": 1, "args": {"crate": 5, "x": 4, "y": 3}}],
+    # Ben, on his phone: the crate first, then the drink (each settles and is proposed on its own)
+    phone = browser.new_page(host=False, viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
+    phone.goto(created["players"][1]["url"])
+    confirm(phone, base, gid, [{"kind": "move_crate", "player": 1, "args": {"crate": 5, "x": 4, "y": 3}}],
             [{"kind": "move", "crate": 5, "x": 4, "y": 3}])
-    confirm(page, base, gid, [{"kind": "place", "player": 1, "args": {"drink": "red-tall_can", "x": 3, "y": 1}}],
+    confirm(phone, base, gid, [{"kind": "place", "player": 1, "args": {"drink": "red-tall_can", "x": 3, "y": 1}}],
             [{"kind": "put", "field": "3,1", "drink": "red-tall_can"}])
     # Aki steps next to Ben's can (and moves the crate back)
     confirm(page, base, gid, [
@@ -124,6 +127,7 @@ def test_grape_soda_played_to_the_end_by_the_crates_and_a_yuzu_crate_turned(crat
     moves = [r for r in call(base, "GET", f"/api/games/{gid}/log.jsonl", raw=True).splitlines()[1:]]
     assert len(moves) == 7 and all('"by": "crates"' in m for m in moves)
     assert '"confirmed": "auto"' in moves[-1] and '"confirmed": "table"' in moves[0]
+    assert '"confirmed": "seat 1"' in moves[2] and '"confirmed": "seat 1"' in moves[3]
 
     # YUZU: the crates start sorted by shape; the hands copy the new game's crates, then turn one
     yuzu = call(base, "POST", "/api/games", {"game": "yuzu", "names": ["Aki", "Ben"], "simulated": True, "seed": 1})
