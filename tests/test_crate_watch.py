@@ -107,6 +107,25 @@ def test_a_change_no_move_explains_and_a_field_read_with_doubt():
     assert explain(GRAPE, s, placed, unsure=[(0, 0)], quarters=0).verdict == "one"
 
 
+def test_a_turned_yuzu_crate_and_a_chain_of_exploding_cans_are_one_move_each():
+    yuzu = GAMES["yuzu"]
+    s = yuzu.setup({"names": ["A", "B"]})
+    turn = Move("move_crate", 0, {"crate": 5, "x": 4, "y": 3, "quarters": 2})
+    found = explain(yuzu, s, turned(game_fields(yuzu, after(yuzu, s, turn)), TURN))   # sorted crates: one way round
+    assert found.verdict == "one" and found.explanations[0] == (turn,)
+    cans = GAMES["exploding_cans"]
+    s = after(cans, cans.setup({"names": ["A", "B"]}),
+              Move("place", 0, {"drink": "black-short_can", "row": 2, "col": 2}),
+              Move("place", 1, {"drink": "white-tall_can", "row": 3, "col": 3}),
+              Move("place", 0, {"drink": "black-tallest_bottle", "row": 0, "col": 5}),
+              Move("place", 1, {"drink": "white-stubby_can", "row": 4, "col": 4}))
+    boom = Move("explode", 0, {"row": 2, "col": 2})
+    gone = game_fields(cans, after(cans, s, boom))
+    assert sum(v != "empty" for v in gone.values()) == 1   # the tall can went off too, and took the stubby can
+    found = explain(cans, s, gone, quarters=0)
+    assert found.verdict == "one" and found.explanations[0] == (boom,)
+
+
 # --- the watch ----------------------------------------------------------------------------------
 
 def test_a_placed_drink_becomes_a_question_then_the_turn_is_known_and_moves_are_proposals(store):
