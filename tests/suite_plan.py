@@ -34,6 +34,7 @@ KINDS = {  # module name prefix -> kind
     "test_slow_clients": "device",
     "test_api_schema": "device",
     "test_board_calibrate": "vision",
+    "test_crate_reader": "vision",      # rendered crates read by the crate reader
     "test_metro_osaka_data": "device",  # runs build_osaka.py in a subprocess
 }
 
@@ -66,6 +67,7 @@ TYPICAL_SECONDS = {
     "test_board_device": 7.0, "test_board_watch": 1.0, "test_metro_osaka_data": 2.5,
     "test_dashboard_table_cards": 4.0, "test_table_cards": 1.0,
     "test_dashboard_metro_variants": 18.0,
+    "test_crate_reader": 8.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.

@@ -50,7 +50,7 @@ MIN_CRATE_SHARE = 0.002     # the crate covers at least this share of the photo
 MAX_PHOTO_BYTES = 25_000_000
 MAX_SIDE = 8000
 DEFAULT_FOCAL = 0.95        # x the photo's width (a webcam's ~55 degrees across), unless the photo tells
-FOCALS = (0.55, 0.7, 0.85, 1.0, 1.2)   # x the width: the focal lengths tried (~45-85 degrees across)
+FOCALS = (0.55, 0.7, 0.85, 1.0, 1.2, 1.45, 1.8)   # x the width: the focal lengths tried (~30-85 degrees across)
 
 Number = Annotated[float, Field(ge=-1e9, le=1e9, allow_inf_nan=False)]
 
@@ -270,9 +270,12 @@ def can_tops(image: np.ndarray, blob: np.ndarray) -> list[tuple[np.ndarray, np.n
         n, labels, stats, centroids = cv2.connectedComponentsWithStats(cores, connectivity=8)
         order = 1 + np.argsort(stats[1:, cv2.CC_STAT_AREA])[::-1]
         found = []
-        for lab_i in order[:6]:
-            if stats[lab_i, cv2.CC_STAT_AREA] < 0.004 * side * side:
+        for lab_i in order:
+            if len(found) == 6 or stats[lab_i, cv2.CC_STAT_AREA] < 0.004 * side * side:
                 break
+            # a can's middle lies over the crate (a thing beside it on the table does not)
+            if cv2.pointPolygonTest(hull, tuple(float(v) for v in centroids[lab_i]), True) < -0.35 * side:
+                continue
             px = image[labels == lab_i]
             found.append((centroids[lab_i].astype(np.float64), np.median(px, axis=0).astype(np.float64)))
         if len(found) > len(tops):
@@ -314,7 +317,7 @@ def crate_from_tops(tops, size) -> tuple[np.ndarray, np.ndarray, np.ndarray, flo
     if best is None:
         raise CrateCalibrationError(f"the cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
     pitch = float(np.linalg.norm(to_frame(best[1], [(0.5, 0.5)]) - to_frame(best[1], [(1.5, 0.5)])))
-    if best[0] > 0.3 * pitch:
+    if best[0] > 0.4 * pitch:
         raise CrateCalibrationError(f"the cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
     return best[1], best[2], best[3], best[4]
 

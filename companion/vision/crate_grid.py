@@ -103,14 +103,20 @@ class Canvas:
     def canvas_to_frame(self) -> np.ndarray:
         return self.H @ self.canvas_to_units()
 
-    def warp(self, frame: np.ndarray, interpolation=cv2.INTER_LINEAR) -> np.ndarray:
+    def warp(self, frame: np.ndarray, interpolation=cv2.INTER_LINEAR, shrunk: dict | None = None) -> np.ndarray:
+        """The canvas's view of ``frame``; ``shrunk``: a cache of the frame averaged down (by
+        whole factors), kept by the caller across canvases of one frame."""
         M = self.canvas_to_frame()
         # a frame much finer than the canvas is averaged down first (no aliasing of thin walls)
         step = frame_px_per_unit(self.H, self.origin_mid()) / self.px
         if step >= 3.0:
             k = int(step // 1.5)
-            small = cv2.resize(frame, (max(1, frame.shape[1] // k), max(1, frame.shape[0] // k)),
-                               interpolation=cv2.INTER_AREA)
+            small = shrunk.get(k) if shrunk is not None else None
+            if small is None:
+                small = cv2.resize(frame, (max(1, frame.shape[1] // k), max(1, frame.shape[0] // k)),
+                                   interpolation=cv2.INTER_AREA)
+                if shrunk is not None:
+                    shrunk[k] = small
             sx, sy = small.shape[1] / frame.shape[1], small.shape[0] / frame.shape[0]
             M = np.diag([sx, sy, 1.0]) @ M
             frame = small
@@ -365,13 +371,14 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
     The global lattice first, then fits over ever larger windows round the crates' middle (an
     affine map near the middle, a homography over all): the phase of a wave is only known up
     to whole pitches, so each fit reaches only as far as the one before predicts well."""
+    shrunk: dict = {}
     if small is None:
-        small = yellow_map(cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4),
-                                      interpolation=cv2.INTER_AREA), plastic)
+        shrunk[4] = cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4), interpolation=cv2.INTER_AREA)
+        small = yellow_map(shrunk[4], plastic)
     canvas = canvas_round(H0, frame.shape, small)
     if canvas is None:
         return None
-    img = canvas.warp(frame)
+    img = canvas.warp(frame, shrunk=shrunk)
     y = yellow_map(img, plastic)
     weight = _region(y, canvas.px)
     lum = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32) / 255.0
@@ -385,7 +392,7 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
         c2 = canvas_round(H, frame.shape, small)
         if c2 is None:
             return None
-        y = yellow_map(c2.warp(frame), plastic)
+        y = yellow_map(c2.warp(frame, shrunk=shrunk), plastic)
         weight = _region(y, c2.px)
         # grid coordinates of canvas px x are origin + x / px: crests on whole numbers
         ax = Lattice(np.array([[1 / c2.px, 0.0], [0.0, 1 / c2.px]]),
@@ -398,7 +405,7 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
     c3 = canvas_round(H, frame.shape, small)
     if c3 is None:
         return None
-    y = yellow_map(c3.warp(frame), plastic)
+    y = yellow_map(c3.warp(frame, shrunk=shrunk), plastic)
     return Grid(H, coverage(y, c3), lat.strength)
 
 

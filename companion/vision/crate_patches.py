@@ -91,9 +91,12 @@ def field_patches(frame: np.ndarray, H: np.ndarray, cells: list, nadir: np.ndarr
     if k > 1:
         src = cv2.resize(frame, (max(1, frame.shape[1] // k), max(1, frame.shape[0] // k)), interpolation=cv2.INTER_AREA)
         Hs = np.diag([src.shape[1] / frame.shape[1], src.shape[0] / frame.shape[0], 1.0]) @ H
-    q = to_frame(Hs, pts).astype(np.float32).reshape(n * h, w, 2)
-    img = cv2.remap(src, q[..., 0], q[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    img = img.reshape(n, h, w, 3).astype(np.float32)
+    q = to_frame(Hs, pts).astype(np.float32).reshape(n, h, w, 2)
+    img = np.empty((n, h, w, 3), np.float32)
+    for s in range(0, n, 256):            # a map may not be taller than 32767 rows
+        part = q[s:s + 256].reshape(-1, w, 2)
+        img[s:s + 256] = cv2.remap(src, part[..., 0], part[..., 1], cv2.INTER_LINEAR,
+                                   borderMode=cv2.BORDER_REPLICATE).reshape(-1, h, w, 3)
     np.log(img + EPS, out=img)
     img -= np.log(np.asarray(white, np.float32) + EPS)
     np.clip(img, *CLIP, out=img)

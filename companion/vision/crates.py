@@ -11,7 +11,8 @@
 3. the camera over the rim plane (from the grid and the calibration's focal length): each
    field's lean, so that its patch (:mod:`.crate_patches`) is cut turned the same way;
 4. the field network (:mod:`.crate_net`) names each: no slot, empty, or a drink; a name whose
-   probability is under the model's bar is reported unsure (its likeliest name kept).
+   probability is under the model's bar is reported unsure (its likeliest name kept), and so
+   is the less likely of two fields read as the same drink (there is one of each).
 
 Problem codes: ``not_calibrated`` (no calibration, or one made for another picture size),
 ``no_crates`` (no lattice of crate plastic, or an unreadable frame: a bad frame never raises),
@@ -96,6 +97,9 @@ class CrateReader:
         cells = candidate_cells(grid.cells)
         if not cells:
             return None
+        if len(cells) > 2 * MAX_FIELDS:             # more than a table's crates: not cut up
+            empty = np.zeros((0,), np.float32)
+            return Located(grid, cells, empty, empty, np.zeros(2), 0.0)
         nadir, height = camera_over(grid.H, cal.focal_px, cal.image_size)
         mid = np.array([(i + 0.5, j + 0.5) for i, j in cells]).mean(axis=0)
         away = mid - nadir
@@ -139,10 +143,30 @@ class CrateReader:
             k = int(np.argmax(p[:OFF_INDEX]))        # "off": the likeliest other name, unsure
             name = CLASSES[k]
             if name == NONE:
+                if p[k] >= self.model.bar(NONE):
+                    continue
+                # maybe no slot, maybe a slot: reported as the likeliest slot's reading, unsure
+                k = 1 + int(np.argmax(p[1:OFF_INDEX]))
+                fields[c] = CLASSES[k]
+                unsure.append(c)
                 continue
             fields[c] = name
             if p[k] < self.model.bar(name):
                 unsure.append(c)
+        # each drink is there once: of two fields read as one drink, only the surer may be sure
+        best: dict = {}
+        for c, p in zip(found.cells, prob):
+            name = fields.get(c)
+            if name not in (None, EMPTY):
+                score = float(p[CLASSES.index(name)])
+                if name in best:
+                    worse = c if score < best[name][0] else best[name][1]
+                    if worse not in unsure:
+                        unsure.append(worse)
+                    if score > best[name][0]:
+                        best[name] = (score, c)
+                else:
+                    best[name] = (score, c)
         if not fields:
             return CrateReading(codes=["no_crates"])
         if len(fields) > MAX_FIELDS:
