@@ -10,6 +10,7 @@ from companion.crate_fields import CrateLayout, crate_fields
 from companion.sim.crate_camera import START, SimCrateCamera, open_crate_camera
 from companion.sim.crate_looks import CrateLook
 from companion.sim.crate_render import CrateRenderer
+from companion.sim.looks import NOMINAL_SIZE_MM
 from companion.vision.sources import FrameSource
 
 GRAPE = CrateLayout(crates=START.crates, drinks={(0, 0): "red-tall_can", (3, 2): "white-tallest_bottle",
@@ -86,7 +87,9 @@ def test_the_families_differ_in_kind():
     assert any(lk.second is not None for lk in ev) and len({lk.image_size for lk in ev}) >= 3
     assert {lk.table for lk in ev} - {lk.table for lk in dev}
     for lk in dev + ev + varied:
-        assert 13.4 <= lk.pitch_mm <= 16.6 and 10 <= lk.tilt <= 55 and lk.rim_mm > lk.floor_mm
+        assert 13.4 <= lk.pitch_mm <= 18.0 and 10 <= lk.tilt <= 55 and lk.rim_mm > lk.floor_mm
+        widest = max(NOMINAL_SIZE_MM[s][1] * lk.drink_mm(s) for s in NOMINAL_SIZE_MM)   # the crates hold the drinks
+        assert widest + 1.5 * lk.wall_mm + lk.seam_mm / 2 < lk.pitch_mm
     tilts = [lk.tilt for lk in varied]
     assert min(tilts) < 15 and max(tilts) > 50
     frame, truth = CrateRenderer(ev[0]).render(GRAPE, np.random.default_rng(2))
@@ -139,10 +142,12 @@ def test_the_camera_shows_a_new_layout_after_the_hand():
 
 
 def test_calibration_photo_and_other_sources(tmp_path):
-    cam = SimCrateCamera(seed=4)
+    cam = SimCrateCamera(seed=2)
+    assert cam.scene.loose                  # this table has things on it, cleared for the photo
     one = CrateLayout(crates=((0, 0, 0),), drinks={(0, 0): "red-stubby_can", (1, 2): "mint-tallest_bottle"})
     a = cam.calibration_photo(one)
     assert a.shape == (720, 1280, 3) and cam.calibration_truth["fields"] == one.fields()
+    assert cam.calibration_truth["loose"] == [] and not cam.calibration_truth["hand"]
     assert np.array_equal(a, cam.calibration_photo(one))
     path = tmp_path / "crates.png"
     cv2.imwrite(str(path), a)
@@ -183,3 +188,34 @@ def test_a_layout_the_crates_cannot_show_is_refused(layout, words):
     with pytest.raises(ValueError, match=words):
         cam.set(layout)
     assert cam.layout == START and not cam.status()["hand"]
+
+
+def test_crates_not_moved_stay_put_when_the_game_counts_from_a_new_corner():
+    """The top-left crate moved to the left of the bottom row: a game that counts its fields from
+    0 shifts every other crate two fields on; on the table those crates have not moved."""
+    cam = SimCrateCamera(seed=6)
+    before = cam.truth()
+    shifted = tuple((x + 2, y, t) for x, y, t in START.crates[1:]) + ((0, 3, 0),)
+    cam.set(CrateLayout(crates=shifted, drinks={}), hand_frames=0)
+    after = cam.truth()
+    assert sorted(after["fields"]) == sorted([(x, y) for x in range(4, 8) for y in range(3)]
+                                             + [(x, y) for x in range(8) for y in range(3, 6)])
+    for (x, y), c in before["centres"].items():
+        if x >= 2 or y >= 3:                  # not the moved crate's
+            assert np.abs(np.array(c) - after["centres"][(x + 2, y)]).max() < 0.01
+
+
+def test_a_bump_moves_the_grid_not_the_game():
+    cam = SimCrateCamera(seed=7)
+    cam.set(GRAPE, hand_frames=0)
+    cam.read()
+    before = cam.truth()
+    pose = cam.bump(seed=1)
+    after = cam.truth()
+    assert after["fields"] == before["fields"] == GRAPE.fields() and after["pose"] == list(pose)
+    moved = [np.hypot(*(np.array(after["centres"][f]) - before["centres"][f])) for f in before["centres"]]
+    assert min(moved) > 0.5 and max(moved) < 0.25 * 1280
+    # the drinks stand in their slots still, and the camera shows the new place
+    for d in after["drinks"]:
+        x, y = d["field"]
+        assert np.hypot(*(np.array(d["foot_px"]) - after["centres"][(x, y)])) < 0.6 * cam.renderer.px_per_mm * 15

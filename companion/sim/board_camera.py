@@ -17,9 +17,6 @@ frames.
 """
 from __future__ import annotations
 
-import functools
-import threading
-
 import numpy as np
 
 from ..board_layout import BoardLayout
@@ -27,27 +24,16 @@ from ..board_pieces import PLAYER_COLOURS, Pieces
 from ..vision.sources import FrameSource, open_source
 from .board_looks import BoardHand, BoardLook, Bump
 from .board_render import BoardRenderer, Placed
+from .still_camera import StillSceneCamera, locked
 
 SIM_BOARD_SEED = 2029          # the look of the simulated board
-STILL_COPIES = 3               # noisy copies of a still scene shown in turn
 PIECES = ("pyramid", "meeple", "train", "value", "drink")
 
 
-def _locked(method):
-    """The board camera is read by its device thread while the table or a test changes its
-    pieces: one at a time."""
-    @functools.wraps(method)
-    def run(self, *args, **kwargs):
-        with self._lock:
-            return method(self, *args, **kwargs)
-    return run
-
-
-class SimBoardCamera(FrameSource):
+class SimBoardCamera(StillSceneCamera):
     def __init__(self, seed: int = 0, look_seed: int = SIM_BOARD_SEED, family: str = "dev",
                  layout: BoardLayout | None = None, pieces: Pieces | None = None):
         super().__init__(f"sim-board:{seed}")
-        self._lock = threading.RLock()
         self.layout = layout or BoardLayout.default()
         self.look = BoardLook.from_seed(look_seed, family)
         self.renderer = BoardRenderer(self.layout, self.look)
@@ -57,18 +43,14 @@ class SimBoardCamera(FrameSource):
         self.loose: list[Placed] = []          # pieces knocked off the board, lying on the table
         self.bump: Bump | None = None
         self.hidden: tuple[int, ...] = ()
-        self.resting_hand: BoardHand | None = None     # a hand that stays over the board
         self._covers: list[Placed] = []
-        self.script: list[tuple[list[Placed], BoardHand]] = []   # hand frames still to show
-        self._still: list[np.ndarray] = []
-        self._clean: np.ndarray | None = None
         w, h = self.look.image_size
         self._granted = {"width": w, "height": h, "simulated": True}
         self._set("ok")
 
     # --- what stands on the board -------------------------------------------------------------
 
-    @_locked
+    @locked
     def set(self, pieces: Pieces, hand_frames: int = 4) -> None:
         """The board now holds ``pieces``: a hand passes over it for ``hand_frames`` frames
         (reaching to the first piece that changed), then the new pieces show."""
@@ -90,13 +72,13 @@ class SimBoardCamera(FrameSource):
                                    hand.height, hand.skin, hand.sleeve, hand.sleeve_share, hand.spread)
             self.script.append((before if i < n / 2 else after, frame_hand))
 
-    @_locked
+    @locked
     def change(self, changes: list[dict], hand_frames: int = 4) -> None:
         """Change pieces one by one: each ``{"piece": "pyramid"|"meeple"|"train"|"value", "key":
         station id | colour | line letter, "to": colour | place | stop index | yen | None}``."""
         self.set(apply_changes(self.pieces, changes, self.layout), hand_frames)
 
-    @_locked
+    @locked
     def knock(self, seed: int | None = None) -> list[dict]:
         """Someone knocks the board: it turns and moves a little on the table and one to three
         pieces end up elsewhere. Returns what changed: ``{"piece", "key", "from", "to"}`` (a
@@ -124,14 +106,14 @@ class SimBoardCamera(FrameSource):
         self._changed()
         return picked
 
-    @_locked
+    @locked
     def hide_markers(self, marker_ids=()) -> None:
         """Cover these markers (a cup or a card on each); () uncovers them all."""
         self.hidden = tuple(int(m) for m in marker_ids if int(m) in self.layout.marker_ids)
         self._covers = self.renderer.covers(self.hidden, np.random.default_rng([len(self.hidden), 9102]))
         self._changed()
 
-    @_locked
+    @locked
     def rest_hand(self, at: tuple[float, float] | None = None) -> None:
         """A hand stays over the board at ``at`` (board mm; None: somewhere on it) until
         :meth:`lift_hand`: a player thinking with a hand on the board, or one that never leaves."""
@@ -142,43 +124,27 @@ class SimBoardCamera(FrameSource):
         self.resting_hand = hand
         self._changed()
 
-    @_locked
-    def lift_hand(self) -> None:
-        self.resting_hand = None
-        self._changed()
-
-    def _changed(self) -> None:
-        self._clean, self._still = None, []
-
     # --- frames -------------------------------------------------------------------------------
 
-    @_locked
-    def read(self) -> np.ndarray:
-        self.frames += 1
-        if self.script:
-            placed, hand = self.script.pop(0)
-            img, _ = self.renderer.clean(self.pieces, placed, hand, self.bump, extra=self.loose, covers=self._covers,
-                                         gain=self.renderer.exposure(self.rng) * 0.97)   # the hand darkens the view
-            return self.renderer.sensor(img, self.rng)
-        if len(self._still) < STILL_COPIES:
-            if self._clean is None:
-                self._clean, _ = self.renderer.clean(self.pieces, self.placed, self.resting_hand, self.bump,
-                                                     extra=self.loose, covers=self._covers,
-                                                     gain=self.renderer.exposure(self.rng))
-            self._still.append(self.renderer.sensor(self._clean, self.rng))
-            if len(self._still) == STILL_COPIES:
-                self._clean = None                     # the copies are all that is needed now
-            return self._still[-1].copy()
-        return self._still[self.frames % STILL_COPIES].copy()
+    def _script_frame(self, entry) -> np.ndarray:
+        placed, hand = entry
+        img, _ = self.renderer.clean(self.pieces, placed, hand, self.bump, extra=self.loose, covers=self._covers,
+                                     gain=self.renderer.exposure(self.rng) * 0.97)   # the hand darkens the view
+        return img
 
-    @_locked
+    def _still_frame(self) -> np.ndarray:
+        img, _ = self.renderer.clean(self.pieces, self.placed, self.resting_hand, self.bump, extra=self.loose,
+                                     covers=self._covers, gain=self.renderer.exposure(self.rng))
+        return img
+
+    @locked
     def empty_frame(self) -> np.ndarray:
         """The board with nothing on it, no hand, nothing covered, in the same look and pose:
         the reader's reference."""
         img, _ = self.renderer.clean(Pieces(), [], None, self.bump, covers=[])
         return self.renderer.sensor(img, np.random.default_rng([self.look.seed, 9103]))
 
-    @_locked
+    @locked
     def truth(self) -> dict:
         """The still scene's truth (as :meth:`BoardRenderer.render` gives it)."""
         hand_mask = None
@@ -187,7 +153,7 @@ class SimBoardCamera(FrameSource):
         return self.renderer.truth(self.pieces, self.placed, self.hidden, hand_mask, self.resting_hand, self.bump,
                                    self.loose)
 
-    @_locked
+    @locked
     def status(self) -> dict:
         s = super().status()
         s["pieces"] = self.pieces.model_dump(mode="json")

@@ -108,11 +108,7 @@ class BoardLook:
 
     @classmethod
     def from_seed(cls, seed: int, family: str = "dev") -> "BoardLook":
-        if family not in FAMILY_STREAMS:
-            raise ValueError(f"no family {family!r}: one of {', '.join(FAMILY_STREAMS)}")
-        if not 0 <= int(seed) < 2 ** 31:
-            raise ValueError(f"a look's seed is 0 to 2^31-1, not {seed}")
-        rng = np.random.default_rng([int(seed), FAMILY_STREAMS[family]])
+        rng = family_rng(seed, family, FAMILY_STREAMS)
         look = {"dev": _dev, "eval": _eval, "varied": _varied}[family](int(seed), rng)
         hue, gain, jitter, size = DRINK_SPREAD[family]
         drng = np.random.default_rng([int(seed), FAMILY_STREAMS[family], DRINK_STREAM])
@@ -133,6 +129,29 @@ class BoardLook:
         return {"seed": self.seed, "family": self.family, "size": list(self.image_size), "tilt": round(self.tilt, 1),
                 "distortion": round(self.distortion, 4), "gloss": round(self.gloss, 3), "table": self.table,
                 "lamp": self.lamp.kind, "material": self.material, "jpeg": self.jpeg}
+
+
+def family_rng(seed: int, family: str, streams: dict[str, int]) -> np.random.Generator:
+    """The generator a look of ``family`` (one of ``streams``: family -> its stream) draws its
+    values from; a family or seed out of range raises ValueError."""
+    if family not in streams:
+        raise ValueError(f"no family {family!r}: one of {', '.join(streams)}")
+    if not 0 <= int(seed) < 2 ** 31:
+        raise ValueError(f"a look's seed is 0 to 2^31-1, not {seed}")
+    return np.random.default_rng([int(seed), streams[family]])
+
+
+def eval_table(rng: np.random.Generator) -> tuple[str, tuple[int, int, int]]:
+    """An evaluation look's table: green or blue cloth, pale stone, dark wood or pale laminate,
+    and its colour (sRGB)."""
+    table = ["cloth", "stone", "wood", "laminate"][int(rng.integers(0, 4))]
+    table_srgb = {
+        "cloth": (int(rng.uniform(30, 80)), int(rng.uniform(60, 120)), int(rng.uniform(50, 110))),
+        "stone": tuple(int(v) for v in np.clip(rng.uniform(150, 215) + rng.normal(0, 6, 3), 0, 255)),
+        "wood": (int(rng.uniform(70, 110)), int(rng.uniform(45, 70)), int(rng.uniform(28, 45))),
+        "laminate": tuple(int(v) for v in np.clip(rng.uniform(180, 230) + rng.normal(0, 4, 3), 0, 255)),
+    }[table]
+    return table, table_srgb
 
 
 def _player_colours(rng, hue_shift: float, gain: tuple[float, float], jitter: float) -> dict:
@@ -176,13 +195,7 @@ def _dev(seed: int, rng: np.random.Generator) -> BoardLook:
 
 def _eval(seed: int, rng: np.random.Generator) -> BoardLook:
     paper = (int(rng.uniform(225, 252)), int(rng.uniform(222, 250)), int(rng.uniform(205, 250)))
-    table = ["cloth", "stone", "wood", "laminate"][int(rng.integers(0, 4))]
-    table_srgb = {
-        "cloth": (int(rng.uniform(30, 80)), int(rng.uniform(60, 120)), int(rng.uniform(50, 110))),
-        "stone": tuple(int(v) for v in np.clip(rng.uniform(150, 215) + rng.normal(0, 6, 3), 0, 255)),
-        "wood": (int(rng.uniform(70, 110)), int(rng.uniform(45, 70)), int(rng.uniform(28, 45))),
-        "laminate": tuple(int(v) for v in np.clip(rng.uniform(180, 230) + rng.normal(0, 4, 3), 0, 255)),
-    }[table]
+    table, table_srgb = eval_table(rng)
     if rng.random() < 0.55:     # a warm lamp close over one side of the table
         ang = rng.uniform(0, 2 * math.pi)
         lamp = Lamp("point", at=(483 + float(rng.uniform(250, 600) * math.cos(ang)),

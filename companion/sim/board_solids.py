@@ -244,22 +244,21 @@ def drink(x: float, y: float, yaw: float, shape: str, height: float, width: floa
 def lying_drink(x: float, y: float, yaw: float, shape: str, height: float, width: float) -> Solid:
     """A drink lying on its side on the table, its middle at (x, y), its foot towards ``yaw``
     + 180 degrees (a drink knocked over beside the crates)."""
-    key = ("lying", shape, round(height, 2), round(width, 2))
-    if key not in _LYING:
-        t = _template("drink", shape, round(height, 2), round(width, 2))
-        r = width / 2
-
-        def turn(v, shift):     # standing (x, y, z) -> lying: its height along x, its side down
-            return np.column_stack([-v[:, 2] - shift[0], v[:, 1], v[:, 0] - shift[1]])
-
-        verts = turn(t.verts, (height / 2, r))
-        base = np.array([[-height / 2, -r * 0.6], [height / 2, -r * 0.6], [height / 2, r * 0.6], [-height / 2, r * 0.6]])
-        _LYING[key] = Solid(verts, t.faces, t.caps, [(f, turn(p, (height / 2, r)), k) for f, p, k in t.decals], base,
-                            turn(t.normals, (0.0, 0.0)))
-    return _moved(_LYING[key], x, y, yaw)
+    return _moved(_lying(shape, round(height, 2), round(width, 2)), x, y, yaw)
 
 
-_LYING: dict = {}
+@lru_cache(maxsize=128)
+def _lying(shape: str, height: float, width: float) -> Solid:
+    """The standing drink's template laid on its side: its height along x, its side down."""
+    t = _template("drink", shape, height, width)
+    r = width / 2
+
+    def turn(v, shift):
+        return np.column_stack([-v[:, 2] - shift[0], v[:, 1], v[:, 0] - shift[1]])
+
+    base = np.array([[-height / 2, -r * 0.6], [height / 2, -r * 0.6], [height / 2, r * 0.6], [-height / 2, r * 0.6]])
+    return Solid(turn(t.verts, (height / 2, r)), t.faces, t.caps,
+                 [(f, turn(p, (height / 2, r)), k) for f, p, k in t.decals], base, turn(t.normals, (0.0, 0.0)))
 
 
 def meeple(x: float, y: float, yaw: float, r: float, height: float = 20.0, thickness: float = 8.0) -> Solid:

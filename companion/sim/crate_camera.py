@@ -3,10 +3,12 @@
 ``set(layout)`` has a hand pass over the crates for a few frames (reaching to the first field
 that changed) and then shows the new layout; crates that did not move stay where they stood on
 the table, and so do the drinks that stayed in their slot (a drink moves with its crate).
-``rest_hand()`` leaves a hand over the crates until ``lift_hand()``. ``read()`` gives the next
-frame: while nothing changes the still scene is not drawn again (a few noisy copies of it are
-shown in turn). ``calibration_photo(layout)`` is one still frame of other crates (the reader's
-calibration crate, filled with known drinks) standing where the grid stands, in the same look.
+The hand brings the drink put in (and carries off one taken out). ``rest_hand()`` leaves a
+hand over the crates until ``lift_hand()``; ``bump()`` knocks the whole grid a little across
+the table. ``read()`` gives the next frame: while nothing changes the still scene is not drawn
+again (a few noisy copies of it are shown in turn, ``still_camera.py``).
+``calibration_photo(layout)`` is one still frame of other crates (the reader's calibration
+crate, filled with known drinks) standing alone in the middle of the view, in the same look.
 Seeded: the same calls give the same frames.
 
 The start layout is GRAPE SODA's: six crates as a 6x6 square, empty.
@@ -20,53 +22,38 @@ The start layout is GRAPE SODA's: six crates as a 6x6 square, empty.
 """
 from __future__ import annotations
 
-import functools
 import math
-import threading
 from dataclasses import replace
 
 import numpy as np
 
-from ..crate_fields import CrateLayout
+from ..crate_fields import EMPTY, CrateLayout
 from ..vision.sources import FrameSource, open_source
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
 from .crate_render import CrateRenderer
 from .crate_scene import CrateScene, check_layout, grid_origin
+from .still_camera import StillSceneCamera, locked
 
 SIM_CRATE_SEED = 3101          # the look of the simulated crates
-STILL_COPIES = 3               # noisy copies of a still scene shown in turn
 START = CrateLayout(crates=tuple((2 * (i % 3), 3 * (i // 3), 0) for i in range(6)), drinks={})
 
 
-def _locked(method):
-    """The camera is read by its device thread while the table or a test changes the crates:
-    one at a time."""
-    @functools.wraps(method)
-    def run(self, *args, **kwargs):
-        with self._lock:
-            return method(self, *args, **kwargs)
-    return run
-
-
-class SimCrateCamera(FrameSource):
+class SimCrateCamera(StillSceneCamera):
     def __init__(self, seed: int = SIM_CRATE_SEED, family: str = "dev", layout: CrateLayout | None = None):
         super().__init__(f"sim-crates:{seed}")
-        self._lock = threading.RLock()
         self.look = CrateLook.from_seed(seed, family)
         self.renderer = CrateRenderer(self.look)
         self.rng = np.random.default_rng([seed, 9601])
         self.layout = layout or START
+        check_layout(self.layout)
         # where the game's field (0, 0) corner stands on the table and the grid's yaw: kept while
         # the crates are moved about, so that the crates not moved stay put
         pose = self.renderer.random_pose(self.layout, self.rng)
         self._yaw = pose[2]
         self._anchor = np.array(pose[:2]) - self._turn(self._middle(self.layout))
         self.scene: CrateScene = self.renderer.place(self.layout, self.rng, self._pose(self.layout))
-        self.resting_hand: BoardHand | None = None
-        self.script: list[tuple[CrateScene, BoardHand]] = []    # hand frames still to show
-        self._still: list[np.ndarray] = []
-        self._clean: np.ndarray | None = None
+        self.script: list[tuple[CrateScene, BoardHand, str | None]] = []    # hand frames still to show
         self.calibration_truth: dict | None = None
         w, h = self.look.image_size
         self._granted = {"width": w, "height": h, "simulated": True}
@@ -105,7 +92,7 @@ class SimCrateCamera(FrameSource):
 
     # --- what stands in the crates ----------------------------------------------------------
 
-    @_locked
+    @locked
     def set(self, layout: CrateLayout, hand_frames: int = 4) -> None:
         """The crates now are ``layout``: a hand passes over them for ``hand_frames`` frames
         (reaching to the first field that changed), then the new layout shows. A layout the
@@ -117,18 +104,22 @@ class SimCrateCamera(FrameSource):
         self.scene = self.renderer.place(layout, self.rng, self._pose(layout), keep=before)
         self._changed()
         n = max(0, min(int(hand_frames), 60))
-        target = self._first_change(before, self.scene)
-        if not n or target is None:
+        change = self._first_change(before, self.scene)
+        if not n or change is None:
             return
+        target, put, taken = change
         hand = self.renderer.random_hand(self.scene, self.rng)
         ex, ey = {"bottom": (0, 1), "top": (0, -1), "left": (-1, 0), "right": (1, 0)}[hand.edge]
         for i in range(n):
             away = abs(2 * (i / max(1, n - 1)) - 1) * 60.0      # reaching in, then drawing back
             frame_hand = replace(hand, x=target[0] + ex * (away + 8), y=target[1] + ey * (away + 8))
-            self.script.append((before if i < n / 2 else self.scene, frame_hand))
+            # the hand brings the drink put in, and carries off the one taken out
+            first = i < n / 2
+            self.script.append((before if first else self.scene, frame_hand, put if first else taken))
 
-    def _first_change(self, before: CrateScene, after: CrateScene) -> tuple[float, float] | None:
-        """Where (grid mm of ``after``) the first change is, or None if nothing changed."""
+    def _first_change(self, before: CrateScene, after: CrateScene):
+        """The first change: where (grid mm of ``after``), the drink put there and the drink
+        taken from there (either None); None if nothing changed."""
         if before.pose == after.pose and before.layout.footprints() == after.layout.footprints() \
                 and before.layout.fields() == after.layout.fields():
             return None
@@ -136,54 +127,59 @@ class SimCrateCamera(FrameSource):
         old, new = before.layout.fields(), after.layout.fields()
         changed = sorted(f for f in new if old.get(f) != new[f])
         f = changed[0] if changed else (0, 0)
-        return (f[0] + 0.5) * p, (f[1] + 0.5) * p
+        put, taken = new.get(f, EMPTY), old.get(f, EMPTY)
+        return ((f[0] + 0.5) * p, (f[1] + 0.5) * p), None if put == EMPTY else put, None if taken == EMPTY else taken
 
-    @_locked
+    @locked
+    def bump(self, shift_mm: float = 6.0, turn_deg: float = 4.0, seed: int | None = None) -> tuple[float, float, float]:
+        """Someone knocks the crates: the whole grid slides up to ``shift_mm`` and turns up to
+        ``turn_deg`` about its middle on the table, every crate and drink with it (what the
+        game has does not change). Returns the grid's new pose."""
+        rng = np.random.default_rng(seed) if seed is not None else self.rng
+        middle = np.array(self._pose(self.layout)[:2])
+        self._yaw += float(rng.uniform(-turn_deg, turn_deg))
+        a = rng.uniform(0, 2 * math.pi)
+        slide = rng.uniform(0.3, 1.0) * shift_mm * np.array([math.cos(a), math.sin(a)])
+        self._anchor = middle + slide - self._turn(self._middle(self.layout))
+        pose = self._pose(self.layout)
+        free = self.renderer.free_of_crates(self.layout, pose)       # a thing the crates now cover is pushed off
+        loose = tuple(o for o in self.scene.loose if free(o.x, o.y, o.radius(self.look)))
+        self.scene = replace(self.scene, pose=pose, loose=loose)
+        self._changed()
+        return pose
+
+    @locked
     def rest_hand(self, at: tuple[float, float] | None = None) -> None:
         """A hand stays over the crates (reaching to ``at``, grid mm; None: somewhere over them)
         until :meth:`lift_hand`."""
         self.resting_hand = self.renderer.random_hand(self.scene, self.rng, at)
         self._changed()
 
-    @_locked
-    def lift_hand(self) -> None:
-        self.resting_hand = None
-        self._changed()
-
-    def _changed(self) -> None:
-        self._clean, self._still = None, []
-
     # --- frames -----------------------------------------------------------------------------
 
-    @_locked
-    def read(self) -> np.ndarray:
-        self.frames += 1
-        if self.script:
-            scene, hand = self.script.pop(0)
-            img, _ = self.renderer.clean(scene, hand, gain=self.renderer.exposure(self.rng) * 0.97)
-            return self.renderer.sensor(img, self.rng)
-        if len(self._still) < STILL_COPIES:
-            if self._clean is None:
-                self._clean, _ = self.renderer.clean(self.scene, self.resting_hand, gain=self.renderer.exposure(self.rng))
-            self._still.append(self.renderer.sensor(self._clean, self.rng))
-            if len(self._still) == STILL_COPIES:
-                self._clean = None                     # the copies are all that is needed now
-            return self._still[-1].copy()
-        return self._still[self.frames % STILL_COPIES].copy()
+    def _script_frame(self, entry) -> np.ndarray:
+        scene, hand, held = entry
+        img, _ = self.renderer.clean(scene, hand, gain=self.renderer.exposure(self.rng) * 0.97, held=held)
+        return img                                     # (the hand darkens the view)
 
-    @_locked
+    def _still_frame(self) -> np.ndarray:
+        img, _ = self.renderer.clean(self.scene, self.resting_hand, gain=self.renderer.exposure(self.rng))
+        return img
+
+    @locked
     def calibration_photo(self, layout: CrateLayout | None = None) -> np.ndarray:
         """One still frame of ``layout`` (default: :data:`START` with nothing in it) standing in
-        the middle of the view at the grid's yaw, no hand, in this camera's look: what the host
-        photographs to calibrate the reader. Its truth is kept in ``calibration_truth``."""
+        the middle of the view at the grid's yaw on a cleared table, no hand, in this camera's
+        look: what the host photographs to calibrate the reader. Its truth is kept in
+        ``calibration_truth``."""
         layout = layout or START
         rng = np.random.default_rng([self.look.seed, 9602])
-        scene = self.renderer.place(layout, rng, (0.0, 0.0, self._yaw))
+        scene = replace(self.renderer.place(layout, rng, (0.0, 0.0, self._yaw)), loose=())   # the table cleared for it
         img, hand_mask = self.renderer.clean(scene, None)
         self.calibration_truth = self.renderer.truth(scene, hand_mask)
         return self.renderer.sensor(img, rng)
 
-    @_locked
+    @locked
     def truth(self) -> dict:
         """The still scene's truth (as :meth:`CrateRenderer.render` gives it)."""
         hand_mask = None
@@ -191,7 +187,7 @@ class SimCrateCamera(FrameSource):
             _, hand_mask = self.renderer.clean(self.scene, self.resting_hand)
         return self.renderer.truth(self.scene, hand_mask)
 
-    @_locked
+    @locked
     def status(self) -> dict:
         s = super().status()
         s["crates"] = [list(c) for c in self.layout.crates]

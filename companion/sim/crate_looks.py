@@ -12,15 +12,17 @@ Three families, as for the board camera (``board_looks.py``):
   differs in kind: a warm point lamp close by with hard shadows, or a cool tube, or two lamps
   of different colour; cloth, stone, dark wood or pale laminate tables with coins, cards and
   loose drinks beside the crates; glossy or pale crate plastic, crates with handle holes and
-  pushed together less neatly; glossy drinks with their own sizes per shape; cameras of other
-  resolutions (960x540, 1920x1080, 1024x768), steeper (15-25 degrees) or flatter (40-50) than
-  dev's, wide-angle and close or (a phone farther off) zoomed in, with barrel distortion, JPEG, softness, stronger and coloured noise, exposed up to half
-  a stop off.
+  pushed together less neatly, each a little more its own tint; glossy drinks with their own
+  sizes per shape, leaning more; cameras of other resolutions (960x540, 1920x1080, 1024x768),
+  steeper (15-25 degrees) or flatter (40-50) than dev's, wide-angle and close or (a phone
+  farther off) zoomed in, with barrel distortion, JPEG, softness, stronger and coloured noise,
+  exposed up to half a stop off.
 - "varied", for training only: every property drawn on its own from a range covering and passing
   both (it is never scored).
 
-One look keeps one set of crates (pitch, wall, rim height) and one set of drinks (colours around
-``looks.NOMINAL_SRGB``, sizes around ``looks.NOMINAL_SIZE_MM`` with the set's scale).
+One look keeps one set of crates (pitch, wall, rim height; the pitch leaves room round the
+set's widest drink) and one set of drinks (colours around ``looks.NOMINAL_SRGB``, sizes around
+``looks.NOMINAL_SIZE_MM`` with the set's scale).
 
 >>> CrateLook.from_seed(3) == CrateLook.from_seed(3)
 True
@@ -37,8 +39,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..drinks import SHAPES
-from .board_looks import Lamp, _shifted
-from .looks import NOMINAL_SRGB, kelvin_bgr
+from .board_looks import Lamp, _shifted, eval_table, family_rng
+from .looks import NOMINAL_SIZE_MM, NOMINAL_SRGB, kelvin_bgr
 
 FAMILY_STREAMS = {"dev": 9301, "eval": 9401, "varied": 9501}
 CRATE_YELLOW = (246, 196, 22)       # the crates' plastic, sRGB, before a look's own variation
@@ -81,6 +83,8 @@ class CrateLook:
     nudge: tuple[float, float] = (0.3, 0.5)   # sd of a crate's misplacement: mm, degrees
     clutter: int = 0                # loose things on the table round the crates, at most
     handles: bool = False           # a handle hole through each short side of a crate
+    crate_spread: float = 0.02      # sd of a crate's own tint against the set's colour (per channel)
+    lean_deg: float = 0.0           # a drink leans in its slot up to this much (degrees; less where the slot stops it)
     exposure_ev: float = 0.0        # the camera's exposure against a white at the middle at 82 %, in stops
     clutter_kinds: tuple[str, ...] = ("coin", "card")   # of "coin", "card", "drink", "lying"
     # the drinks
@@ -99,12 +103,13 @@ class CrateLook:
 
     @classmethod
     def from_seed(cls, seed: int, family: str = "dev") -> "CrateLook":
-        if family not in FAMILY_STREAMS:
-            raise ValueError(f"no family {family!r}: one of {', '.join(FAMILY_STREAMS)}")
-        if not 0 <= int(seed) < 2 ** 31:
-            raise ValueError(f"a look's seed is 0 to 2^31-1, not {seed}")
-        rng = np.random.default_rng([int(seed), FAMILY_STREAMS[family]])
-        return {"dev": _dev, "eval": _eval, "varied": _varied}[family](int(seed), rng)
+        rng = family_rng(seed, family, FAMILY_STREAMS)
+        look = {"dev": _dev, "eval": _eval, "varied": _varied}[family](int(seed), rng)
+        # a set's crates hold its drinks: a slot at a crate's edge (a wall and a half and half a
+        # seam taken from its field) still has room round the widest drink
+        widest = max(NOMINAL_SIZE_MM[s][1] * look.drink_mm(s) for s in SHAPES)
+        need = widest + 1.5 * look.wall_mm + look.seam_mm / 2 + 0.4
+        return replace(look, pitch_mm=need) if look.pitch_mm < need else look
 
     def lamps(self) -> list[Lamp]:
         return [self.lamp] + ([self.second] if self.second is not None else [])
@@ -112,6 +117,12 @@ class CrateLook:
     def lamp_bgr(self, lamp: Lamp) -> np.ndarray:
         """A lamp's colour as the camera records it (through its fixed white balance)."""
         return kelvin_bgr(lamp.kelvin) / kelvin_bgr(self.white_balance)
+
+    def crate_tint(self, i: int) -> np.ndarray:
+        """Crate ``i``'s own tint (BGR factors about 1): crates of one set differ a little, as
+        plastic from two batches or one left in the sun does."""
+        rng = np.random.default_rng([self.seed, FAMILY_STREAMS[self.family], 9901, int(i)])
+        return np.clip(1 + rng.normal(0, self.crate_spread, 3) + rng.normal(0, self.crate_spread), 0.7, 1.3).astype(np.float32)
 
     def drink_mm(self, shape: str) -> float:
         """How much this set's drinks of ``shape`` differ from the nominal size (a factor)."""
@@ -180,20 +191,14 @@ def _dev(seed: int, rng: np.random.Generator) -> CrateLook:
         table=table[0], table_srgb=table[1], gloss=0.0, shininess=1.0, lamp=lamp, second=None,
         crate_srgb=_yellow(rng, 0.008, (0.95, 1.05), (0.95, 1.02)), crate_gloss=0.0, **_geometry(rng),
         nudge=(float(rng.uniform(0.2, 0.4)), float(rng.uniform(0.3, 0.7))), clutter=int(rng.integers(0, 3)),
-        exposure_ev=float(rng.uniform(-0.1, 0.1)),
+        exposure_ev=float(rng.uniform(-0.1, 0.1)), crate_spread=0.015, lean_deg=2.5,
         **_drinks(rng, 0.012, (0.93, 1.05), 5.0, 0.03, 0.0), drink_gloss=0.0,
         noise=float(rng.uniform(1.0, 2.2)), chroma_noise=0.2, jpeg=None, vignette=float(rng.uniform(0.08, 0.16)),
         blur=float(rng.uniform(0.0, 0.4)))
 
 
 def _eval(seed: int, rng: np.random.Generator) -> CrateLook:
-    table = ["cloth", "stone", "wood", "laminate"][int(rng.integers(0, 4))]
-    table_srgb = {
-        "cloth": (int(rng.uniform(30, 80)), int(rng.uniform(60, 120)), int(rng.uniform(50, 110))),
-        "stone": tuple(int(v) for v in np.clip(rng.uniform(150, 215) + rng.normal(0, 6, 3), 0, 255)),
-        "wood": (int(rng.uniform(70, 110)), int(rng.uniform(45, 70)), int(rng.uniform(28, 45))),
-        "laminate": tuple(int(v) for v in np.clip(rng.uniform(180, 230) + rng.normal(0, 4, 3), 0, 255)),
-    }[table]
+    table, table_srgb = eval_table(rng)
     kind = int(rng.integers(0, 3))
     if kind == 0:               # a warm lamp close over one side: hard shadows
         lamp, second = _point(rng, (2600, 3300), (0.8, 1.0), (0.12, 0.25), (0.3, 1.0), (0.6, 0.85)), None
@@ -215,7 +220,8 @@ def _eval(seed: int, rng: np.random.Generator) -> CrateLook:
         lamp=lamp, second=second, crate_srgb=crate, crate_gloss=float(rng.uniform(0.4, 0.9)) if glossy else 0.05,
         **_geometry(rng), nudge=(float(rng.uniform(0.5, 0.9)), float(rng.uniform(0.8, 1.6))),
         clutter=int(rng.integers(2, 7)), clutter_kinds=("coin", "card", "drink", "lying"),
-        handles=bool(rng.random() < 0.5), exposure_ev=float(rng.uniform(-0.45, 0.35)),
+        handles=bool(rng.random() < 0.5), exposure_ev=float(rng.uniform(-0.45, 0.35)), crate_spread=0.04,
+        lean_deg=5.0,
         **_drinks(rng, 0.03, (0.82, 1.12), 10.0, 0.1, 0.05), drink_gloss=float(rng.uniform(0.3, 0.8)),
         noise=float(rng.uniform(2.0, 4.5)), chroma_noise=float(rng.uniform(0.4, 0.8)),
         jpeg=int(rng.integers(45, 86)), vignette=float(rng.uniform(0.15, 0.35)),
@@ -256,6 +262,7 @@ def _varied(seed: int, rng: np.random.Generator) -> CrateLook:
         **_geometry(rng, wide=True), nudge=(float(rng.uniform(0.0, 1.0)), float(rng.uniform(0.0, 2.0))),
         clutter=int(rng.integers(0, 9)), clutter_kinds=("coin", "card", "drink", "lying"),
         handles=bool(rng.random() < 0.5), exposure_ev=float(rng.uniform(-0.6, 0.5)),
+        crate_spread=float(rng.uniform(0.0, 0.06)), lean_deg=float(rng.uniform(0.0, 7.0)),
         **_drinks(rng, 0.045, (0.78, 1.15), 12.0, 0.12, 0.07),
         drink_gloss=float(rng.uniform(0.0, 0.9)),
         noise=float(rng.uniform(1.0, 5.5)), chroma_noise=float(rng.uniform(0.1, 0.9)),

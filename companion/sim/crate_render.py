@@ -1,23 +1,25 @@
-"""A seeded renderer of the yellow crates with drinks standing in them, seen by the crate camera.
+"""A seeded renderer of the yellow crates with drinks standing in them, seen by the crate camera
+(docs/crate-sim.md).
 
-The crates (``crate_solids.py``) stand together on the table as one grid; a pose (x mm, y mm,
-yaw degrees) puts the middle of the grid's outline at (x, y) on the table, measured from the
-point the camera aims at, turned by yaw. The camera (``lit_scene.py``, shared with the board
-camera) stands to one side looking down at that point, tilted from the vertical; the look says
-how far. The drinks are the board camera's solids (``board_solids.py``) standing upright on the
-slots' floors, a little off the middle and turned at random. Everything standing (wall pieces,
-drinks) is painted far to near from the camera's foot point, so nearer things hide farther ones
-as in a real view; each lamp casts their shadows onto the table and the slots' floors; a hand
-and arm may reach over the crates (``board_hand.py``).
+The crates (``crate_solids.py``, ``crate_walls.py``) stand together on the table as one grid; a
+pose (x mm, y mm, yaw degrees) puts the middle of the grid's outline at (x, y) on the table,
+measured from the point the camera aims at, turned by yaw. The camera (``lit_scene.py``, shared
+with the board camera) stands to one side looking down at that point, tilted from the vertical;
+the look says how far. The drinks are the board camera's solids (``board_solids.py``) standing
+upright on the slots' floors, a little off the middle and turned at random (``crate_scene.py``).
+Everything standing (wall pieces, drinks, loose things beside the crates) is painted far to near
+from the camera's foot point, so nearer things hide farther ones as in a real view; each lamp
+casts their shadows onto the table, the slots' floors, the rims and the drinks' tops; a hand
+and arm may reach over the crates (``board_hand.py``), carrying a drink.
 
-``render`` returns the frame (BGR uint8) and its truth: ``fields`` (``CrateLayout.fields()``),
-``rim_to_frame`` (3x3: grid mm on the rim plane -> frame px; field (x, y)'s middle is at
-((x + 0.5) * pitch, (y + 0.5) * pitch)), ``table_to_frame`` (the same for the table under the
-grid), ``floor_to_frame`` (the slots' floor), ``camera`` (its centre in grid mm: x, y, height
-over the table), ``pitch_mm``, ``rim_height_mm``, ``floor_mm``, ``hand``, ``centres`` (each field's
-middle on the rim plane, frame px) and ``drinks`` (each drink: its field, id, foot and top in px).
-The homographies are exact without lens distortion; :meth:`CrateRenderer.grid_to_frame` maps
-with it.
+``render`` returns the frame (BGR uint8) and its truth (``crate_truth.py``): ``fields``
+(``CrateLayout.fields()``), ``rim_to_frame`` (3x3: grid mm on the rim plane -> frame px; field
+(x, y)'s middle is at ((x + 0.5) * pitch, (y + 0.5) * pitch)), ``table_to_frame`` and
+``floor_to_frame`` (the same for the table under the grid and the slots' floor), ``camera`` (its
+centre in grid mm: x, y, height over the table), ``pitch_mm``, ``rim_height_mm``, ``floor_mm``,
+``wall_mm``, ``hand``, ``centres`` (each field's middle on the rim plane, frame px), ``drinks``
+(each drink: its field, id, foot and top in px) and ``loose``. The homographies are exact
+without lens distortion; :meth:`CrateRenderer.grid_to_frame` maps with it.
 
 >>> from companion.crate_fields import CrateLayout
 >>> r = CrateRenderer(CrateLook.from_seed(1))
@@ -29,7 +31,7 @@ with it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -39,27 +41,19 @@ from . import board_solids as solids
 from .board_hand import draw_stroke, hand_shapes
 from .board_looks import BoardHand
 from .crate_looks import CrateLook
-from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, loose_solid, scatter
+from .crate_scene import CrateScene, Loose, Pose, Standing, arrange, leaned, loose_solid, scatter
+from .crate_shadows import by_neighbours, past_walls, shaded_lid, shadows_on_rims
+from .crate_solids import slot_room
 from .crate_truth import scene_truth
-from .crate_solids import crate_parts, nudged, slot_room
+from .crate_walls import crate_walls, fill, hull, through
 from .lit_scene import _LIN, UP, LitScene, soften
 from .looks import NOMINAL_SIZE_MM, linear_to_srgb_u8
 
 __all__ = ["CrateRenderer", "CrateScene", "Loose", "Standing"]
-SLOT_LIGHT = 0.72      # the light on a wall's face inside a slot against one in the open
+FLAT = ("coin", "card")    # loose things lying flat: painted before anything standing
+TABLE_SCALE = 2.5      # the table texture's millimetres per millimetre (the board's wood rings are a board's size)
 EDGES = {"bottom": np.array([0.0, 1.0]), "top": np.array([0.0, -1.0]), "left": np.array([-1.0, 0.0]),
          "right": np.array([1.0, 0.0])}      # the side of the grid an arm comes from: outwards
-
-
-@dataclass(frozen=True)
-class _Crates:
-    """The crates of one layout at one pose, ready to draw (``CrateRenderer._crates``)."""
-
-    faces: list            # per wall piece: its visible faces (pinhole px * 16, BGR)
-    distance: list         # per wall piece: from the camera's foot point, mm
-    floors: list           # the slots' floors, pinhole px
-    contacts: list         # wall pieces' feet, pinhole px
-    shadows: list          # per lamp: (on the table, on the floors), pinhole px
 
 
 class CrateRenderer(LitScene):
@@ -74,6 +68,7 @@ class CrateRenderer(LitScene):
         self._table_and_lamps()
         self._crates_cache = None
         self._slot = None          # the slot of the drink being painted: its inside (grid mm) and grid -> table
+        self._near: list = []      # its neighbours as columns (x, y, radius, top's height)
         self._feet: dict = {}
 
     # --- the table and the lamps ------------------------------------------------------------
@@ -102,7 +97,8 @@ class CrateRenderer(LitScene):
         exposure = 0.82 * 2.0 ** lk.exposure_ev / float(mid.max())
         self.colours = [(lk.lamp_bgr(lamp) * exposure).astype(np.float32) for lamp in self.lamps]
         self.lamp = self.colours[0]
-        self.table = self._table_albedo(big(tx), big(ty))
+        # the table seen from a hand span away: its grain finer in the picture than a board camera sees it
+        self.table = self._table_albedo(big(tx) * np.float32(TABLE_SCALE), big(ty) * np.float32(TABLE_SCALE))
         self.floor_albedo = _LIN[np.array(lk.crate_srgb[::-1])] * np.float32(0.92)
         self.direct_half = [cv2.resize(d, (pw // 2, ph // 2), interpolation=cv2.INTER_AREA) for d in self.direct]
         # the empty table, lit: what the picture is outside the crates and their shadows
@@ -116,7 +112,8 @@ class CrateRenderer(LitScene):
     def _shade(self, albedo_lin, normals, at, gloss):
         """Faces' linear colours under every lamp of the look (each its own colour); for a drink
         in a slot (``self._slot``) its faces below the rim see less of the room the deeper they
-        are, and none of a lamp the slot's walls hide."""
+        are, none of a lamp the slot's walls hide, and less of one its taller neighbours hide
+        (``self._near``: their axes, radii and tops)."""
         normals, at = np.atleast_2d(normals), np.atleast_2d(at)
         sky = self.ambient * (0.75 + 0.25 * np.clip(-normals[:, 2], 0, None))
         lk = self.look
@@ -128,30 +125,10 @@ class CrateRenderer(LitScene):
             direct, spec = self._light_at(at[:, 0], at[:, 1], normals, at[:, 2], specular=gloss > 0,
                                           shininess=30.0, lamp=lamp)
             if self._slot is not None:
-                lit = self._past_walls(at, lamp)
+                lit = past_walls(self, at, lamp) * by_neighbours(self, at, normals, lamp)
                 direct, spec = direct * lit, spec * lit
             out = out + albedo_lin * direct[:, None] * colour + gloss * spec[:, None] * colour * 0.2
         return out
-
-    def _past_walls(self, at: np.ndarray, lamp) -> np.ndarray:
-        """How much of ``lamp`` reaches points (table mm) in the slot ``self._slot`` (its inside,
-        grid mm, and grid -> table): none where the way to the lamp leaves the slot under the rim."""
-        lk = self.look
-        (x0, y0, x1, y1), G = self._slot
-        if lamp.kind == "overhead":
-            to = np.tile(np.array([lamp.at[0], lamp.at[1], -1.0]), (len(at), 1))
-        else:
-            to = np.array([lamp.at[0], lamp.at[1], -lamp.at[2]]) - at
-        rise = np.maximum(lk.rim_mm + at[:, 2], 0)                      # mm the way climbs to the rim
-        exit_ = at[:, :2] + to[:, :2] * (rise / np.maximum(-to[:, 2], 1e-6))[:, None]
-        Gi = np.linalg.inv(G)
-        q = exit_ @ Gi[:2, :2].T + Gi[:2, 2]
-        # signed distance of the way's exit at the rim's height outside the slot's inside
-        out = np.maximum(np.maximum(x0 - q[:, 0], q[:, 0] - x1), np.maximum(y0 - q[:, 1], q[:, 1] - y1))
-        shade = np.clip(0.5 + out / max(lamp.shadow_blur, 0.3), 0, 1) * (rise > 0)
-        return 1 - shade * lamp.shadow_depth
-
-    # --- where things are -------------------------------------------------------------------
 
     def grid_matrix(self, layout: CrateLayout, pose: Pose) -> np.ndarray:
         """Grid mm -> table mm (3x3) for ``layout`` at ``pose``."""
@@ -219,14 +196,14 @@ class CrateRenderer(LitScene):
         pose = tuple(float(v) for v in pose) if pose is not None else self.random_pose(layout, rng)
         scene = arrange(self.look, layout, rng, pose, keep)
         if keep is None and self.look.clutter:
-            loose = scatter(self.look, rng, int(rng.integers(0, self.look.clutter + 1)), self._free(layout, pose))
+            loose = scatter(self.look, rng, int(rng.integers(0, self.look.clutter + 1)), self.free_of_crates(layout, pose))
             scene = replace(scene, loose=loose)
         elif keep is not None:
-            free = self._free(layout, pose)
+            free = self.free_of_crates(layout, pose)
             scene = replace(scene, loose=tuple(o for o in scene.loose if free(o.x, o.y, o.radius(self.look))))
         return scene
 
-    def _free(self, layout: CrateLayout, pose: Pose):
+    def free_of_crates(self, layout: CrateLayout, pose: Pose):
         """A test of a table point (mm) and reach: clear of the crates and within the frame."""
         G = self.grid_matrix(layout, pose)
         Gi = np.linalg.inv(G)
@@ -270,10 +247,11 @@ class CrateRenderer(LitScene):
         hand = replace(hand, height=float(rng.uniform(28, 50)), edge=sides[int(rng.integers(0, len(sides)))])
         return replace(hand, x=float(at[0]), y=float(at[1])) if at is not None else hand
 
-    def clean(self, scene: CrateScene, hand: BoardHand | None = None, gain: float = 1.0):
+    def clean(self, scene: CrateScene, hand: BoardHand | None = None, gain: float = 1.0, held: str | None = None):
         """The frame before the sensor's noise (lens, vignetting and the exposure ``gain`` in) as
-        float, and the hand's mask (pinhole picture) or None."""
-        img, hand_mask = self._picture(scene, hand)
+        float, and the hand's mask (pinhole picture) or None. ``held``: a drink id the hand
+        carries between its fingertips (putting it in, or taking it away)."""
+        img, hand_mask = self._picture(scene, hand, held)
         img = self._optics(img)
         img *= self._vignette() * np.float32(gain)
         return img, hand_mask
@@ -289,14 +267,14 @@ class CrateRenderer(LitScene):
         np.maximum(out, 0, out=out)
         return cv2.convertScaleAbs(out)
 
-    def _picture(self, scene: CrateScene, hand: BoardHand | None):
+    def _picture(self, scene: CrateScene, hand: BoardHand | None, held: str | None = None):
         """The lit pinhole picture (sRGB u8) and the hand's mask (or None). Only the part of the
         picture the crates, their shadows and the hand reach is lit anew; the rest is the
         look's empty table."""
         lk = self.look
         pw, ph = self.pin_size
         G = self.grid_matrix(scene.layout, scene.pose)
-        crates = self._crates(scene, G)
+        crates = crate_walls(self, scene, G)
         yaw = math.degrees(math.atan2(G[1, 0], G[0, 0]))
         drinks, rooms = [], []
         feet = self.footprints(scene.layout)
@@ -306,48 +284,90 @@ class CrateRenderer(LitScene):
             length, width = NOMINAL_SIZE_MM[shape]
             k = lk.drink_mm(shape)
             x, y = G[:2, :2] @ (s.x, s.y) + G[:2, 2]
-            drinks.append((solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm,
-                                        cuts=(cut / 2, cut)), s.colour, lk.drink_gloss))
+            upright = solids.drink(x, y, s.yaw + yaw, shape, length * k, width * k, lift=lk.floor_mm, cuts=(cut / 2, cut))
+            drinks.append((leaned(upright, np.array([x, y, -lk.floor_mm]), s.lean, yaw), s.colour, lk.drink_gloss))
             rooms.append(slot_room(s.field, feet[s.slot[0]], lk))
         loose = [loose_solid(o, lk) for o in scene.loose]
+        carried = self._held(hand, held, G) if hand is not None and held else None
         strokes = self._in_front(hand_shapes(hand, self.grid_size(scene.layout), G, 300.0, 60.0)) \
             if hand is not None else None
         # every flat mark in pinhole px: floors, each lamp's shadows on the table and on the floors, contacts
         Hf = self._pin_plane(lk.floor_mm)
         shadows = [(list(t), list(f)) for t, f in crates.shadows]
-        for solid, _, _ in drinks + loose:
+        for solid, _, _ in drinks + loose + ([carried] if carried else []):
             for lamp, (on_table, on_floor) in zip(self.lamps, shadows):
-                on_table.append(_through(_hull(self._shadow_of(solid.verts, lamp)), self.H_table))
-                on_floor.append(_through(_hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf))
-        contacts = crates.contacts + [_through(solid.base, Hf) for solid, _, _ in drinks]
-        contacts += [_through(solid.base, self.H_table) for solid, _, _ in loose]
+                on_table.append(through(hull(self._shadow_of(solid.verts, lamp)), self.H_table))
+                on_floor.append(through(hull(self._shadow_of(solid.verts, lamp, lk.floor_mm)), Hf))
+        contacts = crates.contacts + [through(solid.base, Hf) for solid, _, _ in drinks]
+        contacts += [through(solid.base, self.H_table) for solid, _, _ in loose]
         polys = crates.floors + contacts + [p for t, f in shadows for p in t + f]
-        if strokes or not polys:
+        for pts3, width, _ in strokes or ():      # the hand's shadows: their strokes widened to a box
+            for lamp in self.lamps:
+                for plane, H in ((0.0, self.H_table), (lk.floor_mm, Hf)):
+                    ends = through(self._shadow_of(pts3, lamp, plane), H)
+                    reach = width * self.px_per_mm * 2            # the stroke's half width, with room
+                    polys.append(np.concatenate([ends - reach, ends + reach]))
+        if not polys:
             x0, y0, x1, y1 = 0, 0, pw, ph
         else:
             pts = np.concatenate(polys)
             pad = int(3 * max([lp.shadow_blur for lp in self.lamps] + [1.8]) * self.px_per_mm) + 4
-            x0, y0 = (max(0, int(v) - pad) for v in pts.min(0))
-            x1, y1 = min(pw, int(pts[:, 0].max()) + pad), min(ph, int(pts[:, 1].max()) + pad)
+            x0, y0 = (min(max(0, int(v) - pad), n) for v, n in zip(pts.min(0), (pw, ph)))
+            x1, y1 = (max(min(n, int(v) + pad), 0) for v, n in zip(pts.max(0), (pw, ph)))
         x0, y0, x1, y1 = x0 - x0 % 2, y0 - y0 % 2, x1 - x1 % 2, y1 - y1 % 2     # the half-size light's grid
         img = self.background.copy()
         if x1 > x0 and y1 > y0:
             img[y0:y1, x0:x1] = self._lit(crates.floors, contacts, shadows, strokes, (x0, y0, x1, y1))
-        # far to near from the camera's foot point
+        # the flat things (coins, cards) first: whatever stands hides them; then far to near from
+        # the camera's foot point
+        for (solid, colour, gloss), o in zip(loose, scene.loose):
+            if o.kind in FLAT:
+                self._paint(img, solid, colour, gloss)
         foot = self.C[:2]
         order = [(d, i, None) for i, d in enumerate(crates.distance)]
         things = drinks + loose
-        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _, _) in enumerate(things)]
+        # each drink as a column for the shadows on its neighbours: axis x, y, radius, top's height
+        axes = [np.array([*s.base.mean(0), float(np.ptp(s.base[:, 0])) / 2, -float(s.verts[:, 2].min())])
+                for s, _, _ in drinks]
+        order += [(float(np.hypot(*(s.base.mean(0) - foot))), i, s) for i, (s, _, _) in enumerate(things)
+                  if i < len(drinks) or scene.loose[i - len(drinks)].kind not in FLAT]
+        tops = np.zeros((ph, pw), np.uint8)     # where the walls' tops show
         for _, i, solid in sorted(order, key=lambda o: -o[0]):
             if solid is None:
-                for pts, colour in crates.faces[i]:
+                for pts, colour, top in crates.faces[i]:
                     cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
+                    cv2.fillPoly(tops, [pts], 255 if top else 0, cv2.LINE_AA, 4)
             else:
                 self._slot = (rooms[i], G) if i < len(rooms) else None
+                if i < len(drinks):
+                    self._near = [axes[j] for j in range(len(drinks)) if j != i
+                                  and np.hypot(*(axes[j][:2] - axes[i][:2])) < 4 * lk.pitch_mm]
                 self._paint(img, solid, things[i][1], things[i][2])
+                if i < len(drinks):
+                    shaded_lid(self, img, i, drinks)
                 self._slot = None
+                outline = cv2.convexHull(np.round(self.project(solid.verts) * 16).astype(np.int32))
+                cv2.fillConvexPoly(tops, outline, 0, cv2.LINE_AA, 4)
+        if carried:                   # over the crates, under the hand
+            self._paint(img, *carried)
+            outline = cv2.convexHull(np.round(self.project(carried[0].verts) * 16).astype(np.int32))
+            cv2.fillConvexPoly(tops, outline, 0, cv2.LINE_AA, 4)
         hand_mask = self._paint_hand(img, strokes) if strokes else None
+        if hand_mask is not None:
+            tops[hand_mask > 0] = 0
+        shadows_on_rims(self, img, tops, [s for s, _, _ in drinks + ([carried] if carried else [])], strokes)
         return img, hand_mask
+
+    def _held(self, hand: BoardHand, drink: str, G: np.ndarray):
+        """The drink a hand carries: upright between its fingertips, its foot clear of the rims."""
+        lk = self.look
+        colour, _, shape = drink.partition("-")
+        length, width = NOMINAL_SIZE_MM[shape]
+        k = lk.drink_mm(shape)
+        x, y = G[:2, :2] @ (hand.x, hand.y) + G[:2, 2]
+        lift = max(lk.rim_mm + 1.0, hand.height - 0.75 * length * k)
+        return (solids.drink(x, y, 0.0, shape, length * k, width * k, lift=lift),
+                tuple(lk.drinks.get(colour, (128, 128, 128))), lk.drink_gloss)
 
     def _in_front(self, strokes, nearest: float = 50.0):
         """The hand's strokes cut where they come nearer the camera than ``nearest`` mm: the crate
@@ -365,27 +385,6 @@ class CrateRenderer(LitScene):
                 out.append((cut, width, colour))
         return out
 
-    def _handle(self, wall, foot, nudges, middles, G) -> np.ndarray | None:
-        """The part of a crate's handle hole (a slot through the middle of each short side, under
-        the rim) on this piece of outer wall, as a polygon to fill (pinhole px * 16), or None."""
-        lk = self.look
-        p = lk.pitch_mm
-        fx0, fy0, fx1, fy1 = foot
-        along_x = wall.out in (0, 2)
-        if (fx1 - fx0 if along_x else fy1 - fy0) != 2:
-            return None
-        mid = (fx0 + fx1) * p / 2 if along_x else (fy0 + fy1) * p / 2
-        lo, hi = (wall.x0, wall.x1) if along_x else (wall.y0, wall.y1)
-        a, b = max(lo, mid - 0.55 * p), min(hi, mid + 0.55 * p)
-        if b <= a:
-            return None
-        side = {0: wall.y0, 1: wall.x1, 2: wall.y1, 3: wall.x0}[wall.out]
-        flat = np.array([[a, side], [b, side]]) if along_x else np.array([[side, a], [side, b]])
-        flat = nudged(flat, nudges[wall.crate], middles[wall.crate]) @ G[:2, :2].T + G[:2, 2]
-        top, bottom = -lk.rim_mm * 0.8, -lk.rim_mm * 0.5
-        quad = np.array([[*flat[0], top], [*flat[1], top], [*flat[1], bottom], [*flat[0], bottom]])
-        return np.round(self.project(quad) * 16).astype(np.int32)
-
     def _lit(self, floors, contacts, shadows, strokes, roi) -> np.ndarray:
         """The table and the slots' floors in ``roi`` (x0, y0, x1, y1 pinhole px, even), lit: each
         lamp's light less its shadows, the room's light less the dark where things stand (sRGB
@@ -400,7 +399,7 @@ class CrateRenderer(LitScene):
         def drawn(polys) -> np.ndarray:
             mask = np.zeros(shape, np.uint8)
             for p in polys:
-                _fill(mask, (p - off) * 0.5)
+                fill(mask, (p - off) * 0.5)
             return mask
 
         floor = drawn(floors)
@@ -420,6 +419,10 @@ class CrateRenderer(LitScene):
         ao = soften(drawn(contacts), 0.9 * self.px_per_mm) * np.float32(0.45)
         light += (self.ambient * (1 - ao))[..., None] * self.lamp
         size = (x1 - x0, y1 - y0)
+        tint = np.ones(light.shape, np.float32)           # each crate's floor its own tint
+        for i, p in enumerate(floors):
+            cv2.fillPoly(tint, [np.round((p - off) * 0.5).astype(np.int32)], tuple(float(v) for v in lk.crate_tint(i)))
+        light *= tint
         light = cv2.resize(light, size, interpolation=cv2.INTER_LINEAR)
         fm = cv2.resize(floor.astype(np.float32) * np.float32(1 / 255), size, interpolation=cv2.INTER_LINEAR)[..., None]
         table = self.table[y0:y1, x0:x1]
@@ -431,74 +434,6 @@ class CrateRenderer(LitScene):
             if sp is not None:
                 lin += (sp[y0:y1, x0:x1][..., None] * (1 - fm)) * colour
         return _srgb(lin)
-
-    def _crates(self, scene: CrateScene, G: np.ndarray) -> "_Crates":
-        """The crates' wall pieces (faces to paint, each piece's distance from the camera's foot
-        point), floors, shadows and contacts in pinhole px, for a scene's crates (the last ones
-        are kept: a still scene is drawn again and again)."""
-        feet = self.footprints(scene.layout)
-        key = (tuple(feet), tuple(scene.pose), tuple(scene.nudges))
-        if self._crates_cache and self._crates_cache[0] == key:
-            return self._crates_cache[1]
-        lk = self.look
-        p = lk.pitch_mm
-        parts = crate_parts(feet, lk)
-        middles = [((f[0] + f[2]) * p / 2, (f[1] + f[3]) * p / 2) for f in feet]
-        feet = list(feet)
-        nudges = list(scene.nudges) or [(0.0, 0.0, 0.0)] * len(feet)
-        Hf = self._pin_plane(lk.floor_mm)
-        floors = [_through(nudged(f, nudges[i], middles[i]) @ G[:2, :2].T + G[:2, 2], Hf)
-                  for i, f in enumerate(parts.floors)]
-        n = len(parts.walls)
-        if not n:
-            made = _Crates([], [], floors, [], [([], []) for _ in self.lamps])
-            self._crates_cache = (key, made)
-            return made
-        box = np.array([[w.x0, w.y0, w.x1, w.y1, w.z0] for w in parts.walls], np.float64)
-        corners = np.stack([box[:, [0, 1]], box[:, [2, 1]], box[:, [2, 3]], box[:, [0, 3]]], 1)   # (n, 4, 2)
-        corners = np.stack([nudged(c, nudges[w.crate], middles[w.crate]) for c, w in zip(corners, parts.walls)])
-        flat = corners @ G[:2, :2].T + G[:2, 2]
-        verts = np.concatenate([np.dstack([flat, -box[:, 4:5, None].repeat(4, 1)]),
-                                np.dstack([flat, np.full((n, 4, 1), -lk.rim_mm)])], 1)   # (n, 8, 3)
-        # the sides (outward: -y, +x, +y, -x in the grid, then turned with it) and the top
-        out = np.array([[0, -1], [1, 0], [0, 1], [-1, 0]], np.float64) @ G[:2, :2].T
-        turns = [np.radians(nudges[w.crate][2]) for w in parts.walls]
-        side = [np.array([k, (k + 1) % 4, 4 + (k + 1) % 4, 4 + k]) for k in range(4)]
-        faces = side + [np.array([4, 5, 6, 7])]
-        c, s = np.cos(turns), np.sin(turns)
-        sides = np.stack([np.column_stack([c * o[0] - s * o[1], s * o[0] + c * o[1]]) for o in out], 1)   # (n, 4, 2)
-        normals = np.concatenate([np.dstack([sides, np.zeros((n, 4, 1))]), np.tile(UP, (n, 1, 1))], 1)   # (n, 5, 3)
-        centres = np.stack([verts[:, f].mean(1) for f in faces], 1)                           # (n, 5, 3)
-        seen = np.einsum("nfk,nfk->nf", normals, self.C - centres) > 0
-        wi, fi = np.nonzero(seen)
-        lin = self._shade(_LIN[np.array(lk.crate_srgb[::-1])], normals[wi, fi], centres[wi, fi], lk.crate_gloss)
-        # a face inside a slot sees little of the room and of the lamp past the wall across it
-        inward = np.array([fi_ < 4 and parts.walls[wi_].out != fi_ for wi_, fi_ in zip(wi, fi)])
-        lin = lin * np.where(inward, SLOT_LIGHT, 1.0)[:, None]
-        bgr = linear_to_srgb_u8(lin.reshape(-1, 1, 3).astype(np.float32)).reshape(-1, 3)
-        px = self.project(verts.reshape(-1, 3)).reshape(n, 8, 2)
-        paint = [[] for _ in range(n)]
-        for w, f, c in zip(wi, fi, bgr):
-            paint[w].append((np.round(px[w, faces[f]] * 16).astype(np.int32), tuple(int(v) for v in c)))
-            if lk.handles and f == parts.walls[w].out:
-                hole = self._handle(parts.walls[w], feet[parts.walls[w].crate], nudges, middles, G)
-                if hole is not None:
-                    paint[w].append((hole, tuple(int(v * 0.3) for v in c)))
-        foot = self.C[:2]
-        distance = [float(v) for v in np.hypot(*(flat.mean(1) - foot).T)]
-        shadows = []
-        for lamp in self.lamps:
-            on_table, on_floor = [], []
-            for w in range(n):
-                if box[w, 4] == 0:      # an outer wall: its shadow falls on the table outside too
-                    on_table.append(_through(_hull(self._shadow_of(verts[w], lamp)), self.H_table))
-                on_floor.append(_through(_hull(self._shadow_of(verts[w], lamp, lk.floor_mm)), Hf))
-            shadows.append((on_table, on_floor))
-        ground = [Hf if wall.z0 else self.H_table for wall in parts.walls]
-        contacts = [_through(flat[w], ground[w]) for w in range(n)]
-        made = _Crates(paint, distance, floors, contacts, shadows)
-        self._crates_cache = (key, made)
-        return made
 
     # --- the truth --------------------------------------------------------------------------
 
@@ -516,15 +451,3 @@ def _srgb(lin: np.ndarray) -> np.ndarray:
     curve *= np.float32(1.055 * 255)
     curve -= np.float32(0.055 * 255 - 0.5)
     return np.clip(curve, 0, 255, out=curve).astype(np.uint8)
-
-
-def _hull(pts: np.ndarray) -> np.ndarray:
-    return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2)
-
-
-def _through(poly: np.ndarray, H: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(np.asarray(poly, np.float64).reshape(-1, 1, 2), H).reshape(-1, 2)
-
-
-def _fill(mask: np.ndarray, px: np.ndarray) -> None:
-    cv2.fillPoly(mask, [np.round(px * 16).astype(np.int32)], 255, cv2.LINE_AA, 4)

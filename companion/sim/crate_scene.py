@@ -30,8 +30,9 @@ COIN_SRGB = ((196, 196, 190), (206, 170, 80), (176, 108, 64))      # silver, bra
 @dataclass(frozen=True)
 class Standing:
     """One drink in a slot: its field, drink id, where it stands (grid mm, its middle), its yaw,
-    its colour (sRGB, this drink's own), its slot (crate index, slot index) and how far it
-    stands off the slot's middle (mm)."""
+    its colour (sRGB, this drink's own), its slot (crate index, slot index), how far it
+    stands off the slot's middle (mm) and how it leans (degrees from upright, and the direction
+    its top leans to in the grid, degrees)."""
 
     field: tuple[int, int]
     drink: str
@@ -42,6 +43,7 @@ class Standing:
     slot: tuple[int, int] = (0, 0)
     dx: float = 0.0
     dy: float = 0.0
+    lean: tuple[float, float] = (0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,26 @@ class Loose:
         shape = self.drink.partition("-")[2]
         length, width = NOMINAL_SIZE_MM[shape]
         return (length / 2 if self.kind == "lying" else width / 2) * look.drink_mm(shape)
+
+
+def leaned(solid: solids.Solid, foot: np.ndarray, lean: tuple[float, float], turn: float = 0.0) -> solids.Solid:
+    """``solid`` (standing on its foot point ``foot``, table mm) leaning ``lean`` = (degrees from
+    upright, direction its top goes, degrees in the grid; the grid turned ``turn`` degrees on
+    the table).
+
+    >>> s = leaned(solids.drink(0.0, 0.0, 0.0, "tall_can", 26.0, 11.0), np.zeros(3), (90.0, 0.0))
+    >>> bool(np.isclose(s.verts[:, 0].max(), 26.0)), bool(np.isclose(s.verts[:, 2].min(), -5.5))
+    (True, True)
+    """
+    t, a = math.radians(lean[0]), math.radians(lean[1] + turn)
+    if t == 0:
+        return solid
+    axis = np.array([math.sin(a), -math.cos(a), 0.0])     # turning "up" (0, 0, -1) towards (cos a, sin a, 0)
+    K = np.array([[0, -axis[2], axis[1]], [axis[2], 0, -axis[0]], [-axis[1], axis[0], 0]])
+    R = np.eye(3) + math.sin(t) * K + (1 - math.cos(t)) * K @ K
+    move = lambda p: (np.asarray(p) - foot) @ R.T + foot  # noqa: E731
+    return solids.Solid(move(solid.verts), solid.faces, solid.caps, [(f, move(p), k) for f, p, k in solid.decals],
+                        solid.base, None if solid.normals is None else solid.normals @ R.T)
 
 
 def check_layout(layout: CrateLayout) -> None:
@@ -145,13 +167,18 @@ def arrange(look: CrateLook, layout: CrateLayout, rng: np.random.Generator, pose
             if old is not None:
                 dx, dy, yaw, rgb = min(max(old.dx, -room), room), min(max(old.dy, -room), room), \
                     old.yaw - keep.nudges[old.slot[0]][2], old.colour
+                lean = (old.lean[0], old.lean[1] - keep.nudges[old.slot[0]][2])
             else:
                 dx, dy = (float(v) for v in np.clip(rng.normal(0, room / 2, 2), -room, room))
                 yaw = float(rng.uniform(0, 360))
                 base = np.array(look.drinks.get(drink.partition("-")[0], (128, 128, 128)), float)
                 rgb = tuple(int(v) for v in np.clip(base * rng.uniform(0.97, 1.03) + rng.normal(0, 2.0, 3), 0, 255))
+                # leaning no further than the slot's walls let it at the rim
+                most = math.degrees(math.atan2(2 * room + 0.4, max(look.rim_mm - look.floor_mm, 1.0)))
+                lean = (float(min(rng.uniform(0, look.lean_deg), most)), float(rng.uniform(0, 360)))
             (x, y), = nudged([((x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy)], nudges[ci], middle)
-            out.append(Standing(f, drink, float(x), float(y), yaw + nudges[ci][2], rgb, (ci, si), dx, dy))
+            out.append(Standing(f, drink, float(x), float(y), yaw + nudges[ci][2], rgb, (ci, si), dx, dy,
+                                (lean[0], lean[1] + nudges[ci][2])))
     scene = CrateScene(layout, tuple(pose), tuple(sorted(out, key=lambda s: s.field)), tuple(nudges))
     if keep is not None and keep.loose:
         scene = CrateScene(scene.layout, scene.pose, scene.standing, scene.nudges, keep.loose)

@@ -26,9 +26,12 @@ def scene_truth(r, scene: CrateScene, hand_mask: np.ndarray | None = None) -> di
         shape = s.drink.partition("-")[2]
         tall = NOMINAL_SIZE_MM[shape][0] * lk.drink_mm(shape)
         foot = r.grid_to_frame([(s.x, s.y)], layout, pose, lk.floor_mm)[0]
-        top = r.grid_to_frame([(s.x, s.y)], layout, pose, lk.floor_mm + tall)[0]
+        t, a = np.radians(s.lean[0]), np.radians(s.lean[1])
+        top = r.grid_to_frame([(s.x + tall * np.sin(t) * np.cos(a), s.y + tall * np.sin(t) * np.sin(a))], layout, pose,
+                              lk.floor_mm + tall * np.cos(t))[0]
         drinks.append({"field": s.field, "drink": s.drink, "mm": [round(s.x, 2), round(s.y, 2)],
-                       "height_mm": round(tall, 2), "foot_px": [round(float(v), 2) for v in foot],
+                       "height_mm": round(tall, 2), "lean_deg": round(s.lean[0], 2),
+                       "foot_px": [round(float(v), 2) for v in foot],
                        "top_px": [round(float(v), 2) for v in top]})
     Gi = np.linalg.inv(G)
     cam = Gi @ np.array([r.C[0], r.C[1], 1.0])

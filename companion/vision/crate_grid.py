@@ -7,13 +7,13 @@ looked at through it on a *canvas*: the rim plane seen straight from above at :d
 per slot pitch. There the walls of the slots repeat with the pitch in two perpendicular
 directions, whatever way the crates were turned or moved, so
 
-1. the canvas's yellowness (:func:`yellow_map`, relative to the calibrated crate plastic), its
-   fine detail only, is Fourier transformed and the two strongest frequencies near one cycle per
-   pitch give the lattice's turn, pitch and phase (:func:`global_lattice`);
-2. the local phase of each of the two waves, measured everywhere in the crates' region
-   (demodulated and smoothed), tells how far the lattice there is off the global one: a
-   homography fitted to those local positions (:func:`refine`) takes in the perspective the
-   calibration got wrong, a small bump of the camera, and lens bending in part;
+1. of the canvas's yellowness (:func:`yellow_map`, against the calibrated plastic) and its
+   brightness, the fine detail only, the turn and pitch whose two perpendicular waves and their
+   second harmonics carry the most power give the lattice (:func:`global_lattice`);
+2. the local phase of each wave (demodulated and smoothed) tells how far the lattice there is
+   off the global one: an affine map near the crates' middle, then homographies over ever larger
+   windows are fitted to those local positions (:func:`refine`), taking in the perspective the
+   calibration got wrong, a bump of the camera, and lens bending in part;
 3. the fitted grid maps *grid units* (field ``(i, j)`` spans ``[i, i+1] x [j, j+1]``, its walls on
    whole numbers) to frame pixels; each field's share of crate plastic (:func:`coverage`) says
    where crates may stand (the learned model has the last word, :mod:`.crates`).
@@ -26,8 +26,8 @@ learned model, trained on this very pipeline's patches, takes in its stride.
 >>> import numpy as np
 >>> g = np.zeros((120, 120), np.float32); g[::10, :] = 1; g[:, ::10] = 1
 >>> lat = global_lattice(g, np.ones_like(g), 10.0)
->>> round(float(np.linalg.norm(lat.freqs[0])) * 10, 2), round(float(np.linalg.norm(lat.freqs[1])) * 10, 2)
-(1.0, 1.0)
+>>> [round(float(v), 2) for v in np.linalg.norm(lat.freqs, axis=1) * 10]
+[1.0, 1.0]
 """
 from __future__ import annotations
 
