@@ -184,17 +184,17 @@ def detail(y: np.ndarray, px: float) -> np.ndarray:
 
 def global_lattice(signal: np.ndarray, weight: np.ndarray, px: float, spread: float = 1.3,
                    extra: np.ndarray | None = None) -> Lattice | None:
-    """The square lattice of ``signal`` (its detail, weighted by ``weight``) on a canvas of ``px``
+    """The square lattice of ``signal`` (fine detail, weighted by ``weight``) on a canvas of ``px``
     px per expected pitch: the turn and pitch (within a factor ``spread`` of the expected) whose
     two perpendicular waves and their second harmonics (thin walls have strong ones) carry the
     most power; ``extra``: a second picture of the same lattice whose (normalised) power adds to
     the evidence. The phases are ``signal``'s. None when the canvas shows no power at all."""
-    s = detail(signal, px) * weight
+    s = signal * weight
     h, w = s.shape
     n = 1 << int(math.ceil(math.log2(max(h, w, 64) * 2)))
     power = _power(s, n)
     if extra is not None:
-        power = power + _power(detail(extra, px) * weight, n)
+        power = power + _power(extra * weight, n)
     if not np.isfinite(power).all() or power.max() <= 0:
         return None
     power = cv2.GaussianBlur(power.astype(np.float32), (0, 0), 1.0)
@@ -360,7 +360,7 @@ class Grid:
     strength: float
 
 
-STAGES = ((2.0, True), (3.5, True), (5.0, False), (None, False), (None, False))   # window, affine
+STAGES = ((2.0, True), (4.0, False), (None, False))   # window (pitches), affine
 
 
 def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread: float = 1.45,
@@ -378,11 +378,8 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
     canvas = canvas_round(H0, frame.shape, small)
     if canvas is None:
         return None
-    img = canvas.warp(frame, shrunk=shrunk)
-    y = yellow_map(img, plastic)
-    weight = _region(y, canvas.px)
-    lum = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32) / 255.0
-    lat = global_lattice(y, weight, canvas.px, spread, extra=lum)
+    sig, weight = lattice_signal(canvas.warp(frame, shrunk=shrunk), plastic, canvas.px)
+    lat = global_lattice(sig, weight, canvas.px, spread)
     if lat is None:
         return None
     G = np.vstack([np.column_stack([lat.freqs, lat.phases / (2 * math.pi)]), [0, 0, 1]])
@@ -392,12 +389,11 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
         c2 = canvas_round(H, frame.shape, small)
         if c2 is None:
             return None
-        y = yellow_map(c2.warp(frame, shrunk=shrunk), plastic)
-        weight = _region(y, c2.px)
+        sig, weight = lattice_signal(c2.warp(frame, shrunk=shrunk), plastic, c2.px)
         # grid coordinates of canvas px x are origin + x / px: crests on whole numbers
         ax = Lattice(np.array([[1 / c2.px, 0.0], [0.0, 1 / c2.px]]),
                      np.array([2 * math.pi * c2.origin[0], 2 * math.pi * c2.origin[1]]), lat.strength)
-        G = refine(detail(y, c2.px) * weight, weight, ax, c2.px, window, affine)
+        G = refine(sig * weight, weight, ax, c2.px, window, affine)
         if G is None or not plausible(G, weight, c2.px):
             continue
         H = c2.canvas_to_frame() @ np.linalg.inv(G)
@@ -407,6 +403,21 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
         return None
     y = yellow_map(c3.warp(frame, shrunk=shrunk), plastic)
     return Grid(H, coverage(y, c3), lat.strength)
+
+
+def lattice_signal(img: np.ndarray, plastic: Plastic | None, px: float) -> tuple[np.ndarray, np.ndarray]:
+    """What the lattice is looked for in, and where: the fine detail of the canvas's yellowness
+    plus that of its brightness (each scaled to its spread over the crates' region): drinks stand out of the plastic by
+    colour, while empty slots are all plastic and show their walls only by their light."""
+    y = yellow_map(img, plastic)
+    weight = _region(y, px)
+    lum = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32) / 255.0
+    out = np.zeros_like(y)
+    for part in (y, lum):
+        d = detail(part, px)
+        spread = float(np.sqrt((d * d * weight).sum() / max(1e-6, float(weight.sum()))))
+        out += d / max(spread, 1e-3)
+    return out, weight
 
 
 def plausible(G: np.ndarray, weight: np.ndarray, px: float) -> bool:

@@ -39,10 +39,11 @@ from .crate_patches import exposure_gain, field_patches
 log = logging.getLogger(__name__)
 OFF_INDEX = CLASSES.index(OFF)
 SOME_PLASTIC = 0.15     # a field with this share of plastic may hold a slot
+DOUBTFUL_SHARE = 0.5    # a frame with more of its fields unsure than this is unsure as a whole
 # The lattice's crests lie a little towards the camera's nadir of the walls' tops (the walls' inner
 # faces and the floors show on that side): the grid is moved this many pitches away from it
-# (measured on development frames: 0.05-0.2, a tenth on the whole)
-CREST_SHIFT = 0.1
+# (measured on development frames: a twentieth of a pitch on the whole)
+CREST_SHIFT = 0.05
 MIN_SIDE = 64
 
 
@@ -138,7 +139,7 @@ class CrateReader:
             fields = {c: EMPTY for c in found.cells if found.grid.cells.get(c, 0) >= 0.4}
             return CrateReading.of(fields, unsure=fields, codes=[] if fields else ["no_crates"])
         prob = self.model.probabilities(found.patches, found.feats)
-        fields, unsure = {}, []
+        fields, unsure, maybe = {}, [], []
         for c, p in zip(found.cells, prob):
             k = int(np.argmax(p[:OFF_INDEX]))        # "off": the likeliest other name, unsure
             name = CLASSES[k]
@@ -149,6 +150,7 @@ class CrateReader:
                 k = 1 + int(np.argmax(p[1:OFF_INDEX]))
                 fields[c] = CLASSES[k]
                 unsure.append(c)
+                maybe.append((float(p[0]), c))
                 continue
             fields[c] = name
             if p[k] < self.model.bar(name):
@@ -167,6 +169,16 @@ class CrateReader:
                         best[name] = (score, c)
                 else:
                     best[name] = (score, c)
+        # more fields than a table has: the likeliest to be no slot at all are left out first
+        for _, c in sorted(maybe, reverse=True):
+            if len(fields) <= MAX_FIELDS:
+                break
+            del fields[c]
+            unsure.remove(c)
+        # a frame read mostly with doubt (its grid, its light unlike any learnt) is no ground
+        # for the few fields that cleared their bars either
+        if len(unsure) > DOUBTFUL_SHARE * len(fields):
+            unsure = list(fields)
         if not fields:
             return CrateReading(codes=["no_crates"])
         if len(fields) > MAX_FIELDS:
