@@ -33,12 +33,12 @@ from browser_support import call, shown, tap
 from playwright.sync_api import expect
 from server_support import HOST_KEYS, Server
 
-from companion.crate_fields import CrateReading, turned
 from companion.server.app import create_app
 from companion.sim.crate_camera import open_crate_camera
 from companion.sim.table import SimTable
 from companion.table.access import Access
 from companion.table.store import EventStore
+from tests.test_crate_device import TruthReader   # reads the simulated camera's truth, a quarter turn round
 
 pytestmark = pytest.mark.browser
 
@@ -46,20 +46,6 @@ REPLY_MS = 30_000   # crates read and settled, a move proposed: a few seconds (f
 TABLE_SIZE = {"width": 1280, "height": 800}
 PHONE_SIZE = {"width": 390, "height": 844}
 ASKED = "[data-testid=crates-proposal], [data-testid=crates-question]"
-
-
-class TruthReader:
-    """The table's side alone: a reader that reads what the simulated crate camera shows now (its
-    truth), a quarter turn round, a hand as the code ``hand``."""
-
-    def __init__(self, device):
-        self.device = device
-
-    def read(self, frame) -> CrateReading:
-        camera = self.device.source
-        if camera.status()["hand"]:
-            return CrateReading(codes=["hand"])
-        return CrateReading.of(turned(camera.truth()["fields"], 1))
 
 
 class InProcess:
