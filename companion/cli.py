@@ -25,6 +25,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--board-camera", default=None, metavar="SPEC",
                        help="the camera over the TOKYO METRO board: the same sources as --camera ('sim': the "
                             "simulated board camera, the default on a simulated table; 'none': off)")
+    serve.add_argument("--crate-camera", default=None, metavar="SPEC",
+                       help="the camera over the crates of GRAPE SODA, YUZU and the exploding cans: the same sources "
+                            "as --camera ('sim': the simulated crate camera, the default on a simulated table; "
+                            "'none': off)")
     serve.add_argument("--board-fps", type=float, default=None, metavar="FPS",
                        help="board camera readings a second at most (default 4, 1 to 15: more settles a board "
                             "sooner and costs more of a core)")
@@ -62,6 +66,10 @@ def _serve(args: argparse.Namespace) -> int:
     if board_camera is None:   # a simulated table has a simulated board camera too
         board_camera = "sim" if camera is not None and (camera == "sim" or camera.startswith("sim:")) else "none"
     board_camera = None if board_camera in ("none", "") else board_camera
+    crate_camera = args.crate_camera
+    if crate_camera is None:   # a simulated table has a simulated crate camera too
+        crate_camera = "sim" if camera is not None and (camera == "sim" or camera.startswith("sim:")) else "none"
+    crate_camera = None if crate_camera in ("none", "") else crate_camera
     pace = _board_pace(args)
     if isinstance(pace, str):
         print(f"companion: {pace}", file=sys.stderr)
@@ -100,6 +108,7 @@ def _serve(args: argparse.Namespace) -> int:
     from .server.slow_clients import PatientH11
     from .sim.board_source import open_board_camera
     from .sim.camera import open_camera
+    from .sim.crate_camera import open_crate_camera
     from .sim.table import SimTable
     from .table.access import Access
 
@@ -115,7 +124,8 @@ def _serve(args: argparse.Namespace) -> int:
     # never sent by the service itself. Whoever opens it can do everything a host does.
     print(f"Tokyo Table Companion\n"
           f"  camera: {describe(camera, 'camera')}; sensors: {describe(serial, 'sensor board')}; "
-          f"board camera: {describe(board_camera, 'board camera')}\n"
+          f"board camera: {describe(board_camera, 'board camera')}; "
+          f"crate camera: {describe(crate_camera, 'crate camera')}\n"
           f"  data:   {store.path}\n"
           f"  host:   {base}/?host={host_key}\n"
           f"          (open it on the table's tablet; keep it to yourself: it holds the table's keys)",
@@ -126,7 +136,8 @@ def _serve(args: argparse.Namespace) -> int:
     # camera) is wired in here; the table and the camera code never import it.
     app = create_app(store, public_url=join_url, camera=camera, serial=serial, profile=args.profile,
                      automation=SimTable(), open_camera=open_camera, board_camera=board_camera,
-                     open_board_camera=open_board_camera, **pace)
+                     open_board_camera=open_board_camera, crate_camera=crate_camera,
+                     open_crate_camera=open_crate_camera, **pace)
     # A live view never sends more than a few bytes: a larger WebSocket message is refused.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws=LightDeflate,
                 ws_max_size=4096)

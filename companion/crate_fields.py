@@ -201,11 +201,14 @@ class Compared:
     differences: tuple[FieldDifference, ...]
 
 
-def compare(game: Mapping[Pos, str], seen: Mapping[Pos, str], unsure: Iterable[Pos] = ()) -> Compared:
+def compare(game: Mapping[Pos, str], seen: Mapping[Pos, str], unsure: Iterable[Pos] = (),
+            quarters: int | None = None) -> Compared:
     """Match what the camera saw with what the game has, up to a shift and a quarter turn of the
     whole grid: the turn and shift with the fewest differing fields (ties: fewer quarter turns,
     then the smaller shift), and those differences, in reading order. ``unsure`` fields (in the
-    seen grid's coordinates) do not count as differences.
+    seen grid's coordinates) do not count as differences. ``quarters``: the one quarter turn to
+    try, when the table knows how the camera's grid lies against the game's (a symmetric grid,
+    such as the empty 6x6 square, would otherwise match a drink in the opposite corner).
 
     >>> compare({(0, 0): "empty", (1, 0): "red-tall_can"}, {(0, 0): "empty", (1, 0): "empty"}).differences[0].say()
     'field 1,0: game red-tall_can, crates empty'
@@ -213,7 +216,7 @@ def compare(game: Mapping[Pos, str], seen: Mapping[Pos, str], unsure: Iterable[P
     game = normalized(game)
     unsure = set(unsure)
     best: Compared | None = None
-    for q in range(4):
+    for q in (range(4) if quarters is None else (quarters % 4,)):
         # turn the seen grid (with its unsure fields) and shift it to 0, 0, then try the shifts
         # that put its fields over the game's (a move may add or take crates at either end)
         marked = {f: (v, f in unsure) for f, v in seen.items()}

@@ -14,6 +14,7 @@ from starlette.datastructures import State
 
 from ..table.access import Access
 from ..table.board_device import BoardDevice
+from ..table.crate_device import CrateDevice
 from ..table.devices import Devices
 from ..table.errors import BrokenGame, Forbidden, IllegalMove, NoSuchGame
 from ..table.looks import LookBook
@@ -53,6 +54,7 @@ class Api:
     devices: Devices
     estimates_work: BoundedWork
     board_device: BoardDevice | None = None   # the board camera (TOKYO METRO; None: none runs)
+    crate_device: CrateDevice | None = None   # the crate camera (the crate games; None: none runs)
 
     def act(self, fn, *args):
         try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces, differences
 from ..rules.engine import CHANCE, IllegalMove, Move
@@ -79,8 +79,40 @@ class Explained:
         return "none" if n == 0 else "one" if n == 1 else "several"
 
 
+@dataclass
+class Budget:
+    """The moves a search may still try (applied and compared): ``tried`` so far, of ``limit``;
+    ``bounded`` once it ran out before the search was done."""
+
+    limit: int
+    tried: int = 0
+    bounded: bool = False
+
+    @property
+    def spent(self) -> bool:
+        return self.tried >= self.limit
+
+    def tries(self, game: Any, state: Any, moves: Iterable[Move], seen: set) -> Iterator[tuple[Move, Any, Any]]:
+        """Each of ``moves`` the engine takes in ``state``, with the state after it and that state's
+        key, where it is not ``seen`` yet, until the budget is spent."""
+        for move in moves:
+            if self.spent:
+                self.bounded = True
+                return
+            self.tried += 1
+            try:
+                after, _events = game.apply(state, move)
+            except IllegalMove:
+                continue
+            key = state_key(after)
+            if key not in seen:
+                yield move, after, key
+
+
 @dataclass(order=True)
-class _Node:
+class Node:
+    """A state a search reached, ordered best first: fewest differences left, fewest moves, found first."""
+
     distance: int
     depth: int
     order: int
@@ -110,38 +142,27 @@ def explain(game: Any, state: Any, board: Pieces, unsure: Iterable[str] = (),
     def distance(s: Any) -> int:
         return len(differences(expected(s), board, unsure))
 
-    start = _Node(distance(state), 0, 0, state, ())
+    start = Node(distance(state), 0, 0, state, ())
     heap, order = [start], 1
-    seen = {_key(state)}
+    seen = {state_key(state)}
     found: list[tuple[Move, ...]] = []
     shortest: int | None = None
-    expanded = tried = 0
-    bounded = False
+    expanded = 0
+    budget = Budget(max_tried)
     while heap:
         node = heapq.heappop(heap)
         if shortest is not None and node.depth >= shortest:
             continue  # it could only explain with more moves than an explanation found
         if node.depth >= max_depth:
             continue
-        if expanded >= max_expanded or tried >= max_tried:
-            bounded = True
+        if expanded >= max_expanded or budget.spent:
+            budget.bounded = True
             break
         expanded += 1
         here = expected(node.state)
         moves = acting_moves(game, node.state, may)
         steps = []  # (move, state) that change nothing on the board
-        for move in moves:
-            if tried >= max_tried:
-                bounded = True
-                break
-            tried += 1
-            try:
-                after, _events = game.apply(node.state, move)
-            except IllegalMove:
-                continue
-            key = _key(after)
-            if key in seen:
-                continue
+        for move, after, key in budget.tries(game, node.state, moves, seen):
             there = expected(after)
             if there == here:
                 steps.append((move, after, key))
@@ -157,17 +178,17 @@ def explain(game: Any, state: Any, board: Pieces, unsure: Iterable[str] = (),
                 continue
             if d > node.distance:
                 continue  # it takes the board further from the one read: no explanation goes that way
-            heapq.heappush(heap, _Node(d, len(path), order, after, path))
+            heapq.heappush(heap, Node(d, len(path), order, after, path))
             order += 1
         if len(steps) <= STEP_CHOICES:
             for move, after, key in steps:
                 seen.add(key)
-                heapq.heappush(heap, _Node(node.distance, node.depth + 1, order, after, node.moves + (move,)))
+                heapq.heappush(heap, Node(node.distance, node.depth + 1, order, after, node.moves + (move,)))
                 order += 1
-    return Explained(tuple(found), bounded, expanded, tried)
+    return Explained(tuple(found), budget.bounded, expanded, budget.tried)
 
 
-def _key(state: Any) -> Any:
+def state_key(state: Any) -> Any:
     """A state as a set member: the engine's states are trees of tuples (hashable), but a finished
     game keeps its result in a dict; such a state is told apart by its text."""
     try:

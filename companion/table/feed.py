@@ -26,12 +26,12 @@ from ..rules.engine import Event, Move
 
 # Who entered a record (its "by"), in the feed's words: a seat's phone, the host's table, ...
 _BY = {"table": "table", "person": "table", "bot": "computer", "sim": "simulated", "camera": "camera",
-       "sensors": "sensors", "board": "board"}
+       "sensors": "sensors", "board": "board", "crates": "crates"}
 
 
 def who(by: str) -> str:
-    """The feed's word for a record's ``by``: seat, table, computer, simulated, camera, sensors, board
-    (the board camera proposed it: the record's ``confirmed`` says who confirmed it)."""
+    """The feed's word for a record's ``by``: seat, table, computer, simulated, camera, sensors, board,
+    crates (the board or crate camera proposed it: the record's ``confirmed`` says who confirmed it)."""
     return "seat" if by.startswith("seat") else _BY.get(by, "table")
 
 

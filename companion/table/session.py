@@ -23,6 +23,8 @@ from ..rules.options import RULES_VERSION
 from .automation import Automated, Automation
 from .board_watch import BoardWatch, reads_board
 from .corrections import taught_by
+from .crate_moves import reads_crates
+from .crate_watch import CrateWatch
 from .errors import BeamsDisagree, BrokenGame, Forbidden, NotOffered  # noqa: F401 (the table's errors)
 from .hints import ESTIMATE_BUDGET, ESTIMATE_PLAYOUTS, Hints  # noqa: F401
 from .live import Live
@@ -93,6 +95,8 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         # The board camera's account of a game whose board it reads (TOKYO METRO), else None.
         self.board_watch: BoardWatch | None = (BoardWatch(self) if reads_board(info.game, self.folded.state)
                                                else None)
+        # The crate camera's account of a game played on a grid of crates (GRAPE SODA, ...), else None.
+        self.crate_watch: CrateWatch | None = CrateWatch(self) if reads_crates(self.game) else None
         # A person's move is committed before the computer players and the simulated table's
         # chance follow it, so a crash in between leaves a log that waits on nobody at the
         # table. Resuming does what was due: the same step as after a move, with the same seeds.
@@ -156,7 +160,7 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         """A move from the table view or a player's phone; raises IllegalMove or Forbidden.
         A drop whose number of drinks the exit beam contradicts raises BeamsDisagree unless
         ``override_beams`` (the host looked and says the beam is wrong; logged with the move).
-        ``by``: who entered it when not the viewer's device ("board": the board camera proposed it,
+        ``by``: who entered it when not the viewer's device ("board", "crates": the board or crate camera proposed it,
         ``confirmed`` naming who confirmed it: "table", "seat N" or "auto")."""
         with self.lock:
             self._authorize(move, viewer)
@@ -247,7 +251,8 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         if trial.ended or self.game.is_over(trial.state):
             self.store.set_status(self.id, "finished")
             keep_summary(self.store, self.id, trial)  # the history's line of it (table/summary.py)
-        if self.board_watch is not None:
-            self.board_watch.game_moved(str(record.get("by", "")))
+        for watch in (self.board_watch, self.crate_watch):
+            if watch is not None:
+                watch.game_moved(str(record.get("by", "")))
         self.notify()
         return [e.to_json() for e in trial.events]

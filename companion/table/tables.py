@@ -56,6 +56,7 @@ class Tables:
         # BoardWatch's own), set before the open games are loaded: adopting one reads them.
         self.board_camera = None
         self.board_settle_s: float | None = None
+        self.crate_camera = None   # the crate camera (table/crate_device.py; None: none runs)
         for info in reversed(store.games(status="open")):
             try:
                 self._load(info.id)
@@ -66,6 +67,9 @@ class Tables:
         # METRO), created or moved in.
         self.board_active: str | None = next((gid for gid in reversed(self.sessions)
                                               if self.sessions[gid].board_watch is not None), None)
+        # The game the crate camera feeds: the newest open crate game, created or moved in.
+        self.crate_active: str | None = next((gid for gid in reversed(self.sessions)
+                                              if self.sessions[gid].crate_watch is not None), None)
 
     def _load(self, game_id: str) -> TableSession:
         try:
@@ -89,6 +93,8 @@ class Tables:
             session.board_watch.camera = self.board_status
             if self.board_settle_s is not None:
                 session.board_watch.settle_s = self.board_settle_s
+        if session.crate_watch is not None:
+            session.crate_watch.camera = self.crate_status
         self.sessions[session.id] = session
         return session
 
@@ -126,14 +132,19 @@ class Tables:
         return session
 
     def moved_in(self, session: TableSession) -> TableSession:
-        """A game was created or moved in: a game whose board the board camera reads becomes the
-        one it feeds (every open view of the two games is told)."""
-        if session.board_watch is None or self.board_active == session.id:
-            return session
-        before, self.board_active = self.board_active, session.id
-        for other in (before, session.id):
-            if other in self.sessions:
-                self.sessions[other].board_watch.touch()
+        """A game was created or moved in: a game whose board the board camera reads (or whose
+        crates the crate camera reads) becomes the one it feeds (every open view of the two games
+        is told)."""
+        if session.board_watch is not None and self.board_active != session.id:
+            before, self.board_active = self.board_active, session.id
+            for other in (before, session.id):
+                if other in self.sessions:
+                    self.sessions[other].board_watch.touch()
+        if session.crate_watch is not None and self.crate_active != session.id:
+            before, self.crate_active = self.crate_active, session.id
+            for other in (before, session.id):
+                if other in self.sessions:
+                    self.sessions[other].crate_watch.touch()
         return session
 
     # --- the board camera -----------------------------------------------------------------------
@@ -163,6 +174,29 @@ class Tables:
         if device is None:
             return None
         return {**device.status_for_view(), "feeding": self.board_active == game_id and self.board_in_play() is not None}
+
+    # --- the crate camera -----------------------------------------------------------------------
+
+    def use_crate_camera(self, device) -> None:
+        """The crate camera (table/crate_device.py), for the crate games open now and later."""
+        self.crate_camera = device
+
+    def crates_in_play(self) -> TableSession | None:
+        """The game the crate camera reads for, while it is open (None: it rests)."""
+        session = self.sessions.get(self.crate_active) if self.crate_active else None
+        return None if session is None or session.over or session.crate_watch is None else session
+
+    def crate_route(self, reading, at: float | None = None) -> str | None:
+        """Hand a crate camera's reading (crate_fields.CrateReading) to the game it reads for."""
+        session = self.crates_in_play()
+        return session.crate_watch.feed(reading, at) if session is not None else None
+
+    def crate_status(self, game_id: str) -> dict | None:
+        """The crate camera as one game's view shows it (see Watch.to_json), or None."""
+        device = self.crate_camera
+        if device is None:
+            return None
+        return {**device.status_for_view(), "feeding": self.crate_active == game_id and self.crates_in_play() is not None}
 
     # --- the observation path -------------------------------------------------------------------
 

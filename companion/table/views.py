@@ -47,6 +47,7 @@ class Views:
                 "over": self.over, "ended": self.folded.ended,
                 "rev": self.rev,   # news without a record (the board camera's): a live view shows it too
                 **({"board_camera": self.board_watch.to_json()} if self.board_watch is not None else {}),
+                **({"crate_camera": self.crate_watch.to_json()} if self.crate_watch is not None else {}),
             }
 
     @property

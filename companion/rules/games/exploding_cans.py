@@ -89,6 +89,16 @@ def crate_of(square: int) -> tuple[int, int]:
     return (r // 3) * 3 + c // 2, (r % 3) * 2 + c % 2
 
 
+# The six crates stand two rows of three, never moved: crate k's top-left field (x = column, y = row).
+CRATE_PLACES = tuple((2 * (k % 3), 3 * (k // 3), 0) for k in range(CRATES))
+
+
+def crates_on_table(state: "State") -> tuple[tuple[tuple[int, int, int], ...], dict[tuple[int, int], str]]:
+    """The crates and the drinks in their fields (x = column, y = row): the crate camera's side of
+    the game (table/crate_watch.py)."""
+    return CRATE_PLACES, {(sq % SIDE, sq // SIDE): d for sq, d in enumerate(state.grid) if d is not None}
+
+
 def crates(grid: tuple[str | None, ...]) -> tuple[tuple[str | None, ...], ...]:
     """The grid as the six crates, slot by slot."""
     found = [[None] * SLOTS for _ in range(CRATES)]
@@ -352,6 +362,7 @@ GAME = Declared(
     view_of=view, payouts_of=payouts, seat_names=lambda state: state.names,
     # what a person copies onto the real table: drinks into the grid, moved, blown out of it
     board_events=frozenset({"placed_in_grid", "moved_in_grid", "exploded"}),
+    crates=crates_on_table,
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

@@ -304,6 +304,13 @@ def view(state: State, viewer: int | None) -> dict:
     }
 
 
+def crates_on_table(state: State) -> tuple[tuple[tuple[int, int, int], ...], dict[tuple[int, int], str]]:
+    """The crates as they stand (never turned) and the drinks in their fields: the crate camera's
+    side of the game (table/crate_watch.py)."""
+    return (tuple((x, y, 0) for x, y in state.layout),
+            {f: d for f, (c, s) in fields(state.layout).items() if (d := state.slots[c][s]) is not None})
+
+
 def payouts(state: State) -> dict:
     return {"yen": [0] * len(state.seats), "projected": [len(s.taken) for s in state.seats],
             "final": state.phase == OVER, "winners": list(state.winners)}
@@ -335,6 +342,7 @@ GAME = Declared(
     view_of=view, payouts_of=payouts, seat_names=lambda state: tuple(s.name for s in state.seats),
     # No estimates: the game pays no yen, and an estimate of final yen would say nothing.
     board_events=frozenset({"placed", "stepped", "crate_moved"}),
+    crates=crates_on_table,
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

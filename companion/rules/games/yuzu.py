@@ -282,6 +282,13 @@ def _sees(state: State, viewer: int | None, seat: int) -> bool:
     return not state.options.blind or state.phase == OVER or viewer == seat
 
 
+def crates_on_table(state: State) -> tuple[tuple[Place, ...], dict[tuple[int, int], str]]:
+    """The crates as they stand (moved and turned) and the drinks in their fields: the crate
+    camera's side of the game (table/crate_watch.py)."""
+    return state.places, {cell: state.crates[k][s] for cell, (k, s) in grid(state.places, state.crates).items()
+                          if state.crates[k][s]}
+
+
 def view(state: State, viewer: int | None) -> dict:
     at = grid(state.places, state.crates)
     width = max((x for x, _ in at), default=-1) + 1
@@ -341,6 +348,7 @@ GAME = Declared(
     view_of=view, payouts_of=payouts, seat_names=lambda state: state.names,
     # no redraw: nobody holds yen, so estimates of the final yen would tell nothing
     board_events=frozenset({"crate_moved", "drinks_swapped"}),
+    crates=crates_on_table,
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

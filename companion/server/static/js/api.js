@@ -92,6 +92,13 @@ export const api = {
   boardDismiss: (id, proposal) => request("POST", `/api/games/${g(id)}/board/dismiss${as()}`, { proposal }),
   boardAuto: (id, on) => request("POST", `/api/games/${g(id)}/board/auto`, { on }),
   boardCameraUrl: (game, ts) => `/api/board-camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
+  // The crate camera over the crate games' crates (js/crates.js).
+  crates: (id, opts) => request("GET", `/api/games/${g(id)}/crates${as()}`, undefined, opts),
+  cratesConfirm: (id, proposal, candidate = null) => request("POST", `/api/games/${g(id)}/crates/confirm${as()}`,
+    { proposal, candidate }),
+  cratesDismiss: (id, proposal) => request("POST", `/api/games/${g(id)}/crates/dismiss${as()}`, { proposal }),
+  cratesAuto: (id, on) => request("POST", `/api/games/${g(id)}/crates/auto`, { on }),
+  crateCameraUrl: (game, ts) => `/api/crate-camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
 };
 
 // The live view: calls onView(view) on connect and after every change; reconnects with

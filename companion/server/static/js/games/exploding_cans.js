@@ -8,6 +8,7 @@ import { t } from "../i18n.js";
 import { drinkSvg } from "../drinks.js";
 import { moveButton } from "../moves.js";
 import generic from "./generic.js";
+import { cratePanel } from "../crates.js";
 
 const SIDE = 6;
 let picked = null;   // the drink last chosen to place (kept while the table redraws)
@@ -84,11 +85,11 @@ function result(view, opts = {}) {
 // The other fields of the table, without the grid drawn above (nor the same drinks by crate).
 function side(view) {
   const { squares, crates, ...rest } = view.state;
-  return generic.side({ ...view, state: rest });
+  return [cratePanel(view), ...generic.side({ ...view, state: rest })].filter(Boolean);
 }
 
 function phoneExtra(view) {
-  return [gridPanel(view)];
+  return [cratePanel(view), gridPanel(view)].filter(Boolean);
 }
 
 export default { side, result, phoneExtra, overExtra: generic.overExtra,

@@ -5,6 +5,7 @@ import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { drinkSvg } from "../drinks.js";
 import generic from "./generic.js";
+import { cratePanel } from "../crates.js";
 
 // Which crate each field belongs to, from the crates' top-left fields (2 across, 3 down).
 function crateOf(places) {
@@ -35,7 +36,10 @@ function gridPanel(st) {
 export function side(view) {
   const st = view.state;
   const rest = { ...view, state: { ...st, crate_grid: null, crate_slots: null, crate_places: null } };
-  return [gridPanel(st), ...generic.side(rest)];
+  return [cratePanel(view), gridPanel(st), ...generic.side(rest)].filter(Boolean);
 }
 
-export default { side };
+// A phone shows the crate camera's panel too: its seat confirms what the crates show.
+const phoneExtra = (view) => [cratePanel(view), ...(generic.phoneExtra(view) || [])].filter(Boolean);
+
+export default { side, phoneExtra };

@@ -5,6 +5,7 @@ import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
 import { drinkSvg } from "../drinks.js";
 import generic from "./generic.js";
+import { cratePanel } from "../crates.js";
 
 const CELL = 40;   // one slot, in drawing units
 const DRAWN = new Set(["table", "crate_at", "places", "crates"]);   // what the drawing shows already
@@ -48,11 +49,11 @@ function result(view, opts = {}) {
 }
 
 function side(view) {
-  return generic.side(withoutDrawn(view));
+  return [cratePanel(view), ...generic.side(withoutDrawn(view))].filter(Boolean);
 }
 
 function phoneExtra(view) {
-  return [tablePanel(view)];
+  return [cratePanel(view), tablePanel(view)].filter(Boolean);
 }
 
 export default { side, result, phoneExtra, overExtra: generic.overExtra };

@@ -1,0 +1,171 @@
+// The crate camera on the dashboard of the crate games (GRAPE SODA, YUZU, the exploding cans):
+// what the camera over the crates is doing, or why it cannot read them; the move it saw, for the
+// host and the seat whose move it is to confirm or dismiss with one tap (everyone else sees it,
+// without buttons), or a question when the crates could mean several moves; the fields where the
+// crates and the game differ (after a move made on the dashboard: what is left to do in the
+// crates); the fields read with doubt; the host's auto switch and the camera's picture. Nothing of
+// this shows without a crate camera (`present` false).
+//
+// The view carries `crate_camera` (table/watch.py's JSON, as the board camera's); its news comes as
+// a view with the same seq and a higher `rev`. One panel per page, made once and redrawn in place
+// when what it says changes (a redraw under a finger would swallow a tap).
+import { h, replace } from "./dom.js";
+import { t, onLangChange, drinkName } from "./i18n.js";
+import { api } from "./api.js";
+import { actionLabel, seatName } from "./values.js";
+
+const FRAME_MS = 1000;   // a picture a second is plenty
+const PROBLEMS = ["hands", "no_crates", "not_calibrated", "camera_error", "calibrate", "too_many"];
+
+let panel = null;
+
+// The crate camera's panel for this view (the same element on every render), or null.
+export function cratePanel(view) {
+  const cc = view && view.crate_camera;
+  if (!cc || !cc.present) return null;
+  if (!panel || panel.gameId !== view.game_id) panel = makePanel(view.game_id);
+  panel.fromView(view, cc);
+  return panel.el;
+}
+
+function makePanel(gameId) {
+  const title = h("h2", {});
+  const chip = h("span", { class: "bc-tags" });
+  const body = h("div", { class: "bc-body" });
+  const img = h("img", { class: "bc-frame", testid: "crates-image", width: 640, height: 360, hidden: true });
+  const picTitle = h("summary", {});
+  const picture = h("details", { class: "bc-picture", testid: "crates-picture" }, picTitle, img);
+  const el = h("section", { class: "panel board-cam crate-cam", testid: "crate-camera" },
+    h("div", { class: "bc-head" }, title, chip), body, picture);
+  const me = { el, gameId, view: null, cc: null, drawn: null };
+
+  me.fromView = (view, cc) => {
+    const seqChanged = !me.view || me.view.seq !== view.seq;
+    const older = me.cc && !seqChanged && typeof cc.rev === "number" && cc.rev < me.cc.rev;
+    me.view = view;
+    if (!older) me.cc = cc;
+    draw();
+  };
+  me.refresh = async () => {
+    try {
+      const cc = await api.crates(gameId, { quiet: true });
+      if (cc && typeof cc === "object") { me.cc = cc; draw(); }
+    } catch (_) { /* the connection badge says so; the view keeps the last state */ }
+  };
+
+  let loading = false;
+  img.addEventListener("load", () => { loading = false; img.hidden = false; });
+  img.addEventListener("error", () => { loading = false; img.hidden = true; });
+  setInterval(() => {
+    if (loading || !el.isConnected || picture.hidden || !picture.open || document.visibilityState !== "visible") return;
+    loading = true;
+    img.src = api.crateCameraUrl(gameId, Date.now());
+  }, FRAME_MS);
+
+  function draw(force = false) {
+    const { view, cc } = me;
+    if (!view || !cc) return;
+    const key = JSON.stringify([cc, view.seq, view.role, view.viewer]);
+    if (!force && key === me.drawn) return;
+    me.drawn = key;
+    const host = view.role === "host";
+    el.dataset.state = cc.state;
+    el.dataset.matches = String(cc.matches);
+    el.dataset.cause = String(cc.cause);
+    title.textContent = t("crates.title");
+    replace(chip, h("span", { class: `bc-state-chip bc-${cc.state}`, testid: "crates-state", dataset: { state: cc.state } },
+      t(`crates.state.${cc.state}`)),
+    cc.simulated ? h("span", { class: "tag", testid: "crates-simulated" }, t("dev.simulated")) : null);
+    picTitle.textContent = t("crates.picture");
+    img.alt = t("crates.pictureAlt");
+    picture.hidden = !host;
+    replace(body, problemPart(cc), proposalPart(me, view, cc, host), differencesPart(cc), unsurePart(cc),
+      host ? autoPart(me, cc) : null);
+  }
+  onLangChange(() => draw(true));
+  return me;
+}
+
+function problemPart(cc) {
+  const p = cc.problem;
+  if (!p) return cc.state === "resting" ? h("p", { class: "bc-sub muted", testid: "crates-resting" }, t("crates.resting")) : null;
+  const words = PROBLEMS.includes(p.code) ? t(`crates.problem.${p.code}`) : t("crates.problem.other", { code: p.code });
+  return h("div", { class: `bc-problem ${p.code === "hands" ? "warn" : "bad"}`, testid: "crates-problem",
+    dataset: { code: p.code }, role: "status" },
+  h("p", {}, words), p.code === "hands" ? null : h("p", { class: "bc-sub" }, t("crates.byHand")));
+}
+
+const moveWords = (view, move) => h("span", { class: "bc-move", dataset: { kind: move.kind } },
+  actionLabel("move", move, view.state));
+
+function proposalPart(me, view, cc, host) {
+  const prop = cc.proposal;
+  if (!prop) return null;
+  const cands = Array.isArray(cc.candidates) && cc.candidates.length > 1 ? cc.candidates : null;
+  const seat = prop.seat;
+  const name = seatName(view.state, seat);
+  const mayAnswer = host || (Number.isInteger(view.viewer) && view.viewer === seat);
+  const confirm = (candidate) => (e) => act(e.currentTarget, () => api.cratesConfirm(me.gameId, prop.id, candidate), me);
+  const dismiss = mayAnswer ? h("button", { class: "big subtle", testid: "crates-dismiss",
+    onclick: (e) => act(e.currentTarget, () => api.cratesDismiss(me.gameId, prop.id), me) }, t("crates.dismiss")) : null;
+  const wait = h("p", { class: "bc-sub muted", testid: "crates-wait" }, t("crates.waitFor", { name }));
+  if (cands) {
+    return h("div", { class: "bc-proposal question", testid: "crates-question", dataset: { proposal: prop.id } },
+      h("p", { class: "bc-lead" }, t("crates.question", { name })),
+      h("ol", { class: "bc-cands" }, cands.map((c, i) => h("li", { testid: `crates-candidate-${i}` },
+        h("span", { class: "bc-moves" }, c.moves.map((m) => moveWords(view, m))),
+        mayAnswer ? h("button", { class: "big primary", testid: `crates-pick-${i}`, onclick: confirm(i) },
+          t("crates.pick")) : null))),
+      mayAnswer ? h("div", { class: "move-row" }, dismiss) : wait);
+  }
+  return h("div", { class: "bc-proposal", testid: "crates-proposal", dataset: { proposal: prop.id, seat: String(seat) } },
+    h("p", { class: "bc-lead" }, t("crates.proposal", { name })),
+    h("div", { class: "bc-moves" }, prop.moves.map((m) => moveWords(view, m))),
+    mayAnswer ? h("div", { class: "move-row bc-buttons" },
+      h("button", { class: "big primary", testid: "crates-confirm", onclick: confirm(null) }, "✓ ", t("crates.confirm")),
+      dismiss) : wait);
+}
+
+async function act(button, fn, me) {
+  button.disabled = true;
+  try { await fn(); } catch (_) { /* the toast says why */ }
+  button.disabled = false;
+  await me.refresh();
+}
+
+// "game red-tall_can, crates empty" in words; a field with no crate in one of them says so.
+const fieldValue = (v) => (v === null || v === undefined ? t("crates.noCrate")
+  : v === "empty" ? t("crates.empty") : drinkName(v));
+
+function differencesPart(cc) {
+  const diffs = Array.isArray(cc.differences) ? cc.differences : [];
+  if (cc.matches === true) return h("p", { class: "bc-matches", testid: "crates-matches" }, "✓ ", t("crates.matches"));
+  if (!diffs.length) {
+    return cc.state === "reading" && cc.matches === null
+      ? h("p", { class: "bc-sub muted", testid: "crates-unsettled" }, t("crates.unsettled")) : null;
+  }
+  if (cc.proposal) return null;   // a move the crates show says its differences already
+  const todo = cc.cause === "dashboard";
+  return h("div", { class: `bc-diffs${todo ? " todo" : ""}`, testid: todo ? "crates-todo" : "crates-diffs",
+    dataset: { cause: String(cc.cause) } },
+  h("h3", {}, t(todo ? "crates.todo" : "crates.diffs")),
+  h("p", { class: "bc-sub muted" }, t(todo ? "crates.todoHint" : "crates.causeBoard")),
+  h("ul", { class: "bc-list" }, diffs.map((d) => h("li", { testid: `crates-diff-${d.field.replace(",", "-")}` },
+    h("span", { class: "bc-text" }, t("crates.diff", { field: d.field.replace(",", "·"),
+      game: fieldValue(d.game), seen: fieldValue(d.seen) }))))));
+}
+
+function unsurePart(cc) {
+  const fields = Array.isArray(cc.unsure) ? cc.unsure : [];
+  if (!fields.length || cc.state !== "reading") return null;
+  return h("p", { class: "bc-sub bc-unsure", testid: "crates-unsure", dataset: { n: String(fields.length) } },
+    t("crates.unsure", { fields: fields.map((f) => f.replace(",", "·")).join(" · ") }));
+}
+
+function autoPart(me, cc) {
+  const on = Boolean(cc.auto);
+  const b = h("button", { class: "bc-auto", type: "button", role: "switch", testid: "crates-auto",
+    "aria-checked": on ? "true" : "false", onclick: () => act(b, () => api.cratesAuto(me.gameId, !on), me) },
+  h("span", { class: "bc-switch", "aria-hidden": "true" }), h("span", {}, t("crates.auto")));
+  return h("div", { class: "bc-auto-row" }, b, h("p", { class: "bc-sub muted" }, t("crates.autoHint")));
+}

@@ -1,0 +1,103 @@
+"""The crate camera's side of one crate game (GRAPE SODA, YUZU, the exploding cans): settled
+crates, proposals, crates vs game.
+
+The crate camera (table/crate_device.py) hands every frame's
+:class:`~companion.crate_fields.CrateReading` to the game it feeds (:meth:`CrateWatch.feed`). A
+frame with a problem (a hand over the crates, no crates seen, no calibration) is passed over. The
+crates *settle* when the same fields (those read with doubt left out) are read in a few usable
+frames over ``settle_s`` (the table's one watch, table/watch.py, as for the board camera); then
+they are compared with the game's crates (its declaration's ``crates`` hook):
+
+- equal: the crates match (a to-do left by a move made on the dashboard is done);
+- legal moves explain them (table/crate_moves.py, at most two: a GRAPE SODA turn): a proposal
+  the host or the seat whose move it is confirms (or auto mode applies), or a question with the
+  candidates when several do;
+- none: the fields that differ, cause "board" (the crates changed in a way no move explains).
+
+A move made on the dashboard that changes the crates is a to-do until the crates match it.
+
+The camera does not know which way round the game's grid lies on the table. The watch learns it
+(``quarters``) from the first settled crates that match the game one way round only (a drink
+placed, a crate moved away from the square); until then the crates are compared every way round,
+so that on the symmetric empty square a drink placed in a corner may be a question of which.
+Once known, only that turn is compared: a drink in the opposite corner is a difference, not a
+match. Moves confirmed here are logged ``by: "crates"``.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from ..crate_fields import CrateReading, FieldDifference, compare, field_key
+from .crate_moves import Seen, explain, game_fields
+from .watch import Watch
+
+HANDS_STUCK_S = 20.0    # a hand over the crates this long is a problem to show (the game goes on by taps)
+LOST_S = 2.0            # no crates seen this long is a problem to show
+_AT_ONCE = {"not_calibrated", "camera_error", "too_many"}   # codes shown from the first frame
+
+
+class CrateWatch(Watch):
+    """The crate camera's account of one crate game (see the module)."""
+
+    BY, THING, CAMERA = "crates", "the crates", "the crate camera"
+
+    def __init__(self, session: Any, camera: Callable[[str], dict | None] | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.quarters: int | None = None      # the camera's grid turned this far is the game's (learnt)
+        self._hands_since: float | None = None
+        self._none_since: float | None = None
+        super().__init__(session, camera, clock)
+        if not session.folded.history:
+            # A new game: the crates are still to be set out as the game starts them: a to-do
+            # from no crates at all, as after a move made on the dashboard.
+            self._before, self.todo_since = {}, clock()
+
+    # --- what the crate camera compares --------------------------------------------------------
+
+    def expected(self, state: Any) -> dict:
+        return game_fields(self.session.game, state)
+
+    def differences(self, game: dict, settled: CrateReading) -> list[FieldDifference]:
+        seen, unsure = settled.grid(), settled.unsure_fields()
+        diffs = list(compare(game, seen, unsure, quarters=self.quarters).differences)
+        if not diffs and self.quarters is None and game:
+            turns = Seen.of(seen, unsure).turns_matching(game)
+            if len(turns) == 1:   # only one way round: how the camera's grid lies, from now on
+                self.quarters = turns[0]
+        return diffs
+
+    def same(self, a: CrateReading, b: CrateReading) -> bool:
+        if a.fields.keys() != b.fields.keys():
+            return False
+        doubt = set(a.unsure) | set(b.unsure)
+        return all(k in doubt or v == b.fields[k] for k, v in a.fields.items())
+
+    def search(self, state: Any, settled: CrateReading):
+        return explain(self.session.game, state, settled.grid(), settled.unsure_fields(), may=self._may,
+                       quarters=self.quarters)
+
+    def observe(self, reading: CrateReading, now: float) -> bool:
+        codes = list(reading.codes)
+        self._hands_since = (self._hands_since or now) if "hand" in codes else None
+        self._none_since = (self._none_since or now) if "no_crates" in codes else None
+        self.problem = self._problem_now(codes, now)
+        return reading.usable
+
+    def _problem_now(self, codes: list[str], now: float) -> dict | None:
+        if self._hands_since is not None and now - self._hands_since > HANDS_STUCK_S:
+            return {"code": "hands", "params": {"seconds": round(now - self._hands_since)}}
+        if self._none_since is not None and now - self._none_since > LOST_S:
+            return {"code": "no_crates", "params": {}}
+        shown = [c for c in codes if c in _AT_ONCE]
+        return {"code": shown[0], "params": {}} if shown else None
+
+    # --- what the dashboards show --------------------------------------------------------------
+
+    def diff_json(self, d: FieldDifference) -> dict:
+        return {"field": field_key(d.field), "game": d.game, "seen": d.seen}
+
+    def extra_json(self) -> dict:
+        """The "crate_camera" object of a crate game's view adds the turn learnt (null: not yet)."""
+        return {"quarters": self.quarters}
+
