@@ -302,7 +302,8 @@ class Watch:
             proposal = self._current(proposal_id)
             n = len(proposal.candidates)
             if n > 1 and candidate is None:
-                raise BadAnswer(f"{self.THING} can be read as {n} different moves: say which (candidate 0 to {n - 1})")
+                thing, last = ("the board" if self.BY == "board" else "the crates"), n - 1
+                raise BadAnswer(f"{thing} can be read as {n} different moves: say which (candidate 0 to {last})")
             index = 0 if candidate is None else candidate
             if not 0 <= index < n:
                 raise BadAnswer(f"there is no candidate {index}: this proposal has {n} (0 to {n - 1})")
@@ -340,11 +341,13 @@ class Watch:
 
     def _current(self, proposal_id: str) -> Proposal:
         proposal = self.proposal
+        camera = "the board camera" if self.BY == "board" else "the crate camera"
+        thing = "the board" if self.BY == "board" else "the crates"
         if proposal is None or proposal.id != proposal_id:
-            raise IllegalMove(f"{self.CAMERA} proposes nothing by that id now ({self.THING} or the game changed "
-                              f"since); look at {self.CAMERA}'s panel again")
+            raise IllegalMove(f"{camera} proposes nothing by that id now ({thing} or the game changed "
+                              f"since); look at {camera}'s panel again")
         if proposal.step != self.session.step:
-            raise IllegalMove(f"the game moved on since {self.CAMERA} proposed this; look at {self.THING} again")
+            raise IllegalMove(f"the game moved on since {camera} proposed this; look at {thing} again")
         return proposal
 
     # --- what the dashboards show --------------------------------------------------------------
