@@ -48,6 +48,7 @@ SINKS = {
     "Phase": (1, "waiting"),             # what a phase waits for: "it is not X's turn; the game waits for ..."
     "SealedBid": (0, "what"),            # what a sealed bid decides: "the sealed {self.what}s"
     "BoardCalibrationError": (0, None),  # the board calibration's refusals (422 on the calibration page)
+    "PhotoRefused": (0, None),           # a calibration photo that cannot be taken (the calibrations' errors carry it)
     "BadAnswer": (0, None),              # an answer to the board camera's proposal it cannot take (422)
     "SimBoardError": (0, None),          # the simulated board's hands refused (409, 422)
 }

@@ -34,6 +34,7 @@ import numpy as np
 from ..board_layout import BoardLayout, LayoutError, Point
 from .board_pose import (PX_PER_MM, BoardTracker, Pose, board_markers, distort_points, fit_homography, rectify,
                          undistort_points)
+from .photo import PhotoRefused, decode_photo
 from .warp import Warp, fit_affine, fit_warp, k_fold_rms, leave_one_out_rms
 
 FORMAT = "tokyo-table-companion/board-calibration"
@@ -45,8 +46,6 @@ WRONG_BOARD_MM = 25.0        # taps further than this (RMS) from the best affine
 SCALE_RANGE = (0.75, 1.33)   # how much larger or smaller the printed board may be than our data
 SHEET_SLACK_MM = 10.0        # a tap this far outside the sheet is still taken (a marker laid loosely)
 MIN_SPREAD_MM = 40.0         # the taps must span at least this much in their narrower direction
-MAX_PHOTO_BYTES = 25_000_000
-MAX_PHOTO_SIDE = 10_000
 CORNER_NAMES = ("TL", "TR", "BR", "BL")
 
 
@@ -58,33 +57,10 @@ class BoardCalibrationError(ValueError):
 
 def read_photo(source: bytes | str | Path | np.ndarray) -> np.ndarray:
     """A colour image (BGR) from encoded bytes, a file or an array; refused in words when it is none."""
-    if isinstance(source, np.ndarray):
-        image = source
-    else:
-        if isinstance(source, (str, Path)):
-            try:
-                data = Path(source).read_bytes()
-            except OSError as exc:
-                raise BoardCalibrationError(f"{source}: cannot read the photo: {exc.strerror or exc}") from None
-        else:
-            data = bytes(source)
-        if len(data) > MAX_PHOTO_BYTES:
-            raise BoardCalibrationError(f"the photo is {len(data) // 1_000_000} MB; at most "
-                                        f"{MAX_PHOTO_BYTES // 1_000_000} MB are taken: send a smaller photo")
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-        if image is None:
-            raise BoardCalibrationError("the photo is not an image OpenCV can read: send a JPEG or PNG photo of "
-                                        "the empty board")
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
-        raise BoardCalibrationError("the photo is not an 8-bit colour or grey image")
-    if image.shape[2] == 4:
-        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    if max(image.shape[:2]) > MAX_PHOTO_SIDE or min(image.shape[:2]) < 64:
-        raise BoardCalibrationError(f"the photo is {image.shape[1]}x{image.shape[0]} pixels; take one between "
-                                    f"64 and {MAX_PHOTO_SIDE} pixels a side")
-    return image
+    try:
+        return decode_photo(source, "the empty board")
+    except PhotoRefused as exc:
+        raise BoardCalibrationError(str(exc)) from None
 
 
 @dataclass(frozen=True)

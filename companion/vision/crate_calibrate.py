@@ -34,6 +34,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..crate_fields import CrateLayout
+from .photo import PhotoRefused, decode_photo
 from .crate_grid import Plastic, find_grid, to_frame, yellow_map
 
 FORMAT = "tokyo-table-companion/crate-calibration"
@@ -47,7 +48,6 @@ CALIBRATION_FIELDS = tuple((s % 2, s // 2) for s in range(6))
 # the same as a layout (what the simulated crate camera's calibration_photo is given)
 CALIBRATION_LAYOUT = CrateLayout(crates=((0, 0, 0),), drinks=dict(zip(CALIBRATION_FIELDS, CALIBRATION_DRINKS)))
 MIN_CRATE_SHARE = 0.002     # the crate covers at least this share of the photo
-MAX_PHOTO_BYTES = 25_000_000
 MAX_SIDE = 8000
 DEFAULT_FOCAL = 0.95        # x the photo's width (a webcam's ~55 degrees across), unless the photo tells
 FOCALS = (0.55, 0.7, 0.85, 1.0, 1.2, 1.45, 1.8)   # x the width: the focal lengths tried (~30-85 degrees across)
@@ -169,32 +169,10 @@ def as_camera(H: np.ndarray, f: float, size: tuple[int, int]) -> np.ndarray:
 
 def read_photo(source) -> np.ndarray:
     """A BGR image from bytes, a path or an array; refused in words when it is none."""
-    if isinstance(source, np.ndarray):
-        image = source
-    else:
-        if isinstance(source, (str, Path)):
-            try:
-                data = Path(source).read_bytes()
-            except OSError as exc:
-                raise CrateCalibrationError(f"{source}: cannot read the photo: {exc.strerror or exc}") from None
-        else:
-            data = bytes(source)
-        if len(data) > MAX_PHOTO_BYTES:
-            raise CrateCalibrationError(f"the photo is larger than {MAX_PHOTO_BYTES // 1_000_000} MB: send a smaller one")
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
-        if image is None:
-            raise CrateCalibrationError("the photo is not an image OpenCV can read: send a JPEG or PNG photo of "
-                                        "the calibration crate")
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    if image.ndim != 3 or image.shape[2] not in (3, 4) or image.dtype != np.uint8:
-        raise CrateCalibrationError("the photo is not an 8-bit colour image")
-    if image.shape[2] == 4:
-        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    if max(image.shape[:2]) > MAX_SIDE or min(image.shape[:2]) < 64:
-        raise CrateCalibrationError(f"the photo is {image.shape[1]}x{image.shape[0]} px; take one between 64 and "
-                                    f"{MAX_SIDE} px a side")
-    return image
+    try:
+        return decode_photo(source, "the calibration crate", max_side=MAX_SIDE)
+    except PhotoRefused as exc:
+        raise CrateCalibrationError(str(exc)) from None
 
 
 def what_to_do() -> str:
