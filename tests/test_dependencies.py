@@ -31,8 +31,8 @@ FORBIDDEN = {
 RULES_MAY_IMPORT = {"rules", "drinks"}
 # Modules shared by vision, sim, table and server (what a board is and what stands on it):
 # they import none of those parts, or an arrow would run both ways.
-SHARED = {"board_layout", "board_pieces"}
-SHARED_MAY_IMPORT = {"drinks", "board_layout", "board_pieces"}
+SHARED = {"board_layout", "board_pieces", "crate_fields", "landing"}
+SHARED_MAY_IMPORT = {"drinks", "board_layout", "board_pieces", "crate_fields", "landing"}
 
 
 def part(module: str) -> str:
