@@ -76,6 +76,34 @@ class Drink:
 ALL_DRINKS: tuple[Drink, ...] = tuple(Drink(c, s) for c in COLOURS for s in SHAPES)
 DRINK_IDS: tuple[str, ...] = tuple(d.id for d in ALL_DRINKS)
 
+# Things other than drinks that an add-on puts through the tower (rule book 002: Mr. Sudsy's
+# laundromat sells detergent through it). Numbered bottles, so the tower's books can say which one
+# is stuck; a game uses the first N of them (its option). The camera reads drinks only: these come
+# from a tap or the simulated table. Their rules in the tower (what frees them): rules/tower.py.
+DRINK = "drink"
+DETERGENT = "detergent"
+MAX_DETERGENT = 12
+DETERGENT_IDS: tuple[str, ...] = tuple(f"{DETERGENT}-{i}" for i in range(1, MAX_DETERGENT + 1))
+TOWER_ITEM_IDS: tuple[str, ...] = DRINK_IDS + DETERGENT_IDS   # catalogue order: drinks first
+_ITEM_KIND = {**dict.fromkeys(DRINK_IDS, DRINK), **dict.fromkeys(DETERGENT_IDS, DETERGENT)}
+
+
+def item_kind(item_id: str) -> str:
+    """``"drink"`` or ``"detergent"`` for an id that can go through the tower; a clear ValueError otherwise.
+
+    >>> item_kind("detergent-3"), item_kind("red-tall_can")
+    ('detergent', 'drink')
+    """
+    try:
+        return _ITEM_KIND[item_id]
+    except (KeyError, TypeError):
+        raise ValueError(f"{item_id!r} is neither a drink id such as 'red-short_can' nor a detergent bottle "
+                         f"'detergent-1' to 'detergent-{MAX_DETERGENT}'") from None
+
+
+def is_drink(item_id: object) -> bool:
+    return _ITEM_KIND.get(item_id) == DRINK if isinstance(item_id, str) else False
+
 
 @dataclass(frozen=True)
 class Card:

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, Field, field_validator
 
-from .drinks import DRINK_IDS
+from .drinks import DRINK_IDS, TOWER_ITEM_IDS
 
 # Bounds of an observation, checked before it is stored (the log keeps it for ever).
 MAX_DRINKS = len(DRINK_IDS)   # drinks listed as appeared or removed: there are 36 in the box
@@ -19,8 +19,10 @@ MAX_PASSES = 0xFFFF           # beam passes in one report: the board counts lost
 MAX_DETAIL_BYTES = 16_384     # the detail as JSON: a camera's detections of a full tray take ~6 KB
 
 # The drinks' rules, in the schema too (/openapi.json): a client reads which ids there are and that
-# none is listed twice; the validator below still says what was wrong in words.
-DRINK_LIST = {"items": {"type": "string", "enum": list(DRINK_IDS)}, "uniqueItems": True}
+# none is listed twice; the validator below still says what was wrong in words. Besides the 36
+# drinks, an add-on's items that go through the tower (detergent bottles: drinks.py) may be
+# reported by the simulated table or a person; a camera reads drinks alone.
+DRINK_LIST = {"items": {"type": "string", "enum": list(TOWER_ITEM_IDS)}, "uniqueItems": True}
 
 
 def _whole(value: Any) -> Any:
@@ -69,9 +71,10 @@ class Observation(BaseModel):
     @field_validator("appeared", "removed")
     @classmethod
     def _known_drinks(cls, value: list[str]) -> list[str]:
-        unknown = [d for d in value if d not in DRINK_IDS]
+        unknown = [d for d in value if d not in TOWER_ITEM_IDS]
         if unknown:
-            raise ValueError(f"unknown drink id(s) {', '.join(unknown)}; ids look like 'red-short_can'")
+            raise ValueError(f"unknown drink id(s) {', '.join(unknown)}; ids look like 'red-short_can' "
+                             f"(or 'detergent-1' for an add-on's bottle)")
         if len(set(value)) != len(value):
             raise ValueError("a drink is listed twice")
         return value

@@ -831,6 +831,79 @@ def _bottle_bonus():
     return g, configs, lambda s: 0, places, lambda s: {}, extra, check
 
 
+def _mr_sudsy():
+    from companion.drinks import DETERGENT_IDS
+    from companion.rules.games import mr_sudsy as g
+
+    configs = [{"names": ["A"], "options": {"max_visits": 8}}, {"names": list("ABC"), "options": {"bottles": 2}},
+               {"names": list("ABCD"), "options": {"bottles": 12, "pushed_out_to": "buyer", "price": 100}},
+               {"names": list("ABCDEF"), "options": {"start_yen": 400, "max_visits": 20}}]
+
+    def money(s):
+        return s.bank + sum(x.yen for x in s.seats)
+
+    def places(s):
+        where = {b: ["beside"] for b in s.beside}
+        for p, x in enumerate(s.seats):
+            for b in x.held:
+                where.setdefault(b, []).append(f"seat {p}")
+        for b in (*s.tower.inside, *((s.flying,) if s.flying else ())):
+            where.setdefault(b, []).append("tower")
+        for b in DETERGENT_IDS[:s.options.bottles]:
+            where.setdefault(b, [])   # a bottle in no place shows as missing
+        return where
+
+    def check(s):
+        assert set(s.tower.inside) == {b for b, _ in s.paid_for}, "every stuck bottle has its buyer"
+        assert s.bank == s.options.price * sum(x.bought for x in s.seats)
+        assert all(x.yen >= 0 for x in s.seats)
+
+    def extra(s, p, rng):   # the laundromat game's end with its scores, now and then
+        if s.phase == g.VISIT and rng.random() < 0.1:
+            return Move("end", CHANCE, {"scores": [rng.randrange(0, 50) for _ in s.seats]})
+        return None
+
+    return g, configs, money, places, lambda s: {}, extra, check
+
+
+def _vend_machine():
+    from companion.rules.games import vend_machine as g
+
+    configs = [{"names": ["A", "B"]}, {"names": list("ABC"), "options": {"chain": 1, "stuck_shots": "back"}},
+               {"names": list("ABCD"), "options": {"hp": 20, "max_turns": 60, "damage_offered": 5}}]
+
+    def places(s):
+        where = {}
+        for c in g.CRATES:
+            for d in s.crate(c):
+                where.setdefault(d, []).append(f"crate {c}")
+                assert g.colour(d) == c, f"{d} stands in the {c} crate"
+        for p, chain in enumerate(s.chains):
+            for d in chain:
+                where.setdefault(d, []).append(f"chain {p}")
+        for d in (*s.ammo, *s.fired, *s.shots, *s.tower.inside):
+            where.setdefault(d, []).append("unit, tower or shot")
+        for d in DRINK_IDS:
+            where.setdefault(d, [])
+        return where
+
+    def check(s):
+        assert 0 <= s.hp <= s.options.hp and s.destroyed == (s.hp == 0)
+        assert not s.destroyed or not s.ammo
+        assert all(len(c) <= s.options.chain for c in s.chains)
+        if s.phase == g.BATTLE:
+            assert not s.fired and not s.shots
+        if s.owner is not None:
+            assert s.damage[s.owner] == 0, "the unit never hits its own party"
+
+    def extra(s, p, rng):   # a shot of part of the ammunition
+        if s.phase == g.ACT and len(s.ammo) > 1:
+            return Move("fire", p, {"drinks": tuple(rng.sample(s.ammo, rng.randint(1, len(s.ammo))))})
+        return None
+
+    return g, configs, lambda s: 0, places, lambda s: {}, extra, check
+
+
 GAME_SPECS = {
     "jasmine_tea": _jasmine, "melon_soda": _melon, "vending_poker": _poker, "upside_down_tower": _upside,
     "chocolate_milk": _chocolate, "pura": _pura, "lemon_squash": _lemon, "izakaya": _izakaya,
@@ -838,7 +911,8 @@ GAME_SPECS = {
     "crate_duel": _crate_duel, "grape_soda": _grape, "yuzu": _yuzu, "genmaicha": _genmaicha,
     "hidden_cards": _hidden_cards, "bottle_giving": _bottle_giving,
     "toriatama": _toriatama, "crate_draft": _crate_draft,
-    "golden_runner": _golden_runner, "bottle_bonus": _bottle_bonus}
+    "golden_runner": _golden_runner, "bottle_bonus": _bottle_bonus,
+    "mr_sudsy": _mr_sudsy, "vend_machine": _vend_machine}
 
 
 # --- the playout ---------------------------------------------------------------------------
@@ -879,7 +953,8 @@ def composed(g, state, seat, rng):
 
 def next_move(g, state, rng, extra, spill_rate=0.03):
     tower = getattr(state, "tower", None)
-    inside = sorted(getattr(tower, "inside", ()) or ())
+    loose = getattr(tower, "loose", None)   # what can fall out on its own (a stuck detergent bottle cannot)
+    inside = sorted(loose if loose is not None else getattr(tower, "inside", ()) or ())
     if inside and rng.random() < spill_rate:
         return Move("spill", CHANCE, {"out": tuple(rng.sample(inside, rng.randint(1, len(inside))))}), False
     who = rng.choice(g.pending(state))

@@ -24,6 +24,7 @@ from typing import Callable
 import cv2
 import numpy as np
 
+from ..drinks import is_drink
 from ..observation import Observation
 from ..rules.engine import ChanceDrop, IllegalMove
 from ..sensors.link import BoardBooks
@@ -144,6 +145,8 @@ class Devices:
         thrown, outcome = session.sim_drop()  # raises when nothing is due or the table is real
         board = self.link.simboard if self.link else None
         camera = self.source if self.source is not None and hasattr(self.source, "drop") else None
+        if not all(is_drink(x) for x in [*thrown, *outcome.appeared]):
+            camera = None  # the simulated camera draws drinks alone: an add-on's bottle is reported as it fell
         if board is None and camera is None:
             return session.observe(outcome)
         self.throwing.add(session.id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..drinks import is_drink
 from ..observation import Observation
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
 from .reconcile import reconcile, readings_of
@@ -82,6 +83,11 @@ class Observing:
         appeared = sorted(obs.appeared)
         if obs.removed and not appeared:
             return {"result": "ignored", "why": "a hand took drinks out of the tray"}
+        if isinstance(spec, ChanceDrop) and obs.source == "camera" \
+                and not all(is_drink(x) for x in spec.candidates):
+            # An add-on's item (a detergent bottle) may come out: the camera knows drinks alone, and
+            # its "nothing new" would say the bottle stuck. A tap or the simulated table says it.
+            return {"result": "ignored", "why": "the camera reads drinks only: tap what came out of the tower"}
         if isinstance(spec, ChanceDrop):  # an empty report after a throw: nothing came out
             kind, candidates = spec.move_kind, list(spec.candidates)
             counted = self.folded.beams[1] if any(self.folded.beams) else None

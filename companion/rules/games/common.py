@@ -18,7 +18,7 @@ import dataclasses
 from dataclasses import replace
 from typing import Any, Iterable, Mapping, Sequence
 
-from ...drinks import ALL_DRINKS, CARD_IDS, Drink
+from ...drinks import ALL_DRINKS, CARD_IDS, TOWER_ITEM_IDS, Drink
 from ..engine import ChanceDrop, Event, IllegalMove, Move
 
 YEN_STEP = 100  # the smallest yen tile
@@ -73,7 +73,7 @@ def square_price(n: int, unit: int = YEN_STEP) -> int:
 
 # --- drinks ---------------------------------------------------------------------------------
 
-_ORDER = {d.id: i for i, d in enumerate(ALL_DRINKS)}
+_ORDER = {x: i for i, x in enumerate(TOWER_ITEM_IDS)}   # the drinks first, then the add-ons' items
 _DRINKS = {d.id: d for d in ALL_DRINKS}
 _TRAITS = {d.id: (d.colour.value, d.shape.value) for d in ALL_DRINKS}
 
@@ -83,7 +83,7 @@ def drink(drink_id: str) -> Drink:
 
 
 def sort_drinks(ids: Iterable[str]) -> list[str]:
-    """Catalogue order: by colour, then shape lowest to tallest."""
+    """Catalogue order: by colour, then shape lowest to tallest (an add-on's items after the drinks)."""
     return sorted(ids, key=_ORDER.__getitem__)
 
 
@@ -253,6 +253,7 @@ def need_yen(have: int, cost: int, what: str) -> None:
 # --- the tower -------------------------------------------------------------------------------
 
 def awaited_drop(drinks: Iterable[str], tower: Any) -> ChanceDrop:
-    """The drop of the tower awaited after ``drinks`` went in: they and the drinks stuck inside
-    (a rules/tower.py Tower) may come out."""
-    return ChanceDrop("drop", tuple(drinks), tuple(sort_drinks(tower.inside)))
+    """The drop of the tower awaited after ``drinks`` went in: they and what is stuck inside (a
+    rules/tower.py Tower) that they can push out may come out."""
+    drinks = tuple(drinks)
+    return ChanceDrop("drop", drinks, tuple(sort_drinks(tower.freeable_by(drinks))))
