@@ -125,6 +125,7 @@ CONFIGS = {
                        {"names": ["A", "B", "C"], "start_player": 0, "options": {"use_tower": False}}],
     "pura": [{}, {"options": {"hard": True}}],
     "colour_sort": [{"options": {"fix_limit": 0, "thousands": 20}}],
+    "vend_machine": [{"names": ["A", "B"], "options": {"chain": 0, "hp": 60, "max_turns": 200}}],
 }
 
 
@@ -170,7 +171,7 @@ def test_every_described_composition_is_accepted_and_one_more_is_refused(name):
 
 # The games with list-taking moves (a move that takes any number of items: bets on several cards,
 # several drinks bought or sold at once, several pairs swapped); no other game has one.
-LIST_TAKING = {"jasmine_tea", "vending_poker", "chocolate_milk", "pura", "colour_sort"}
+LIST_TAKING = {"jasmine_tea", "vending_poker", "chocolate_milk", "pura", "colour_sort", "vend_machine"}
 
 
 def test_games_without_list_taking_moves_describe_none():

@@ -37,7 +37,7 @@ from .tower_turns import to_act
 NAME = "mr_sudsy"
 TITLE = "Mr. Sudsy's laundromat"
 PLAYERS = (1, 2, 3, 4, 5, 6)
-RULE = "002 Mr. Sudsy (WASCHMITTEL KAUFEN)"
+RULE = "002 Mr. Sudsy"
 
 VISIT, SHOP, DROP, OVER = "visit", "shop", "drop", "over"
 MAX_SCORE = 1_000_000
@@ -248,12 +248,12 @@ GAME = Declared(
         Phase(OVER, "nothing"),
     ),
     kinds=(
-        Kind("visit", _visit, f"{RULE}: (your time in the laundromat)", phases=(VISIT,), chance=True),
-        Kind("end", _end, "002 Mr. Sudsy (the laundromat game's end)", phases=(VISIT,), chance=True),
-        Kind("buy", _buy, RULE, phases=(SHOP,), listed=_buys, info=_buy_info),
-        Kind("drop", _dropped, RULE, phases=(DROP,), chance=True),
-        Kind("use", _use, "002 Mr. Sudsy (used bottles back beside the machine)", phases=(SHOP,), listed=_uses),
-        Kind("leave", _leave, "002 Mr. Sudsy (your time in the laundromat)", phases=(SHOP,), listed=_leaves),
+        Kind("visit", _visit, f"{RULE}: WASCHMITTEL KAUFEN (your time in the laundromat)", phases=(VISIT,), chance=True),
+        Kind("end", _end, f"{RULE}: (the laundromat game's end)", phases=(VISIT,), chance=True),
+        Kind("buy", _buy, f"{RULE}: WASCHMITTEL KAUFEN", phases=(SHOP,), listed=_buys, info=_buy_info),
+        Kind("drop", _dropped, f"{RULE}: WASCHMITTEL KAUFEN (stuck until pushed out)", phases=(DROP,), chance=True),
+        Kind("use", _use, f"{RULE}: (used bottles back beside the machine, after WASCHMITTEL KAUFEN)", phases=(SHOP,), listed=_uses),
+        Kind("leave", _leave, f"{RULE}: (your time in the laundromat)", phases=(SHOP,), listed=_leaves),
     ),
     # no estimates: the laundromat game's score is not the service's to play out
     view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],

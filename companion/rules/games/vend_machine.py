@@ -359,7 +359,7 @@ GAME = Declared(
         Kind("chain", _chain, f"{RULE}: KISTEN & GETRÄNKE", phases=(CHAIN,), listed=_chain_moves),
         Kind("activate", _activate, f"{RULE}: VERKAUFSAUTOMAT", phases=(BATTLE,), chance=True),
         Kind("damage", _damage, f"{RULE}: VERKAUFSAUTOMAT (6 HP)", phases=(BATTLE,), chance=True),
-        Kind("end", _end, "002 Vend Machine (Wash Machine's end)", phases=(BATTLE,), chance=True),
+        Kind("end", _end, f"{RULE}: (Wash Machine's end)", phases=(BATTLE,), chance=True),
         Kind("fire", _fire, f"{RULE}: Vend-Angriff", phases=(ACT,), listed=_fires, compose=_fire_compose),
         Kind("move", _move, f"{RULE}: Munition aufnehmen", phases=(ACT,), listed=_moves),
         Kind("drop", _dropped, f"{RULE}: Vend-Angriff", phases=(DROP,), chance=True),
