@@ -52,18 +52,22 @@ def test_the_unit_has_6_points_6_hp_and_three_parties_draft_with_6_points():
 def test_ending_a_move_at_a_filled_crate_takes_all_its_drinks():
     """002 Vend Machine: ending its move at a crate, the unit takes all the crate's drinks as ammunition."""
     s = battle()
-    assert [m.kind for m in g.legal_moves(act(s, Move("move", 0, {"crate": None})), 0)] == []  # back in battle
+    assert [m.kind for m in g.legal_moves(act(s, Move("move", 0, {})), 0)] == []  # back in battle
     s, _ = g.apply(s, Move("activate", CHANCE, {}))
     assert "fire" not in {m.kind for m in g.legal_moves(s, 0)}   # no ammunition yet: first collect
-    s, events = g.apply(s, Move("move", 0, {"crate": "mint"}))
-    assert len(s.ammo) == 6 and s.crate("mint") == () and events[0].data["took"] == list(s.ammo)
+    s, events = g.apply(s, Move("collect", 0, {"crate": "mint"}))
+    assert len(s.ammo) == 6 and s.crate("mint") == () and events[0].data["drinks"] == list(s.ammo)
     assert s.phase == g.BATTLE
+    s, _ = g.apply(s, Move("activate", CHANCE, {}))
+    assert Move("collect", 0, {"crate": "mint"}) not in g.legal_moves(s, 0)
+    with pytest.raises(IllegalMove, match="the mint crate is empty"):
+        g.apply(s, Move("collect", 0, {"crate": "mint"}))
 
 
 def test_a_shot_throws_any_part_of_the_ammo_and_each_drink_out_is_a_shot_entered_as_hit_or_miss():
     """002 Vend Machine, Vend-Angriff: any number of ammo drinks into the tower; each drink out that hits
     an enemy unit is a normal shot with its own damage; the drinks go back to their crates after the shot."""
-    s = act(battle(("Aki", "Ben", "Chie")), Move("move", 0, {"crate": "red"}))
+    s = act(battle(("Aki", "Ben", "Chie")), Move("collect", 0, {"crate": "red"}))
     s, _ = g.apply(s, Move("activate", CHANCE, {}))
     s, _ = g.apply(s, Move("fire", 0, {"drinks": ["red-tall_can", "red-short_can", "red-stubby_can"]}))
     assert g.chance(s) == ChanceDrop("drop", ("red-tall_can", "red-short_can", "red-stubby_can"), ())
@@ -82,7 +86,7 @@ def test_a_shot_throws_any_part_of_the_ammo_and_each_drink_out_is_a_shot_entered
 
 
 def test_a_stuck_drink_that_comes_out_with_a_later_shot_counts_for_that_shot():
-    s = act(battle(), Move("move", 0, {"crate": "blue"}))
+    s = act(battle(), Move("collect", 0, {"crate": "blue"}))
     s, _ = g.apply(s, Move("activate", CHANCE, {}))
     s, _ = g.apply(s, Move("fire", 0, {"drinks": ["blue-tall_can"]}))
     s, _ = g.apply(s, Move("drop", CHANCE, {"out": []}))
@@ -97,7 +101,7 @@ def test_a_stuck_drink_that_comes_out_with_a_later_shot_counts_for_that_shot():
 
 
 def test_a_spilled_drink_goes_back_to_its_crate_without_a_shot():
-    s = act(battle(), Move("move", 0, {"crate": "blue"}))
+    s = act(battle(), Move("collect", 0, {"crate": "blue"}))
     s, _ = g.apply(s, Move("activate", CHANCE, {}))
     s, _ = g.apply(s, Move("fire", 0, {"drinks": ["blue-tall_can"]}))
     s, _ = g.apply(s, Move("drop", CHANCE, {"out": []}))
@@ -106,7 +110,7 @@ def test_a_spilled_drink_goes_back_to_its_crate_without_a_shot():
 
 
 def test_at_0_hp_the_unit_is_destroyed_and_its_ammo_goes_back():
-    s = act(battle(), Move("move", 0, {"crate": "purple"}))
+    s = act(battle(), Move("collect", 0, {"crate": "purple"}))
     s, _ = g.apply(s, Move("damage", CHANCE, {"amount": 4}))
     assert s.hp == 2 and not s.destroyed
     s, events = g.apply(s, Move("damage", CHANCE, {"amount": 3}))
@@ -123,8 +127,8 @@ def test_refusals_say_what_is_allowed():
     with pytest.raises(IllegalMove, match="not the unit's ammunition"):
         g.apply(s, Move("fire", 0, {"drinks": ["red-tall_can"]}))
     with pytest.raises(IllegalMove, match="crate by its colour"):
-        g.apply(s, Move("move", 0, {"crate": "gold"}))
+        g.apply(s, Move("collect", 0, {"crate": "gold"}))
     with pytest.raises(IllegalMove, match="turn"):
-        g.apply(s, Move("move", 1, {"crate": "red"}))
+        g.apply(s, Move("collect", 1, {"crate": "red"}))
     with pytest.raises(IllegalMove, match="1 to 20"):
         g.apply(battle(), Move("damage", CHANCE, {"amount": 0}))

@@ -217,12 +217,12 @@ def _end(state: State, move: Move) -> tuple[State, list[Event]]:
 # --- views ------------------------------------------------------------------------------------
 
 def view(state: State, viewer: int | None) -> dict:
-    players = [{"seat": p, "name": s.name, "yen": s.yen, "held": list(s.held), "bought": s.bought,
+    players = [{"seat": p, "name": s.name, "yen": s.yen, "bottles": list(s.held), "bought": s.bought,
                 "used": s.used, "score": s.score, "turn": state.visitor == p} for p, s in enumerate(state.seats)]
     over = state.phase == OVER
     return {
         "game": NAME, "phase": state.phase, "players": players, "to_act": to_act(GAME.pending(state)),
-        "visitor": state.visitor, "visits": state.visits, "beside": list(state.beside), "flying": state.flying,
+        "visitor_seat": state.visitor, "visits": state.visits, "by_machine": list(state.beside), "flying": state.flying,
         "tower": {"stuck": sorted(state.tower.inside, key=DETERGENT_IDS.index)},
         "price": state.options.price, "bank": state.bank, "last": dict(state.last) if state.last else None,
         "winners": list(state.winners), "over": over,

@@ -18,7 +18,7 @@ table enters the end of Wash Machine and who won. docs/rules-notes.md.
 >>> s = setup({"names": ["A", "B"], "options": {"chain": 0}})
 >>> s, _ = apply(s, Move("drafted", CHANCE, {"seat": 0}))
 >>> s, _ = apply(s, Move("activate", CHANCE, {}))
->>> s, _ = apply(s, Move("move", 0, {"crate": "red"}))
+>>> s, _ = apply(s, Move("collect", 0, {"crate": "red"}))
 >>> len(s.ammo), s.crate("red")
 (6, ())
 """
@@ -217,20 +217,30 @@ def _fires(state: State, seat: int) -> list[Move]:
     return [Move("fire", seat, {"drinks": state.ammo})] if state.ammo else []
 
 
+def _collects(state: State, seat: int) -> list[Move]:
+    return [Move("collect", seat, {"crate": c}) for c in CRATES if state.crate(c)]
+
+
+def _collect(state: State, move: Move) -> tuple[State, list[Event]]:
+    """The unit ends its move at a crate that holds drinks: it takes them all as ammunition."""
+    c = arg(move, "crate")
+    if c not in CRATES:
+        raise IllegalMove(f"'crate' names a crate by its colour ({', '.join(CRATES)}), not {c!r}", move)
+    taken = state.crate(c)
+    if not taken:
+        raise IllegalMove(f"the {c} crate is empty; end the move at a crate that holds drinks", move)
+    state = replace(state, phase=BATTLE, ammo=tuple(sort_drinks(state.ammo + taken)),
+                    crates=_taken(state.crates, taken))
+    return state, [Event("collected", {"seat": move.player, "crate": c, "drinks": list(taken)})]
+
+
 def _moves(state: State, seat: int) -> list[Move]:
-    return [Move("move", seat, {"crate": c}) for c in CRATES if state.crate(c)] + [Move("move", seat, {"crate": None})]
+    return [Move("move", seat, {})]
 
 
 def _move(state: State, move: Move) -> tuple[State, list[Event]]:
-    """The unit ends a move: at a crate that holds drinks it takes them all; elsewhere nothing."""
-    c = arg(move, "crate")
-    if c is not None and c not in CRATES:
-        raise IllegalMove(f"'crate' names a crate by its colour ({', '.join(CRATES)}), or null for a move "
-                          f"that ends elsewhere, not {c!r}", move)
-    taken = state.crate(c) if c is not None else ()
-    state = replace(state, phase=BATTLE, ammo=tuple(sort_drinks(state.ammo + taken)),
-                    crates=_taken(state.crates, taken))
-    return state, [Event("moved", {"seat": move.player, "crate": c, "took": list(taken)})]
+    """The unit moves and ends its move away from the crates: nothing to take."""
+    return replace(state, phase=BATTLE), [Event("unit_moved", {"seat": move.player})]
 
 
 def _fire_compose(state: State, seat: int) -> list[Composite]:
@@ -281,13 +291,13 @@ def _shot(state: State, move: Move, hit: bool) -> tuple[State, dict]:
 
 def _hit(state: State, move: Move) -> tuple[State, list[Event]]:
     state, entry = _shot(state, move, True)
-    events = [Event("hit", entry)]
+    events = [Event("shot_hit", entry)]
     return _shots_done(state, events) if not state.shots else (state, events)
 
 
 def _miss(state: State, move: Move) -> tuple[State, list[Event]]:
     state, entry = _shot(state, move, False)
-    events = [Event("missed", entry)]
+    events = [Event("shot_missed", entry)]
     return _shots_done(state, events) if not state.shots else (state, events)
 
 
@@ -325,7 +335,7 @@ def view(state: State, viewer: int | None) -> dict:
     return {
         "game": NAME, "phase": state.phase, "players": players, "to_act": to_act(GAME.pending(state)),
         "crates": [{"crate": c, "drinks": list(state.crate(c))} for c in CRATES],
-        "unit": {**UNIT, "owner": state.owner, "hp": state.hp, "max_hp": state.options.hp, "ammo": list(state.ammo),
+        "unit": {**UNIT, "drafted_seat": state.owner, "hp": state.hp, "max_hp": state.options.hp, "ammo": list(state.ammo),
                  "destroyed": state.destroyed},
         "draft_points": draft_points(state), "fired": list(state.fired), "shots": list(state.shots),
         "hits": state.hits, "misses": state.misses,
@@ -361,14 +371,15 @@ GAME = Declared(
         Kind("damage", _damage, f"{RULE}: VERKAUFSAUTOMAT (6 HP)", phases=(BATTLE,), chance=True),
         Kind("end", _end, f"{RULE}: (Wash Machine's end)", phases=(BATTLE,), chance=True),
         Kind("fire", _fire, f"{RULE}: Vend-Angriff", phases=(ACT,), listed=_fires, compose=_fire_compose),
-        Kind("move", _move, f"{RULE}: Munition aufnehmen", phases=(ACT,), listed=_moves),
+        Kind("collect", _collect, f"{RULE}: Munition aufnehmen", phases=(ACT,), listed=_collects),
+        Kind("move", _move, f"{RULE}: VERKAUFSAUTOMAT (Dreiecks-Bewegung)", phases=(ACT,), listed=_moves),
         Kind("drop", _dropped, f"{RULE}: Vend-Angriff", phases=(DROP,), chance=True),
         Kind("hit", _hit, f"{RULE}: Vend-Angriff (each drink a normal shot)", phases=(SHOTS,), chance=True),
         Kind("miss", _miss, f"{RULE}: Vend-Angriff (each drink a normal shot)", phases=(SHOTS,), chance=True),
         Kind("spill", _spill, f"{RULE}: (a stuck drink falls out)", chance=True, anytime=True),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: list(state.names),
-    board_events=frozenset({"chained", "moved", "returned"}),
+    board_events=frozenset({"chained", "collected", "returned"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,

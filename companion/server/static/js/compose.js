@@ -6,7 +6,7 @@
 // reason in a toast. What is being picked survives the redraw a pushed view causes.
 import { h, replace } from "./dom.js";
 import { t, template, lookup, humanize, yen } from "./i18n.js";
-import { drinkSvg, cardSvg, isDrink, isCard } from "./drinks.js";
+import { drinkSvg, cardSvg, isItem, isCard } from "./drinks.js";
 import { genericMoves } from "./moves.js";
 import { argsNodes, tNodes, valueNodes } from "./values.js";
 
@@ -115,7 +115,7 @@ function canAdd(c, d, key) {
 
 function picture(v, ctx, arg) {
   if (v === null || v === undefined) return h("span", { class: "compose-empty", title: t("compose.empty") });
-  if (isDrink(v)) return drinkSvg(v);
+  if (isItem(v)) return drinkSvg(v);
   if (isCard(v)) return cardSvg(v);
   return h("span", { class: "compose-value" }, valueNodes(v, arg, ctx));
 }

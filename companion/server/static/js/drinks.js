@@ -16,6 +16,17 @@ export function isDrink(id) {
   return rest === undefined && COLOURS.includes(colour) && SHAPES.includes(shape);
 }
 
+// An add-on's item that goes through the tower besides the drinks (Mr. Sudsy's detergent bottles,
+// "detergent-3"); the service's drinks.py names them.
+export function isDetergent(id) {
+  return typeof id === "string" && /^detergent-\d{1,2}$/.test(id);
+}
+
+// A drink or another item of the tower: drawn, never written.
+export function isItem(id) {
+  return isDrink(id) || isDetergent(id);
+}
+
 const PAINT = {
   black: { fill: "#222", line: "#000", cap: "#4a4a4a" },
   white: { fill: "#f4f4f4", line: "#8a8a8a", cap: "#d4d4d4" },
@@ -108,8 +119,23 @@ function labelled(svg, label) {
   return svg;
 }
 
-// One drink, e.g. drinkSvg("red-short_can").
+// A detergent bottle: a jug with a handle, a white label and its number, as tall as a tall can.
+function detergentSvg(id, cls) {
+  const n = id.split("-")[1];
+  const svg = s("svg", { viewBox: "0 0 32 76", class: `drink detergent ${cls}`.trim(), "data-drink": id },
+    s("path", { d: "M 5 72 L 5 34 Q 5 28 11 26 L 12 20 L 20 20 L 21 26 Q 27 28 27 34 L 27 72 Q 27 74 25 74 L 7 74 Q 5 74 5 72 Z",
+      fill: "#3fa7e0", stroke: "#1d6591", "stroke-width": 1.2 }),
+    s("path", { d: "M 21 28 Q 29 28 29 36 L 29 44 Q 29 47 26 47", fill: "none", stroke: "#1d6591", "stroke-width": 2.4 }),
+    s("rect", { x: 11.5, y: 15, width: 9, height: 6, rx: 1.2, fill: "#f2c230", stroke: "#9a7a10", "stroke-width": 1 }),
+    s("rect", { x: 8, y: 40, width: 16, height: 22, rx: 2, fill: "#fff", stroke: "#1d6591", "stroke-width": 0.8 }),
+    s("text", { x: 16, y: 56, "text-anchor": "middle", "font-size": 12, "font-weight": "bold", fill: "#1d6591",
+      "font-family": "sans-serif" }, n));
+  return labelled(svg, drinkName(id));
+}
+
+// One drink, e.g. drinkSvg("red-short_can") (a detergent bottle too: detergentSvg).
 export function drinkSvg(id, cls = "") {
+  if (isDetergent(id)) return detergentSvg(id, cls);
   const [colour, shape] = id.split("-");
   const svg = s("svg", { viewBox: "0 0 32 76", class: `drink ${cls}`.trim(), "data-drink": id },
     shapeParts(shape, PAINT[colour] || PAINT.white));

@@ -10,7 +10,7 @@
 import { h } from "./dom.js";
 import { t, template, yen, num, cardName, drinkName, onLangChange, wordsOf } from "./i18n.js";
 import { isMoneyKey, textOf } from "./values.js";
-import { isCard, isDrink } from "./drinks.js";
+import { isCard, isItem } from "./drinks.js";
 
 const STORE_KEY = "ttc.teach";
 const listeners = [];
@@ -47,7 +47,7 @@ function shown(key, value) {
   if (typeof value === "number") return isMoneyKey(key) ? yen(value) : num(value);
   if (typeof value !== "string") return String(value);
   if (isCard(value)) return cardName(value);
-  if (isDrink(value)) return drinkName(value);
+  if (isItem(value)) return drinkName(value);
   return /^[A-Z0-9]{1,3}$/.test(value) ? value : textOf(value);  // a line's letter stays as it is
 }
 

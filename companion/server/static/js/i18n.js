@@ -191,6 +191,7 @@ export function cardName(id) {
 }
 
 export function drinkName(id) {
+  if (/^detergent-\d+$/.test(id)) return t("item.detergent", { n: id.split("-")[1] });
   const [colour, shape] = id.split("-");
   return t("drink", { colour: cardName(colour), shape: cardName(shape) });
 }

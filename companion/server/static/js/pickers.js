@@ -7,7 +7,7 @@
 // hand. A game's renderer may draw a choice its own way.
 import { h } from "./dom.js";
 import { t, has, num, drinkName } from "./i18n.js";
-import { drinkSvg } from "./drinks.js";
+import { drinkSvg, isDrink } from "./drinks.js";
 import { drinkRow } from "./parts.js";
 import { actionLabel, argsNodes } from "./values.js";
 import { devices, hasDevices, cameraHealth, byHandNote, beamsSoFar } from "./devices.js";
@@ -432,7 +432,7 @@ export function chancePanel(view, ui, act, renderer = {}) {
 // "Drinks fell out of the tower" between throws: tap which (from what is stuck).
 export function spillControl(view, ui, act) {
   const st = view.state;
-  const stuck = stuckNow(view);
+  const stuck = stuckNow(view).filter(isDrink);   // a stuck detergent bottle never falls out on its own
   if (!stuck.length || (view.chance && view.chance.kind === "drop") || st.phase === "drop" || view.over || view.question) {
     return null;
   }

@@ -3,7 +3,7 @@
 // renderer builds on this, and so do the move and chance buttons of every game.
 import { h } from "./dom.js";
 import { t, template, humanize, fieldLabel, yen, num, lookup, wordsOf } from "./i18n.js";
-import { drinkSvg, cardSvg, isDrink, isCard } from "./drinks.js";
+import { drinkSvg, cardSvg, isItem, isCard } from "./drinks.js";
 
 // Which keys hold money, a seat, or a list of seats (by name: the views share a vocabulary).
 const MONEY = /(^|_)(yen|stakes?|staked|bids?|amounts?|prices?|paid|cost|bonus|penalty|totals?|won|limit|bank|pays|pot|cash|money|worth|got|rate|shares)(_|$)/;
@@ -37,10 +37,10 @@ export function textOf(s) {
   return s.length > MAX_TEXT ? `${s.slice(0, MAX_TEXT - 1)}…` : s;
 }
 
-const drawn = (v) => isDrink(v) || isCard(v);
+const drawn = (v) => isItem(v) || isCard(v);   // a drink, a detergent bottle, a card
 
 function draw(v, size) {
-  return isDrink(v) ? drinkSvg(v, size === "lg" ? "drink-arg" : "drink-sm") : cardSvg(v, size === "lg" ? "card-sm" : "card-xs");
+  return isItem(v) ? drinkSvg(v, size === "lg" ? "drink-arg" : "drink-sm") : cardSvg(v, size === "lg" ? "card-sm" : "card-xs");
 }
 
 // One value as DOM nodes. `key` is the field it sits under (it tells money and seats apart);
@@ -168,7 +168,7 @@ export function fieldList(obj, keys, ctx, { testid } = {}) {
 export function perSeatKeys(obj, n) {
   const record = (v) => v && typeof v === "object" && !Array.isArray(v) && "seat" in v;
   return Object.keys(obj).filter((k) => Array.isArray(obj[k]) && obj[k].length === n && n > 1
-    && obj[k].some((v) => !blank(v)) && !obj[k].some(record) && !obj[k].every((v) => isDrink(v)));
+    && obj[k].some((v) => !blank(v)) && !obj[k].some(record) && !obj[k].every((v) => isItem(v)));
 }
 
 export function seatTable(obj, keys, ctx, { testid } = {}) {
