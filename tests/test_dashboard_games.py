@@ -57,7 +57,7 @@ SETUP = {
     "golden_runner": {"seed": 3, "options": {"races": 2}},             # two races: each seat starts one
     "bottle_bonus": {"seed": 3, "options": {"max_rounds": 4}},         # four rounds: a throw and takes each
     "mr_sudsy": {"seed": 3, "options": {"max_visits": 2, "start_yen": 600}},  # three buys, throws and uses
-    "vend_machine": {"seed": 4, "options": {"chain": 1, "max_turns": 6, "damage_offered": 1, "hp": 60}},  # collect, fire twice
+    "vend_machine": {"seed": 4, "options": {"chain": 1, "max_turns": 6}},  # a chain drink each; collect, fire
     # The modular sets (rule book 000): each system with the other's action cards, one round
     # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
     # cards are played in test_dashboard_metro_variants.

@@ -44,7 +44,7 @@ def test_the_crates_hold_the_36_drinks_by_colour_and_each_party_sets_out_a_chain
 def test_the_unit_has_6_points_6_hp_and_three_parties_draft_with_6_points():
     """002 Vend Machine: 6 points, 6 HP, triangle movement, vend attack; three parties draft with 6 instead of 8."""
     v = g.view(battle(), None)
-    assert v["unit"]["points"] == 6 and v["unit"]["hp"] == 6 and v["unit"]["movement"] == "triangle"
+    assert v["vend_unit"]["points"] == 6 and v["vend_unit"]["hp"] == 6 and v["vend_unit"]["movement"] == "triangle"
     assert v["draft_points"] == 8
     assert g.view(battle(("A", "B", "C")), None)["draft_points"] == 6
 

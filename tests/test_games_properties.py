@@ -881,7 +881,7 @@ def _vend_machine():
         for p, chain in enumerate(s.chains):
             for d in chain:
                 where.setdefault(d, []).append(f"chain {p}")
-        for d in (*s.ammo, *s.fired, *s.shots, *s.tower.inside):
+        for d in (*s.ammo, *s.fired, *s.out, *s.tower.inside):   # (the shots to enter are among those out)
             where.setdefault(d, []).append("unit, tower or shot")
         for d in DRINK_IDS:
             where.setdefault(d, [])
@@ -891,12 +891,15 @@ def _vend_machine():
         assert 0 <= s.hp <= s.options.hp and s.destroyed == (s.hp == 0)
         assert not s.destroyed or not s.ammo
         assert all(len(c) <= s.options.chain for c in s.chains)
+        assert set(s.shots) <= set(s.out)
         if s.phase == g.BATTLE:
-            assert not s.fired and not s.shots
+            assert not s.fired and not s.out
         if s.owner is not None:
             assert s.damage[s.owner] == 0, "the unit never hits its own party"
 
-    def extra(s, p, rng):   # a shot of part of the ammunition
+    def extra(s, p, rng):   # a shot of part of the ammunition; heavier damage than chance draws
+        if s.phase == g.BATTLE and not s.destroyed and rng.random() < 0.3:
+            return Move("damage", CHANCE, {"amount": rng.randint(1, g.MAX_DAMAGE)})
         if s.phase == g.ACT and len(s.ammo) > 1:
             return Move("fire", p, {"drinks": tuple(rng.sample(s.ammo, rng.randint(1, len(s.ammo))))})
         return None

@@ -49,7 +49,7 @@ class Options(GameOptions):
     price: WholeIn(0, 10_000) = 200                # one throw of a bottle into the tower
     start_yen: WholeIn(0, 100_000) = 1000          # each player's yen for detergent
     pushed_out_to: Literal["thrower", "buyer"] = "thrower"   # a stuck bottle pushed out: whose
-    max_visits: WholeIn(0, 1000) = 40              # a bound: the game ends after this many visits (0: the table ends it)
+    max_visits: WholeIn(0, 1000) = 40              # a bound: the game ends after so many visits (0: the table ends it)
 
 
 @dataclass(frozen=True)
@@ -248,11 +248,13 @@ GAME = Declared(
         Phase(OVER, "nothing"),
     ),
     kinds=(
-        Kind("visit", _visit, f"{RULE}: WASCHMITTEL KAUFEN (your time in the laundromat)", phases=(VISIT,), chance=True),
+        Kind("visit", _visit, f"{RULE}: WASCHMITTEL KAUFEN (your time in the laundromat)", phases=(VISIT,),
+             chance=True),
         Kind("end", _end, f"{RULE}: (the laundromat game's end)", phases=(VISIT,), chance=True),
         Kind("buy", _buy, f"{RULE}: WASCHMITTEL KAUFEN", phases=(SHOP,), listed=_buys, info=_buy_info),
         Kind("drop", _dropped, f"{RULE}: WASCHMITTEL KAUFEN (stuck until pushed out)", phases=(DROP,), chance=True),
-        Kind("use", _use, f"{RULE}: (used bottles back beside the machine, after WASCHMITTEL KAUFEN)", phases=(SHOP,), listed=_uses),
+        Kind("use", _use, f"{RULE}: (used bottles back beside the machine, after WASCHMITTEL KAUFEN)",
+             phases=(SHOP,), listed=_uses),
         Kind("leave", _leave, f"{RULE}: (your time in the laundromat)", phases=(SHOP,), listed=_leaves),
     ),
     # no estimates: the laundromat game's score is not the service's to play out

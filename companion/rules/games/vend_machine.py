@@ -44,7 +44,6 @@ DRAFT, CHAIN, BATTLE, ACT, DROP, SHOTS, OVER = "draft", "chain", "battle", "act"
 CRATES = tuple(c.value for c in COLOURS)     # one crate per colour, in catalogue order
 UNIT = {"points": 6, "movement": "triangle", "attack": "vend"}
 MAX_DAMAGE = 20                              # one hit's damage, as the table enters it
-ACTIVATE = 0.6                               # the simulated table's share of activations among what it draws
 
 
 class Options(GameOptions):
@@ -70,7 +69,8 @@ class State:
     ammo: tuple[str, ...] = ()
     chainer: int = 0                             # the party setting out its chain
     fired: tuple[str, ...] = ()                  # thrown now, awaiting the drop
-    shots: tuple[str, ...] = ()                  # out of the tower, hit or miss still to enter
+    out: tuple[str, ...] = ()                    # out of the tower with this shot, back to the crates after it
+    shots: tuple[str, ...] = ()                  # of those, hit or miss still to enter
     tower: Tower = Tower()
     damage: tuple[int, ...] = ()                 # per party: damage its units took from vend shots
     hits: int = 0
@@ -147,14 +147,14 @@ def _ends(state: State) -> tuple[Move, ...]:
 
 def _battle(state: State) -> ChanceSpec:
     """What happens next in Wash Machine that concerns the unit: its activation, or damage it
-    takes; the end of Wash Machine is offered too. A destroyed unit (or a game past its bound)
-    leaves only the end, with its winner."""
+    takes (the table is offered each amount up to ``damage_offered``; the simulated table and
+    playouts draw 1 damage as often as an activation); the end of Wash Machine is offered too. A
+    destroyed unit (or a game past its bound) leaves only the end, with its winner."""
     if state.destroyed or (state.options.max_turns and state.turns >= state.options.max_turns):
         return uniform(_ends(state))
-    damage = [Move("damage", CHANCE, {"amount": k}) for k in range(1, state.options.damage_offered + 1)]
-    share = (1 - ACTIVATE) / len(damage)
-    outcomes = ((Move("activate", CHANCE, {}), ACTIVATE),) + tuple((m, share) for m in damage)
-    return ChanceChoice(outcomes, offer=tuple(m for m, _ in outcomes) + _ends(state))
+    damage = tuple(Move("damage", CHANCE, {"amount": k}) for k in range(1, state.options.damage_offered + 1))
+    activate = Move("activate", CHANCE, {})
+    return ChanceChoice(((activate, 0.5), (damage[0], 0.5)), offer=(activate,) + damage + _ends(state))
 
 
 def _drop(state: State) -> ChanceSpec:
@@ -263,7 +263,8 @@ def _dropped(state: State, move: Move) -> tuple[State, list[Event]]:
     tower, drop = state.tower.drop(state.fired, out)
     shots = drop.out if state.options.stuck_shots == "count" else tuple(d for d in drop.out if d not in drop.freed)
     back = tuple(d for d in drop.out if d not in shots)
-    state = replace(state, tower=tower, fired=(), shots=tuple(shots), crates=_back(state.crates, back),
+    state = replace(state, tower=tower, fired=(), out=tuple(shots), shots=tuple(shots),
+                    crates=_back(state.crates, back),
                     phase=SHOTS, last={"drop": drop.to_json(), "shots": []})
     events = [Event("drop", drop.to_json())]
     return _shots_done(state, events) if not shots else (state, events)
@@ -303,9 +304,9 @@ def _miss(state: State, move: Move) -> tuple[State, list[Event]]:
 
 def _shots_done(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     """The shot is over: the drinks that came out go back to their crates."""
-    out = tuple(state.last["drop"]["out"]) if state.last and "drop" in state.last else ()
-    crates = _back(state.crates, [d for d in out if d not in state.in_crates()])
-    return replace(state, crates=crates, phase=BATTLE), events + [Event("returned", {"drinks": list(out)})]
+    out = state.out
+    return replace(state, crates=_back(state.crates, out), out=(), phase=BATTLE), \
+        events + [Event("returned", {"drinks": list(out)})]
 
 
 def _spill(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -329,15 +330,17 @@ def _end(state: State, move: Move) -> tuple[State, list[Event]]:
 
 def view(state: State, viewer: int | None) -> dict:
     players = [{"seat": p, "name": name, "chain": list(state.chains[p]), "damage": state.damage[p],
-                "unit": state.owner == p, "turn": state.phase in (ACT, CHAIN) and p == (
+                "has_unit": state.owner == p, "turn": state.phase in (ACT, CHAIN) and p == (
                     state.owner if state.phase == ACT else state.chainer)} for p, name in enumerate(state.names)]
     over = state.phase == OVER
     return {
         "game": NAME, "phase": state.phase, "players": players, "to_act": to_act(GAME.pending(state)),
         "crates": [{"crate": c, "drinks": list(state.crate(c))} for c in CRATES],
-        "unit": {**UNIT, "drafted_seat": state.owner, "hp": state.hp, "max_hp": state.options.hp, "ammo": list(state.ammo),
+        "vend_unit": {**UNIT, "drafted_seat": state.owner, "hp": state.hp, "max_hp": state.options.hp,
+                      "ammo": list(state.ammo),
                  "destroyed": state.destroyed},
-        "draft_points": draft_points(state), "fired": list(state.fired), "shots": list(state.shots),
+        "draft_points": draft_points(state), "fired": list(state.fired), "out": list(state.out),
+        "shots": list(state.shots),
         "hits": state.hits, "misses": state.misses,
         "tower": {"stuck": sort_drinks(state.tower.inside)}, "last": dict(state.last) if state.last else None,
         "winners": list(state.winners), "over": over,
