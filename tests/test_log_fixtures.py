@@ -59,7 +59,9 @@ def merged(lines: list[str]) -> tuple[list[str], int]:
         record = records[i]
         after = records[i + 1] if i + 1 < len(records) else None
         seen = record.get("observation") or {}
-        if record.get("type") == "observation" and record.get("question") is None and after is not None \
+        # (a record that carries its move already is in this form: the chance move after it is its own)
+        if record.get("type") == "observation" and "move" not in record and record.get("question") is None \
+                and after is not None \
                 and after.get("type") == "move" and after.get("by") == seen.get("source") and set(after) <= {
                     "type", "move", "by"}:
             out.append(json.dumps({**record, "move": after["move"], "by": after["by"]}, sort_keys=True))
