@@ -68,3 +68,16 @@ def test_a_person_or_the_simulated_table_reports_the_bottle(store):
     session.config["sim_tower"] = {"p_out": 0.0}   # drinks' odds only: a bottle keeps its own
     result = session.throw()
     assert result["result"] == "applied" and session.state.phase == "shop"
+
+
+def test_the_towers_books_count_a_bottle_like_a_drink(store):
+    from companion.table import drops
+
+    session = _awaiting_a_bottle(store)
+    session.observe(Observation(source="person", appeared=[]))              # detergent-1 stuck
+    session.submit(next(m for m in session.allowed_moves(None) if m.kind == "buy"), None)
+    session.observe(Observation(source="person", appeared=["detergent-1", "detergent-2"]))
+    books = drops.tally(session.game, session.folded.history)
+    assert books["drops"] == 2 and books["stuck_drops"] == 1
+    assert books["drinks"]["detergent-1"] == {"thrown": 1, "first": 0, "stuck": 1, "freed": 1, "spilled": 0}
+    assert books["drinks"]["detergent-2"]["first"] == 1
