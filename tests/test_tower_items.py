@@ -81,3 +81,4 @@ def test_the_towers_books_count_a_bottle_like_a_drink(store):
     assert books["drops"] == 2 and books["stuck_drops"] == 1
     assert books["drinks"]["detergent-1"] == {"thrown": 1, "first": 0, "stuck": 1, "freed": 1, "spilled": 0}
     assert books["drinks"]["detergent-2"]["first"] == 1
+
