@@ -144,6 +144,12 @@ export function t(key, params = {}) {
   return raw.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }
 
+// A common text as a game words it where its catalogue says otherwise (`<key>.<game>`: Mr. Sudsy
+// throws detergent bottles, not drinks), else the common text.
+export function tFor(game, key, params = {}) {
+  return game && has(`${key}.${game}`) ? t(`${key}.${game}`, params) : t(key, params);
+}
+
 // An id the catalogue does not know, made readable: "buy_card" -> "Buy card".
 export function humanize(id) {
   const words = String(id).replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_\-.]+/g, " ").trim().toLowerCase();

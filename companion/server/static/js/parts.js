@@ -1,7 +1,7 @@
 // Pieces of the view every game shares, on the table and the phone: who acts, the tower, the
 // head of a player's place, the end of the game.
 import { h } from "./dom.js";
-import { t, yen, joinNames, phaseName } from "./i18n.js";
+import { t, tFor, yen, joinNames, phaseName } from "./i18n.js";
 import { drinkSvg, crateSvg } from "./drinks.js";
 import { seatName, fieldList, perSeatKeys, seatTable, blank } from "./values.js";
 import { simulatedDevices } from "./devices.js";
@@ -67,7 +67,7 @@ export function waitingText(view, me = null) {
     const drop = (view.chance && view.chance.kind === "drop") || st.phase === "drop";
     if (drop && me === null) {
       const name = throwerName(st);
-      return name ? t("act.throw", { name }) : t("act.throwAny");
+      return name ? t("act.throw", { name }) : tFor(view.game, "act.throwAny");
     }
     return t("act.waitTable");
   }

@@ -6,7 +6,7 @@
 // already thrown are never offered for throwing again: the tray is read again, or entered by
 // hand. A game's renderer may draw a choice its own way.
 import { h } from "./dom.js";
-import { t, has, num, drinkName } from "./i18n.js";
+import { t, tFor, has, num, drinkName } from "./i18n.js";
 import { drinkSvg, isDrink } from "./drinks.js";
 import { drinkRow } from "./parts.js";
 import { actionLabel, argsNodes } from "./values.js";
@@ -65,14 +65,14 @@ export function choicePicker(view, outcomes, act, { secret = false } = {}) {
 }
 
 // Tap the drinks that came out (or fell out, or the right ones when correcting).
-function tapper({ title, candidates, ui, act, onConfirm, allowNone, cancel }) {
+function tapper({ title, candidates, ui, act, onConfirm, allowNone, cancel, game = null }) {
   const n = ui.tapped.size;
   const label = n ? t("drop.confirm", { n }) : allowNone ? t("drop.nothing") : t("question.yes");
   const confirm = bigButton(label, "tap-confirm",
     () => onConfirm([...ui.tapped].sort()), "primary");
   confirm.disabled = !n && !allowNone;
   return h("div", { class: "picker tapper", testid: "tapper" },
-    h("h2", {}, title), h("p", { class: "hint" }, t("drop.hint")),
+    h("h2", {}, title), h("p", { class: "hint" }, tFor(game, "drop.hint")),
     h("div", { class: "tap-grid" }, candidates.map((d) => h("button", {
       class: `move move-tap${ui.tapped.has(d) ? " selected" : ""}`, testid: `tap-${d}`,
       "aria-pressed": ui.tapped.has(d) ? "true" : "false",
@@ -192,7 +192,7 @@ export function questionPanel(view, ui, act) {
     const candidates = isDrop ? dropCandidates(view) : [...new Set([...dropCandidates(view), ...q.observation.appeared])];
     return h("section", { class: "panel question", testid: "question", dataset: { kind: q.kind, mode: "by-hand" } },
       tapper({
-        title: t("question.byHandTitle"), candidates, ui, act, allowNone: isDrop,
+        title: t("question.byHandTitle"), candidates, ui, act, allowNone: isDrop, game: view.game,
         onConfirm: (drinks) => (isDrop ? confirmDrop(view, ui, act, drinks, (out) => settle(view, act, out))
           : settle(view, act, drinks)),
         cancel: () => { ui.tapMode = null; act.rerender(); },
@@ -408,7 +408,7 @@ export function chancePanel(view, ui, act, renderer = {}) {
     if (ui.override) return overrideStep(view, ui, act);
     const enter = (drinks) => confirmDrop(view, ui, act, drinks, (out) => report(view, act, out));
     if (view.simulated && ui.tapMode === "drop") {
-      return tapper({ title: t("drop.title"), candidates: dropCandidates(view), ui, act, allowNone: true,
+      return tapper({ title: t("drop.title"), candidates: dropCandidates(view), ui, act, allowNone: true, game: view.game,
         onConfirm: enter, cancel: () => { ui.tapMode = null; act.rerender(); } });
     }
     if (view.simulated && ui.reading) return readingBox(view, ui, act);
@@ -417,13 +417,14 @@ export function chancePanel(view, ui, act, renderer = {}) {
       // A device that cannot read the drop: say so, and offer to enter it by hand.
       const note = hasDevices(devices()) ? byHandNote(devices(), { testid: "drop-byhand" }) : null;
       return h("div", { class: "picker throw-box" },
-        h("p", { class: "hint" }, t("throw.hint")), drinkRow(c.thrown, { testid: "to-throw" }), note,
+        h("p", { class: "hint" }, tFor(view.game, "throw.hint")), drinkRow(c.thrown, { testid: "to-throw" }), note,
         note ? h("div", { class: "confirm-row" }, bigButton(t("throw"), "throw", () => act.throw(), "primary huge"),
           byHandButton(ui, act)) : bigButton(t("throw"), "throw", () => act.throw(), "primary huge"));
     }
     if (ui.reading && ui.tapMode !== "drop") return readingBox(view, ui, act);
     return [deviceHint(view), beamsSoFar(view), c.seen ? h("div", { class: "confirm-row" }, rereadButton(act)) : null,
-      tapper({ title: t("drop.title"), candidates: dropCandidates(view), ui, act, allowNone: true, onConfirm: enter })];
+      tapper({ title: t("drop.title"), candidates: dropCandidates(view), ui, act, allowNone: true, onConfirm: enter,
+        game: view.game })];
   }
   if (!Array.isArray(c.outcomes) || !c.outcomes.length) return null;
   return (renderer.choice && renderer.choice(view, c.outcomes, ui, act)) || choicePicker(view, c.outcomes, act);
