@@ -181,6 +181,9 @@ class Reader:
         self.seen.add(key)
         function = self.index.function_of(expr)
         out: list[str] = []
+        # a closure's free name (a route handler using its maker's parameter): the enclosing function's
+        while function is not None and not _binds(function, expr.id):
+            function = self.index.function_of(function)
         if function is not None:
             for node in ast.walk(function):
                 named = isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id
@@ -190,7 +193,7 @@ class Reader:
                 elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)) and isinstance(node.target, ast.Name) \
                         and node.target.id == expr.id and node.value is not None:
                     out += self.texts(node.value, path, depth + 1)
-            params = [a.arg for a in function.args.posonlyargs + function.args.args]
+            params = [a.arg for a in function.args.posonlyargs + function.args.args + function.args.kwonlyargs]
             if expr.id in params:
                 out += self._arguments(function, params.index(expr.id), expr.id, depth)
                 return out
@@ -236,6 +239,14 @@ class Reader:
                 if isinstance(node, ast.Return) and self.index.function_of(node) is function:
                     out += self.texts(node.value, path, depth + 1)
         return out
+
+
+def _binds(function: ast.FunctionDef, name: str) -> bool:
+    """Whether ``name`` is a parameter of ``function`` or assigned in it."""
+    args = function.args
+    if name in [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]:
+        return True
+    return any(isinstance(t, ast.Name) and t.id == name and isinstance(t.ctx, ast.Store) for t in ast.walk(function))
 
 
 def _message_arg(call: ast.Call, position: int, keyword: str | None) -> ast.expr | None:

@@ -63,6 +63,11 @@ def test_messages_translated_by_template_and_slot():
         "der 'bid'-Zug ist fehlerhaft: 'amount' muss eine ganze Zahl sein, nicht 'x'"
     assert de.message("share #2 of line A costs 700 yen (500 + 200 for share #2); you have 300") == \
         "Anteil #2 der Linie A kostet 700 Yen (500 + 200 für Anteil #2); du hast 300"
+    # A slot filled from a closure's free name (the watch routes' ``absent``, given by their maker).
+    assert de.message("the crate camera has nothing to read in game g7: it is not played on a grid of crates: the "
+                      "crate camera reads GRAPE SODA, YUZU and the exploding cans") == (
+        "die Kistenkamera hat in Spiel g7 nichts zu lesen: es wird nicht auf einem Raster aus Kisten gespielt: die "
+        "Kistenkamera liest GRAPE SODA, YUZU und die explodierenden Dosen")
     # What no template matches stays as it is; a short template never takes a whole sentence.
     assert de.message("the moon is made of cheese") == "the moon is made of cheese"
     assert de.message("Ben to dance") == "Ben to dance"

@@ -36,12 +36,12 @@ class AutoIn(BaseModel):
 def add_watch_routes(app: FastAPI, ctx: Api, path: str, attr: str, camera: str, thing: str, absent: str,
                      view_key: str, of_what: str) -> None:
     """GET /api/games/{id}/<path> and POST .../confirm, .../dismiss, .../auto for the watch a
-    session holds as ``attr`` (``absent``: why a game has none, after "game ID")."""
+    session holds as ``attr`` (``absent``: why a game has none, after "it")."""
 
     def watch_of(session: TableSession):
         watch = getattr(session, attr)
         if watch is None:
-            raise HTTPException(404, f"game {session.id} {absent}")
+            raise HTTPException(404, f"the {camera} has nothing to read in game {session.id}: it {absent}")
         return watch
 
     def acting_viewer(request: Request, game_id: str) -> int | None:
