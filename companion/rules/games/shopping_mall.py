@@ -34,7 +34,8 @@ from ..options import Flag, GameOptions, WholeIn
 from ..tower import Tower
 from .common import arg_drinks, arg_text, seat_in, seat_names, set_at, sort_drinks
 from .mall_plan import CLOTHING, COLOUR_PRICES, DRINKS_PER_CARD, OUTSIDE, PLANS, STACK_PRICES, good_kind
-from .shopping_mall_state import SALMON_FIRST, SALMON_LATER, Shopper, State, best_detergent, exit_pay, ranking
+from .shopping_mall_state import (SALMON_FIRST, SALMON_LATER, Shopper, State, best_detergent, exit_pay, ranking,
+                                   set_shopper)
 from .tower_turns import config_start_player, drawn_start_player, start_player_outcomes, to_act
 
 NAME = "shopping_mall"
@@ -302,13 +303,13 @@ def _leave(state: State, move: Move) -> tuple[State, list[Event]]:
     prices = {k: v - fall.get(k, 0) for k, v in state.prices.items()}
     drinks = tuple(g for g in s.crate if good_kind(g) == "drink")   # paid-out drinks go to the machine's crate
     barrel = 1 if state.barrels else 0
-    shopper = replace(s, at=OUTSIDE, crate=(), yen=s.yen + total, barrels=s.barrels + 1,
-                      pile=s.pile + tuple(g for g in s.crate if g not in drinks))
-    state = replace(state, seats=set_at(state.seats, p, **shopper.__dict__), prices=prices,
+    state = set_shopper(state, p, at=OUTSIDE, crate=(), yen=s.yen + total, barrels=s.barrels + 1,
+                        pile=s.pile + tuple(g for g in s.crate if g not in drinks))
+    state = replace(state, prices=prices,
                     bank=state.bank - total + sum(fall.values()), barrels=state.barrels - barrel,
                     machine=tuple(sort_drinks(state.machine + drinks)),
                     salmon_sold=state.salmon_sold or any(good_kind(g) == "salmon" for g in s.crate))
-    events = [Event("left", {"seat": p, "paid": total, "lines": lines, "fell": sorted(fall), "trip": shopper.barrels})]
+    events = [Event("left", {"seat": p, "paid": total, "lines": lines, "fell": sorted(fall), "trip": s.barrels + 1})]
     if sum(state.done(q) for q in range(state.n)) >= state.n - 1:
         return _end(state, events)
     return _next_turn(state, events)

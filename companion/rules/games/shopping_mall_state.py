@@ -11,9 +11,10 @@ through the tower, or in the box (lost in the skill variant, or never laid).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Mapping
 
+from .common import set_at
 from .mall_plan import CLOTHING, OUTSIDE, STACK_OF, Plan, good_kind
 
 BANK = 1_000_000          # the general supply of yen: as good as endless (VORBEREITUNG 15)
@@ -83,6 +84,11 @@ class State:
             for g in getattr(self, name):
                 where.setdefault(g, []).append(name)
         return where
+
+
+def set_shopper(state: State, seat: int, **changes: object) -> State:
+    """The state with shopper ``seat`` changed."""
+    return replace(state, seats=set_at(state.seats, seat, **changes))
 
 
 def price_pile(good: str) -> str | None:
