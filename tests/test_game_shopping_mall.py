@@ -69,24 +69,24 @@ def test_the_drinks_are_drawn_onto_the_cards_then_the_start_player():
 def test_a_walk_is_one_to_three_steps_never_ending_where_it_began():
     """002 the shopping-mall game, SPIELABLAUF: 1-3 steps along the lines; a turn back allowed, not ending at the start."""
     s = game()
-    assert {m.args["to"] for m in g.legal_moves(s, 0)} == PLAN.reach(OUTSIDE)   # entering through the double aisles
-    s, _ = g.apply(s, Move("enter", 0, {"to": EXIT}))
+    assert {m.args["point"] for m in g.legal_moves(s, 0)} == PLAN.reach(OUTSIDE)   # entering through the double aisles
+    s, _ = g.apply(s, Move("enter", 0, {"point": EXIT}))
     s, _ = g.apply(s, Move("pass", 0, {}))
-    s, _ = g.apply(s, Move("enter", 1, {"to": "a3_p1"}))
+    s, _ = g.apply(s, Move("enter", 1, {"point": "a3_p1"}))
     s, _ = g.apply(s, Move("pass", 1, {}))
-    targets = {m.args["to"] for m in g.legal_moves(s, 0) if m.kind == "move"}
+    targets = {m.args["point"] for m in g.legal_moves(s, 0) if m.kind == "move"}
     assert EXIT not in targets and "a3_m2" in targets and "a3_m4" in targets   # one step each way; a U-turn goes on
     assert "a3_m8" not in targets and "a2_m1" in targets and "a1_m1" in targets
     for far in (EXIT, "a3_m8", "a0_p0"):
         with pytest.raises(IllegalMove, match="walk 1 to 3 steps"):
-            g.apply(s, Move("move", 0, {"to": far}))
+            g.apply(s, Move("move", 0, {"point": far}))
     with pytest.raises(IllegalMove, match="in the mall already"):
-        g.apply(s, Move("enter", 0, {"to": "a3_m2"}))
+        g.apply(s, Move("enter", 0, {"point": "a3_m2"}))
 
 
 def test_one_good_from_a_card_you_stand_in_front_of():
     s = game()
-    s, _ = g.apply(s, Move("enter", 0, {"to": EXIT}))
+    s, _ = g.apply(s, Move("enter", 0, {"point": EXIT}))
     offered = {(m.args["card"], m.args["good"]) for m in g.legal_moves(s, 0) if m.kind == "take"}
     assert offered == {("r3_3", "shirt"), ("r3_4", "magazine")}
     with pytest.raises(IllegalMove, match="take one good from a card you stand in front of"):
@@ -170,9 +170,9 @@ def test_a_tuna_costs_500_and_500_more_for_each_one_after():
 def test_the_vending_machine_tips_its_whole_crate_what_sticks_goes_back():
     """002 the shopping-mall game, VERKAUFSAUTOMAT: from one of its two points only."""
     s = standing(game(), 0, "a3_m2", ("red-tall_can",), shop=True)
-    assert not [m for m in g.legal_moves(s, 0) if m.kind == "vend"]
+    assert not [m for m in g.legal_moves(s, 0) if m.kind == "use_machine"]
     s = standing(game(), 0, PLAN.vending[0], shop=True)
-    s, _ = g.apply(s, Move("vend", 0, {}))
+    s, _ = g.apply(s, Move("use_machine", 0, {}))
     spec = g.chance(s)
     assert isinstance(spec, ChanceDrop) and len(spec.thrown) == 6 and s.machine == ()
     out = ["black-stubby_can", "black-tallest_bottle"]
@@ -197,7 +197,7 @@ def test_the_game_ends_when_all_but_one_have_left_twice_the_one_inside_is_not_pa
 
 def test_a_shopper_who_has_left_twice_takes_no_more_turns():
     s = set_shopper(game(3), 1, barrels=2)
-    s, _ = g.apply(s, Move("enter", 0, {"to": EXIT}))
+    s, _ = g.apply(s, Move("enter", 0, {"point": EXIT}))
     s, _ = g.apply(s, Move("pass", 0, {}))
     assert s.player == 2
 

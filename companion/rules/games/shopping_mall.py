@@ -18,7 +18,7 @@ agrees with the text; docs/rules-notes.md says what was chosen.
 >>> s = setup({"names": ["A", "B"], "start_player": 0, "options": {"shelves": "sorted"}})
 >>> s.phase, s.player
 ('move', 0)
->>> s, _ = apply(s, Move("enter", 0, {"to": "a3_m1"}))
+>>> s, _ = apply(s, Move("enter", 0, {"point": "a3_m1"}))
 >>> [m.args for m in legal_moves(s, 0)][:2]
 [{'card': 'r3_3', 'good': 'shirt'}, {'card': 'r3_4', 'good': 'magazine'}]
 """
@@ -139,7 +139,7 @@ def _can_leave(state: State) -> bool:
 def _walks(state: State, seat: int) -> list[Move]:
     s = state.seats[seat]
     kind = "enter" if s.at == OUTSIDE else "move"
-    return [Move(kind, seat, {"to": p}) for p in sorted(state.plan.reach(s.at))]
+    return [Move(kind, seat, {"point": p}) for p in sorted(state.plan.reach(s.at))]
 
 
 def _entering(state: State, seat: int) -> list[Move]:
@@ -158,12 +158,12 @@ def _walk(state: State, move: Move) -> tuple[State, list[Event]]:
     if move.kind == "enter" and inside:
         raise IllegalMove("you are in the mall already: move", move)
     reach = sorted(state.plan.reach(s.at))
-    to = move.args.get("to")
+    to = move.args.get("point")
     if to not in reach:
         raise IllegalMove(f"walk 1 to 3 steps along the lines, not ending where you began: {', '.join(reach)}; "
                           f"not {to!r}", move)
     state = replace(state, seats=set_at(state.seats, state.player, at=to), phase=SHOP)
-    return state, [Event("entered" if move.kind == "enter" else "moved", {"seat": state.player, "to": to})]
+    return state, [Event("entered" if move.kind == "enter" else "walked", {"seat": state.player, "point": to})]
 
 
 # --- shopping ---------------------------------------------------------------------------------
@@ -240,7 +240,7 @@ def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _vends(state: State, seat: int) -> list[Move]:
-    return [Move("vend", seat, {})] if state.shopper.at in state.plan.vending and state.machine else []
+    return [Move("use_machine", seat, {})] if state.shopper.at in state.plan.vending and state.machine else []
 
 
 def _vend(state: State, move: Move) -> tuple[State, list[Event]]:
@@ -248,7 +248,7 @@ def _vend(state: State, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove("stand on one of the vending machine's two points, with drinks in its crate, to use it", move)
     thrown = tuple(sort_drinks(state.machine))
     state = replace(state, machine=(), thrown=thrown, phase=DROP)
-    return state, [Event("vend", {"seat": state.player, "thrown": list(thrown)})]
+    return state, [Event("machine_tipped", {"seat": state.player, "thrown": list(thrown)})]
 
 
 def _drop_awaited(state: State) -> ChanceDrop:
@@ -325,7 +325,7 @@ def _lose(state: State, move: Move) -> tuple[State, list[Event]]:
     g = arg_text(move, "good")
     crate = state.seats[p].crate
     if g not in crate:
-        raise IllegalMove(f"{g} is not in {state.seats[p].name}'s crate: {', '.join(crate) or 'empty'}", move)
+        raise IllegalMove(f"{g} is not in {state.seats[p].name}'s crate: {', '.join(crate) or 'none'}", move)
     seats = set_at(state.seats, p, crate=tuple(x for x in crate if x != g))
     if good_kind(g) == "drink":
         state = replace(state, seats=seats, machine=tuple(sort_drinks(state.machine + (g,))))
@@ -379,7 +379,7 @@ def _leave_info(state: State, move: Move) -> MoveInfo:
 def view(state: State, viewer: int | None) -> dict:
     plan = state.plan
     shopping = state.phase in (MOVE, SHOP)
-    players = [{"seat": p, "name": s.name, "yen": s.yen, "at": s.at, "crate": list(s.crate), "pile": list(s.pile),
+    players = [{"seat": p, "name": s.name, "yen": s.yen, "standing": s.at, "crate": list(s.crate), "pile": list(s.pile),
                 "barrels": s.barrels, "magazines": s.magazines(), "done": state.done(p),
                 "turn": shopping and p == state.player} for p, s in enumerate(state.seats)]
     return {
@@ -393,8 +393,8 @@ def view(state: State, viewer: int | None) -> dict:
         "reachable": sorted(plan.reach(state.shopper.at)) if state.phase == MOVE else [],
         "prices": dict(state.prices), "salmon": _salmon_price(state), "tuna_price": _tuna_price(state),
         "machine": list(state.machine), "thrown": list(state.thrown),
-        "bag": {"crab": len(_in_bag(state, "crab")), "tuna": len(_in_bag(state, "tuna"))},
-        "drawing": state.drawing, "barrels": state.barrels, "lost": list(state.box), "lid": len(state.lid),
+        "in_bag": {"crab": len(_in_bag(state, "crab")), "tuna": len(_in_bag(state, "tuna"))},
+        "drawing": state.drawing, "barrels": state.barrels, "lost": list(state.box), "to_lay": len(state.lid),
         "winners": list(state.winners), "over": state.phase == OVER,
         "final": {"yen": [s.yen for s in state.seats]} if state.phase == OVER else None,
     }
@@ -429,7 +429,7 @@ GAME = Declared(
         Kind("move", _walk, f"{RULE}: SPIELABLAUF (1-3 steps)", phases=(MOVE,), listed=_moving),
         Kind("take", _take, f"{RULE}: SPIELABLAUF; KRABBEN, THUNFISCH, LACHS", phases=(SHOP,), listed=_takes,
              info=_take_info),
-        Kind("vend", _vend, f"{RULE}: VERKAUFSAUTOMAT", phases=(SHOP,), listed=_vends),
+        Kind("use_machine", _vend, f"{RULE}: VERKAUFSAUTOMAT", phases=(SHOP,), listed=_vends),
         Kind("pass", _pass, f"{RULE}: SPIELABLAUF (a good may be taken)", phases=(SHOP,),
              listed=lambda state, seat: [Move("pass", seat, {})]),
         Kind("draw", _draw, f"{RULE}: KRABBEN, THUNFISCH", phases=(DRAW,), chance=True),
@@ -437,7 +437,7 @@ GAME = Declared(
         Kind("lose", _lose, f"{RULE}: SPIELABLAUF (the skill variant)", chance=True, anytime=True),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
-    board_events=frozenset({"stocked", "entered", "moved", "took", "drew", "left", "lost"}),
+    board_events=frozenset({"stocked", "entered", "walked", "took", "drew", "left", "lost"}),
 )
 
 (setup, pending, legal_moves, apply, chance, view, payouts, move_info, is_over,
