@@ -56,6 +56,7 @@ SETUP = {
     "bottle_giving": {"seed": 3, "options": {"max_turns": 3}},         # 30 drinks handed out, three turns
     "golden_runner": {"seed": 3, "options": {"races": 2}},             # two races: each seat starts one
     "bottle_bonus": {"seed": 3, "options": {"max_rounds": 4}},         # four rounds: a throw and takes each
+    "shopping_mall": {"seed": 3, "options": {"shelves": "sorted"}},    # drinks laid in order: the walks, takes, exits
     # The modular sets (rule book 000): each system with the other's action cards, one round
     # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
     # cards are played in test_dashboard_metro_variants.
