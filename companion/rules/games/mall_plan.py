@@ -10,7 +10,8 @@ A plan is:
 
 - **cards** (``Card``): an id, a row (0 is the top) and a centre ``x2`` in half card widths (a
   card spans ``x2 - 1`` to ``x2 + 1``), and the goods laid on it at the start (good ids);
-- **points** (``Point``): an id, the aisle it stands in (``aisle`` k lies below row k) and ``x2``;
+- **points** (``Point``): an id (the aisle's letter from the top, a to d, and the place from the
+  left: ``d5``), the aisle it stands in (``aisle`` k lies below row k) and ``x2``;
 - **lines** between points, each one step;
 - **faces**: the cards a shopper standing on a point may take from (the cards of the rows on both
   sides of the aisle whose edge the point touches, corners included);
@@ -30,13 +31,14 @@ outer cards one clothing item each. The double aisles run up on either side of t
 >>> len(plan.cards), len([c for c in plan.cards if c.row == 1])
 (31, 6)
 >>> sorted(plan.exits), plan.reach(OUTSIDE, 1) == set(plan.exits)
-(['a3_m1', 'a3_p1'], True)
+(['d5', 'd7'], True)
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Mapping
 
+AISLES = "abcd"        # the aisles from the top: a point is named by its aisle and its place from the left
 OUTSIDE = "outside"   # before the shopper enters and after they leave: one step from each exit
 DRINK_CARDS = 6       # the second row from the top: 5 drinks each
 DRINKS_PER_CARD = 5
@@ -92,6 +94,9 @@ class Plan:
     bag: tuple[str, ...]
     values: Mapping[str, int]                 # crabs and tunas: what each pays, in yen
     neighbours: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def point_at(self, aisle: int, x2: int) -> str:
+        return next(p.id for p in self.points if (p.aisle, p.x2) == (aisle, x2))
 
     def card(self, card_id: str) -> Card:
         return next(c for c in self.cards if c.id == card_id)
@@ -157,7 +162,12 @@ def _approximate() -> Plan:
     for aisle in range(4):
         beside = by_row[aisle] + (by_row[aisle + 1] if aisle < 3 else [])
         xs = {c.x2 for c in beside} | ({-1, 1} if aisle >= 2 else set())   # the double aisles
-        points += [Point(_pid(aisle, x), aisle, x) for x in sorted(xs)]
+        points += [Point(f"{AISLES[aisle]}{k + 1}", aisle, x) for k, x in enumerate(sorted(xs))]
+    at = {(p.aisle, p.x2): p.id for p in points}
+
+    def _pid(aisle: int, x2: int) -> str:
+        return at[(aisle, x2)]
+
     lines: list[tuple[str, str]] = []
     for aisle in range(4):
         row = [p for p in points if p.aisle == aisle]
@@ -175,10 +185,6 @@ def _approximate() -> Plan:
     vending = (_pid(0, 6), _pid(1, 8))   # the right ends of the aisles beside the drink row
     return _joined(Plan("approximate", True, tuple(cards), tuple(points), tuple(lines), faces, exits, vending,
                         bag, values))
-
-
-def _pid(aisle: int, x2: int) -> str:
-    return f"a{aisle}_{'m' if x2 < 0 else 'p'}{abs(x2)}"
 
 
 def _joined(plan: Plan) -> Plan:

@@ -18,7 +18,7 @@ agrees with the text; docs/rules-notes.md says what was chosen.
 >>> s = setup({"names": ["A", "B"], "start_player": 0, "options": {"shelves": "sorted"}})
 >>> s.phase, s.player
 ('move', 0)
->>> s, _ = apply(s, Move("enter", 0, {"point": "a3_m1"}))
+>>> s, _ = apply(s, Move("enter", 0, {"point": "d5"}))
 >>> [m.args for m in legal_moves(s, 0)][:2]
 [{'card': 'r3_3', 'good': 'shirt'}, {'card': 'r3_4', 'good': 'magazine'}]
 """
