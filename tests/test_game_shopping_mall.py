@@ -206,13 +206,15 @@ def test_the_skill_variant_loses_a_good_that_fell_out():
     """002 the shopping-mall game, SPIELABLAUF: in the skill variant a good that falls out is lost."""
     s = standing(game(), 0, "d4", ("shirt#1", "red-tall_can"))
     with pytest.raises(IllegalMove, match="only in the skill variant"):
-        g.apply(s, Move("lose", CHANCE, {"seat": 0, "good": "shirt#1"}))
+        g.apply(s, Move("lose", 0, {"good": "shirt#1"}))
     s = standing(game(skill=True), 0, "d4", ("shirt#1", "red-tall_can"))
-    s, _ = g.apply(s, Move("lose", CHANCE, {"seat": 0, "good": "shirt#1"}))
-    s, _ = g.apply(s, Move("lose", CHANCE, {"seat": 0, "good": "red-tall_can"}))
+    assert [m.args["good"] for m in g.legal_moves(s, 0) if m.kind == "lose"] == ["shirt#1", "red-tall_can"]
+    assert [m for m in g.legal_moves(s, 1) if m.kind == "lose"] == []      # Ben's crate is empty
+    s, _ = g.apply(s, Move("lose", 0, {"good": "shirt#1"}))
+    s, _ = g.apply(s, Move("lose", 0, {"good": "red-tall_can"}))
     assert s.seats[0].crate == () and s.box == ("shirt#1",) and "red-tall_can" in s.machine
     with pytest.raises(IllegalMove, match="is not in Aki's crate"):
-        g.apply(s, Move("lose", CHANCE, {"seat": 0, "good": "shirt#1"}))
+        g.apply(s, Move("lose", 0, {"good": "shirt#1"}))
 
 
 def test_the_plan_is_named_and_marked_approximate_in_the_view():

@@ -854,11 +854,11 @@ def _shopping_mall():
             best = max(x.yen for x in s.seats)
             assert all(s.seats[p].yen == best for p in s.winners)
 
-    def extra(s, p, rng):   # a good falls out of a crate now and then (the skill variant)
+    def extra(s, p, rng):   # a good falls out of any crate now and then (the skill variant)
         full = [q for q, x in enumerate(s.seats) if x.crate]
         if s.options.skill and full and rng.random() < 0.3:
             q = rng.choice(full)
-            return Move("lose", CHANCE, {"seat": q, "good": rng.choice(s.seats[q].crate)})
+            return Move("lose", q, {"good": rng.choice(s.seats[q].crate)})
         return None
 
     return g, configs, money, places, lambda s: {}, extra, check

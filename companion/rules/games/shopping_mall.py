@@ -32,10 +32,9 @@ from ..declared import Declared, Kind, Phase
 from ..engine import CHANCE, ChanceChoice, ChanceDrop, Event, IllegalMove, Move, MoveInfo, Pending
 from ..options import Flag, GameOptions, WholeIn
 from ..tower import Tower
-from .common import arg_drinks, arg_text, seat_in, seat_names, set_at, sort_drinks
+from .common import arg_drinks, seat_names, set_at, sort_drinks
 from .mall_plan import CLOTHING, COLOUR_PRICES, DRINKS_PER_CARD, OUTSIDE, PLANS, STACK_PRICES, good_kind
-from .shopping_mall_state import (SALMON_FIRST, SALMON_LATER, Shopper, State, best_detergent, exit_pay, ranking,
-                                   set_shopper)
+from .shopping_mall_state import (Shopper, State, best_detergent, exit_pay, lose, losses, ranking, set_shopper)
 from .tower_turns import config_start_player, drawn_start_player, start_player_outcomes, to_act
 
 NAME = "shopping_mall"
@@ -44,7 +43,6 @@ PLAYERS = (2, 3, 4, 5, 6)
 RULE = "002 the shopping-mall game"
 
 STOCK, START, MOVE, SHOP, DRAW, DROP, OVER = "stock", "start", "move", "shop", "draw", "drop", "over"
-TUNA_STEP = 500        # the first tuna costs 500, each after it 500 more
 PRICE_FALL = 100       # a price pile paid from falls by this much per exit
 BARRELS_PER_PLAYER = 3
 
@@ -168,10 +166,6 @@ def _walk(state: State, move: Move) -> tuple[State, list[Event]]:
 
 # --- shopping ---------------------------------------------------------------------------------
 
-def _tuna_price(state: State) -> int:
-    return TUNA_STEP * (state.shopper.tunas + 1)
-
-
 def _offers(state: State) -> list[tuple[str, str]]:
     """(card, good) the shopper may take now: a drink by its id, other goods by their kind; crabs
     and tunas from the bag (the ones shown on the cards when the bag has none left)."""
@@ -184,7 +178,7 @@ def _offers(state: State) -> list[tuple[str, str]]:
             if name not in kinds:
                 kinds.append(name)
         for name in kinds:
-            if name == "tuna" and _tuna_price(state) > s.yen:
+            if name == "tuna" and state.tuna_price > s.yen:
                 continue
             offers.append((card, name))
     return offers
@@ -194,10 +188,6 @@ def _takes(state: State, seat: int) -> list[Move]:
     return [Move("take", seat, {"card": c, "good": g}) for c, g in _offers(state)]
 
 
-def _in_bag(state: State, kind: str) -> list[str]:
-    return [g for g in state.bag if good_kind(g) == kind]
-
-
 def _take(state: State, move: Move) -> tuple[State, list[Event]]:
     card, good = move.args.get("card"), move.args.get("good")
     if (card, good) not in _offers(state):
@@ -205,10 +195,10 @@ def _take(state: State, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove(f"take one good from a card you stand in front of ({offered}), not {good!r} from {card!r}",
                           move)
     p, s = state.player, state.shopper
-    cost = _tuna_price(state) if good == "tuna" else 0
+    cost = state.tuna_price if good == "tuna" else 0
     if cost:
         state = replace(state, bank=state.bank + cost, seats=set_at(state.seats, p, yen=s.yen - cost, tunas=s.tunas + 1))
-    if good in ("crab", "tuna") and _in_bag(state, good):
+    if good in ("crab", "tuna") and state.in_bag(good):
         events = [Event("bought_tuna", {"seat": p, "price": cost})] if cost else []
         return replace(state, phase=DRAW, drawing=good), events + [Event("drawing", {"seat": p, "good": good})]
     taken = next(g for g in state.cards[card] if g == good or good_kind(g) == good)
@@ -219,7 +209,7 @@ def _take(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 def _draw_outcomes(state: State) -> ChanceChoice:
-    goods = _in_bag(state, state.drawing)
+    goods = state.in_bag(state.drawing)
     faces = sorted({state.plan.values[g] // 100 for g in goods})
     moves = [Move("draw", CHANCE, {"value": v}) for v in faces]
     return ChanceChoice(tuple((m, sum(state.plan.values[g] == 100 * m.args["value"] for g in goods) / len(goods))
@@ -227,7 +217,7 @@ def _draw_outcomes(state: State) -> ChanceChoice:
 
 
 def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
-    goods = _in_bag(state, state.drawing)
+    goods = state.in_bag(state.drawing)
     value = move.args.get("value")
     drawn = next((g for g in goods if state.plan.values[g] == 100 * value), None) if isinstance(value, int) else None
     if drawn is None:
@@ -271,10 +261,6 @@ def _pass(state: State, move: Move) -> tuple[State, list[Event]]:
 
 # --- leaving ----------------------------------------------------------------------------------
 
-def _salmon_price(state: State) -> int:
-    return SALMON_LATER if state.salmon_sold else SALMON_FIRST
-
-
 def _leaves(state: State, seat: int) -> list[Move]:
     if not _can_leave(state):
         return []
@@ -298,7 +284,7 @@ def _leave(state: State, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove("leave through the double aisles in the middle: walk to within 3 steps of outside first", move)
     detergent = _detergent_arg(state, move)
     p, s = state.player, state.shopper
-    total, piles, lines = exit_pay(s.crate, state.prices, _salmon_price(state), state.plan.values, detergent)
+    total, piles, lines = exit_pay(s.crate, state.prices, state.salmon_price, state.plan.values, detergent)
     fall = {k: min(PRICE_FALL, state.prices[k]) for k in piles}
     prices = {k: v - fall.get(k, 0) for k, v in state.prices.items()}
     drinks = tuple(g for g in s.crate if good_kind(g) == "drink")   # paid-out drinks go to the machine's crate
@@ -316,23 +302,6 @@ def _leave(state: State, move: Move) -> tuple[State, list[Event]]:
 
 
 # --- the skill variant, turns and the end ----------------------------------------------------------
-
-def _lose(state: State, move: Move) -> tuple[State, list[Event]]:
-    """A good fell out of a shopper's crate (the skill variant): lost; a drink goes to the machine's crate."""
-    if not state.options.skill:
-        raise IllegalMove("goods falling out of a crate are lost only in the skill variant (option 'skill')", move)
-    p = seat_in(move, range(state.n))
-    g = arg_text(move, "good")
-    crate = state.seats[p].crate
-    if g not in crate:
-        raise IllegalMove(f"{g} is not in {state.seats[p].name}'s crate: {', '.join(crate) or 'none'}", move)
-    seats = set_at(state.seats, p, crate=tuple(x for x in crate if x != g))
-    if good_kind(g) == "drink":
-        state = replace(state, seats=seats, machine=tuple(sort_drinks(state.machine + (g,))))
-    else:
-        state = replace(state, seats=seats, box=state.box + (g,))
-    return state, [Event("lost", {"seat": p, "good": g})]
-
 
 def _next_turn(state: State, events: list[Event]) -> tuple[State, list[Event]]:
     """The next shopper clockwise who has not left for good; a round ends at the start player."""
@@ -360,8 +329,8 @@ def _end(state: State, events: list[Event]) -> tuple[State, list[Event]]:
 def _take_info(state: State, move: Move) -> MoveInfo:
     if move.args.get("good") != "tuna":
         return MoveInfo()
-    price = _tuna_price(state)
-    best = max((state.plan.values[g] for g in _in_bag(state, "tuna")), default=0)
+    price = state.tuna_price
+    best = max((state.plan.values[g] for g in state.in_bag("tuna")), default=0)
     return MoveInfo(cost=price, pays_up_to=best, why="why.shopping_mall.tuna", params={"price": price})
 
 
@@ -370,7 +339,7 @@ def _leave_info(state: State, move: Move) -> MoveInfo:
         detergent = _detergent_arg(state, move)
     except IllegalMove:
         detergent = ()
-    total = exit_pay(state.shopper.crate, state.prices, _salmon_price(state), state.plan.values, detergent)[0]
+    total = exit_pay(state.shopper.crate, state.prices, state.salmon_price, state.plan.values, detergent)[0]
     return MoveInfo(pays_up_to=total, why="why.shopping_mall.exit", params={"pays_yen": total})
 
 
@@ -391,9 +360,9 @@ def view(state: State, viewer: int | None) -> dict:
                  "lines": [list(line) for line in plan.lines if OUTSIDE not in line],
                  "exits": list(plan.exits), "vending": list(plan.vending)},
         "reachable": sorted(plan.reach(state.shopper.at)) if state.phase == MOVE else [],
-        "prices": dict(state.prices), "salmon": _salmon_price(state), "tuna_price": _tuna_price(state),
+        "prices": dict(state.prices), "salmon": state.salmon_price, "tuna_price": state.tuna_price,
         "machine": list(state.machine), "thrown": list(state.thrown),
-        "in_bag": {"crab": len(_in_bag(state, "crab")), "tuna": len(_in_bag(state, "tuna"))},
+        "in_bag": {"crab": len(state.in_bag("crab")), "tuna": len(state.in_bag("tuna"))},
         "drawing": state.drawing, "barrels": state.barrels, "lost": list(state.box), "to_lay": len(state.lid),
         "winners": list(state.winners), "over": state.phase == OVER,
         "final": {"yen": [s.yen for s in state.seats]} if state.phase == OVER else None,
@@ -434,7 +403,7 @@ GAME = Declared(
              listed=lambda state, seat: [Move("pass", seat, {})]),
         Kind("draw", _draw, f"{RULE}: KRABBEN, THUNFISCH", phases=(DRAW,), chance=True),
         Kind("drop", _dropped, f"{RULE}: VERKAUFSAUTOMAT", phases=(DROP,), chance=True),
-        Kind("lose", _lose, f"{RULE}: SPIELABLAUF (the skill variant)", chance=True, anytime=True),
+        Kind("lose", lose, f"{RULE}: SPIELABLAUF (the skill variant)", listed=losses, anytime=True),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
     board_events=frozenset({"stocked", "entered", "walked", "took", "drew", "left", "lost"}),

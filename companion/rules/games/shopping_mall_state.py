@@ -14,11 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from .common import set_at
+from ..engine import Event, IllegalMove, Move
+from .common import arg_text, set_at, sort_drinks
 from .mall_plan import CLOTHING, OUTSIDE, STACK_OF, Plan, good_kind
 
 BANK = 1_000_000          # the general supply of yen: as good as endless (VORBEREITUNG 15)
 SALMON_FIRST, SALMON_LATER = 500, 400
+TUNA_STEP = 500          # the first tuna costs 500, each after it 500 more
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,18 @@ class State:
     @property
     def shopper(self) -> Shopper:
         return self.seats[self.player]
+
+    @property
+    def tuna_price(self) -> int:
+        """What the shopper whose turn it is pays for a tuna: 500, and 500 more for each bought before."""
+        return TUNA_STEP * (self.shopper.tunas + 1)
+
+    @property
+    def salmon_price(self) -> int:
+        return SALMON_LATER if self.salmon_sold else SALMON_FIRST
+
+    def in_bag(self, kind: str) -> list[str]:
+        return [g for g in self.bag if good_kind(g) == kind]
 
     def done(self, seat: int) -> bool:
         return self.seats[seat].barrels >= self.options.trips
@@ -133,3 +147,29 @@ def ranking(state: State) -> tuple[int, ...]:
     tied = [p for p, s in enumerate(state.seats) if s.yen == best]
     most = max(state.seats[p].magazines() for p in tied)
     return tuple(p for p in tied if state.seats[p].magazines() == most)
+
+
+# --- the skill variant ------------------------------------------------------------------------
+
+def losses(state: State, seat: int) -> list[Move]:
+    """In the skill variant, any good in a shopper's crate may fall out (tapped when it happens)."""
+    if not state.options.skill or state.phase == "over":
+        return []
+    return [Move("lose", seat, {"good": g}) for g in state.seats[seat].crate]
+
+
+def lose(state: State, move: Move) -> tuple[State, list[Event]]:
+    """A good fell out of the mover's crate (the skill variant): lost; a drink goes to the machine's crate."""
+    if not state.options.skill:
+        raise IllegalMove("goods falling out of a crate are lost only in the skill variant (option 'skill')", move)
+    p = move.player
+    g = arg_text(move, "good")
+    crate = state.seats[p].crate
+    if g not in crate:
+        raise IllegalMove(f"{g} is not in {state.seats[p].name}'s crate: {', '.join(crate) or 'none'}", move)
+    state = set_shopper(state, p, crate=tuple(x for x in crate if x != g))
+    if good_kind(g) == "drink":
+        state = replace(state, machine=tuple(sort_drinks(state.machine + (g,))))
+    else:
+        state = replace(state, box=state.box + (g,))
+    return state, [Event("lost", {"seat": p, "good": g})]
