@@ -224,3 +224,29 @@ def test_the_plan_is_named_and_marked_approximate_in_the_view():
     assert set(v["reachable"]) == PLAN.reach(OUTSIDE) and len(v["plan"]["cards"]) == 31
     with pytest.raises(IllegalMove):
         g.setup({"names": ["A", "B"], "options": {"plan": "tokyo"}})
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_computer_shoppers_leave_twice_and_end_the_game(n):
+    """The simulated table's computer shoppers (sim/mall_shopper.py) shop and leave: the game ends by
+    its own rule (all but one left twice), well before the bound of rounds."""
+    import random
+
+    from companion.sim.players import bot_move, choose
+
+    s = g.setup({"names": ["Aki", "Ben", "Chie", "Dai"][:n]})
+    for k in range(2000):
+        if g.is_over(s):
+            break
+        who = g.pending(s)[0].actor
+        if who != CHANCE:
+            move = bot_move(g.GAME, s, g.legal_moves(s, who), f"7:{k}")
+            assert move.kind != "lose"
+        elif isinstance(g.chance(s), ChanceDrop):
+            rng = random.Random(k)
+            move = Move("drop", CHANCE, {"out": [d for d in g.chance(s).thrown if rng.random() < 0.5]})
+        else:
+            move = choose([m for m, _ in g.chance(s).outcomes], f"7:{k}")
+        s, _ = g.apply(s, move)
+    assert g.is_over(s) and sum(s.done(p) for p in range(n)) == n - 1 and s.round < s.options.max_rounds
+    assert sum(x.yen for x in s.seats) > 0 and all(s.seats[p].yen == max(x.yen for x in s.seats) for p in s.winners)
