@@ -204,7 +204,7 @@ def _take(state: State, move: Move) -> tuple[State, list[Event]]:
     taken = next(g for g in state.cards[card] if g == good or good_kind(g) == good)
     state = replace(state, cards={**state.cards, card: tuple(g for g in state.cards[card] if g != taken)},
                     seats=set_at(state.seats, p, crate=state.seats[p].crate + (taken,)))
-    events = [Event("took", {"seat": p, "card": card, "good": taken, "price": cost})]
+    events = [Event("took", {"seat": p, "card": card, "good": good, "item": taken, "price": cost})]
     return _next_turn(state, events)
 
 
@@ -226,7 +226,7 @@ def _draw(state: State, move: Move) -> tuple[State, list[Event]]:
     p = state.player
     state = replace(state, bag=tuple(g for g in state.bag if g != drawn), drawing=None,
                     seats=set_at(state.seats, p, crate=state.seats[p].crate + (drawn,)))
-    return _next_turn(state, [Event("drew", {"seat": p, "good": drawn, "value": value})])
+    return _next_turn(state, [Event("drew", {"seat": p, "good": good_kind(drawn), "item": drawn, "value": value})])
 
 
 def _vends(state: State, seat: int) -> list[Move]:

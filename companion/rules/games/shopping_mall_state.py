@@ -100,6 +100,11 @@ class State:
         return where
 
 
+def shown_as(good: str) -> str:
+    """How a screen names a good: a drink by its id (drawn), any other by its kind ('shirt')."""
+    return good if good_kind(good) == "drink" else good_kind(good)
+
+
 def set_shopper(state: State, seat: int, **changes: object) -> State:
     """The state with shopper ``seat`` changed."""
     return replace(state, seats=set_at(state.seats, seat, **changes))
@@ -172,4 +177,4 @@ def lose(state: State, move: Move) -> tuple[State, list[Event]]:
         state = replace(state, machine=tuple(sort_drinks(state.machine + (g,))))
     else:
         state = replace(state, box=state.box + (g,))
-    return state, [Event("lost", {"seat": p, "good": g})]
+    return state, [Event("lost", {"seat": p, "good": shown_as(g), "item": g})]

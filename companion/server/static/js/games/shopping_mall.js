@@ -5,7 +5,7 @@
 // is walks, the points they may reach are rings on the plan that take a tap as well as the move
 // buttons (each named like its point). Aside: the market's prices and the vending machine's crate.
 import { h, s } from "../dom.js";
-import { t, yen } from "../i18n.js";
+import { humanize, t, yen } from "../i18n.js";
 import { drinkRow } from "../parts.js";
 import { genericMoves } from "../moves.js";
 import { playerColour } from "../metro/common.js";
@@ -25,6 +25,15 @@ const aisleY = (aisle) => rowTop(aisle) + CARD_H + AISLE / 2;
 const kindOf = (good) => (good.includes("#") ? good.split("#")[0] : "drink");
 const colourOf = (drink) => drink.split("-")[0];
 
+// A crate or pile as a person reads it: the drinks drawn, the other goods by name and count
+// (the view keeps each good's own id, "shirt#2", for the moves that name one).
+function readable(goods) {
+  const drinks = goods.filter((g) => kindOf(g) === "drink");
+  return [...drinks, ...goodsLines(goods)];
+}
+
+const readablePlayer = (p) => ({ ...p, crate: readable(p.crate || []), pile: readable(p.pile || []) });
+
 function goodsLines(goods) {
   const counts = new Map();
   for (const g of goods) if (kindOf(g) !== "drink") counts.set(kindOf(g), (counts.get(kindOf(g)) || 0) + 1);
@@ -35,7 +44,7 @@ function cardNode(card) {
   const x = X(card.x2 - 1), y = rowTop(card.row), w = 2 * U;
   const drinks = card.goods.filter((g) => kindOf(g) === "drink");
   const parts = [s("rect", { x: x + 3, y: y + 3, width: w - 6, height: CARD_H - 6, rx: 5, class: "sm-card" }),
-    s("text", { x: x + 8, y: y + 15, class: "sm-id" }, card.id)];
+    s("text", { x: x + 8, y: y + 15, class: "sm-id" }, humanize(card.id))];
   drinks.forEach((d, i) => parts.push(s("rect", { x: x + 8 + i * 11, y: y + 22, width: 9, height: 16, rx: 2,
     fill: FILL[colourOf(d)] || "#999", class: "sm-drink" }, s("title", {}, d))));
   goodsLines(card.goods).forEach((line, i) => {
@@ -50,7 +59,7 @@ function pointNode(point, reach, run) {
   if (!reach) return s("circle", { cx, cy, r: 4, class: "sm-point", "data-testid": `sm-point-${point.id}` });
   const node = s("g", { class: "sm-reach", "data-testid": `sm-reach-${point.id}`, role: run ? "button" : null,
     tabindex: run ? "0" : null },
-  s("circle", { cx, cy, r: 13 }), s("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, point.id));
+  s("circle", { cx, cy, r: 13 }), s("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, humanize(point.id)));
   if (run) {
     node.addEventListener("click", () => run(reach));
     node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") run(reach); });
@@ -141,9 +150,17 @@ function side(view) {
   return [pricesPanel(view), ...generic.side({ ...view, state: rest })];
 }
 
+function playerCard(p, view, opts) {
+  return generic.playerCard(readablePlayer(p), view, opts);
+}
+
+function phoneMe(view) {
+  return generic.phoneMe({ ...view, state: { ...view.state, players: view.state.players.map(readablePlayer) } });
+}
+
 function phoneExtra(view) {
   return walking(view) ? [] : [planPanel(view)];
 }
 
-export default { side, result, phoneExtra, overExtra: generic.overExtra,
+export default { playerCard, phoneMe, side, result, phoneExtra, overExtra: generic.overExtra,
   moveBuilders: { ...generic.moveBuilders, move: walkButtons, enter: walkButtons } };
