@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import Any, Literal, Mapping
 
 from ...drinks import DRINK_IDS
+from ..choices import Choice
 from ..declared import Declared, Kind, Phase
 from ..engine import CHANCE, ChanceChoice, ChanceDrop, Event, IllegalMove, Move, MoveInfo, Pending
 from ..options import Flag, GameOptions, WholeIn
@@ -406,6 +407,7 @@ GAME = Declared(
         Kind("lose", lose, f"{RULE}: SPIELABLAUF (the skill variant)", listed=losses, anytime=True),
     ),
     view_of=view, payouts_of=payouts, seat_names=lambda state: [s.name for s in state.seats],
+    choices=(Choice("skill"), Choice("shelves")),   # the lobby: the skill variant; drinks drawn or laid in order
     board_events=frozenset({"stocked", "entered", "walked", "took", "drew", "left", "lost"}),
 )
 
