@@ -7,7 +7,7 @@
 import { h, s } from "../dom.js";
 import { humanize, t, yen } from "../i18n.js";
 import { drinkRow } from "../parts.js";
-import { genericMoves } from "../moves.js";
+import { genericMoves, money, moveButton } from "../moves.js";
 import { playerColour } from "../metro/common.js";
 import generic from "./generic.js";
 
@@ -137,6 +137,16 @@ function walkButtons(moves, view, run) {
   return [planPanel(view, { walks: moves, run }), genericMoves(moves, view, run)];
 }
 
+// Leaving: the detergent's clothing items by name ("shirt", not the id the move carries).
+function leaveButtons(moves, view, run) {
+  return h("div", { class: "move-row" }, moves.map((m) => {
+    const doubled = (m.move.args.detergent || []).map((g) => t(`value.${kindOf(g)}`));
+    const label = doubled.length ? t("move.shopping_mall.leave/detergent", { detergent: doubled.join(", ") })
+      : t("move.shopping_mall.leave");
+    return moveButton(m, run, "move-other", h("span", { class: "move-label" }, label), money(m));
+  }));
+}
+
 const walking = (view) => (view.moves || []).some((m) => WALKS.has(m.move.kind));
 
 // The table: the plan under the action panel (unless the walk's buttons draw it), the last result.
@@ -163,4 +173,4 @@ function phoneExtra(view) {
 }
 
 export default { playerCard, phoneMe, side, result, phoneExtra, overExtra: generic.overExtra,
-  moveBuilders: { ...generic.moveBuilders, move: walkButtons, enter: walkButtons } };
+  moveBuilders: { ...generic.moveBuilders, move: walkButtons, enter: walkButtons, leave: leaveButtons } };
