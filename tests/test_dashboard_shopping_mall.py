@@ -1,17 +1,44 @@
 """The shopping mall in a real browser: the plan is drawn and marked approximate, a walk is a tap on a
 reachable point of the plan (as well as a button), the shopper's marker stands there after it, a good
-taken leaves its card; the phone of the shopper fits its screen."""
+taken leaves its card; the phone of the shopper fits its screen; at the vending machine its crate of
+black drinks goes through the (simulated) tower."""
 from __future__ import annotations
 
 import pytest
 from browser_support import assert_fits, call, tap_and_wait, wait_until
 from playwright.sync_api import expect
 
+from companion.rules.games.mall_plan import PLANS
+
 pytestmark = pytest.mark.browser
 
 TABLE_SIZE = {"width": 1280, "height": 800}
 PHONE_SIZE = {"width": 390, "height": 844}
 VIEW_SHOWN = "() => document.getElementById('app').dataset.seq !== undefined"
+PLAN = PLANS["approximate"]
+
+
+def steps(a, b):
+    """Steps along the plan's lines from point ``a`` to ``b``."""
+    seen, frontier, k = {a}, {a}, 0
+    while b not in frontier:
+        frontier = {q for p in frontier for q in PLAN.neighbours[p]} - seen
+        seen |= frontier
+        k += 1
+    return k
+
+
+def turn_towards(base, gid, target, shopper):
+    """The shopper whose turn it is walks as near ``target`` as a turn goes, then passes (by the API),
+    unless it is ``shopper`` and they arrived."""
+    view = call(base, "GET", f"/api/games/{gid}/view")
+    walk = min((m["move"] for m in view["moves"] if m["move"]["kind"] in ("move", "enter")),
+               key=lambda m: steps(m["args"]["point"], target))
+    call(base, "POST", f"/api/games/{gid}/moves", {"move": walk})
+    seat = walk["player"]
+    if walk["args"]["point"] != target or seat != shopper:
+        call(base, "POST", f"/api/games/{gid}/moves", {"move": {"kind": "pass", "player": seat, "args": {}}})
+    return seat
 
 
 def test_a_walk_tapped_on_the_plan_and_a_good_taken(base_url, browser):
@@ -51,4 +78,21 @@ def test_a_walk_tapped_on_the_plan_and_a_good_taken(base_url, browser):
     expect(phone.get_by_test_id("me")).to_be_visible()
     expect(phone.get_by_test_id("sm-reach-d5")).to_be_visible()
     assert_fits(phone, "the shopper's phone while walking")
+
+    # To the vending machine: the black drinks tipped through the tower, what came out in the crate.
+    machine = PLAN.vending[0]
+    for _ in range(12):
+        turn_towards(base_url, gid, machine, seat)
+        if call(base_url, "GET", f"/api/games/{gid}/view")["state"]["phase"] == "shop":
+            break
+    state = call(base_url, "GET", f"/api/games/{gid}/view")["state"]
+    assert state["phase"] == "shop" and state["players"][seat]["standing"] == machine
+    shown = table.locator("[data-testid=move-use_machine]")
+    expect(shown).to_be_visible()
+    tap_and_wait(table, "move-use_machine")
+    tap_and_wait(table, "throw")                       # the simulated tower decides what comes out
+    state = call(base_url, "GET", f"/api/games/{gid}/view")["state"]
+    got = [d for d in state["players"][seat]["crate"] if d.startswith("black-")]
+    assert len(got) + len(state["machine"]) == 6 and state["phase"] == "move"
+    expect(table.get_by_test_id("sm-machine")).to_have_attribute("data-drinks", str(len(state["machine"])))
     assert not errors, errors
