@@ -250,3 +250,16 @@ def test_computer_shoppers_leave_twice_and_end_the_game(n):
         s, _ = g.apply(s, move)
     assert g.is_over(s) and sum(s.done(p) for p in range(n)) == n - 1 and s.round < s.options.max_rounds
     assert sum(x.yen for x in s.seats) > 0 and all(s.seats[p].yen == max(x.yen for x in s.seats) for p in s.winners)
+
+
+def test_a_plan_is_data_a_table_can_write_its_own():
+    """The plan as plain data and back is the same plan; a plan naming what it does not have is refused."""
+    import json
+
+    from companion.rules.games.mall_plan import plan_data, plan_from_data
+
+    data = json.loads(json.dumps(plan_data(PLAN)))
+    assert plan_from_data(data) == PLAN
+    data["lines"].append(["d5", "z9"])
+    with pytest.raises(ValueError, match="unknown points or cards \\['z9'\\]"):
+        plan_from_data(data)

@@ -4,7 +4,8 @@ mall (rule book 002, the shopping-mall game, VORBEREITUNG and SPIELABLAUF).
 Our copy of the rule book lacks the plan's pictures (the grid of cards, the blue points where a
 shopper stands, the lines between them, the vending machine's two points, the double aisles of
 the exit). This plan agrees with every word of the text and guesses the rest; a table with the
-real plan adds it to ``PLANS`` as data and picks it with the game's ``plan`` option.
+real plan writes it as data (``plan_data``'s form, read by ``plan_from_data``), adds it to ``PLANS`` under
+a name of its own and to the ``plan`` option's values, and picks it with that option.
 
 A plan is:
 
@@ -194,6 +195,36 @@ def _joined(plan: Plan) -> Plan:
         near.setdefault(a, []).append(b)
         near.setdefault(b, []).append(a)
     return Plan(**{**plan.__dict__, "neighbours": {p: tuple(sorted(q)) for p, q in near.items()}})
+
+
+def plan_data(plan: Plan) -> dict:
+    """A plan as plain data (JSON-ready): what a table's own plan is written as."""
+    return {"name": plan.name, "approximate": plan.approximate,
+            "cards": [{"id": c.id, "row": c.row, "x2": c.x2, "goods": list(c.goods)} for c in plan.cards],
+            "points": [{"id": p.id, "aisle": p.aisle, "x2": p.x2} for p in plan.points],
+            "lines": [list(line) for line in plan.lines], "faces": {p: list(c) for p, c in plan.faces.items()},
+            "exits": list(plan.exits), "vending": list(plan.vending), "bag": list(plan.bag), "values": dict(plan.values)}
+
+
+def plan_from_data(data: Mapping) -> Plan:
+    """A plan from plain data (``plan_data``'s form; lines to ``OUTSIDE`` are the exits' own and are
+    added when missing). ValueError, naming what is wrong, for a line, a face, an exit or a vending
+    point that names no point or card, or a good laid twice."""
+    cards = tuple(Card(c["id"], int(c["row"]), int(c["x2"]), tuple(c.get("goods", ()))) for c in data["cards"])
+    points = tuple(Point(p["id"], int(p["aisle"]), int(p["x2"])) for p in data["points"])
+    ids, card_ids = {p.id for p in points}, {c.id for c in cards}
+    exits, vending = tuple(data["exits"]), tuple(data["vending"])
+    lines = tuple(tuple(line) for line in data["lines"])
+    lines += tuple((e, OUTSIDE) for e in exits if (e, OUTSIDE) not in lines)
+    wrong = [x for line in lines for x in line if x not in ids | {OUTSIDE}] + [x for x in exits + vending if x not in ids]
+    wrong += [c for faced in data["faces"].values() for c in faced if c not in card_ids]
+    laid = [g for c in cards for g in c.goods] + list(data.get("bag", ()))
+    if wrong or len(laid) != len(set(laid)) or set(data["faces"]) - ids:
+        raise ValueError(f"plan {data.get('name')!r}: unknown points or cards {sorted(set(wrong))}, "
+                         f"or a good laid twice, or faces of unknown points")
+    return _joined(Plan(str(data["name"]), bool(data["approximate"]), cards, points, lines,
+                        {p: tuple(c) for p, c in data["faces"].items()}, exits, vending, tuple(data.get("bag", ())),
+                        {g: int(v) for g, v in data.get("values", {}).items()}))
 
 
 PLANS: dict[str, Plan] = {"approximate": _approximate()}
