@@ -48,7 +48,7 @@ TYPICAL_SECONDS = {
     "test_dashboard_crates": 25.0, "test_crate_device": 6.0,
     "test_dashboard_browser": 6.0, "test_dashboard_compose": 5.0, "test_dashboard_trust": 6.0,
     "test_dashboard_drop": 6.0, "test_dashboard_broken": 3.0, "test_dashboard_learning": 10.0,
-    "test_dashboard_i18n": 6.0, "test_dashboard_izakaya": 7.0, "test_dashboard_race": 5.0, "test_i18n_catalogues": 3.0, "test_error_messages": 3.0,
+    "test_dashboard_i18n": 6.0, "test_dashboard_izakaya": 7.0, "test_dashboard_race": 5.0, "test_dashboard_shopping_mall": 10.0, "test_i18n_catalogues": 3.0, "test_error_messages": 3.0,
     "test_vision_split": 6.0, "test_vision_fit": 6.0, "test_vision_identify": 6.0,
     "test_vision_calibrate": 7.0, "test_vision_view": 6.0, "test_vision_mat": 3.0,
     "test_vision_segment": 6.0, "test_vision_tray": 5.0, "test_sim_scenes": 1.5, "test_sim_families": 0.5,

@@ -58,6 +58,7 @@ SETUP = {
     "bottle_bonus": {"seed": 3, "options": {"max_rounds": 4}},         # four rounds: a throw and takes each
     "mr_sudsy": {"seed": 3, "options": {"max_visits": 2, "start_yen": 600}},  # three buys, throws and uses
     "vend_machine": {"seed": 4, "options": {"chain": 1, "max_turns": 6}},  # a chain drink each; collect, fire
+    "shopping_mall": {"seed": 3, "options": {"shelves": "sorted"}},    # drinks laid in order: the walks, takes, exits
     # The modular sets (rule book 000): each system with the other's action cards, one round
     # (a column dealt as many cards as its set has); osaka_metro and metro_drinks with their own
     # cards are played in test_dashboard_metro_variants.

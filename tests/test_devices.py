@@ -154,5 +154,5 @@ def test_the_camera_rests_while_no_game_that_throws_into_the_tower_is_in_play(tm
             "grape_soda": False, "yuzu": False, "genmaicha": False,
             # issue 32's games
             "hidden_cards": False, "bottle_giving": False, "toriatama": False,
-            "crate_draft": False, "golden_runner": False, "bottle_bonus": True,
+            "crate_draft": False, "golden_runner": False, "bottle_bonus": True, "shopping_mall": True,
             "mr_sudsy": True, "vend_machine": True}

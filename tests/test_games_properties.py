@@ -866,6 +866,39 @@ def _mr_sudsy():
     return g, configs, money, places, lambda s: {}, extra, check
 
 
+def _shopping_mall():
+    from companion.rules.games import shopping_mall as g
+
+    configs = [{"names": ["A", "B"], "options": {"shelves": "sorted"}},
+               {"names": list("ABC"), "options": {"skill": True, "start_yen": 1000}},
+               {"names": list("ABCDEF"), "options": {"shelves": "sorted", "trips": 1, "max_rounds": 30}}]
+
+    def money(s):   # the bank, the shoppers, and the yen lying on the market's price piles
+        return s.bank + sum(x.yen for x in s.seats) + sum(s.prices.values())
+
+    def places(s):
+        return s.goods_where()
+
+    def check(s):
+        plan = s.plan
+        assert len(places(s)) == 36 + sum(len(c.goods) for c in plan.cards) + len(plan.bag)
+        assert all(x.at == "outside" or x.at in plan.faces for x in s.seats)
+        assert all(v >= 0 for v in s.prices.values()) and s.barrels >= 0
+        if s.phase == g.OVER:
+            assert sum(s.done(p) for p in range(s.n)) >= s.n - 1 or s.round > s.options.max_rounds
+            best = max(x.yen for x in s.seats)
+            assert all(s.seats[p].yen == best for p in s.winners)
+
+    def extra(s, p, rng):   # a good falls out of any crate now and then (the skill variant)
+        full = [q for q, x in enumerate(s.seats) if x.crate]
+        if s.options.skill and full and rng.random() < 0.3:
+            q = rng.choice(full)
+            return Move("lose", q, {"good": rng.choice(s.seats[q].crate)})
+        return None
+
+    return g, configs, money, places, lambda s: {}, extra, check
+
+
 def _vend_machine():
     from companion.rules.games import vend_machine as g
 
@@ -915,7 +948,8 @@ GAME_SPECS = {
     "hidden_cards": _hidden_cards, "bottle_giving": _bottle_giving,
     "toriatama": _toriatama, "crate_draft": _crate_draft,
     "golden_runner": _golden_runner, "bottle_bonus": _bottle_bonus,
-    "mr_sudsy": _mr_sudsy, "vend_machine": _vend_machine}
+    "mr_sudsy": _mr_sudsy, "vend_machine": _vend_machine,
+    "shopping_mall": _shopping_mall}
 
 
 # --- the playout ---------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from companion.table.store import EventStore  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "logs"
 PLAYERS = {"tokyo_metro": 4, "osaka_metro": 3, "metro_drinks": 3, "pura": 1,
-           "colour_sort": 1, "crate_duel": 2, "hidden_cards": 2, "bottle_giving": 3, "toriatama": 3, "crate_draft": 3, "golden_runner": 3, "bottle_bonus": 3}  # seats per title (3 where not said)
+           "colour_sort": 1, "crate_duel": 2, "hidden_cards": 2, "bottle_giving": 3, "toriatama": 3, "crate_draft": 3, "golden_runner": 3, "bottle_bonus": 3, "shopping_mall": 3}  # seats per title (3 where not said)
 STEPS = 5000                     # requests a game may take before it is called stuck
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Sequence, TypeVar
 
+from .mall_shopper import mall_shopper
+
 T = TypeVar("T")
 
 
@@ -102,4 +104,5 @@ def metro_greedy(game: Any, state: Any, moves: list[Any], rng: random.Random) ->
 
 # One engine plays TOKYO METRO, OSAKA METRO and METRO DRINKS: the same greedy player for each.
 STRATEGIES: dict[str, Callable[[Any, Any, list[Any], random.Random], Any]] = {
-    "tokyo_metro": metro_greedy, "osaka_metro": metro_greedy, "metro_drinks": metro_greedy}
+    "tokyo_metro": metro_greedy, "osaka_metro": metro_greedy, "metro_drinks": metro_greedy,
+    "shopping_mall": mall_shopper}

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from . import (bottle_bonus, bottle_giving, bottle_square, chocolate_milk, colour_sort, crate_draft, crate_duel,
                exploding_cans, genmaicha, golden_runner, grape_soda, hidden_cards, izakaya, jasmine_tea, lemon_squash,
-               melon_soda, mr_sudsy, pocari_bet, pura, toriatama, upside_down_tower, vend_machine, vending_poker, yuzu)
+               melon_soda, mr_sudsy, pocari_bet, pura, shopping_mall, toriatama, upside_down_tower, vend_machine,
+               vending_poker, yuzu)
 
 from ..metro import game as metro
 
@@ -14,7 +15,7 @@ GAMES = {g.name: g
               pocari_bet, jasmine_tea, melon_soda, vending_poker, upside_down_tower, chocolate_milk, pura,
               lemon_squash, izakaya, exploding_cans, bottle_square, colour_sort, crate_duel, grape_soda, yuzu,
               genmaicha, hidden_cards, bottle_giving, toriatama, crate_draft, golden_runner,
-              bottle_bonus, mr_sudsy, vend_machine)),
+              bottle_bonus, mr_sudsy, vend_machine, shopping_mall)),
                    metro.GAME, metro.OSAKA, metro.DRINKS)}
 
 

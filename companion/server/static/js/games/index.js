@@ -22,6 +22,7 @@ import genmaicha from "./genmaicha.js";
 import goldenRunner from "./golden_runner.js";
 import izakaya from "./izakaya.js";
 import pocariBet from "./pocari_bet.js";
+import shoppingMall from "./shopping_mall.js";
 import tokyoMetro from "./tokyo_metro.js";
 import yuzu from "./yuzu.js";
 
@@ -37,6 +38,7 @@ const RENDERERS = {
   golden_runner: goldenRunner,
   izakaya,
   pocari_bet: pocariBet,
+  shopping_mall: shoppingMall,
   tokyo_metro: tokyoMetro,
   yuzu,
   // One METRO engine plays three games; their views differ only in what the variant adds.
