@@ -117,7 +117,29 @@ class ChanceChoice:
 
     outcomes: tuple[tuple[Move, float], ...]
     offer: tuple[Move, ...] | None = None
+    typed: tuple[Typed, ...] = ()
     kind: Literal["choice"] = "choice"
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A chance move whose number(s) the table types rather than picks (a game played beside the
+    companion ends with its scores; a hit deals more damage than the buttons offer): the move
+    ``kind`` with ``base`` args and ``arg`` set to a whole number from ``least`` to ``most``, or,
+    with ``per_seat``, to a list of such numbers, one per seat in seat order. A ChanceChoice
+    lists these beside its ``offer``; the dashboard draws an entry for each and the engine still
+    checks what arrives."""
+
+    kind: str
+    arg: str
+    least: int
+    most: int
+    per_seat: bool = False
+    base: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "arg": self.arg, "min": self.least, "max": self.most,
+                "per_seat": self.per_seat, "base": _jsonable(self.base)}
 
 
 @dataclass(frozen=True)

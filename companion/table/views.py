@@ -133,7 +133,8 @@ class Views:
                     "seen": self.folded.tray_seen or self.folded.beams[0] > 0}
         offered = spec.offer if spec.offer is not None else [m for m, _ in spec.outcomes]
         return {"kind": "choice", "secret": secret_for is not None,
-                "outcomes": [{"move": m.to_json()} for m in offered]}
+                "outcomes": [{"move": m.to_json()} for m in offered],
+                "typed": [entry.to_json() for entry in spec.typed]}
 
     def _secret_for(self) -> int | None:
         return next((p.secret_for for p in self.game.pending(self.state) if p.actor == CHANCE), None)

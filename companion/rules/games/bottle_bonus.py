@@ -26,7 +26,7 @@ from typing import Any, Mapping
 
 from ...drinks import DRINK_IDS
 from ..declared import Declared, Kind, Phase
-from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, Pending, uniform
+from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, Pending, Typed, uniform
 from ..options import GameOptions, WholeIn
 from ..tower import Tower
 from .common import (arg_drink, arg_drinks, awaited_drop, seat_in, seat_names, set_at, sort_drinks, spill_to_rethrow,
@@ -108,11 +108,12 @@ def _waiting_take(state: State) -> str:
 
 def _finishers(state: State) -> ChanceSpec:
     """Who finished the round (the seats after the last finisher first). The table is offered the
-    end of TOKYO JUTAKU too; the simulated table and playouts never choose it (the game then ends
-    after ``max_rounds``)."""
+    end of TOKYO JUTAKU too, plain or with each player's TOKYO JUTAKU yen typed in; the simulated
+    table and playouts never choose it (the game then ends after ``max_rounds``)."""
     last = state.last.get("finished", -1) if state.last else -1
     finishers = [Move("finished", CHANCE, {"seat": (last + k) % state.n}) for k in range(1, state.n + 1)]
-    return replace(uniform(finishers), offer=tuple(finishers) + (Move("end", CHANCE, {}),))
+    return replace(uniform(finishers), offer=tuple(finishers) + (Move("end", CHANCE, {}),),
+                   typed=(Typed("end", "scores", 0, MAX_SCORE, per_seat=True),))
 
 
 def _draws(state: State) -> ChanceSpec:

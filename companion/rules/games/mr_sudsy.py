@@ -28,7 +28,7 @@ from typing import Any, Literal, Mapping
 
 from ...drinks import DETERGENT_IDS
 from ..declared import Declared, Kind, Phase
-from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, uniform
+from ..engine import CHANCE, ChanceSpec, Event, IllegalMove, Move, MoveInfo, Pending, Typed, uniform
 from ..options import GameOptions, WholeIn
 from ..tower import Tower
 from .common import arg, awaited_drop, need_yen, seat_in, seat_names, set_at, top
@@ -105,9 +105,10 @@ def _waiting_shop(state: State) -> str:
 
 def _visits(state: State) -> ChanceSpec:
     """Whose time in the laundromat it is (the laundromat game decides; the simulated table draws
-    one); the table is offered the end of the laundromat game too."""
+    one); the table is offered the end of the laundromat game too, plain or with its scores typed in."""
     visits = [Move("visit", CHANCE, {"seat": p}) for p in range(state.n)]
-    return replace(uniform(visits), offer=tuple(visits) + (Move("end", CHANCE, {}),))
+    return replace(uniform(visits), offer=tuple(visits) + (Move("end", CHANCE, {}),),
+                   typed=(Typed("end", "scores", 0, MAX_SCORE, per_seat=True),))
 
 
 def _drop(state: State) -> ChanceSpec:

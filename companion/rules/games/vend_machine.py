@@ -29,7 +29,7 @@ from typing import Any, Literal, Mapping
 
 from ...drinks import COLOURS, DRINK_IDS
 from ..declared import Declared, Kind, Phase
-from ..engine import CHANCE, ChanceChoice, ChanceSpec, Composite, Event, IllegalMove, Move, Pending, uniform
+from ..engine import CHANCE, ChanceChoice, ChanceSpec, Composite, Event, IllegalMove, Move, Pending, Typed, uniform
 from ..options import GameOptions, WholeIn
 from ..tower import Tower
 from .common import arg, arg_drink, arg_drinks, arg_int, awaited_drop, seat_in, seat_names, set_at, sort_drinks
@@ -148,13 +148,15 @@ def _ends(state: State) -> tuple[Move, ...]:
 def _battle(state: State) -> ChanceSpec:
     """What happens next in Wash Machine that concerns the unit: its activation, or damage it
     takes (the table is offered each amount up to ``damage_offered``; the simulated table and
-    playouts draw 1 damage as often as an activation); the end of Wash Machine is offered too. A
+    playouts draw 1 damage as often as an activation), any other amount up to MAX_DAMAGE typed in;
+    the end of Wash Machine is offered too. A
     destroyed unit (or a game past its bound) leaves only the end, with its winner."""
     if state.destroyed or (state.options.max_turns and state.turns >= state.options.max_turns):
         return uniform(_ends(state))
     damage = tuple(Move("damage", CHANCE, {"amount": k}) for k in range(1, state.options.damage_offered + 1))
     activate = Move("activate", CHANCE, {})
-    return ChanceChoice(((activate, 0.5), (damage[0], 0.5)), offer=(activate,) + damage + _ends(state))
+    return ChanceChoice(((activate, 0.5), (damage[0], 0.5)), offer=(activate,) + damage + _ends(state),
+                        typed=(Typed("damage", "amount", 1, MAX_DAMAGE),))
 
 
 def _drop(state: State) -> ChanceSpec:
@@ -162,11 +164,14 @@ def _drop(state: State) -> ChanceSpec:
 
 
 def _shots(state: State) -> ChanceSpec:
-    """The next drink out of the tower: a miss, or a hit on an enemy party with its damage."""
+    """The next drink out of the tower: a miss, or a hit on an enemy party with its damage (the
+    buttons offer 1 to ``damage_offered``; up to MAX_DAMAGE is typed in, per enemy party)."""
     d = state.shots[0]
     hits = [Move("hit", CHANCE, {"drink": d, "seat": p, "damage": k}) for p in range(state.n) if p != state.owner
             for k in range(1, state.options.damage_offered + 1)]
-    return uniform([Move("miss", CHANCE, {"drink": d}), *hits])
+    enemies = [p for p in range(state.n) if p != state.owner]
+    typed = tuple(Typed("hit", "damage", 1, MAX_DAMAGE, base={"drink": d, "seat": p}) for p in enemies)
+    return replace(uniform([Move("miss", CHANCE, {"drink": d}), *hits]), typed=typed)
 
 
 def _drafted(state: State, move: Move) -> tuple[State, list[Event]]:

@@ -1,7 +1,9 @@
 // The legal moves as big buttons, each with what it costs and what it could pay, and why
 // (explain.js; in teach mode a note per kind says what it does and which rule it follows). A game's
 // renderer may draw some kinds its own way (`moveBuilders`); every other kind gets the generic
-// buttons, labelled through the catalogue (`move.<kind>`), grouped by player and kind.
+// buttons, labelled through the catalogue (`move.<kind>`), grouped by player and kind. A builder
+// marked `acrossSeats` gets the kind's moves of every seat at once, after the seats' own moves
+// (one picker for "whose crate, then which good" instead of a row of buttons per seat).
 import { h } from "./dom.js";
 import { t, yen, humanize, lookup } from "./i18n.js";
 import { actionLabel, argsNodes, seatName } from "./values.js";
@@ -69,7 +71,8 @@ export function movesPanel(view, onMove, builders = {}) {
   const box = h("div", { class: "moves", testid: "moves" });
   if (!view.moves.length) return box;
   const run = runner(box, onMove);
-  const perPlayer = byKey(view.moves, (m) => m.move.player);
+  const shared = (m) => Boolean(builders[m.move.kind] && builders[m.move.kind].acrossSeats);
+  const perPlayer = byKey(view.moves.filter((m) => !shared(m)), (m) => m.move.player);
   for (const moves of perPlayer) {
     const kinds = byKey(moves, (m) => m.move.kind).map((same) => {
       const build = builders[same[0].move.kind] || genericMoves;
@@ -79,6 +82,10 @@ export function movesPanel(view, onMove, builders = {}) {
     box.append(...(perPlayer.length > 1
       ? [h("div", { class: "moves-for" }, h("h3", {}, t("moves.for", { name: seatName(view.state, moves[0].move.player) })), nodes)]
       : nodes));
+  }
+  for (const same of byKey(view.moves.filter(shared), (m) => m.move.kind)) {
+    box.append(...[teachNote(same[0].move.kind, view), sharedWhy(same), builders[same[0].move.kind](same, view, run)]
+      .flat(Infinity).filter(Boolean));
   }
   return box;
 }

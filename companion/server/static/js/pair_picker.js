@@ -4,20 +4,22 @@
 //   pairPicker(moves, run, { first: "drink", second: "crate", key, showFirst, showSecond, hint })
 // `showFirst(value)` / `showSecond(value)` draw a value (a drink, a card, a number); `key` names
 // the picker in test ids (`<key>-first-<value>`; the move buttons keep their usual test ids).
+// `first` may also be a function of the move (the seat that makes it: whose crate a good fell from).
 import { h } from "./dom.js";
 import { moveButton } from "./moves.js";
 
 const kept = new Map();   // key -> the first value last picked
 
 export function pairPicker(moves, run, { first, second, key, showFirst, showSecond, hint = null, label = "" }) {
-  const firsts = [...new Set(moves.map((m) => m.move.args[first]))];
+  const firstOf = typeof first === "function" ? first : (m) => m.move.args[first];
+  const firsts = [...new Set(moves.map(firstOf))];
   let chosen = firsts.includes(kept.get(key)) ? kept.get(key) : firsts[0];
   const box = h("div", { class: "pair-picker", testid: key });
   const draw = () => {
     const pick = (v) => h("button", { class: `pair-first${v === chosen ? " chosen" : ""}`, testid: `${key}-first-${v}`,
       role: "radio", "aria-checked": String(v === chosen),
       onclick: () => { chosen = v; kept.set(key, v); draw(); } }, showFirst(v));
-    const seconds = moves.filter((m) => m.move.args[first] === chosen)
+    const seconds = moves.filter((m) => firstOf(m) === chosen)
       .map((m) => moveButton(m, run, "pair-second", showSecond(m.move.args[second])));
     box.replaceChildren(
       h("div", { class: "pair-row", role: "radiogroup", "aria-label": label }, firsts.map(pick)),

@@ -10,6 +10,7 @@ import { startLobby } from "./lobby.js";
 import { movesPanel } from "./moves.js";
 import { paintEstimates } from "./estimates.js";
 import { freshUi, syncUi, chancePanel, questionPanel, spillControl } from "./pickers.js";
+import { typedEntries } from "./typed_entry.js";
 import { stuckPanel, gameOverPanel, phaseText, roundText, waitingText, simBanner, playersGrid } from "./parts.js";
 import { rendererFor } from "./games/index.js";
 import { startDevicePolling, devicesPanel, withBeams } from "./devices.js";
@@ -203,7 +204,7 @@ function startTable(id) {
     const panel = h("section", { class: "panel action", testid: "action" },
       h("h2", { class: "who", testid: "who" }, ui.reading ? t("dev.reading")
         : view.chance && view.chance.seen ? t("drop.title") : waitingText(view)),
-      teachChance(view), chance, r.movesHead ? r.movesHead(view, act) : null,
+      teachChance(view), chance, chance ? typedEntries(view, act) : null, r.movesHead ? r.movesHead(view, act) : null,
       view.moves.length ? movesPanel(view, act.move, r.moveBuilders) : null);
     paintEstimates(panel, view);  // each move's estimate on its button, once asked for
     return panel;

@@ -8,6 +8,9 @@ import { h, s } from "../dom.js";
 import { humanize, t, yen } from "../i18n.js";
 import { drinkRow } from "../parts.js";
 import { genericMoves, money, moveButton } from "../moves.js";
+import { pairPicker } from "../pair_picker.js";
+import { drinkSvg } from "../drinks.js";
+import { seatName } from "../values.js";
 import { playerColour } from "../metro/common.js";
 import generic from "./generic.js";
 
@@ -147,6 +150,20 @@ function leaveButtons(moves, view, run) {
   }));
 }
 
+// A good fell out (the skill variant): whose crate, then which good, instead of a button for
+// every good of every seat (moves.js gives this builder the moves of all seats at once).
+function fellOut(moves, view, run) {
+  const goods = (seat) => moves.filter((m) => m.move.player === seat).length;
+  return h("div", { class: "sm-fell-out", testid: "sm-fell-out" },
+    h("h3", { class: "group-title" }, t("kind.shopping_mall.lose")),
+    pairPicker(moves, run, { first: (m) => m.move.player, second: "good", key: "sm-lose", label: t("sm.loseWhose"),
+      hint: t("sm.loseHint"),
+      showFirst: (seat) => h("span", { class: "pair-card" }, seatName(view.state, seat), " ",
+        h("span", { class: "muted" }, `×${goods(seat)}`)),
+      showSecond: (good) => (kindOf(good) === "drink" ? drinkSvg(good) : t(`value.${kindOf(good)}`)) }));
+}
+fellOut.acrossSeats = true;
+
 const walking = (view) => (view.moves || []).some((m) => WALKS.has(m.move.kind));
 
 // The table: the plan under the action panel (unless the walk's buttons draw it), the last result.
@@ -173,4 +190,5 @@ function phoneExtra(view) {
 }
 
 export default { playerCard, phoneMe, side, result, phoneExtra, overExtra: generic.overExtra,
-  moveBuilders: { ...generic.moveBuilders, move: walkButtons, enter: walkButtons, leave: leaveButtons } };
+  moveBuilders: { ...generic.moveBuilders, move: walkButtons, enter: walkButtons, leave: leaveButtons,
+    lose: fellOut } };
