@@ -68,7 +68,7 @@ TYPICAL_SECONDS = {
     "test_board_device": 7.0, "test_board_watch": 1.0, "test_metro_osaka_data": 2.5,
     "test_dashboard_table_cards": 4.0, "test_table_cards": 1.0,
     "test_dashboard_metro_variants": 18.0,
-    "test_dashboard_addons": 4.0,
+    "test_dashboard_addons": 4.0, "test_dashboard_entries": 4.0,
     "test_crate_reader": 8.0,
 }
 

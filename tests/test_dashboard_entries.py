@@ -1,9 +1,12 @@
 """What the table types in by hand, on the dashboard (typed_entry.js): the scores of a game played
 beside the companion (BOTTLE BONUS's TOKYO JUTAKU yen) with a box per player, a bad number refused
 in words on the page before anything is sent, the winners following the typed scores; a Vend
-Machine damage beyond the offered buttons, to the unit and from a hit; and the shopping mall's
+Machine damage beyond the offered buttons, to the unit and from a hit (a refusal of the server shown
+in its toast); and the shopping mall's
 "a good fell out" as a two-step picker (whose crate, then which good)."""
 from __future__ import annotations
+
+import json
 
 import pytest
 from browser_support import call, tap, tap_and_wait, wait_until
@@ -77,6 +80,18 @@ def test_vend_machine_takes_and_deals_a_damage_of_seven(base_url, browser):
     table.get_by_test_id("typed-damage-input-0").fill("21")
     tap(table, "typed-damage-confirm")
     expect(table.get_by_test_id("typed-damage-error")).to_contain_text("from 1 to 20")
+    # Should the server still refuse (here: the amount rewritten on its way, past the bound), its
+    # words are the toast and nothing changes.
+    def past_the_bound(route):
+        body = json.loads(route.request.post_data)
+        body["move"]["args"]["amount"] = 21
+        route.continue_(post_data=json.dumps(body))
+    table.route("**/moves*", past_the_bound)
+    table.get_by_test_id("typed-damage-input-0").fill("5")
+    table.get_by_test_id("typed-damage-confirm").click()
+    expect(table.get_by_test_id("toast").last).to_contain_text("1 to 20, not 21")
+    table.unroute("**/moves*")
+    assert view_of(base_url, gid)["state"]["vend_unit"]["hp"] == 20
     table.get_by_test_id("typed-damage-input-0").fill("7")
     tap_and_wait(table, "typed-damage-confirm")
     assert view_of(base_url, gid)["state"]["vend_unit"]["hp"] == 13
