@@ -51,6 +51,11 @@ def test_bottle_bonus_ends_with_typed_scores_and_a_bad_number_is_refused_on_the_
 
     table.get_by_test_id("typed-end-input-0").fill("1200")
     table.get_by_test_id("typed-end-input-2").fill("900")
+    table.get_by_test_id("lang-de").click()                              # a redraw keeps what was typed
+    expect(entry).to_contain_text("Beenden mit den Yen")
+    expect(table.get_by_test_id("typed-end-input-0")).to_have_value("1200")
+    table.get_by_test_id("lang-en").click()
+    expect(entry).to_contain_text("End with each player's")
     tap(table, "typed-end-confirm")                                       # Ben's box is blank
     expect(error).to_have_text("Type a number for Ben.")
     table.get_by_test_id("typed-end-input-1").fill("2000001")

@@ -80,5 +80,6 @@ export function typedEntries(view, act) {
   const c = view.chance;
   if (!c || c.kind !== "choice" || !Array.isArray(c.typed) || !c.typed.length || view.question) return [];
   const key = `${view.state.round ?? ""}:${view.state.phase}:${JSON.stringify(c.outcomes.map((o) => o.move))}:`;
+  for (const kept of typed.keys()) if (!kept.startsWith(key)) typed.delete(kept);  // another chance's: gone
   return c.typed.map((entry) => entryPanel(view, act, entry, key));
 }
