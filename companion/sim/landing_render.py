@@ -42,19 +42,14 @@ from .crate_walls import crate_walls, hull, through
 from .landing_looks import LandingLook
 from .lit_scene import _LIN
 from .looks import linear_to_srgb_u8
-from ..vision.mat import PAGE_MM, render_mat
+from ..vision.landing_calibrate import page_to_landing
+from ..vision.mat import render_mat
 
 __all__ = ["LandingLook", "LandingRenderer", "calibration_photo", "landing_to_table", "page_to_landing"]
 PLINTH = (-45.0, -80.0, 45.0, 0.0, 8.0)       # the tower's base: landing x0, y0, x1, y1 and its height, mm
 PLINTH_SRGB = (46, 44, 48)
 MAT_DPI = 150
 ONE_CRATE = CrateLayout(crates=((0, 0, 0),), drinks={})
-
-
-def page_to_landing() -> np.ndarray:
-    """The calibration mat's page mm -> landing mm (3x3): its top edge on the foot line, centred,
-    turned half round (a print cannot lie mirrored)."""
-    return np.array([[-1.0, 0.0, PAGE_MM[0] / 2], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
 
 
 def landing_to_table(x: float, y: float) -> tuple[float, float]:
