@@ -37,9 +37,10 @@ SIZE_MM = {"stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (2
            "square_bottle": (27.0, 10.0), "not_tallest_bottle": (29.0, 10.0), "tallest_bottle": (35.0, 11.0)}
 SURE_MM = 2.5
 MIN_SHARE, MAX_SHARE = 0.3, 3.0     # a drink's patch against its expected area
-MAX_FIT = 0.55                      # a patch whose extent no pose explains this well is doubtful
+MAX_FIT = 0.9                      # a patch whose extent no pose explains this well is doubtful
 MIN_MARGIN = 2.0                    # a patch's mean colour margin (cost units) to be sure of it
 MIN_CRATE_MM2 = 350.0
+STAND_BIAS = 0.8                    # a drink over a crate stands unless its extent says clearly otherwise
 BEHIND_MM = 6.0                     # the top view nearer the tower than this is its base (and its top's edge)
 
 
@@ -167,18 +168,22 @@ class LandingReader:
         near_crate = spot != "outside" or any(_near(c.crate, pose, 8.0) for c in crates)
         sure = (steady and pose.fit <= MAX_FIT and colour_clear and rivals == 0
                 and (not near_crate or all(c.sure for c in crates))
-                and (spot == "outside" or abs(pose.fit - pose.other_fit) > 0.1 or _same_spot_both(scene, placed)))
+                and (spot == "outside" or abs(pose.fit - pose.other_fit) > STAND_BIAS + 0.1 or _same_spot_both(scene, placed)))
         return Landing(drink=name, spot=spot, distance_mm=distance, sure=bool(sure))
 
     def _pose(self, pts, camera, length, width, crates):
-        pose = drink_pose(pts, camera, length, width)
+        pose = drink_pose(pts, camera, length, width, bias=-STAND_BIAS)
         scene = LandingScene(crates=crates)
         for c in crates:
             if _near(c, pose, 0.0):
-                placed = PlacedDrink(drink="red-short_can", x=pose.x, y=pose.y, yaw=pose.yaw, standing=pose.standing,
+                # over a crate: standing in a slot (on its floor) is likelier, lying across it on the rim
+                standing = drink_pose(pts, camera, length, width, FLOOR_MM, bias=STAND_BIAS)
+                if standing.standing:
+                    return standing
+                placed = PlacedDrink(drink="red-short_can", x=pose.x, y=pose.y, yaw=pose.yaw, standing=False,
                                      length_mm=length, width_mm=width)
                 lift = FLOOR_MM if spot_of(scene, placed) == "slot" else RIM_MM
-                return drink_pose(pts, camera, length, width, lift)
+                return drink_pose(pts, camera, length, width, lift, bias=-1.0)
         return pose
 
 
