@@ -45,7 +45,9 @@ FIT_PAD_MM = 16.0
 CRATE_JOIN_MM = 13.0                # yellow pieces this near each other are one crate
 NEAR_CRATE_MM = 25.0                # a lying drink this near a crate may lie on it
 CANDIDATES = 3                      # patches of the asked colour fitted at most
-RIVAL_OVERLAP = 0.6                 # another patch a drink's outline fits this well: which is it?
+RIVAL_OVERLAP = 0.75                # another patch a drink's outline fits this well (and nearly as well
+RIVAL_GAP = 0.1                     # as the best): which is it?
+LIFT_AMBIGUOUS = 0.05               # on the table, a floor or a rim: as well fitted within this
 MIN_MARGIN = 2.0                    # a patch's mean colour margin (cost units) to be sure of it
 MIN_CRATE_MM2 = 350.0
 BEHIND_MM = 6.0                     # the top view nearer the tower than this is its base (and its top's edge)
@@ -173,7 +175,7 @@ class LandingReader:
                          self._alternatives))
         fits.sort(key=lambda f: -f[0][0].score)
         (pose, other), best_sel, alternatives = fits[0]
-        rivals = sum(1 for (p, _), _, _ in fits[1:] if p.score >= RIVAL_OVERLAP)
+        rivals = sum(1 for (p, _), _, _ in fits[1:] if p.score >= max(RIVAL_OVERLAP, pose.score - RIVAL_GAP))
         scene = LandingScene(crates=scene_crates)
         spot = _spot(scene, name, pose, length, width)
         inside = next((c for c in scene_crates if _near(c, pose, 0.0)), None)
@@ -193,13 +195,13 @@ class LandingReader:
             tolerance = max(10.0, 0.05 * distance)
             steady = steady and abs(other_distance - distance) <= 1.6 * tolerance
             distance = (distance + other_distance) / 2
-            if inside is None or not pose.standing:
-                # lying where it might stand in a slot, or out on the table: both must agree
-                steady = steady and _spot(scene, name, other, length, width) == spot
+            # standing in a slot or lying across the crate, standing or lying on the table: the
+            # outline does not tell; sure only when both say the same
+            steady = steady and _spot(scene, name, other, length, width) == spot
         if not pose.standing:
             # lying on the table beside a crate, or on its walls: as well fitted, both must agree
             for alt in alternatives:
-                if alt.score >= pose.score - AMBIGUOUS and (
+                if alt.score >= pose.score - LIFT_AMBIGUOUS and (
                         _spot(scene, name, alt, length, width) != spot
                         or abs(math.hypot(alt.x, alt.y) - distance) > max(10.0, 0.05 * distance)):
                     steady = False
@@ -222,7 +224,8 @@ class LandingReader:
         crop = label[r0:r1, c0:c1]
         own = CLASSES.index(Drink.parse(name).colour.value)
         patch = Patch(sel[r0:r1, c0:c1], (crop != CLASSES.index("table")) & (crop != own),
-                      float(gx[r0, c0] - 0.5 / TOP_PX_PER_MM), float(gy[r0, c0] + 0.5 / TOP_PX_PER_MM), TOP_PX_PER_MM)
+                      float(gx[r0, c0] - 0.5 / TOP_PX_PER_MM), float(gy[r0, c0] + 0.5 / TOP_PX_PER_MM), TOP_PX_PER_MM,
+                      )
         pts = np.column_stack([gx[sel], gy[sel]]).astype(np.float64)
         up = drink_pose(pts, camera, length, width, bias=10.0)
         down = drink_pose(pts, camera, length, width, bias=-10.0)
