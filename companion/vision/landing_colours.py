@@ -31,6 +31,7 @@ CLASSES = tuple(c.value for c in COLOURS) + ("yellow", "table")
 SIGMA_CHROMA = 0.045         # how far a plastic's chromaticity wanders with shading and lamp
 SIGMA_LOG = 0.9              # and its brightness (faces turned from the lamp, a top in the light)
 TABLE_CHROMA = 0.03
+YELLOW_SPREAD = 1.0          # crates' yellows differ more than the drinks' plastics (pale, glossy, sunbleached)
 BACKGROUND_MM = 41           # the window the table's own colour is the median of
 
 
@@ -80,7 +81,7 @@ def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
     for name, (ref_c, ref_b) in REFERENCES.items():
         dc = ((chroma - ref_c) ** 2).sum(-1)
         # black and white are told by their brightness, their chromaticity is what noise makes it
-        sc = SIGMA_CHROMA * (2.5 if name == "black" else 1.0)
+        sc = SIGMA_CHROMA * {"black": 2.5, "yellow": YELLOW_SPREAD}.get(name, 1.0)
         db = (bright - ref_b) / SIGMA_LOG
         if name == "white":
             db = np.minimum(db, 0) * 1.6                # brighter than white is still white

@@ -76,9 +76,11 @@ class Patch:
     else covers (``hidden``: a wall, another drink), and the crop's place (landing mm of its
     top-left pixel's corner, px per mm; rows run towards smaller y)."""
 
-    def __init__(self, seen: np.ndarray, hidden: np.ndarray, x0: float, y1: float, px_per_mm: float):
+    def __init__(self, seen: np.ndarray, hidden: np.ndarray, x0: float, y1: float, px_per_mm: float,
+                 walls: np.ndarray | None = None):
         self.seen = seen.astype(bool)
         self.hidden = hidden.astype(bool) & ~self.seen
+        self.walls = np.zeros_like(self.seen) if walls is None else walls.astype(bool)
         self.x0, self.y1, self.s = x0, y1, px_per_mm
         self.area = int(self.seen.sum())
         self._canvas = np.zeros(seen.shape, np.uint8)
@@ -96,6 +98,14 @@ class Patch:
         inter = int(np.count_nonzero(pred & self.seen))
         union = int(np.count_nonzero(pred | self.seen)) - int(np.count_nonzero(pred & self.hidden))
         return inter / max(union, 1)
+
+
+def walled(patch: Patch, outline_mm: np.ndarray) -> float:
+    """The share of an outline a crate's wall covers in the patch."""
+    canvas = np.zeros(patch.seen.shape, np.uint8)
+    cv2.fillConvexPoly(canvas, cv2.convexHull(np.round(patch.to_px(outline_mm) * 4).astype(np.int32)), 1, cv2.LINE_8, 2)
+    inside = canvas > 0
+    return float(np.count_nonzero(inside & patch.walls)) / max(1, int(np.count_nonzero(inside)))
 
 
 def outline(shape, length, width, standing, x, y, yaw, lift, camera) -> np.ndarray:

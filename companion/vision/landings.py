@@ -29,7 +29,7 @@ from ..drinks import Drink
 from ..landing import MAX_DISTANCE_MM, Landing, LandingReading, LandingScene, PlacedDrink, spot_of
 from .landing_calibrate import LandingCalibration
 from .landing_colours import CLASSES, balanced, class_costs, labels
-from .landing_fit import Patch, best_pose
+from .landing_fit import Patch, best_pose, outline, walled
 from .landing_geometry import FLOOR_MM, RIM_MM, FoundCrate, crate_from_pixels, drink_pose
 
 TOP_PX_PER_MM = 1.5
@@ -45,6 +45,8 @@ FIT_PAD_MM = 16.0
 CRATE_JOIN_MM = 13.0                # yellow pieces this near each other are one crate
 NEAR_CRATE_MM = 25.0                # a lying drink this near a crate may lie on it
 COIN_MM, ROUND = 8.5, 0.8           # a patch this round and at least this wide (radius) is a coin
+STRAY_YELLOW_MM2 = 20.0             # this much yellow near a drink with no crate found there: doubtful
+WALLED = 0.04                       # a lying drink's outline this much under a wall's yellow
 CANDIDATES = 3                      # patches of the asked colour fitted at most
 RIVAL_OVERLAP = 0.75                # another patch a drink's outline fits this well (and nearly as well
 RIVAL_GAP = 0.1                     # as the best): which is it?
@@ -65,6 +67,7 @@ class LandingReader:
         self._notes: dict = {}          # why each drink of the last frame was read as it was (for tuning)
         self._alternatives: list = []   # the last fit's lying poses that are what they say (on the table, floor or rim)
         self._consistent = True         # whether the last fit's best lying pose is one of them
+        self._patch = None              # and its patch
 
     # --- the top view -----------------------------------------------------------------------
 
@@ -174,10 +177,10 @@ class LandingReader:
         fits = []
         for _, sel in patches[:CANDIDATES]:
             fits.append((self._fit(name, sel, label, gx, gy, camera, length, width, scene_crates), sel,
-                         self._alternatives, self._consistent))
+                         self._alternatives, self._consistent, self._patch))
         fits.sort(key=lambda f: -f[0][0].score)
-        (pose, other), best_sel, alternatives, consistent = fits[0]
-        rivals = sum(1 for (p, _), _, _, _ in fits[1:] if p.score >= max(RIVAL_OVERLAP, pose.score - RIVAL_GAP))
+        (pose, other), best_sel, alternatives, consistent, patch = fits[0]
+        rivals = sum(1 for (p, _), _, _, _, _ in fits[1:] if p.score >= max(RIVAL_OVERLAP, pose.score - RIVAL_GAP))
         scene = LandingScene(crates=scene_crates)
         spot = _spot(scene, name, pose, length, width)
         inside = next((c for c in scene_crates if _near(c, pose, 0.0)), None)
@@ -202,12 +205,22 @@ class LandingReader:
             steady = steady and _spot(scene, name, other, length, width) == spot
         if not pose.standing:
             steady = steady and consistent
+            if pose.lift == 0 and walled(patch, outline(d.shape.value, length, width, False, pose.x, pose.y, pose.yaw,
+                                                        0.0, camera)) > WALLED:
+                steady = False      # on the table behind a wall, or on the walls: the outline does not tell
             # lying on the table beside a crate, or on its walls: as well fitted, both must agree
             for alt in alternatives:
                 if alt.score >= pose.score - LIFT_AMBIGUOUS and (
                         _spot(scene, name, alt, length, width) != spot
                         or abs(math.hypot(alt.x, alt.y) - distance) > max(10.0, 0.05 * distance)):
                     steady = False
+        # yellow beside the drink but no crate found there: a crate not made out; nothing is sure
+        rows, cols = np.nonzero(best_sel)
+        pad = int(FIT_PAD_MM * TOP_PX_PER_MM)
+        around = label[max(0, rows.min() - pad):rows.max() + pad + 1, max(0, cols.min() - pad):cols.max() + pad + 1]
+        yellow_near = np.count_nonzero(around == CLASSES.index("yellow")) >= STRAY_YELLOW_MM2 * TOP_PX_PER_MM ** 2
+        if yellow_near and not any(_near(c.crate, pose, NEAR_CRATE_MM) for c in crates):
+            steady = False
         colour_clear = float(np.mean(margin[best_sel])) >= MIN_MARGIN
         near_crate = spot != "outside" or any(_near(c.crate, pose, 8.0) for c in crates)
         sure = (steady and pose.score >= MIN_OVERLAP and colour_clear and rivals == 0
@@ -228,7 +241,8 @@ class LandingReader:
         own = CLASSES.index(Drink.parse(name).colour.value)
         patch = Patch(sel[r0:r1, c0:c1], (crop != CLASSES.index("table")) & (crop != own),
                       float(gx[r0, c0] - 0.5 / TOP_PX_PER_MM), float(gy[r0, c0] + 0.5 / TOP_PX_PER_MM), TOP_PX_PER_MM,
-                      )
+                      walls=crop == CLASSES.index("yellow"))
+        self._patch = patch
         pts = np.column_stack([gx[sel], gy[sel]]).astype(np.float64)
         up = drink_pose(pts, camera, length, width, bias=10.0)
         down = drink_pose(pts, camera, length, width, bias=-10.0)
