@@ -70,12 +70,15 @@ def _candidate(drink, spot, distance, crates, rng, length, width) -> PlacedDrink
         a = math.radians(c.yaw)
         x, y = c.x + u * math.cos(a) - v * math.sin(a), c.y + u * math.sin(a) + v * math.cos(a)
     else:
-        r = float(distance) if distance is not None else float(rng.uniform(40, 400))
-        t = math.radians(rng.uniform(-70, 70))     # the tower throws forwards, not behind itself
+        r = float(distance) if distance is not None else float(rng.uniform(40, 320))
+        # the tower throws forwards, not behind itself; the landing camera sees 55 degrees to each side
+        t = math.radians(rng.uniform(-55, 55))
         x, y = r * math.sin(t), r * math.cos(t)
     return PlacedDrink(drink=drink, x=float(x), y=float(y), yaw=yaw, standing=standing, length_mm=length, width_mm=width)
 
 
 def _overlap(a: PlacedDrink, b: PlacedDrink) -> bool:
-    reach = (max(a.length_mm, a.width_mm) + max(b.length_mm, b.width_mm)) / 2
-    return math.hypot(a.x - b.x, a.y - b.y) < reach * 0.8
+    """Too close to lie side by side: a standing drink reaches its radius, a lying one half its
+    length (two drinks in neighbouring slots do not touch)."""
+    reach = sum((d.width_mm if d.standing else max(d.length_mm, d.width_mm)) / 2 for d in (a, b))
+    return math.hypot(a.x - b.x, a.y - b.y) < reach + 1.0
