@@ -57,6 +57,7 @@ class Tables:
         self.board_camera = None
         self.board_settle_s: float | None = None
         self.crate_camera = None   # the crate camera (table/crate_device.py; None: none runs)
+        self.landing_camera = None   # the landing camera (table/landing_device.py; None: none runs)
         for info in reversed(store.games(status="open")):
             try:
                 self._load(info.id)
@@ -70,10 +71,13 @@ class Tables:
         # The game the crate camera feeds: the newest open crate game, created or moved in.
         self.crate_active: str | None = next((gid for gid in reversed(self.sessions)
                                               if self.sessions[gid].crate_watch is not None), None)
+        # The game the landing camera feeds: the newest open game scored by landings, created or moved in.
+        self.landing_active: str | None = next((gid for gid in reversed(self.sessions)
+                                                if self.sessions[gid].landing_watch is not None), None)
 
     def _load(self, game_id: str) -> TableSession:
         try:
-            session = TableSession(self.store, game_id, self.automation)
+            session = TableSession(self.store, game_id, self.automation, self.landing_status)
         except BrokenGame as exc:
             self._set_aside(exc)
             raise
@@ -83,8 +87,9 @@ class Tables:
                seed: int | None = None, options: dict | None = None) -> TableSession:
         """A new game, held open and fed by the tower (KeyError: no such game; IllegalMove: its
         settings are refused)."""
-        session = TableSession.create(self.store, game, names, bots, simulated, seed, options, self.automation)
-        return self.feed(self.adopt(session))
+        session = TableSession.create(self.store, game, names, bots, simulated, seed, options, self.automation,
+                                      self.landing_status)
+        return self._landings_in(self.feed(self.adopt(session)))
 
     def adopt(self, session: TableSession) -> TableSession:
         """Hold ``session`` (resumed, or new) open."""
@@ -95,6 +100,8 @@ class Tables:
                 session.board_watch.settle_s = self.board_settle_s
         if session.crate_watch is not None:
             session.crate_watch.camera = self.crate_status
+        if session.landing_watch is not None:
+            session.landing_watch.camera = self.landing_status
         self.sessions[session.id] = session
         return session
 
@@ -145,6 +152,15 @@ class Tables:
             for other in (before, session.id):
                 if other in self.sessions:
                     self.sessions[other].crate_watch.touch()
+        return self._landings_in(session)
+
+    def _landings_in(self, session: TableSession) -> TableSession:
+        """A game scored by landings created or moved in: the landing camera reads for it."""
+        if session.landing_watch is not None and self.landing_active != session.id:
+            before, self.landing_active = self.landing_active, session.id
+            for other in (before, session.id):
+                if other in self.sessions:
+                    self.sessions[other].landing_watch.touch()
         return session
 
     # --- the board camera -----------------------------------------------------------------------
@@ -197,6 +213,30 @@ class Tables:
         if device is None:
             return None
         return {**device.status_for_view(), "feeding": self.crate_active == game_id and self.crates_in_play() is not None}
+
+    # --- the landing camera ---------------------------------------------------------------------
+
+    def use_landing_camera(self, device) -> None:
+        """The landing camera (table/landing_device.py), for the games scored by landings."""
+        self.landing_camera = device
+
+    def landings_in_play(self) -> TableSession | None:
+        """The game the landing camera reads for, while it is open (None: it rests)."""
+        session = self.sessions.get(self.landing_active) if self.landing_active else None
+        return None if session is None or session.over or session.landing_watch is None else session
+
+    def landing_route(self, reading, at: float | None = None) -> str | None:
+        """Hand a landing camera's reading (landing.LandingReading) to the game it reads for."""
+        session = self.landings_in_play()
+        return session.landing_watch.feed(reading, at) if session is not None else None
+
+    def landing_status(self, game_id: str) -> dict | None:
+        """The landing camera as one game's view shows it (see Watch.to_json), or None."""
+        device = self.landing_camera
+        if device is None:
+            return None
+        return {**device.status_for_view(),
+                "feeding": self.landing_active == game_id and self.landings_in_play() is not None}
 
     # --- the observation path -------------------------------------------------------------------
 
