@@ -77,5 +77,7 @@ def _candidate(drink, spot, distance, crates, rng, length, width) -> PlacedDrink
 
 
 def _overlap(a: PlacedDrink, b: PlacedDrink) -> bool:
-    reach = (max(a.length_mm, a.width_mm) + max(b.length_mm, b.width_mm)) / 2
-    return math.hypot(a.x - b.x, a.y - b.y) < reach * 0.8
+    """Too close to lie side by side: a standing drink reaches its radius, a lying one half its
+    length (two drinks in neighbouring slots do not touch)."""
+    reach = sum((d.width_mm if d.standing else max(d.length_mm, d.width_mm)) / 2 for d in (a, b))
+    return math.hypot(a.x - b.x, a.y - b.y) < reach + 1.0
