@@ -10,9 +10,9 @@ for a little while, so that :meth:`SimLandingCamera.truth_reader` reads a frame 
 would (``landing.truth``; a frame with a hand over the table: code ``hand``) -- the table's
 stand-in for the vision reader. Seeded: the same calls give the same frames.
 
-Until the vision side's renderer is at hand the picture is a plain top view drawn here
-(:class:`PlainLandingPicture`): the table, the tower's foot, the crates with their slots, each
-drink in its colour.
+The picture is sim/landing_render.py's (the vision side's renderer, in its ``dev`` look of
+``seed``), with a few coins and cards about now and then; the hand is a plain skin-coloured
+shape drawn over it (the renderer draws no hands).
 
 >>> cam = SimLandingCamera(seed=1)
 >>> truth = cam.show([("red-short_can", "outside", 300)], hand_frames=1)
@@ -26,66 +26,22 @@ drink in its colour.
 from __future__ import annotations
 
 import hashlib
-import math
 from collections import OrderedDict
 
 import cv2
 import numpy as np
 
-from ..drinks import Drink
 from ..landing import LandingReading, LandingScene, truth
 from ..vision.sources import FrameSource, open_source
 from .landing_layouts import compose
-from .looks import NOMINAL_SRGB
+from .landing_render import LandingLook, LandingRenderer
 from .still_camera import StillSceneCamera, locked
 
 SIM_LANDING_SEED = 4101       # the look of the simulated landing camera
 REMEMBERED = 16               # frames whose truth is kept for the truth reader
 MAX_WANTS = 36
-
-
-class PlainLandingPicture:
-    """A plain top view of a landing scene: 1 px a millimetre, the tower's foot at the top middle."""
-
-    size = (960, 660)         # px across, down
-    origin = (480, 40)        # where the tower's foot is drawn
-    table_bgr = (96, 128, 150)
-    crate_bgr = (40, 200, 240)
-
-    def px(self, x: float, y: float) -> tuple[int, int]:
-        return int(round(self.origin[0] + x)), int(round(self.origin[1] + y))
-
-    def clean(self, scene: LandingScene, hand: tuple[float, float] | None = None) -> np.ndarray:
-        w, h = self.size
-        img = np.full((h, w, 3), self.table_bgr, np.uint8)
-        cv2.rectangle(img, self.px(-40, -40), self.px(40, 0), (60, 60, 60), -1)   # the tower's foot
-        for crate in scene.crates:
-            hu, hv = crate.half_size()
-            box = cv2.boxPoints(((crate.x + self.origin[0], crate.y + self.origin[1]), (2 * hu, 2 * hv), crate.yaw))
-            cv2.polylines(img, [np.intp(box)], True, self.crate_bgr, 2)
-            a = math.radians(crate.yaw)
-
-            def at(u, v, c=crate, a=a):   # a point of the crate's own frame on the table
-                return self.px(c.x + u * math.cos(a) - v * math.sin(a), c.y + u * math.sin(a) + v * math.cos(a))
-
-            cv2.line(img, at(0, -hv), at(0, hv), self.crate_bgr, 1)            # the wall between the two columns
-            for v in (-hv / 3, hv / 3):                                          # the walls between the rows
-                cv2.line(img, at(-hu, v), at(hu, v), self.crate_bgr, 1)
-        for d in scene.drinks:
-            r, g, b = NOMINAL_SRGB[Drink.parse(d.drink).colour.value]
-            if d.standing:
-                cv2.circle(img, self.px(d.x, d.y), int(d.width_mm / 2), (b, g, r), -1)
-            else:
-                box = cv2.boxPoints(((d.x + self.origin[0], d.y + self.origin[1]), (d.length_mm, d.width_mm), d.yaw))
-                cv2.fillPoly(img, [np.intp(box)], (b, g, r))
-        if hand is not None:
-            cv2.ellipse(img, self.px(*hand), (70, 45), 30, 0, 360, (140, 170, 220), -1)
-        return img
-
-    @staticmethod
-    def sensor(clean: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        noise = rng.normal(0, 3.0, clean.shape)
-        return np.clip(clean.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+MAX_LOOSE = 3                 # coins and cards lying about, at most
+HAND_SRGB = (222, 178, 150)
 
 
 class TruthReader:
@@ -103,12 +59,14 @@ class TruthReader:
 
 
 class SimLandingCamera(StillSceneCamera):
-    def __init__(self, seed: int = SIM_LANDING_SEED):
+    def __init__(self, seed: int = SIM_LANDING_SEED, family: str = "dev"):
         super().__init__(f"sim-landings:{seed}")
         self.seed = seed
         self.rng = np.random.default_rng([seed, 9701])
-        self.renderer = PlainLandingPicture()
+        self.look = LandingLook.from_seed(seed, family)
+        self.renderer = LandingRenderer(self.look)
         self.scene = LandingScene()
+        self.loose: tuple = ()
         self._frames: OrderedDict[bytes, tuple[LandingScene, bool]] = OrderedDict()
         w, h = self.renderer.size
         self._granted = {"width": w, "height": h, "simulated": True}
@@ -123,21 +81,40 @@ class SimLandingCamera(StillSceneCamera):
             raise ValueError(f"at most {MAX_WANTS} drinks lie on the table")
         scene = compose([tuple(w) for w in wants], self.rng)
         self.scene = scene
+        self.loose = self.renderer.random_loose(scene, self.rng, int(self.rng.integers(0, MAX_LOOSE + 1)))
         self._changed()
         n = max(0, min(int(hand_frames), 60))
-        self.script = [(float(self.rng.uniform(-150, 150)), float(self.rng.uniform(40, 250))) for _ in range(n)]
+        self.script = [self._hand() for _ in range(n)]
         return truth(scene)
 
     @locked
     def rest_hand(self) -> None:
-        self.resting_hand = (float(self.rng.uniform(-150, 150)), float(self.rng.uniform(40, 250)))
+        self.resting_hand = self._hand()
         self._changed()
 
+    def _hand(self) -> tuple[int, int, int]:
+        """Where a hand is drawn: its middle (px) and its turn (degrees)."""
+        w, h = self.look.image_size
+        return int(self.rng.uniform(0.25, 0.75) * w), int(self.rng.uniform(0.35, 0.9) * h), int(self.rng.uniform(0, 180))
+
+    def _picture(self, hand: tuple[int, int, int] | None) -> np.ndarray:
+        # the renderer's frame before the sensor's noise (its own render() adds the noise at once;
+        # the still scene's noisy copies need the clean picture: StillSceneCamera)
+        r = self.renderer
+        img = r._optics(r._scene_picture(self.scene, self.loose))
+        img *= r._vignette() * np.float32(r.exposure(self.rng))
+        if hand is not None:
+            x, y, turn = hand
+            size = max(20, self.look.image_size[0] // 9)
+            cv2.ellipse(img, (x, y), (size, int(size * 0.6)), turn, 0, 360, HAND_SRGB[::-1], -1)
+            cv2.ellipse(img, (x, y + size), (int(size * 0.45), size), turn, 0, 360, HAND_SRGB[::-1], -1)
+        return img
+
     def _script_frame(self, entry) -> np.ndarray:
-        return self.renderer.clean(self.scene, entry)
+        return self._picture(entry)
 
     def _still_frame(self) -> np.ndarray:
-        return self.renderer.clean(self.scene, self.resting_hand)
+        return self._picture(self.resting_hand)
 
     @locked
     def read(self) -> np.ndarray:
