@@ -54,10 +54,10 @@ def add_landing_routes(app: FastAPI, ctx: Api) -> None:
     def sim_landings(body: SimLandingsIn, request: Request) -> dict:
         ctx.host_of(request, "lay out the simulated landings")
         device = simulated(ctx.landing_device, "landing camera", "--landing-camera", "landings")
-        for w in body.drinks:
-            if w.distance_mm is not None and w.spot in ("slot", "crate"):
-                raise HTTPException(422, f"{w.drink}: a distance is for a drink outside the crates; leave it out "
-                                         f"for one in a {w.spot}")
+        for drink, spot, distance in ((w.drink, w.spot, w.distance_mm) for w in body.drinks):
+            if distance is not None and spot in ("slot", "crate"):
+                raise HTTPException(422, f"{drink}: a distance is for a drink outside the crates; leave it out "
+                                         f"for one in a {spot}")
         wants = [(w.drink, w.spot, w.distance_mm) for w in body.drinks]
         try:
             return device.sim_landings(wants, hand=body.hand, hand_frames=body.hand_frames)
