@@ -1,0 +1,105 @@
+"""What colour each part of the table in front of the tower is, for the landing reader: the
+frame seen from above (the table plane rectified in landing millimetres), its colours balanced
+against the calibration mat's paper, and each pixel's likeliest class among the six drinks'
+plastics, the crates' yellow and the table itself (lit or in a shadow).
+
+Colours are compared as chromaticity (each channel's share, linear light) and brightness
+(log of the sum), against the paper's white: the lamp's colour and the exposure cancel out. The
+table's colour is not known beforehand: each pixel's table is the median of the view around it
+(drinks are small against that window), and a pixel near that colour, or that colour darkened
+(a shadow), is table.
+
+>>> np.round(chroma_of(np.array([[0.2, 0.2, 0.2]], np.float32)), 3).tolist()
+[[0.333, 0.333]]
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from ..drinks import COLOURS
+
+# the drinks' plastics and the crates' yellow as sRGB (r, g, b) under white light: the makers'
+# nominal colours, measured from the pieces (docs/drinks.md)
+PLASTIC_SRGB = {
+    "black": (38, 38, 42), "white": (236, 236, 232), "mint": (160, 226, 204),
+    "blue": (34, 92, 196), "red": (206, 34, 44), "purple": (142, 76, 178),
+}
+YELLOW_SRGB = (246, 196, 22)
+PAPER_ALBEDO = 0.85          # the mat's paper reflects about this much of the light
+CLASSES = tuple(c.value for c in COLOURS) + ("yellow", "table")
+SIGMA_CHROMA = 0.045         # how far a plastic's chromaticity wanders with shading and lamp
+SIGMA_LOG = 0.9              # and its brightness (faces turned from the lamp, a top in the light)
+TABLE_CHROMA = 0.03
+BACKGROUND_MM = 41           # the window the table's own colour is the median of
+
+
+def srgb_to_linear(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v, np.float32) / 255.0
+    return np.where(v <= 0.04045, v / 12.92, ((v + 0.055) / 1.055) ** 2.4).astype(np.float32)
+
+
+_LUT = srgb_to_linear(np.arange(256))
+
+
+def chroma_of(lin: np.ndarray) -> np.ndarray:
+    """(…, 3) linear BGR -> (…, 2) the shares of red and green."""
+    s = np.maximum(lin.sum(-1, keepdims=True), 1e-4)
+    return np.stack([lin[..., 2] / s[..., 0], lin[..., 1] / s[..., 0]], -1)
+
+
+def _reference(srgb) -> tuple[np.ndarray, float]:
+    lin = srgb_to_linear(np.array(srgb[::-1], np.float32))
+    return chroma_of(lin[None])[0], float(np.log(lin.sum() + 1e-4))
+
+
+REFERENCES = {name: _reference(rgb) for name, rgb in {**PLASTIC_SRGB, "yellow": YELLOW_SRGB}.items()}
+
+
+def balanced(frame_bgr: np.ndarray, white_bgr) -> np.ndarray:
+    """The frame in linear light as albedo against the paper (paper = PAPER_ALBEDO)."""
+    lin = _LUT[frame_bgr]
+    white = _LUT[np.clip(np.round(np.array(white_bgr)), 0, 255).astype(np.int64)]
+    return lin * (PAPER_ALBEDO / np.maximum(white, 1e-3)).astype(np.float32)
+
+
+def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
+    """Each class's cost at each pixel (lower: likelier) of a balanced top view ``lin``."""
+    chroma = chroma_of(lin)
+    bright = np.log(lin.sum(-1) + 1e-4)
+    k = int(BACKGROUND_MM * px_per_mm) | 1
+    small = max(1, k // 15)
+    # the table's own colour: a wide median, taken on a smaller picture (the same, far cheaper)
+    h, w = lin.shape[:2]
+    lo = cv2.resize(lin, (max(1, w // small), max(1, h // small)), interpolation=cv2.INTER_AREA)
+    enc = np.clip(np.sqrt(lo / 1.2) * 255 + 0.5, 0, 255).astype(np.uint8)       # a wide median wants 8 bits
+    med = cv2.medianBlur(enc, min(255, (k // small) | 1)).astype(np.float32) / 255
+    table = cv2.resize(med * med * 1.2, (w, h), interpolation=cv2.INTER_LINEAR)
+    t_chroma, t_bright = chroma_of(table), np.log(table.sum(-1) + 1e-4)
+    out = {}
+    for name, (ref_c, ref_b) in REFERENCES.items():
+        dc = ((chroma - ref_c) ** 2).sum(-1)
+        # black and white are told by their brightness, their chromaticity is what noise makes it
+        sc = SIGMA_CHROMA * (2.5 if name == "black" else 1.0)
+        db = (bright - ref_b) / SIGMA_LOG
+        if name == "white":
+            db = np.minimum(db, 0) * 1.6                # brighter than white is still white
+        if name == "black":
+            db = np.maximum(db, 0) * 1.3                # darker than black is still black
+        out[name] = dc / sc ** 2 + db ** 2
+    # the table and its shadows: its chromaticity, as bright or darker (a shadow takes up to 85 %)
+    dc = ((chroma - t_chroma) ** 2).sum(-1) / TABLE_CHROMA ** 2
+    above = np.clip(bright - t_bright - 0.15, 0, None) / 0.25
+    below = np.clip(t_bright - bright - 1.9, 0, None) / 0.25
+    out["table"] = dc * np.clip(1 - (t_bright - bright) / 4, 0.4, 1) + above ** 2 + below ** 2
+    return out
+
+
+def labels(costs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's class index (into ``CLASSES``) and its margin to the next likeliest class."""
+    stack = np.stack([costs[c] for c in CLASSES], 0)
+    order = np.argsort(stack, axis=0)
+    best = order[0]
+    first = np.take_along_axis(stack, order[:1], 0)[0]
+    second = np.take_along_axis(stack, order[1:2], 0)[0]
+    return best.astype(np.uint8), (second - first).astype(np.float32)
