@@ -130,6 +130,12 @@ class SimLandingCamera(StillSceneCamera):
         """The scene a frame given out lately shows, and whether a hand is over it (None: not one of ours)."""
         return self._frames.get(_digest(frame))
 
+    @locked
+    def calibration_photo(self) -> np.ndarray:
+        """The photo the host takes to calibrate: the mat at the tower's foot, nothing else on the
+        table, in this camera's look (sim/landing_render.py)."""
+        return self.renderer.calibration_picture(np.random.default_rng([self.seed, 9702]))
+
     def truth_reader(self) -> TruthReader:
         return TruthReader(self)
 

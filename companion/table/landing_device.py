@@ -10,10 +10,11 @@ the drinks asked (``reader.read(frame, asked)``: the game's ``landing_moves.want
 game waits for a landing (and nobody looks at the picture) the camera rests. A failing camera or
 reader never stops the service: it shows as a problem in the game's view and the game goes on by taps.
 
-The reader: ``make_reader(calibration, source)`` when the composition root gives one (a test's
-truth reader), else vision.landings.LandingReader from the host's calibration
-(``<data>/landing-calibration.json``) or, on a simulated camera, from its own calibration photo;
-a simulated camera with no vision reader to hand is read by its truth (``source.truth_reader()``).
+The reader: vision.landings.LandingReader from the host's calibration
+(``<data>/landing-calibration.json``, from `companion calibrate landing PHOTO`) or, on a simulated
+camera without one, from the simulated camera's own photo of the calibration mat; or
+``make_reader(calibration, source)`` when the composition root gives one (the tests' truth
+reader: ``source.truth_reader()`` of the simulated camera).
 
 On a simulated table the table's chance decides where the thrown drinks land (the automation's
 ``chance_move``, seeded as the table's own draws are) and the simulated players put them there
@@ -68,6 +69,7 @@ class LandingDevice(CameraDevice):
         self.make_reader = make_reader
         self._staged: tuple | None = None     # the position (game, step) the simulated players set out last
         self.asked: tuple[str, ...] = ()
+        self.calibration: Any = None
 
     # --- what the device reads for -------------------------------------------------------------
 
@@ -110,40 +112,42 @@ class LandingDevice(CameraDevice):
         return reading
 
     def build_reader(self, frame: np.ndarray) -> None:
-        source = self.source
-        if self.make_reader is not None:
-            self.reader = self.make_reader(self._calibrated(), source)
+        """The reader (see the module); a calibration refused says what to do (``calibrate``)."""
+        try:
+            if self.make_reader is not None:
+                self.reader = self.make_reader(self._calibrated(), self.source)
+                return
+            calibration = self._calibrated() or self._simulated_calibration()
+        except ValueError as exc:   # LandingCalibrationError: a photo without the mat, a broken file
+            self.uncalibrated = f"the landing camera's calibration is refused: {exc}"
+            log.warning("landing camera: %s", self.uncalibrated)
             return
-        made = self._vision_reader()
-        if made is not None:
-            self.reader = made
+        if calibration is None:
+            self.uncalibrated = ("the landing camera is not calibrated: lay the mat at the tower's foot, photograph "
+                                 f"it and run `companion calibrate landing PHOTO --out <data>/{CALIBRATION_FILE}`")
             return
-        sim = self.simulated_camera()
-        if sim is not None and hasattr(sim, "truth_reader"):
-            self.reader = sim.truth_reader()
-            return
-        self.uncalibrated = ("the landing camera is not calibrated: photograph the table in front of the tower "
-                             f"and run `companion calibrate landing PHOTO --out <data>/{CALIBRATION_FILE}`")
+        from ..vision.landings import LandingReader
+
+        self.calibration = calibration
+        self.reader = LandingReader(calibration)
 
     def _calibrated(self) -> Any:
-        """The host's calibration file's contents (parsed by the vision reader), or None."""
+        """The host's calibration (``<data>/landing-calibration.json``), or None."""
         path = self.calibration_path
         if path is None or not path.is_file():
             return None
-        try:
-            from ..vision.landing_calibrate import LandingCalibration
-        except ImportError:
-            return None
+        from ..vision.landing_calibrate import LandingCalibration
+
         return LandingCalibration.load(path)
 
-    def _vision_reader(self) -> Any:
-        """vision.landings' reader from the host's calibration, None when there is none to hand."""
-        try:
-            from ..vision.landings import LandingReader
-        except ImportError:
+    def _simulated_calibration(self) -> Any:
+        """A simulated camera calibrates from its own photo of the mat, as the host would."""
+        camera = self.simulated_camera()
+        if camera is None or not hasattr(camera, "calibration_photo"):
             return None
-        calibration = self._calibrated()
-        return LandingReader(calibration) if calibration is not None else None
+        from ..vision.landing_calibrate import calibrate_landing
+
+        return calibrate_landing(camera.calibration_photo())
 
     # --- the simulated table ---------------------------------------------------------------------
 
