@@ -136,6 +136,11 @@ class SimLandingCamera(StillSceneCamera):
         table, in this camera's look (sim/landing_render.py)."""
         return self.renderer.calibration_picture(np.random.default_rng([self.seed, 9702]))
 
+    @locked
+    def truth_now(self) -> LandingReading:
+        """What a perfect camera reads of the scene now (every drink on the table)."""
+        return truth(self.scene)
+
     def truth_reader(self) -> TruthReader:
         return TruthReader(self)
 
