@@ -52,6 +52,9 @@ def test_the_simulated_table_lays_out_its_chance_and_the_host_confirms_it(landin
         {"drink": "mint-short_can", "distance_mm": 260}]})
     assert r.status_code == 200, r.text
     assert [x["distance_mm"] for x in r.json()["landings"]] == [400, 120, 260]
+    status = client.get("/api/devices").json()["landing_camera"]
+    assert status["simulated"] and status["source"]["drinks"] == ["black-short_can", "white-short_can",
+                                                                  "mint-short_can"]
     lc = proposed(client, gid, other_than=lc["proposal"]["id"])
     assert [m["args"]["unit"] for m in lc["proposal"]["moves"]] == [0, 2]
     r = client.post(f"/api/games/{gid}/landings/confirm", json={"proposal": lc["proposal"]["id"]})
