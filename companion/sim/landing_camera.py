@@ -41,6 +41,8 @@ SIM_LANDING_SEED = 4101       # the look of the simulated landing camera
 REMEMBERED = 16               # frames whose truth is kept for the truth reader
 MAX_WANTS = 36
 MAX_LOOSE = 3                 # coins and cards lying about, at most
+IN_VIEW_TRIES = 30            # scenes composed at most to find one whose drinks all lie in view
+EDGE_MM = 25                  # a drink this far inside the view's edges is in view
 HAND_SRGB = (222, 178, 150)
 
 
@@ -79,7 +81,10 @@ class SimLandingCamera(StillSceneCamera):
         for ``hand_frames`` frames first. Answers the new scene's truth."""
         if len(wants) > MAX_WANTS:
             raise ValueError(f"at most {MAX_WANTS} drinks lie on the table")
-        scene = compose([tuple(w) for w in wants], self.rng)
+        for _ in range(IN_VIEW_TRIES):   # compose throws anywhere ahead: keep a scene the camera sees whole
+            scene = compose([tuple(w) for w in wants], self.rng)
+            if all(self.in_view(d.x, d.y) for d in scene.drinks):
+                break
         self.scene = scene
         self.loose = self.renderer.random_loose(scene, self.rng, int(self.rng.integers(0, MAX_LOOSE + 1)))
         self._changed()
@@ -91,6 +96,10 @@ class SimLandingCamera(StillSceneCamera):
     def rest_hand(self) -> None:
         self.resting_hand = self._hand()
         self._changed()
+
+    def in_view(self, x: float, y: float) -> bool:
+        """Whether a point of the table (landing mm) lies well inside what the camera shows."""
+        return abs(x) <= self.look.half_width_mm - EDGE_MM and 0 <= y <= self.look.far_mm - EDGE_MM
 
     def _hand(self) -> tuple[int, int, int]:
         """Where a hand is drawn: its middle (px) and its turn (degrees)."""

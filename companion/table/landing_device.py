@@ -42,9 +42,9 @@ READ_FPS = 4.0           # readings a second at most: landings settle on three o
 CALIBRATION_FILE = "landing-calibration.json"
 HAND_FRAMES = 4          # frames a simulated hand (lifting the tower) is seen in, unless told
 MAX_HAND_FRAMES = 20
-FARTHEST_MM = 560        # the simulated short cans: the farthest this far from the tower ...
-STEP_MM = 70             # ... each next one this much nearer (well apart: no tie), give or take
-JITTER_MM = 12
+FARTHEST_MM = 310        # the simulated short cans: the farthest this far from the tower (in view) ...
+STEP_MM = 45             # ... each next one this much nearer (well apart: no tie), give or take
+JITTER_MM = 6
 
 
 class SimLandingsError(ValueError):
