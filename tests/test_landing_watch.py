@@ -18,6 +18,7 @@ from companion.table.errors import Forbidden, IllegalMove
 from companion.table.landing_moves import MAX_CANDIDATES, explain, tie, wanted
 from companion.table.landing_watch import HANDS_STUCK_S
 from companion.table.session import TableSession
+from companion.table.tables import Tables
 from companion.table.watch import SETTLE_S, BadAnswer
 
 PRESENT = {"present": True, "simulated": True, "feeding": True, "problem": None}
@@ -230,3 +231,12 @@ def test_a_simulated_table_draws_landings_itself_without_a_landing_camera(store)
 def test_a_table_of_computers_does_not_wait_for_the_camera(store):
     s = tower(store, bots=(0, 1, 2))
     assert any(r.get("move", {}).get("kind") == "land" and r["by"] == "sim" for r in s.records)
+
+
+def test_a_game_resumed_waiting_for_landings_waits_for_the_coming_camera(store):
+    s = tower(store)
+    assert s.state.phase == "land"
+    resumed = Tables(store, automation=SIM_TABLE, landing_camera_coming=True).get(s.id)
+    assert resumed.state.phase == "land" and resumed.landing_watch.reads_now()
+    without = Tables(store, automation=SIM_TABLE).get(s.id)   # no landing camera: the simulated table draws
+    assert without.state.phase != "land"

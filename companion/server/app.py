@@ -66,7 +66,7 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     ``open_landing_camera(spec)`` and read by ``make_landing_reader(calibration, source)`` (None:
     vision.landings.LandingReader, or a simulated camera's truth)."""
     looks = LookBook(store.path.parent)   # what the host's corrections taught the camera
-    tables = Tables(store, teacher=looks, automation=automation)
+    tables = Tables(store, teacher=looks, automation=automation, landing_camera_coming=bool(landing_camera))
     looks.settle(tables.moves_in_effect)
     access = Access(store)
     trust = Trust(access)

@@ -45,11 +45,15 @@ def game_guide(name: str) -> dict:
 class Tables:
     """The sessions of this table (see the module)."""
 
-    def __init__(self, store: EventStore, teacher=None, automation: Automation | None = None):
+    def __init__(self, store: EventStore, teacher=None, automation: Automation | None = None,
+                 landing_camera_coming: bool = False):
         """``teacher``: the table's look book (table/looks.py), which every session tells what the
         host's corrections of the camera teach; ``automation``: the hands that play what no person
-        does (table/automation.py; None: nothing plays on its own)."""
+        does (table/automation.py; None: nothing plays on its own); ``landing_camera_coming``: a
+        landing camera will run (it is made after the table, which it reads for), so that the
+        games resumed now leave their landings to it as they will once it runs."""
         self.store, self.teacher, self.automation = store, teacher, automation
+        self._landing_camera_coming = landing_camera_coming
         self.sessions: dict[str, TableSession] = {}
         self.broken: dict[str, BrokenGame] = {}
         # The board camera (table/board_device.py; None: none runs) and its settle time (None:
@@ -234,7 +238,8 @@ class Tables:
         """The landing camera as one game's view shows it (see Watch.to_json), or None."""
         device = self.landing_camera
         if device is None:
-            return None
+            return ({"present": True, "simulated": False, "problem": None, "feeding": False}
+                    if self._landing_camera_coming else None)
         return {**device.status_for_view(),
                 "feeding": self.landing_active == game_id and self.landings_in_play() is not None}
 
