@@ -240,3 +240,17 @@ def test_a_game_resumed_waiting_for_landings_waits_for_the_coming_camera(store):
     assert resumed.state.phase == "land" and resumed.landing_watch.reads_now()
     without = Tables(store, automation=SIM_TABLE).get(s.id)   # no landing camera: the simulated table draws
     assert without.state.phase != "land"
+
+
+def test_the_camera_reads_for_the_newest_game_waiting_for_landings(store):
+    tables = Tables(store, automation=SIM_TABLE, landing_camera_coming=True)
+    tower_game = tables.create("upside_down_tower", ["Aki", "Ben", "Chi"], seed=5)
+    assert tables.landings_in_play() is None or tables.landings_in_play().id == tower_game.id
+    play_until(tower_game, "land")
+    lemon = tables.create("lemon_squash", ["Aki", "Ben"], seed=1)
+    assert tables.landings_in_play().id == lemon.id   # created last, and waiting for the short cans
+    lemon.submit(Move("farthest", CHANCE, {"unit": 1}), None)
+    assert lemon.state.phase != "order"
+    # the game moved in last waits for no landing now: the tower's throw, still waiting, is read
+    assert tables.landings_in_play().id == tower_game.id
+    assert tables.landing_status(tower_game.id)["present"]

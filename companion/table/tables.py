@@ -225,9 +225,17 @@ class Tables:
         self.landing_camera = device
 
     def landings_in_play(self) -> TableSession | None:
-        """The game the landing camera reads for, while it is open (None: it rests)."""
-        session = self.sessions.get(self.landing_active) if self.landing_active else None
-        return None if session is None or session.over or session.landing_watch is None else session
+        """The game the landing camera reads for (None: it rests): the one created or moved in
+        last, unless it waits for no landing and another open game does (the newest such): a
+        landing is chance, which no player's move in that game would bring the camera back for."""
+        def open_(s):
+            return s is not None and not s.over and s.landing_watch is not None
+
+        active = self.sessions.get(self.landing_active) if self.landing_active else None
+        for session in [active, *reversed(list(self.sessions.values()))]:
+            if open_(session) and session.landing_watch.expected(session.state) is not None:
+                return session
+        return active if open_(active) else None
 
     def landing_route(self, reading, at: float | None = None) -> str | None:
         """Hand a landing camera's reading (landing.LandingReading) to the game it reads for."""
@@ -240,8 +248,8 @@ class Tables:
         if device is None:
             return ({"present": True, "simulated": False, "problem": None, "feeding": False}
                     if self._landing_camera_coming else None)
-        return {**device.status_for_view(),
-                "feeding": self.landing_active == game_id and self.landings_in_play() is not None}
+        reading = self.landings_in_play()
+        return {**device.status_for_view(), "feeding": reading is not None and reading.id == game_id}
 
     # --- the observation path -------------------------------------------------------------------
 

@@ -131,11 +131,16 @@ function readPart(view, lc) {
   }));
 }
 
-// A candidate's moves in words: "red short can: in a slot", "1. Aki".
-function movesWords(view, moves) {
-  return h("span", { class: "bc-moves" }, moves.map((m, i) => h("span", { class: "bc-move", dataset: { kind: m.kind } },
-    m.kind === "land" ? t("landings.moveLand", { drink: drinkName(m.args.drink), spot: t(`value.${m.args.spot}`) })
-      : t("landings.moveFarthest", { place: placeOf(view, i), name: unitOf(view, m.args.unit) }))));
+// A candidate's moves in words: "red short can: in a slot", "1. Aki"; a start order ends with the
+// unit whose place follows from the others' (the engine adds it), so that the whole order shows.
+function movesWords(view, lc, moves) {
+  const placed = moves.filter((m) => m.kind === "farthest").map((m) => m.args.unit);
+  const last = placed.length && lc.waiting ? lc.waiting.units.filter((u) => !placed.includes(u)) : [];
+  const words = moves.map((m, i) => (m.kind === "land"
+    ? t("landings.moveLand", { drink: drinkName(m.args.drink), spot: t(`value.${m.args.spot}`) })
+    : t("landings.moveFarthest", { place: placeOf(view, i), name: unitOf(view, m.args.unit) })));
+  last.forEach((u, i) => words.push(t("landings.moveFarthest", { place: placeOf(view, moves.length + i), name: unitOf(view, u) })));
+  return h("span", { class: "bc-moves" }, words.map((w, i) => h("span", { class: "bc-move", dataset: { n: String(i) } }, w)));
 }
 
 const placeOf = (view, i) => num(((view.state && view.state.start_order) || []).length + i + 1);
@@ -152,14 +157,14 @@ function proposalPart(me, view, lc, host) {
     return h("div", { class: "bc-proposal question", testid: "landings-question", dataset: { proposal: prop.id } },
       h("p", { class: "bc-lead" }, t("landings.question")),
       h("ol", { class: "bc-cands" }, cands.map((c, i) => h("li", { testid: `landings-candidate-${i}` },
-        movesWords(view, c.moves),
+        movesWords(view, lc, c.moves),
         host ? h("button", { class: "big primary", testid: `landings-pick-${i}`, onclick: confirm(i) },
           t("landings.pick")) : null))),
       host ? h("div", { class: "move-row" }, dismiss) : wait);
   }
   return h("div", { class: "bc-proposal", testid: "landings-proposal", dataset: { proposal: prop.id } },
     h("p", { class: "bc-lead" }, t("landings.proposal")),
-    movesWords(view, prop.moves),
+    movesWords(view, lc, prop.moves),
     host ? h("div", { class: "move-row bc-buttons" },
       h("button", { class: "big primary", testid: "landings-confirm", onclick: confirm(null) }, "✓ ", t("landings.confirm")),
       dismiss) : wait);
