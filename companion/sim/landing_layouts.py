@@ -70,8 +70,9 @@ def _candidate(drink, spot, distance, crates, rng, length, width) -> PlacedDrink
         a = math.radians(c.yaw)
         x, y = c.x + u * math.cos(a) - v * math.sin(a), c.y + u * math.sin(a) + v * math.cos(a)
     else:
-        r = float(distance) if distance is not None else float(rng.uniform(40, 400))
-        t = math.radians(rng.uniform(-70, 70))     # the tower throws forwards, not behind itself
+        r = float(distance) if distance is not None else float(rng.uniform(40, 320))
+        # the tower throws forwards, not behind itself; the landing camera sees 55 degrees to each side
+        t = math.radians(rng.uniform(-55, 55))
         x, y = r * math.sin(t), r * math.cos(t)
     return PlacedDrink(drink=drink, x=float(x), y=float(y), yaw=yaw, standing=standing, length_mm=length, width_mm=width)
 

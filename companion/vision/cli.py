@@ -69,6 +69,15 @@ def register(subparsers) -> None:
     crates.add_argument("--json", action="store_true", help="print the calibration as JSON on stdout")
     crates.set_defaults(func=_calibrate_crates)
 
+    landing = calsub.add_parser(
+        "landing", help="calibrate the landing camera from one photo of the mat in front of the tower",
+        description="PHOTO: the printed calibration mat (`companion calibrate print-mat`, A4 at 100 %%) flat on "
+                    "the table in front of the tower, its edge with markers 0 and 1 against the tower's foot, "
+                    "centred on the tower, taken with the landing camera where it will stay.")
+    landing.add_argument("photo", type=Path, help="photo of the mat in front of the tower")
+    landing.add_argument("--out", type=Path, required=True, metavar="FILE.json", help="calibration to write")
+    landing.set_defaults(func=_calibrate_landing)
+
     ident = subparsers.add_parser("identify", help="name the drinks in tray photos")
     ident.add_argument("images", nargs="+", type=Path)
     ident.add_argument("--profile", type=Path, required=True, help="profile from `companion calibrate drinks`")
@@ -143,6 +152,25 @@ def _calibrate_crates(args: argparse.Namespace) -> int:
         print(cal.model_dump_json())
     print(f"companion: wrote {args.out}: crate pitch {cal.pitch_px:.0f} px in {cal.image_size[0]}x"
           f"{cal.image_size[1]} frames", file=sys.stderr)
+    return 0
+
+
+def _calibrate_landing(args: argparse.Namespace) -> int:
+    _logging()
+    from .landing_calibrate import LandingCalibrationError, calibrate_landing
+
+    try:
+        cal = calibrate_landing(args.photo)
+        cal.save(args.out)
+    except LandingCalibrationError as exc:
+        _err(str(exc))
+        return 1
+    except OSError as exc:
+        _err(f"cannot write {args.out}: {exc.strerror or exc}")
+        return 1
+    x, y, h = cal.camera_position
+    print(f"companion: wrote {args.out}: the camera {h:.0f} mm over the table, {-y:.0f} mm behind the tower's "
+          f"foot; markers fit within {cal.residual_px:.1f} px", file=sys.stderr)
     return 0
 
 

@@ -9,8 +9,8 @@ table's colour is not known beforehand: each pixel's table is the median of the 
 (drinks are small against that window), and a pixel near that colour, or that colour darkened
 (a shadow), is table.
 
->>> np.round(chroma_of(np.array([[0.2, 0.2, 0.2]], np.float32)), 3).tolist()
-[[0.333, 0.333]]
+>>> [round(float(v), 3) for v in chroma_of(np.array([[0.2, 0.2, 0.2]]))[0]]
+[0.333, 0.333]
 """
 from __future__ import annotations
 

@@ -77,10 +77,13 @@ class DrinkPose:
     other_fit: float        # and the other (standing or lying)
 
 
-def drink_pose(pts: np.ndarray, camera: np.ndarray, length: float, width: float, lift: float = 0.0) -> DrinkPose:
+def drink_pose(pts: np.ndarray, camera: np.ndarray, length: float, width: float, lift: float = 0.0,
+               bias: float = 0.0) -> DrinkPose:
     """A drink's place from its pixels' top-view points (n, 2 mm), given its nominal size and
     what it lies on (``lift`` mm over the table). Standing: its top (``length`` high, fully
-    seen) is the far end of its pixels; lying: its pixels are about its axis's height."""
+    seen) is the far end of its pixels; lying: its pixels are about its axis's height. The pose
+    whose extent fits the pixels' better is taken, standing favoured by ``bias`` (in a crate's
+    slot a drink mostly stands; one that fell on the table mostly lies: the caller knows)."""
     c = camera[:2]
     mean = pts.mean(0)
     ray = mean - c
@@ -113,6 +116,6 @@ def drink_pose(pts: np.ndarray, camera: np.ndarray, length: float, width: float,
         return math.hypot(math.log(max(along, 1) / max(a, 1)), math.log(max(across, 1) / max(b, 1)))
     f_st, f_ly = misfit(st_along, st_across), misfit(ly_along, ly_across)
     yaw = math.degrees(math.atan2(axis[1], axis[0]))
-    if f_st < f_ly:
+    if f_st < f_ly + bias:
         return DrinkPose(float(foot[0]), float(foot[1]), yaw, True, f_st, f_ly)
     return DrinkPose(float(mid[0]), float(mid[1]), yaw, False, f_ly, f_st)

@@ -29,6 +29,7 @@ from ..drinks import Drink
 from ..landing import MAX_DISTANCE_MM, Landing, LandingReading, LandingScene, PlacedDrink, spot_of
 from .landing_calibrate import LandingCalibration
 from .landing_colours import CLASSES, balanced, class_costs, labels
+from .landing_fit import Patch, best_pose
 from .landing_geometry import FLOOR_MM, RIM_MM, FoundCrate, crate_from_pixels, drink_pose
 
 TOP_PX_PER_MM = 1.5
@@ -36,8 +37,13 @@ VIEW_MM = (-330.0, 340.0, -15.0, 430.0)      # x0, x1, y0, y1: the table the top
 SIZE_MM = {"stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (26.0, 11.0),
            "square_bottle": (27.0, 10.0), "not_tallest_bottle": (29.0, 10.0), "tallest_bottle": (35.0, 11.0)}
 SURE_MM = 2.5
-MIN_SHARE, MAX_SHARE = 0.3, 3.0     # a drink's patch against its expected area
-MAX_FIT = 0.55                      # a patch whose extent no pose explains this well is doubtful
+MIN_SHARE, MAX_SHARE = 0.12, 3.0    # a drink's patch against its expected area
+MIN_OVERLAP = 0.55                  # a patch no pose's outline covers this well (overlap / union) is doubtful
+AMBIGUOUS = 0.06                    # standing and lying fit within this of each other: not told apart
+PRIOR = 0.05                        # what a crate (or the open table) adds to standing (or lying)
+FIT_PAD_MM = 16.0
+CANDIDATES = 3                      # patches of the asked colour fitted at most
+RIVAL_OVERLAP = 0.6                 # another patch a drink's outline fits this well: which is it?
 MIN_MARGIN = 2.0                    # a patch's mean colour margin (cost units) to be sure of it
 MIN_CRATE_MM2 = 350.0
 BEHIND_MM = 6.0                     # the top view nearer the tower than this is its base (and its top's edge)
@@ -51,6 +57,7 @@ class LandingReader:
         self.calibration = calibration
         self.model = model
         self._maps: dict = {}
+        self._notes: dict = {}          # why each drink of the last frame was read as it was (for tuning)
 
     # --- the top view -----------------------------------------------------------------------
 
@@ -134,56 +141,92 @@ class LandingReader:
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         joined = cv2.dilate(mask, np.ones((5, 5), np.uint8))      # a drink cut by a wall is one drink
         n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-        best, best_score, rivals = None, 0.0, 0
+        patches = []
         for i in range(1, n):
-            sel = (lab == i) & (mask > 0)
-            count = int(sel.sum())
+            x, y, w, h, _ = stats[i]
+            sel = np.zeros(mask.shape, bool)
+            sel[y:y + h, x:x + w] = (lab[y:y + h, x:x + w] == i) & (mask[y:y + h, x:x + w] > 0)
+            count = int(sel[y:y + h, x:x + w].sum())
             if count < 6:
                 continue
-            pts = np.column_stack([gx[sel], gy[sel]]).astype(np.float64)
-            expected = _expected_area(pts.mean(0), camera, length, width) * TOP_PX_PER_MM ** 2
-            share = count / expected
-            if not MIN_SHARE <= share <= MAX_SHARE:
-                continue
-            score = min(share, 1.0)
-            if score > 0.5 * best_score and best is not None:
-                rivals += 1
-            if score > best_score:
-                best, best_score, best_pts, best_sel = i, score, pts, sel
-        if best is None:
+            at = np.array([gx[y + h // 2, x + w // 2], gy[y + h // 2, x + w // 2]], np.float64)
+            share = count / (_expected_area(at, camera, length, width) * TOP_PX_PER_MM ** 2)
+            if MIN_SHARE <= share <= MAX_SHARE:
+                patches.append((min(share, 1.0), sel))
+        if not patches:
             return Landing(drink=name, seen=False, sure=False)
-        pose = self._pose(best_pts, camera, length, width, scene_crates)
-        placed = PlacedDrink(drink=name, x=pose.x, y=pose.y, yaw=pose.yaw, standing=pose.standing,
-                             length_mm=length, width_mm=width)
+        # the likeliest few patches by size, then the one a drink's outline fits best
+        patches.sort(key=lambda p: -p[0])
+        fits = [(self._fit(name, sel, label, gx, gy, camera, length, width, scene_crates), sel)
+                for _, sel in patches[:CANDIDATES]]
+        fits.sort(key=lambda f: -f[0][0].score)
+        (pose, other), best_sel = fits[0]
+        rivals = sum(1 for (p, _), _ in fits[1:] if p.score >= RIVAL_OVERLAP)
         scene = LandingScene(crates=scene_crates)
-        spot = spot_of(scene, placed)
-        distance = min(MAX_DISTANCE_MM, round(math.hypot(pose.x, pose.y)))
-        steady = all(spot_of(scene, placed.model_copy(update={"x": pose.x + dx, "y": pose.y + dy})) == spot
-                     for dx, dy in ((SURE_MM, 0), (-SURE_MM, 0), (0, SURE_MM), (0, -SURE_MM)))
-        if not pose.standing and spot != "outside":
-            steady = steady and all(spot_of(scene, placed.model_copy(update={"yaw": pose.yaw + t})) == spot
-                                    for t in (-15, 15))
+        spot = _spot(scene, name, pose, length, width)
+        inside = next((c for c in scene_crates if _near(c, pose, 0.0)), None)
+        if pose.standing and inside is not None:
+            spot = "slot"       # a drink stands only on a slot's floor: over a crate it stands in a slot
+            steady = _near(inside, pose, -SURE_MM)
+        else:
+            steady = all(_spot(scene, name, pose, length, width, dx, dy) == spot
+                         for dx, dy in ((SURE_MM, 0), (-SURE_MM, 0), (0, SURE_MM), (0, -SURE_MM)))
+            if not pose.standing and spot != "outside":
+                steady = steady and all(_spot(scene, name, pose, length, width, turn=t) == spot for t in (-15, 15))
+        distance = math.hypot(pose.x, pose.y)
+        if pose.score - other.score < AMBIGUOUS:
+            # standing or lying is not told by the outline: the distance halfway, sure only when
+            # both are near it and (over a crate) the crate's prior decides
+            other_distance = math.hypot(other.x, other.y)
+            tolerance = max(10.0, 0.05 * distance)
+            steady = steady and abs(other_distance - distance) <= 1.6 * tolerance
+            distance = (distance + other_distance) / 2
+            if inside is None:
+                steady = steady and _spot(scene, name, other, length, width) == spot
         colour_clear = float(np.mean(margin[best_sel])) >= MIN_MARGIN
         near_crate = spot != "outside" or any(_near(c.crate, pose, 8.0) for c in crates)
-        sure = (steady and pose.fit <= MAX_FIT and colour_clear and rivals == 0
-                and (not near_crate or all(c.sure for c in crates))
-                and (spot == "outside" or abs(pose.fit - pose.other_fit) > 0.1 or _same_spot_both(scene, placed)))
-        return Landing(drink=name, spot=spot, distance_mm=distance, sure=bool(sure))
+        sure = (steady and pose.score >= MIN_OVERLAP and colour_clear and rivals == 0
+                and (not near_crate or all(c.sure for c in crates)))
+        self._notes[name] = {"steady": steady, "score": round(pose.score, 2), "other": round(other.score, 2),
+                             "standing": pose.standing, "colour": round(float(np.mean(margin[best_sel])), 1),
+                             "rivals": rivals, "crates": [c.sure for c in crates]}
+        return Landing(drink=name, spot=spot, distance_mm=min(MAX_DISTANCE_MM, round(distance)), sure=bool(sure))
 
-    def _pose(self, pts, camera, length, width, crates):
-        pose = drink_pose(pts, camera, length, width)
-        scene = LandingScene(crates=crates)
-        for c in crates:
-            if _near(c, pose, 0.0):
-                placed = PlacedDrink(drink="red-short_can", x=pose.x, y=pose.y, yaw=pose.yaw, standing=pose.standing,
-                                     length_mm=length, width_mm=width)
-                lift = FLOOR_MM if spot_of(scene, placed) == "slot" else RIM_MM
-                return drink_pose(pts, camera, length, width, lift)
-        return pose
+    def _fit(self, name, sel, label, gx, gy, camera, length, width, crates):
+        """The drink's best standing and best lying pose (``landing_fit.py``), the likelier first."""
+        shape = Drink.parse(name).shape.value
+        rows, cols = np.nonzero(sel)
+        pad = int(FIT_PAD_MM * TOP_PX_PER_MM)
+        r0, r1 = max(0, rows.min() - pad), min(sel.shape[0], rows.max() + pad + 1)
+        c0, c1 = max(0, cols.min() - pad), min(sel.shape[1], cols.max() + pad + 1)
+        crop = label[r0:r1, c0:c1]
+        own = CLASSES.index(Drink.parse(name).colour.value)
+        patch = Patch(sel[r0:r1, c0:c1], (crop != CLASSES.index("table")) & (crop != own),
+                      float(gx[r0, c0] - 0.5 / TOP_PX_PER_MM), float(gy[r0, c0] + 0.5 / TOP_PX_PER_MM), TOP_PX_PER_MM)
+        pts = np.column_stack([gx[sel], gy[sel]]).astype(np.float64)
+        up = drink_pose(pts, camera, length, width, bias=10.0)
+        down = drink_pose(pts, camera, length, width, bias=-10.0)
+        over = any(_near(c, up, 3.0) or _near(c, down, 3.0) for c in crates)
+        standing = best_pose(patch, camera, shape, length, width, True, (up.x, up.y), [0.0],
+                             FLOOR_MM if over else 0.0)
+        yaws = [down.yaw + 15.0 * k for k in range(12)]
+        lying = max((best_pose(patch, camera, shape, length, width, False, (down.x, down.y), yaws, lift)
+                     for lift in ((FLOOR_MM, RIM_MM) if over else (0.0,))), key=lambda p: p.score)
+        # a drink in a crate mostly stands in a slot; one on the table mostly lies where it fell
+        lean = PRIOR if over and _over_any(crates, standing) else -PRIOR
+        if standing.score + lean >= lying.score:
+            return standing, lying
+        return lying, standing
 
 
-def _same_spot_both(scene, placed) -> bool:
-    return spot_of(scene, placed) == spot_of(scene, placed.model_copy(update={"standing": not placed.standing}))
+def _spot(scene, name, pose, length, width, dx: float = 0.0, dy: float = 0.0, turn: float = 0.0) -> str:
+    placed = PlacedDrink(drink=name, x=pose.x + dx, y=pose.y + dy, yaw=pose.yaw + turn, standing=pose.standing,
+                         length_mm=length, width_mm=width)
+    return spot_of(scene, placed)
+
+
+def _over_any(crates, pose) -> bool:
+    return any(_near(c, pose, 0.0) for c in crates)
 
 
 def _near(crate, pose, margin: float) -> bool:

@@ -1,0 +1,116 @@
+"""How well and how fast the landing reader (issue 32, item 9) tells where each asked drink
+landed, on two families of simulated landing cameras.
+
+For each look (``LandingLook.from_seed(seed, family)``: its own camera, lamps, table, crate
+plastic and drink sizes) it renders the calibration photo (the mat at the tower's foot),
+calibrates from it as a table would (``calibrate_landing``), then renders one scene of 2-6
+drinks of different colours (``sim/landing_layouts.compose``: each asked for in a slot, in the
+crate, outside, or anywhere, half of the outside ones at a set distance of 60-320 mm as LEMON
+SQUASH's far throws) with 0-2 coins or cards about, and reads it on ONE core.
+
+A drink is "right" when the reading is sure, seen, of its true spot and its distance within
+max(10 mm, 5 %); "sure-wrong" when it is sure and not right (what must stay at zero);
+"unsure" when seen but not sure; "not seen" when not found (a look whose calibration photo is
+refused counts all its drinks as not seen, and is counted apart).
+
+Families: "dev" is what the reader was tuned on (seeds 0 on); "eval" (seeds 940000 on) differs
+in kind and is ONLY EVER SCORED: totals only.
+
+Run:   .venv/bin/python benchmarks/landings.py                      (both families, 60 looks each)
+       .venv/bin/python benchmarks/landings.py --family dev --looks 5  (quick)
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from companion.drinks import COLOURS, SHAPES  # noqa: E402
+from companion.landing import truth  # noqa: E402
+from companion.sim.landing_layouts import compose  # noqa: E402
+from companion.sim.landing_render import LandingLook, LandingRenderer, calibration_photo  # noqa: E402
+from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing  # noqa: E402
+from companion.vision.landings import LandingReader  # noqa: E402
+
+FIRST_SEED = {"dev": 0, "eval": 940000}
+
+
+def wants_for(rng: np.random.Generator) -> list:
+    colours = [str(c) for c in rng.permutation([c.value for c in COLOURS])][:int(rng.integers(2, 7))]
+    out = []
+    for c in colours:
+        spot = ["slot", "crate", "outside", None][int(rng.integers(0, 4))]
+        distance = int(rng.uniform(60, 320)) if spot == "outside" and rng.random() < 0.5 else None
+        out.append((f"{c}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}", spot, distance))
+    return out
+
+
+def run(family: str, looks: int) -> dict:
+    counts = {"right": 0, "sure_wrong": 0, "unsure": 0, "not_seen": 0}
+    refused, ms = 0, []
+    seed = FIRST_SEED[family]
+    done = 0
+    while done < looks:
+        look = LandingLook.from_seed(seed, family)
+        rng = np.random.default_rng([seed, 77])
+        seed += 1
+        try:
+            scene = compose(wants_for(rng), rng, scale=look.drink_size)
+        except ValueError:
+            continue                      # no room for that draw: another look
+        done += 1
+        renderer = LandingRenderer(look)
+        frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 3))))
+        true = truth(scene).landings
+        try:
+            cal = calibrate_landing(calibration_photo(look, rng))
+        except LandingCalibrationError:
+            refused += 1
+            counts["not_seen"] += len(true)
+            continue
+        reader = LandingReader(cal)
+        reader.top_view(frame)            # the top view's maps are made once a camera: not a frame's cost
+        t = time.perf_counter()
+        got = reader.read(frame, tuple(x.drink for x in true))
+        ms.append((time.perf_counter() - t) * 1000)
+        for a, b in zip(true, got.landings):
+            if not b.seen:
+                counts["not_seen"] += 1
+            elif not b.sure:
+                counts["unsure"] += 1
+            elif b.spot == a.spot and abs(b.distance_mm - a.distance_mm) <= max(10, 0.05 * a.distance_mm):
+                counts["right"] += 1
+            else:
+                counts["sure_wrong"] += 1
+    total = sum(counts.values())
+    return {"family": family, "looks": looks, "drinks": total, "refused_calibrations": refused,
+            **{k: round(100 * v / max(total, 1), 1) for k, v in counts.items()},
+            "ms_median": round(float(np.median(ms)), 0) if ms else None,
+            "ms_p95": round(float(np.percentile(ms, 95)), 0) if ms else None}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--family", choices=("dev", "eval", "both"), default="both")
+    ap.add_argument("--looks", type=int, default=60)
+    args = ap.parse_args()
+    cv2.setNumThreads(1)
+    for family in (("dev", "eval") if args.family == "both" else (args.family,)):
+        r = run(family, args.looks)
+        print(f"{family}: {r['drinks']} drinks in {r['looks']} looks: right {r['right']} %, sure-wrong "
+              f"{r['sure_wrong']} %, unsure {r['unsure']} %, not seen {r['not_seen']} %; calibrations refused "
+              f"{r['refused_calibrations']}; ms a frame median {r['ms_median']}, p95 {r['ms_p95']}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
