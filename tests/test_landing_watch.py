@@ -105,7 +105,8 @@ def test_doubt_and_a_drink_not_seen_are_questions_likeliest_first(store):
 def test_short_cans_give_the_start_order_farthest_first_and_ties_ask(store):
     s = squash(store, players=4)
     want = wanted(s.game, s.state)
-    assert want.kind == "farthest" and want.drinks == tuple(f"{c}-short_can" for c in ("black", "white", "mint", "blue"))
+    assert want.kind == "farthest"
+    assert want.drinks == tuple(f"{c}-short_can" for c in ("black", "white", "mint", "blue"))
     far = {"black-short_can": 250, "white-short_can": 480, "mint-short_can": 130, "blue-short_can": 330}
     reading = scene_reading([(d, None, far[d]) for d in want.drinks], want.drinks)
     found = explain(s.game, s.state, reading)

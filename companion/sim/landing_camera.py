@@ -104,7 +104,8 @@ class SimLandingCamera(StillSceneCamera):
     def _hand(self) -> tuple[int, int, int]:
         """Where a hand is drawn: its middle (px) and its turn (degrees)."""
         w, h = self.look.image_size
-        return int(self.rng.uniform(0.25, 0.75) * w), int(self.rng.uniform(0.35, 0.9) * h), int(self.rng.uniform(0, 180))
+        x, y = int(self.rng.uniform(0.25, 0.75) * w), int(self.rng.uniform(0.35, 0.9) * h)
+        return x, y, int(self.rng.uniform(0, 180))
 
     def _picture(self, hand: tuple[int, int, int] | None) -> np.ndarray:
         # the renderer's frame before the sensor's noise (its own render() adds the noise at once;

@@ -57,8 +57,8 @@ class Landings(BaseModel):
     def reading(self) -> LandingReading:
         """Back to the camera's words, the run's doubt kept (a drink unsure in any frame of the run)."""
         doubt = set(self.unsure)
-        return LandingReading(landings=[x if x.drink not in doubt or not x.sure else x.model_copy(update={"sure": False})
-                                        for x in self.landings], codes=list(self.codes))
+        landings = [x.model_copy(update={"sure": False}) if x.drink in doubt and x.sure else x for x in self.landings]
+        return LandingReading(landings=landings, codes=list(self.codes))
 
 
 class LandingWatch(Watch):
