@@ -5,8 +5,11 @@ a scene set by POST /api/sim/landings proposed and confirmed, what is refused (i
 routes' bounds in /openapi.json."""
 from __future__ import annotations
 
+import doctest
+
 import pytest
 
+from companion.sim import landing_camera
 from companion.sim.landing_camera import open_landing_camera
 from tests.api_support import seat, start_game, table_client, view_of
 from tests.waiting import wait_for
@@ -112,3 +115,8 @@ def test_the_routes_and_their_bounds_are_in_the_openapi_document(store):
     assert body["drinks"]["maxItems"] == 36
     want = doc["components"]["schemas"]["LandingWant"]["properties"]
     assert any(x.get("maximum") == 3000 for x in want["distance_mm"]["anyOf"])
+
+
+def test_the_simulated_landing_cameras_examples():
+    result = doctest.testmod(landing_camera)
+    assert result.failed == 0 and result.attempted > 0
