@@ -120,3 +120,21 @@ def test_the_routes_and_their_bounds_are_in_the_openapi_document(store):
 def test_the_simulated_landing_cameras_examples():
     result = doctest.testmod(landing_camera)
     assert result.failed == 0 and result.attempted > 0
+
+
+class BrokenReader:
+    def read(self, frame, asked):
+        raise RuntimeError("the reader broke")
+
+
+def test_a_failing_reader_is_a_problem_shown_and_the_game_goes_on_by_taps(store):
+    with table_client(store, landing_camera="sim", open_landing_camera=open_landing_camera,
+                      make_landing_reader=lambda _cal, _source: BrokenReader()) as client:
+        gid, _ = start_game(client, game="lemon_squash", names=["Aki", "Ben"], seed=1)
+        lc = wait_for(lambda: (x := client.get(f"/api/games/{gid}/landings").json())["state"] == "problem" and x,
+                      "the broken reader shown as a problem")
+        assert lc["problem"]["code"] == "camera_error" and "the reader broke" in lc["problem"]["params"]["detail"]
+        r = client.post(f"/api/games/{gid}/moves", json={"move": {"kind": "farthest", "player": "chance",
+                                                                  "args": {"unit": 1}}})
+        assert r.status_code == 200, r.text
+        assert view_of(client, gid)["state"]["start_order"] == [1, 0]
