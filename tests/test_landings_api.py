@@ -60,6 +60,12 @@ def test_the_simulated_table_lays_out_its_chance_and_the_host_confirms_it(landin
                                                                   "mint-short_can"]
     lc = proposed(client, gid, other_than=lc["proposal"]["id"])
     assert [m["args"]["unit"] for m in lc["proposal"]["moves"]] == [0, 2]
+    seq = view_of(client, gid)["seq"]
+    r = client.post(f"/api/games/{gid}/landings/confirm", json={"proposal": lc["proposal"]["id"], "candidate": 5})
+    assert r.status_code == 422 and "no candidate 5" in r.json()["detail"]
+    r = client.post(f"/api/games/{gid}/landings/confirm", json={"proposal": "0123456789ab"})
+    assert r.status_code == 409 and "the landing camera proposes nothing by that id" in r.json()["detail"]
+    assert view_of(client, gid)["seq"] == seq   # nothing changed
     r = client.post(f"/api/games/{gid}/landings/confirm", json={"proposal": lc["proposal"]["id"]})
     assert r.status_code == 200, r.text
     assert r.json()["view"]["state"]["start_order"] == [0, 2, 1]
