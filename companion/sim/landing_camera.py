@@ -5,22 +5,23 @@ chance (or a test) laid them, frame by frame.
 distance)`` placed so that its truth is what was asked) and has a hand pass over the table for a
 few frames first (the hand that lifts the tower); ``rest_hand()`` leaves a hand over the table
 until ``lift_hand()``. ``read()`` gives the next frame: a still scene is drawn once and shown as a
-few noisy copies in turn (``still_camera.py``). Every frame given out is remembered with its truth
-for a little while, so that :meth:`SimLandingCamera.truth_reader` reads a frame as a perfect camera
-would (``landing.truth``; a frame with a hand over the table: code ``hand``) -- the table's
-stand-in for the vision reader. Seeded: the same calls give the same frames.
+few noisy copies in turn (``still_camera.py``). Once a truth reader is asked for, every frame
+given out is remembered with its truth for a little while, so that
+:meth:`SimLandingCamera.truth_reader` reads a frame as a perfect camera would (``landing.truth``;
+a frame with a hand over the table: code ``hand``) -- the table's stand-in for the vision reader. Seeded: the same calls give the same frames.
 
 The picture is sim/landing_render.py's (the vision side's renderer, in its ``dev`` look of
 ``seed``), with a few coins and cards about now and then; the hand is a plain skin-coloured
 shape drawn over it (the renderer draws no hands).
 
 >>> cam = SimLandingCamera(seed=1)
+>>> reader = cam.truth_reader()
 >>> truth = cam.show([("red-short_can", "outside", 300)], hand_frames=1)
 >>> [(x.drink, x.spot, x.distance_mm) for x in truth.landings]
 [('red-short_can', 'outside', 300)]
->>> frame = cam.read(); cam.truth_reader().read(frame, ("red-short_can",)).codes
+>>> reader.read(cam.read(), ("red-short_can",)).codes
 ['hand']
->>> [(x.spot, x.distance_mm) for x in cam.truth_reader().read(cam.read(), ("red-short_can", "blue-tall_can")).landings]
+>>> [(x.spot, x.distance_mm) for x in reader.read(cam.read(), ("red-short_can", "blue-tall_can")).landings]
 [('outside', 300), (None, None)]
 """
 from __future__ import annotations
@@ -70,6 +71,7 @@ class SimLandingCamera(StillSceneCamera):
         self.scene = LandingScene()
         self.loose: tuple = ()
         self._frames: OrderedDict[bytes, tuple[LandingScene, bool]] = OrderedDict()
+        self._remember = False        # frames' truths are kept once a truth reader reads them (a digest a frame)
         w, h = self.renderer.size
         self._granted = {"width": w, "height": h, "simulated": True}
         self._set("ok")
@@ -130,6 +132,8 @@ class SimLandingCamera(StillSceneCamera):
     def read(self) -> np.ndarray:
         hand = bool(self.script) or self.resting_hand is not None
         frame = super().read()
+        if not self._remember:
+            return frame
         self._frames[_digest(frame)] = (self.scene, hand)
         while len(self._frames) > REMEMBERED:
             self._frames.popitem(last=False)
@@ -152,6 +156,7 @@ class SimLandingCamera(StillSceneCamera):
         return truth(self.scene)
 
     def truth_reader(self) -> TruthReader:
+        self._remember = True
         return TruthReader(self)
 
     @locked
