@@ -177,8 +177,8 @@ class LandingDevice(CameraDevice):
             seed = f"{session.config['seed']}:{len(session.records)}:landing"
         if want is None:
             return []
-        wants = _tower_throw(game, state, want, automation, seed) if want.kind == "land" \
-            else _short_can_throw(game, state, want, automation, seed)
+        wants = tower_throw(game, state, want, automation, seed) if want.kind == "land" \
+            else short_can_throw(game, state, want, automation, seed)
         self.simulated_camera().show(wants)
         return wants
 
@@ -203,7 +203,7 @@ class LandingDevice(CameraDevice):
         return {"result": "shown", "landings": [x.model_dump() for x in truth.landings]}
 
 
-def _tower_throw(game: Any, state: Any, want: Wanted, automation: Any, seed: str) -> list:
+def tower_throw(game: Any, state: Any, want: Wanted, automation: Any, seed: str) -> list:
     """Each thrown drink's spot as the table's chance draws it (a stuck one stays in the tower)."""
     outcomes = chance_outcomes(game, state, "land")
     wants = []
@@ -214,7 +214,7 @@ def _tower_throw(game: Any, state: Any, want: Wanted, automation: Any, seed: str
     return wants
 
 
-def _short_can_throw(game: Any, state: Any, want: Wanted, automation: Any, seed: str) -> list:
+def short_can_throw(game: Any, state: Any, want: Wanted, automation: Any, seed: str) -> list:
     """The units' order as the table's chance draws it, each short can well apart, farthest first."""
     order: list[int] = []
     while True:
