@@ -69,7 +69,8 @@ def test_the_simulated_table_lays_out_its_chance_and_the_host_confirms_it(landin
     r = client.post(f"/api/games/{gid}/landings/confirm", json={"proposal": lc["proposal"]["id"]})
     assert r.status_code == 200, r.text
     assert r.json()["view"]["state"]["start_order"] == [0, 2, 1]
-    assert view_of(client, gid)["landing_camera"]["waiting"] is None
+    idle = view_of(client, gid)["landing_camera"]
+    assert idle["waiting"] is None and idle["state"] == "resting"   # the order is known: nothing to read
     picture = wait_for(lambda: (r := client.get("/api/landing-camera.jpg")).status_code == 200 and r,
                        "the landing camera's picture")
     assert picture.headers["content-type"] == "image/jpeg"

@@ -248,8 +248,10 @@ class Tables:
         if device is None:
             return ({"present": True, "simulated": False, "problem": None, "feeding": False}
                     if self._landing_camera_coming else None)
-        reading = self.landings_in_play()
-        return {**device.status_for_view(), "feeding": reading is not None and reading.id == game_id}
+        reading = self.landings_in_play()   # (the camera rests while that game waits for no landing)
+        feeding = (reading is not None and reading.id == game_id
+                   and reading.landing_watch.expected(reading.state) is not None)
+        return {**device.status_for_view(), "feeding": feeding}
 
     # --- the observation path -------------------------------------------------------------------
 
