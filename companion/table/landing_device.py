@@ -23,7 +23,6 @@ that waits for landings; a test sets any scene with :meth:`LandingDevice.sim_lan
 """
 from __future__ import annotations
 
-import hashlib
 import logging
 import random
 from pathlib import Path
@@ -33,7 +32,7 @@ import numpy as np
 
 from ..landing import MAX_DISTANCE_MM
 from ..rules.engine import IllegalMove
-from .camera_device import SAME_FRAMES, CameraDevice
+from .camera_device import CameraDevice
 from .landing_moves import Wanted, chance_outcomes, wanted
 
 log = logging.getLogger(__name__)
@@ -68,7 +67,6 @@ class LandingDevice(CameraDevice):
         super().__init__(tables, spec, open_camera, data_dir, follow_s=None, fps=fps)
         self.make_reader = make_reader
         self._staged: tuple | None = None     # the position (game, step) the simulated players set out last
-        self.asked: tuple[str, ...] = ()
         self.calibration: Any = None
 
     # --- what the device reads for -------------------------------------------------------------
@@ -87,29 +85,11 @@ class LandingDevice(CameraDevice):
     def follow(self, session: Any) -> None:   # nothing of a landing is copied onto the table
         return None
 
-    def _asked_now(self) -> tuple[str, ...]:
+    def asked_now(self) -> tuple[str, ...]:
+        """The drinks the game in play waits for (the same frame asked about others is read again)."""
         session = self.in_play()
         want = wanted(session.game, session.state) if session is not None else None
         return want.drinks if want is not None else ()
-
-    def _read(self, image: np.ndarray) -> Any:
-        """The reader's reading of ``image`` for the drinks asked now; the same frame asked the
-        same again has the reading it had (a simulated still scene's copies)."""
-        asked = self.asked = self._asked_now()
-        digest = hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16)
-        digest.update("|".join(asked).encode())
-        key = digest.digest()
-        known = self._readings.get(key)
-        if known is not None:
-            self._readings.move_to_end(key)
-            self.repeated_frames += 1
-            return known
-        reading = self.reader.read(image, asked)
-        self.read_frames += 1
-        self._readings[key] = reading
-        while len(self._readings) > SAME_FRAMES:
-            self._readings.popitem(last=False)
-        return reading
 
     def build_reader(self, frame: np.ndarray) -> None:
         """The reader (see the module); a calibration refused says what to do (``calibrate``)."""
