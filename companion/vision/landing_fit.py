@@ -23,6 +23,7 @@ import numpy as np
 
 BOTTLES = ("square_bottle", "not_tallest_bottle", "tallest_bottle")
 RING = 12                    # points round a drink's section
+TURNS_KEPT = 3               # a lying drink's likeliest turns searched further
 
 
 def on_table(pts: np.ndarray, camera: np.ndarray) -> np.ndarray:
@@ -107,16 +108,17 @@ def outline(shape, length, width, standing, x, y, yaw, lift, camera) -> np.ndarr
 
 def best_pose(patch: Patch, camera, shape, length, width, standing: bool, start: tuple[float, float],
               yaws: list[float], lift: float, reach: float = 12.0) -> Pose:
-    """The best pose of one kind near ``start`` (x, y mm): a coarse search then a fine one."""
-    best = Pose(start[0], start[1], yaws[0], standing, lift, -1.0)
-    for step, span, yaw_set in ((3.0, reach, yaws), (1.0, 2.0, None)):
-        cx, cy = best.x, best.y
-        ys_ = yaw_set if yaw_set is not None else ([best.yaw] if standing else [best.yaw + d for d in (-10, -5, 0, 5, 10)])
-        offsets = np.arange(-span, span + 1e-6, step)
-        for yaw in ys_:
-            for dx in offsets:
-                for dy in offsets:
-                    sc = patch.score(outline(shape, length, width, standing, cx + dx, cy + dy, yaw, lift, camera))
-                    if sc > best.score:
-                        best = Pose(float(cx + dx), float(cy + dy), float(yaw), standing, lift, sc)
-    return best
+    """The best pose of one kind near ``start`` (x, y mm): the likeliest few turns at the start,
+    then a coarse search of places for each, then a fine one round the best."""
+    def pose(x, y, yaw):
+        return Pose(float(x), float(y), float(yaw), standing, lift,
+                    patch.score(outline(shape, length, width, standing, x, y, yaw, lift, camera)))
+
+    turns = sorted(yaws, key=lambda a: -pose(start[0], start[1], a).score)[:TURNS_KEPT]
+    coarse = np.arange(-reach, reach + 1e-6, 3.0)
+    best = max((pose(start[0] + dx, start[1] + dy, a) for a in turns for dx in coarse for dy in coarse),
+               key=lambda p: p.score)
+    fine = np.arange(-2.0, 2.0 + 1e-6, 1.0)
+    turns = [best.yaw] if standing else [best.yaw + d for d in (-10, -5, 0, 5, 10)]
+    return max([best] + [pose(best.x + dx, best.y + dy, a) for a in turns for dx in fine for dy in fine],
+               key=lambda p: p.score)

@@ -39,9 +39,10 @@ SIZE_MM = {"stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (2
 SURE_MM = 2.5
 MIN_SHARE, MAX_SHARE = 0.12, 3.0    # a drink's patch against its expected area
 MIN_OVERLAP = 0.55                  # a patch no pose's outline covers this well (overlap / union) is doubtful
-AMBIGUOUS = 0.06                    # standing and lying fit within this of each other: not told apart
+AMBIGUOUS = 0.1                     # standing and lying fit within this of each other: not told apart
 PRIOR = 0.05                        # what a crate (or the open table) adds to standing (or lying)
 FIT_PAD_MM = 16.0
+NEAR_CRATE_MM = 25.0                # a lying drink this near a crate may lie on it
 CANDIDATES = 3                      # patches of the asked colour fitted at most
 RIVAL_OVERLAP = 0.6                 # another patch a drink's outline fits this well: which is it?
 MIN_MARGIN = 2.0                    # a patch's mean colour margin (cost units) to be sure of it
@@ -58,6 +59,7 @@ class LandingReader:
         self.model = model
         self._maps: dict = {}
         self._notes: dict = {}          # why each drink of the last frame was read as it was (for tuning)
+        self._alternatives: list = []   # the last fit's lying poses that are what they say (on the table, floor or rim)
 
     # --- the top view -----------------------------------------------------------------------
 
@@ -157,11 +159,13 @@ class LandingReader:
             return Landing(drink=name, seen=False, sure=False)
         # the likeliest few patches by size, then the one a drink's outline fits best
         patches.sort(key=lambda p: -p[0])
-        fits = [(self._fit(name, sel, label, gx, gy, camera, length, width, scene_crates), sel)
-                for _, sel in patches[:CANDIDATES]]
+        fits = []
+        for _, sel in patches[:CANDIDATES]:
+            fits.append((self._fit(name, sel, label, gx, gy, camera, length, width, scene_crates), sel,
+                         self._alternatives))
         fits.sort(key=lambda f: -f[0][0].score)
-        (pose, other), best_sel = fits[0]
-        rivals = sum(1 for (p, _), _ in fits[1:] if p.score >= RIVAL_OVERLAP)
+        (pose, other), best_sel, alternatives = fits[0]
+        rivals = sum(1 for (p, _), _, _ in fits[1:] if p.score >= RIVAL_OVERLAP)
         scene = LandingScene(crates=scene_crates)
         spot = _spot(scene, name, pose, length, width)
         inside = next((c for c in scene_crates if _near(c, pose, 0.0)), None)
@@ -183,6 +187,13 @@ class LandingReader:
             distance = (distance + other_distance) / 2
             if inside is None:
                 steady = steady and _spot(scene, name, other, length, width) == spot
+        if not pose.standing:
+            # lying on the table beside a crate, or on its walls: as well fitted, both must agree
+            for alt in alternatives:
+                if alt.score >= pose.score - AMBIGUOUS and (
+                        _spot(scene, name, alt, length, width) != spot
+                        or abs(math.hypot(alt.x, alt.y) - distance) > max(10.0, 0.05 * distance)):
+                    steady = False
         colour_clear = float(np.mean(margin[best_sel])) >= MIN_MARGIN
         near_crate = spot != "outside" or any(_near(c.crate, pose, 8.0) for c in crates)
         sure = (steady and pose.score >= MIN_OVERLAP and colour_clear and rivals == 0
@@ -210,8 +221,20 @@ class LandingReader:
         standing = best_pose(patch, camera, shape, length, width, True, (up.x, up.y), [0.0],
                              FLOOR_MM if over else 0.0)
         yaws = [down.yaw + 15.0 * k for k in range(12)]
-        lying = max((best_pose(patch, camera, shape, length, width, False, (down.x, down.y), yaws, lift)
-                     for lift in ((FLOOR_MM, RIM_MM) if over else (0.0,))), key=lambda p: p.score)
+        # a lying drink lies on the table, on a slot's floor (wholly in the slot) or across a
+        # crate's walls (its middle over the crate): each only where it is what it says
+        near = any(_near(c, down, NEAR_CRATE_MM) for c in crates)
+        scene = LandingScene(crates=crates)
+        lying, self._alternatives = None, []
+        for lift, where in (((0.0, "outside"), (FLOOR_MM, "slot"), (RIM_MM, "crate")) if near else ((0.0, "outside"),)):
+            at = drink_pose(pts, camera, length, width, lift, bias=-10.0) if lift else down
+            p = best_pose(patch, camera, shape, length, width, False, (at.x, at.y), yaws, lift)
+            fits = _spot(scene, name, p, length, width) == where and (lift or not _touches(crates, p, length, width))
+            if fits:
+                self._alternatives.append(p)
+            if lying is None or (fits, p.score) > lying[0]:
+                lying = ((fits, p.score), p)
+        lying = lying[1]
         # a drink in a crate mostly stands in a slot; one on the table mostly lies where it fell
         lean = PRIOR if over and _over_any(crates, standing) else -PRIOR
         if standing.score + lean >= lying.score:
@@ -223,6 +246,16 @@ def _spot(scene, name, pose, length, width, dx: float = 0.0, dy: float = 0.0, tu
     placed = PlacedDrink(drink=name, x=pose.x + dx, y=pose.y + dy, yaw=pose.yaw + turn, standing=pose.standing,
                          length_mm=length, width_mm=width)
     return spot_of(scene, placed)
+
+
+def _touches(crates, pose, length, width) -> bool:
+    """Whether a drink lying on the table there would reach under a crate (it cannot)."""
+    placed = PlacedDrink(drink="red-short_can", x=pose.x, y=pose.y, yaw=pose.yaw, length_mm=length, width_mm=width)
+    for c in crates:
+        hu, hv = c.half_size()
+        if any(abs(u) < hu - 1.0 and abs(v) < hv - 1.0 for u, v in (c.local(*p) for p in placed.footprint())):
+            return True
+    return False
 
 
 def _over_any(crates, pose) -> bool:
