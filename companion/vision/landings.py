@@ -42,6 +42,7 @@ MIN_OVERLAP = 0.55                  # a patch no pose's outline covers this well
 AMBIGUOUS = 0.1                     # standing and lying fit within this of each other: not told apart
 PRIOR = 0.05                        # what a crate (or the open table) adds to standing (or lying)
 FIT_PAD_MM = 16.0
+CRATE_JOIN_MM = 13.0                # yellow pieces this near each other are one crate
 NEAR_CRATE_MM = 25.0                # a lying drink this near a crate may lie on it
 CANDIDATES = 3                      # patches of the asked colour fitted at most
 RIVAL_OVERLAP = 0.6                 # another patch a drink's outline fits this well: which is it?
@@ -124,13 +125,20 @@ class LandingReader:
     def _crates(self, label, gx, gy, camera) -> list[FoundCrate]:
         mask = (label == CLASSES.index("yellow")).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        joined = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+        # a drink lying across a crate cuts its yellow in two: pieces this near are one crate
+        k = int(CRATE_JOIN_MM * TOP_PX_PER_MM) | 1
+        joined = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
         found = []
         for i in range(1, n):
             if stats[i, cv2.CC_STAT_AREA] < MIN_CRATE_MM2 * TOP_PX_PER_MM ** 2:
                 continue
-            sel = (lab == i) & (mask > 0)
+            # the drinks in and on a crate hide much of its yellow: the crate is all its yellow's hull
+            ys, xs = np.nonzero((lab == i) & (mask > 0))
+            hull = cv2.convexHull(np.column_stack([xs, ys]).astype(np.int32))
+            sel = np.zeros(mask.shape, np.uint8)
+            cv2.fillConvexPoly(sel, hull, 1)
+            sel = sel > 0
             c = crate_from_pixels(np.column_stack([gx[sel], gy[sel]]).astype(np.float64), camera)
             if c is not None:
                 found.append(c)
@@ -185,7 +193,8 @@ class LandingReader:
             tolerance = max(10.0, 0.05 * distance)
             steady = steady and abs(other_distance - distance) <= 1.6 * tolerance
             distance = (distance + other_distance) / 2
-            if inside is None:
+            if inside is None or not pose.standing:
+                # lying where it might stand in a slot, or out on the table: both must agree
                 steady = steady and _spot(scene, name, other, length, width) == spot
         if not pose.standing:
             # lying on the table beside a crate, or on its walls: as well fitted, both must agree
