@@ -41,7 +41,7 @@ from companion.sim.landing_render import LandingLook, LandingRenderer, calibrati
 from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing  # noqa: E402
 from companion.vision.landings import LandingReader  # noqa: E402
 
-FIRST_SEED = {"dev": 0, "eval": 940000}
+FIRST_SEED = {"dev": 0, "eval": 940000, "varied": 0}
 
 
 def wants_for(rng: np.random.Generator) -> list:
@@ -54,7 +54,7 @@ def wants_for(rng: np.random.Generator) -> list:
     return out
 
 
-def run(family: str, looks: int) -> dict:
+def run(family: str, looks: int, show: bool = False) -> dict:
     counts = {"right": 0, "sure_wrong": 0, "unsure": 0, "not_seen": 0}
     refused, ms = 0, []
     seed = FIRST_SEED[family]
@@ -83,6 +83,9 @@ def run(family: str, looks: int) -> dict:
         got = reader.read(frame, tuple(x.drink for x in true))
         ms.append((time.perf_counter() - t) * 1000)
         for a, b in zip(true, got.landings):
+            if show and family != "eval" and b.sure and not (b.spot == a.spot and abs(b.distance_mm - a.distance_mm) <= max(10, 0.05 * a.distance_mm)):
+                print(f"  look {seed - 1}: {a.drink} {a.spot} {a.distance_mm} -> {b.spot} {b.distance_mm} "
+                      f"{'sure' if b.sure else 'unsure'} {reader._notes.get(a.drink)}")
             if not b.seen:
                 counts["not_seen"] += 1
             elif not b.sure:
@@ -100,12 +103,14 @@ def run(family: str, looks: int) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--family", choices=("dev", "eval", "both"), default="both")
+    ap.add_argument("--family", choices=("dev", "eval", "varied", "both"), default="both",
+                    help="both: dev and eval; varied (the training looks) for looking into what generalises")
     ap.add_argument("--looks", type=int, default=60)
+    ap.add_argument("--show", action="store_true", help="list the drinks read sure and wrong (dev and varied; never eval's)")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     for family in (("dev", "eval") if args.family == "both" else (args.family,)):
-        r = run(family, args.looks)
+        r = run(family, args.looks, args.show)
         print(f"{family}: {r['drinks']} drinks in {r['looks']} looks: right {r['right']} %, sure-wrong "
               f"{r['sure_wrong']} %, unsure {r['unsure']} %, not seen {r['not_seen']} %; calibrations refused "
               f"{r['refused_calibrations']}; ms a frame median {r['ms_median']}, p95 {r['ms_p95']}")

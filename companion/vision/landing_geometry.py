@@ -21,6 +21,7 @@ RIM_MM = 12.0            # a crate's walls' tops over the table (10-14 on the se
 FLOOR_MM = 2.0           # its slots' floor
 WALL_MM = 1.5
 PITCH_RANGE = (12.5, 19.0)
+SQUARE_SLOTS = 0.18     # a crate whose slots come out less square than this (share of the pitch) is doubtful
 
 
 def lowered(pts: np.ndarray, camera: np.ndarray, height: float) -> np.ndarray:
@@ -62,7 +63,7 @@ def crate_from_pixels(pts: np.ndarray, camera: np.ndarray) -> FoundCrate | None:
     v = axes[long_i]
     yaw = math.degrees(math.atan2(-v[0], v[1]))
     yaw = (yaw + 90) % 180 - 90
-    sure = abs(across / SLOTS_ACROSS - along / SLOTS_ALONG) < 0.12 * pitch
+    sure = abs(across / SLOTS_ACROSS - along / SLOTS_ALONG) < SQUARE_SLOTS * pitch
     return FoundCrate(PlacedCrate(x=float(centre[0]), y=float(centre[1]), yaw=yaw, pitch_mm=float(pitch),
                                   wall_mm=WALL_MM), sure)
 

@@ -44,8 +44,11 @@ PRIOR = 0.05                        # what a crate (or the open table) adds to s
 FIT_PAD_MM = 16.0
 CRATE_JOIN_MM = 13.0                # yellow pieces this near each other are one crate
 NEAR_CRATE_MM = 25.0                # a lying drink this near a crate may lie on it
+COIN_MM, ROUND = 8.5, 0.8           # a patch this round and at least this wide (radius) is a coin
 CANDIDATES = 3                      # patches of the asked colour fitted at most
-RIVAL_OVERLAP = 0.6                 # another patch a drink's outline fits this well: which is it?
+RIVAL_OVERLAP = 0.75                # another patch a drink's outline fits this well (and nearly as well
+RIVAL_GAP = 0.1                     # as the best): which is it?
+LIFT_AMBIGUOUS = 0.05               # on the table, a floor or a rim: as well fitted within this
 MIN_MARGIN = 2.0                    # a patch's mean colour margin (cost units) to be sure of it
 MIN_CRATE_MM2 = 350.0
 BEHIND_MM = 6.0                     # the top view nearer the tower than this is its base (and its top's edge)
@@ -61,6 +64,7 @@ class LandingReader:
         self._maps: dict = {}
         self._notes: dict = {}          # why each drink of the last frame was read as it was (for tuning)
         self._alternatives: list = []   # the last fit's lying poses that are what they say (on the table, floor or rim)
+        self._consistent = True         # whether the last fit's best lying pose is one of them
 
     # --- the top view -----------------------------------------------------------------------
 
@@ -161,7 +165,7 @@ class LandingReader:
                 continue
             at = np.array([gx[y + h // 2, x + w // 2], gy[y + h // 2, x + w // 2]], np.float64)
             share = count / (_expected_area(at, camera, length, width) * TOP_PX_PER_MM ** 2)
-            if MIN_SHARE <= share <= MAX_SHARE:
+            if MIN_SHARE <= share <= MAX_SHARE and not _coin_like(sel[y:y + h, x:x + w], count):
                 patches.append((min(share, 1.0), sel))
         if not patches:
             return Landing(drink=name, seen=False, sure=False)
@@ -170,10 +174,10 @@ class LandingReader:
         fits = []
         for _, sel in patches[:CANDIDATES]:
             fits.append((self._fit(name, sel, label, gx, gy, camera, length, width, scene_crates), sel,
-                         self._alternatives))
+                         self._alternatives, self._consistent))
         fits.sort(key=lambda f: -f[0][0].score)
-        (pose, other), best_sel, alternatives = fits[0]
-        rivals = sum(1 for (p, _), _, _ in fits[1:] if p.score >= RIVAL_OVERLAP)
+        (pose, other), best_sel, alternatives, consistent = fits[0]
+        rivals = sum(1 for (p, _), _, _, _ in fits[1:] if p.score >= max(RIVAL_OVERLAP, pose.score - RIVAL_GAP))
         scene = LandingScene(crates=scene_crates)
         spot = _spot(scene, name, pose, length, width)
         inside = next((c for c in scene_crates if _near(c, pose, 0.0)), None)
@@ -193,13 +197,14 @@ class LandingReader:
             tolerance = max(10.0, 0.05 * distance)
             steady = steady and abs(other_distance - distance) <= 1.6 * tolerance
             distance = (distance + other_distance) / 2
-            if inside is None or not pose.standing:
-                # lying where it might stand in a slot, or out on the table: both must agree
-                steady = steady and _spot(scene, name, other, length, width) == spot
+            # standing in a slot or lying across the crate, standing or lying on the table: the
+            # outline does not tell; sure only when both say the same
+            steady = steady and _spot(scene, name, other, length, width) == spot
         if not pose.standing:
+            steady = steady and consistent
             # lying on the table beside a crate, or on its walls: as well fitted, both must agree
             for alt in alternatives:
-                if alt.score >= pose.score - AMBIGUOUS and (
+                if alt.score >= pose.score - LIFT_AMBIGUOUS and (
                         _spot(scene, name, alt, length, width) != spot
                         or abs(math.hypot(alt.x, alt.y) - distance) > max(10.0, 0.05 * distance)):
                     steady = False
@@ -222,7 +227,8 @@ class LandingReader:
         crop = label[r0:r1, c0:c1]
         own = CLASSES.index(Drink.parse(name).colour.value)
         patch = Patch(sel[r0:r1, c0:c1], (crop != CLASSES.index("table")) & (crop != own),
-                      float(gx[r0, c0] - 0.5 / TOP_PX_PER_MM), float(gy[r0, c0] + 0.5 / TOP_PX_PER_MM), TOP_PX_PER_MM)
+                      float(gx[r0, c0] - 0.5 / TOP_PX_PER_MM), float(gy[r0, c0] + 0.5 / TOP_PX_PER_MM), TOP_PX_PER_MM,
+                      )
         pts = np.column_stack([gx[sel], gy[sel]]).astype(np.float64)
         up = drink_pose(pts, camera, length, width, bias=10.0)
         down = drink_pose(pts, camera, length, width, bias=-10.0)
@@ -238,11 +244,12 @@ class LandingReader:
         for lift, where in (((0.0, "outside"), (FLOOR_MM, "slot"), (RIM_MM, "crate")) if near else ((0.0, "outside"),)):
             at = drink_pose(pts, camera, length, width, lift, bias=-10.0) if lift else down
             p = best_pose(patch, camera, shape, length, width, False, (at.x, at.y), yaws, lift)
-            fits = _spot(scene, name, p, length, width) == where and (lift or not _touches(crates, p, length, width))
+            fits = _spot(scene, name, p, length, width) == where and (lift > 0 or not _touches(crates, p, length, width))
             if fits:
                 self._alternatives.append(p)
             if lying is None or (fits, p.score) > lying[0]:
                 lying = ((fits, p.score), p)
+        self._consistent = lying[0][0]        # False: no lying pose is what it says (on what it lies)
         lying = lying[1]
         # a drink in a crate mostly stands in a slot; one on the table mostly lies where it fell
         lean = PRIOR if over and _over_any(crates, standing) else -PRIOR
@@ -255,6 +262,14 @@ def _spot(scene, name, pose, length, width, dx: float = 0.0, dy: float = 0.0, tu
     placed = PlacedDrink(drink=name, x=pose.x + dx, y=pose.y + dy, yaw=pose.yaw + turn, standing=pose.standing,
                          length_mm=length, width_mm=width)
     return spot_of(scene, placed)
+
+
+def _coin_like(sel: np.ndarray, count: int) -> bool:
+    """A round flat patch as wide as a coin: a coin (flat: it keeps its shape on the table
+    plane), not a drink (a drink's patch is drawn out by its length or its height)."""
+    pts = np.column_stack(np.nonzero(sel)[::-1]).astype(np.float32)
+    (_, _), radius = cv2.minEnclosingCircle(pts)
+    return radius >= COIN_MM * TOP_PX_PER_MM and count >= ROUND * math.pi * radius * radius
 
 
 def _touches(crates, pose, length, width) -> bool:
