@@ -29,6 +29,10 @@ def main(argv: list[str] | None = None) -> int:
                        help="the camera over the crates of GRAPE SODA, YUZU and the exploding cans: the same sources "
                             "as --camera ('sim': the simulated crate camera, the default on a simulated table; "
                             "'none': off)")
+    serve.add_argument("--landing-camera", default=None, metavar="SPEC",
+                       help="the camera over the table in front of the tower, which sees where thrown drinks land "
+                            "(the upside-down tower, LEMON SQUASH): the same sources as --camera ('sim': the "
+                            "simulated landing camera, the default on a simulated table; 'none': off)")
     serve.add_argument("--board-fps", type=float, default=None, metavar="FPS",
                        help="board camera readings a second at most (default 4, 1 to 15: more settles a board "
                             "sooner and costs more of a core)")
@@ -70,6 +74,10 @@ def _serve(args: argparse.Namespace) -> int:
     if crate_camera is None:   # a simulated table has a simulated crate camera too
         crate_camera = "sim" if camera is not None and (camera == "sim" or camera.startswith("sim:")) else "none"
     crate_camera = None if crate_camera in ("none", "") else crate_camera
+    landing_camera = args.landing_camera
+    if landing_camera is None:   # a simulated table has a simulated landing camera too
+        landing_camera = "sim" if camera is not None and (camera == "sim" or camera.startswith("sim:")) else "none"
+    landing_camera = None if landing_camera in ("none", "") else landing_camera
     pace = _board_pace(args)
     if isinstance(pace, str):
         print(f"companion: {pace}", file=sys.stderr)
@@ -109,6 +117,7 @@ def _serve(args: argparse.Namespace) -> int:
     from .sim.board_source import open_board_camera
     from .sim.camera import open_camera
     from .sim.crate_camera import open_crate_camera
+    from .sim.landing_camera import open_landing_camera
     from .sim.table import SimTable
     from .table.access import Access
 
@@ -125,7 +134,8 @@ def _serve(args: argparse.Namespace) -> int:
     print(f"Tokyo Table Companion\n"
           f"  camera: {describe(camera, 'camera')}; sensors: {describe(serial, 'sensor board')}; "
           f"board camera: {describe(board_camera, 'board camera')}; "
-          f"crate camera: {describe(crate_camera, 'crate camera')}\n"
+          f"crate camera: {describe(crate_camera, 'crate camera')}; "
+          f"landing camera: {describe(landing_camera, 'landing camera')}\n"
           f"  data:   {store.path}\n"
           f"  host:   {base}/?host={host_key}\n"
           f"          (open it on the table's tablet; keep it to yourself: it holds the table's keys)",
@@ -137,7 +147,8 @@ def _serve(args: argparse.Namespace) -> int:
     app = create_app(store, public_url=join_url, camera=camera, serial=serial, profile=args.profile,
                      automation=SimTable(), open_camera=open_camera, board_camera=board_camera,
                      open_board_camera=open_board_camera, crate_camera=crate_camera,
-                     open_crate_camera=open_crate_camera, **pace)
+                     open_crate_camera=open_crate_camera, landing_camera=landing_camera,
+                     open_landing_camera=open_landing_camera, **pace)
     # A live view never sends more than a few bytes: a larger WebSocket message is refused.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws=LightDeflate,
                 ws_max_size=4096)

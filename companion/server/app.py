@@ -14,6 +14,7 @@ from ..table.access import Access
 from ..table.automation import Automation
 from ..table.board_device import READ_FPS, BoardDevice
 from ..table.crate_device import CrateDevice
+from ..table.landing_device import LandingDevice
 from ..table.looks import LookBook
 from ..table.store import EventStore
 from ..table.tables import Tables
@@ -27,6 +28,7 @@ from .openapi_errors import document_errors
 from .routes.board_calibration import MAX_PHOTO_BYTES, PHOTO_PATH, add_board_calibration_routes
 from .routes.board import add_board_routes
 from .routes.crates import add_crate_routes
+from .routes.landings import add_landing_routes
 from .routes.devices import add_device_routes
 from .routes.history import add_history_routes
 from .routes.feed import add_feed_routes
@@ -44,7 +46,8 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
                automation: Automation | None = None, open_camera=None, board_camera: str | None = None,
                open_board_camera=None, make_board_reader=None, board_fps: float = READ_FPS,
                board_settle_s: float | None = None, crate_camera: str | None = None, open_crate_camera=None,
-               make_crate_reader=None) -> FastAPI:
+               make_crate_reader=None, landing_camera: str | None = None, open_landing_camera=None,
+               make_landing_reader=None) -> FastAPI:
     """The app; ``public_url``: the address the join links and QR codes use (`--public-url`, or the
     LAN address `companion serve` found; None: the address each request came to); ``camera`` and ``serial`` name the devices to run (None: none, "sim": simulated);
     ``names``: host names the service answers to besides its addresses and this machine's name;
@@ -58,9 +61,12 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     the table's SETTLE_S) is settled (`--board-fps`, `--board-settle-s`). ``crate_camera``: the
     camera over the crate games' crates (`--crate-camera`; None: none), opened by
     ``open_crate_camera(spec)`` and read by ``make_crate_reader(calibration)`` (None:
-    vision.crates.CrateReader); it settles as the board camera does."""
+    vision.crates.CrateReader); it settles as the board camera does. ``landing_camera``: the camera
+    that sees where thrown drinks land (`--landing-camera`; None: none), opened by
+    ``open_landing_camera(spec)`` and read by ``make_landing_reader(calibration, source)`` (None:
+    vision.landings.LandingReader, or a simulated camera's truth)."""
     looks = LookBook(store.path.parent)   # what the host's corrections taught the camera
-    tables = Tables(store, teacher=looks, automation=automation)
+    tables = Tables(store, teacher=looks, automation=automation, landing_camera_coming=bool(landing_camera))
     looks.settle(tables.moves_in_effect)
     access = Access(store)
     trust = Trust(access)
@@ -78,11 +84,16 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
         crate_device = CrateDevice(tables, crate_camera, open_camera=open_crate_camera, data_dir=store.path.parent,
                                    make_reader=make_crate_reader, follow_s=getattr(automation, "board_follow_s", None))
         tables.use_crate_camera(crate_device)
+    landing_device = None
+    if landing_camera:
+        landing_device = LandingDevice(tables, landing_camera, open_camera=open_landing_camera,
+                                       data_dir=store.path.parent, make_reader=make_landing_reader)
+        tables.use_landing_camera(landing_device)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         devices.start()
-        cameras = [d for d in (board_device, crate_device) if d is not None]
+        cameras = [d for d in (board_device, crate_device, landing_device) if d is not None]
         for device in cameras:
             device.start()
         try:
@@ -106,8 +117,10 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     app.router.route_class = StrictJSONRoute  # NaN and Infinity in a body: a 422, not a 500 later
     app.state.tables, app.state.public_url, app.state.devices = tables, public_url, devices
     app.state.estimates_work, app.state.access = estimates_work, access
-    ctx = Api(app.state, store, tables, access, trust, looks, devices, estimates_work, board_device, crate_device)
+    ctx = Api(app.state, store, tables, access, trust, looks, devices, estimates_work, board_device, crate_device,
+              landing_device)
     app.state.board_device, app.state.crate_device = board_device, crate_device
+    app.state.landing_device = landing_device
 
     # In the order /openapi.json lists them.
     add_table_routes(app, ctx)     # the table as a whole
@@ -117,6 +130,7 @@ def create_app(store: EventStore, public_url: str | None = None, camera: str | N
     add_device_routes(app, ctx)    # the camera and the sensor board
     add_board_routes(app, ctx)     # the board camera (TOKYO METRO)
     add_crate_routes(app, ctx)     # the crate camera (the crate games)
+    add_landing_routes(app, ctx)   # the landing camera (games scored by where drinks land)
     add_live_routes(app, ctx)      # the live view
     add_board_calibration_routes(app, ctx)  # the board camera's calibration and its page
     add_history_routes(app, ctx)   # the history across nights, its statistics and its page

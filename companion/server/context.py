@@ -16,6 +16,7 @@ from ..table.access import Access
 from ..table.board_device import BoardDevice
 from ..table.crate_device import CrateDevice
 from ..table.devices import Devices
+from ..table.landing_device import LandingDevice
 from ..table.errors import BrokenGame, Forbidden, IllegalMove, NoSuchGame
 from ..table.looks import LookBook
 from ..table.session import TableSession
@@ -55,6 +56,7 @@ class Api:
     estimates_work: BoundedWork
     board_device: BoardDevice | None = None   # the board camera (TOKYO METRO; None: none runs)
     crate_device: CrateDevice | None = None   # the crate camera (the crate games; None: none runs)
+    landing_device: LandingDevice | None = None   # the landing camera (games scored by landings; None: none)
 
     def act(self, fn, *args):
         try:

@@ -84,5 +84,13 @@ class Automated:
                     # People throw the drinks themselves; a table of computers throws at once.
                     humans = set(range(len(self.config["names"]))) - set(self.bots)
                     return self._sim_tower(list(spec.thrown), list(spec.inside)) if not humans else None
+                if self._camera_reads_chance():
+                    return None   # the landing camera sees where the drinks landed; the table confirms
                 return self.automation.chance_move([m for m, _ in spec.outcomes], seed)
         return None
+
+    def _camera_reads_chance(self) -> bool:
+        """Whether the chance due is where drinks landed, and a landing camera runs to see it
+        (a table of computers alone does not wait for it)."""
+        watch = getattr(self, "landing_watch", None)
+        return watch is not None and self.has_people and watch.reads_now()

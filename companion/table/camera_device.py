@@ -61,7 +61,7 @@ class CameraDevice:
         self.read_frames = 0
         self.repeated_frames = 0               # frames given again (a simulated still scene's copies)
         self.failed_frames = 0
-        self._readings: OrderedDict[bytes, Any] = OrderedDict()
+        self._readings: OrderedDict[tuple, Any] = OrderedDict()   # (frame digest, what was asked) -> reading
         self._latest: np.ndarray | None = None
         self._latest_at = float("-inf")       # when it was taken (monotonic)
         self._jpeg: bytes | None = None
@@ -85,6 +85,11 @@ class CameraDevice:
     def build_reader(self, frame: np.ndarray) -> None:
         """Make ``self.reader`` (or set ``self.uncalibrated``, saying what to do)."""
         raise NotImplementedError
+
+    def asked_now(self) -> Any:
+        """What the reader is asked to look for in the next frame (the landing camera: the drinks
+        the game waits for), or None: the reader reads whatever it sees (``reader.read(image)``)."""
+        return None
 
     def picture(self, image: np.ndarray, reading: Any) -> np.ndarray:
         """The picture for the dashboards (the frame as it is, by default)."""
@@ -231,13 +236,14 @@ class CameraDevice:
         """The reader's reading of ``image``; a frame the camera gives again bit for bit (the
         simulated camera shows a still scene as a few noisy copies in turn; a real camera's noise
         never repeats) has the reading it had: the same pixels read the same, for nothing."""
-        key = hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).digest()
+        asked = self.asked_now()
+        key = (hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).digest(), asked)
         known = self._readings.get(key)
         if known is not None:
             self._readings.move_to_end(key)
             self.repeated_frames += 1
             return known
-        reading = self.reader.read(image)
+        reading = self.reader.read(image) if asked is None else self.reader.read(image, asked)
         self.read_frames += 1
         self._readings[key] = reading
         while len(self._readings) > SAME_FRAMES:

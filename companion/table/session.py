@@ -16,7 +16,7 @@ import json
 import secrets
 import threading
 import time
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..rules.engine import CHANCE, ChanceDrop, IllegalMove, Move
 from ..rules.options import RULES_VERSION
@@ -25,6 +25,8 @@ from .board_watch import BoardWatch, reads_board
 from .corrections import taught_by
 from .crate_moves import reads_crates
 from .crate_watch import CrateWatch
+from .landing_moves import reads_landings
+from .landing_watch import LandingWatch
 from .errors import BeamsDisagree, BrokenGame, Forbidden, NotOffered  # noqa: F401 (the table's errors)
 from .hints import ESTIMATE_BUDGET, ESTIMATE_PLAYOUTS, Hints  # noqa: F401
 from .live import Live
@@ -70,10 +72,13 @@ class TableSession(Views, Observing, Automated, Hints, Live):
     # corrections of the camera teach it; None: they teach nothing.
     teacher = None
 
-    def __init__(self, store: EventStore, game_id: str, automation: Automation | None = None):
+    def __init__(self, store: EventStore, game_id: str, automation: Automation | None = None,
+                 landing_camera: Callable[[str], dict | None] | None = None):
         """Resume a stored game (unknown id: KeyError); BrokenGame when its log cannot be folded.
         Whatever is due without a person (computer seats, the simulated table's chance) is
-        played at once by ``automation`` (None: nothing is), as after any move (:meth:`advance`)."""
+        played at once by ``automation`` (None: nothing is), as after any move (:meth:`advance`).
+        ``landing_camera(game_id)``: the landing camera's state for this game (Tables.landing_status),
+        known before anything is played: while one runs, a simulated table leaves the landings to it."""
         info = store.game(game_id)
         self.store, self.id, self.name, self.config = store, game_id, info.game, info.config
         self.automation = automation
@@ -97,6 +102,9 @@ class TableSession(Views, Observing, Automated, Hints, Live):
                                                else None)
         # The crate camera's account of a game played on a grid of crates (GRAPE SODA, ...), else None.
         self.crate_watch: CrateWatch | None = CrateWatch(self) if reads_crates(self.game) else None
+        # The landing camera's account of a game that scores drinks by where they land, else None.
+        self.landing_watch: LandingWatch | None = (LandingWatch(self, landing_camera)
+                                                   if reads_landings(self.game) else None)
         # A person's move is committed before the computer players and the simulated table's
         # chance follow it, so a crash in between leaves a log that waits on nobody at the
         # table. Resuming does what was due: the same step as after a move, with the same seeds.
@@ -108,13 +116,15 @@ class TableSession(Views, Observing, Automated, Hints, Live):
     @classmethod
     def create(cls, store: EventStore, game: str, names: list[str], bots: list[int] = (),
                simulated: bool = True, seed: int | None = None,
-               options: Mapping[str, Any] | None = None, automation: Automation | None = None) -> "TableSession":
+               options: Mapping[str, Any] | None = None, automation: Automation | None = None,
+               landing_camera: Callable[[str], dict | None] | None = None) -> "TableSession":
         # "rules": the rules version the game is played under (rules/options.py RULES_VERSION).
         config = {"names": list(names), "bots": sorted(set(bots)), "simulated": simulated, "rules": RULES_VERSION,
                   "seed": secrets.randbits(32) if seed is None else seed,
                   "options": dict(options or {})}
         fold(game, config, [])  # raises (KeyError / IllegalMove) before anything is stored
-        return cls(store, store.create_game(game, config), automation)  # resuming it plays what is due
+        # resuming it plays what is due
+        return cls(store, store.create_game(game, config), automation, landing_camera)
 
     # --- reading ------------------------------------------------------------------------
 
@@ -251,7 +261,7 @@ class TableSession(Views, Observing, Automated, Hints, Live):
         if trial.ended or self.game.is_over(trial.state):
             self.store.set_status(self.id, "finished")
             keep_summary(self.store, self.id, trial)  # the history's line of it (table/summary.py)
-        for watch in (self.board_watch, self.crate_watch):
+        for watch in (self.board_watch, self.crate_watch, self.landing_watch):
             if watch is not None:
                 watch.game_moved(str(record.get("by", "")))
         self.notify()

@@ -45,11 +45,15 @@ def game_guide(name: str) -> dict:
 class Tables:
     """The sessions of this table (see the module)."""
 
-    def __init__(self, store: EventStore, teacher=None, automation: Automation | None = None):
+    def __init__(self, store: EventStore, teacher=None, automation: Automation | None = None,
+                 landing_camera_coming: bool = False):
         """``teacher``: the table's look book (table/looks.py), which every session tells what the
         host's corrections of the camera teach; ``automation``: the hands that play what no person
-        does (table/automation.py; None: nothing plays on its own)."""
+        does (table/automation.py; None: nothing plays on its own); ``landing_camera_coming``: a
+        landing camera will run (it is made after the table, which it reads for), so that the
+        games resumed now leave their landings to it as they will once it runs."""
         self.store, self.teacher, self.automation = store, teacher, automation
+        self._landing_camera_coming = landing_camera_coming
         self.sessions: dict[str, TableSession] = {}
         self.broken: dict[str, BrokenGame] = {}
         # The board camera (table/board_device.py; None: none runs) and its settle time (None:
@@ -57,6 +61,7 @@ class Tables:
         self.board_camera = None
         self.board_settle_s: float | None = None
         self.crate_camera = None   # the crate camera (table/crate_device.py; None: none runs)
+        self.landing_camera = None   # the landing camera (table/landing_device.py; None: none runs)
         for info in reversed(store.games(status="open")):
             try:
                 self._load(info.id)
@@ -70,10 +75,13 @@ class Tables:
         # The game the crate camera feeds: the newest open crate game, created or moved in.
         self.crate_active: str | None = next((gid for gid in reversed(self.sessions)
                                               if self.sessions[gid].crate_watch is not None), None)
+        # The game the landing camera feeds: the newest open game scored by landings, created or moved in.
+        self.landing_active: str | None = next((gid for gid in reversed(self.sessions)
+                                                if self.sessions[gid].landing_watch is not None), None)
 
     def _load(self, game_id: str) -> TableSession:
         try:
-            session = TableSession(self.store, game_id, self.automation)
+            session = TableSession(self.store, game_id, self.automation, self.landing_status)
         except BrokenGame as exc:
             self._set_aside(exc)
             raise
@@ -83,8 +91,9 @@ class Tables:
                seed: int | None = None, options: dict | None = None) -> TableSession:
         """A new game, held open and fed by the tower (KeyError: no such game; IllegalMove: its
         settings are refused)."""
-        session = TableSession.create(self.store, game, names, bots, simulated, seed, options, self.automation)
-        return self.feed(self.adopt(session))
+        session = TableSession.create(self.store, game, names, bots, simulated, seed, options, self.automation,
+                                      self.landing_status)
+        return self._landings_in(self.feed(self.adopt(session)))
 
     def adopt(self, session: TableSession) -> TableSession:
         """Hold ``session`` (resumed, or new) open."""
@@ -95,6 +104,8 @@ class Tables:
                 session.board_watch.settle_s = self.board_settle_s
         if session.crate_watch is not None:
             session.crate_watch.camera = self.crate_status
+        if session.landing_watch is not None:
+            session.landing_watch.camera = self.landing_status
         self.sessions[session.id] = session
         return session
 
@@ -145,6 +156,15 @@ class Tables:
             for other in (before, session.id):
                 if other in self.sessions:
                     self.sessions[other].crate_watch.touch()
+        return self._landings_in(session)
+
+    def _landings_in(self, session: TableSession) -> TableSession:
+        """A game scored by landings created or moved in: the landing camera reads for it."""
+        if session.landing_watch is not None and self.landing_active != session.id:
+            before, self.landing_active = self.landing_active, session.id
+            for other in (before, session.id):
+                if other in self.sessions:
+                    self.sessions[other].landing_watch.touch()
         return session
 
     # --- the board camera -----------------------------------------------------------------------
@@ -197,6 +217,41 @@ class Tables:
         if device is None:
             return None
         return {**device.status_for_view(), "feeding": self.crate_active == game_id and self.crates_in_play() is not None}
+
+    # --- the landing camera ---------------------------------------------------------------------
+
+    def use_landing_camera(self, device) -> None:
+        """The landing camera (table/landing_device.py), for the games scored by landings."""
+        self.landing_camera = device
+
+    def landings_in_play(self) -> TableSession | None:
+        """The game the landing camera reads for (None: it rests): the one created or moved in
+        last, unless it waits for no landing and another open game does (the newest such): a
+        landing is chance, which no player's move in that game would bring the camera back for."""
+        def open_(s):
+            return s is not None and not s.over and s.landing_watch is not None
+
+        active = self.sessions.get(self.landing_active) if self.landing_active else None
+        for session in [active, *reversed(list(self.sessions.values()))]:
+            if open_(session) and session.landing_watch.expected(session.state) is not None:
+                return session
+        return active if open_(active) else None
+
+    def landing_route(self, reading, at: float | None = None) -> str | None:
+        """Hand a landing camera's reading (landing.LandingReading) to the game it reads for."""
+        session = self.landings_in_play()
+        return session.landing_watch.feed(reading, at) if session is not None else None
+
+    def landing_status(self, game_id: str) -> dict | None:
+        """The landing camera as one game's view shows it (see Watch.to_json), or None."""
+        device = self.landing_camera
+        if device is None:
+            return ({"present": True, "simulated": False, "problem": None, "feeding": False}
+                    if self._landing_camera_coming else None)
+        reading = self.landings_in_play()   # (the camera rests while that game waits for no landing)
+        feeding = (reading is not None and reading.id == game_id
+                   and reading.landing_watch.expected(reading.state) is not None)
+        return {**device.status_for_view(), "feeding": feeding}
 
     # --- the observation path -------------------------------------------------------------------
 

@@ -48,6 +48,7 @@ class Views:
                 "rev": self.rev,   # news without a record (the board camera's): a live view shows it too
                 **({"board_camera": self.board_watch.to_json()} if self.board_watch is not None else {}),
                 **({"crate_camera": self.crate_watch.to_json()} if self.crate_watch is not None else {}),
+                **({"landing_camera": self.landing_watch.to_json()} if self.landing_watch is not None else {}),
             }
 
     @property

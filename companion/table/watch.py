@@ -302,7 +302,8 @@ class Watch:
             proposal = self._current(proposal_id)
             n = len(proposal.candidates)
             if n > 1 and candidate is None:
-                thing, last = ("the board" if self.BY == "board" else "the crates"), n - 1
+                thing = "the board" if self.BY == "board" else "the crates" if self.BY == "crates" else "the landings"
+                last = n - 1
                 raise BadAnswer(f"{thing} can be read as {n} different moves: say which (candidate 0 to {last})")
             index = 0 if candidate is None else candidate
             if not 0 <= index < n:
@@ -341,8 +342,9 @@ class Watch:
 
     def _current(self, proposal_id: str) -> Proposal:
         proposal = self.proposal
-        camera = "the board camera" if self.BY == "board" else "the crate camera"
-        thing = "the board" if self.BY == "board" else "the crates"
+        camera = ("the board camera" if self.BY == "board" else "the crate camera" if self.BY == "crates"
+                  else "the landing camera")
+        thing = "the board" if self.BY == "board" else "the crates" if self.BY == "crates" else "the landings"
         if proposal is None or proposal.id != proposal_id:
             raise IllegalMove(f"{camera} proposes nothing by that id now ({thing} or the game changed "
                               f"since); look at {camera}'s panel again")

@@ -12,14 +12,15 @@ from ..requests import MAX_GAME_KIND
 def add_device_routes(app: FastAPI, ctx: Api) -> None:
     @app.get("/api/devices", dependencies=KEYED, responses=NAMES_A_GAME, summary="The camera and the sensor board: state, firmware, beams",
              description="For any key of the table; `game` names the game whose key a phone or spectator holds. "
-                         "`board_camera`: the TOKYO METRO board's camera, `crate_camera`: the crates' (null: none "
-                         "runs).")
+                         "`board_camera`: the TOKYO METRO board's camera, `crate_camera`: the crates', "
+                         "`landing_camera`: the table's in front of the tower (null: none runs).")
     def get_devices(request: Request, game: str | None = Query(None, max_length=MAX_GAME_KIND)) -> dict:
         ctx.any_caller(request, game)
         board = ctx.board_device
-        crates = ctx.crate_device
+        crates, landings = ctx.crate_device, ctx.landing_device
         return {**ctx.devices.status(), "board_camera": board.status() if board is not None else None,
-                "crate_camera": crates.status() if crates is not None else None}
+                "crate_camera": crates.status() if crates is not None else None,
+                "landing_camera": landings.status() if landings is not None else None}
 
     @app.get("/api/camera.jpg", dependencies=KEYED, summary="The latest camera frame with the detections drawn on it",
              responses={**NAMES_A_GAME, 200: {"content": {"image/jpeg": {}}},

@@ -99,6 +99,13 @@ export const api = {
   cratesDismiss: (id, proposal) => request("POST", `/api/games/${g(id)}/crates/dismiss${as()}`, { proposal }),
   cratesAuto: (id, on) => request("POST", `/api/games/${g(id)}/crates/auto`, { on }),
   crateCameraUrl: (game, ts) => `/api/crate-camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
+  // The landing camera in front of the tower (js/landings.js).
+  landings: (id, opts) => request("GET", `/api/games/${g(id)}/landings${as()}`, undefined, opts),
+  landingsConfirm: (id, proposal, candidate = null) => request("POST", `/api/games/${g(id)}/landings/confirm${as()}`,
+    { proposal, candidate }),
+  landingsDismiss: (id, proposal) => request("POST", `/api/games/${g(id)}/landings/dismiss${as()}`, { proposal }),
+  landingsAuto: (id, on) => request("POST", `/api/games/${g(id)}/landings/auto`, { on }),
+  landingCameraUrl: (game, ts) => `/api/landing-camera.jpg?ts=${ts}${game ? `&game=${g(game)}${as("&")}` : ""}`,
 };
 
 // The live view: calls onView(view) on connect and after every change; reconnects with

@@ -21,6 +21,7 @@ import hiddenCards from "./hidden_cards.js";
 import genmaicha from "./genmaicha.js";
 import goldenRunner from "./golden_runner.js";
 import izakaya from "./izakaya.js";
+import landingSide from "./landing_side.js";
 import pocariBet from "./pocari_bet.js";
 import shoppingMall from "./shopping_mall.js";
 import tokyoMetro from "./tokyo_metro.js";
@@ -41,6 +42,9 @@ const RENDERERS = {
   shopping_mall: shoppingMall,
   tokyo_metro: tokyoMetro,
   yuzu,
+  // Drinks scored by where they land: the landing camera's panel beside the generic parts.
+  upside_down_tower: landingSide,
+  lemon_squash: landingSide,
   // One METRO engine plays three games; their views differ only in what the variant adds.
   osaka_metro: tokyoMetro,
   metro_drinks: tokyoMetro,
