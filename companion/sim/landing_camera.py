@@ -110,11 +110,9 @@ class SimLandingCamera(StillSceneCamera):
         return x, y, int(self.rng.uniform(0, 180))
 
     def _picture(self, hand: tuple[int, int, int] | None) -> np.ndarray:
-        # the renderer's frame before the sensor's noise (its own render() adds the noise at once;
-        # the still scene's noisy copies need the clean picture: StillSceneCamera)
-        r = self.renderer
-        img = r._optics(r._scene_picture(self.scene, self.loose))
-        img *= r._vignette() * np.float32(r.exposure(self.rng))
+        # the renderer's frame before the sensor's noise (the still scene's noisy copies need the
+        # clean picture: StillSceneCamera)
+        img = self.renderer.clean_picture(self.scene, self.rng, self.loose)
         if hand is not None:
             x, y, turn = hand
             size = max(20, self.look.image_size[0] // 9)

@@ -80,10 +80,15 @@ class LandingRenderer(CrateRenderer):
         """One frame (BGR uint8) of ``scene`` (landing mm), with ``loose`` things (table mm,
         ``crate_scene.Loose``: coins, cards) lying about."""
         rng = rng if rng is not None else np.random.default_rng(0)
-        img = self._scene_picture(scene, loose)
-        img = self._optics(img)
+        return self.sensor(self.clean_picture(scene, rng, loose), rng)
+
+    def clean_picture(self, scene: LandingScene, rng: np.random.Generator,
+                      loose: tuple[Loose, ...] = ()) -> np.ndarray:
+        """The frame before the sensor (float, linear light): what a still camera keeps to add
+        fresh noise to each time (``sim/still_camera.py``)."""
+        img = self._optics(self._scene_picture(scene, loose))
         img *= self._vignette() * np.float32(self.exposure(rng))
-        return self.sensor(img, rng)
+        return img
 
     def random_loose(self, scene: LandingScene, rng: np.random.Generator, count: int) -> tuple[Loose, ...]:
         """Up to ``count`` coins and cards on the table (table mm), clear of the scene's drinks
