@@ -9,12 +9,12 @@
 // The view carries `crate_camera` (table/watch.py's JSON, as the board camera's); its news comes as
 // a view with the same seq and a higher `rev`. One panel per page, made once and redrawn in place
 // when what it says changes (a redraw under a finger would swallow a tap).
-import { h, replace } from "./dom.js";
-import { t, onLangChange, drinkName } from "./i18n.js";
+import { h } from "./dom.js";
+import { t, drinkName } from "./i18n.js";
 import { api } from "./api.js";
+import { cameraPanel } from "./camera_panel.js";
 import { actionLabel, seatName } from "./values.js";
 
-const FRAME_MS = 1000;   // a picture a second is plenty
 const PROBLEMS = ["hands", "no_crates", "not_calibrated", "camera_error", "calibrate", "too_many"];
 
 let panel = null;
@@ -29,61 +29,14 @@ export function cratePanel(view) {
 }
 
 function makePanel(gameId) {
-  const title = h("h2", {});
-  const chip = h("span", { class: "bc-tags" });
-  const body = h("div", { class: "bc-body" });
-  const img = h("img", { class: "bc-frame", testid: "crates-image", width: 640, height: 360, hidden: true });
-  const picTitle = h("summary", {});
-  const picture = h("details", { class: "bc-picture", testid: "crates-picture" }, picTitle, img);
-  const el = h("section", { class: "panel board-cam crate-cam", testid: "crate-camera" },
-    h("div", { class: "bc-head" }, title, chip), body, picture);
-  const me = { el, gameId, view: null, cc: null, drawn: null };
-
-  me.fromView = (view, cc) => {
-    const seqChanged = !me.view || me.view.seq !== view.seq;
-    const older = me.cc && !seqChanged && typeof cc.rev === "number" && cc.rev < me.cc.rev;
-    me.view = view;
-    if (!older) me.cc = cc;
-    draw();
-  };
-  me.refresh = async () => {
-    try {
-      const cc = await api.crates(gameId, { quiet: true });
-      if (cc && typeof cc === "object") { me.cc = cc; draw(); }
-    } catch (_) { /* the connection badge says so; the view keeps the last state */ }
-  };
-
-  let loading = false;
-  img.addEventListener("load", () => { loading = false; img.hidden = false; });
-  img.addEventListener("error", () => { loading = false; img.hidden = true; });
-  setInterval(() => {
-    if (loading || !el.isConnected || picture.hidden || !picture.open || document.visibilityState !== "visible") return;
-    loading = true;
-    img.src = api.crateCameraUrl(gameId, Date.now());
-  }, FRAME_MS);
-
-  function draw(force = false) {
-    const { view, cc } = me;
-    if (!view || !cc) return;
-    const key = JSON.stringify([cc, view.seq, view.role, view.viewer]);
-    if (!force && key === me.drawn) return;
-    me.drawn = key;
-    const host = view.role === "host";
-    el.dataset.state = cc.state;
-    el.dataset.matches = String(cc.matches);
-    el.dataset.cause = String(cc.cause);
-    title.textContent = t("crates.title");
-    replace(chip, h("span", { class: `bc-state-chip bc-${cc.state}`, testid: "crates-state", dataset: { state: cc.state } },
-      t(`crates.state.${cc.state}`)),
-    cc.simulated ? h("span", { class: "tag", testid: "crates-simulated" }, t("dev.simulated")) : null);
-    picTitle.textContent = t("crates.picture");
-    img.alt = t("crates.pictureAlt");
-    picture.hidden = !host;
-    replace(body, problemPart(cc), proposalPart(me, view, cc, host), differencesPart(cc), unsurePart(cc),
-      host ? autoPart(me, cc) : null);
-  }
-  onLangChange(() => draw(true));
-  return me;
+  return cameraPanel(gameId, {
+    prefix: "crates", cls: "crate-cam", testid: "crate-camera",
+    news: () => api.crates(gameId, { quiet: true }),
+    pictureUrl: () => api.crateCameraUrl(gameId, Date.now()),
+    mark: (el, cc) => { el.dataset.matches = String(cc.matches); el.dataset.cause = String(cc.cause); },
+    body: (me, view, cc, host) => [problemPart(cc), proposalPart(me, view, cc, host), differencesPart(cc),
+      unsurePart(cc), host ? autoPart(me, cc) : null],
+  });
 }
 
 function problemPart(cc) {

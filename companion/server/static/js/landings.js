@@ -9,11 +9,11 @@
 // `any_seen`); its news comes as a view with the same seq and a higher `rev`. One panel per page,
 // made once and redrawn in place when what it says changes (a redraw under a finger would
 // swallow a tap). The outcomes of chance are the table's: only the host answers.
-import { h, replace } from "./dom.js";
-import { t, onLangChange, drinkName, num } from "./i18n.js";
+import { h } from "./dom.js";
+import { t, drinkName, num } from "./i18n.js";
 import { api } from "./api.js";
+import { cameraPanel } from "./camera_panel.js";
 
-const FRAME_MS = 1000;   // a picture a second is plenty
 const PROBLEMS = ["hands", "not_calibrated", "camera_error", "calibrate", "no_view", "tower_moved"];
 
 let panel = null;
@@ -28,60 +28,14 @@ export function landingPanel(view) {
 }
 
 function makePanel(gameId) {
-  const title = h("h2", {});
-  const chip = h("span", { class: "bc-tags" });
-  const body = h("div", { class: "bc-body" });
-  const img = h("img", { class: "bc-frame", testid: "landings-image", width: 640, height: 360, hidden: true });
-  const picTitle = h("summary", {});
-  const picture = h("details", { class: "bc-picture", testid: "landings-picture" }, picTitle, img);
-  const el = h("section", { class: "panel board-cam landing-cam", testid: "landing-camera" },
-    h("div", { class: "bc-head" }, title, chip), body, picture);
-  const me = { el, gameId, view: null, lc: null, drawn: null };
-
-  me.fromView = (view, lc) => {
-    const seqChanged = !me.view || me.view.seq !== view.seq;
-    const older = me.lc && !seqChanged && typeof lc.rev === "number" && lc.rev < me.lc.rev;
-    me.view = view;
-    if (!older) me.lc = lc;
-    draw();
-  };
-  me.refresh = async () => {
-    try {
-      const lc = await api.landings(gameId, { quiet: true });
-      if (lc && typeof lc === "object") { me.lc = lc; draw(); }
-    } catch (_) { /* the connection badge says so; the view keeps the last state */ }
-  };
-
-  let loading = false;
-  img.addEventListener("load", () => { loading = false; img.hidden = false; });
-  img.addEventListener("error", () => { loading = false; img.hidden = true; });
-  setInterval(() => {
-    if (loading || !el.isConnected || picture.hidden || !picture.open || document.visibilityState !== "visible") return;
-    loading = true;
-    img.src = api.landingCameraUrl(gameId, Date.now());
-  }, FRAME_MS);
-
-  function draw(force = false) {
-    const { view, lc } = me;
-    if (!view || !lc) return;
-    const key = JSON.stringify([lc, view.seq, view.role, view.viewer]);
-    if (!force && key === me.drawn) return;
-    me.drawn = key;
-    const host = view.role === "host";
-    el.dataset.state = lc.state;
-    el.dataset.waiting = lc.waiting ? lc.waiting.kind : "none";
-    title.textContent = t("landings.title");
-    replace(chip, h("span", { class: `bc-state-chip bc-${lc.state}`, testid: "landings-state", dataset: { state: lc.state } },
-      t(`landings.state.${lc.state}`)),
-    lc.simulated ? h("span", { class: "tag", testid: "landings-simulated" }, t("dev.simulated")) : null);
-    picTitle.textContent = t("landings.picture");
-    img.alt = t("landings.pictureAlt");
-    picture.hidden = !host;
-    replace(body, problemPart(lc), waitingPart(view, lc), readPart(view, lc), proposalPart(me, view, lc, host),
-      host ? autoPart(me, lc) : null);
-  }
-  onLangChange(() => draw(true));
-  return me;
+  return cameraPanel(gameId, {
+    prefix: "landings", cls: "landing-cam", testid: "landing-camera",
+    news: () => api.landings(gameId, { quiet: true }),
+    pictureUrl: () => api.landingCameraUrl(gameId, Date.now()),
+    mark: (el, lc) => { el.dataset.waiting = lc.waiting ? lc.waiting.kind : "none"; },
+    body: (me, view, lc, host) => [problemPart(lc), waitingPart(view, lc), readPart(view, lc),
+      proposalPart(me, view, lc, host), host ? autoPart(me, lc) : null],
+  });
 }
 
 function problemPart(lc) {
