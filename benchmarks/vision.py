@@ -132,6 +132,9 @@ def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str,
     got = {"rules": identify_analysis(an, profile, keep)}
     if "learned" in scorers:
         got["learned"] = doubt_repeats(rescore(copy.deepcopy(kept["pieces"]), an, profile))
+    if "pixels" in scorers:
+        from companion.vision.pixel_scorer import rescore as by_pixels
+        got["pixels"] = doubt_repeats(by_pixels(copy.deepcopy(kept["pieces"]), an, profile))
     return {s: got[s] for s in scorers}
 
 
@@ -255,8 +258,8 @@ def main(argv=None) -> int:
                     help="only this difficulty (repeatable)")
     ap.add_argument("-v", "--verbose", action="store_true", help="list every miss on stderr (dev family only)")
     ap.add_argument("--scorer", default="default",
-                    help="how pieces are named: rules, learned, or both side by side on the same pieces "
-                         "(rules,learned); default: identify's default")
+                    help="how pieces are named: rules, learned, pixels, or several side by side on the same "
+                         "pieces (rules,learned,pixels); default: identify's default")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     logging.basicConfig(level=logging.ERROR)

@@ -112,11 +112,12 @@ def harsh_sample(renderer, rng: np.random.Generator):
     return renderer.render(scene, light, rng=rng, jpeg_quality=quality, motion_blur=blur)
 
 
-def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int = 0) -> dict:
+def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int = 0, crops: bool = False) -> dict:
     """One rendered table: its profile and, per photo, the pieces as the pipeline left them
     before naming them again (features, sharpness, the rules' reading), the rules' final
-    readings and each piece's drink. Cached under build/learn_drinks/."""
-    path = CACHE / f"{family}-{seed}-{photos}-{harsh}.pickle"
+    readings and each piece's drink; with ``crops`` also each piece's raw crop
+    (``drink_crops.raw_crops``, float16: the pixel scorer's data). Cached under build/learn_drinks/."""
+    path = cache_path(seed, family, photos, harsh, crops)
     if path.exists() and not fresh:
         return pickle.loads(path.read_bytes())
     from companion.sim.looks import Look
@@ -150,17 +151,24 @@ def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int =
 
             def keep(readings, an, _profile):
                 kept["sharpness"] = float(an.sharpness)
-                kept["pieces"] = copy.deepcopy(readings)
+                if crops:
+                    from companion.vision.drink_crops import raw_crops
+                    kept["crops"] = raw_crops(readings, an, profile).astype(np.float16)
+                kept["pieces"] = [{k2: v for k2, v in d.items() if k2 != "_piece"} for d in copy.deepcopy(readings)]
 
             try:
                 an = analyse(img, profile)
                 final = identify_analysis(an, profile, keep)
             except FrameError:
                 final, kept = [], {"sharpness": 1.0, "pieces": []}
+                if crops:
+                    from companion.vision.drink_crops import RAW, H, W
+                    kept["crops"] = np.zeros((0, H, W, RAW), np.float16)
             truth = [{k2: v for k2, v in t.items() if k2 != "mask"} for t in truth]
             out["photos"].append({"difficulty": difficulty, "sharpness": kept["sharpness"],
                                   "pieces": kept["pieces"], "rules": final, "drinks": len(truth),
-                                  "truth": assign(final, truth)})
+                                  "truth": assign(final, truth),
+                                  **({"crops": kept["crops"]} if crops else {})})
     profile._cache = {}
     out["profile"] = profile
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -170,20 +178,25 @@ def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int =
     return out
 
 
+def cache_path(seed: int, family: str, photos: int, harsh: int, crops: bool = False) -> Path:
+    return CACHE / f"{family}-{seed}-{photos}-{harsh}{'-px' if crops else ''}.pickle"
+
+
 def _table_job(job) -> tuple[int, float]:
-    seed, family, photos, fresh, harsh = job
+    seed, family, photos, fresh, harsh, crops = job
     cv2.setNumThreads(1)
     t0 = time.perf_counter()
-    table(seed, family, photos, fresh, harsh)
+    table(seed, family, photos, fresh, harsh, crops)
     return seed, time.perf_counter() - t0
 
 
-def tables(seeds, family: str, photos: int, fresh: bool = False, harsh: int = 0, jobs: int = 1) -> list[dict]:
+def tables(seeds, family: str, photos: int, fresh: bool = False, harsh: int = 0, jobs: int = 1,
+           crops: bool = False) -> list[dict]:
     """The tables of ``seeds``, rendered (``jobs`` processes at a time: each table is seeded on
     its own, so the files are the same whatever the order) or read from build/learn_drinks/."""
-    todo = [s for s in seeds if fresh or not (CACHE / f"{family}-{s}-{photos}-{harsh}.pickle").exists()]
+    todo = [s for s in seeds if fresh or not cache_path(s, family, photos, harsh, crops).exists()]
     if todo:
-        work = [(s, family, photos, fresh, harsh) for s in todo]
+        work = [(s, family, photos, fresh, harsh, crops) for s in todo]
         if jobs > 1 and len(todo) > 1:
             import multiprocessing
             with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -193,7 +206,7 @@ def tables(seeds, family: str, photos: int, fresh: bool = False, harsh: int = 0,
             for i, job in enumerate(work):
                 seed, took = _table_job(job)
                 print(f"  {family} table {seed} ({i + 1}/{len(todo)}): {took:.1f} s", flush=True)
-    got = [table(s, family, photos, False, harsh) for s in seeds]
+    got = [table(s, family, photos, False, harsh, crops) for s in seeds]
     refused = [t["seed"] for t in got if t.get("refused")]
     if refused:
         print(f"  {family} tables left out, their calibration photos refused: {refused}", flush=True)
@@ -201,10 +214,10 @@ def tables(seeds, family: str, photos: int, fresh: bool = False, harsh: int = 0,
 
 
 def family_tables(plan, photos: int, fresh: bool = False, harsh: int = 0, jobs: int = 1,
-                  limit: int | None = None) -> list[dict]:
+                  limit: int | None = None, crops: bool = False) -> list[dict]:
     """The tables of a plan of (family, seeds), the first ``limit`` of each family's seeds."""
     return [t for family, seeds in plan
-            for t in tables(seeds[:limit] if limit else seeds, family, photos, fresh, harsh, jobs)]
+            for t in tables(seeds[:limit] if limit else seeds, family, photos, fresh, harsh, jobs, crops)]
 
 
 JITTER = {"brightness": 0.08, "channel": 0.04, "size": 0.03, "neck": 0.03, "shoulder": 0.03, "flat": 0.15,

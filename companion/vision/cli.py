@@ -85,9 +85,10 @@ def register(subparsers) -> None:
     ident.add_argument("--json", action="store_true", help="print JSON on stdout")
     # the default is identify's (drinks.DEFAULT_SCORER), looked up when used: the vision
     # modules are imported only by the commands that read photos
-    ident.add_argument("--scorer", choices=["rules", "learned"], default=None,
-                       help="how a piece is named: the hand-set rules (classify.py) or the learned scorer "
-                            "(vision/learned.py); default: identify's (drinks.DEFAULT_SCORER)")
+    ident.add_argument("--scorer", choices=["rules", "learned", "pixels"], default=None,
+                       help="how a piece is named: the hand-set rules (classify.py), the learned scorer "
+                            "(vision/learned.py) or the network over the piece's pixels (vision/pixel_scorer.py); "
+                            "default: identify's (drinks.DEFAULT_SCORER)")
     ident.set_defaults(func=_identify)
 
 

@@ -155,13 +155,17 @@ def identify_analysis(an: Analysis, profile: Profile, scorer=None) -> list[dict]
         if d["unsure"] and "_r" in d and (d["_r"].shade_like or is_shade(d["_r"], an, min_area)):
             continue
         cx, cy = d.pop("cx"), d.pop("cy")
-        d.pop("_r", None)
+        piece = d.pop("_r", None)
+        if piece is not None:
+            d["_piece"] = piece        # its pixels, for a scorer that reads them (pixel_scorer.py)
         d.pop("_outline_bad", None)
         out.append({"color": d["color"], "shape": d["shape"],
                     "x": round((cx + 0.5) * scale - 0.5, 1), "y": round((cy + 0.5) * scale - 0.5, 1),
                     **{k: v for k, v in d.items() if k not in ("color", "shape")}})
     if scorer is not None:
         scorer(out, an, profile)
+    for d in out:
+        d.pop("_piece", None)
     return doubt_repeats(out)
 
 
@@ -234,25 +238,30 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
     return Region(both, x0, y0)
 
 
-SCORERS = ("rules", "learned")
+SCORERS = ("rules", "learned", "pixels")
 DEFAULT_SCORER = "rules"
 
 
 def scorer_hook(scorer: str):
     """The hook of ``identify_analysis`` that names the pieces by ``scorer`` (one of SCORERS):
-    None for the rules, ``learned.rescore`` for the learned scorer."""
+    None for the rules, ``learned.rescore`` for the learned scorer, ``pixel_scorer.rescore``
+    for the network over the pieces' pixels."""
     if scorer not in SCORERS:
         raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, not {scorer!r}")
     if scorer == "learned":
         from .learned import rescore
+        return rescore
+    if scorer == "pixels":
+        from .pixel_scorer import rescore
         return rescore
     return None
 
 
 def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: str = DEFAULT_SCORER) -> list[dict]:
     """The drinks in one frame: color, shape, x, y (centroid, frame pixels), confidence, unsure.
-    ``scorer``: "rules" (classify.py) or "learned" (vision/learned.py: a model trained on
-    rendered tables names each piece); DEFAULT_SCORER when not given."""
+    ``scorer``: "rules" (classify.py), "learned" (vision/learned.py: a model trained on
+    rendered tables names each piece from its measured features) or "pixels"
+    (vision/pixel_scorer.py: from its pixels); DEFAULT_SCORER when not given."""
     hook = scorer_hook(scorer)
     an = analyse(image, profile)
     found = identify_analysis(an, profile, hook)

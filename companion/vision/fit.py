@@ -236,7 +236,8 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
             for placed, margin in fitted:
                 cv2.fillPoly(claimed, [win.polygon(placed)], 1)
                 added.append(_reading(found[k], colour, placed.outline.shape, placed.cx, placed.cy,
-                                      round(min(0.99, 1.0 - 0.5 * math.exp(-margin / 2)), 3), "outline fitted"))
+                                      round(min(0.99, 1.0 - 0.5 * math.exp(-margin / 2)), 3), "outline fitted",
+                                      piece=_polygon_piece(win.polygon(placed), H, W)))
             # unsure fragments of this colour that the outlines cover were parts of these drinks
             for j, other in enumerate(found):
                 if j != k and j not in dropped and other["color"] == colour and other["unsure"]:
@@ -269,11 +270,27 @@ def _best_score(window: Window, colour: str, table: dict) -> float:
 
 
 def _reading(d: dict, colour: str, shape: str, cx: float, cy: float, confidence: float, why: str,
-             unsure: bool = False) -> dict:
+             unsure: bool = False, piece: Region | None = None) -> dict:
     # (_fitted: its features are those of the piece it replaced, not of the outline: a naming
-    # from features, as vision/learned.py's, leaves such a reading as the outline named it)
-    return {"color": colour, "shape": shape, "cx": cx, "cy": cy, "confidence": confidence, "unsure": unsure,
-            "_why": why, "_f": {**d["_f"], "cx": cx, "cy": cy}, "_fitted": True}
+    # from features, as vision/learned.py's, leaves such a reading as the outline named it;
+    # _piece: the placed outline's pixels, for a naming from pixels, pixel_scorer.py)
+    out = {"color": colour, "shape": shape, "cx": cx, "cy": cy, "confidence": confidence, "unsure": unsure,
+           "_why": why, "_f": {**d["_f"], "cx": cx, "cy": cy}, "_fitted": True}
+    if piece is not None:
+        out["_piece"] = piece
+    return out
+
+
+def _polygon_piece(polygon: np.ndarray, height: int, width: int) -> Region | None:
+    """A placed outline's polygon (frame pixels) as a Region of its own box (None: off the frame)."""
+    pts = np.asarray(polygon).reshape(-1, 2)
+    x0, y0 = max(int(np.floor(pts[:, 0].min())), 0), max(int(np.floor(pts[:, 1].min())), 0)
+    x1, y1 = min(int(np.ceil(pts[:, 0].max())) + 1, width), min(int(np.ceil(pts[:, 1].max())) + 1, height)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(pts - (x0, y0)).astype(np.int32)], 255)
+    return Region(mask, x0, y0)
 
 
 def _judge(an, profile, colour: str):

@@ -203,13 +203,18 @@ def rescore(readings: list[dict], an, profile: Profile, model: Scorer | None = N
     for d in readings:
         if "_f" not in d:
             continue
-        got = name(d["_f"], profile, an.sharpness, model, d)
-        d.update(color=got["color"], shape=got["shape"], confidence=got["confidence"], unsure=got["unsure"],
-                 _why=got["why"])
-        # the distances of the drink now named (doubt_repeats weighs equally sure readings by them)
-        _, _, dev_c, dev_s = deviations(d["_f"], profile)
-        ci = [c.value for c in COLOURS].index(got["color"])
-        si = [s.value for s in SHAPES].index(got["shape"])
-        d["_f"] = {**d["_f"], "_dc": round(float((dev_c[:, ci, si] ** 2).sum(axis=-1).min()), 1),
-                   "_ds": round(float((dev_s[:, ci, si] ** 2).sum(axis=-1).min()), 1)}
+        renamed(d, name(d["_f"], profile, an.sharpness, model, d), profile)
     return readings
+
+
+def renamed(d: dict, got: dict, profile: Profile) -> None:
+    """A reading named again (in place) by a scorer's ``got`` (color, shape, confidence,
+    unsure, why), with the distances of the drink now named (doubt_repeats weighs equally
+    sure readings by them)."""
+    d.update(color=got["color"], shape=got["shape"], confidence=got["confidence"], unsure=got["unsure"],
+             _why=got["why"])
+    _, _, dev_c, dev_s = deviations(d["_f"], profile)
+    ci = [c.value for c in COLOURS].index(got["color"])
+    si = [s.value for s in SHAPES].index(got["shape"])
+    d["_f"] = {**d["_f"], "_dc": round(float((dev_c[:, ci, si] ** 2).sum(axis=-1).min()), 1),
+               "_ds": round(float((dev_s[:, ci, si] ** 2).sum(axis=-1).min()), 1)}

@@ -1,0 +1,210 @@
+"""Naming a piece from its pixels (issue 26): a small convolutional network over the piece's
+crop (``drink_crops.py``: relit against the calibrated empty tray, turned along its axis,
+scaled by the set's own drinks, colours relative to the tray and to the set's six plastics,
+the piece's mask as a channel) scores the 36 drinks and "no single drink";
+``identify(..., scorer="pixels")``.
+
+Beside the pixels the network gets a few numbers of the piece (``drink_crops.side_inputs``:
+the frame's blur, its area against the set's smallest drink, whether the second look placed
+an outline for it) and, in the model's ``features`` variant, the learned feature scorer's
+log-probabilities of the 37 names (``learned.py``: the 39 measured features per candidate
+and the rules' own reading); ``tools/learn_drink_pixels.py`` trains both and keeps the one
+that measured better on held-out tables of the training family (never on the evaluation
+family). A softmax at the temperature fitted on tables the training never saw gives the
+confidence; a reading is sure from the model's bar ``sure`` up (chosen on those tables so
+that the sure readings there were right at least 99.8 % of the time, never below 0.9).
+
+Layers (PyTorch's weights' layout, run with numpy: ``board_net``'s convolution and pooling):
+three 3x3 convolutions with ReLU, 2x2 max pooling after the first two (28x56 -> 26x54 ->
+13x27 -> 11x25 -> 5x12 -> 3x10), the map kept whole (where along the axis a neck or a
+shoulder lies is what tells the shapes apart), the side numbers standardised beside it, a
+hidden layer and 37 scores.
+
+>>> import numpy as np
+>>> net = PixelNet.random(side=3, seed=0)
+>>> net.logits(np.zeros((2, 28, 56, 11), np.float32), np.zeros((2, 3), np.float32)).shape
+(2, 37)
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ..drinks import COLOURS, SHAPES
+from .board_net import _pool
+from .drink_crops import CHANNELS, H, W, channels, raw_crops, references, side_inputs
+
+NET_PATH = Path(__file__).with_name("models") / "drink_pixels.npz"
+CONV = (12, 24, 32)            # the convolutions' widths
+HIDDEN = 64
+N_DRINKS = len(COLOURS) * len(SHAPES)
+N_SIDE = 3                     # drink_crops.side_inputs
+LOGP_FLOOR = -12.0             # the feature scorer's log-probabilities below this say no more
+KEYS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "f1w", "f1b", "f2w", "f2b", "mean", "std")
+
+
+def flat_size() -> int:
+    h, w = ((H - 2) // 2 - 2) // 2 - 2, ((W - 2) // 2 - 2) // 2 - 2
+    return CONV[2] * h * w
+
+
+def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A 3x3 convolution without padding, then ReLU: x (n, h, w, c) -> (n, h-2, w-2, out);
+    ``w``: (out, 3 * 3 * c), the window's rows, columns, channels in that order (``_windowed``).
+    The nine shifted views side by side, then one matrix product: board_net's windows of
+    ``sliding_window_view`` are gathered channel-major, a strided copy that cost three times
+    the product on these few crops."""
+    n, h, wd, c = x.shape
+    cols = np.concatenate([x[:, i:i + h - 2, j:j + wd - 2] for i in range(3) for j in range(3)], axis=-1)
+    out = cols.reshape(-1, 9 * c) @ w.T
+    out += b
+    np.maximum(out, 0, out=out)
+    return out.reshape(n, h - 2, wd - 2, len(w))
+
+
+def _windowed(w: np.ndarray) -> np.ndarray:
+    """PyTorch's (out, in, 3, 3) weights as (out, 3 * 3 * in) for ``_conv``."""
+    return np.ascontiguousarray(w.transpose(0, 2, 3, 1).reshape(len(w), -1))
+
+
+class PixelNet:
+    """The exported network and the standardisation of its side numbers."""
+
+    def __init__(self, weights: dict[str, np.ndarray]):
+        self.w = {k: np.asarray(v, np.float32) for k, v in weights.items()}
+        for key in KEYS:
+            if key not in self.w:
+                raise ValueError(f"the drink pixel network lacks {key}: run tools/learn_drink_pixels.py")
+        self._convs = [(_windowed(self.w[f"c{k}w"]), self.w[f"c{k}b"]) for k in (1, 2, 3)]
+        self._f1 = np.ascontiguousarray(self.w["f1w"].T)
+        self._f2 = np.ascontiguousarray(self.w["f2w"].T)
+
+    @classmethod
+    def random(cls, side: int = N_SIDE, seed: int = 0) -> "PixelNet":
+        """A network of the right shapes with random weights (for tests of the plumbing)."""
+        rng = np.random.default_rng(seed)
+        c1, c2, c3 = CONV
+        shapes = {"c1w": (c1, CHANNELS, 3, 3), "c1b": (c1,), "c2w": (c2, c1, 3, 3), "c2b": (c2,),
+                  "c3w": (c3, c2, 3, 3), "c3b": (c3,), "f1w": (HIDDEN, flat_size() + side), "f1b": (HIDDEN,),
+                  "f2w": (N_DRINKS + 1, HIDDEN), "f2b": (N_DRINKS + 1,)}
+        w = {k: rng.normal(0, 0.1, s) for k, s in shapes.items()}
+        return cls({**w, "mean": np.zeros(side), "std": np.ones(side)})
+
+    def logits(self, x: np.ndarray, side: np.ndarray) -> np.ndarray:
+        """Scores (n, 37) for crops' channels (n, H, W, CHANNELS) and side numbers (n, S)."""
+        w = self.w
+        if not len(x):
+            return np.zeros((0, len(w["f2b"])), np.float32)
+        (k1, b1), (k2, b2), (k3, b3) = self._convs
+        h = _pool(_conv(x.astype(np.float32, copy=False), k1, b1))
+        h = _pool(_conv(h, k2, b2))
+        h = _conv(h, k3, b3)
+        flat = h.transpose(0, 3, 1, 2).reshape(len(h), -1)          # PyTorch's (c, h, w) order
+        z = (np.asarray(side, np.float32) - w["mean"]) / w["std"]
+        hidden = np.maximum(np.concatenate([flat, z], axis=1) @ self._f1 + w["f1b"], 0)
+        return hidden @ self._f2 + w["f2b"]
+
+
+class PixelModel:
+    """The network and its settings: temperature, the bar of a sure reading, and whether the
+    feature scorer's log-probabilities are among its side numbers."""
+
+    def __init__(self, net: PixelNet, settings: dict | None = None):
+        settings = settings or {}
+        self.net = net
+        self.temperature = float(settings.get("temperature", 1.0))
+        self.sure = float(settings.get("sure", 0.99))
+        self.features = bool(settings.get("features", False))
+        self.settings = settings
+        if len(net.w["mean"]) != N_SIDE + (N_DRINKS + 1 if self.features else 0):
+            raise ValueError("the drink pixel network was trained on other inputs: run tools/learn_drink_pixels.py")
+
+    def side(self, readings: list[dict], sharpness: float, profile) -> np.ndarray:
+        """The side numbers of readings (with the feature scorer's view when the model takes it)."""
+        side = side_inputs(readings, sharpness, profile)
+        if not self.features:
+            return side
+        return np.concatenate([side, feature_logp(readings, sharpness, profile)], axis=1)
+
+    def probabilities(self, x: np.ndarray, side: np.ndarray) -> np.ndarray:
+        out = [self.net.logits(x[s:s + 128], side[s:s + 128]) for s in range(0, len(x), 128)]
+        z = (np.concatenate(out) if out else np.zeros((0, N_DRINKS + 1), np.float32)).astype(np.float64)
+        z = z / self.temperature
+        if not len(z):
+            return z
+        z = np.exp(z - z.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
+
+
+def feature_logp(readings: list[dict], sharpness: float, profile) -> np.ndarray:
+    """The learned feature scorer's log-probabilities of the 37 names, per reading (its inputs
+    carry the rules' reading, as the reading holds it)."""
+    from .learned import inputs, scorer
+    model = scorer()
+    if not readings:
+        return np.zeros((0, N_DRINKS + 1), np.float32)
+    x = np.stack([inputs(d["_f"], profile, sharpness, d) for d in readings])
+    z = model.logits(x) / model.temperature
+    z = z - z.max(axis=1, keepdims=True)
+    logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return np.maximum(logp, LOGP_FLOOR).astype(np.float32)
+
+
+def load(path: str | Path) -> PixelModel:
+    with np.load(path) as data:
+        weights = {k: data[k] for k in data.files if k != "settings"}
+        settings = json.loads(str(data["settings"])) if "settings" in data.files else {}
+    return PixelModel(PixelNet(weights), settings)
+
+
+@cache
+def pixel_model(path: str = str(NET_PATH)) -> PixelModel:
+    if not Path(path).exists():
+        raise FileNotFoundError(f"{path}: no drink pixel model; run tools/learn_drink_pixels.py (make model)")
+    return load(path)
+
+
+def save(path: Path, weights: dict[str, np.ndarray], settings: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(path, settings=np.array(json.dumps(settings, sort_keys=True)),
+                        **{k: np.asarray(v, np.float32) for k, v in weights.items()})
+
+
+def probabilities(readings: list[dict], an, profile, model: PixelModel | None = None,
+                  raw: np.ndarray | None = None) -> np.ndarray:
+    """(n, 37) for readings with ``_f`` (and ``_piece``); ``raw``: their raw crops when already
+    cut (the training tool's cache)."""
+    model = model or pixel_model()
+    if raw is None:
+        raw = raw_crops(readings, an, profile)
+    x = channels(np.asarray(raw, np.float32), references(profile))
+    return model.probabilities(x, model.side(readings, an.sharpness, profile))
+
+
+def rescore(readings: list[dict], an, profile, model: PixelModel | None = None,
+            raw: np.ndarray | None = None) -> list[dict]:
+    """Name the finished readings of a frame again from their pixels, in place (the hook of
+    ``drinks.identify_analysis``); ``raw``: crops of the readings that have ``_f``, in order."""
+    from .learned import renamed
+    model = model or pixel_model()
+    todo = [d for d in readings if "_f" in d]
+    if not todo:
+        return readings
+    p = probabilities(todo, an, profile, model, raw)
+    for d, row in zip(todo, p):
+        order = np.argsort(-row[:N_DRINKS], kind="stable")
+        best = int(order[0])
+        ci, si = divmod(best, len(SHAPES))
+        conf = float(row[best])
+        why = ""
+        if conf < model.sure:
+            c2, s2 = divmod(int(order[1]), len(SHAPES))
+            why = f"or {COLOURS[c2].value}-{SHAPES[s2].value}?"
+            if row[N_DRINKS] > 0.1:
+                why += f"; no single drink? ({row[N_DRINKS]:.2f})"
+        renamed(d, {"color": COLOURS[ci].value, "shape": SHAPES[si].value, "confidence": round(conf, 3),
+                    "unsure": conf < model.sure, "why": why}, profile)
+    return readings

@@ -1,0 +1,378 @@
+"""Train the pixel scorer (companion/vision/pixel_scorer.py) on rendered tables, and measure it.
+
+    .venv/bin/python tools/learn_drink_pixels.py --data [--jobs 2]      (render and cache the tables)
+    /work/train-venv/bin/python tools/learn_drink_pixels.py --variant both   (train, choose, write, report)
+    /work/train-venv/bin/python tools/learn_drink_pixels.py --measure        (report the committed model)
+
+Data: tools/learn_drinks.py's tables (each table calibrated from its own rendered photos, as
+``calibrate drinks`` does; its photos at the benchmark's four difficulties and harsher ones read
+by the real pipeline, each piece matched to the drink it lies on), with each piece's raw crop
+(``drink_crops.raw_crops``) kept beside its features; cached under build/learn_drinks/
+(``*-px.pickle``). PyTorch (a training tool only, /work/train-venv) trains the network of
+``pixel_scorer`` on them: every batch augmented (turned a little, scaled, moved, mirrored
+across the axis, relit, some blurred), AdamW with a one-cycle rate, a fixed seed; the numpy
+network is checked against PyTorch's scores. The temperature and the bar of a sure reading
+come from the temperature tables (as tools/learn_drinks.py: the lowest bar from 0.9 up where the
+sure readings there were right SURE_RIGHT of the time). ``--variant both`` trains the network
+with the feature scorer's view among its side numbers and without, and keeps the one with more
+correct readings (a wrong one counted ten times) on the held-out training-family tables.
+"""
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import copy  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+from types import SimpleNamespace  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import learn_drinks as base  # noqa: E402
+
+# (family, seeds). Training tables: of the training family (its looks vary far more than
+# dev's) and of the development family; those from 1_310_000 are this tool's own: the feature
+# scorer never trained on them, so its view of their pieces is as unsure as on any new table,
+# which the "features" variant must learn. The temperature and bar, and the measuring, are on
+# the feature scorer's held-out tables (tools/learn_drinks.py's TEMPER and HELD_OUT), never on
+# the evaluation family. The data step renders the held-out tables first, then the training
+# tables in RENDER_ORDER (dev and training family by turns); a training run takes those rendered
+# so far (the rendering is the limit: 50-140 s a table on the shared machine), and the model
+# file lists them.
+TRAIN = (("train", range(1_000_000, 1_000_018)), ("dev", range(100_000, 100_008)),
+         ("train", range(1_310_000, 1_310_016)))
+# the first of the feature scorer's temperature tables (the shared machine rendered 1-3 tables
+# a minute this session) and its held-out training-family tables
+TEMPER = (("train", base.TEMPER[0][1][:4]), ("dev", base.TEMPER[1][1][:2]))
+HELD_OUT = (("train", base.HELD_OUT["train"]),)
+
+
+def render_order() -> list[tuple[str, int]]:
+    """The training tables by turns: four of each plan at a time."""
+    queues = [[(fam, s) for s in seeds] for fam, seeds in TRAIN]
+    out = []
+    while any(queues):
+        for q in queues:
+            out.extend(q[:4])
+            del q[:4]
+    return out
+
+
+SEED = 2026
+EPOCHS = 24
+BATCH = 128
+SURE_RIGHT = base.SURE_RIGHT          # the share right the sure bar must give on the temperature tables
+
+
+def data(plan, photos: int, harsh: int, jobs: int = 1, limit: int | None = None,
+         rendered_only: bool = False) -> list[dict]:
+    """The tables of a plan of (family, seeds), with their crops; ``rendered_only``: only those
+    already in the cache (a training run while the data step goes on)."""
+    if rendered_only:
+        plan = [(fam, [s for s in (seeds[:limit] if limit else seeds)
+                       if base.cache_path(s, fam, photos, harsh, True).exists()]) for fam, seeds in plan]
+        return [t for fam, seeds in plan for t in base.tables(seeds, fam, photos, False, harsh, jobs, crops=True)]
+    return base.family_tables(plan, photos, False, harsh, jobs, limit, crops=True)
+
+
+# --- examples -----------------------------------------------------------------------------------
+
+def examples(tabs: list[dict], features: bool) -> dict:
+    """Every piece of the tables: its raw crop (float16), its table's references, its side
+    numbers (the feature scorer's view too, with ``features``) and its name's index (36: no
+    single drink)."""
+    from companion.drinks import COLOURS, SHAPES
+    from companion.vision.drink_crops import references, side_inputs
+    from companion.vision.pixel_scorer import N_DRINKS, feature_logp
+    index = {f"{c.value}-{s.value}": i * len(SHAPES) + j for i, c in enumerate(COLOURS) for j, s in enumerate(SHAPES)}
+    raw, refs, side, ys = [], [], [], []
+    for tab in tabs:
+        ref = references(tab["profile"])
+        for ph in tab["photos"]:
+            pieces = ph["pieces"]
+            if not pieces:
+                continue
+            assert len(ph["crops"]) == len(pieces)
+            raw.append(ph["crops"])
+            refs.append(np.repeat(ref[None], len(pieces), axis=0))
+            sd = side_inputs(pieces, ph["sharpness"], tab["profile"])
+            if features:
+                sd = np.concatenate([sd, feature_logp(pieces, ph["sharpness"], tab["profile"])], axis=1)
+            side.append(sd)
+            ys.extend(N_DRINKS if t is None else index[t] for t in ph["truth"])
+    return {"raw": np.concatenate(raw), "refs": np.concatenate(refs), "side": np.concatenate(side),
+            "y": np.array(ys, np.int64)}
+
+
+# --- the network in PyTorch (the same layers as pixel_scorer.PixelNet) ----------------------------
+
+def torch_net(n_side: int):
+    import torch
+    from torch import nn
+    from companion.vision.drink_crops import CHANNELS
+    from companion.vision.pixel_scorer import CONV, HIDDEN, N_DRINKS, flat_size
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            c1, c2, c3 = CONV
+            self.c1, self.c2, self.c3 = nn.Conv2d(CHANNELS, c1, 3), nn.Conv2d(c1, c2, 3), nn.Conv2d(c2, c3, 3)
+            self.f1, self.f2 = nn.Linear(flat_size() + n_side, HIDDEN), nn.Linear(HIDDEN, N_DRINKS + 1)
+            self.drop = nn.Dropout(0.2)
+
+        def forward(self, x, side):
+            x = nn.functional.max_pool2d(torch.relu(self.c1(x)), 2)
+            x = nn.functional.max_pool2d(torch.relu(self.c2(x)), 2)
+            x = torch.relu(self.c3(x)).flatten(1)
+            return self.f2(self.drop(torch.relu(self.f1(torch.cat([x, side], 1)))))
+
+    return Net()
+
+
+def augmented(raw: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Raw crops (n, H, W, RAW) turned a little (up to 6 degrees), scaled (up to 5 %), moved (up to
+    1.5 px), mirrored across the axis (a drink mirrored is the same drink), relit (the plastic's
+    colour against the calibration: each channel by up to ~6 %, all by ~12 %) and some blurred:
+    what another lamp, camera or table does to a piece that the renders did not."""
+    import cv2
+    from companion.vision.drink_crops import H, W
+    out = np.empty_like(raw, dtype=np.float32)
+    for k in range(len(raw)):
+        a = np.deg2rad(rng.uniform(-6, 6))
+        sc = float(np.exp(rng.uniform(-0.05, 0.05)))
+        m = cv2.getRotationMatrix2D(((W - 1) / 2, (H - 1) / 2), float(np.rad2deg(a)), sc)
+        m[:, 2] += rng.uniform(-1.5, 1.5, 2)
+        img = raw[k].astype(np.float32)
+        if rng.random() < 0.5:
+            img = img[::-1]
+        img = np.ascontiguousarray(img)
+        warped = np.empty_like(img)
+        warped[..., :3] = cv2.warpAffine(img[..., :3], m, (W, H), borderMode=cv2.BORDER_REPLICATE)
+        warped[..., 3:] = cv2.warpAffine(img[..., 3:], m, (W, H), borderMode=cv2.BORDER_CONSTANT).reshape(H, W, -1)
+        if rng.random() < 0.3:
+            warped[..., :3] = cv2.GaussianBlur(warped[..., :3], (0, 0), float(rng.uniform(0.4, 1.2)))
+        warped[..., :3] *= np.exp(rng.normal(0, 0.06, 3) + rng.normal(0, 0.12))
+        out[k] = warped
+    return out
+
+
+def train(ex: dict, epochs: int, seed: int = SEED, log=print) -> dict:
+    """AdamW with a one-cycle rate, minibatches of BATCH, every batch augmented; the weights
+    in PixelNet's layout."""
+    import torch
+    from companion.vision.drink_crops import channels
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    side = ex["side"].astype(np.float32)
+    mean, std = side.mean(axis=0), side.std(axis=0)
+    std[std < 1e-6] = 1.0
+    sidez = torch.tensor((side - mean) / std)
+    y = torch.tensor(ex["y"])
+    net = torch_net(side.shape[1])
+    n = len(y)
+    steps = epochs * ((n + BATCH - 1) // BATCH)
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps))
+    for epoch in range(epochs):
+        net.train()
+        order = rng.permutation(n)
+        total = 0.0
+        for s in range(0, n, BATCH):
+            idx = order[s:s + BATCH]
+            x = channels(augmented(ex["raw"][idx], rng), ex["refs"][idx])
+            x = torch.tensor(x).permute(0, 3, 1, 2)
+            loss = torch.nn.functional.cross_entropy(net(x, sidez[idx]), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += float(loss.detach()) * len(idx)
+        log(f"  epoch {epoch + 1}: training loss {total / n:.4f}")
+    sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
+    weights = {f"{layer}{kind}": sd[f"{layer}.{'weight' if kind == 'w' else 'bias'}"]
+               for layer in ("c1", "c2", "c3", "f1", "f2") for kind in ("w", "b")}
+    weights.update(mean=mean, std=std)
+    # the numpy network must give PyTorch's scores (the same layers, the same layout)
+    net.eval()
+    from companion.vision.pixel_scorer import PixelNet
+    k = min(64, n)
+    x = channels(ex["raw"][:k].astype(np.float32), ex["refs"][:k])
+    with torch.no_grad():
+        want = net(torch.tensor(x).permute(0, 3, 1, 2), sidez[:k]).numpy()
+    got = PixelNet(weights).logits(x, side[:k])
+    assert np.allclose(got, want, atol=1e-3), float(np.abs(got - want).max())
+    return weights
+
+
+def probabilities(model, ex: dict) -> np.ndarray:
+    from companion.vision.drink_crops import channels
+    out = []
+    for s in range(0, len(ex["y"]), 256):
+        x = channels(ex["raw"][s:s + 256].astype(np.float32), ex["refs"][s:s + 256])
+        out.append(model.probabilities(x, ex["side"][s:s + 256]))
+    return np.concatenate(out)
+
+
+def fit_temperature(model, ex: dict) -> float:
+    """The temperature that minimises the held-out pieces' cross-entropy (a grid)."""
+    saved = model.temperature
+    model.temperature = 1.0
+    p = probabilities(model, ex)
+    model.temperature = saved
+    logits = np.log(np.maximum(p, 1e-300))
+    y = ex["y"]
+    best = (np.inf, 1.0)
+    for temp in np.exp(np.linspace(np.log(0.3), np.log(5.0), 81)):
+        z = logits / temp
+        z = z - z.max(axis=1, keepdims=True)
+        loss = float(-(z[np.arange(len(y)), y] - np.log(np.exp(z).sum(axis=1))).mean())
+        best = min(best, (loss, float(temp)))
+    return round(best[1], 4)
+
+
+def choose_sure(model, ex: dict, right: float = SURE_RIGHT) -> tuple[float, dict]:
+    """The lowest bar from 0.9 up at which the held-out pieces on drinks read at or above it
+    were right at least ``right`` of the time (as tools/learn_drinks.py chooses its bar)."""
+    from companion.vision.pixel_scorer import N_DRINKS
+    p = probabilities(model, ex)[:, :N_DRINKS]
+    y = ex["y"]
+    on = y < N_DRINKS
+    conf, ok = p[on].max(axis=1), p[on].argmax(axis=1) == y[on]
+    bar = 0.999
+    for t in np.round(np.arange(0.9, 0.9991, 0.001), 3):
+        sure = conf >= t
+        if sure.any() and ok[sure].mean() >= right:
+            bar = float(t)
+            break
+    sure = conf >= bar
+    return bar, {"pieces_on_drinks": int(on.sum()), "sure": int(sure.sum()),
+                 "sure_right": round(float(ok[sure].mean()) if sure.any() else 0.0, 5),
+                 "right_at_0.9": round(float(ok[conf >= 0.9].mean()) if (conf >= 0.9).any() else 0.0, 5)}
+
+
+# --- measuring (the pieces as the pipeline left them, named again from their cached crops) -------
+
+def measured(tabs: list[dict], models: dict) -> dict:
+    """tools/learn_drinks.py's table of correct / wrong / unsure per difficulty, for the rules,
+    the feature scorer and each pixel model, on the same pieces."""
+    from companion.vision.pixel_scorer import rescore
+    from companion.vision.repeats import doubt_repeats
+    plain = base.readings_of
+
+    def readings_of(tab, photo, how, model=None):
+        if how not in models:
+            return plain(tab, photo, how, model)
+        pieces = copy.deepcopy(photo["pieces"])
+        rescore(pieces, SimpleNamespace(sharpness=photo["sharpness"]), tab["profile"], models[how],
+                raw=photo["crops"])
+        return doubt_repeats(pieces)
+
+    base.readings_of = readings_of
+    try:
+        res = {"rules": base.measure(tabs, "rules"), "learned": base.measure(tabs, "learned", None)}
+        res.update({how: base.measure(tabs, how) for how in models})
+    finally:
+        base.readings_of = plain
+    return res
+
+
+def build(train_tabs, temper_tabs, features: bool, epochs: int) -> tuple[dict, dict]:
+    """Train one variant; its weights and settings (temperature and bar from the temperature tables)."""
+    from companion.vision.pixel_scorer import PixelModel, PixelNet
+    ex = examples(train_tabs, features)
+    print(f"{len(ex['y'])} pieces ({int((ex['y'] == 36).sum())} on no drink), features={features}", flush=True)
+    t0 = time.perf_counter()
+    weights = train(ex, epochs, log=lambda m: print(m, flush=True))
+    took = time.perf_counter() - t0
+    settings = {"kind": "tokyo-table-companion/drink-pixels", "features": features, "temperature": 1.0}
+    model = PixelModel(PixelNet(weights), settings)
+    held = examples(temper_tabs, features)
+    model.temperature = settings["temperature"] = fit_temperature(model, held)
+    model.sure, at = choose_sure(model, held)
+    settings.update(sure=model.sure, temperature_tables_at_sure=at, epochs=epochs, seed=SEED,
+                    pieces=int(len(ex["y"])), training_s=round(took),
+                    trained={"tables": [[t["family"], t["seed"], t["seed"]] for t in train_tabs],
+                             "temperature_tables": [[fam, seeds.start, seeds[-1]] for fam, seeds in TEMPER]})
+    print(f"temperature {settings['temperature']}, sure from {model.sure}: {at}; trained in {took:.0f} s", flush=True)
+    return weights, settings
+
+
+def _grouped(pairs: list[tuple[str, int]]) -> list[tuple[str, list[int]]]:
+    out: dict[str, list[int]] = {}
+    for fam, seed in pairs:
+        out.setdefault(fam, []).append(seed)
+    return list(out.items())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", action="store_true", help="render and cache the tables only")
+    ap.add_argument("--variant", choices=["features", "pixels", "both"], default="features",
+                    help="side numbers: with the feature scorer's view, the pixels alone, or train both "
+                         "and keep the one that measures better on the held-out training-family tables")
+    ap.add_argument("--epochs", type=int, default=EPOCHS)
+    ap.add_argument("--jobs", type=int, default=1, help="processes rendering tables (make model: 2)")
+    ap.add_argument("--train-tables", type=int, default=None, help="at most this many training tables per family")
+    ap.add_argument("--rendered-only", action="store_true",
+                    help="train on the training tables rendered so far (the data step may still be running)")
+    ap.add_argument("--measure", action="store_true", help="only measure the committed model")
+    ap.add_argument("--out", default=None, help="where to write the model (default: the committed file)")
+    args = ap.parse_args(argv)
+    cv2.setNumThreads(1)
+    import logging
+    logging.basicConfig(level=logging.ERROR)
+    t0 = time.perf_counter()
+    if args.data:
+        data(TEMPER, base.TRAIN_PHOTOS, base.HARSH, args.jobs)
+        data(HELD_OUT, base.PHOTOS, 0, args.jobs)
+        order = render_order()
+        for k in range(0, len(order), max(args.jobs, 1)):
+            for fam, seeds in _grouped(order[k:k + max(args.jobs, 1)]):
+                data(((fam, seeds),), base.TRAIN_PHOTOS, base.HARSH, args.jobs)
+        print(f"data: {time.perf_counter() - t0:.0f} s", flush=True)
+        return 0
+    import torch
+    torch.set_num_threads(1)
+    from companion.vision.pixel_scorer import NET_PATH, PixelModel, PixelNet, load, save
+    out = Path(args.out) if args.out else NET_PATH
+    held_tabs = data(HELD_OUT, base.PHOTOS, 0)
+    if args.measure:
+        models = {"pixels": load(out)}
+    else:
+        train_tabs = data(TRAIN, base.TRAIN_PHOTOS, base.HARSH, limit=args.train_tables,
+                          rendered_only=args.rendered_only)
+        temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
+        variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
+        built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs) for v in variants}
+        models = {f"pixels ({v})": PixelModel(PixelNet(w), st) for v, (w, st) in built.items()}
+    res = measured(held_tabs, models)
+    seeds = HELD_OUT[0][1]
+    base.report(f"held-out training-family tables {seeds.start}..{seeds[-1]}, {base.PHOTOS} photos per difficulty",
+                res)
+    if not args.measure:
+        # the variant kept: more correct over all the held-out pieces, then fewer wrong
+        def merit(v):
+            r = res[f"pixels ({v})"]["all"]
+            return (r["correct%"] - 10 * r["wrong%"], -r["wrong%"])
+        keep = max(built, key=merit)
+        weights, settings = built[keep]
+        settings["held_out"] = {how: {k: round(r["all"][k], 2) for k in ("correct%", "wrong%", "unsure%")}
+                                for how, r in res.items()}
+        save(out, weights, settings)
+        print(f"kept {keep}; wrote {out} ({out.stat().st_size} bytes)", flush=True)
+    print(f"{time.perf_counter() - t0:.0f} s in all", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
