@@ -94,9 +94,18 @@ bench: $(VENV)/.installed
 # numpy alone, writes companion/vision/models/drink_scorer.json and measures it against the
 # rules on held-out development tables. Fixed seeds: the same file again. About 30 minutes on 2
 # cores from nothing rendered (ARGS=--no-measure: the model only).
+#
+# Then the pixel scorer (companion/vision/pixel_scorer.py, issue 26), which takes the learned
+# scorer's reading: its tables' crops (build/learn_drinks/*-px.pickle, the same tables as far as
+# they are shared) with the project's venv, two at a time, then PyTorch (TORCH_PY, a training
+# tool only, never a run-time dependency) trains both variants and writes the better one,
+# companion/vision/models/drink_pixels.npz. About 15 more minutes on 2 cores.
+TORCH_PY ?= /work/train-venv/bin/python
 .PHONY: model
 model: $(VENV)/.installed
 	$(VENV)/bin/python tools/learn_drinks.py --jobs 2 $(ARGS)
+	$(VENV)/bin/python tools/learn_drink_pixels.py --data --jobs 2
+	PYTHONPATH=. $(TORCH_PY) tools/learn_drink_pixels.py --variant both
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -46,15 +46,38 @@ import learn_drinks as base  # noqa: E402
 # which the "features" variant must learn. The temperature and bar, and the measuring, are on
 # the feature scorer's held-out tables (tools/learn_drinks.py's TEMPER and HELD_OUT), never on
 # the evaluation family. The data step renders the held-out tables first, then the training
-# tables in RENDER_ORDER (dev and training family by turns); a training run takes those rendered
-# so far (the rendering is the limit: 50-140 s a table on the shared machine), and the model
-# file lists them.
-TRAIN = (("train", range(1_000_000, 1_000_018)), ("dev", range(100_000, 100_008)),
-         ("train", range(1_310_000, 1_310_016)))
+# tables by turns (render_order); ``--rendered-only`` trains on those rendered so far (the
+# rendering was the limit: 30-140 s a table on the shared machine), and the model file lists
+# the tables it learned from. Twenty-four tables, each with 72 photos: about 6,700 pieces.
+TRAIN = (("train", range(1_000_000, 1_000_008)), ("dev", range(100_000, 100_008)),
+         ("train", range(1_310_000, 1_310_008)))
 # the first of the feature scorer's temperature tables (the shared machine rendered 1-3 tables
 # a minute this session) and its held-out training-family tables
 TEMPER = (("train", base.TEMPER[0][1][:4]), ("dev", base.TEMPER[1][1][:2]))
 HELD_OUT = (("train", base.HELD_OUT["train"]),)
+
+
+# more photos of each training table, read with its profile (a calibration costs as much as
+# 40 photos: more pieces per table for little more time); their own random draws
+MORE = (("separated", 4), ("touching", 6), ("drift", 6), ("hard", 8), ("harsh", 16))
+MORE_KEY = 43_000
+
+
+def more_photos(tab: dict) -> list[dict]:
+    """The MORE photos of a rendered training table (cached beside it)."""
+    import pickle
+    path = base.CACHE / f"{tab['family']}-{tab['seed']}-more-px.pickle"
+    if path.exists():
+        return pickle.loads(path.read_bytes())
+    from companion.sim.looks import Look
+    from companion.sim.render import Renderer
+    profile = copy.deepcopy(tab["profile"])
+    photos = base.read_photos(Renderer(Look.from_seed(tab["seed"], family=tab["family"])), profile, tab["seed"],
+                              MORE, True, MORE_KEY)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_bytes(pickle.dumps(photos))
+    tmp.replace(path)
+    return photos
 
 
 def render_order() -> list[tuple[str, int]]:
@@ -69,7 +92,7 @@ def render_order() -> list[tuple[str, int]]:
 
 
 SEED = 2026
-EPOCHS = 24
+EPOCHS = 14
 BATCH = 128
 SURE_RIGHT = base.SURE_RIGHT          # the share right the sure bar must give on the temperature tables
 
@@ -83,6 +106,16 @@ def data(plan, photos: int, harsh: int, jobs: int = 1, limit: int | None = None,
                        if base.cache_path(s, fam, photos, harsh, True).exists()]) for fam, seeds in plan]
         return [t for fam, seeds in plan for t in base.tables(seeds, fam, photos, False, harsh, jobs, crops=True)]
     return base.family_tables(plan, photos, False, harsh, jobs, limit, crops=True)
+
+
+def with_more(tabs: list[dict], rendered_only: bool = False) -> list[dict]:
+    """The training tables with their MORE photos (with ``rendered_only``: where rendered)."""
+    out = []
+    for tab in tabs:
+        path = base.CACHE / f"{tab['family']}-{tab['seed']}-more-px.pickle"
+        extra = more_photos(tab) if path.exists() or not rendered_only else []
+        out.append({**tab, "photos": tab["photos"] + extra})
+    return out
 
 
 # --- examples -----------------------------------------------------------------------------------
@@ -116,7 +149,7 @@ def examples(tabs: list[dict], features: bool) -> dict:
 
 # --- the network in PyTorch (the same layers as pixel_scorer.PixelNet) ----------------------------
 
-def torch_net(n_side: int):
+def torch_net(n_side: int, residual: bool):
     import torch
     from torch import nn
     from companion.vision.drink_crops import CHANNELS
@@ -128,13 +161,15 @@ def torch_net(n_side: int):
             c1, c2, c3 = CONV
             self.c1, self.c2, self.c3 = nn.Conv2d(CHANNELS, c1, 3), nn.Conv2d(c1, c2, 3), nn.Conv2d(c2, c3, 3)
             self.f1, self.f2 = nn.Linear(flat_size() + n_side, HIDDEN), nn.Linear(HIDDEN, N_DRINKS + 1)
-            self.drop = nn.Dropout(0.2)
+            self.drop = nn.Dropout(0.3)
+            self.res = nn.Parameter(torch.ones(1)) if residual else None
 
-        def forward(self, x, side):
+        def forward(self, x, side, logp=None):
             x = nn.functional.max_pool2d(torch.relu(self.c1(x)), 2)
             x = nn.functional.max_pool2d(torch.relu(self.c2(x)), 2)
-            x = torch.relu(self.c3(x)).flatten(1)
-            return self.f2(self.drop(torch.relu(self.f1(torch.cat([x, side], 1)))))
+            x = torch.relu(self.c3(x)).mean(2).flatten(1)
+            out = self.f2(self.drop(torch.relu(self.f1(torch.cat([x, side], 1)))))
+            return out if self.res is None else out + self.res * logp
 
     return Net()
 
@@ -171,17 +206,20 @@ def train(ex: dict, epochs: int, seed: int = SEED, log=print) -> dict:
     in PixelNet's layout."""
     import torch
     from companion.vision.drink_crops import channels
+    from companion.vision.pixel_scorer import N_SIDE
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     side = ex["side"].astype(np.float32)
     mean, std = side.mean(axis=0), side.std(axis=0)
     std[std < 1e-6] = 1.0
     sidez = torch.tensor((side - mean) / std)
+    residual = side.shape[1] > N_SIDE
+    logp = torch.tensor(side[:, N_SIDE:])
     y = torch.tensor(ex["y"])
-    net = torch_net(side.shape[1])
+    net = torch_net(side.shape[1], residual)
     n = len(y)
     steps = epochs * ((n + BATCH - 1) // BATCH)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-3)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps))
     for epoch in range(epochs):
         net.train()
@@ -191,7 +229,7 @@ def train(ex: dict, epochs: int, seed: int = SEED, log=print) -> dict:
             idx = order[s:s + BATCH]
             x = channels(augmented(ex["raw"][idx], rng), ex["refs"][idx])
             x = torch.tensor(x).permute(0, 3, 1, 2)
-            loss = torch.nn.functional.cross_entropy(net(x, sidez[idx]), y[idx])
+            loss = torch.nn.functional.cross_entropy(net(x, sidez[idx], logp[idx]), y[idx])
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -202,13 +240,15 @@ def train(ex: dict, epochs: int, seed: int = SEED, log=print) -> dict:
     weights = {f"{layer}{kind}": sd[f"{layer}.{'weight' if kind == 'w' else 'bias'}"]
                for layer in ("c1", "c2", "c3", "f1", "f2") for kind in ("w", "b")}
     weights.update(mean=mean, std=std)
+    if residual:
+        weights["res"] = sd["res"]
     # the numpy network must give PyTorch's scores (the same layers, the same layout)
     net.eval()
     from companion.vision.pixel_scorer import PixelNet
     k = min(64, n)
     x = channels(ex["raw"][:k].astype(np.float32), ex["refs"][:k])
     with torch.no_grad():
-        want = net(torch.tensor(x).permute(0, 3, 1, 2), sidez[:k]).numpy()
+        want = net(torch.tensor(x).permute(0, 3, 1, 2), sidez[:k], logp[:k]).numpy()
     got = PixelNet(weights).logits(x, side[:k])
     assert np.allclose(got, want, atol=1e-3), float(np.abs(got - want).max())
     return weights
@@ -338,7 +378,11 @@ def main(argv=None) -> int:
         order = render_order()
         for k in range(0, len(order), max(args.jobs, 1)):
             for fam, seeds in _grouped(order[k:k + max(args.jobs, 1)]):
-                data(((fam, seeds),), base.TRAIN_PHOTOS, base.HARSH, args.jobs)
+                for tab in data(((fam, seeds),), base.TRAIN_PHOTOS, base.HARSH, args.jobs):
+                    t1 = time.perf_counter()
+                    more_photos(tab)
+                    print(f"  {fam} table {tab['seed']}: {sum(n for _, n in MORE)} more photos, "
+                          f"{time.perf_counter() - t1:.1f} s", flush=True)
         print(f"data: {time.perf_counter() - t0:.0f} s", flush=True)
         return 0
     import torch
@@ -349,8 +393,8 @@ def main(argv=None) -> int:
     if args.measure:
         models = {"pixels": load(out)}
     else:
-        train_tabs = data(TRAIN, base.TRAIN_PHOTOS, base.HARSH, limit=args.train_tables,
-                          rendered_only=args.rendered_only)
+        train_tabs = with_more(data(TRAIN, base.TRAIN_PHOTOS, base.HARSH, limit=args.train_tables,
+                                    rendered_only=args.rendered_only), args.rendered_only)
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
         built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs) for v in variants}

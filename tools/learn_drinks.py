@@ -112,39 +112,17 @@ def harsh_sample(renderer, rng: np.random.Generator):
     return renderer.render(scene, light, rng=rng, jpeg_quality=quality, motion_blur=blur)
 
 
-def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int = 0, crops: bool = False) -> dict:
-    """One rendered table: its profile and, per photo, the pieces as the pipeline left them
-    before naming them again (features, sharpness, the rules' reading), the rules' final
-    readings and each piece's drink; with ``crops`` also each piece's raw crop
-    (``drink_crops.raw_crops``, float16: the pixel scorer's data). Cached under build/learn_drinks/."""
-    path = cache_path(seed, family, photos, harsh, crops)
-    if path.exists() and not fresh:
-        return pickle.loads(path.read_bytes())
-    from companion.sim.looks import Look
-    from companion.sim.render import Renderer
-    from companion.sim.scenes import calibration_photos, render_sample
-    from companion.vision.calibrate import CalibrationError, calibrate_photos
+def read_photos(renderer, profile, seed: int, plan, crops: bool = False, key: int = 41_000) -> list[dict]:
+    """Photos of a calibrated table, ``plan``: (difficulty or "harsh", how many), each read by the
+    real pipeline: per photo the pieces before they are named again, the rules' final readings,
+    each piece's drink (and with ``crops`` each piece's raw crop). Photo k of the plan is drawn
+    from the seed ``[seed, key + k]``."""
+    from companion.sim.scenes import render_sample
     from companion.vision.drinks import identify_analysis
     from companion.vision.segment import FrameError, analyse
-
-    look = Look.from_seed(seed, family=family)
-    shots = calibration_photos(look, seed)        # as calibrate_dir reads them
-    _, background = next(shots)
-    out = {"seed": seed, "family": family, "tray": look.tray, "photos": []}
-    try:
-        profile = calibrate_photos(background, ((d, f"{d}.png", img) for d, img in shots), f"table {seed}")
-    except CalibrationError as exc:
-        # a look whose calibration photos calibrate would refuse (a drink's glare or shadow
-        # taken for a second object): a player would take that photo again; here the table is
-        # left out, and says why
-        out.update(profile=None, refused=str(exc))
-        CACHE.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(pickle.dumps(out))
-        return out
-    renderer = Renderer(look)
-    plan = [(d, photos) for d in DIFFICULTIES] + [("harsh", harsh)]
+    photos = []
     for k, (difficulty, n) in enumerate(plan):
-        rng = np.random.default_rng([seed, 41_000 + k])
+        rng = np.random.default_rng([seed, key + k])
         for _ in range(n):
             img, truth = harsh_sample(renderer, rng) if difficulty == "harsh" else render_sample(renderer, rng, difficulty)
             kept = {}
@@ -165,10 +143,41 @@ def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int =
                     from companion.vision.drink_crops import RAW, H, W
                     kept["crops"] = np.zeros((0, H, W, RAW), np.float16)
             truth = [{k2: v for k2, v in t.items() if k2 != "mask"} for t in truth]
-            out["photos"].append({"difficulty": difficulty, "sharpness": kept["sharpness"],
-                                  "pieces": kept["pieces"], "rules": final, "drinks": len(truth),
-                                  "truth": assign(final, truth),
-                                  **({"crops": kept["crops"]} if crops else {})})
+            photos.append({"difficulty": difficulty, "sharpness": kept["sharpness"],
+                           "pieces": kept["pieces"], "rules": final, "drinks": len(truth),
+                           "truth": assign(final, truth), **({"crops": kept["crops"]} if crops else {})})
+    return photos
+
+
+def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int = 0, crops: bool = False) -> dict:
+    """One rendered table: its profile and, per photo, the pieces as the pipeline left them
+    before naming them again (features, sharpness, the rules' reading), the rules' final
+    readings and each piece's drink; with ``crops`` also each piece's raw crop
+    (``drink_crops.raw_crops``, float16: the pixel scorer's data). Cached under build/learn_drinks/."""
+    path = cache_path(seed, family, photos, harsh, crops)
+    if path.exists() and not fresh:
+        return pickle.loads(path.read_bytes())
+    from companion.sim.looks import Look
+    from companion.sim.render import Renderer
+    from companion.sim.scenes import calibration_photos
+    from companion.vision.calibrate import CalibrationError, calibrate_photos
+
+    look = Look.from_seed(seed, family=family)
+    shots = calibration_photos(look, seed)        # as calibrate_dir reads them
+    _, background = next(shots)
+    out = {"seed": seed, "family": family, "tray": look.tray, "photos": []}
+    try:
+        profile = calibrate_photos(background, ((d, f"{d}.png", img) for d, img in shots), f"table {seed}")
+    except CalibrationError as exc:
+        # a look whose calibration photos calibrate would refuse (a drink's glare or shadow
+        # taken for a second object): a player would take that photo again; here the table is
+        # left out, and says why
+        out.update(profile=None, refused=str(exc))
+        CACHE.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pickle.dumps(out))
+        return out
+    plan = [(d, photos) for d in DIFFICULTIES] + [("harsh", harsh)]
+    out["photos"] = read_photos(Renderer(look), profile, seed, plan, crops)
     profile._cache = {}
     out["profile"] = profile
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -455,12 +464,13 @@ def main(argv=None) -> int:
     t_start = time.perf_counter()
     if not args.measure:
         print("training tables:", flush=True)
-        train_tabs = family_tables(TRAIN, TRAIN_PHOTOS, args.fresh, HARSH, args.jobs, args.train_tables)
+        # (with the pieces' crops: the pixel scorer's tool reads the same tables, rendered once)
+        train_tabs = family_tables(TRAIN, TRAIN_PHOTOS, args.fresh, HARSH, args.jobs, args.train_tables, crops=True)
         x, y = examples(train_tabs + jittered(train_tabs, SEED + 1))
         print(f"{len(y)} pieces ({int((y == 36).sum())} on no drink), {x.shape[2]} inputs per candidate", flush=True)
         model = train(x, y, args.hidden, args.epochs)
         print("temperature tables:", flush=True)
-        temper_tabs = family_tables(TEMPER, TRAIN_PHOTOS, args.fresh, HARSH, args.jobs)
+        temper_tabs = family_tables(TEMPER, TRAIN_PHOTOS, args.fresh, HARSH, args.jobs, crops=True)
         # the temperature and the bar from the pieces as rendered and read (the training
         # family's looks and the harsh photos are the change of look now; the jitter stays in
         # the training)
