@@ -121,9 +121,13 @@ def channels(raw: np.ndarray, refs: np.ndarray) -> np.ndarray:
     if refs.ndim == 3:               # one table's references per crop (the training tool's batches)
         refs = refs[:, None, None]
     np.clip(logc - refs[..., 0, :], *CLIP_RATIO, out=out[..., :3])
-    for k in range(refs.shape[-2] - 1):
-        d = logc - refs[..., k + 1, :]
-        out[..., 3 + k] = np.minimum(np.sqrt((d * d).sum(axis=-1)), CLIP_DISTANCE)
+    # |c - p|^2 = |c|^2 - 2 c.p + |p|^2 for the six plastics at once (one product, not six passes)
+    plastics = refs[..., 1:, :]                                   # (6, 3) or (n, 1, 1, 6, 3)
+    if plastics.ndim == 2:
+        sq = (logc * logc).sum(axis=-1, keepdims=True) - 2.0 * (logc @ plastics.T) + (plastics * plastics).sum(axis=-1)
+    else:
+        sq = ((logc[..., None, :] - plastics) ** 2).sum(axis=-1)
+    np.minimum(np.sqrt(np.maximum(sq, 0.0)), CLIP_DISTANCE, out=out[..., 3:3 + plastics.shape[-2]])
     own = raw[..., 3]
     out[..., -2] = own
     out[..., -1] = np.clip(raw[..., 4] - own, 0.0, 1.0)
