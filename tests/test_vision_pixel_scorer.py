@@ -100,7 +100,9 @@ def test_the_training_tools_data_step_and_network_on_a_tiny_set(tmp_path, monkey
     """The data step of tools/learn_drink_pixels.py (tools/learn_drinks.py's table with crops)
     renders and reads a tiny table and keeps a crop per piece; a short training on it gives a
     network whose numpy scores are PyTorch's (train() checks that itself) and whose confidence
-    the temperature and bar are fitted for."""
+    the temperature and bar are fitted for. A training tool's test: it runs where the tool runs,
+    beside PyTorch (its tiny table costs some 20 s of rendering, which `make test` is spared)."""
+    pytest.importorskip("torch")
     tool = _tool()
     monkeypatch.setattr(tool.base, "CACHE", tmp_path)
     tab = tool.base.table(100_000, "dev", 1, harsh=0, crops=True)
@@ -110,7 +112,6 @@ def test_the_training_tools_data_step_and_network_on_a_tiny_set(tmp_path, monkey
         assert all("_piece" not in d for d in ph["pieces"])
     again = tool.base.table(100_000, "dev", 1, harsh=0, crops=True)      # from the cache
     assert np.array_equal(again["photos"][0]["crops"], tab["photos"][0]["crops"])
-    pytest.importorskip("torch")
     ex = tool.examples([tab], features=False)
     assert len(ex["y"]) == sum(len(ph["pieces"]) for ph in tab["photos"])
     weights = tool.train(ex, epochs=1, log=lambda _m: None)
