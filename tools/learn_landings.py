@@ -16,7 +16,7 @@ within ``MATCH_MM`` of) that drink's outline as the calibrated camera lays it on
 spot and its middle on the table as an offset in the crop's turned frame; otherwise ``none``
 (a coin, a card, a shadow or another drink read as that colour). Every colour is cut in every
 scene (a colour not in the scene: its patches are all ``none``, as a drink asked for that is
-still in the tower). Evaluation seeds (>= 940000, benchmarks/landings.py) are never rendered here.
+still in the tower). The eval family (benchmarks/landings.py) is never rendered here.
 """
 from __future__ import annotations
 
@@ -35,7 +35,6 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-EVAL_SEEDS_FROM = 940_000
 MATCH_MM = 4.0
 SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
 NONE = 3
@@ -105,14 +104,16 @@ def render(args) -> None:
 
     cv2.setNumThreads(1)
     lo, hi = (int(v) for v in args.seeds.split(":"))
-    if hi > EVAL_SEEDS_FROM and args.family == "eval":
-        raise SystemExit("evaluation looks are never rendered for training")
+    if args.family not in ("varied", "dev"):
+        raise SystemExit("only varied and dev looks are rendered for training (eval is only ever scored)")
     crops, feats, classes, offsets, looks, groups, places = [], [], [], [], [], [], []
     group_spot, group_distance = [], []     # per asked drink (scene x colour): its true spot (-1: not there)
     refused, t0, done = 0, time.time(), 0
+    end = lo                                # the looks done are seeds lo:end (a budget stops early)
     for seed in range(lo, hi):
         if args.budget and time.time() - t0 > args.budget:
             break
+        end = seed + 1
         look = LandingLook.from_seed(seed, args.family)
         rng = np.random.default_rng([seed, 4242])
         renderer = LandingRenderer(look)
@@ -134,11 +135,12 @@ def render(args) -> None:
             present = {d.drink.partition("-")[0]: d.drink for d in scene.drinks}
             for colour in COLOURS:
                 name = present.get(colour.value) or f"{colour.value}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}"
-                mirror = bool(rng.random() < 0.5)
+                first = bool(rng.random() < 0.5)
                 placed = next((d for d in scene.drinks if d.drink == name), None)
                 group_spot.append(SPOT_INDEX[spot_of(scene, placed)] if placed else -1)
                 group_distance.append(distance_of(placed) if placed else 0)
-                for cand in candidates(view, name, mirror=mirror, jitter=rng.normal(0, 1.5, 2)):
+                for mirror, cand in ((m, c) for copy in range(args.copies) for m in [first != bool(copy % 2)]
+                                     for c in candidates(view, name, mirror=m, jitter=rng.normal(0, 1.5, 2))):
                     k, middle = label(cand, scene, name, look, camera)
                     crops.append(cand.crop)
                     feats.append(cand.features)
@@ -155,7 +157,7 @@ def render(args) -> None:
                         looks=np.array(looks, np.int64), groups=np.array(groups, np.int64),
                         places=np.array(places, np.float32).reshape(-1, 5),
                         group_spot=np.array(group_spot, np.int64), group_distance=np.array(group_distance, np.int64))
-    print(f"{args.out}: {done} looks ({refused} calibrations refused), {len(crops)} crops, "
+    print(f"{args.out}: seeds {lo}:{end}, {done} looks ({refused} calibrations refused), {len(crops)} crops, "
           f"classes {np.bincount(np.array(classes, np.int64), minlength=4).tolist()}, {time.time() - t0:.0f} s")
 
 
@@ -254,8 +256,7 @@ def score(decided, data, sure: float, sure_scale: float) -> dict:
 
 def train(args) -> None:
     import torch
-    from companion.vision.landing_crops import CHANNELS, FEATURES
-    from companion.vision.landing_net import OFFSET_MM, SPOTS, LandingModel, LandingNet, save
+    from companion.vision.landing_net import OFFSET_MM, SPOTS
 
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
@@ -308,21 +309,30 @@ def train(args) -> None:
         print(f"epoch {epoch + 1}: loss {total / n:.4f}, {time.time() - t0:.0f} s", flush=True)
     net.eval()
     weights = exported(net, mean, std)
+    tune_bars(weights, tune, args, {"trained_on": int(n), "epochs": args.epochs, "seed": args.seed,
+                                    "data": [Path(p).name for p in args.data]})
+
+
+def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> None:
+    """The temperature (the held-out spots' likeliest) and the bars of a sure reading (the most
+    right with at most ``--max-wrong`` sure mistakes on the held-out drinks); writes the model."""
+    from companion.vision.landing_crops import CHANNELS, FEATURES
+    from companion.vision.landing_net import SPOTS, LandingModel, LandingNet, save
     base = {"spots": list(SPOTS), "features": list(FEATURES), "channels": list(CHANNELS)}
-    # the temperature: the one that makes the held-out spots' probabilities likeliest
     model = LandingModel(LandingNet(weights), base)
-    logits = model.net.raw(tune["crops"], tune["feats"])[:, :len(SPOTS)].astype(np.float64)
+    logits = np.concatenate([model.net.raw(tune["crops"][s:s + 512], tune["feats"][s:s + 512])
+                             for s in range(0, len(tune["classes"]), 512)])[:, :len(SPOTS)].astype(np.float64)
 
     def nll(t):
         z = logits / t
         z = z - z.max(1, keepdims=True)
         return float(-(z[np.arange(len(z)), tune["classes"]] - np.log(np.exp(z).sum(1))).mean())
-    temperature = min(np.arange(0.5, 3.01, 0.1), key=nll)
-    model = LandingModel(LandingNet(weights), {**base, "temperature": float(temperature)})
+    temperature = round(float(min(np.arange(0.5, 3.01, 0.1), key=nll)), 2)
+    model = LandingModel(LandingNet(weights), {**base, "temperature": temperature})
     decided = decide(model, tune)
     best = None
     for sure in (0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999):
-        for scale in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0):
+        for scale in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0, 10.0):
             c = score(decided, tune, sure, scale)
             drinks = max(1, c["right"] + c["sure_wrong"] + c["unsure"] + c["not_seen"])
             # next to no sure mistakes first, then the most right
@@ -330,11 +340,27 @@ def train(args) -> None:
             if best is None or key > best[0]:
                 best = (key, sure, scale, c)
     _, sure, scale, c = best
-    settings = {**base, "temperature": round(float(temperature), 2), "sure": sure, "sure_scale_mm": scale,
-                "tuned_on": {k: int(v) for k, v in c.items()}, "trained_on": int(n), "epochs": args.epochs,
-                "seed": args.seed}
-    save(settings, weights)
-    print(f"temperature {temperature:.2f}, sure {sure}, scale {scale} mm: held-out {c}")
+    settings = {**base, "temperature": temperature, "sure": sure, "sure_scale_mm": scale,
+                "tuned_on": {"data": Path(args.tune_on).name, **{k: int(v) for k, v in c.items()}}, **(extra or {})}
+    out = Path(args.out_dir) if args.out_dir else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        save(settings, weights, out / "landing_model.json", out / "landing_net.npz")
+    else:
+        save(settings, weights)
+    print(f"temperature {temperature}, sure {sure}, scale {scale} mm: held-out {c}", flush=True)
+
+
+def retune(args) -> None:
+    from companion.vision.landing_net import NET_PATH
+    net_path = Path(args.out_dir) / "landing_net.npz" if args.out_dir else NET_PATH
+    with np.load(net_path) as w:
+        weights = {k: w[k] for k in w.files}
+    settings_path = net_path.with_name("landing_model.json")
+    import json
+    old = json.loads(settings_path.read_text()) if settings_path.exists() else {}
+    keep = {k: old[k] for k in ("trained_on", "epochs", "seed", "data") if k in old}
+    tune_bars(weights, load([args.tune_on]), args, keep)
 
 
 def load_into(net, w) -> None:
@@ -354,6 +380,7 @@ def main() -> int:
     r.add_argument("--family", choices=("varied", "dev"), default="varied")
     r.add_argument("--seeds", default="0:100", help="first:last (last not included)")
     r.add_argument("--scenes", type=int, default=4, help="scenes per look")
+    r.add_argument("--copies", type=int, default=1, help="crops cut of each candidate (mirrored in turn, jittered)")
     r.add_argument("--budget", type=float, default=0, help="stop after this many seconds (0: no limit)")
     r.add_argument("--out", required=True)
     t = sub.add_parser("train", help="train with PyTorch, tune the bars, write the model")
@@ -363,10 +390,17 @@ def main() -> int:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--batch", type=int, default=64)
     t.add_argument("--init", help="go on from an earlier landing_net.npz")
+    t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")
     t.add_argument("--max-wrong", type=float, default=0.002, help="sure mistakes allowed on the held-out drinks (share)")
+    u = sub.add_parser("tune", help="set the temperature and the bars of an existing model on held-out crops")
+    u.add_argument("--tune-on", required=True)
+    u.add_argument("--out-dir", help="the model's folder (companion/vision/models by default)")
+    u.add_argument("--max-wrong", type=float, default=0.002)
     args = ap.parse_args()
     if args.step == "render":
         render(args)
+    elif args.step == "tune":
+        retune(args)
     else:
         train(args)
     return 0
