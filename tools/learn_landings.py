@@ -273,17 +273,22 @@ def train(args) -> None:
             load_into(net, w)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     n = len(data["classes"])
-    steps = args.epochs * (n // args.batch + 1)
+    per_epoch = int((data["classes"] != NONE).sum() + args.none_share * (data["classes"] == NONE).sum())
+    steps = args.epochs * (per_epoch // args.batch + 2)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     crops = torch.from_numpy(data["crops"])
     feats = torch.from_numpy((data["feats"] - mean) / std)
     classes = torch.from_numpy(data["classes"])
     targets = torch.from_numpy(data["offsets"] / OFFSET_MM)
     t0 = time.time()
+    positives = np.flatnonzero(data["classes"] != NONE)
+    negatives = np.flatnonzero(data["classes"] == NONE)
     for epoch in range(args.epochs):
-        order = torch.from_numpy(rng.permutation(n))
+        # every drink's crop each epoch, a fresh share of the (mostly easy) other patches
+        keep = negatives[rng.random(len(negatives)) < args.none_share]
+        order = torch.from_numpy(rng.permutation(np.concatenate([positives, keep])))
         total = 0.0
-        for s in range(0, n, args.batch):
+        for s in range(0, len(order), args.batch):
             b = order[s:s + args.batch]
             x = crops[b].float().permute(0, 3, 1, 2) / 255.0
             # the lamp's colour as the balance left it: each colour channel scaled a little
@@ -304,9 +309,10 @@ def train(args) -> None:
             opt.zero_grad()
             loss.backward()
             opt.step()
-            sched.step()
+            if sched.last_epoch < steps - 1:
+                sched.step()
             total += float(loss.detach()) * len(b)
-        print(f"epoch {epoch + 1}: loss {total / n:.4f}, {time.time() - t0:.0f} s", flush=True)
+        print(f"epoch {epoch + 1}: loss {total / len(order):.4f}, {time.time() - t0:.0f} s", flush=True)
     net.eval()
     weights = exported(net, mean, std)
     tune_bars(weights, tune, args, {"trained_on": int(n), "epochs": args.epochs, "seed": args.seed,
@@ -389,6 +395,7 @@ def main() -> int:
     t.add_argument("--epochs", type=int, default=12)
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--batch", type=int, default=64)
+    t.add_argument("--none-share", type=float, default=0.4, help="share of the not-this-drink crops each epoch")
     t.add_argument("--init", help="go on from an earlier landing_net.npz")
     t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")
     t.add_argument("--max-wrong", type=float, default=0.002, help="sure mistakes allowed on the held-out drinks (share)")

@@ -32,8 +32,8 @@ from .landing_crops import CHANNELS, CROP, FEATURES
 NET_PATH = Path(__file__).with_name("models") / "landing_net.npz"
 MODEL_PATH = Path(__file__).with_name("models") / "landing_model.json"
 SPOTS = ("slot", "crate", "outside", "none")
-WIDTHS = (8, 16, 32, 48)
-HIDDEN = 96
+WIDTHS = (12, 24, 48, 64)
+HIDDEN = 128
 OFFSET_MM = 10.0
 OUTPUTS = len(SPOTS) + 3
 KEYS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "c4w", "c4b", "f1w", "f1b", "f2w", "f2b", "mean", "std")
