@@ -115,7 +115,7 @@ def from_crop(offset: np.ndarray, centre: np.ndarray, basis) -> np.ndarray:
     return np.asarray(centre, np.float64) + basis[0] * offset[0] + basis[1] * offset[1]
 
 
-def patches(view: TopView, colour: str) -> list[tuple[np.ndarray, int, np.ndarray]]:
+def patches(view: TopView, colour: str) -> tuple[list[tuple[np.ndarray, int, tuple]], np.ndarray]:
     """The asked colour's patches (a drink cut by a wall is one): (centre mm, pixels, mask)
     for the biggest ``MAX_CANDIDATES``, and the colour's mask."""
     mask = (view.label == CLASSES.index(colour)).astype(np.uint8)

@@ -7,7 +7,11 @@ came out, and their colours differ) whether it was seen, its spot (``slot``, ``c
 and whether the reading is sure. It never raises on a frame: a frame it cannot read gets a
 code (``not_calibrated``, ``camera_error``) and no landings.
 
-How: the table plane is rectified to a top view in landing millimetres (``TOP_PX_PER_MM``)
+How, by default: the learned way (``landing_reading.py``: each patch of the asked colour,
+cut from the top view and turned, read by the network of ``landing_net.py``). When no model is
+committed, or with ``learned=False``, the hand-written rules below.
+
+The rules: the table plane is rectified to a top view in landing millimetres (``TOP_PX_PER_MM``)
 through the calibrated camera (``landing_calibrate.py``), its colours balanced against the
 mat's paper; each pixel gets its likeliest class among the six plastics, the crates' yellow
 and the table (``landing_colours.py``); the crates are the yellow patches of a crate's size,
