@@ -110,7 +110,7 @@ landing-model: $(VENV)/.installed
 	mkdir -p $(LANDINGS)
 	test -f $(LANDINGS)/varied.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 0:320 --scenes 5 --out $(LANDINGS)/varied.npz
 	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --out $(LANDINGS)/dev.npz
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied.npz --tune-on $(LANDINGS)/dev.npz --epochs 20
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied.npz --tune-on $(LANDINGS)/dev.npz --epochs 18
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
