@@ -107,6 +107,20 @@ model: $(VENV)/.installed
 	$(VENV)/bin/python tools/learn_drink_pixels.py --data --jobs 2
 	PYTHONPATH=. $(TORCH_PY) tools/learn_drink_pixels.py --variant both
 
+# The landing reader's network (companion/vision/landing_net.py, issue 32 item 9): renders the
+# training looks (varied 0-319, 5 scenes each) and the held-out dev looks the bars are set on
+# (dev 10000-10033) into build/learn_landings/, then trains with PyTorch (TRAIN_PY: a training
+# venv of its own, never a run-time dependency; one thread) and writes models/landing_net.npz and
+# landing_model.json. Fixed seeds. About 25 min of rendering and 15 of training on one quiet core.
+TRAIN_PY ?= /work/train-venv/bin/python
+LANDINGS := build/learn_landings
+.PHONY: landing-model
+landing-model: $(VENV)/.installed
+	mkdir -p $(LANDINGS)
+	test -f $(LANDINGS)/varied.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 0:320 --scenes 5 --out $(LANDINGS)/varied.npz
+	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --out $(LANDINGS)/dev.npz
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied.npz --tune-on $(LANDINGS)/dev.npz --epochs 18
+
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

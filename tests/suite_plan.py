@@ -23,6 +23,7 @@ KINDS = {  # module name prefix -> kind
     "test_board_device": "vision",      # the simulated board camera read by the board reader
     "test_crate_device": "vision",      # the simulated crate camera's frames through the crate camera's thread
     "test_landing_reader": "vision",    # rendered landing frames read by the landing reader
+    "test_landing_net": "vision",       # rendered landing frames read by the landing network; its data step
     "test_firmware_simavr": "device",
     "test_sensors_link": "device",
     "test_sensor_restarts": "device",
@@ -72,7 +73,7 @@ TYPICAL_SECONDS = {
     "test_dashboard_metro_variants": 18.0,
     "test_dashboard_addons": 4.0, "test_dashboard_entries": 4.0,
     "test_crate_reader": 8.0,
-    "test_landing_reader": 1.5,
+    "test_landing_reader": 1.5, "test_landing_net": 4.0,
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.

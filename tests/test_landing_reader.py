@@ -116,3 +116,15 @@ def test_the_calibrate_landing_command_writes_a_calibration(setup, tmp_path, cap
     cv2.imwrite(str(empty), np.full((720, 1280, 3), 90, np.uint8))
     assert cli_main(["calibrate", "landing", str(empty), "--out", str(tmp_path / "x.json")]) == 1
     assert "corner markers" in capsys.readouterr().err
+
+
+def test_calibration_finds_small_slanted_markers_on_the_photo_enlarged():
+    # a low camera far behind: the plain detector misses the mat's far markers (2 of 4 found)
+    from companion.vision.mat import MARKERS, detect_markers
+    look = LandingLook.from_seed(109, "varied")
+    renderer = LandingRenderer(look)
+    photo = renderer.calibration_picture(np.random.default_rng([109, 4242]))
+    assert sum(i in detect_markers(photo) for i in MARKERS) < 3
+    cal = calibrate_landing(photo)
+    x, y, h = cal.camera_position
+    assert abs(x - renderer.C[0]) < 10 and abs(y + renderer.C[1]) < 10 and abs(h + renderer.C[2]) < 10

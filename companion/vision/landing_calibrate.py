@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from .mat import MARKERS, PAGE_MM, TRAY_MARKER_ID, detect_markers, marker_corners_mm
+from .mat import DICT, MARKERS, PAGE_MM, TRAY_MARKER_ID, detect_markers, marker_corners_mm
 from .photo import PhotoRefused, decode_photo
 
 FORMAT = "tokyo-table-companion/landing-calibration"
@@ -40,6 +40,8 @@ MIN_MARKERS = 3                 # of the mat's four corner markers
 LENS_NEEDED_PX = 0.9          # a pinhole fit worse than this (mean px) may take a lens term
 LENS_GAIN = 0.6               # and takes it when that brings the misfit down this much
 MAX_RESIDUAL_PX = 3.0           # the markers' corners must fit the camera this well (mean, px)
+LOOK_CLOSER = (2, 3)            # the photo enlarged this much when a corner marker is missed (small and far)
+MAX_LOOK_SIDE = 4200            # but not beyond this many pixels a side
 
 Number = Annotated[float, Field(ge=-1e9, le=1e9, allow_inf_nan=False)]
 
@@ -137,7 +139,7 @@ def calibrate_landing(photo) -> LandingCalibration:
     in front of the tower; :class:`LandingCalibrationError` in words when it cannot be made."""
     image = read_photo(photo)
     h, w = image.shape[:2]
-    found = detect_markers(image)
+    found = find_markers(image)
     corners = [i for i in MARKERS if i in found]
     if len(corners) < MIN_MARKERS:
         raise LandingCalibrationError(f"found {len(corners)} of the mat's 4 corner markers: {what_to_do()}")
@@ -168,6 +170,44 @@ def calibrate_landing(photo) -> LandingCalibration:
         raise LandingCalibrationError(f"the mat's markers do not fit a camera (off by {err:.1f} px): is the mat "
                                       f"flat? {what_to_do()}")
     return cal.model_copy(update={"white_bgr": paper_white(image, cal)})
+
+
+def _small_marker_detector() -> cv2.aruco.ArucoDetector:
+    """The mat's detector tuned for markers far off and seen at a slant (a landing camera looks
+    along the table: the mat's far markers are a few dozen pixels, squashed)."""
+    p = cv2.aruco.DetectorParameters()
+    p.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    p.adaptiveThreshWinSizeMin, p.adaptiveThreshWinSizeMax, p.adaptiveThreshWinSizeStep = 3, 43, 4
+    p.minMarkerPerimeterRate = 0.01
+    p.polygonalApproxAccuracyRate = 0.06
+    p.minCornerDistanceRate = 0.02
+    p.perspectiveRemovePixelPerCell = 8
+    p.perspectiveRemoveIgnoredMarginPerCell = 0.2
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(DICT), p)
+
+
+def find_markers(image: np.ndarray) -> dict[int, np.ndarray]:
+    """The mat's markers (id -> 4 corners, px): as every mat is found, and when a corner marker
+    is missed, again with a detector for small slanted markers on the photo enlarged (and its
+    contrast evened out in a dim corner); the first sighting of each marker is kept."""
+    found = {i: c for i, c in detect_markers(image).items() if i in MARKERS or i == TRAY_MARKER_ID}
+    if all(i in found for i in MARKERS):
+        return found
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    detector = _small_marker_detector()
+    clahe = cv2.createCLAHE(2.0, (8, 8))
+    for scale in (1, *LOOK_CLOSER):
+        if scale > 1 and max(gray.shape) * scale > MAX_LOOK_SIDE:
+            break
+        big = gray if scale == 1 else cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        for img in (big, clahe.apply(big)):
+            corners, ids, _ = detector.detectMarkers(img)
+            for i, c in zip(() if ids is None else ids.ravel(), corners):
+                if int(i) in MARKERS or int(i) == TRAY_MARKER_ID:
+                    found.setdefault(int(i), (c.reshape(4, 2) + 0.5) / scale - 0.5)
+        if all(i in found for i in MARKERS):
+            break
+    return found
 
 
 def paper_white(image: np.ndarray, cal: LandingCalibration) -> tuple[float, float, float]:

@@ -99,8 +99,6 @@ def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
 def labels(costs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Each pixel's class index (into ``CLASSES``) and its margin to the next likeliest class."""
     stack = np.stack([costs[c] for c in CLASSES], 0)
-    order = np.argsort(stack, axis=0)
-    best = order[0]
-    first = np.take_along_axis(stack, order[:1], 0)[0]
-    second = np.take_along_axis(stack, order[1:2], 0)[0]
-    return best.astype(np.uint8), (second - first).astype(np.float32)
+    best = np.argmin(stack, axis=0)
+    two = np.partition(stack, 1, axis=0)        # the two lowest, without sorting the rest
+    return best.astype(np.uint8), (two[1] - two[0]).astype(np.float32)

@@ -7,7 +7,11 @@ came out, and their colours differ) whether it was seen, its spot (``slot``, ``c
 and whether the reading is sure. It never raises on a frame: a frame it cannot read gets a
 code (``not_calibrated``, ``camera_error``) and no landings.
 
-How: the table plane is rectified to a top view in landing millimetres (``TOP_PX_PER_MM``)
+How, by default: the learned way (``landing_reading.py``: each patch of the asked colour,
+cut from the top view and turned, read by the network of ``landing_net.py``). When no model is
+committed, or with ``learned=False``, the hand-written rules below.
+
+The rules: the table plane is rectified to a top view in landing millimetres (``TOP_PX_PER_MM``)
 through the calibrated camera (``landing_calibrate.py``), its colours balanced against the
 mat's paper; each pixel gets its likeliest class among the six plastics, the crates' yellow
 and the table (``landing_colours.py``); the crates are the yellow patches of a crate's size,
@@ -29,13 +33,12 @@ from ..drinks import Drink
 from ..landing import MAX_DISTANCE_MM, Landing, LandingReading, LandingScene, PlacedDrink, spot_of
 from .landing_calibrate import LandingCalibration
 from .landing_colours import CLASSES, balanced, class_costs, labels
+from .landing_crops import BEHIND_MM, SIZE_MM, TOP_PX_PER_MM, VIEW_MM
 from .landing_fit import Patch, best_pose, outline, walled
 from .landing_geometry import FLOOR_MM, RIM_MM, FoundCrate, crate_from_pixels, drink_pose
+from .landing_net import LandingModel, landing_model
+from .landing_reading import read_learned
 
-TOP_PX_PER_MM = 1.5
-VIEW_MM = (-330.0, 340.0, -15.0, 430.0)      # x0, x1, y0, y1: the table the top view covers
-SIZE_MM = {"stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (26.0, 11.0),
-           "square_bottle": (27.0, 10.0), "not_tallest_bottle": (29.0, 10.0), "tallest_bottle": (35.0, 11.0)}
 SURE_MM = 2.5
 MIN_SHARE, MAX_SHARE = 0.12, 3.0    # a drink's patch against its expected area
 MIN_OVERLAP = 0.55                  # a patch no pose's outline covers this well (overlap / union) is doubtful
@@ -53,16 +56,17 @@ RIVAL_GAP = 0.1                     # as the best): which is it?
 LIFT_AMBIGUOUS = 0.05               # on the table, a floor or a rim: as well fitted within this
 MIN_MARGIN = 2.0                    # a patch's mean colour margin (cost units) to be sure of it
 MIN_CRATE_MM2 = 350.0
-BEHIND_MM = 6.0                     # the top view nearer the tower than this is its base (and its top's edge)
 
 
 class LandingReader:
-    """Reads landing frames of one calibrated camera (see the module's words). ``model`` is
-    unused (no learned part yet); kept for the reader's final API."""
+    """Reads landing frames of one calibrated camera (see the module's words). ``model``: the
+    learned reader's network and bars (``landing_net.py``; the committed one by default);
+    ``learned=False`` (or no model committed) reads by the hand-written rules below."""
 
-    def __init__(self, calibration: LandingCalibration | None, model=None):
+    def __init__(self, calibration: LandingCalibration | None, model: LandingModel | None = None,
+                 learned: bool = True):
         self.calibration = calibration
-        self.model = model
+        self.model = (model if model is not None else landing_model()) if learned else None
         self._maps: dict = {}
         self._notes: dict = {}          # why each drink of the last frame was read as it was (for tuning)
         self._alternatives: list = []   # the last fit's lying poses that are what they say (on the table, floor or rim)
@@ -109,6 +113,9 @@ class LandingReader:
         if frame is None:
             return LandingReading(codes=["camera_error"])
         try:
+            if self.model is not None:
+                return read_learned(frame, asked, self._top_maps((frame.shape[1], frame.shape[0])), cal, self.model,
+                                    self._notes)
             return self._read(frame, asked)
         except (cv2.error, ValueError, FloatingPointError, np.linalg.LinAlgError):
             return LandingReading(codes=["camera_error"])

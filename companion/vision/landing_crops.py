@@ -1,0 +1,165 @@
+"""What the landing network looks at: the top view of one frame (the table plane in landing mm,
+balanced against the mat's paper, a class per pixel) and, for an asked drink, its candidate
+patches, each cut out as a small crop TURNED so that the ray from the camera's foot point
+through the candidate points up (a standing drink's smear then always runs up the crop,
+whatever the camera), with the numbers that say how far the camera is.
+
+Shared by the reader (``landings.py``) and the training (``tools/learn_landings.py``), so both
+see exactly the same crops.
+
+Channels of a crop (``CHANNELS``), uint8: the balanced colour (B, G, R; the square root of
+the albedo against the paper), the asked colour's mask, the crates' yellow mask, and where the
+table is in view. Numbers (``FEATURES``): the asked drink's shape (one-hot), the candidate's
+distance from the camera's foot and the camera's height (so the net knows how long a smear a
+drink of that height makes), the patch's size against a drink's, and its colour margin.
+
+>>> crop_basis(np.array([0.0, -300.0]), np.array([0.0, 100.0]))[1].round(3).tolist()
+[0.0, 1.0]
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from ..drinks import SHAPES, Drink
+from .landing_colours import CLASSES, balanced, class_costs, labels
+
+TOP_PX_PER_MM = 1.5
+VIEW_MM = (-330.0, 340.0, -15.0, 430.0)      # x0, x1, y0, y1: the table the top view covers
+BEHIND_MM = 6.0                     # the top view nearer the tower than this is its base
+CROP = 56                           # a crop's side, px
+CROP_MM = 1.6                       # mm a crop's pixel: 90 mm across, a standing tall bottle's smear and a crate
+CHANNELS = ("b", "g", "r", "asked", "yellow", "in_view")
+FEATURES = tuple(f"shape_{s.value}" for s in SHAPES) + ("reach", "height", "share", "margin")
+MAX_CANDIDATES = 4                  # patches of the asked colour looked at, the biggest first
+MIN_PIXELS = 6
+SIZE_MM = {"stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (26.0, 11.0),
+           "square_bottle": (27.0, 10.0), "not_tallest_bottle": (29.0, 10.0), "tallest_bottle": (35.0, 11.0)}
+
+
+@dataclass
+class TopView:
+    """One frame's table plane from above: ``image`` (h, w, 6) uint8 with the asked mask left
+    empty, the class per pixel and its margin, the landing mm of each pixel, the camera."""
+
+    image: np.ndarray
+    label: np.ndarray
+    margin: np.ndarray
+    gx: np.ndarray
+    gy: np.ndarray
+    camera: np.ndarray
+
+
+@dataclass
+class Candidate:
+    centre: np.ndarray          # landing mm (x, y) of the patch's middle
+    pixels: int
+    crop: np.ndarray            # (CROP, CROP, len(CHANNELS)) uint8
+    features: np.ndarray        # (len(FEATURES),) float32
+    basis: tuple                # (right, up) unit vectors of the crop in landing mm
+
+
+def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray) -> TopView:
+    """``maps``: (mx, my, valid, gx, gy) of the frame's size (``LandingReader._top_maps``)."""
+    mx, my, valid, gx, gy = maps
+    top = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lin = balanced(top, white_bgr)
+    label, margin = labels(class_costs(lin, TOP_PX_PER_MM))
+    table = CLASSES.index("table")
+    label[~valid] = table
+    label[gy < BEHIND_MM] = table          # the tower's base: nothing lands on it
+    image = np.zeros(label.shape + (len(CHANNELS),), np.uint8)
+    image[..., :3] = np.clip(np.sqrt(np.clip(lin, 0, 1.2) / 1.2) * 255 + 0.5, 0, 255).astype(np.uint8)
+    image[..., 4] = (label == CLASSES.index("yellow")) * 255
+    image[..., 5] = valid * 255
+    return TopView(image, label, margin, gx, gy, camera)
+
+
+def crop_basis(camera_xy: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The crop's right and up directions: up from the camera's foot through the centre."""
+    ray = np.asarray(centre, np.float64) - np.asarray(camera_xy, np.float64)
+    up = ray / max(float(np.linalg.norm(ray)), 1e-6)
+    return np.array([up[1], -up[0]]), up
+
+
+def cut(image: np.ndarray, centre: np.ndarray, basis, mirror: bool = False) -> np.ndarray:
+    """The turned crop of ``image`` (the top view, any channels) around ``centre`` (mm)."""
+    right, up = basis
+    x0, _, _, y1 = VIEW_MM
+    s = TOP_PX_PER_MM
+    half = CROP * CROP_MM / 2
+    sign = -1.0 if mirror else 1.0
+    # crop px (j, i) -> mm: centre + right * (j - half) + up * (half - i), then -> top-view px
+    a = np.column_stack([right * sign, -up]) * CROP_MM
+    b = np.asarray(centre, np.float64) + (right * sign - up) * (0.5 * CROP_MM) + (up - right * sign) * half
+    to_px = np.array([[s, 0.0], [0.0, -s]])
+    A = to_px @ a
+    t = to_px @ b + np.array([-x0 * s - 0.5, y1 * s - 0.5])
+    M = np.column_stack([A, t]).astype(np.float64)
+    chans = [cv2.warpAffine(np.ascontiguousarray(image[..., k:k + 3]), M, (CROP, CROP),
+                            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
+             for k in range(0, image.shape[2], 3)]
+    return np.concatenate([c.reshape(CROP, CROP, -1) for c in chans], axis=2)
+
+
+def to_crop(point: np.ndarray, centre: np.ndarray, basis, mirror: bool = False) -> np.ndarray:
+    """Landing mm -> the crop's (right, up) offset from its centre, mm."""
+    d = np.asarray(point, np.float64) - np.asarray(centre, np.float64)
+    return np.array([(-1.0 if mirror else 1.0) * float(d @ basis[0]), float(d @ basis[1])])
+
+
+def from_crop(offset: np.ndarray, centre: np.ndarray, basis) -> np.ndarray:
+    return np.asarray(centre, np.float64) + basis[0] * offset[0] + basis[1] * offset[1]
+
+
+def patches(view: TopView, colour: str) -> tuple[list[tuple[np.ndarray, int, tuple]], np.ndarray]:
+    """The asked colour's patches (a drink cut by a wall is one): (centre mm, pixels, mask)
+    for the biggest ``MAX_CANDIDATES``, and the colour's mask."""
+    mask = (view.label == CLASSES.index(colour)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    joined = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+    found = []
+    for i in range(1, n):
+        x, y, w, h, _ = stats[i]
+        sel = (lab[y:y + h, x:x + w] == i) & (mask[y:y + h, x:x + w] > 0)
+        count = int(sel.sum())
+        if count < MIN_PIXELS:
+            continue
+        rows, cols = np.nonzero(sel)
+        r, c = int(round(rows.mean())) + y, int(round(cols.mean())) + x
+        found.append((np.array([view.gx[r, c], view.gy[r, c]], np.float64), count, (y, x, sel)))
+    found.sort(key=lambda f: -f[1])
+    return found[:MAX_CANDIDATES], mask
+
+
+def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarray | None = None) -> list[Candidate]:
+    """The turned crops of the asked drink's candidate patches (``jitter``: mm added to each
+    centre, for training)."""
+    d = Drink.parse(drink)
+    colour = d.colour.value
+    length, width = SIZE_MM[d.shape.value]
+    found, mask = patches(view, colour)
+    if not found:
+        return []
+    image = view.image
+    image[..., 3] = mask * 255
+    out = []
+    H = float(view.camera[2])
+    for centre, count, (y, x, sel) in found:
+        if jitter is not None:
+            centre = centre + jitter
+        basis = crop_basis(view.camera[:2], centre)
+        crop = cut(image, centre, basis, mirror)
+        reach = float(np.linalg.norm(centre - view.camera[:2]))
+        expected = length * width + length * reach * width / max(H - width, 1.0) * 0.5
+        margin = float(np.mean(view.margin[y:y + sel.shape[0], x:x + sel.shape[1]][sel]))
+        shape = np.zeros(len(SHAPES), np.float32)
+        shape[[s.value for s in SHAPES].index(d.shape.value)] = 1
+        feats = np.concatenate([shape, np.array([reach / 500, H / 500, math.log(count / TOP_PX_PER_MM ** 2 / expected),
+                                                 min(margin, 30.0) / 10], np.float32)])
+        out.append(Candidate(centre, count, crop, feats, basis))
+    return out

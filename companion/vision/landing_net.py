@@ -1,0 +1,142 @@
+"""The landing reader's network: for one candidate patch of an asked drink (a turned crop of
+the top view, ``landing_crops.py``) it says whether it is that drink and where it landed
+(``slot``, ``crate``, ``outside`` or ``none``: not this drink), and where the drink's middle
+lies on the table as an offset from the crop's centre with its likely error (a Laplace scale).
+Run with numpy alone; trained by ``tools/learn_landings.py`` (PyTorch, same weights' layout).
+
+Four 3x3 convolutions (ReLU; 2x2 max pooling after the first three: 56 -> 54 -> 27 -> 25 -> 12
+-> 10 -> 5 -> 3), the map kept whole (where in the crop the drink and the walls are is what
+tells the spot and the middle), the crop's numbers beside it, a hidden layer, then 4 scores,
+2 offsets (in ``OFFSET_MM``) and the log of the offsets' error scale.
+
+The settings (``models/landing_model.json``): the scores' temperature and the bars of a sure
+reading (``sure``: the spot's probability; ``sure_scale_mm``: the middle's error scale), set
+on held-out development frames for next to no sure mistakes.
+
+>>> net = LandingNet.random(seed=0)
+>>> spots, offsets, scales = net.forward(np.zeros((2, 56, 56, 6), np.uint8), np.zeros((2, 10), np.float32))
+>>> spots.shape, offsets.shape, scales.shape
+((2, 4), (2, 2), (2,))
+"""
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from .board_net import _conv, _pool
+from .landing_crops import CHANNELS, CROP, FEATURES
+
+NET_PATH = Path(__file__).with_name("models") / "landing_net.npz"
+MODEL_PATH = Path(__file__).with_name("models") / "landing_model.json"
+SPOTS = ("slot", "crate", "outside", "none")
+WIDTHS = (12, 24, 48, 64)
+HIDDEN = 128
+OFFSET_MM = 10.0
+OUTPUTS = len(SPOTS) + 3
+KEYS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "c4w", "c4b", "f1w", "f1b", "f2w", "f2b", "mean", "std")
+
+
+def flat_size() -> int:
+    side = CROP
+    for _ in range(3):
+        side = (side - 2) // 2
+    return WIDTHS[3] * (side - 2) ** 2
+
+
+class LandingNet:
+    """The exported network (weights as PyTorch keeps them) and the standardisation of the
+    crop's numbers."""
+
+    def __init__(self, weights: dict[str, np.ndarray]):
+        self.w = {k: np.asarray(v, np.float32) for k, v in weights.items()}
+        for key in KEYS:
+            if key not in self.w:
+                raise ValueError(f"the landing network lacks {key}: run tools/learn_landings.py")
+
+    @classmethod
+    def random(cls, seed: int = 0) -> "LandingNet":
+        """A network of the right shapes with random weights (for tests of the plumbing)."""
+        rng = np.random.default_rng(seed)
+        shapes, c_in = {}, len(CHANNELS)
+        for i, c in enumerate(WIDTHS, 1):
+            shapes[f"c{i}w"], shapes[f"c{i}b"] = (c, c_in, 3, 3), (c,)
+            c_in = c
+        shapes.update({"f1w": (HIDDEN, flat_size() + len(FEATURES)), "f1b": (HIDDEN,),
+                       "f2w": (OUTPUTS, HIDDEN), "f2b": (OUTPUTS,)})
+        w = {k: rng.normal(0, 0.05, s) for k, s in shapes.items()}
+        return cls({**w, "mean": np.zeros(len(FEATURES)), "std": np.ones(len(FEATURES))})
+
+    def raw(self, crops: np.ndarray, feats: np.ndarray) -> np.ndarray:
+        """The outputs (n, OUTPUTS) for crops (n, CROP, CROP, channels) uint8 and numbers (n, F)."""
+        w = self.w
+        if not len(crops):
+            return np.zeros((0, OUTPUTS), np.float32)
+        x = np.asarray(crops, np.float32) / 255.0
+        x = _pool(_conv(x, w["c1w"], w["c1b"]))
+        x = _pool(_conv(x, w["c2w"], w["c2b"]))
+        x = _pool(_conv(x, w["c3w"], w["c3b"]))
+        x = _conv(x, w["c4w"], w["c4b"])
+        flat = x.transpose(0, 3, 1, 2).reshape(len(x), -1)          # PyTorch's (c, h, w) order
+        z = (np.asarray(feats, np.float32) - w["mean"]) / w["std"]
+        hidden = np.maximum(np.concatenate([flat, z], axis=1) @ w["f1w"].T + w["f1b"], 0)
+        return hidden @ w["f2w"].T + w["f2b"]
+
+    def forward(self, crops: np.ndarray, feats: np.ndarray, temperature: float = 1.0):
+        """Probabilities per spot (n, 4), the middle's offset (n, 2 mm: right, up in the crop)
+        and its error scale (n, mm)."""
+        out = self.raw(crops, feats).astype(np.float64)
+        z = out[:, :len(SPOTS)] / temperature
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        offsets = out[:, len(SPOTS):len(SPOTS) + 2] * OFFSET_MM
+        scales = np.exp(np.clip(out[:, -1], -6, 6)) * OFFSET_MM
+        return p, offsets, scales
+
+
+class LandingModel:
+    """The network and its settings (the temperature, the bars of a sure reading)."""
+
+    def __init__(self, net: LandingNet, settings: dict | None = None):
+        settings = settings or {}
+        if tuple(settings.get("spots", SPOTS)) != SPOTS or tuple(settings.get("features", FEATURES)) != FEATURES \
+                or tuple(settings.get("channels", CHANNELS)) != CHANNELS:
+            raise ValueError("the landing model was trained on other inputs: run tools/learn_landings.py")
+        self.net = net
+        self.temperature = float(settings.get("temperature", 1.0))
+        self.sure = float(settings.get("sure", 0.99))
+        self.sure_scale_mm = float(settings.get("sure_scale_mm", 2.5))
+        self.settings = settings
+
+    def read(self, crops: np.ndarray, feats: np.ndarray):
+        """As :meth:`LandingNet.forward`, each crop read as it is and mirrored (the scene's mirror
+        image is as likely), the two averaged."""
+        crops = np.asarray(crops)
+        n = len(crops)
+        both = np.concatenate([crops, crops[:, :, ::-1]]) if n else crops
+        p, off, scale = self.net.forward(both, np.concatenate([feats, feats]) if n else feats, self.temperature)
+        if not n:
+            return p, off, scale
+        off[n:, 0] *= -1
+        return (p[:n] + p[n:]) / 2, (off[:n] + off[n:]) / 2, np.maximum(scale[:n], scale[n:]) + \
+            np.linalg.norm(off[:n] - off[n:], axis=1) / 2
+
+
+def save(settings: dict, weights: dict[str, np.ndarray], settings_path: Path = MODEL_PATH,
+         net_path: Path = NET_PATH) -> None:
+    settings_path.parent.mkdir(parents=True, exist_ok=True)
+    settings_path.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    np.savez_compressed(net_path, **{k: np.asarray(v, np.float32) for k, v in weights.items()})
+
+
+@cache
+def landing_model(settings_path: str = str(MODEL_PATH), net_path: str = str(NET_PATH)) -> LandingModel | None:
+    """The committed model (None when there is none yet)."""
+    if not Path(net_path).exists():
+        return None
+    with np.load(net_path) as data:
+        net = LandingNet({k: data[k] for k in data.files})
+    settings = json.loads(Path(settings_path).read_text(encoding="utf-8")) if Path(settings_path).exists() else {}
+    return LandingModel(net, settings)

@@ -1,0 +1,77 @@
+"""The landing reader's learned way (``landing_net.py``): each asked drink's candidate patches
+(``landing_crops.py``) read by the network; the likeliest to be the drink is taken, its spot the
+network's likeliest, its distance from the middle the network puts on the table.
+
+A reading is sure only when the network is (the spot's probability at least the model's
+``sure``, the middle's error scale at most ``sure_scale_mm``) and no other patch of the colour
+is as likely the drink somewhere else (two look-alike patches: which one is it?). A drink
+whose best patch is more likely no drink at all is not seen.
+
+>>> p = np.array([[0.01, 0.01, 0.97, 0.01], [0.1, 0.1, 0.1, 0.7]])
+>>> choose(p, np.array([[0.0, 100.0], [50.0, 50.0]]), np.array([1.0, 1.0]))["spot"]
+2
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..landing import MAX_DISTANCE_MM, SPOTS, Landing, LandingReading
+from .landing_crops import candidates, from_crop, top_view
+
+SEEN = 0.5                  # a patch at least this likely the drink: the drink is seen
+RIVAL = 0.3                 # another patch this likely the drink, and elsewhere: not sure
+RIVAL_MM = 10.0             # elsewhere: its middle this far from the best one's
+
+
+def choose(p: np.ndarray, middles: np.ndarray, scales: np.ndarray) -> dict | None:
+    """The reading of one asked drink from its candidates' spot probabilities (n, 4: slot,
+    crate, outside, none), middles on the table (n, 2 mm) and error scales (n): the best
+    candidate's index, spot (index into SPOTS), its probability, scale, middle and whether a
+    rival patch casts doubt; None when no candidate is likely the drink."""
+    if not len(p):
+        return None
+    drink = 1.0 - p[:, 3]
+    best = int(np.argmax(drink))
+    if drink[best] < SEEN:
+        return None
+    spot = int(np.argmax(p[best, :3]))
+    rival = any(j != best and drink[j] >= RIVAL and float(np.linalg.norm(middles[j] - middles[best])) > RIVAL_MM
+                for j in range(len(p)))
+    return {"index": best, "spot": spot, "p_spot": float(p[best, spot]), "scale": float(scales[best]),
+            "middle": np.asarray(middles[best], np.float64), "rival": bool(rival)}
+
+
+def is_sure(pick: dict, model) -> bool:
+    return pick["p_spot"] >= model.sure and pick["scale"] <= model.sure_scale_mm and not pick["rival"]
+
+
+def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, model, notes: dict | None = None
+                 ) -> LandingReading:
+    """The reading of one (usable) frame: ``maps`` the top view's (``LandingReader._top_maps``)."""
+    camera = calibration.camera_position
+    view = top_view(frame, maps, calibration.white_bgr, camera)
+    found = {name: candidates(view, name) for name in asked}
+    flat = [c for name in asked for c in found[name]]
+    if flat:
+        p, off, scale = model.read(np.stack([c.crop for c in flat]), np.stack([c.features for c in flat]))
+    out, at = [], 0
+    for name in asked:
+        cands = found[name]
+        k = len(cands)
+        if not k:
+            out.append(Landing(drink=name, seen=False, sure=False))
+            continue
+        middles = np.array([from_crop(off[at + i], c.centre, c.basis) for i, c in enumerate(cands)])
+        pick = choose(p[at:at + k], middles, scale[at:at + k])
+        at += k
+        if pick is None:
+            out.append(Landing(drink=name, seen=False, sure=False))
+            continue
+        distance = min(MAX_DISTANCE_MM, round(math.hypot(*pick["middle"])))
+        if notes is not None:
+            notes[name] = {"p_spot": round(pick["p_spot"], 3), "scale": round(pick["scale"], 1), "rival": pick["rival"],
+                           "candidates": k}
+        out.append(Landing(drink=name, spot=SPOTS[pick["spot"]], distance_mm=distance, sure=is_sure(pick, model)))
+    return LandingReading(landings=out)

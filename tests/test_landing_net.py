@@ -1,0 +1,111 @@
+"""The landing reader's learned part (issue 32, item 9): the turned crops, the committed network
+reading rendered frames, doubt reported as unsure, and the training script's data step."""
+from __future__ import annotations
+
+import importlib.util
+import types
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.landing import LandingScene, PlacedCrate, PlacedDrink, truth
+from companion.sim.landing_render import LandingLook, LandingRenderer, calibration_photo
+from companion.vision.landing_calibrate import calibrate_landing
+from companion.vision.landing_crops import CHANNELS, CROP, CROP_MM, FEATURES, crop_basis, cut, to_crop
+from companion.vision.landing_net import LandingModel, landing_model
+from companion.vision.landing_reading import choose
+from companion.vision.landings import LandingReader
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def setup():
+    look = LandingLook.from_seed(5)
+    cal = calibrate_landing(calibration_photo(look, np.random.default_rng(0)))
+    return LandingRenderer(look), cal
+
+
+def right(true, got) -> bool:
+    return got.seen and got.spot == true.spot and abs(got.distance_mm - true.distance_mm) <= max(10, 0.05 * true.distance_mm)
+
+
+def test_a_crop_is_turned_so_that_the_ray_from_the_camera_points_up():
+    # a top view (1.5 px a mm) with one bright pixel 12 mm beyond the centre as the camera sees it
+    from companion.vision.landing_crops import TOP_PX_PER_MM, VIEW_MM
+    x0, x1, y0, y1 = VIEW_MM
+    image = np.zeros((int((y1 - y0) * TOP_PX_PER_MM), int((x1 - x0) * TOP_PX_PER_MM), 3), np.uint8)
+    camera, centre = np.array([-200.0, -300.0]), np.array([60.0, 150.0])
+    basis = crop_basis(camera, centre)
+    far = centre + basis[1] * 12.0
+    image[int((y1 - far[1]) * TOP_PX_PER_MM), int((far[0] - x0) * TOP_PX_PER_MM)] = 255
+    crop = cut(image, centre, basis)[..., 0]
+    row, col = np.unravel_index(int(np.argmax(crop)), crop.shape)
+    assert abs(col - CROP / 2) <= 1.5 and abs((CROP / 2 - row) * CROP_MM - 12.0) <= 2.5
+    assert to_crop(far, centre, basis).round(3).tolist() == [0.0, 12.0]
+
+
+def test_choose_reports_doubt():
+    middles = np.array([[0.0, 100.0], [80.0, 200.0]])
+    # two patches both likely the drink, far apart: which is it?
+    twins = choose(np.array([[0, 0, 0.98, 0.02], [0, 0, 0.9, 0.1]]), middles, np.ones(2))
+    assert twins["rival"]
+    # a drink cut in two by a wall: both halves put its middle at one place: no rival
+    halves = choose(np.array([[0, 0.97, 0, 0.03], [0, 0.9, 0, 0.1]]), np.array([[0, 60.0], [3, 62.0]]), np.ones(2))
+    assert halves["spot"] == 1 and not halves["rival"]
+    assert choose(np.array([[0.1, 0.1, 0.1, 0.7]]), middles[:1], np.ones(1)) is None
+
+
+def test_the_committed_model_reads_a_development_frame_right_where_sure(setup):
+    renderer, cal = setup
+    model = landing_model()
+    assert model is not None, "the committed landing model is missing (tools/learn_landings.py)"
+    reader = LandingReader(cal)
+    assert reader.model is model
+    crate = PlacedCrate(x=5.0, y=65.0)      # its slots' middles at x -2.5 or 12.5, y 50, 65 or 80
+    scene = LandingScene(crates=(crate,), drinks=(
+        PlacedDrink(drink="red-short_can", x=-60.0, y=140.0, yaw=30.0, length_mm=20, width_mm=11),
+        PlacedDrink(drink="blue-tall_can", x=90.0, y=230.0, yaw=100.0, length_mm=26, width_mm=11),
+        PlacedDrink(drink="purple-stubby_can", x=10.0, y=300.0, yaw=10.0, length_mm=14, width_mm=12),
+        PlacedDrink(drink="mint-short_can", x=-2.5, y=50.0, standing=True, length_mm=20, width_mm=11)))
+    got = reader.read(renderer.render(scene, np.random.default_rng(1)), tuple(d.drink for d in scene.drinks))
+    assert got.usable
+    pairs = list(zip(truth(scene).landings, got.landings))
+    assert all(right(t, g) for t, g in pairs if g.sure), pairs
+    assert sum(g.sure for _, g in pairs) >= 3, pairs
+
+
+def test_no_drink_and_bad_frames_give_no_sure_reading(setup):
+    renderer, cal = setup
+    empty = renderer.render(LandingScene(crates=(PlacedCrate(x=0.0, y=70.0),)), np.random.default_rng(2))
+    got = LandingReader(cal).read(empty, ("red-short_can", "white-tall_can", "black-stubby_can"))
+    assert got.usable and not any(x.sure for x in got.landings)
+    reader = LandingReader(cal)
+    for bad in (np.zeros((720, 1280, 3), np.uint8), np.zeros((10, 10, 3), np.uint8), "no picture", None):
+        assert reader.read(bad, ("red-short_can",)).codes == ["camera_error"]
+
+
+def test_a_model_whose_bars_nothing_clears_reads_everything_unsure(setup):
+    renderer, cal = setup
+    model = landing_model()
+    doubtful = LandingModel(model.net, {"sure": 1.01})
+    scene = LandingScene(drinks=(PlacedDrink(drink="red-short_can", x=-40.0, y=160.0, length_mm=20, width_mm=11),))
+    got = LandingReader(cal, doubtful).read(renderer.render(scene, np.random.default_rng(3)), ("red-short_can",))
+    assert got.landings[0].seen and not got.landings[0].sure
+
+
+def test_the_training_data_step_runs_on_a_tiny_set(tmp_path):
+    spec = importlib.util.spec_from_file_location("learn_landings", ROOT / "tools" / "learn_landings.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    out = tmp_path / "tiny.npz"
+    tool.render(types.SimpleNamespace(family="dev", seeds="20000:20001", scenes=1, copies=1, budget=0, out=str(out)))
+    data = np.load(out)
+    n = len(data["classes"])
+    assert n >= 2 and data["crops"].shape == (n, CROP, CROP, len(CHANNELS)) and data["feats"].shape == (n, len(FEATURES))
+    assert set(data["classes"].tolist()) - {0, 1, 2, 3} == set()
+    assert (data["classes"] != 3).any()         # the scene's drinks are found and named
+    assert int(data["groups"].max()) < len(data["group_spot"])
+    with pytest.raises(SystemExit):
+        tool.render(types.SimpleNamespace(family="eval", seeds="940000:940001", scenes=1, copies=1, budget=0, out=str(out)))

@@ -1,0 +1,417 @@
+"""Train the landing reader's network (companion/vision/landing_net.py) on rendered landing scenes.
+
+Two steps, two interpreters:
+
+    # 1. render looks, calibrate each from its own photo of the mat (as a table would), render
+    #    scenes, cut every candidate patch of every colour as the reader does, keep each crop with
+    #    its truth (the project's venv; one process):
+    .venv/bin/python tools/learn_landings.py render --family varied --seeds 0:400 --scenes 4 --out /tmp/land-varied.npz
+    .venv/bin/python tools/learn_landings.py render --family dev --seeds 10000:10060 --scenes 4 --out /tmp/land-dev.npz
+    # 2. train with PyTorch (never a run-time dependency), set the temperature and the bars of a
+    #    sure reading on the held-out set, write models/landing_net.npz and landing_model.json:
+    /work/train-venv/bin/python tools/learn_landings.py train /tmp/land-varied.npz --tune-on /tmp/land-dev.npz
+
+A crop's truth: the drink of its colour in the scene when the candidate's middle is on (or
+within ``MATCH_MM`` of) that drink's outline as the calibrated camera lays it on the table: its
+spot and its middle on the table as an offset in the crop's turned frame; otherwise ``none``
+(a coin, a card, a shadow or another drink read as that colour). Every colour is cut in every
+scene (a colour not in the scene: its patches are all ``none``, as a drink asked for that is
+still in the tower). The eval family (benchmarks/landings.py) is never rendered here.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+MATCH_MM = 4.0
+SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
+NONE = 3
+
+
+def random_wants(rng: np.random.Generator) -> list:
+    """2-6 drinks of different colours, each asked in a slot, in the crate, outside (half of
+    them at a LEMON SQUASH distance) or anywhere (as benchmarks/landings.py asks)."""
+    from companion.drinks import COLOURS, SHAPES
+    colours = [str(c) for c in rng.permutation([c.value for c in COLOURS])][:int(rng.integers(2, 7))]
+    out = []
+    for c in colours:
+        spot = ["slot", "crate", "outside", None][int(rng.integers(0, 4))]
+        distance = int(rng.uniform(40, 330)) if spot == "outside" and rng.random() < 0.5 else None
+        out.append((f"{c}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}", spot, distance))
+    return out
+
+
+def random_crates(rng: np.random.Generator, look) -> tuple | None:
+    """Mostly the compose default (one crate in front when one is wanted); sometimes a second
+    crate elsewhere on the table, or the first one moved off the middle."""
+    from companion.landing import PlacedCrate
+    from companion.sim.landing_layouts import default_crate
+    pitch, wall = look.pitch_mm, look.wall_mm
+    r = rng.random()
+    if r < 0.6:
+        return None
+    first = default_crate(rng, pitch, wall)
+    if r < 0.8:
+        first = PlacedCrate(x=float(rng.uniform(-150, 150)), y=float(rng.uniform(50, 250)),
+                            yaw=float(rng.uniform(-90, 90)), pitch_mm=pitch, wall_mm=wall)
+        return (first,)
+    second = PlacedCrate(x=float(rng.choice([-1, 1]) * rng.uniform(70, 200)), y=float(rng.uniform(120, 300)),
+                         yaw=float(rng.uniform(-90, 90)), pitch_mm=pitch, wall_mm=wall)
+    return (first, second)
+
+
+def label(cand, scene, drink_name, look, camera) -> tuple[int, np.ndarray]:
+    """The candidate's class and (for a drink) its middle as the crop's offset (mm)."""
+    from companion.landing import spot_of
+    from companion.vision.landing_fit import outline
+    import cv2
+    placed = next((d for d in scene.drinks if d.drink == drink_name), None)
+    if placed is None:
+        return NONE, np.zeros(2)
+    spot = spot_of(scene, placed)
+    over = spot != "outside"
+    lift = 0.0 if not over else (look.floor_mm if spot == "slot" else look.rim_mm)
+    shape = drink_name.partition("-")[2]
+    hull = cv2.convexHull(outline(shape, placed.length_mm, placed.width_mm, placed.standing, placed.x, placed.y,
+                                  placed.yaw, lift, camera).astype(np.float32))
+    inside = cv2.pointPolygonTest(hull, (float(cand.centre[0]), float(cand.centre[1])), True)
+    if inside < -MATCH_MM:
+        return NONE, np.zeros(2)
+    return SPOT_INDEX[spot], np.array([placed.x, placed.y])
+
+
+def render(args) -> None:
+    import cv2
+    from companion.drinks import COLOURS, SHAPES
+    from companion.landing import distance_of, spot_of
+    from companion.sim.landing_layouts import compose
+    from companion.sim.landing_render import LandingLook, LandingRenderer
+    from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing
+    from companion.vision.landing_crops import candidates, to_crop, top_view
+    from companion.vision.landings import LandingReader
+
+    cv2.setNumThreads(1)
+    lo, hi = (int(v) for v in args.seeds.split(":"))
+    if args.family not in ("varied", "dev"):
+        raise SystemExit("only varied and dev looks are rendered for training (eval is only ever scored)")
+    crops, feats, classes, offsets, looks, groups, places = [], [], [], [], [], [], []
+    group_spot, group_distance = [], []     # per asked drink (scene x colour): its true spot (-1: not there)
+    refused, t0, done = 0, time.time(), 0
+    end = lo                                # the looks done are seeds lo:end (a budget stops early)
+    for seed in range(lo, hi):
+        if args.budget and time.time() - t0 > args.budget:
+            break
+        end = seed + 1
+        look = LandingLook.from_seed(seed, args.family)
+        rng = np.random.default_rng([seed, 4242])
+        renderer = LandingRenderer(look)
+        try:
+            cal = calibrate_landing(renderer.calibration_picture(rng))
+        except LandingCalibrationError:
+            refused += 1
+            continue
+        reader = LandingReader(cal)
+        camera = cal.camera_position
+        for _ in range(args.scenes):
+            try:
+                scene = compose(random_wants(rng), rng, crates=random_crates(rng, look), scale=look.drink_size)
+            except ValueError:
+                continue
+            frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 4))))
+            size = (frame.shape[1], frame.shape[0])
+            view = top_view(frame, reader._top_maps(size), cal.white_bgr, camera)
+            present = {d.drink.partition("-")[0]: d.drink for d in scene.drinks}
+            for colour in COLOURS:
+                name = present.get(colour.value) or f"{colour.value}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}"
+                first = bool(rng.random() < 0.5)
+                placed = next((d for d in scene.drinks if d.drink == name), None)
+                group_spot.append(SPOT_INDEX[spot_of(scene, placed)] if placed else -1)
+                group_distance.append(distance_of(placed) if placed else 0)
+                for mirror, cand in ((m, c) for copy in range(args.copies) for m in [first != bool(copy % 2)]
+                                     for c in candidates(view, name, mirror=m, jitter=rng.normal(0, 1.5, 2))):
+                    k, middle = label(cand, scene, name, look, camera)
+                    crops.append(cand.crop)
+                    feats.append(cand.features)
+                    classes.append(k)
+                    offsets.append(to_crop(middle, cand.centre, cand.basis, mirror) if k != NONE else np.zeros(2))
+                    looks.append(seed)
+                    groups.append(len(group_spot) - 1)
+                    places.append([*cand.centre, *cand.basis[1], float(mirror)])
+        done += 1
+        if done % 20 == 0:
+            print(f"{done} looks, {len(crops)} crops, {refused} refused, {time.time() - t0:.0f} s", flush=True)
+    np.savez_compressed(args.out, crops=np.array(crops, np.uint8), feats=np.array(feats, np.float32),
+                        classes=np.array(classes, np.int64), offsets=np.array(offsets, np.float32),
+                        looks=np.array(looks, np.int64), groups=np.array(groups, np.int64),
+                        places=np.array(places, np.float32).reshape(-1, 5),
+                        group_spot=np.array(group_spot, np.int64), group_distance=np.array(group_distance, np.int64))
+    print(f"{args.out}: seeds {lo}:{end}, {done} looks ({refused} calibrations refused), {len(crops)} crops, "
+          f"classes {np.bincount(np.array(classes, np.int64), minlength=4).tolist()}, {time.time() - t0:.0f} s")
+
+
+def load(paths) -> dict:
+    parts = [dict(np.load(p)) for p in paths]
+    out, groups_seen = {}, 0
+    for part in parts:
+        part["groups"] = part["groups"] + groups_seen
+        groups_seen += len(part["group_spot"])
+    for key in parts[0]:
+        out[key] = np.concatenate([p[key] for p in parts])
+    return out
+
+
+def torch_net():
+    import torch
+    from torch import nn
+    from companion.vision.landing_crops import CHANNELS, FEATURES
+    from companion.vision.landing_net import HIDDEN, OUTPUTS, WIDTHS, flat_size
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            c_in, convs = len(CHANNELS), []
+            for c in WIDTHS:
+                convs.append(nn.Conv2d(c_in, c, 3))
+                c_in = c
+            self.convs = nn.ModuleList(convs)
+            self.f1 = nn.Linear(flat_size() + len(FEATURES), HIDDEN)
+            self.f2 = nn.Linear(HIDDEN, OUTPUTS)
+
+        def forward(self, x, z):
+            for i, conv in enumerate(self.convs):
+                x = torch.relu(conv(x))
+                if i < 3:
+                    x = nn.functional.max_pool2d(x, 2)
+            return self.f2(torch.relu(self.f1(torch.cat([x.flatten(1), z], 1))))
+
+    return Net()
+
+
+def exported(net, mean, std) -> dict:
+    w = {}
+    for i, conv in enumerate(net.convs, 1):
+        w[f"c{i}w"], w[f"c{i}b"] = conv.weight.detach().numpy(), conv.bias.detach().numpy()
+    for name in ("f1", "f2"):
+        layer = getattr(net, name)
+        w[f"{name}w"], w[f"{name}b"] = layer.weight.detach().numpy(), layer.bias.detach().numpy()
+    return {**w, "mean": mean, "std": std}
+
+
+def decide(model, data) -> dict:
+    """Each asked drink (group) read as the reader does from its candidates' outputs
+    (``landing_reading.choose``)."""
+    from companion.vision.landing_reading import choose
+    n = len(data["classes"])
+    p, off, scale = [], [], []
+    for s in range(0, n, 512):
+        a, b, c = model.read(data["crops"][s:s + 512], data["feats"][s:s + 512])
+        p.append(a), off.append(b), scale.append(c)
+    p, off, scale = (np.concatenate(v) for v in (p, off, scale))
+    # the middles on the table: the crop's (right, up) offset; a mirrored crop's right is left
+    places = data["places"]
+    up = places[:, 2:4].astype(np.float64)
+    right = np.column_stack([up[:, 1], -up[:, 0]]) * np.where(places[:, 4:5] > 0.5, -1.0, 1.0)
+    middles = places[:, :2] + right * off[:, :1] + up * off[:, 1:2]
+    by_group: dict[int, list[int]] = {}
+    for i, g in enumerate(data["groups"]):
+        by_group.setdefault(int(g), []).append(i)
+    rows = []
+    for g, true_spot in enumerate(data["group_spot"]):
+        idx = by_group.get(g, [])
+        pick = choose(p[idx], middles[idx], scale[idx]) if idx else None
+        rows.append((g, int(true_spot), pick))
+    return {"rows": rows}
+
+
+def score(decided, data, sure: float, sure_scale: float) -> dict:
+    """right / sure-wrong / unsure / not seen (of the drinks there), and drinks not there read
+    as seen and sure, with the bars ``sure`` and ``sure_scale``."""
+    counts = {"right": 0, "sure_wrong": 0, "unsure": 0, "not_seen": 0, "phantom_sure": 0}
+    for g, true_spot, pick in decided["rows"]:
+        is_sure = pick is not None and pick["p_spot"] >= sure and pick["scale"] <= sure_scale and not pick["rival"]
+        if true_spot < 0:
+            counts["phantom_sure"] += int(is_sure)
+        elif pick is None:
+            counts["not_seen"] += 1
+        elif not is_sure:
+            counts["unsure"] += 1
+        else:
+            true_d = float(data["group_distance"][g])
+            right = pick["spot"] == true_spot and abs(float(np.hypot(*pick["middle"])) - true_d) <= max(10, 0.05 * true_d)
+            counts["right" if right else "sure_wrong"] += 1
+    return counts
+
+
+def train(args) -> None:
+    import torch
+    from companion.vision.landing_net import OFFSET_MM, SPOTS
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    data = load(args.data)
+    tune = load([args.tune_on])
+    print(f"training on {len(data['classes'])} crops {np.bincount(data['classes'], minlength=4).tolist()}, "
+          f"tuning on {len(tune['classes'])}", flush=True)
+    mean = data["feats"].mean(0)
+    std = np.maximum(data["feats"].std(0), 1e-3)
+    net = torch_net()
+    if args.init:
+        with np.load(args.init) as w:
+            load_into(net, w)
+    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
+    n = len(data["classes"])
+    per_epoch = int((data["classes"] != NONE).sum() + args.none_share * (data["classes"] == NONE).sum())
+    steps = args.epochs * (per_epoch // args.batch + 2)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    crops = torch.from_numpy(data["crops"])
+    feats = torch.from_numpy((data["feats"] - mean) / std)
+    classes = torch.from_numpy(data["classes"])
+    targets = torch.from_numpy(data["offsets"] / OFFSET_MM)
+    t0 = time.time()
+    positives = np.flatnonzero(data["classes"] != NONE)
+    negatives = np.flatnonzero(data["classes"] == NONE)
+    for epoch in range(args.epochs):
+        # every drink's crop each epoch, a fresh share of the (mostly easy) other patches
+        keep = negatives[rng.random(len(negatives)) < args.none_share]
+        order = torch.from_numpy(rng.permutation(np.concatenate([positives, keep])))
+        total = 0.0
+        for s in range(0, len(order), args.batch):
+            b = order[s:s + args.batch]
+            x = crops[b].float().permute(0, 3, 1, 2) / 255.0
+            # the lamp's colour as the balance left it: each colour channel scaled a little
+            gain = torch.exp(torch.randn(len(b), 3, 1, 1) * 0.06)
+            x = torch.cat([(x[:, :3] * gain).clamp(0, 1), x[:, 3:]], 1)
+            flip = torch.rand(len(b)) < 0.5
+            x[flip] = x[flip].flip(3)
+            y = targets[b].clone()
+            y[flip, 0] *= -1
+            out = net(x, feats[b])
+            k = classes[b]
+            loss = torch.nn.functional.cross_entropy(out[:, :len(SPOTS)], k)
+            pos = k != NONE
+            if pos.any():
+                log_b = out[pos, -1].clamp(-6, 3)
+                err = (out[pos, len(SPOTS):len(SPOTS) + 2] - y[pos]).abs().sum(1)
+                loss = loss + 0.5 * (err / torch.exp(log_b) + 2 * log_b).mean() + 0.5 * err.mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            if sched.last_epoch < steps - 1:
+                sched.step()
+            total += float(loss.detach()) * len(b)
+        print(f"epoch {epoch + 1}: loss {total / len(order):.4f}, {time.time() - t0:.0f} s", flush=True)
+    net.eval()
+    weights = exported(net, mean, std)
+    tune_bars(weights, tune, args, {"trained_on": int(n), "epochs": args.epochs, "seed": args.seed,
+                                    "data": [Path(p).name for p in args.data]})
+
+
+def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> None:
+    """The temperature (the held-out spots' likeliest) and the bars of a sure reading (the most
+    right with at most ``--max-wrong`` sure mistakes on the held-out drinks); writes the model."""
+    from companion.vision.landing_crops import CHANNELS, FEATURES
+    from companion.vision.landing_net import SPOTS, LandingModel, LandingNet, save
+    base = {"spots": list(SPOTS), "features": list(FEATURES), "channels": list(CHANNELS)}
+    model = LandingModel(LandingNet(weights), base)
+    logits = np.concatenate([model.net.raw(tune["crops"][s:s + 512], tune["feats"][s:s + 512])
+                             for s in range(0, len(tune["classes"]), 512)])[:, :len(SPOTS)].astype(np.float64)
+
+    def nll(t):
+        z = logits / t
+        z = z - z.max(1, keepdims=True)
+        return float(-(z[np.arange(len(z)), tune["classes"]] - np.log(np.exp(z).sum(1))).mean())
+    temperature = round(float(min(np.arange(0.5, 3.01, 0.1), key=nll)), 2)
+    model = LandingModel(LandingNet(weights), {**base, "temperature": temperature})
+    decided = decide(model, tune)
+    best = None
+    for sure in (0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999):
+        for scale in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0, 10.0):
+            c = score(decided, tune, sure, scale)
+            drinks = max(1, c["right"] + c["sure_wrong"] + c["unsure"] + c["not_seen"])
+            # next to no sure mistakes first, then the most right
+            key = (c["sure_wrong"] + c["phantom_sure"] <= args.max_wrong * drinks, c["right"], -c["sure_wrong"])
+            if best is None or key > best[0]:
+                best = (key, sure, scale, c)
+    _, sure, scale, c = best
+    settings = {**base, "temperature": temperature, "sure": sure, "sure_scale_mm": scale,
+                "tuned_on": {"data": Path(args.tune_on).name, **{k: int(v) for k, v in c.items()}}, **(extra or {})}
+    out = Path(args.out_dir) if args.out_dir else None
+    if out:
+        out.mkdir(parents=True, exist_ok=True)
+        save(settings, weights, out / "landing_model.json", out / "landing_net.npz")
+    else:
+        save(settings, weights)
+    print(f"temperature {temperature}, sure {sure}, scale {scale} mm: held-out {c}", flush=True)
+
+
+def retune(args) -> None:
+    from companion.vision.landing_net import NET_PATH
+    net_path = Path(args.out_dir) / "landing_net.npz" if args.out_dir else NET_PATH
+    with np.load(net_path) as w:
+        weights = {k: w[k] for k in w.files}
+    settings_path = net_path.with_name("landing_model.json")
+    import json
+    old = json.loads(settings_path.read_text()) if settings_path.exists() else {}
+    keep = {k: old[k] for k in ("trained_on", "epochs", "seed", "data") if k in old}
+    tune_bars(weights, load([args.tune_on]), args, keep)
+
+
+def load_into(net, w) -> None:
+    import torch
+    for i, conv in enumerate(net.convs, 1):
+        conv.weight.data = torch.from_numpy(w[f"c{i}w"])
+        conv.bias.data = torch.from_numpy(w[f"c{i}b"])
+    for name in ("f1", "f2"):
+        getattr(net, name).weight.data = torch.from_numpy(w[f"{name}w"])
+        getattr(net, name).bias.data = torch.from_numpy(w[f"{name}b"])
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="step", required=True)
+    r = sub.add_parser("render", help="render looks and cut their candidates' crops with their truth")
+    r.add_argument("--family", choices=("varied", "dev"), default="varied")
+    r.add_argument("--seeds", default="0:100", help="first:last (last not included)")
+    r.add_argument("--scenes", type=int, default=4, help="scenes per look")
+    r.add_argument("--copies", type=int, default=1, help="crops cut of each candidate (mirrored in turn, jittered)")
+    r.add_argument("--budget", type=float, default=0, help="stop after this many seconds (0: no limit)")
+    r.add_argument("--out", required=True)
+    t = sub.add_parser("train", help="train with PyTorch, tune the bars, write the model")
+    t.add_argument("data", nargs="+")
+    t.add_argument("--tune-on", required=True, help="held-out crops (another render) to set the bars on")
+    t.add_argument("--epochs", type=int, default=12)
+    t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--batch", type=int, default=64)
+    t.add_argument("--none-share", type=float, default=0.4, help="share of the not-this-drink crops each epoch")
+    t.add_argument("--init", help="go on from an earlier landing_net.npz")
+    t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")
+    t.add_argument("--max-wrong", type=float, default=0.002, help="sure mistakes allowed on the held-out drinks (share)")
+    u = sub.add_parser("tune", help="set the temperature and the bars of an existing model on held-out crops")
+    u.add_argument("--tune-on", required=True)
+    u.add_argument("--out-dir", help="the model's folder (companion/vision/models by default)")
+    u.add_argument("--max-wrong", type=float, default=0.002)
+    args = ap.parse_args()
+    if args.step == "render":
+        render(args)
+    elif args.step == "tune":
+        retune(args)
+    else:
+        train(args)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
