@@ -100,27 +100,35 @@ bench: $(VENV)/.installed
 # they are shared) with the project's venv, two at a time, then PyTorch (TORCH_PY, a training
 # tool only, never a run-time dependency) trains both variants and writes the better one,
 # companion/vision/models/drink_pixels.npz. About 15 more minutes on 2 cores.
-TORCH_PY ?= /work/train-venv/bin/python
+#
+# PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
+# 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.
+TRAIN_VENV := .train-venv
+TRAIN_PY ?= $(TRAIN_VENV)/bin/python
+$(TRAIN_VENV)/.installed: pyproject.toml
+	$(PY) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/pip install -q -e '.[train]'
+	touch $@
+
 .PHONY: model
-model: $(VENV)/.installed
+model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
 	$(VENV)/bin/python tools/learn_drinks.py --jobs 2 $(ARGS)
 	$(VENV)/bin/python tools/learn_drink_pixels.py --data --jobs 2
-	PYTHONPATH=. $(TORCH_PY) tools/learn_drink_pixels.py --variant both
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant both
 
 # The landing reader's network (companion/vision/landing_net.py, issue 32 item 9): renders the
 # training looks (varied 0-319, 5 scenes each) and the held-out dev looks the bars are set on
 # (dev 10000-10033) into build/learn_landings/, then trains with PyTorch (TRAIN_PY: a training
 # venv of its own, never a run-time dependency; one thread) and writes models/landing_net.npz and
 # landing_model.json. Fixed seeds. About 25 min of rendering and 15 of training on one quiet core.
-TRAIN_PY ?= /work/train-venv/bin/python
 LANDINGS := build/learn_landings
 .PHONY: landing-model
-landing-model: $(VENV)/.installed
+landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
 	mkdir -p $(LANDINGS)
 	test -f $(LANDINGS)/varied.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 0:320 --scenes 5 --out $(LANDINGS)/varied.npz
 	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --out $(LANDINGS)/dev.npz
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied.npz --tune-on $(LANDINGS)/dev.npz --epochs 18
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) $(TRAIN_VENV) .pytest_cache .hypothesis build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -9,7 +9,7 @@ Two steps, two interpreters:
     # 2. train with PyTorch (a training venv of its own, never a run-time dependency), set the
     #    bars of a sure reading on held-out dev looks, write models/crate_net.npz and crate_model.json
     #    (--init: go on from an earlier model):
-    /work/train-venv/bin/python tools/learn_crates.py train /tmp/crates-varied.npz /tmp/crates-dev.npz --tune-on dev --epochs 10
+    .train-venv/bin/python tools/learn_crates.py train /tmp/crates-varied.npz /tmp/crates-dev.npz --tune-on dev --epochs 10
 
 The committed model (07:59): round one dev 0-117 + varied 0-149 (10 epochs), round two + varied
 3000-3488 (10 epochs), round three + dev 400-589 and varied 9000-9235 (a third of the frames

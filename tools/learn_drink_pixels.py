@@ -1,14 +1,14 @@
 """Train the pixel scorer (companion/vision/pixel_scorer.py) on rendered tables, and measure it.
 
     .venv/bin/python tools/learn_drink_pixels.py --data [--jobs 2]      (render and cache the tables)
-    /work/train-venv/bin/python tools/learn_drink_pixels.py --variant both   (train, choose, write, report)
-    /work/train-venv/bin/python tools/learn_drink_pixels.py --measure        (report the committed model)
+    .train-venv/bin/python tools/learn_drink_pixels.py --variant both   (train, choose, write, report)
+    .train-venv/bin/python tools/learn_drink_pixels.py --measure        (report the committed model)
 
 Data: tools/learn_drinks.py's tables (each table calibrated from its own rendered photos, as
 ``calibrate drinks`` does; its photos at the benchmark's four difficulties and harsher ones read
 by the real pipeline, each piece matched to the drink it lies on), with each piece's raw crop
 (``drink_crops.raw_crops``) kept beside its features; cached under build/learn_drinks/
-(``*-px.pickle``). PyTorch (a training tool only, /work/train-venv) trains the network of
+(``*-px.pickle``). PyTorch (a training tool only, .train-venv: the `train` extra, `make model` makes it) trains the network of
 ``pixel_scorer`` on them: every batch augmented (turned a little, scaled, moved, mirrored
 across the axis, relit, some blurred), AdamW with a one-cycle rate, a fixed seed; the numpy
 network is checked against PyTorch's scores. The temperature and the bar of a sure reading

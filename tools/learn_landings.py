@@ -9,7 +9,7 @@ Two steps, two interpreters:
     .venv/bin/python tools/learn_landings.py render --family dev --seeds 10000:10060 --scenes 4 --out /tmp/land-dev.npz
     # 2. train with PyTorch (never a run-time dependency), set the temperature and the bars of a
     #    sure reading on the held-out set, write models/landing_net.npz and landing_model.json:
-    /work/train-venv/bin/python tools/learn_landings.py train /tmp/land-varied.npz --tune-on /tmp/land-dev.npz
+    .train-venv/bin/python tools/learn_landings.py train /tmp/land-varied.npz --tune-on /tmp/land-dev.npz
 
 A crop's truth: the drink of its colour in the scene when the candidate's middle is on (or
 within ``MATCH_MM`` of) that drink's outline as the calibrated camera lays it on the table: its
