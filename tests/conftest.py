@@ -8,7 +8,7 @@ from hypothesis import settings
 from companion.table.store import EventStore
 from server_support import HOST_KEYS, Server
 
-pytest_plugins = ("suite_plan",)    # the tests' kinds, order and grouping over the workers
+pytest_plugins = ("suite_plan", "cpu_usage")  # the kinds, order and grouping over the workers; --cpu-log
 
 # No hypothesis example has a deadline: a deadline is a timed assertion, and on a busy machine an
 # example that takes 0.2 ms alone took 920 ms and failed the run (docs/testing.md).
