@@ -13,7 +13,7 @@ the start of a test's setup to the end of its teardown. A module fixture is coun
     .venv/bin/python tests/cpu_usage.py build/cpu.jsonl        # by kind and by module
 
 Each worker appends one JSON line per test: nodeid, module, kind (tests/suite_plan.py), cpu
-(seconds), wall (seconds). Used for docs/performance.md ("The test suite", 2026-12-03).
+(seconds), wall (seconds), worker, end (when it ended, Unix seconds: a worker idling at the end). Used for docs/performance.md ("The test suite", 2026-12-03).
 """
 from __future__ import annotations
 
@@ -101,7 +101,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem):
 
     module = module_of(item)
     line = {"nodeid": item.nodeid, "module": module, "kind": kind_of(module), "cpu": round(cpu, 2),
-            "wall": round(time.monotonic() - started, 2)}
+            "wall": round(time.monotonic() - started, 2), "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
+            "end": round(time.time(), 1)}
     with open(path, "a") as out:   # one short line per write: the workers' lines do not interleave
         out.write(json.dumps(line) + "\n")
 
@@ -118,6 +119,12 @@ def summary(path: str, top: int = 40) -> str:
     lines = [f"{len(rows)} tests, CPU {sum(by_kind.values()):.0f} s (wall summed over the workers "
              f"{sum(wall_kind.values()):.0f} s)"]
     lines += [f"  {kind:8} CPU {cpu:6.0f} s   wall {wall_kind[kind]:6.0f} s" for kind, cpu in by_kind.most_common()]
+    ends = collections.defaultdict(float)
+    for row in rows:
+        ends[row.get("worker", "?")] = max(ends[row.get("worker", "?")], row.get("end", 0.0))
+    if len(ends) > 1:
+        lines.append("workers' last test ended: " + ", ".join(f"{w} {t - min(ends.values()):+.0f} s"
+                                                         for w, t in sorted(ends.items())))
     lines.append("modules:")
     lines += [f"  {cpu:6.1f}  {module} ({kind_of_module[module]})" for module, cpu in by_module.most_common(top)]
     lines.append("tests:")
