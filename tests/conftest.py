@@ -115,6 +115,16 @@ class _LessMotion:
             page.context.add_cookies(cookies)
         return page
 
+    def put_away(self, page) -> None:
+        """Done with ``page`` before the test ends (a phone put back in a pocket): closed, or
+        cleaned and kept for the next page asked for alike."""
+        mine = next((entry for entry in self.opened if entry[0] is page), None)
+        if mine is None:
+            page.close()
+            return
+        self.opened.remove(mine)
+        _keep(*mine)
+
     def __getattr__(self, name):
         return getattr(self._browser, name)
 

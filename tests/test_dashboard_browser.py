@@ -68,7 +68,7 @@ def test_lobby_starts_a_game(base_url, browser):
     # The game choice links to its "how to play" page, which needs no key and fits a phone.
     tap(page, "gametype-jasmine_tea")
     expect(page.get_by_test_id("lobby-how")).to_have_attribute("href", "/how/jasmine_tea")
-    page.close()
+    browser.put_away(page)
     how = browser.new_page(viewport=PHONE_SIZE, host=False)
     how.goto(base_url + "/how/jasmine_tea")
     for part in ("aim", "setup", "turn", "end"):
