@@ -13,7 +13,8 @@ the start of a test's setup to the end of its teardown. A module fixture is coun
     .venv/bin/python tests/cpu_usage.py build/cpu.jsonl        # by kind and by module
 
 Each worker appends one JSON line per test: nodeid, module, kind (tests/suite_plan.py), cpu
-(seconds), wall (seconds), worker, end (when it ended, Unix seconds: a worker idling at the end). Used for docs/performance.md ("The test suite", 2026-12-03).
+(seconds), wall (seconds), worker, end (when it ended, Unix seconds: a worker idling at the end),
+failed. Used for docs/performance.md ("The test suite", 2026-12-03).
 """
 from __future__ import annotations
 
@@ -86,6 +87,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="append each test's CPU seconds (pytest and every process below it) to FILE as JSON lines")
 
 
+_failed: set[str] = set()
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.failed:
+        _failed.add(report.nodeid)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem):
     global _sampler
@@ -102,7 +111,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem):
     module = module_of(item)
     line = {"nodeid": item.nodeid, "module": module, "kind": kind_of(module), "cpu": round(cpu, 2),
             "wall": round(time.monotonic() - started, 2), "worker": os.environ.get("PYTEST_XDIST_WORKER", "main"),
-            "end": round(time.time(), 1)}
+            "end": round(time.time(), 1), "failed": item.nodeid in _failed}
     with open(path, "a") as out:   # one short line per write: the workers' lines do not interleave
         out.write(json.dumps(line) + "\n")
 
