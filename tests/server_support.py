@@ -21,6 +21,7 @@ from pathlib import Path
 
 import httpx
 
+from server_fork import Forked, spawn
 from waiting import PROCESS_PATIENCE
 
 ROOT = Path(__file__).resolve().parents[1]  # `companion` is imported from this checkout
@@ -67,7 +68,7 @@ class Server:
                         *options]
         self.any_port = port is None  # may move to another port: only until it first runs (a restart keeps it)
         self.port = port or free_port()
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen | Forked | None = None
         self.host_key: str | None = None
         self.start()
 
@@ -93,9 +94,9 @@ class Server:
         for _ in range(PORT_TRIES):
             command = [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
                        "--port", str(self.port), "--data", str(self.data), *self.options]
-            with open(self.log_path, "ab") as log:  # appended: a restart's failure shows the run before
-                self.proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                             cwd=ROOT, preexec_fn=_die_with_parent)
+            # Forked from a helper that imported the server once (tests/server_fork.py); its log
+            # appended: a restart's failure shows the run before.
+            self.proc = spawn(command[3:], self.log_path, ROOT)
             try:
                 if self._wait_ready(command):
                     HOST_KEYS.pop(self.url, None)  # re-registered as the newest
@@ -170,18 +171,6 @@ class Server:
 
     def __exit__(self, *exc) -> None:
         self.stop()
-
-
-def _die_with_parent() -> None:
-    """In the server's process, before it starts: a SIGTERM when the test process dies, however
-    it dies (Linux), so that no server outlives a killed test run. Strictly: when the thread
-    that started it ends, so start servers from the main thread (or one that outlives them)."""
-    import ctypes
-
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def _listens(pid: int, port: int) -> bool:

@@ -13,6 +13,8 @@
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 KINDS = {  # module name prefix -> kind
@@ -80,6 +82,12 @@ TYPICAL_SECONDS = {
 GROUPED = ("test_vision_calibrate", "test_vision_mat", "test_dashboard_metro")
 
 CACHE_KEY = "suite_plan/seconds"
+
+
+def examples(suite: int, longer: int) -> int:
+    """Hypothesis examples of a costly property: ``suite`` in `make test`, ``longer`` with
+    TTC_LONGER_PROPERTIES=1 (a nightly or pre-release run, docs/testing.md)."""
+    return longer if os.environ.get("TTC_LONGER_PROPERTIES") else suite
 
 
 def module_of(item: pytest.Item) -> str:

@@ -45,4 +45,4 @@ def test_the_lobby_shows_a_game_set_aside_and_why(tmp_path, browser):
         assert item.locator(f"a[href='/?game={bad}']").count() == 0  # no way into it
         expect(item.locator("a.broken-log")).to_have_attribute("href", f"/api/games/{bad}/log.jsonl")
         expect(page.get_by_test_id(f"game-{good}")).to_be_visible()
-        page.close()
+        browser.put_away(page)

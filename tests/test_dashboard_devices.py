@@ -500,8 +500,8 @@ def test_lost_refused_dark_and_silent_devices(tmp_path, browser):
             expect(phone.get_by_test_id("line-byhand")).to_contain_text("by hand")
             check_layout(phone, "phone, devices lost", TAPPABLE)
             phone.screenshot(path=str(SHOTS / "devices-phone-lost.png"), full_page=True)
-            phone.close()
-            table.close()
+            browser.put_away(phone)
+            browser.put_away(table)
     finally:
         newer_board.stop()
 
@@ -555,7 +555,7 @@ def test_lost_refused_dark_and_silent_devices(tmp_path, browser):
                             f"tries; each time the page showed it only once the link was reopening the port): {seen!r}")
             expect(table.get_by_test_id("chip-sensors").locator(".dev-bad")).to_have_count(1)
             table.locator("[data-testid=devices]").screenshot(path=str(SHOTS / "devices-panel-silent.png"))
-            table.close()
+            browser.put_away(table)
     finally:
         board.stop()
     assert not errors, errors

@@ -18,6 +18,9 @@ from playwright.sync_api import expect
 from test_i18n_catalogues import LANGS, PLURAL_FORMS
 
 pytestmark = pytest.mark.browser
+# Fresh pages (tests/conftest.py): these tests count the catalogues' requests (an HTTP cache kept
+# from an earlier test would change the count) and add init scripts, which no page can shed.
+REUSE_PAGES = False
 
 TABLE_SIZE = {"width": 1280, "height": 800}
 PHONE_SIZE = {"width": 390, "height": 844}

@@ -532,7 +532,7 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
                     press(page, {"kind": "bid", "player": seat, "args": {"amount": 100 * (1 - seat)}}, table)
                     taps += 1
                     if page is not phone:
-                        page.close()
+                        browser.put_away(page)
             continue
         if not view["moves"]:  # a decision only Aki's phone offers (a rider)
             mine = api(tokens[0])

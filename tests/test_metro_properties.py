@@ -15,9 +15,12 @@ from companion.rules import engine
 from companion.rules.engine import CHANCE, ChanceChoice, IllegalMove, Move
 from companion.rules.metro import game as metro
 from companion.rules.metro.state import OVER
+from suite_plan import examples
 from test_metro_support import NAMES, check_invariants, total_yen
 
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Whole games: some 0.6 s of CPU each, the dearest property of `make test` at 25 (14.5 s); 12
+# there, 200 in a longer run (suite_plan.examples).
+SETTINGS = settings(max_examples=examples(12, 200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 CONFIGS = st.sampled_from([
     {"names": NAMES[:4]},
