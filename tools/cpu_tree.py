@@ -36,7 +36,7 @@ def _kind(pid: int) -> str:
         cmd = open(f"/proc/{pid}/cmdline").read().replace("\0", " ")
     except OSError:
         return "?"
-    for needle, kind in (("chromium", "chromium"), ("companion.cli serve", "server"), ("prerender", "prerender"),
+    for needle, kind in (("chromium", "chromium"), ("companion.cli serve", "server"), ("server_fork", "server"), ("prerender", "prerender"),
                          ("playwright", "node")):
         if needle in cmd:
             return kind
