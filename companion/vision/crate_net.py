@@ -21,7 +21,6 @@ for next to no sure mistakes.
 """
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from ..crate_fields import EMPTY
 from ..drinks import DRINK_IDS
 from .board_net import _conv, _pool
 from .crate_patches import FEATURES, SIZE
+from .model_files import load_net, save_net
 
 NET_PATH = Path(__file__).with_name("models") / "crate_net.npz"
 MODEL_PATH = Path(__file__).with_name("models") / "crate_model.json"
@@ -110,17 +110,14 @@ class FieldModel:
 
 def save(settings: dict, weights: dict[str, np.ndarray], settings_path: Path = MODEL_PATH,
          net_path: Path = NET_PATH) -> None:
-    settings_path.parent.mkdir(parents=True, exist_ok=True)
-    settings_path.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    np.savez_compressed(net_path, **{k: np.asarray(v, np.float32) for k, v in weights.items()})
+    save_net(settings, weights, settings_path, net_path)
 
 
 @cache
 def field_model(settings_path: str = str(MODEL_PATH), net_path: str = str(NET_PATH)) -> FieldModel | None:
     """The committed model (None when there is none yet)."""
-    if not Path(net_path).exists():
+    found = load_net(settings_path, net_path)
+    if found is None:
         return None
-    with np.load(net_path) as data:
-        net = FieldNet({k: data[k] for k in data.files})
-    settings = json.loads(Path(settings_path).read_text(encoding="utf-8")) if Path(settings_path).exists() else {}
-    return FieldModel(net, settings)
+    weights, settings = found
+    return FieldModel(FieldNet(weights), settings)

@@ -20,7 +20,6 @@ on held-out development frames for next to no sure mistakes.
 """
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 
@@ -28,6 +27,7 @@ import numpy as np
 
 from .board_net import _conv, _pool
 from .landing_crops import CHANNELS, CROP, FEATURES
+from .model_files import load_net, save_net
 
 NET_PATH = Path(__file__).with_name("models") / "landing_net.npz"
 MODEL_PATH = Path(__file__).with_name("models") / "landing_model.json"
@@ -126,17 +126,14 @@ class LandingModel:
 
 def save(settings: dict, weights: dict[str, np.ndarray], settings_path: Path = MODEL_PATH,
          net_path: Path = NET_PATH) -> None:
-    settings_path.parent.mkdir(parents=True, exist_ok=True)
-    settings_path.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    np.savez_compressed(net_path, **{k: np.asarray(v, np.float32) for k, v in weights.items()})
+    save_net(settings, weights, settings_path, net_path)
 
 
 @cache
 def landing_model(settings_path: str = str(MODEL_PATH), net_path: str = str(NET_PATH)) -> LandingModel | None:
     """The committed model (None when there is none yet)."""
-    if not Path(net_path).exists():
+    found = load_net(settings_path, net_path)
+    if found is None:
         return None
-    with np.load(net_path) as data:
-        net = LandingNet({k: data[k] for k in data.files})
-    settings = json.loads(Path(settings_path).read_text(encoding="utf-8")) if Path(settings_path).exists() else {}
-    return LandingModel(net, settings)
+    weights, settings = found
+    return LandingModel(LandingNet(weights), settings)
