@@ -287,17 +287,7 @@ def choose_sure(model, ex: dict, right: float = SURE_RIGHT) -> tuple[float, dict
     p = probabilities(model, ex)[:, :N_DRINKS]
     y = ex["y"]
     on = y < N_DRINKS
-    conf, ok = p[on].max(axis=1), p[on].argmax(axis=1) == y[on]
-    bar = 0.999
-    for t in np.round(np.arange(0.9, 0.9991, 0.001), 3):
-        sure = conf >= t
-        if sure.any() and ok[sure].mean() >= right:
-            bar = float(t)
-            break
-    sure = conf >= bar
-    return bar, {"pieces_on_drinks": int(on.sum()), "sure": int(sure.sum()),
-                 "sure_right": round(float(ok[sure].mean()) if sure.any() else 0.0, 5),
-                 "right_at_0.9": round(float(ok[conf >= 0.9].mean()) if (conf >= 0.9).any() else 0.0, 5)}
+    return base.sure_bar(p[on].max(axis=1), p[on].argmax(axis=1) == y[on], right)
 
 
 # --- measuring (the pieces as the pipeline left them, named again from their cached crops) -------

@@ -353,7 +353,12 @@ def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_R
     from companion.vision.learned import N_DRINKS, Scorer
     p = Scorer(model).probabilities(x)[:, :N_DRINKS]
     on = y < N_DRINKS
-    conf, ok = p[on].max(axis=1), p[on].argmax(axis=1) == y[on]
+    return sure_bar(p[on].max(axis=1), p[on].argmax(axis=1) == y[on], right)
+
+
+def sure_bar(conf: np.ndarray, ok: np.ndarray, right: float = SURE_RIGHT) -> tuple[float, dict]:
+    """The lowest bar from 0.9 up (0.999 at most) at which the readings of confidence ``conf``
+    at or above it were right (``ok``) at least ``right`` of the time, and what it gives."""
     bar = 0.999
     for t in np.round(np.arange(0.9, 0.9991, 0.001), 3):
         sure = conf >= t
@@ -361,7 +366,7 @@ def choose_sure(model: dict, x: np.ndarray, y: np.ndarray, right: float = SURE_R
             bar = float(t)
             break
     sure = conf >= bar
-    return bar, {"pieces_on_drinks": int(on.sum()), "sure": int(sure.sum()),
+    return bar, {"pieces_on_drinks": int(len(conf)), "sure": int(sure.sum()),
                  "sure_right": round(float(ok[sure].mean()) if sure.any() else 0.0, 5),
                  "right_at_0.9": round(float(ok[conf >= 0.9].mean()) if (conf >= 0.9).any() else 0.0, 5)}
 
