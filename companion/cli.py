@@ -61,23 +61,23 @@ def main(argv: list[str] | None = None) -> int:
     return handlers[args.command](args) if args.command in handlers else args.func(args)
 
 
+def _table_camera(spec: str | None, tray_camera: str | None) -> str | None:
+    """A camera over the table's pieces (board, crates, landings): as given, else simulated on a
+    simulated table (the tray camera ``sim`` or ``sim:SEED``) and off otherwise; None when off."""
+    if spec is None:
+        simulated = tray_camera is not None and (tray_camera == "sim" or tray_camera.startswith("sim:"))
+        spec = "sim" if simulated else "none"
+    return None if spec in ("none", "") else spec
+
+
 def _serve(args: argparse.Namespace) -> int:
     from .table.store import EventStore, StoreError, default_data_dir
 
     camera = None if args.camera in ("none", "") else args.camera
     serial = None if args.serial in ("none", "") else args.serial
-    board_camera = args.board_camera
-    if board_camera is None:   # a simulated table has a simulated board camera too
-        board_camera = "sim" if camera is not None and (camera == "sim" or camera.startswith("sim:")) else "none"
-    board_camera = None if board_camera in ("none", "") else board_camera
-    crate_camera = args.crate_camera
-    if crate_camera is None:   # a simulated table has a simulated crate camera too
-        crate_camera = "sim" if camera is not None and (camera == "sim" or camera.startswith("sim:")) else "none"
-    crate_camera = None if crate_camera in ("none", "") else crate_camera
-    landing_camera = args.landing_camera
-    if landing_camera is None:   # a simulated table has a simulated landing camera too
-        landing_camera = "sim" if camera is not None and (camera == "sim" or camera.startswith("sim:")) else "none"
-    landing_camera = None if landing_camera in ("none", "") else landing_camera
+    board_camera = _table_camera(args.board_camera, camera)
+    crate_camera = _table_camera(args.crate_camera, camera)
+    landing_camera = _table_camera(args.landing_camera, camera)
     pace = _board_pace(args)
     if isinstance(pace, str):
         print(f"companion: {pace}", file=sys.stderr)

@@ -102,3 +102,14 @@ def test_replay_of_a_broken_file_is_a_clear_error(tmp_path, content, line):
     path.write_text(content)
     result = companion("replay", str(path), "--json")
     assert result.returncode == 2 and json.loads(result.stdout)["error"]["line"] == line
+
+
+@pytest.mark.parametrize("given,tray,expected", [
+    (None, "sim", "sim"), (None, "sim:7", "sim"),          # a simulated table has simulated cameras over its pieces
+    (None, None, None), (None, "0", None),                 # a real tray camera, or none: none over the pieces unless asked
+    ("none", "sim", None), ("", "sim", None),              # switched off
+    ("2", None, "2"), ("sim:3", "0", "sim:3"),             # as given
+])
+def test_the_cameras_over_the_pieces_default_to_simulated_on_a_simulated_table(given, tray, expected):
+    from companion.cli import _table_camera
+    assert _table_camera(given, tray) == expected
