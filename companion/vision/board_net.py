@@ -92,15 +92,31 @@ def _pool(x: np.ndarray) -> np.ndarray:
     return x[:, :h // 2 * 2, :w // 2 * 2].reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
 
 
+def float_weights(weights: dict[str, np.ndarray], keys: tuple[str, ...], network: str, tool: str) -> dict:
+    """A network's exported weights as float32, or ValueError naming the first one missing and
+    the tool that makes them (each numpy network of the readers loads its weights so)."""
+    w = {k: np.asarray(v, np.float32) for k, v in weights.items()}
+    for key in keys:
+        if key not in w:
+            raise ValueError(f"the {network} lacks {key}: run {tool}")
+    return w
+
+
+def dense_head(image: np.ndarray, numbers: np.ndarray, w: dict[str, np.ndarray]) -> np.ndarray:
+    """The layers after the convolutions: the image's features (n, k) beside the measured
+    numbers standardised (``mean``, ``std``), one hidden ReLU layer (``f1``), the scores (``f2``)."""
+    z = (np.asarray(numbers, np.float32) - w["mean"]) / w["std"]
+    hidden = np.maximum(np.concatenate([image, z], axis=1) @ w["f1w"].T + w["f1b"], 0)
+    return hidden @ w["f2w"].T + w["f2b"]
+
+
 class PlaceNet:
     """The exported network (weights as PyTorch keeps them) and the standardisation of the
     measured numbers it is given beside the pixels."""
 
     def __init__(self, weights: dict[str, np.ndarray]):
-        self.w = {k: np.asarray(v, np.float32) for k, v in weights.items()}
-        for key in ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "f1w", "f1b", "f2w", "f2b", "mean", "std"):
-            if key not in self.w:
-                raise ValueError(f"the board place network lacks {key}: run tools/learn_board.py")
+        self.w = float_weights(weights, ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "f1w", "f1b", "f2w", "f2b", "mean",
+                                         "std"), "board place network", "tools/learn_board.py")
 
     @classmethod
     def random(cls, features: int, classes: int, seed: int = 0) -> "PlaceNet":
@@ -122,7 +138,4 @@ class PlaceNet:
         x = _pool(_conv(squares.astype(np.float32, copy=False), w["c1w"], w["c1b"]))
         x = _pool(_conv(x, w["c2w"], w["c2b"]))
         x = _conv(x, w["c3w"], w["c3b"])
-        pooled = x.max(axis=(1, 2))
-        z = (np.asarray(features, np.float32) - w["mean"]) / w["std"]
-        hidden = np.maximum(np.concatenate([pooled, z], axis=1) @ w["f1w"].T + w["f1b"], 0)
-        return hidden @ w["f2w"].T + w["f2b"]
+        return dense_head(x.max(axis=(1, 2)), features, w)

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..crate_fields import EMPTY
 from ..drinks import DRINK_IDS
-from .board_net import _conv, _pool
+from .board_net import _conv, _pool, dense_head, float_weights
 from .crate_patches import FEATURES, SIZE
 from .model_files import load_net, save_net
 
@@ -53,10 +53,7 @@ class FieldNet:
     patch's numbers."""
 
     def __init__(self, weights: dict[str, np.ndarray]):
-        self.w = {k: np.asarray(v, np.float32) for k, v in weights.items()}
-        for key in KEYS:
-            if key not in self.w:
-                raise ValueError(f"the crate field network lacks {key}: run tools/learn_crates.py")
+        self.w = float_weights(weights, KEYS, "crate field network", "tools/learn_crates.py")
 
     @classmethod
     def random(cls, seed: int = 0) -> "FieldNet":
@@ -79,9 +76,7 @@ class FieldNet:
         x = _pool(_conv(x, w["c2w"], w["c2b"]))
         x = _conv(x, w["c3w"], w["c3b"])
         flat = x.transpose(0, 3, 1, 2).reshape(len(x), -1)          # PyTorch's (c, h, w) order
-        z = (np.asarray(feats, np.float32) - w["mean"]) / w["std"]
-        hidden = np.maximum(np.concatenate([flat, z], axis=1) @ w["f1w"].T + w["f1b"], 0)
-        return hidden @ w["f2w"].T + w["f2b"]
+        return dense_head(flat, feats, w)
 
 
 class FieldModel:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .board_net import _conv, _pool
+from .board_net import _conv, _pool, dense_head, float_weights
 from .landing_crops import CHANNELS, CROP, FEATURES
 from .model_files import load_net, save_net
 
@@ -51,10 +51,7 @@ class LandingNet:
     crop's numbers."""
 
     def __init__(self, weights: dict[str, np.ndarray]):
-        self.w = {k: np.asarray(v, np.float32) for k, v in weights.items()}
-        for key in KEYS:
-            if key not in self.w:
-                raise ValueError(f"the landing network lacks {key}: run tools/learn_landings.py")
+        self.w = float_weights(weights, KEYS, "landing network", "tools/learn_landings.py")
 
     @classmethod
     def random(cls, seed: int = 0) -> "LandingNet":
@@ -80,9 +77,7 @@ class LandingNet:
         x = _pool(_conv(x, w["c3w"], w["c3b"]))
         x = _conv(x, w["c4w"], w["c4b"])
         flat = x.transpose(0, 3, 1, 2).reshape(len(x), -1)          # PyTorch's (c, h, w) order
-        z = (np.asarray(feats, np.float32) - w["mean"]) / w["std"]
-        hidden = np.maximum(np.concatenate([flat, z], axis=1) @ w["f1w"].T + w["f1b"], 0)
-        return hidden @ w["f2w"].T + w["f2b"]
+        return dense_head(flat, feats, w)
 
     def forward(self, crops: np.ndarray, feats: np.ndarray, temperature: float = 1.0):
         """Probabilities per spot (n, 4), the middle's offset (n, 2 mm: right, up in the crop)

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from ..drinks import COLOURS, SHAPES
-from .board_net import _pool
+from .board_net import _pool, float_weights
 from .drink_crops import CHANNELS, H, W, channels, raw_crops, references, side_inputs
 
 NET_PATH = Path(__file__).with_name("models") / "drink_pixels.npz"
@@ -78,10 +78,7 @@ class PixelNet:
     """The exported network and the standardisation of its side numbers."""
 
     def __init__(self, weights: dict[str, np.ndarray]):
-        self.w = {k: np.asarray(v, np.float32) for k, v in weights.items()}
-        for key in KEYS:
-            if key not in self.w:
-                raise ValueError(f"the drink pixel network lacks {key}: run tools/learn_drink_pixels.py")
+        self.w = float_weights(weights, KEYS, "drink pixel network", "tools/learn_drink_pixels.py")
         self._convs = [(_windowed(self.w[f"c{k}w"]), self.w[f"c{k}b"]) for k in (1, 2, 3)]
         self._f1 = np.ascontiguousarray(self.w["f1w"].T)
         self._f2 = np.ascontiguousarray(self.w["f2w"].T)
