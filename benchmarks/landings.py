@@ -36,24 +36,13 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from companion.drinks import COLOURS, SHAPES  # noqa: E402
 from companion.landing import truth  # noqa: E402
-from companion.sim.landing_layouts import compose  # noqa: E402
+from companion.sim.landing_layouts import compose, random_wants  # noqa: E402
 from companion.sim.landing_render import LandingLook, LandingRenderer, calibration_photo  # noqa: E402
 from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing  # noqa: E402
 from companion.vision.landings import LandingReader  # noqa: E402
 
 FIRST_SEED = {"dev": 0, "eval": 940000, "varied": 0}
-
-
-def wants_for(rng: np.random.Generator) -> list:
-    colours = [str(c) for c in rng.permutation([c.value for c in COLOURS])][:int(rng.integers(2, 7))]
-    out = []
-    for c in colours:
-        spot = ["slot", "crate", "outside", None][int(rng.integers(0, 4))]
-        distance = int(rng.uniform(60, 320)) if spot == "outside" and rng.random() < 0.5 else None
-        out.append((f"{c}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}", spot, distance))
-    return out
 
 
 def run(family: str, looks: int, show: bool = False, learned: bool = True, first: int | None = None) -> dict:
@@ -66,7 +55,7 @@ def run(family: str, looks: int, show: bool = False, learned: bool = True, first
         rng = np.random.default_rng([seed, 77])
         seed += 1
         try:
-            scene = compose(wants_for(rng), rng, scale=look.drink_size)
+            scene = compose(random_wants(rng), rng, scale=look.drink_size)
         except ValueError:
             continue                      # no room for that draw: another look
         done += 1

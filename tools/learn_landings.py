@@ -40,19 +40,6 @@ SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
 NONE = 3
 
 
-def random_wants(rng: np.random.Generator) -> list:
-    """2-6 drinks of different colours, each asked in a slot, in the crate, outside (half of
-    them at a LEMON SQUASH distance) or anywhere (as benchmarks/landings.py asks)."""
-    from companion.drinks import COLOURS, SHAPES
-    colours = [str(c) for c in rng.permutation([c.value for c in COLOURS])][:int(rng.integers(2, 7))]
-    out = []
-    for c in colours:
-        spot = ["slot", "crate", "outside", None][int(rng.integers(0, 4))]
-        distance = int(rng.uniform(40, 330)) if spot == "outside" and rng.random() < 0.5 else None
-        out.append((f"{c}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}", spot, distance))
-    return out
-
-
 def random_crates(rng: np.random.Generator, look) -> tuple | None:
     """Mostly the compose default (one crate in front when one is wanted); sometimes a second
     crate elsewhere on the table, or the first one moved off the middle."""
@@ -96,7 +83,7 @@ def render(args) -> None:
     import cv2
     from companion.drinks import COLOURS, SHAPES
     from companion.landing import distance_of, spot_of
-    from companion.sim.landing_layouts import compose
+    from companion.sim.landing_layouts import compose, random_wants
     from companion.sim.landing_render import LandingLook, LandingRenderer
     from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing
     from companion.vision.landing_crops import candidates, to_crop, top_view
@@ -126,7 +113,7 @@ def render(args) -> None:
         camera = cal.camera_position
         for _ in range(args.scenes):
             try:
-                scene = compose(random_wants(rng), rng, crates=random_crates(rng, look), scale=look.drink_size)
+                scene = compose(random_wants(rng, (40, 330)), rng, crates=random_crates(rng, look), scale=look.drink_size)
             except ValueError:
                 continue
             frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 4))))

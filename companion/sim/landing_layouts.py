@@ -18,11 +18,24 @@ import math
 
 import numpy as np
 
-from ..drinks import Drink
+from ..drinks import COLOURS, SHAPES, Drink
 from ..landing import LandingScene, PlacedCrate, PlacedDrink, distance_of, spot_of
 from .looks import NOMINAL_SIZE_MM
 
 TRIES = 400
+
+
+def random_wants(rng: np.random.Generator, distances: tuple[float, float] = (60, 320)) -> list[tuple[str, str | None, int | None]]:
+    """What a random throw asks of :func:`compose`: 2-6 drinks of different colours, each in a
+    slot, in the crate, outside (half of those at a LEMON SQUASH distance within ``distances``
+    mm) or anywhere (the landing benchmark's and the landing network's training scenes)."""
+    colours = [str(c) for c in rng.permutation([c.value for c in COLOURS])][:int(rng.integers(2, 7))]
+    out = []
+    for c in colours:
+        spot = ["slot", "crate", "outside", None][int(rng.integers(0, 4))]
+        distance = int(rng.uniform(*distances)) if spot == "outside" and rng.random() < 0.5 else None
+        out.append((f"{c}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}", spot, distance))
+    return out
 
 
 def default_crate(rng: np.random.Generator, pitch_mm: float = 15.0, wall_mm: float = 1.5) -> PlacedCrate:
