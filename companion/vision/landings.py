@@ -32,8 +32,9 @@ import numpy as np
 from ..drinks import Drink
 from ..landing import MAX_DISTANCE_MM, Landing, LandingReading, LandingScene, PlacedDrink, spot_of
 from .landing_calibrate import LandingCalibration
-from .landing_colours import CLASSES, balanced, class_costs, labels
-from .landing_crops import BEHIND_MM, SIZE_MM, TOP_PX_PER_MM, VIEW_MM
+from .landing_colours import CLASSES
+from .landing_crops import SIZE_MM, TOP_PX_PER_MM, VIEW_MM
+from .landing_crops import top_view as classified_top_view
 from .landing_fit import Patch, best_pose, outline, walled
 from .landing_geometry import FLOOR_MM, RIM_MM, FoundCrate, crate_from_pixels, drink_pose
 from .landing_net import LandingModel, landing_model
@@ -122,13 +123,9 @@ class LandingReader:
 
     def _read(self, frame: np.ndarray, asked: tuple[str, ...]) -> LandingReading:
         cal = self.calibration
-        top, valid = self.top_view(frame)
-        _, _, _, gx, gy = self._top_maps((frame.shape[1], frame.shape[0]))
-        lin = balanced(top, cal.white_bgr)
-        label, margin = labels(class_costs(lin, TOP_PX_PER_MM))
-        label[~valid] = CLASSES.index("table")
-        label[gy < BEHIND_MM] = CLASSES.index("table")      # the tower's base: nothing lands on it
-        camera = cal.camera_position
+        maps = self._top_maps((frame.shape[1], frame.shape[0]))
+        view = classified_top_view(frame, maps, cal.white_bgr, cal.camera_position)
+        label, margin, gx, gy, camera = view.label, view.margin, view.gx, view.gy, view.camera
         crates = self._crates(label, gx, gy, camera)
         scene_crates = tuple(c.crate for c in crates)
         out = []
