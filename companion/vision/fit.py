@@ -234,10 +234,11 @@ def refit(found: list[dict], an, profile, min_area: float, max_area: float) -> l
             if not fitted:
                 break
             for placed, margin in fitted:
-                cv2.fillPoly(claimed, [win.polygon(placed)], 1)
+                polygon = win.polygon(placed)
+                cv2.fillPoly(claimed, [polygon], 1)
                 added.append(_reading(found[k], colour, placed.outline.shape, placed.cx, placed.cy,
                                       round(min(0.99, 1.0 - 0.5 * math.exp(-margin / 2)), 3), "outline fitted",
-                                      piece=_polygon_piece(win.polygon(placed), H, W)))
+                                      piece=_polygon_piece(polygon, H, W)))
             # unsure fragments of this colour that the outlines cover were parts of these drinks
             for j, other in enumerate(found):
                 if j != k and j not in dropped and other["color"] == colour and other["unsure"]:
