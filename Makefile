@@ -23,9 +23,10 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $@
 
-# The browser tests drive Debian's chromium (not a Playwright-downloaded build); the mat test
-# renders the calibration mat's PDF back to an image with poppler's pdftoppm.
-TEST_DEBS := chromium poppler-utils
+# The browser tests drive Debian's headless Chromium shell (not a Playwright-downloaded build:
+# tests/browser_support.py says why not the full browser); the mat test renders the calibration
+# mat's PDF back to an image with poppler's pdftoppm.
+TEST_DEBS := chromium-headless-shell poppler-utils
 .PHONY: test-debs
 chromium test-debs:
 	@missing=$$(for p in $(TEST_DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \

@@ -4,6 +4,7 @@ the API, and a tap that cannot be lost. The server they drive: tests/server_supp
 from __future__ import annotations
 
 import json
+import os
 import re
 import urllib.request
 from contextlib import contextmanager
@@ -14,7 +15,11 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect, sync_playwright
 from server_support import HOST_KEYS, authorization
 
-CHROMIUM = Path("/usr/bin/chromium")
+# Debian's old headless shell, not its full browser: the same Blink, but a page costs a tenth of
+# the CPU to open (the full browser in headless mode starts a WebUI renderer of its own, the
+# address bar's popup, beside each window) and a play-through a quarter less (docs/performance.md,
+# "The test suite", 2026-12-03). TTC_CHROMIUM names another build to drive (e.g. /usr/bin/chromium).
+CHROMIUM = Path(os.environ.get("TTC_CHROMIUM", "/usr/bin/chromium-headless-shell"))
 # Without the background-networking flags Chromium keeps dialling out of this closed network.
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
@@ -33,7 +38,8 @@ expect.set_options(timeout=EXPECT_MS)
 def chromium():
     """Debian's Chromium; never skipped: the tests fail plainly when it is missing."""
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium (or: apt-get install chromium)")
+        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium-headless-shell "
+                    "(or: apt-get install chromium-headless-shell)")
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
