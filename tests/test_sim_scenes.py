@@ -19,3 +19,18 @@ def test_skipping_a_photo_moves_the_generator_as_rendering_it_does(difficulty):
     # and so the photo after it is the same photo
     assert np.array_equal(render_sample(renderer, rendered, difficulty)[0],
                           render_sample(renderer, skipped, difficulty)[0])
+
+
+@pytest.mark.parametrize("family, seed", [("dev", 12000), ("eval", 930000)])
+def test_shadows_worked_out_only_where_they_reach_give_the_same_photo(family, seed, monkeypatch):
+    """The renderer works a frame's shadows out only in the part of the tray that some drink's
+    shadow reaches (`render._Reach`); the photo must be the one the whole tray worked out gives,
+    to the bit, drinks at the tray's edge included."""
+    import companion.sim.render as render
+
+    renderer = Renderer(Look.from_seed(seed, family=family))
+    shortcut = [render_sample(renderer, np.random.default_rng([seed, k]), "touching", 6, 8)[0] for k in range(3)]
+    monkeypatch.setattr(render._Reach, "part", lambda self: (slice(None), slice(None)))
+    whole = [render_sample(renderer, np.random.default_rng([seed, k]), "touching", 6, 8)[0] for k in range(3)]
+    for a, b in zip(shortcut, whole):
+        assert np.array_equal(a, b)

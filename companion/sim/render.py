@@ -184,7 +184,9 @@ class Renderer:
         # the tray's walls darken the frame's border
         edge = np.minimum.reduce([xx, yy, w - 1 - xx, h - 1 - yy])
         v *= 1.0 - 0.25 * np.exp(-edge / 18.0)
-        return v[..., None].astype(np.float32)
+        # kept per channel: a frame times a (h, w, 3) array is a plain product, where times
+        # (h, w, 1) numpy loops over the channels one by one (twice the time; the same numbers)
+        return np.repeat(v[..., None].astype(np.float32), 3, axis=2)
 
     # drinks
     def _sprite(self, p: Placement):
@@ -395,6 +397,7 @@ class Renderer:
         # shadows first: a soft contact shade and a softer cast shadow away from the light
         if lk.shading is None:
             lx, ly, lz = lk.light_dir
+            reach = _Reach(canvas.shape[:2])
             for p, x0, y0, col, alpha, (L, W) in sprites:
                 hgt = W / 2 + p.z
                 off = (-lx / lz * hgt * 0.9 * self.cppm, -ly / lz * hgt * 0.9 * self.cppm)
@@ -406,9 +409,12 @@ class Renderer:
                 contact = cv2.GaussianBlur(a, (0, 0), 0.6 * self.cppm) if p.z < 1 else 0 * a
                 dark = 1 - (0.38 / (1 + 0.1 * p.z)) * cast - 0.22 * contact
                 self._paste(shadow, x0 - pad, y0 - pad, np.clip(dark, 0.2, 1), mode="mul")
-            canvas *= shadow[..., None]
+                reach.add(x0 - pad, y0 - pad, dark.shape)
+            part = reach.part()
+            if part is not None:         # elsewhere the shadow is 1: the canvas as it is
+                canvas[part] *= shadow[part][..., None]
         else:
-            canvas *= self._shadows_eval(sprites, canvas.shape[:2])
+            self._light_eval(canvas, sprites)
         for p, x0, y0, col, alpha, dims in sprites:
             self._paste(canvas, x0, y0, col, alpha)
         if hand is not None:
@@ -427,11 +433,17 @@ class Renderer:
         elif shake is not None:
             img = _camera_shake(img, motion_blur, shake)
         out = linear_to_srgb_u8(img)
-        if grain is not None:
-            sigma = noise * (1.6 + 0.012 * out.astype(np.float32))
+        if grain is not None:        # in place: the same float32 steps as noise * (1.6 + 0.012 * out), a third of the time
+            noisy = out.astype(np.float32)
+            noisy *= np.float32(0.012)
+            noisy += np.float32(1.6)
+            noisy *= np.float32(noise)
             if lk.shading is not None:
-                sigma *= np.float32(lk.shading.noise)
-            out = np.clip(out + grain * sigma, 0, 255).astype(np.uint8)
+                noisy *= np.float32(lk.shading.noise)
+            noisy *= grain
+            noisy += out
+            np.clip(noisy, 0, 255, out=noisy)
+            out = noisy.astype(np.uint8)
         if jpeg_quality:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
@@ -458,13 +470,14 @@ class Renderer:
             truth.append(item)
         return out, truth
 
-    def _shadows_eval(self, sprites, shape) -> np.ndarray:
+    def _shadows_eval(self, sprites, shape) -> tuple[np.ndarray, tuple | None]:
         """The light on an eval tray (BGR): the room's, the main lamp's and the second lamp's,
         each lamp blocked by every drink's cast shadow (as hard or soft as the table's), all of
         it by the contact shade under the drinks. A shadow keeps the colour of the light that
         still reaches it, which is not the main lamp's."""
         lk, sh, c = self.look, self.look.shading, self.cppm
         maps = [np.ones(shape, np.float32) for _ in range(3)]   # main lamp, second lamp, contact
+        reach = _Reach(shape)
         for p, x0, y0, col, alpha, (L, W) in sprites:
             hgt = W / 2 + p.z
             for (lx, ly, lz), soft, m in ((lk.light_dir, 1.0, maps[0]), (sh.fill_dir, 1.6, maps[1])):
@@ -476,16 +489,35 @@ class Renderer:
                 cast = cv2.GaussianBlur(cv2.warpAffine(a, M, (a.shape[1], a.shape[0])), (0, 0), sigma * c)
                 self._paste(m, x0 - pad, y0 - pad, np.clip(1 - sh.shadow_depth / (1 + 0.1 * p.z) * cast, 0, 1),
                             mode="mul")
+                reach.add(x0 - pad, y0 - pad, cast.shape)
             if p.z < 1:
                 pad = int(3 * c)
                 a = cv2.copyMakeBorder(alpha, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
                 contact = cv2.GaussianBlur(a, (0, 0), 0.6 * c)
                 self._paste(maps[2], x0 - pad, y0 - pad, np.clip(1 - 0.3 * contact, 0, 1), mode="mul")
+                reach.add(x0 - pad, y0 - pad, contact.shape)
+        return maps, reach.part()
+
+    def _light_eval(self, canvas: np.ndarray, sprites) -> None:
+        """The canvas of an eval tray times its light (``_shadows_eval``). Where no shadow
+        reaches, every map is 1 and the light is the same in each pixel: the canvas is multiplied
+        by that colour, and the light is worked out pixel by pixel only in the part the shadows
+        reach, channel by channel (the same float32 products, a third of the time)."""
+        lk, sh = self.look, self.look.shading
+        maps, part = self._shadows_eval(sprites, canvas.shape[:2])
         room = np.float32(sh.ambient) * np.array(sh.ambient_bgr, np.float32)
         key = np.float32(0.85 * lk.light_dir[2]) * np.array(sh.key_bgr, np.float32)
         fill = np.float32(sh.fill * sh.fill_dir[2]) * np.array(sh.fill_bgr, np.float32)
-        light = room + maps[0][..., None] * key + maps[1][..., None] * fill
-        return light * maps[2][..., None]
+        one = np.float32(1)
+        unshaded = (room + one * key + one * fill) * one
+        shaded = canvas[part].copy() if part is not None else None
+        canvas *= unshaded
+        if part is None:
+            return
+        main, second, contact = (m[part] for m in maps)
+        for c in range(3):
+            shaded[..., c] *= (room[c] + main * key[c] + second * fill[c]) * contact
+        canvas[part] = shaded
 
     def _band(self, band) -> np.ndarray:
         """A person's shadow across the tray (eval drift), as a gain per pixel and channel: it
@@ -521,12 +553,18 @@ class Renderer:
             rr = sr * self.look.px_per_mm
             yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
             f = f * (1 - depth * np.exp(-(((xx - c[0]) ** 2 + (yy - c[1]) ** 2) / (2 * rr * rr))))
-        field_ = f[..., None] * np.array(lt.tint, np.float32)
+        tint = np.array(lt.tint, np.float32)
+        if f.dtype == np.float32:    # channel by channel: the same products as f[..., None] * tint, faster
+            field_ = np.empty((h, w, 3), np.float32)
+            for c in range(3):
+                np.multiply(f, tint[c], out=field_[..., c])
+        else:                        # a shade makes f float64: the products kept in float64 until the end
+            field_ = f[..., None] * tint
         if lt.band is not None:
             field_ = field_ * self._band(lt.band)
         if len(self._sprite_cache) > 64:
             self._sprite_cache.clear()
-        self._sprite_cache[key] = field_.astype(np.float32)
+        self._sprite_cache[key] = field_.astype(np.float32, copy=False)
         return self._sprite_cache[key]
 
     def _draw_hand(self, canvas: np.ndarray, hand: Hand) -> None:
@@ -558,6 +596,33 @@ class Renderer:
         yy = np.linspace(0.85, 1.1, canvas.shape[0], dtype=np.float32)[:, None, None]
         canvas *= (1 - mask)[..., None]
         canvas += mask[..., None] * skin * yy
+
+
+class _Reach:
+    """The rectangle of a canvas that pasted patches cover (clipped to it): where a shadow map
+    can differ from 1. Multiplying by 1 changes nothing, so the canvas outside it is left alone."""
+
+    def __init__(self, shape: tuple[int, int]):
+        self.shape = shape
+        self.box: list[int] | None = None     # x0, y0, x1, y1
+
+    def add(self, x0: int, y0: int, size: tuple) -> None:
+        h, w = size[:2]
+        box = [max(x0, 0), max(y0, 0), min(x0 + w, self.shape[1]), min(y0 + h, self.shape[0])]
+        if box[2] <= box[0] or box[3] <= box[1]:
+            return
+        if self.box is None:
+            self.box = box
+        else:
+            self.box = [min(self.box[0], box[0]), min(self.box[1], box[1]),
+                        max(self.box[2], box[2]), max(self.box[3], box[3])]
+
+    def part(self) -> tuple[slice, slice] | None:
+        """The rows and columns covered (None: nothing)."""
+        if self.box is None:
+            return None
+        x0, y0, x1, y1 = self.box
+        return slice(y0, y1), slice(x0, x1)
 
 
 def _motion(col: np.ndarray, alpha: np.ndarray, dx: float, dy: float):
