@@ -54,9 +54,9 @@ def srgb_to_linear(c):
 
 def linear_to_srgb_u8(img: np.ndarray) -> np.ndarray:
     """Linear float image -> 8-bit sRGB via a lookup table (fast)."""
-    lut = _SRGB_LUT
-    idx = np.clip(img * 4095.0, 0, 4095).astype(np.uint16)
-    return lut[idx]
+    scaled = img * 4095.0
+    np.clip(scaled, 0, 4095, out=scaled)     # in place: the same numbers, half the time
+    return _SRGB_LUT[scaled.astype(np.uint16)]
 
 
 _x = np.linspace(0, 1, 4096, dtype=np.float64)
