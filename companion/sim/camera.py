@@ -25,6 +25,7 @@ from .render import Renderer
 from .scenes import Layout
 
 SIM_SEED = 2026          # the look of the simulated table (calibration/sim-profile.json matches it)
+SHIFT = 64               # the still frame's noise moves by up to this many pixels from frame to frame
 ARRIVE_FRAMES = 5
 
 
@@ -139,12 +140,19 @@ class SimCamera(FrameSource):
     def _noisy(self, clean: np.ndarray) -> np.ndarray:
         """Fresh sensor noise on a still scene (cheaper than rendering it again)."""
         if not hasattr(self, "_noise"):
-            self._noise = [self.rng.normal(0, 1, clean.shape).astype(np.float32) for _ in range(3)]
-        n = self._noise[self.frames % 3]
-        dy, dx = (int(v) for v in self.rng.integers(0, 64, 2))
-        n = np.roll(n, (dy, dx), axis=(0, 1))
-        sigma = 1.6 + 0.012 * clean.astype(np.float32)
-        out = np.clip(clean + n * sigma, 0, 255).astype(np.uint8)
+            # each noise frame wrapped round by the largest shift at its start: a window of it is
+            # the frame rolled by (dy, dx), the same numbers as np.roll without a copy a frame
+            # (the simulated camera at rest is most of an idle table's CPU)
+            self._noise = [np.pad(self.rng.normal(0, 1, clean.shape).astype(np.float32),
+                                  ((SHIFT, 0), (SHIFT, 0), (0, 0)), mode="wrap") for _ in range(3)]
+        if getattr(self, "_sigma_of", None) is not clean:     # a still scene's noise level, once
+            self._sigma, self._sigma_of = 1.6 + 0.012 * clean.astype(np.float32), clean
+        dy, dx = (int(v) for v in self.rng.integers(0, SHIFT, 2))
+        h, w = clean.shape[:2]
+        noisy = self._noise[self.frames % 3][SHIFT - dy:SHIFT - dy + h, SHIFT - dx:SHIFT - dx + w] * self._sigma
+        noisy += clean
+        np.clip(noisy, 0, 255, out=noisy)
+        out = noisy.astype(np.uint8)
         if self.jpeg_quality:
             import cv2
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(self.jpeg_quality)])
