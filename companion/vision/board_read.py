@@ -24,8 +24,9 @@ was kept) and reads every place of the layout against the empty board's own look
    (``models/board_spots.json``) is ``unsure``; a piece whose colour is far from every player's
    colour of the palette (the model's, learned from the training looks, or the table's
    calibrated ``colours``) is unsure and said in ``problems``.
-4. **Values.** Each line's value marker is found along its lane of the revenue track
-   (``board_values.py``): the nearest value space to it, or ``value:<L>`` unsure.
+4. **Values.** Each line's value marker is found along its lane of the revenue track by the
+   value network (``board_value_net.py``; the rules of ``board_values.py`` when no value model
+   is committed): its value space, no marker, or ``value:<L>`` unsure.
 5. **The whole board.** A colour's meeple at two places: both unsure. A line's train at two
    stops: both unsure. A colour no player has (``players``): unsure and a problem.
 6. **Drinks** (METRO DRINKS). Each station's drink place is read apart (``board_drinks.py``):
@@ -49,6 +50,7 @@ from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
 from .board_model import asked as asked_places  # (``asked`` is a local name below)
 from .board_net import PAPER_EPS, disc_offsets, patches
 from .board_pose import PX_PER_MM, BoardTracker, Pose, camera_above, rectify
+from .board_value_net import LearnedLanes, value_model
 from .board_values import ValueLanes
 
 INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
@@ -224,7 +226,10 @@ class BoardReader:
         self._edge_hi = cv2.dilate(g, kernel).ravel()
         self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
         self.palette = self._palette(colours)
-        self.lanes = ValueLanes(layout, self.reference, self.paper, self._probe)
+        # the value markers: the learned lanes when a value model is committed, else the rules' way
+        learned = value_model()
+        self.lanes = (LearnedLanes(layout, self.reference, self.paper, learned) if learned is not None
+                      else ValueLanes(layout, self.reference, self.paper, self._probe))
         self.drink_spots = DrinkSpots(layout, self.reference, self.paper, PX_PER_MM)
 
     # --- public -------------------------------------------------------------------------------
