@@ -34,7 +34,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
 from ..board_layout import BoardLayout
 from .board_net import CLIP, PAPER_EPS, float_weights
@@ -66,19 +65,34 @@ class LaneStrips:
         xs = np.array([layout.lanes[c] for c in self.letters]) * PX_PER_MM
         self.left = np.round(xs).astype(int) - WIDTH // 2
 
-    def strips(self, sheet: np.ndarray, reference: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    def strips(self, sheet: np.ndarray, reference: np.ndarray | None, paper: np.ndarray,
+               reference_half: np.ndarray | None = None) -> np.ndarray:
         """(lanes, length, WIDTH // 2, 6) float32: each lane's strip of ``sheet`` then of
-        ``reference``, log colour against ``paper``, column pairs averaged (off the sheet: its edge)."""
-        h, w = sheet.shape[:2]
+        ``reference``, log colour against ``paper``, column pairs averaged (off the sheet: its
+        edge). ``reference_half``: the reference's half made before by :meth:`half` (it is the
+        same for every frame)."""
+        ref = self.half(reference, paper) if reference_half is None else reference_half
+        return np.concatenate([self.half(sheet, paper), ref], axis=3)
+
+    def half(self, image: np.ndarray, paper: np.ndarray) -> np.ndarray:
+        """(lanes, length, WIDTH // 2, 3) float32: each lane's strip of ``image`` as log colour
+        against ``paper``, clipped, column pairs averaged."""
+        h, w = image.shape[:2]
         rows = np.clip(np.arange(self.top, self.top + self.length), 0, h - 1)
-        cols = np.clip(self.left[:, None] + np.arange(WIDTH)[None, :], 0, w - 1)      # (lanes, WIDTH)
-        out = np.empty((len(self.letters), self.length, WIDTH, 6), np.float32)
-        out[..., :3] = sheet[rows[None, :, None], cols[:, None, :]]
-        out[..., 3:] = reference[rows[None, :, None], cols[:, None, :]]
-        np.log(out + PAPER_EPS, out=out)
-        out -= np.tile(np.log(np.asarray(paper, np.float32) + PAPER_EPS), 2)
+        lo, hi = int(rows[0]), int(rows[-1]) + 1
+        contiguous = hi - lo == self.length           # the whole track on the sheet: slices, not indexing
+        out = np.empty((len(self.letters), self.length, WIDTH, 3), np.float32)
+        for i, left in enumerate(self.left):
+            if contiguous and left >= 0 and left + WIDTH <= w:
+                out[i] = image[lo:hi, left:left + WIDTH]
+            else:
+                out[i] = image[rows[:, None], np.clip(np.arange(left, left + WIDTH), 0, w - 1)[None, :]]
+        out += PAPER_EPS
+        np.log(out, out=out)
+        out -= np.log(np.asarray(paper, np.float32) + PAPER_EPS)
         np.clip(out, *CLIP, out=out)
-        return out.reshape(len(self.letters), self.length, WIDTH // 2, 2, 6).mean(axis=3)
+        pairs = out.reshape(len(self.letters), self.length, WIDTH // 2, 2, 3)
+        return (pairs[:, :, :, 0] + pairs[:, :, :, 1]) * 0.5
 
     def rows(self, pose: Pose | None) -> np.ndarray:
         """(spaces,) float: the row of a lane's strip where a marker's face on each value space
@@ -106,12 +120,14 @@ def _camera(pose: Pose | None) -> tuple[float, float] | None:
 
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray, dilation: int = 1, relu: bool = True) -> np.ndarray:
     """A convolution without padding: x (n, h, w, c), weights (out, c, kh, kw) as PyTorch keeps
-    them, rows ``dilation`` apart -> (n, h - (kh-1)*dilation, w - kw + 1, out)."""
+    them, rows ``dilation`` apart -> (n, h - (kh-1)*dilation, w - kw + 1, out): the windows
+    laid side by side (offset by offset, channels innermost) and one matrix product."""
     out_c, c, kh, kw = w.shape
-    span = (kh - 1) * dilation + 1
-    win = sliding_window_view(x, (span, kw), axis=(1, 2))[..., ::dilation, :]   # (n, h', w', c, kh, kw)
-    n, ho, wo = win.shape[:3]
-    y = win.reshape(n * ho * wo, c * kh * kw) @ w.reshape(out_c, c * kh * kw).T
+    n, h, wd, _ = x.shape
+    ho, wo = h - (kh - 1) * dilation, wd - kw + 1
+    cols = np.concatenate([x[:, i * dilation:i * dilation + ho, j:j + wo, :] for i in range(kh) for j in range(kw)],
+                          axis=3)
+    y = cols.reshape(n * ho * wo, kh * kw * c) @ w.transpose(2, 3, 1, 0).reshape(kh * kw * c, out_c)
     y += b
     if relu:
         np.maximum(y, 0, out=y)
@@ -195,11 +211,12 @@ class LearnedLanes:
         self.paper = paper
         self.model = model
         self.cut = LaneStrips(layout)
+        self._reference_half = self.cut.half(reference, paper)
 
     def read(self, sheet: np.ndarray, pose: Pose | None, peak_bar: float = 0.0) -> tuple[dict[str, int], list[str]]:
         """The values read surely (letter -> yen) and the unsure lanes (``value:<L>``); a lane
         surely empty is neither."""
-        strips = self.cut.strips(sheet, self.reference, self.paper)
+        strips = self.cut.strips(sheet, None, self.paper, self._reference_half)
         rows = np.repeat(self.cut.rows(pose)[None], len(strips), axis=0)
         p = self.model.probabilities(strips, rows)
         best, conf = p.argmax(axis=1), p.max(axis=1)
