@@ -135,7 +135,8 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 # the tempering looks (varied 370300-370323, dev 260000-260011) and the held-out report looks
 # (dev 270000-270007, varied 380000-380007) into build/learn_board_values/ (one process), then
 # trains with PyTorch (TRAIN_PY; one thread) and writes models/board_values.npz and
-# board_values.json. Fixed seeds. About 15 min of rendering and 20 of training on one quiet core.
+# board_values.json (8 epochs; then the temperature and the bar). Fixed seeds. About 10-15 min of
+# rendering and 10 of training on one quiet core (35 and 12 on the shared machine).
 .PHONY: board-values-model
 board-values-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
 	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 370000 370120

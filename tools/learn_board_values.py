@@ -54,8 +54,10 @@ BATCH = 64
 SEED = 2029
 
 
-def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEED) -> dict[str, np.ndarray]:
-    """The network's weights (ValueNet's keys) trained on ``data`` (strips, rows, y)."""
+def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEED,
+              init: dict[str, np.ndarray] | None = None, max_lr: float = 3e-3) -> dict[str, np.ndarray]:
+    """The network's weights (ValueNet's keys) trained on ``data`` (strips, rows, y), from
+    ``init``'s weights when given (a run continued on more looks)."""
     import torch
     from torch import nn
     torch.manual_seed(seed)
@@ -86,9 +88,16 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
             return torch.cat([picked, self.none.expand(len(s), 1)], dim=1)
 
     net = Net()
+    if init is not None:
+        state = {f"{layer}.{part}": torch.from_numpy(np.asarray(init[f"{layer}{part[0]}"], np.float32))
+                 for layer in ("c1", "c2", "l1", "l2") for part in ("weight", "bias")}
+        state.update({"o.weight": torch.from_numpy(np.asarray(init["ow"], np.float32)),
+                      "o.bias": torch.from_numpy(np.asarray(init["ob"], np.float32)),
+                      "none": torch.from_numpy(np.asarray(init["none"], np.float32))})
+        net.load_state_dict(state)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     steps = epochs * ((len(y) + BATCH - 1) // BATCH)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
     gen = torch.Generator().manual_seed(seed)
     for epoch in range(epochs):
         t0 = time.perf_counter()
@@ -178,6 +187,7 @@ def main(argv=None) -> int:
     ap.add_argument("--bars", action="store_true", help="only set the temperature and the bar again (the committed network kept)")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
     ap.add_argument("--looks", type=int, default=len(TRAIN), help="how many training looks (of TRAIN)")
+    ap.add_argument("--init", type=Path, help="continue from these weights (an npz of a run before)")
     args = ap.parse_args(argv)
     if not args.measure:
         if args.bars:
@@ -192,7 +202,13 @@ def main(argv=None) -> int:
             data = {k: np.concatenate([varied[k], dev[k]]) for k in varied}
             del varied, dev
             print(f"training on {len(data['y'])} lanes", file=sys.stderr, flush=True)
-            weights = train_net(data, epochs=args.epochs)
+            init = None
+            if args.init:
+                with np.load(args.init) as d:
+                    init = {k: d[k] for k in d.files}
+            weights = train_net(data, epochs=args.epochs, init=init, max_lr=1.5e-3 if init else 3e-3)
+            board_value_data.CACHE.mkdir(parents=True, exist_ok=True)
+            np.savez(board_value_data.CACHE / "last_weights.npz", **weights)
             del data
         net = bvn.ValueNet(weights)
         temper = {k: np.concatenate([a[k], b[k]]) for a, b in [(board_value_data.collect(TEMPER, "varied"),
