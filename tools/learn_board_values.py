@@ -8,16 +8,16 @@ PyTorch is a training tool only (the service runs the exported weights with nump
 of TRAIN looks of the training-only "varied" family and DEV_TRAIN development looks (every other
 one through a camera of its own: ``board_data.Camera``).
 
-Training (as ``make board-values-model`` runs it): 8 epochs on the first 120 varied looks and the
-development looks, then 4 more from those weights (``--init``, a lower rate) on all 200 varied
-looks and the development looks. Adam on the cross-entropy over a lane's value spaces and "no marker", the strips
-mirrored across the lane and turned end for end at random (the spaces' rows with them), the
-frame's half nudged in colour; one thread, a fixed seed.
+Training (as ``make board-values-model`` runs it): 8 epochs on the first 120 varied looks and
+the development looks, then 4 more from those weights (``--init``, a lower rate) on all 200
+varied looks and the development looks. Adam on the cross-entropy over a lane's value spaces
+and "no marker", the strips mirrored across the lane and turned end for end at random (the
+spaces' rows with them), the frame's half nudged in colour; one thread, a fixed seed.
 
 Then, on TEMPER varied and DEV_TEMPER development looks (none trained on): the temperature, and
 the bar of a sure reading: the lowest confidence from SURE_FLOOR up at which at least
-SURE_RIGHT of the tempering lanes read surely are right. Reported on HELD_OUT development and VARIED_HELD_OUT varied looks. None of
-these seeds is one of the benchmark (dev 1000.., varied 330000.., eval 900000..), the tests, or
+SURE_RIGHT of the tempering lanes read surely are right. Reported on HELD_OUT development and
+VARIED_HELD_OUT varied looks. None of these seeds is one of the benchmark (dev 1000.., varied 330000.., eval 900000..), the tests, or
 the place and drink networks' tools; the evaluation family is never used here.
 """
 from __future__ import annotations
