@@ -24,8 +24,9 @@ was kept) and reads every place of the layout against the empty board's own look
    (``models/board_spots.json``) is ``unsure``; a piece whose colour is far from every player's
    colour of the palette (the model's, learned from the training looks, or the table's
    calibrated ``colours``) is unsure and said in ``problems``.
-4. **Values.** Each line's value marker is found along its lane of the revenue track
-   (``board_values.py``): the nearest value space to it, or ``value:<L>`` unsure.
+4. **Values.** Each line's value marker is found along its lane of the revenue track by the
+   value network (``board_value_net.py``; the rules of ``board_values.py`` when no value model
+   is committed): its value space, no marker, or ``value:<L>`` unsure.
 5. **The whole board.** A colour's meeple at two places: both unsure. A line's train at two
    stops: both unsure. A colour no player has (``players``): unsure and a problem.
 6. **Drinks** (METRO DRINKS). Each station's drink place is read apart (``board_drinks.py``):
@@ -49,6 +50,7 @@ from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
 from .board_model import asked as asked_places  # (``asked`` is a local name below)
 from .board_net import PAPER_EPS, disc_offsets, patches
 from .board_pose import PX_PER_MM, BoardTracker, Pose, camera_above, rectify
+from .board_value_net import LearnedLanes, value_model
 from .board_values import ValueLanes
 
 INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
@@ -56,6 +58,8 @@ COARSE = 4               # mm per cell of the grid hands are looked for on
 HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
 RIM_MM = 8.0             # the sheet's rim left out of the search for hands
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
+PRINT_MISMATCH = 0.15    # a frame whose print differs from the reference by more than this share of its contrast ...
+PRINT_DISCOUNT = 2.0     # ... has that many times its share of each cell's print contrast forgiven in the search for hands
 DRINK_TOP_MM = 35.0      # the tallest drink (METRO DRINKS): how far up a drink place's change may reach
 BESIDE_DRINK_MM = 12.0   # a field whose middle lies this near a drink (base to leaning top) is in its way
 DRINK_HALF_MM = 7.0      # half a drink's width and a little: the band left out of the search for hands
@@ -224,7 +228,10 @@ class BoardReader:
         self._edge_hi = cv2.dilate(g, kernel).ravel()
         self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
         self.palette = self._palette(colours)
-        self.lanes = ValueLanes(layout, self.reference, self.paper, self._probe)
+        # the value markers: the learned lanes when a value model is committed, else the rules' way
+        learned = value_model()
+        self.lanes = (LearnedLanes(layout, self.reference, self.paper, learned) if learned is not None
+                      else ValueLanes(layout, self.reference, self.paper, self._probe))
         self.drink_spots = DrinkSpots(layout, self.reference, self.paper, PX_PER_MM)
 
     # --- public -------------------------------------------------------------------------------
@@ -368,6 +375,14 @@ class BoardReader:
         ref = self._coarse_ref()
         d = np.abs(small - ref).sum(axis=2) / float(self.paper.sum())
         bar = max(0.12, 4 * float(np.median(d)))
+        # a look whose printed lines differ from the reference along their whole length (a soft
+        # lens, a tube's glare): how much of the print's own contrast shows as change, measured
+        # on the most printed cells; above PRINT_MISMATCH that share of each cell's contrast is
+        # forgiven (a hand differs from the print by about its whole contrast, and more)
+        contrast, printed = self._coarse_contrast()
+        mismatch = float(np.median(d[printed] / contrast[printed]))
+        if mismatch > PRINT_MISMATCH:
+            bar = bar + PRINT_DISCOUNT * mismatch * contrast
         mask = (d > bar).astype(np.uint8)
         # the sheet's own rim is left out: its edge against the table changes with a pixel of pose
         m = max(1, int(round(RIM_MM / COARSE)))
@@ -421,6 +436,18 @@ class BoardReader:
             cv2.line(out, (int(round(x0)), int(round(y0))), (int(round(x1)), int(round(y1))), 1,
                      thickness=max(1, int(round(2 * DRINK_HALF_MM / COARSE))))
         return out.astype(bool)
+
+    def _coarse_contrast(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per cell of the grid hands are looked for on, the reference's own range of colour (a
+        share of the paper's), and the quarter of the cells with the most print."""
+        if not hasattr(self, "_contrast"):
+            h, w = self.reference.shape[:2]
+            k = COARSE
+            cells = self.reference[:h // k * k, :w // k * k].reshape(h // k, k, w // k, k, 3)
+            c = (cells.max(axis=(1, 3)) - cells.min(axis=(1, 3))).sum(axis=2) / float(self.paper.sum())
+            c = np.maximum(c, 1e-3)
+            self._contrast = (c, c > np.quantile(c, 0.75))
+        return self._contrast
 
     def _coarse_ref(self) -> np.ndarray:
         if not hasattr(self, "_coarse"):
