@@ -129,6 +129,19 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --out $(LANDINGS)/dev.npz
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied.npz --tune-on $(LANDINGS)/dev.npz --epochs 18
 
+# The crate reader's field network (companion/vision/crate_net.py, issue 31): renders the training
+# looks (varied 0-229 and dev 0-127, 4 frames each; the looks whose calibration photo is refused
+# are skipped) into build/learn_crates/, then trains with PyTorch (TRAIN_PY, one thread) and writes
+# models/crate_net.npz and crate_model.json; the bars are set on the last quarter of both families'
+# looks, held out. Fixed seeds. About 27 min of rendering and 20 of training on one loaded core.
+CRATES := build/learn_crates
+.PHONY: crate-model
+crate-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
+	mkdir -p $(CRATES)
+	test -f $(CRATES)/varied.npz || $(VENV)/bin/python tools/learn_crates.py render --family varied --seeds 0:230 --frames 4 --out $(CRATES)/varied.npz
+	test -f $(CRATES)/dev.npz || $(VENV)/bin/python tools/learn_crates.py render --family dev --seeds 0:128 --frames 4 --out $(CRATES)/dev.npz
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_crates.py train $(CRATES)/varied.npz $(CRATES)/dev.npz --tune-on dev varied --epochs 10
+
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) .pytest_cache .hypothesis build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -9,7 +9,7 @@ Two steps, two interpreters:
     # 2. train with PyTorch (a training venv of its own, never a run-time dependency), set the
     #    bars of a sure reading on held-out dev looks, write models/crate_net.npz and crate_model.json
     #    (--init: go on from an earlier model):
-    .train-venv/bin/python tools/learn_crates.py train /tmp/crates-varied.npz /tmp/crates-dev.npz --tune-on dev --epochs 10
+    .train-venv/bin/python tools/learn_crates.py train /tmp/crates-varied.npz /tmp/crates-dev.npz --tune-on dev varied --epochs 10
 
 The committed model (07:59): round one dev 0-117 + varied 0-149 (10 epochs), round two + varied
 3000-3488 (10 epochs), round three + dev 400-589 and varied 9000-9235 (a third of the frames
@@ -136,8 +136,8 @@ def train(args) -> None:
     torch.set_num_threads(1)
     data = [np.load(p) for p in args.data]
     fams = [str(d["family"]) for d in data]
-    tune = [i for i, f in enumerate(fams) if f == args.tune_on]
-    # the tuning family's last quarter of looks is held out: the bars are set on it
+    tune = [i for i, f in enumerate(fams) if f in args.tune_on]
+    # the tuning families' last quarter of looks is held out: the bars are set on it
     Ptr, Ftr, Ytr, Pho, Fho, Yho = [], [], [], [], [], []
     for i, d in enumerate(data):
         p, f, y, s = d["patches"], d["feats"], d["labels"], d["seeds"]
@@ -275,7 +275,7 @@ def main(argv=None) -> None:
     r.set_defaults(func=render)
     t = sub.add_parser("train")
     t.add_argument("data", nargs="+")
-    t.add_argument("--tune-on", default="dev")
+    t.add_argument("--tune-on", nargs="+", default=["dev"], help="the families whose last quarter of looks sets the bars")
     t.add_argument("--epochs", type=int, default=12)
     t.add_argument("--batch", type=int, default=128)
     t.add_argument("--budget", type=float, default=0)
