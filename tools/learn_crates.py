@@ -11,10 +11,11 @@ Two steps, two interpreters:
     #    (--init: go on from an earlier model):
     .train-venv/bin/python tools/learn_crates.py train /tmp/crates-varied.npz /tmp/crates-dev.npz --tune-on dev varied --epochs 10
 
-The committed model (07:59): round one dev 0-117 + varied 0-149 (10 epochs), round two + varied
-3000-3488 (10 epochs), round three + dev 400-589 and varied 9000-9235 (a third of the frames
-from nearly empty to half full), 7 epochs from round two's weights: 180,916 patches, about 25
-minutes of one core in all (rendering ~35 min more).
+The committed model (crate-vision3, patches at 20 px a pitch): ``make crate-model``: varied seeds
+0-229 and dev 0-127, four frames each (69k patches; 106 varied and 4 dev looks refused by the
+calibration), 10 epochs and then 8 more from those weights; the bars set on the last quarter of
+both families' looks (17.6k patches held out). About 27 minutes of rendering and 20 of training
+on one core of a loaded machine.
 
 Each look is calibrated from its own calibration photo (``CALIBRATION_LAYOUT``), exactly as a
 table would be; a look whose calibration fails is counted and skipped. A field's name comes
