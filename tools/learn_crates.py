@@ -15,7 +15,8 @@ The committed model (crate-vision3, patches at 20 px a pitch): ``make crate-mode
 0-229 and dev 0-127, four frames each (69k patches; 106 varied and 4 dev looks refused by the
 calibration), 10 epochs and then 8 more from those weights; the bars set on the last quarter of
 both families' looks (17.6k patches held out). About 27 minutes of rendering and 20 of training
-on one core of a loaded machine.
+on one core of a loaded machine. (The committed model's first weights were drawn before the
+training seeded torch's generator: a rebuild is the same recipe, not the same bytes.)
 
 Each look is calibrated from its own calibration photo (``CALIBRATION_LAYOUT``), exactly as a
 table would be; a look whose calibration fails is counted and skipped. A field's name comes
@@ -135,6 +136,7 @@ def train(args) -> None:
     from companion.vision.crate_patches import FEATURES
 
     torch.set_num_threads(1)
+    torch.manual_seed(0)          # the first weights and the dropout: the same model from the same data
     data = [np.load(p) for p in args.data]
     fams = [str(d["family"]) for d in data]
     tune = [i for i, f in enumerate(fams) if f in args.tune_on]
