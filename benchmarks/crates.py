@@ -44,7 +44,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from companion.crate_fields import compare  # noqa: E402
+from companion.crate_fields import compare, normalized  # noqa: E402
 from companion.sim.crate_layouts import random_layout  # noqa: E402
 from companion.sim.crate_looks import CrateLook  # noqa: E402
 from companion.sim.crate_render import CrateRenderer  # noqa: E402
@@ -63,10 +63,26 @@ def score(truth_fields: dict, reading) -> tuple[int, int, int]:
     unsure = reading.unsure_fields()
     cmp = compare(truth_fields, seen, unsure)
     wrong = len(cmp.differences)
-    # the fields read with doubt that lie over the layout's fields (after the same turn and shift)
-    n_unsure = min(n, len(unsure))
+    # the fields read with doubt that lie over the layout's fields, after the same turn and shift
+    # (a field read with doubt beside the crates, over no field of the layout, is no unsure field
+    # of the layout: counting every unsure field, as before, made a frame all unsure as soon as
+    # the ring round the crates held as many doubtful fields as the crates have)
+    n_unsure = len(over_layout(truth_fields, seen, unsure, cmp))
     right = max(0, n - wrong - n_unsure)
     return right, n_unsure, wrong
+
+
+def over_layout(truth_fields: dict, seen: dict, unsure, cmp) -> set:
+    """The unsure fields of the reading that land on the layout's fields (as compare matched)."""
+    game = normalized(truth_fields)
+    marked = set(seen)
+    doubt = set(unsure)
+    turned = {f: f for f in marked}
+    for _ in range(cmp.quarters):
+        turned = {(-y, x): o for (x, y), o in turned.items()}
+    ox, oy = min(x for x, _ in turned), min(y for _, y in turned)
+    dx, dy = cmp.shift
+    return {(x - ox + dx, y - oy + dy) for (x, y), o in turned.items() if o in doubt} & set(game)
 
 
 def run(family: str, looks: int, frames: int, first: int, verbose: bool) -> dict:

@@ -47,6 +47,22 @@ def test_a_development_frame_is_read_right_where_sure(scene):
         assert len(reading.fields) >= len(fields)
 
 
+def test_the_fields_the_model_is_sure_of_are_right(scene, monkeypatch):
+    """The model's own sure readings, before the frame guard turns a doubtful frame all unsure:
+    there are some (the model says something), and every one of them is right."""
+    import companion.vision.crates as crates
+    monkeypatch.setattr(crates, "DOUBTFUL_SHARE", 1.0)
+    _, _, cal, frames = scene
+    sure_total = 0
+    for frame, truth in frames:
+        reading = CrateReader(cal).read(frame)
+        fields = {tuple(k): v for k, v in truth["fields"].items()}
+        cmp = compare(fields, reading.grid(), reading.unsure_fields())
+        assert cmp.differences == (), [d.say() for d in cmp.differences]
+        sure_total += len(reading.fields) - len(reading.unsure)
+    assert sure_total >= 10
+
+
 def test_doubt_is_reported_as_unsure(scene):
     _, _, cal, frames = scene
     model = field_model()

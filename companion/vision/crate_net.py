@@ -4,7 +4,7 @@
 Classes (:data:`CLASSES`): ``none`` (no crate's slot there: the table, or a crate's outer face
 seen beside the grid), ``empty``, the 36 drinks, and ``off``: a patch cut across two fields
 (the grid found wrong there), so that such a patch is read as doubtful, not as a drink. Three 3x3 convolutions (ReLU; 2x2 max
-pooling after the first two: 42x24 -> 40x22 -> 20x11 -> 18x9 -> 9x4 -> 7x2), the map kept whole
+pooling after the first two: 56x30 -> 54x28 -> 27x14 -> 25x12 -> 12x6 -> 10x4), the map kept whole
 (where along the lean a drink's top shows is what tells the cans apart), the patch's numbers
 beside it, a hidden layer and a score per class. The layers are those of
 ``tools/learn_crates.py`` (PyTorch, training only), with the same weights' layout; the
@@ -16,7 +16,7 @@ for next to no sure mistakes.
 
 >>> import numpy as np
 >>> net = FieldNet.random(seed=0)
->>> net.logits(np.zeros((2, 42, 24, 3), np.float32), np.zeros((2, 4), np.float32)).shape
+>>> net.logits(np.zeros((2, 56, 30, 3), np.float32), np.zeros((2, 4), np.float32)).shape
 (2, 39)
 """
 from __future__ import annotations

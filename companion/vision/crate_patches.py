@@ -17,7 +17,7 @@ is in this frame against the calibration photo (the exposure of the moment): eac
 
 >>> p = sample_points(np.array([[0.5, 0.5]]), np.array([[0.0, 1.0]]))
 >>> p.shape, bool(p[0, 0, 0, 1] > p[0, -1, 0, 1])
-((1, 42, 24, 2), True)
+((1, 56, 30, 2), True)
 """
 from __future__ import annotations
 
@@ -28,9 +28,12 @@ import numpy as np
 
 from .crate_grid import frame_px_per_unit, to_frame, yellow_map
 
-PX = 12.0                  # patch px per pitch
-HALF_WIDTH = 1.0           # pitches either side across the lean
-BEHIND, AHEAD = 1.0, 2.5   # pitches towards the nadir and away from it (where tall drinks lean)
+# 20 px a pitch: a bottle's top (two thirds of a pitch) is 13 px across, enough to tell the square
+# bottle's corners from a round one's and a tall can's top from a short one's by a pixel or two
+# of lean (at 12 px a pitch, the heights were most of the network's mistakes)
+PX = 20.0                  # patch px per pitch
+HALF_WIDTH = 0.75          # pitches either side across the lean (the slot and its walls)
+BEHIND, AHEAD = 0.6, 2.2   # pitches towards the nadir and away from it (where tall drinks lean)
 SIZE = (int(2 * HALF_WIDTH * PX), int((BEHIND + AHEAD) * PX))      # w, h
 FEATURES = ("lean", "camera_height", "scale", "plastic")
 EPS = 8.0
@@ -85,7 +88,7 @@ def field_patches(frame: np.ndarray, H: np.ndarray, cells: list, nadir: np.ndarr
     # a frame much finer than the patches is averaged down first (no aliasing)
     mid = centres.mean(axis=0)
     ppu = frame_px_per_unit(H, mid)
-    k = max(1, int(ppu / (2 * PX)))
+    k = max(1, int(ppu / (1.5 * PX)))
     src = frame
     Hs = H
     if k > 1:

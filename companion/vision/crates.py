@@ -39,7 +39,7 @@ from .crate_patches import exposure_gain, field_patches
 log = logging.getLogger(__name__)
 OFF_INDEX = CLASSES.index(OFF)
 SOME_PLASTIC = 0.15     # a field with this share of plastic may hold a slot
-DOUBTFUL_SHARE = 0.5    # a frame with more of its fields unsure than this is unsure as a whole
+DOUBTFUL_SHARE = 0.5    # a frame with more of its sure slots' fields unsure than this is unsure as a whole
 # The lattice's crests lie a little towards the camera's nadir of the walls' tops (the walls' inner
 # faces and the floors show on that side): the grid is moved this many pitches away from it
 # (measured on development frames: a twentieth of a pitch on the whole)
@@ -181,8 +181,11 @@ class CrateReader:
             del fields[c]
             unsure.remove(c)
         # a frame read mostly with doubt (its grid, its light unlike any learnt) is no ground
-        # for the few fields that cleared their bars either
-        if len(unsure) > DOUBTFUL_SHARE * len(fields):
+        # for the few fields that cleared their bars either; counted over the fields that are
+        # surely slots (a ring of maybe-no-slot fields round the crates is doubt about the
+        # table beside them, not about the slots)
+        slots = [c for c in fields if c not in {m for _, m in maybe}]
+        if sum(c in unsure for c in slots) > DOUBTFUL_SHARE * max(1, len(slots)):
             unsure = list(fields)
         if not fields:
             return CrateReading(codes=["no_crates"])

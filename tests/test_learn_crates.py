@@ -1,0 +1,72 @@
+"""The crate network's training tool (tools/learn_crates.py), its data step on a tiny set: the
+fields the reader cuts from a rendered frame are named from the renderer's truth (each drink of
+the layout once, where it stands), the saved patches have the network's input shape, and the
+evaluation family is refused."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.crate_fields import EMPTY
+from companion.sim.crate_layouts import random_layout
+from companion.sim.crate_looks import CrateLook
+from companion.sim.crate_render import CrateRenderer
+from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, calibrate_crates
+from companion.vision.crate_grid import to_frame
+from companion.vision.crate_net import CLASSES
+from companion.vision.crate_patches import FEATURES, SIZE
+from companion.vision.crates import CrateReader
+
+TOOL = Path(__file__).resolve().parents[1] / "tools" / "learn_crates.py"
+
+
+@pytest.fixture(scope="module")
+def tool():
+    spec = importlib.util.spec_from_file_location("learn_crates", TOOL)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_cut_fields_are_named_from_the_truth(tool):
+    renderer = CrateRenderer(CrateLook.from_seed(5, "dev"))
+    rng = np.random.default_rng(1)
+    photo, _ = renderer.render(CALIBRATION_LAYOUT, rng)
+    reader = CrateReader(calibrate_crates(photo), model=None)
+    frame, truth = renderer.render(random_layout(rng), rng)
+    found = reader.locate(frame)
+    labels = tool.label_cells(found, truth)
+    assert len(labels) == len(found.cells)
+    names = [CLASSES[k] for k in labels if k >= 0]
+    drinks = [n for n in names if n not in ("none", "off", EMPTY)]
+    layout = {tuple(k): v for k, v in truth["fields"].items()}
+    # each of the layout's drinks is named once (nearly all found), never a drink it lacks
+    assert len(drinks) == len(set(drinks))
+    assert set(drinks) <= set(layout.values())
+    assert len(drinks) >= 0.9 * sum(v != EMPTY for v in layout.values())
+    # and where it stands: the named cell's middle lies within 0.3 pitch of that drink's field
+    centres = {tuple(k): np.array(v, np.float64) for k, v in truth["centres"].items()}
+    where = {v: k for k, v in layout.items() if v != EMPTY}
+    for (i, j), k in zip(found.cells, labels):
+        if k >= 0 and CLASSES[k] in where:
+            mid, right = to_frame(found.grid.H, [(i + 0.5, j + 0.5), (i + 1.5, j + 0.5)])
+            assert np.linalg.norm(centres[where[CLASSES[k]]] - mid) <= 0.3 * np.linalg.norm(right - mid)
+
+def test_the_render_step_writes_patches_of_the_network_shape(tool, tmp_path):
+    out = tmp_path / "tiny.npz"
+    tool.main(["render", "--family", "dev", "--seeds", "3:4", "--frames", "1", "--out", str(out)])
+    with np.load(out) as d:
+        w, h = SIZE
+        assert d["patches"].shape[1:] == (h, w, 3)
+        assert d["feats"].shape == (len(d["patches"]), len(FEATURES))
+        assert len(d["labels"]) == len(d["patches"]) > 36
+        assert set(np.unique(d["labels"])) <= set(range(len(CLASSES)))
+        assert str(d["family"]) == "dev" and set(d["seeds"]) == {3}
+
+
+def test_the_evaluation_family_is_refused(tool, tmp_path):
+    with pytest.raises(SystemExit):
+        tool.main(["render", "--family", "eval", "--seeds", "910000:910001", "--out", str(tmp_path / "x.npz")])
