@@ -38,56 +38,35 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
+import drink_pixel_data as extras  # noqa: E402
 import learn_drinks as base  # noqa: E402
 
 # (family, seeds). Training tables: of the training family (its looks vary far more than
 # dev's) and of the development family; those from 1_310_000 are this tool's own: the feature
 # scorer never trained on them, so its view of their pieces is as unsure as on any new table,
-# which the "features" variant must learn. The temperature and bar, and the measuring, are on
-# the feature scorer's held-out tables (tools/learn_drinks.py's TEMPER and HELD_OUT), never on
-# the evaluation family. The data step renders the held-out tables first, then the training
-# tables by turns (render_order); ``--rendered-only`` trains on those rendered so far (the
-# rendering was the limit: 30-140 s a table on the shared machine), and the model file lists
-# the tables it learned from. Twenty-four tables, each with 72 photos: about 6,700 pieces.
+# which the "features" variant must learn. The temperature and bar are fitted on all the
+# feature scorer's temperature tables (tools/learn_drinks.py's TEMPER), the measuring on its
+# held-out training-family tables and this tool's own (1_330_000), never on the evaluation
+# family. Each training table also gives its more photos and its calibration pieces
+# (drink_pixel_data.py). The data step renders the held-out tables first, then the training
+# tables by turns (render_order); ``--rendered-only`` trains on those rendered so far, and the
+# model file lists the tables it learned from.
 TRAIN = (("train", range(1_000_000, 1_000_008)), ("dev", range(100_000, 100_008)),
-         ("train", range(1_310_000, 1_310_008)))
-# the first of the feature scorer's temperature tables (the shared machine rendered 1-3 tables
-# a minute this session) and its held-out training-family tables
-TEMPER = (("train", base.TEMPER[0][1][:4]), ("dev", base.TEMPER[1][1][:2]))
-HELD_OUT = (("train", base.HELD_OUT["train"]),)
-
-
-# more photos of each training table, read with its profile (a calibration costs as much as
-# 40 photos: more pieces per table for little more time); their own random draws
-MORE = (("separated", 4), ("touching", 6), ("drift", 6), ("hard", 8), ("harsh", 16))
-MORE_KEY = 43_000
-
-
-def more_photos(tab: dict) -> list[dict]:
-    """The MORE photos of a rendered training table (cached beside it)."""
-    import pickle
-    path = base.CACHE / f"{tab['family']}-{tab['seed']}-more-px.pickle"
-    if path.exists():
-        return pickle.loads(path.read_bytes())
-    from companion.sim.looks import Look
-    from companion.sim.render import Renderer
-    profile = copy.deepcopy(tab["profile"])
-    photos = base.read_photos(Renderer(Look.from_seed(tab["seed"], family=tab["family"])), profile, tab["seed"],
-                              MORE, True, MORE_KEY)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(pickle.dumps(photos))
-    tmp.replace(path)
-    return photos
+         ("train", range(1_310_000, 1_310_008)), ("train", range(1_320_000, 1_320_032)))
+TEMPER = base.TEMPER
+HELD_OUT = (("train", base.HELD_OUT["train"]), ("train", range(1_330_000, 1_330_004)))
 
 
 def render_order() -> list[tuple[str, int]]:
-    """The training tables by turns: four of each plan at a time."""
+    """The training tables by turns: the new training-family tables twice as often (their
+    looks are the widest), the others four at a time."""
     queues = [[(fam, s) for s in seeds] for fam, seeds in TRAIN]
     out = []
     while any(queues):
-        for q in queues:
-            out.extend(q[:4])
-            del q[:4]
+        for k, q in enumerate(queues):
+            take = 8 if k == len(queues) - 1 else 4
+            out.extend(q[:take])
+            del q[:take]
     return out
 
 
@@ -106,16 +85,6 @@ def data(plan, photos: int, harsh: int, jobs: int = 1, limit: int | None = None,
                        if base.cache_path(s, fam, photos, harsh, True).exists()]) for fam, seeds in plan]
         return [t for fam, seeds in plan for t in base.tables(seeds, fam, photos, False, harsh, jobs, crops=True)]
     return base.family_tables(plan, photos, False, harsh, jobs, limit, crops=True)
-
-
-def with_more(tabs: list[dict], rendered_only: bool = False) -> list[dict]:
-    """The training tables with their MORE photos (with ``rendered_only``: where rendered)."""
-    out = []
-    for tab in tabs:
-        path = base.CACHE / f"{tab['family']}-{tab['seed']}-more-px.pickle"
-        extra = more_photos(tab) if path.exists() or not rendered_only else []
-        out.append({**tab, "photos": tab["photos"] + extra})
-    return out
 
 
 # --- examples -----------------------------------------------------------------------------------
@@ -363,16 +332,11 @@ def main(argv=None) -> int:
     logging.basicConfig(level=logging.ERROR)
     t0 = time.perf_counter()
     if args.data:
-        data(TEMPER, base.TRAIN_PHOTOS, base.HARSH, args.jobs)
-        data(HELD_OUT, base.PHOTOS, 0, args.jobs)
-        order = render_order()
-        for k in range(0, len(order), max(args.jobs, 1)):
-            for fam, seeds in _grouped(order[k:k + max(args.jobs, 1)]):
-                for tab in data(((fam, seeds),), base.TRAIN_PHOTOS, base.HARSH, args.jobs):
-                    t1 = time.perf_counter()
-                    more_photos(tab)
-                    print(f"  {fam} table {tab['seed']}: {sum(n for _, n in MORE)} more photos, "
-                          f"{time.perf_counter() - t1:.1f} s", flush=True)
+        log = lambda m: print(m, flush=True)  # noqa: E731
+        pairs = lambda plan: [(fam, s) for fam, seeds in plan for s in seeds]  # noqa: E731
+        extras.render_all(pairs(TEMPER), base.TRAIN_PHOTOS, base.HARSH, False, args.jobs, log)
+        extras.render_all(pairs(HELD_OUT), base.PHOTOS, 0, False, args.jobs, log)
+        extras.render_all(render_order(), base.TRAIN_PHOTOS, base.HARSH, True, args.jobs, log)
         print(f"data: {time.perf_counter() - t0:.0f} s", flush=True)
         return 0
     import torch
@@ -383,15 +347,15 @@ def main(argv=None) -> int:
     if args.measure:
         models = {"pixels": load(out)}
     else:
-        train_tabs = with_more(data(TRAIN, base.TRAIN_PHOTOS, base.HARSH, limit=args.train_tables,
-                                    rendered_only=args.rendered_only), args.rendered_only)
+        train_tabs = extras.with_extras(data(TRAIN, base.TRAIN_PHOTOS, base.HARSH, limit=args.train_tables,
+                                             rendered_only=args.rendered_only), args.rendered_only)
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
         built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs) for v in variants}
         models = {f"pixels ({v})": PixelModel(PixelNet(w), st) for v, (w, st) in built.items()}
     res = measured(held_tabs, models)
-    seeds = HELD_OUT[0][1]
-    base.report(f"held-out training-family tables {seeds.start}..{seeds[-1]}, {base.PHOTOS} photos per difficulty",
+    seeds = ", ".join(f"{s.start}..{s[-1]}" for _, s in HELD_OUT)
+    base.report(f"held-out training-family tables {seeds}, {base.PHOTOS} photos per difficulty",
                 res)
     if not args.measure:
         # the variant kept: more correct over all the held-out pieces, then fewer wrong
