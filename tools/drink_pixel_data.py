@@ -1,21 +1,17 @@
 """The pixel scorer's data step (tools/learn_drink_pixels.py): which tables, and what of each.
 
 Each training table (tools/learn_drinks.py's ``table``: calibrated from its own rendered photos,
-its photos read by the real pipeline, each piece's raw crop kept) gets two more kinds of pieces,
-cached beside it under build/learn_drinks/:
-
-* ``more_photos``: MORE photos read with the table's profile (a calibration costs as much as
-  ~40 photos, so a few more photos of a table are cheap pieces; few, since a new table's
-  look teaches more than another photo of the same look);
-* ``calibration_pieces``: the table's own 36 calibration photos read with the profile they
-  made, each once as taken and CALIB_AUGMENTED times relit (a gain per channel and overall),
-  blurred (Gaussian or along a line) and JPEG-compressed: each set's 36 drinks seen at
-  once, as a player's calibration photos show them. The piece with the largest area is the
-  drink; any other piece of the photo (a shadow, a fragment) is "no single drink".
+its photos read by the real pipeline, each piece's raw crop kept) also gives its calibration
+pieces (``calibration_pieces``, cached beside it under build/learn_drinks/): the table's own
+36 calibration photos read with the profile they made, each once as taken and CALIB_AUGMENTED
+times relit (a gain per channel and overall), blurred (Gaussian or along a line) and
+JPEG-compressed: each set's 36 drinks, as a player's calibration photos show them, for the
+price of reading them (the table's rendering hands them over). The piece with the largest
+area is the drink; any other piece of the photo (a shadow, a fragment) is "no single drink".
 
 ``render_all`` makes every table of a plan with ``jobs`` processes, a table (its photos, its
-more photos, its calibration pieces) per job: tables are seeded on their own, so the files are
-the same whatever the order.
+calibration pieces) per job: tables are seeded on their own, so the files are the same
+whatever the order.
 """
 from __future__ import annotations
 
@@ -28,9 +24,6 @@ import numpy as np
 
 import learn_drinks as base
 
-# more photos of each training table, their own random draws (key)
-MORE = (("touching", 3), ("drift", 3), ("hard", 4), ("harsh", 6))
-MORE_KEY = 43_000
 CALIB_AUGMENTED = 1               # relit, blurred, compressed readings of each calibration photo
 CALIB_KEY = 44_000
 
@@ -43,19 +36,6 @@ def _cached(path, make):
     tmp.write_bytes(pickle.dumps(value))
     tmp.replace(path)
     return value
-
-
-def more_photos(tab: dict) -> list[dict]:
-    """The MORE photos of a rendered training table."""
-    n = sum(k for _, k in MORE)
-    path = base.CACHE / f"{tab['family']}-{tab['seed']}-more{n}-px.pickle"
-
-    def make():
-        from companion.sim.looks import Look
-        from companion.sim.render import Renderer
-        renderer = Renderer(Look.from_seed(tab["seed"], family=tab["family"]))
-        return base.read_photos(renderer, copy.deepcopy(tab["profile"]), tab["seed"], MORE, True, MORE_KEY)
-    return _cached(path, make)
 
 
 def augment_photo(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -142,24 +122,22 @@ def calibration_pieces(tab: dict) -> list[dict]:
 
 
 def _pixel_table_job(job) -> tuple[str, int, float]:
-    """One training table whole: its photos, its more photos and its calibration pieces."""
+    """One table whole: its photos and (``extras``: a training table) its calibration pieces."""
     family, seed, photos, harsh, extras = job
     cv2.setNumThreads(1)
     t0 = time.perf_counter()
     tab = base.table(seed, family, photos, False, harsh, True,
                      on_calibrated=_keep_calibration if extras else None)
     if extras and not tab.get("refused"):
-        more_photos(tab)
         calibration_pieces(tab)
     return family, seed, time.perf_counter() - t0
 
 
-def render_all(pairs: list[tuple[str, int]], photos: int, harsh: int, extras: bool, jobs: int = 1,
-               log=print) -> None:
-    """Render and cache the tables of (family, seed) pairs (``photos`` per difficulty, ``harsh``
-    harsh ones), ``jobs`` processes at a time; with ``extras`` also their more photos and
-    calibration pieces (the training tables)."""
-    work = [(fam, seed, photos, harsh, extras) for fam, seed in pairs]
+def render_all(tables: list[tuple[str, int, int, int]], extras: bool, jobs: int = 1, log=print) -> None:
+    """Render and cache tables given as (family, seed, photos per difficulty, harsh photos),
+    ``jobs`` processes at a time; with ``extras`` also their calibration pieces (the training
+    tables)."""
+    work = [(*t, extras) for t in tables]
     if jobs > 1 and len(work) > 1:
         import multiprocessing
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
@@ -173,14 +151,11 @@ def render_all(pairs: list[tuple[str, int]], photos: int, harsh: int, extras: bo
 
 
 def with_extras(tabs: list[dict], rendered_only: bool = False) -> list[dict]:
-    """The training tables with their more photos and calibration pieces (with
-    ``rendered_only``: only where already cached)."""
+    """The training tables with their calibration pieces (with ``rendered_only``: only where
+    already cached)."""
     out = []
     for tab in tabs:
-        n = sum(k for _, k in MORE)
-        more = base.CACHE / f"{tab['family']}-{tab['seed']}-more{n}-px.pickle"
-        calib = _calibration_path(tab["family"], tab["seed"])
-        extra = more_photos(tab) if more.exists() or not rendered_only else []
-        extra = extra + (calibration_pieces(tab) if calib.exists() or not rendered_only else [])
+        cached = _calibration_path(tab["family"], tab["seed"]).exists()
+        extra = calibration_pieces(tab) if cached or not rendered_only else []
         out.append({**tab, "photos": tab["photos"] + extra})
     return out

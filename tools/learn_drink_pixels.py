@@ -41,30 +41,34 @@ sys.path.insert(0, str(ROOT / "tools"))
 import drink_pixel_data as extras  # noqa: E402
 import learn_drinks as base  # noqa: E402
 
-# (family, seeds). Training tables: of the training family (its looks vary far more than
-# dev's) and of the development family; those from 1_310_000 are this tool's own: the feature
-# scorer never trained on them, so its view of their pieces is as unsure as on any new table,
-# which the "features" variant must learn. The temperature and bar are fitted on all the
+# (family, seeds, photos per difficulty, harsh photos). Training tables: of the training family
+# (its looks vary far more than dev's) and of the development family. The first two are
+# tools/learn_drinks.py's (make model renders them once for both tools); those from 1_320_000
+# are this tool's own, rendered with fewer photos (a new look teaches more than another photo
+# of the same look; a table costs its 37 calibration renders whatever its photos): the
+# feature scorer never trained on them, so its view of their pieces is as unsure as on any
+# new table, which the "features" variant must learn. Each training table also gives its
+# calibration pieces (drink_pixel_data.py). The temperature and bar are fitted on all the
 # feature scorer's temperature tables (tools/learn_drinks.py's TEMPER), the measuring on its
 # held-out training-family tables and this tool's own (1_330_000), never on the evaluation
-# family. Each training table also gives its more photos and its calibration pieces
-# (drink_pixel_data.py). The data step renders the held-out tables first, then the training
-# tables by turns (render_order); ``--rendered-only`` trains on those rendered so far, and the
-# model file lists the tables it learned from.
-TRAIN = (("train", range(1_000_000, 1_000_008)), ("dev", range(100_000, 100_008)),
-         ("train", range(1_310_000, 1_310_008)), ("train", range(1_320_000, 1_320_032)))
+# family. The data step renders those first, then the training tables by turns
+# (render_order); ``--rendered-only`` trains on those rendered so far, and the model file lists
+# the tables it learned from.
+TRAIN = (("train", range(1_000_000, 1_000_008), base.TRAIN_PHOTOS, base.HARSH),
+         ("dev", range(100_000, 100_008), base.TRAIN_PHOTOS, base.HARSH),
+         ("train", range(1_320_000, 1_320_048), 3, 4))
 TEMPER = base.TEMPER
 HELD_OUT = (("train", base.HELD_OUT["train"]), ("train", range(1_330_000, 1_330_004)))
 
 
-def render_order() -> list[tuple[str, int]]:
-    """The training tables by turns: the new training-family tables twice as often (their
-    looks are the widest), the others four at a time."""
-    queues = [[(fam, s) for s in seeds] for fam, seeds in TRAIN]
+def render_order() -> list[tuple[str, int, int, int]]:
+    """The training tables by turns: two of the others, then four of this tool's own (the
+    widest looks, and cheaper)."""
+    queues = [[(fam, s, photos, harsh) for s in seeds] for fam, seeds, photos, harsh in TRAIN]
     out = []
     while any(queues):
         for k, q in enumerate(queues):
-            take = 8 if k == len(queues) - 1 else 4
+            take = 4 if k == len(queues) - 1 else 2
             out.extend(q[:take])
             del q[:take]
     return out
@@ -74,6 +78,14 @@ SEED = 2026
 EPOCHS = 14
 BATCH = 128
 SURE_RIGHT = base.SURE_RIGHT          # the share right the sure bar must give on the temperature tables
+
+
+def train_tables(limit: int | None = None, rendered_only: bool = False) -> list[dict]:
+    """The training tables (the first ``limit`` of each entry of TRAIN), with their
+    calibration pieces."""
+    tabs = [t for fam, seeds, photos, harsh in TRAIN
+            for t in data(((fam, seeds),), photos, harsh, limit=limit, rendered_only=rendered_only)]
+    return extras.with_extras(tabs, rendered_only)
 
 
 def data(plan, photos: int, harsh: int, jobs: int = 1, limit: int | None = None,
@@ -333,10 +345,10 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     if args.data:
         log = lambda m: print(m, flush=True)  # noqa: E731
-        pairs = lambda plan: [(fam, s) for fam, seeds in plan for s in seeds]  # noqa: E731
-        extras.render_all(pairs(TEMPER), base.TRAIN_PHOTOS, base.HARSH, False, args.jobs, log)
-        extras.render_all(pairs(HELD_OUT), base.PHOTOS, 0, False, args.jobs, log)
-        extras.render_all(render_order(), base.TRAIN_PHOTOS, base.HARSH, True, args.jobs, log)
+        extras.render_all([(fam, s, base.TRAIN_PHOTOS, base.HARSH) for fam, seeds in TEMPER for s in seeds],
+                          False, args.jobs, log)
+        extras.render_all([(fam, s, base.PHOTOS, 0) for fam, seeds in HELD_OUT for s in seeds], False, args.jobs, log)
+        extras.render_all(render_order(), True, args.jobs, log)
         print(f"data: {time.perf_counter() - t0:.0f} s", flush=True)
         return 0
     import torch
@@ -347,8 +359,7 @@ def main(argv=None) -> int:
     if args.measure:
         models = {"pixels": load(out)}
     else:
-        train_tabs = extras.with_extras(data(TRAIN, base.TRAIN_PHOTOS, base.HARSH, limit=args.train_tables,
-                                             rendered_only=args.rendered_only), args.rendered_only)
+        train_tabs = train_tables(args.train_tables, args.rendered_only)
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
         built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs) for v in variants}
