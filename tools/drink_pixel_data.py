@@ -77,6 +77,9 @@ def read_single(img: np.ndarray, drink: str, profile) -> dict | None:
         identify_analysis(analyse(img, profile), profile, keep)
     except FrameError:
         return None
+    except Exception as exc:               # a reader's failure: said, and the photo left out
+        print(f"  calibration photo of {drink}: reading failed: {exc!r}", flush=True)
+        return None
     if not kept.get("pieces"):
         return None
     areas = [float(d["_f"].get("area", 0.0)) for d in kept["pieces"]]

@@ -309,7 +309,13 @@ def build(train_tabs, temper_tabs, features: bool, epochs: int) -> tuple[dict, d
     model = PixelModel(PixelNet(weights), settings)
     held = examples(temper_tabs, features)
     model.temperature = settings["temperature"] = fit_temperature(model, held)
-    model.sure, at = choose_sure(model, held)
+    # the bar each family's temperature tables need, the higher kept: the development family's
+    # easy pieces would otherwise buy a bar the training family's wider looks do not bear
+    bars = {fam: choose_sure(model, examples([t for t in temper_tabs if t["family"] == fam], features))
+            for fam in sorted({t["family"] for t in temper_tabs})}
+    fam = max(bars, key=lambda f: bars[f][0])
+    model.sure, at = bars[fam]
+    at = {**at, "family": fam, "bars": {f: b for f, (b, _) in bars.items()}}
     settings.update(sure=model.sure, temperature_tables_at_sure=at, epochs=epochs, seed=SEED,
                     pieces=int(len(ex["y"])), training_s=round(took),
                     trained={"tables": [[t["family"], t["seed"], t["seed"]] for t in train_tabs],
