@@ -7,13 +7,15 @@
 Data: tools/learn_drinks.py's tables (each table calibrated from its own rendered photos, as
 ``calibrate drinks`` does; its photos at the benchmark's four difficulties and harsher ones read
 by the real pipeline, each piece matched to the drink it lies on), with each piece's raw crop
-(``drink_crops.raw_crops``) kept beside its features; cached under build/learn_drinks/
+(``drink_crops.raw_crops``) kept beside its features, and each training table's own
+calibration photos read as pieces (tools/drink_pixel_data.py); cached under build/learn_drinks/
 (``*-px.pickle``). PyTorch (a training tool only, .train-venv: the `train` extra, `make model` makes it) trains the network of
 ``pixel_scorer`` on them: every batch augmented (turned a little, scaled, moved, mirrored
 across the axis, relit, some blurred), AdamW with a one-cycle rate, a fixed seed; the numpy
 network is checked against PyTorch's scores. The temperature and the bar of a sure reading
 come from the temperature tables (as tools/learn_drinks.py: the lowest bar from 0.9 up where the
-sure readings there were right SURE_RIGHT of the time). ``--variant both`` trains the network
+sure readings there were right SURE_RIGHT of the time; each family's tables on their own, the
+higher bar kept). ``--variant both`` trains the network
 with the feature scorer's view among its side numbers and without, and keeps the one with more
 correct readings (a wrong one counted ten times) on the held-out training-family tables.
 """

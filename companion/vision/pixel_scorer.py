@@ -11,10 +11,11 @@ log-probabilities of the 37 names (``learned.py``: the 39 measured features per 
 and the rules' own reading); ``tools/learn_drink_pixels.py`` trains both and keeps the one
 that measured better on held-out tables of the training family (never on the evaluation
 family). A softmax at the temperature fitted on tables the training never saw gives the
-confidence; a reading is sure from the model's bar ``sure`` up (chosen on those tables so
-that the sure readings there were right at least 99.8 % of the time, never below 0.9).
+confidence; a reading is sure from the model's bar ``sure`` up (chosen on those tables, each
+family's on its own and the higher bar kept, so that the sure readings there were right at
+least 99.8 % of the time, never below 0.9).
 
-Layers (PyTorch's weights' layout, run with numpy: ``board_net``'s convolution and pooling):
+Layers (PyTorch's weights' layout, run with numpy channel-first, ``_conv`` and ``_pool``):
 three 3x3 convolutions with ReLU, 2x2 max pooling after the first two (28x56 -> 26x54 ->
 13x27 -> 11x25 -> 5x12 -> 3x10), the map averaged across the piece but kept whole along it
 (where along the axis a neck or a shoulder lies is what tells the shapes apart), the side
