@@ -98,9 +98,12 @@ bench: $(VENV)/.installed
 #
 # Then the pixel scorer (companion/vision/pixel_scorer.py, issue 26), which takes the learned
 # scorer's reading: its tables' crops (build/learn_drinks/*-px.pickle, the same tables as far as
-# they are shared) with the project's venv, two at a time, then PyTorch (TORCH_PY, a training
-# tool only, never a run-time dependency) trains both variants and writes the better one,
-# companion/vision/models/drink_pixels.npz. About 15 more minutes on 2 cores.
+# they are shared) and each training table's calibration photos read as pieces, with the
+# project's venv, a table per process, two at a time; then PyTorch (TRAIN_PY, a training tool
+# only, never a run-time dependency) trains the `features` variant and writes
+# companion/vision/models/drink_pixels.npz (--variant both also trains the network over the
+# pixels alone and keeps the better). About 10 more minutes on 2 cores (~810 CPU-seconds of
+# rendering and reading, ~3 minutes of training on one thread: docs/performance.md).
 #
 # PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
 # 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.
@@ -115,7 +118,7 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
 	$(VENV)/bin/python tools/learn_drinks.py --jobs 2 $(ARGS)
 	$(VENV)/bin/python tools/learn_drink_pixels.py --data --jobs 2
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant both
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant features
 
 # The crate reader's field network (companion/vision/crate_net.py, issue 31): renders the training
 # looks (varied 0-229 and dev 0-127, 4 frames each; the looks whose calibration photo is refused

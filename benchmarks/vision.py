@@ -58,7 +58,7 @@ from companion.sim.looks import FAMILIES, Look  # noqa: E402
 from companion.sim.render import Renderer  # noqa: E402
 from companion.sim.scenes import (DIFFICULTIES, DIFFICULTY_TITLES, render_sample,  # noqa: E402
                                   write_calibration_set)
-from companion.vision.calibrate import calibrate_dir  # noqa: E402
+from companion.vision.calibrate import CalibrationError, calibrate_dir  # noqa: E402
 from companion.vision.drinks import DEFAULT_SCORER, SCORERS, identify  # noqa: E402
 from companion.vision.segment import FrameError  # noqa: E402
 
@@ -152,8 +152,10 @@ def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: s
     refused = crashed = 0
     for seed in seeds:
         look = Look.from_seed(seed, family=family)
-        trays.append(look.tray)
         profile = calibrated(look, seed)
+        if profile is None:         # calibrate refused the table's photos: a player retakes them
+            continue                # (counted once per family: UNCALIBRATED, said after the table)
+        trays.append(look.tray)
         renderer = Renderer(look)
         rng = np.random.default_rng([seed, 31337])
         errors = per[scorers[0]]["errors"] if dev else None
@@ -211,8 +213,17 @@ def calibrated(look: Look, seed: int):
     if key not in _profiles:
         with tempfile.TemporaryDirectory() as tmp:
             write_calibration_set(Path(tmp), look, seed)
-            _profiles[key] = calibrate_dir(Path(tmp))
+            try:
+                _profiles[key] = calibrate_dir(Path(tmp))
+            except CalibrationError:
+                # the table is left out of every difficulty, counted (no message: an eval
+                # table's reasons are not looked at)
+                _profiles[key] = None
+                UNCALIBRATED.setdefault(look.family, set()).add(seed)
     return copy.deepcopy(_profiles[key])
+
+
+UNCALIBRATED: dict[str, set[int]] = {}
 
 
 def _run_one() -> dict:
@@ -295,6 +306,8 @@ def main(argv=None) -> int:
                       f"{res['extra']:.2f} | {res['refused']} / {res['crashed']} | {res['median_ms']:.1f} | "
                       f"{res['p95_ms']:.1f} | {res['wall_median_ms']:.1f} | "
                       f"{'met' if not miss else 'MISSED: ' + '; '.join(miss)} |", flush=True)
+        if UNCALIBRATED.get(fam):
+            print(f"({len(UNCALIBRATED[fam])} of the {len(seeds)} tables left out: calibrate refused their photos)")
         print(f"\nreliability, {fam} family: detections on drinks by confidence, \"count: % right\"")
         print("| scorer | difficulty | " + " | ".join(label for _, _, label in BINS)
               + f" | >= {RELIABLE} and not unsure |")

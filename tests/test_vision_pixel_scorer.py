@@ -75,6 +75,26 @@ def test_the_model_is_small_loads_and_was_trained_on_other_tables():
                       np.zeros((1, len(model.net.w["mean"])))).shape == (1, 37)
 
 
+def test_the_fast_convolution_and_pooling_are_plain_ones():
+    """The channel-first convolution (nine shifted copies, one product) and pooling give what a
+    3x3 convolution without padding, ReLU and 2x2 max pooling give, written out directly."""
+    rng = np.random.default_rng(3)
+    c, n, h, w, out = 5, 3, 9, 12, 4
+    x = rng.normal(size=(c, n, h, w)).astype(np.float32)
+    k = rng.normal(size=(out, c, 3, 3)).astype(np.float32)
+    b = rng.normal(size=out).astype(np.float32)
+    want = np.zeros((out, n, h - 2, w - 2), np.float32)
+    for i in range(3):
+        for j in range(3):
+            want += np.einsum("oc,cnyx->onyx", k[:, :, i, j], x[:, :, i:i + h - 2, j:j + w - 2])
+    want = np.maximum(want + b[:, None, None, None], 0)
+    got = pixel_scorer._conv(x, pixel_scorer._windowed(k), b)
+    assert np.allclose(got, want, atol=1e-4)
+    pooled = pixel_scorer._pool(got)                       # 7 x 10 -> 3 x 5: the odd row dropped
+    assert pooled.shape == (out, n, 3, 5)
+    assert np.array_equal(pooled, got[:, :, :6, :10].reshape(out, n, 3, 2, 5, 2).max(axis=(3, 5)))
+
+
 @pytest.mark.parametrize("difficulty,skip", [("separated", 0), ("touching", 1)])
 def test_names_rendered_drinks_of_a_table_it_never_saw(difficulty, skip):
     """A dev table no training saw: no drink read wrong, at most one asked; the same frame
@@ -120,3 +140,28 @@ def test_the_training_tools_data_step_and_network_on_a_tiny_set(tmp_path, monkey
     bar, _ = tool.choose_sure(model, ex)
     assert model.temperature > 0 and 0.9 <= bar <= 0.999
     json.dumps({"sure": bar})
+
+
+def test_a_training_table_gives_its_calibration_photos_as_pieces(tmp_path, monkeypatch):
+    """The data step's job for a training table (tools/drink_pixel_data.py) keeps the table's
+    own calibration photos, read with the profile they made, as training pieces: each photo
+    as taken and augmented (relit, blurred, compressed), its largest piece labelled with the
+    photo's drink; the photos are not rendered again (the table's rendering hands them over).
+    A training tool's test, as the one above (its tiny table costs some 30 s)."""
+    pytest.importorskip("torch")
+    tool = _tool()
+    monkeypatch.setattr(tool.base, "CACHE", tmp_path)
+    tool.extras.render_all([("dev", 100_000, 1, 0)], True)
+    tab = tool.base.table(100_000, "dev", 1, harsh=0, crops=True)
+    calib = tool.extras.calibration_pieces(tab)
+    per_drink = 1 + tool.extras.CALIB_AUGMENTED
+    assert 36 * per_drink - 4 <= len(calib) <= 36 * per_drink
+    named = [t for ph in calib for t in ph["truth"] if t is not None]
+    assert len(set(named)) >= 34 and all(named.count(t) <= per_drink for t in set(named))
+    for ph in calib:
+        assert len(ph["crops"]) == len(ph["pieces"]) == len(ph["truth"]) and sum(t is not None for t in ph["truth"]) == 1
+    # the rules read most of the set's own photos right: the labels are the drinks photographed
+    right = sum(f"{d['color']}-{d['shape']}" == t for ph in calib for d, t in zip(ph["pieces"], ph["truth"]) if t)
+    assert right >= 0.9 * len(named)
+    both = tool.extras.with_extras([tab])[0]
+    assert len(both["photos"]) == len(tab["photos"]) + len(calib)

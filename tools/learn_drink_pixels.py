@@ -7,13 +7,15 @@
 Data: tools/learn_drinks.py's tables (each table calibrated from its own rendered photos, as
 ``calibrate drinks`` does; its photos at the benchmark's four difficulties and harsher ones read
 by the real pipeline, each piece matched to the drink it lies on), with each piece's raw crop
-(``drink_crops.raw_crops``) kept beside its features; cached under build/learn_drinks/
+(``drink_crops.raw_crops``) kept beside its features, and each training table's own
+calibration photos read as pieces (tools/drink_pixel_data.py); cached under build/learn_drinks/
 (``*-px.pickle``). PyTorch (a training tool only, .train-venv: the `train` extra, `make model` makes it) trains the network of
 ``pixel_scorer`` on them: every batch augmented (turned a little, scaled, moved, mirrored
 across the axis, relit, some blurred), AdamW with a one-cycle rate, a fixed seed; the numpy
 network is checked against PyTorch's scores. The temperature and the bar of a sure reading
 come from the temperature tables (as tools/learn_drinks.py: the lowest bar from 0.9 up where the
-sure readings there were right SURE_RIGHT of the time). ``--variant both`` trains the network
+sure readings there were right SURE_RIGHT of the time; each family's tables on their own, the
+higher bar kept). ``--variant both`` trains the network
 with the feature scorer's view among its side numbers and without, and keeps the one with more
 correct readings (a wrong one counted ten times) on the held-out training-family tables.
 """
@@ -38,56 +40,39 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
+import drink_pixel_data as extras  # noqa: E402
 import learn_drinks as base  # noqa: E402
 
-# (family, seeds). Training tables: of the training family (its looks vary far more than
-# dev's) and of the development family; those from 1_310_000 are this tool's own: the feature
-# scorer never trained on them, so its view of their pieces is as unsure as on any new table,
-# which the "features" variant must learn. The temperature and bar, and the measuring, are on
-# the feature scorer's held-out tables (tools/learn_drinks.py's TEMPER and HELD_OUT), never on
-# the evaluation family. The data step renders the held-out tables first, then the training
-# tables by turns (render_order); ``--rendered-only`` trains on those rendered so far (the
-# rendering was the limit: 30-140 s a table on the shared machine), and the model file lists
-# the tables it learned from. Twenty-four tables, each with 72 photos: about 6,700 pieces.
-TRAIN = (("train", range(1_000_000, 1_000_008)), ("dev", range(100_000, 100_008)),
-         ("train", range(1_310_000, 1_310_008)))
-# the first of the feature scorer's temperature tables (the shared machine rendered 1-3 tables
-# a minute this session) and its held-out training-family tables
-TEMPER = (("train", base.TEMPER[0][1][:4]), ("dev", base.TEMPER[1][1][:2]))
-HELD_OUT = (("train", base.HELD_OUT["train"]),)
+# (family, seeds, photos per difficulty, harsh photos). Training tables: of the training family
+# (its looks vary far more than dev's) and of the development family. The first two are
+# tools/learn_drinks.py's (make model renders them once for both tools); those from 1_320_000
+# are this tool's own, rendered with fewer photos (a new look teaches more than another photo
+# of the same look; a table costs its 37 calibration renders whatever its photos): the
+# feature scorer never trained on them, so its view of their pieces is as unsure as on any
+# new table, which the "features" variant must learn. Each training table also gives its
+# calibration pieces (drink_pixel_data.py). The temperature and bar are fitted on all the
+# feature scorer's temperature tables (tools/learn_drinks.py's TEMPER), the measuring on its
+# held-out training-family tables and this tool's own (1_330_000), never on the evaluation
+# family. The data step renders those first, then the training tables by turns
+# (render_order); ``--rendered-only`` trains on those rendered so far, and the model file lists
+# the tables it learned from.
+TRAIN = (("train", range(1_000_000, 1_000_008), base.TRAIN_PHOTOS, base.HARSH),
+         ("dev", range(100_000, 100_008), base.TRAIN_PHOTOS, base.HARSH),
+         ("train", range(1_320_000, 1_320_028), 3, 4))
+TEMPER = base.TEMPER
+HELD_OUT = (("train", base.HELD_OUT["train"]), ("train", range(1_330_000, 1_330_004)))
 
 
-# more photos of each training table, read with its profile (a calibration costs as much as
-# 40 photos: more pieces per table for little more time); their own random draws
-MORE = (("separated", 4), ("touching", 6), ("drift", 6), ("hard", 8), ("harsh", 16))
-MORE_KEY = 43_000
-
-
-def more_photos(tab: dict) -> list[dict]:
-    """The MORE photos of a rendered training table (cached beside it)."""
-    import pickle
-    path = base.CACHE / f"{tab['family']}-{tab['seed']}-more-px.pickle"
-    if path.exists():
-        return pickle.loads(path.read_bytes())
-    from companion.sim.looks import Look
-    from companion.sim.render import Renderer
-    profile = copy.deepcopy(tab["profile"])
-    photos = base.read_photos(Renderer(Look.from_seed(tab["seed"], family=tab["family"])), profile, tab["seed"],
-                              MORE, True, MORE_KEY)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_bytes(pickle.dumps(photos))
-    tmp.replace(path)
-    return photos
-
-
-def render_order() -> list[tuple[str, int]]:
-    """The training tables by turns: four of each plan at a time."""
-    queues = [[(fam, s) for s in seeds] for fam, seeds in TRAIN]
+def render_order() -> list[tuple[str, int, int, int]]:
+    """The training tables by turns: two of the others, then four of this tool's own (the
+    widest looks, and cheaper)."""
+    queues = [[(fam, s, photos, harsh) for s in seeds] for fam, seeds, photos, harsh in TRAIN]
     out = []
     while any(queues):
-        for q in queues:
-            out.extend(q[:4])
-            del q[:4]
+        for k, q in enumerate(queues):
+            take = 4 if k == len(queues) - 1 else 2
+            out.extend(q[:take])
+            del q[:take]
     return out
 
 
@@ -95,6 +80,14 @@ SEED = 2026
 EPOCHS = 14
 BATCH = 128
 SURE_RIGHT = base.SURE_RIGHT          # the share right the sure bar must give on the temperature tables
+
+
+def train_tables(limit: int | None = None, rendered_only: bool = False) -> list[dict]:
+    """The training tables (the first ``limit`` of each entry of TRAIN), with their
+    calibration pieces."""
+    tabs = [t for fam, seeds, photos, harsh in TRAIN
+            for t in data(((fam, seeds),), photos, harsh, limit=limit, rendered_only=rendered_only)]
+    return extras.with_extras(tabs, rendered_only)
 
 
 def data(plan, photos: int, harsh: int, jobs: int = 1, limit: int | None = None,
@@ -106,16 +99,6 @@ def data(plan, photos: int, harsh: int, jobs: int = 1, limit: int | None = None,
                        if base.cache_path(s, fam, photos, harsh, True).exists()]) for fam, seeds in plan]
         return [t for fam, seeds in plan for t in base.tables(seeds, fam, photos, False, harsh, jobs, crops=True)]
     return base.family_tables(plan, photos, False, harsh, jobs, limit, crops=True)
-
-
-def with_more(tabs: list[dict], rendered_only: bool = False) -> list[dict]:
-    """The training tables with their MORE photos (with ``rendered_only``: where rendered)."""
-    out = []
-    for tab in tabs:
-        path = base.CACHE / f"{tab['family']}-{tab['seed']}-more-px.pickle"
-        extra = more_photos(tab) if path.exists() or not rendered_only else []
-        out.append({**tab, "photos": tab["photos"] + extra})
-    return out
 
 
 # --- examples -----------------------------------------------------------------------------------
@@ -328,7 +311,13 @@ def build(train_tabs, temper_tabs, features: bool, epochs: int) -> tuple[dict, d
     model = PixelModel(PixelNet(weights), settings)
     held = examples(temper_tabs, features)
     model.temperature = settings["temperature"] = fit_temperature(model, held)
-    model.sure, at = choose_sure(model, held)
+    # the bar each family's temperature tables need, the higher kept: the development family's
+    # easy pieces would otherwise buy a bar the training family's wider looks do not bear
+    bars = {fam: choose_sure(model, examples([t for t in temper_tabs if t["family"] == fam], features))
+            for fam in sorted({t["family"] for t in temper_tabs})}
+    fam = max(bars, key=lambda f: bars[f][0])
+    model.sure, at = bars[fam]
+    at = {**at, "family": fam, "bars": {f: b for f, (b, _) in bars.items()}}
     settings.update(sure=model.sure, temperature_tables_at_sure=at, epochs=epochs, seed=SEED,
                     pieces=int(len(ex["y"])), training_s=round(took),
                     trained={"tables": [[t["family"], t["seed"], t["seed"]] for t in train_tabs],
@@ -363,16 +352,11 @@ def main(argv=None) -> int:
     logging.basicConfig(level=logging.ERROR)
     t0 = time.perf_counter()
     if args.data:
-        data(TEMPER, base.TRAIN_PHOTOS, base.HARSH, args.jobs)
-        data(HELD_OUT, base.PHOTOS, 0, args.jobs)
-        order = render_order()
-        for k in range(0, len(order), max(args.jobs, 1)):
-            for fam, seeds in _grouped(order[k:k + max(args.jobs, 1)]):
-                for tab in data(((fam, seeds),), base.TRAIN_PHOTOS, base.HARSH, args.jobs):
-                    t1 = time.perf_counter()
-                    more_photos(tab)
-                    print(f"  {fam} table {tab['seed']}: {sum(n for _, n in MORE)} more photos, "
-                          f"{time.perf_counter() - t1:.1f} s", flush=True)
+        log = lambda m: print(m, flush=True)  # noqa: E731
+        extras.render_all([(fam, s, base.TRAIN_PHOTOS, base.HARSH) for fam, seeds in TEMPER for s in seeds],
+                          False, args.jobs, log)
+        extras.render_all([(fam, s, base.PHOTOS, 0) for fam, seeds in HELD_OUT for s in seeds], False, args.jobs, log)
+        extras.render_all(render_order(), True, args.jobs, log)
         print(f"data: {time.perf_counter() - t0:.0f} s", flush=True)
         return 0
     import torch
@@ -383,15 +367,14 @@ def main(argv=None) -> int:
     if args.measure:
         models = {"pixels": load(out)}
     else:
-        train_tabs = with_more(data(TRAIN, base.TRAIN_PHOTOS, base.HARSH, limit=args.train_tables,
-                                    rendered_only=args.rendered_only), args.rendered_only)
+        train_tabs = train_tables(args.train_tables, args.rendered_only)
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
         built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs) for v in variants}
         models = {f"pixels ({v})": PixelModel(PixelNet(w), st) for v, (w, st) in built.items()}
     res = measured(held_tabs, models)
-    seeds = HELD_OUT[0][1]
-    base.report(f"held-out training-family tables {seeds.start}..{seeds[-1]}, {base.PHOTOS} photos per difficulty",
+    seeds = ", ".join(f"{s.start}..{s[-1]}" for _, s in HELD_OUT)
+    base.report(f"held-out training-family tables {seeds}, {base.PHOTOS} photos per difficulty",
                 res)
     if not args.measure:
         # the variant kept: more correct over all the held-out pieces, then fewer wrong

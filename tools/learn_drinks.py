@@ -137,7 +137,9 @@ def read_photos(renderer, profile, seed: int, plan, crops: bool = False, key: in
             try:
                 an = analyse(img, profile)
                 final = identify_analysis(an, profile, keep)
-            except FrameError:
+            except Exception as exc:         # a refused frame; or a reader's failure, left out as
+                if not isinstance(exc, FrameError):      # benchmarks/vision.py counts it, and said
+                    print(f"  table {seed}, {difficulty} photo: reading failed: {exc!r}", flush=True)
                 final, kept = [], {"sharpness": 1.0, "pieces": []}
                 if crops:
                     from companion.vision.drink_crops import RAW, H, W
@@ -149,11 +151,15 @@ def read_photos(renderer, profile, seed: int, plan, crops: bool = False, key: in
     return photos
 
 
-def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int = 0, crops: bool = False) -> dict:
+def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int = 0, crops: bool = False,
+          on_calibrated=None) -> dict:
     """One rendered table: its profile and, per photo, the pieces as the pipeline left them
     before naming them again (features, sharpness, the rules' reading), the rules' final
     readings and each piece's drink; with ``crops`` also each piece's raw crop
-    (``drink_crops.raw_crops``, float16: the pixel scorer's data). Cached under build/learn_drinks/."""
+    (``drink_crops.raw_crops``, float16: the pixel scorer's data). Cached under build/learn_drinks/.
+    ``on_calibrated(table, profile, shots)``: called with the calibration photos (drink id,
+    image) once the table is calibrated, when it is rendered now (tools/drink_pixel_data.py
+    reads them as training pieces without rendering them again)."""
     path = cache_path(seed, family, photos, harsh, crops)
     if path.exists() and not fresh:
         return pickle.loads(path.read_bytes())
@@ -164,6 +170,9 @@ def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int =
 
     look = Look.from_seed(seed, family=family)
     shots = calibration_photos(look, seed)        # as calibrate_dir reads them
+    if on_calibrated is not None:
+        kept = list(shots)                        # for the hook (the tray and 36 photos)
+        shots = iter(kept)
     _, background = next(shots)
     out = {"seed": seed, "family": family, "tray": look.tray, "photos": []}
     try:
@@ -178,6 +187,8 @@ def table(seed: int, family: str, photos: int, fresh: bool = False, harsh: int =
         return out
     plan = [(d, photos) for d in DIFFICULTIES] + [("harsh", harsh)]
     out["photos"] = read_photos(Renderer(look), profile, seed, plan, crops)
+    if on_calibrated is not None:
+        on_calibrated(out, profile, kept[1:])
     profile._cache = {}
     out["profile"] = profile
     CACHE.mkdir(parents=True, exist_ok=True)

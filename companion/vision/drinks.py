@@ -102,6 +102,12 @@ def regions_of(an: Analysis, profile: Profile) -> list[Region]:
             m = np.zeros_like(mm)
             cv2.drawContours(m, cnts, -1, 255, -1)
             xs0, ys0 = xs0 - pad, ys0 - pad
+            # the padding and the closing may reach past the frame's edge: the region keeps
+            # what lies inside (a window off the frame is an empty crop for the splitting)
+            fh, fw = an.mask.shape
+            cut_x, cut_y = max(0, -xs0), max(0, -ys0)
+            m = np.ascontiguousarray(m[cut_y:fh - ys0, cut_x:fw - xs0])
+            xs0, ys0 = xs0 + cut_x, ys0 + cut_y
         m = _repair(m, min_area, max_area / 1.15)
         out.append(Region(m, int(xs0), int(ys0)))
     return out

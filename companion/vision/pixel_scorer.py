@@ -11,10 +11,11 @@ log-probabilities of the 37 names (``learned.py``: the 39 measured features per 
 and the rules' own reading); ``tools/learn_drink_pixels.py`` trains both and keeps the one
 that measured better on held-out tables of the training family (never on the evaluation
 family). A softmax at the temperature fitted on tables the training never saw gives the
-confidence; a reading is sure from the model's bar ``sure`` up (chosen on those tables so
-that the sure readings there were right at least 99.8 % of the time, never below 0.9).
+confidence; a reading is sure from the model's bar ``sure`` up (chosen on those tables, each
+family's on its own and the higher bar kept, so that the sure readings there were right at
+least 99.8 % of the time, never below 0.9).
 
-Layers (PyTorch's weights' layout, run with numpy: ``board_net``'s convolution and pooling):
+Layers (PyTorch's weights' layout, run with numpy channel-first, ``_conv`` and ``_pool``):
 three 3x3 convolutions with ReLU, 2x2 max pooling after the first two (28x56 -> 26x54 ->
 13x27 -> 11x25 -> 5x12 -> 3x10), the map averaged across the piece but kept whole along it
 (where along the axis a neck or a shoulder lies is what tells the shapes apart), the side
@@ -38,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ..drinks import COLOURS, SHAPES
-from .board_net import _pool, float_weights
+from .board_net import float_weights
 from .drink_crops import CHANNELS, H, W, channels, raw_crops, references, side_inputs
 
 NET_PATH = Path(__file__).with_name("models") / "drink_pixels.npz"
@@ -56,17 +57,31 @@ def flat_size() -> int:
 
 
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """A 3x3 convolution without padding, then ReLU: x (n, h, w, c) -> (n, h-2, w-2, out);
-    ``w``: (out, 3 * 3 * c), the window's rows, columns, channels in that order (``_windowed``).
-    The nine shifted views side by side, then one matrix product: board_net's windows of
-    ``sliding_window_view`` are gathered channel-major, a strided copy that cost three times
-    the product on these few crops."""
-    n, h, wd, c = x.shape
-    cols = np.concatenate([x[:, i:i + h - 2, j:j + wd - 2] for i in range(3) for j in range(3)], axis=-1)
-    out = cols.reshape(-1, 9 * c) @ w.T
-    out += b
+    """A 3x3 convolution without padding, then ReLU, channel-first: x (c, n, h, w) ->
+    (out, n, h-2, w-2); ``w``: (out, 3 * 3 * c), the window's rows, columns, channels in that
+    order (``_windowed``). The nine shifted views written into one array (each a copy of whole
+    rows of the crop), then one matrix product. Channel-first because channels-last copied 11
+    floats at a time and took twice as long (benchmarks/vision.py's pixel rows; the numbers are
+    in docs/performance.md)."""
+    c, n, h, wd = x.shape
+    cols = np.empty((3, 3, c, n, h - 2, wd - 2), np.float32)
+    for i in range(3):
+        for j in range(3):
+            cols[i, j] = x[:, :, i:i + h - 2, j:j + wd - 2]
+    out = w @ cols.reshape(9 * c, -1)
+    out += b[:, None]
     np.maximum(out, 0, out=out)
-    return out.reshape(n, h - 2, wd - 2, len(w))
+    return out.reshape(len(w), n, h - 2, wd - 2)
+
+
+def _pool(x: np.ndarray) -> np.ndarray:
+    """2x2 max pooling over the last two axes (an odd last row or column dropped, as PyTorch's):
+    the four corners' maximum, elementwise (faster than a reduction over reshaped axes)."""
+    h, w = x.shape[-2] // 2 * 2, x.shape[-1] // 2 * 2
+    out = np.maximum(x[..., 0:h:2, 0:w:2], x[..., 1:h:2, 0:w:2])
+    np.maximum(out, x[..., 0:h:2, 1:w:2], out=out)
+    np.maximum(out, x[..., 1:h:2, 1:w:2], out=out)
+    return out
 
 
 def _windowed(w: np.ndarray) -> np.ndarray:
@@ -100,10 +115,11 @@ class PixelNet:
         if not len(x):
             return np.zeros((0, len(w["f2b"])), np.float32)
         (k1, b1), (k2, b2), (k3, b3) = self._convs
-        h = _pool(_conv(x.astype(np.float32, copy=False), k1, b1))
+        x = np.ascontiguousarray(np.asarray(x, np.float32).transpose(3, 0, 1, 2))    # (c, n, h, w)
+        h = _pool(_conv(x, k1, b1))
         h = _pool(_conv(h, k2, b2))
-        h = _conv(h, k3, b3).mean(axis=1)            # across the piece: a drink mirrored is the same
-        flat = h.transpose(0, 2, 1).reshape(len(h), -1)              # PyTorch's (c, w) order
+        h = _conv(h, k3, b3).mean(axis=2)            # across the piece: a drink mirrored is the same
+        flat = h.transpose(1, 0, 2).reshape(h.shape[1], -1)          # PyTorch's (c, w) order
         side = np.asarray(side, np.float32)
         z = (side - w["mean"]) / w["std"]
         hidden = np.maximum(np.concatenate([flat, z], axis=1) @ self._f1 + w["f1b"], 0)
