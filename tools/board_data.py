@@ -58,9 +58,8 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
     if family not in FAMILIES:
         raise ValueError(f"no training data from the {family!r} family")
     path = CACHE / f"{family}-{seed}-v{DATA_VERSION}.npz"
-    if path.exists() and not fresh:
-        with np.load(path) as d:
-            return {k: d[k] for k in d.files}
+    if (data := cached(path, fresh)) is not None:
+        return data
     layout = BoardLayout.default()
     rng = np.random.default_rng([seed, 29])
     try:
@@ -72,21 +71,8 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
     gate = board_model.feature_names().index("base_changed_3")
     out = {"squares": [], "x": [], "y": [], "board": []}
     counts = np.zeros(3, np.int64)       # places in all, untouched and empty, untouched with a piece
-    for b in range(boards):
-        pieces = sample_board(rng, layout)
-        if b % 3 == 1:        # bumped, two markers hidden: the pose carried, the sheet resampled otherwise
-            pair = tuple(int(m) for m in rng.choice(layout.marker_ids, 2, replace=False))
-            frame, truth = renderer.render(pieces, rng=rng, bump=_bump().random(rng, angle=2.0, shift=12.0),
-                                           hide_markers=pair)
-        else:
-            frame, truth = renderer.render(pieces, rng=rng)
-        if b % 3 == 2:
-            frame = relit(frame, rng)
-        frame = renderer.camera(frame, rng)
-        pose = reader.tracker.locate(frame)
-        if pose.state == "lost":
-            continue
-        sheet = reader.sheet(frame, pose)
+    for b, pieces, truth, pose, sheet in located_boards(renderer, reader, rng, boards,
+                                                         lambda: sample_board(rng, layout)):
         lean = reader.lean(pose)
         x = reader.features(sheet, None, lean)
         lab = labels_of(layout, pieces, truth)
@@ -101,11 +87,49 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
         out["board"].append(np.full(int(keep.sum()), b, np.int16))
     data = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in out.items()}
     data["counts"] = counts
-    CACHE.mkdir(parents=True, exist_ok=True)
+    return saved(path, data)
+
+
+def cached(path: Path, fresh: bool = False) -> dict | None:
+    """A look's data from the cache (None: not there, or ``fresh`` asked for)."""
+    if path.exists() and not fresh:
+        with np.load(path) as d:
+            return {k: d[k] for k in d.files}
+    return None
+
+
+def saved(path: Path, data: dict) -> dict:
+    """``data`` written to ``path`` whole or not at all (a run stopped midway leaves no half file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
     np.savez_compressed(tmp, **data)
     tmp.replace(path)
     return data
+
+
+def located_boards(renderer, reader, rng, boards: int, pieces_of, cycle: int = 3):
+    """The boards of one look as the training tools see them: for each of ``boards`` boards of
+    ``pieces_of()``, rendered (every ``cycle``-th from the second bumped with two markers hidden,
+    from the third under a changed lamp), seen through the look's camera, located and
+    rectified: (index, pieces, truth, pose, sheet); a board whose pose is lost is left out. The
+    draws from ``rng`` come in the order the tools always drew them (the caller's own draws for
+    a board included), so their data stay the same."""
+    layout = reader.layout
+    for b in range(boards):
+        pieces = pieces_of()
+        if b % cycle == 1:    # bumped, two markers hidden: the pose carried, the sheet resampled otherwise
+            pair = tuple(int(m) for m in rng.choice(layout.marker_ids, 2, replace=False))
+            frame, truth = renderer.render(pieces, rng=rng, bump=_bump().random(rng, angle=2.0, shift=12.0),
+                                           hide_markers=pair)
+        else:
+            frame, truth = renderer.render(pieces, rng=rng)
+        if b % cycle == 2:
+            frame = relit(frame, rng)
+        frame = renderer.camera(frame, rng)
+        pose = reader.tracker.locate(frame)
+        if pose.state == "lost":
+            continue
+        yield b, pieces, truth, pose, reader.sheet(frame, pose)
 
 
 def _placeholder_model() -> board_model.SpotModel:

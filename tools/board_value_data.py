@@ -52,9 +52,8 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
     if family not in FAMILIES:
         raise ValueError(f"no training data from the {family!r} family")
     path = CACHE / f"{family}-{seed}-v{DATA_VERSION}.npz"
-    if path.exists() and not fresh:
-        with np.load(path) as d:
-            return {k: d[k] for k in d.files}
+    if (data := board_data.cached(path, fresh)) is not None:
+        return data
     layout = BoardLayout.default()
     rng = np.random.default_rng([seed, 31])
     try:
@@ -65,30 +64,12 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
     cut = board_value_net.LaneStrips(layout)
     letters = list(layout.lanes)
     out = {"strips": [], "rows": [], "y": []}
-    for b in range(boards):
-        pieces = board_data.sample_board(rng, layout)
-        if b % 4 == 1:
-            pair = tuple(int(m) for m in rng.choice(layout.marker_ids, 2, replace=False))
-            frame, _ = renderer.render(pieces, rng=rng, bump=board_data._bump().random(rng, angle=2.0, shift=12.0),
-                                       hide_markers=pair)
-        else:
-            frame, _ = renderer.render(pieces, rng=rng)
-        if b % 4 == 2:
-            frame = board_data.relit(frame, rng)
-        frame = renderer.camera(frame, rng)
-        pose = reader.tracker.locate(frame)
-        if pose.state == "lost":
-            continue
-        sheet = reader.sheet(frame, pose)
+    for _, pieces, _, pose, sheet in board_data.located_boards(renderer, reader, rng, boards,
+                                                                lambda: board_data.sample_board(rng, layout), cycle=4):
         out["strips"].append(cut.strips(sheet, reader.reference, reader.paper).astype(np.float16))
         out["rows"].append(np.repeat(cut.rows(pose)[None], len(letters), axis=0).astype(np.float32))
         out["y"].append(np.array([labels(layout, pieces.values.get(letter)) for letter in letters], np.int16))
-    data = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in out.items()}
-    CACHE.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(tmp, **data)
-    tmp.replace(path)
-    return data
+    return board_data.saved(path, {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in out.items()})
 
 
 def labels(layout: BoardLayout, value: int | None) -> int:

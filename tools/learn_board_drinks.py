@@ -56,9 +56,8 @@ LEAST_BAR = 0.98         # the sure bar is at least this
 def look_data(seed: int, family: str) -> dict | None:
     """The drink places of BOARDS boards of one look: numbers ``x``, class index ``y``."""
     path = CACHE / f"{family}-{seed}-v{DATA_VERSION}.npz"
-    if path.exists():
-        with np.load(path) as d:
-            return {k: d[k] for k in d.files}
+    if (data := board_data.cached(path)) is not None:
+        return data
     layout = BoardLayout.default()
     rng = np.random.default_rng([seed, 30])
     try:
@@ -68,21 +67,8 @@ def look_data(seed: int, family: str) -> dict | None:
     reader = board_read.BoardReader(layout, reference, tracker=tracker, model=board_data._placeholder_model())
     spots = reader.drink_spots
     xs, ys = [], []
-    for b in range(BOARDS):
-        pieces = with_drinks(rng, layout, board_data.sample_board(rng, layout), least=8)
-        if b % 3 == 1:
-            pair = tuple(int(m) for m in rng.choice(layout.marker_ids, 2, replace=False))
-            frame, _ = renderer.render(pieces, rng=rng, bump=board_data._bump().random(rng, angle=2.0, shift=12.0),
-                                       hide_markers=pair)
-        else:
-            frame, _ = renderer.render(pieces, rng=rng)
-        if b % 3 == 2:
-            frame = board_data.relit(frame, rng)
-        frame = renderer.camera(frame, rng)
-        pose = reader.tracker.locate(frame)
-        if pose.state == "lost":
-            continue
-        sheet = reader.sheet(frame, pose)
+    for _, pieces, _, pose, sheet in board_data.located_boards(
+            renderer, reader, rng, BOARDS, lambda: with_drinks(rng, layout, board_data.sample_board(rng, layout), least=8)):
         noise = reader._noise(sheet.reshape(-1, 3))
         x = spots.features(sheet, reader.maps(sheet), noise, lambda c, h: board_read.lean_at(pose, c, h))
         y = [board_drinks.DRINK_CLASSES.index(drink_colour(pieces.drinks.get(sid.partition(":")[2])) or "empty")
@@ -91,9 +77,7 @@ def look_data(seed: int, family: str) -> dict | None:
         ys.append(np.array(y, np.int8))
     data = {"x": np.concatenate(xs) if xs else np.zeros((0, len(board_drinks.feature_names())), np.float32),
             "y": np.concatenate(ys) if ys else np.zeros((0,), np.int8)}
-    CACHE.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, **data)
-    return data
+    return board_data.saved(path, data)
 
 
 def _one(job):
