@@ -1,5 +1,5 @@
 """Hands over the board, seen and imagined: the board reader's search for hands
-(``BoardReader._hands``) on rendered boards with and without a simulated hand, with the print's
+(``BoardReader._hands``, ``vision/board_hands.py``) on rendered boards with and without a simulated hand, with the print's
 mismatch forgiven (now) and without (before: ``PRINT_MISMATCH`` infinite).
 
     .venv/bin/python tools/board_hands_check.py --family varied --seeds 380200 --looks 24 --boards 2
@@ -34,7 +34,7 @@ from board import reference_of, sample_board  # noqa: E402
 from companion.board_layout import BoardLayout  # noqa: E402
 from companion.sim.board_looks import BoardLook  # noqa: E402
 from companion.sim.board_render import BoardRenderer  # noqa: E402
-from companion.vision import board_read  # noqa: E402
+from companion.vision import board_hands, board_read  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -47,7 +47,7 @@ def main(argv=None) -> int:
     cv2.setNumThreads(1)
     layout = BoardLayout.default()
     tally = {way: {"hands": 0, "seen": 0, "boards": 0, "false": 0} for way in ("before", "now")}
-    bar = board_read.PRINT_MISMATCH
+    bar = board_hands.PRINT_MISMATCH
     for seed in range(args.seeds, args.seeds + args.looks):
         renderer = BoardRenderer(layout, BoardLook.from_seed(seed, args.family))
         rng = np.random.default_rng([seed, 77])
@@ -66,12 +66,12 @@ def main(argv=None) -> int:
                     continue
                 sheet = reader.sheet(frame, pose)
                 for way in tally:
-                    board_read.PRINT_MISMATCH = math.inf if way == "before" else bar
+                    board_hands.PRINT_MISMATCH = math.inf if way == "before" else bar
                     seen = reader._hands(sheet, pose)[0]
                     t = tally[way]
                     t["hands" if hand else "boards"] += 1
                     t["seen" if hand else "false"] += int(seen)
-        board_read.PRINT_MISMATCH = bar
+        board_hands.PRINT_MISMATCH = bar
     for way, t in tally.items():
         print(f"{args.family} {args.seeds}+{args.looks} {way}: hands seen {t['seen']} of {t['hands']}; "
               f"boards without a hand taken for hands {t['false']} of {t['boards']}")

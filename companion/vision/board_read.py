@@ -46,6 +46,7 @@ import numpy as np
 from ..board_layout import BoardLayout, Spot
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
 from .board_drinks import DrinkSpots, Maps
+from .board_hands import HandSearch
 from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
 from .board_model import asked as asked_places  # (``asked`` is a local name below)
 from .board_net import PAPER_EPS, disc_offsets, patches
@@ -54,15 +55,8 @@ from .board_value_net import LearnedLanes, value_model
 from .board_values import ValueLanes
 
 INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
-COARSE = 4               # mm per cell of the grid hands are looked for on
-HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
-RIM_MM = 8.0             # the sheet's rim left out of the search for hands
-HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across
-PRINT_MISMATCH = 0.15    # a frame whose print differs from the reference by more than this share of its contrast ...
-PRINT_DISCOUNT = 2.0     # ... has that many times its share of each cell's print contrast forgiven in the search for hands
 DRINK_TOP_MM = 35.0      # the tallest drink (METRO DRINKS): how far up a drink place's change may reach
 BESIDE_DRINK_MM = 12.0   # a field whose middle lies this near a drink (base to leaning top) is in its way
-DRINK_HALF_MM = 7.0      # half a drink's width and a little: the band left out of the search for hands
 TOLERANCE = 2            # px (mm): how far the pose may be off and a thin printed line still be the board's
 # the height (mm) a piece of each kind is looked at: the middle of what the camera sees of it (a
 # meeple ~20 mm tall, a pyramid ~15 mm narrowing to its tip, a train ~8 mm): a tall piece seen
@@ -233,6 +227,7 @@ class BoardReader:
         self.lanes = (LearnedLanes(layout, self.reference, self.paper, learned) if learned is not None
                       else ValueLanes(layout, self.reference, self.paper, self._probe))
         self.drink_spots = DrinkSpots(layout, self.reference, self.paper, PX_PER_MM)
+        self.hand_search = HandSearch(self.reference, self.paper)
 
     # --- public -------------------------------------------------------------------------------
 
@@ -366,34 +361,11 @@ class BoardReader:
     # --- hands --------------------------------------------------------------------------------
 
     def _hands(self, sheet: np.ndarray, pose: Pose | None = None) -> tuple[bool, np.ndarray]:
-        """Whether something larger than any group of pieces is over the board: the coarse
-        grid of change, its connected regions, the largest one's area and span. The drink places
-        (METRO DRINKS) are left out: a drink standing there -- up to 35 mm tall, leaning away from
-        the camera -- would join the pyramids either side of it into a region as wide as a hand."""
-        h, w = sheet.shape[:2]
-        small = cv2.resize(sheet, (w // COARSE, h // COARSE), interpolation=cv2.INTER_AREA)
-        ref = self._coarse_ref()
-        d = np.abs(small - ref).sum(axis=2) / float(self.paper.sum())
-        bar = max(0.12, 4 * float(np.median(d)))
-        # a look whose printed lines differ from the reference along their whole length (a soft
-        # lens, a tube's glare): how much of the print's own contrast shows as change, measured
-        # on the most printed cells; above PRINT_MISMATCH that share of each cell's contrast is
-        # forgiven (a hand differs from the print by about its whole contrast, and more)
-        contrast, printed = self._coarse_contrast()
-        mismatch = float(np.median(d[printed] / contrast[printed]))
-        if mismatch > PRINT_MISMATCH:
-            bar = bar + PRINT_DISCOUNT * mismatch * contrast
-        mask = (d > bar).astype(np.uint8)
-        # the sheet's own rim is left out: its edge against the table changes with a pixel of pose
-        m = max(1, int(round(RIM_MM / COARSE)))
-        mask[:m], mask[-m:], mask[:, :m], mask[:, -m:] = 0, 0, 0, 0
-        mask[self._drink_stands(pose, mask.shape)] = 0
-        n, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        if n <= 1:
-            return False, mask
-        areas = stats[1:, cv2.CC_STAT_AREA] * COARSE * COARSE
-        spans = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) * COARSE
-        return bool(areas.max() > HAND_MM2 or spans.max() > HAND_SPAN), mask
+        """Whether a hand is over the board, and the coarse grid of change (``board_hands.py``);
+        the drink places' tallest drinks lean as the pose says."""
+        centres = self.drink_spots.centres
+        tops = centres + lean_at(pose, centres, np.full(len(centres), DRINK_TOP_MM)) if len(centres) else centres
+        return self.hand_search.find(sheet, centres, tops)
 
     def _beside_drinks(self, unsure: list[str], p: np.ndarray, drinks: dict[str, str], pose: Pose) -> list[str]:
         """A meeple field, station or train stop read with doubt, more likely empty, where a drink
@@ -422,38 +394,6 @@ class BoardReader:
             if d <= BESIDE_DRINK_MM:
                 clear.add(u)
         return [u for u in unsure if u not in clear]
-
-    def _drink_stands(self, pose: Pose | None, shape: tuple[int, int]) -> np.ndarray:
-        """On the coarse grid: where a drink standing at a drink place shows, from its base to
-        its top (the tallest bottle's) leaning away from the camera."""
-        out = np.zeros(shape, np.uint8)
-        centres = self.drink_spots.centres
-        if not len(centres):
-            return out.astype(bool)
-        tops = centres + lean_at(pose, centres, np.full(len(centres), DRINK_TOP_MM))
-        k = PX_PER_MM * COARSE
-        for (x0, y0), (x1, y1) in zip(centres / k, tops / k):
-            cv2.line(out, (int(round(x0)), int(round(y0))), (int(round(x1)), int(round(y1))), 1,
-                     thickness=max(1, int(round(2 * DRINK_HALF_MM / COARSE))))
-        return out.astype(bool)
-
-    def _coarse_contrast(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per cell of the grid hands are looked for on, the reference's own range of colour (a
-        share of the paper's), and the quarter of the cells with the most print."""
-        if not hasattr(self, "_contrast"):
-            h, w = self.reference.shape[:2]
-            k = COARSE
-            cells = self.reference[:h // k * k, :w // k * k].reshape(h // k, k, w // k, k, 3)
-            c = (cells.max(axis=(1, 3)) - cells.min(axis=(1, 3))).sum(axis=2) / float(self.paper.sum())
-            c = np.maximum(c, 1e-3)
-            self._contrast = (c, c > np.quantile(c, 0.75))
-        return self._contrast
-
-    def _coarse_ref(self) -> np.ndarray:
-        if not hasattr(self, "_coarse"):
-            h, w = self.reference.shape[:2]
-            self._coarse = cv2.resize(self.reference, (w // COARSE, h // COARSE), interpolation=cv2.INTER_AREA)
-        return self._coarse
 
     # --- the whole board ----------------------------------------------------------------------
 
