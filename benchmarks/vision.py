@@ -132,6 +132,9 @@ def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str,
     got = {"rules": identify_analysis(an, profile, keep)}
     if "learned" in scorers:
         got["learned"] = doubt_repeats(rescore(copy.deepcopy(kept["pieces"]), an, profile))
+    if "checked" in scorers:
+        from companion.vision.learned import check
+        got["checked"] = doubt_repeats(check(copy.deepcopy(kept["pieces"]), an, profile))
     if "pixels" in scorers:
         from companion.vision.pixel_scorer import rescore as by_pixels
         got["pixels"] = doubt_repeats(by_pixels(copy.deepcopy(kept["pieces"]), an, profile))

@@ -151,3 +151,42 @@ def test_sure_readings_on_a_training_family_table_it_never_saw_are_right():
                 assert f"{d['color']}-{d['shape']}" == t["id"] and d["confidence"] >= learned.scorer().sure
                 sure += 1
     assert sure >= 6           # and it is not merely unsure of everything
+
+
+def test_the_checked_scorer_keeps_the_rules_sure_only_where_the_learned_scorer_names_alike():
+    """scorer="checked": the rules' pieces and names, each sure reading asked of the learned
+    scorer; where it names the piece otherwise the reading is kept but unsure (and its why says
+    the other name). A rules' mistake (a sure reading given another drink's name) is caught."""
+    import copy
+
+    from companion.vision.drinks import identify_analysis
+    from companion.vision.segment import analyse
+
+    profile, image, truth = benchmark_photo(None, SEED, 0, "hard")
+    an = analyse(image, profile)
+    kept = {}
+    identify_analysis(an, profile, lambda readings, _an, _p: kept.setdefault("rules", copy.deepcopy(readings)))
+    rules = kept["rules"]
+    sure = [i for i, d in enumerate(rules) if not d["unsure"] and "_f" in d]
+    assert len(sure) >= 4
+    wrong = copy.deepcopy(rules)
+    d = wrong[sure[0]]
+    d["color"], d["shape"] = ("white", "tallest_bottle") if d["color"] != "white" else ("black", "stubby_can")
+    checked = learned.check(copy.deepcopy(wrong), an, profile)
+    for before, after in zip(wrong, checked):
+        assert (after["color"], after["shape"], after["x"], after["y"]) == (before["color"], before["shape"], before["x"], before["y"])
+        if before["unsure"] or "_f" not in before:
+            assert after["unsure"] == before["unsure"]
+            continue
+        other = learned.name(before["_f"], profile, an.sharpness, rules=before)
+        agrees = (other["color"], other["shape"]) == (before["color"], before["shape"])
+        assert after["unsure"] == (not agrees)
+        if not agrees:
+            assert f"learned: {other['color']}-{other['shape']}?" in after["_why"]
+    assert checked[sure[0]]["unsure"], "a sure reading the learned scorer names otherwise stays sure"
+    # the whole frame through identify: no drink read sure that the rules did not read sure
+    rules_read = identify(image, profile, scorer="rules")
+    for d in identify(image, profile, scorer="checked"):
+        if not d["unsure"]:
+            assert any((r["x"], r["y"], r["color"], r["shape"]) == (d["x"], d["y"], d["color"], d["shape"])
+                       and not r["unsure"] for r in rules_read)

@@ -244,14 +244,15 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
     return Region(both, x0, y0)
 
 
-SCORERS = ("rules", "learned", "pixels")
+SCORERS = ("rules", "learned", "pixels", "checked")
 DEFAULT_SCORER = "rules"
 
 
 def scorer_hook(scorer: str):
     """The hook of ``identify_analysis`` that names the pieces by ``scorer`` (one of SCORERS):
     None for the rules, ``learned.rescore`` for the learned scorer, ``pixel_scorer.rescore``
-    for the network over the pieces' pixels."""
+    for the network over the pieces' pixels, ``learned.check`` for the rules made unsure where
+    the learned scorer names a piece otherwise."""
     if scorer not in SCORERS:
         raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, not {scorer!r}")
     if scorer == "learned":
@@ -260,6 +261,9 @@ def scorer_hook(scorer: str):
     if scorer == "pixels":
         from .pixel_scorer import rescore
         return rescore
+    if scorer == "checked":
+        from .learned import check
+        return check
     return None
 
 
@@ -267,7 +271,8 @@ def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: s
     """The drinks in one frame: color, shape, x, y (centroid, frame pixels), confidence, unsure.
     ``scorer``: "rules" (classify.py), "learned" (vision/learned.py: a model trained on
     rendered tables names each piece from its measured features) or "pixels"
-    (vision/pixel_scorer.py: from its pixels); DEFAULT_SCORER when not given."""
+    (vision/pixel_scorer.py: from its pixels) or "checked" (the rules, unsure where the learned
+    scorer names a piece otherwise); DEFAULT_SCORER when not given."""
     hook = scorer_hook(scorer)
     an = analyse(image, profile)
     found = identify_analysis(an, profile, hook)

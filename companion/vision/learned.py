@@ -207,6 +207,25 @@ def rescore(readings: list[dict], an, profile: Profile, model: Scorer | None = N
     return readings
 
 
+def check(readings: list[dict], an, profile: Profile, model: Scorer | None = None) -> list[dict]:
+    """The rules' readings of a frame, each sure one asked of the learned scorer too, in place
+    (the hook of ``drinks.identify_analysis`` for ``scorer="checked"``): where the learned scorer
+    names the piece otherwise (sure or not), the rules' reading is kept but made unsure, with
+    the other name in its ``why``. On tables unlike the ones the rules were tuned on, the rules
+    are sure and wrong for one drink in ten to twenty; the two ways of naming seldom agree on
+    the same wrong name, and a doubtful reading is asked (and reconciled with the game).
+
+    A reading the learned scorer cannot name (no measured features) stays as the rules made it."""
+    for d in readings:
+        if d["unsure"] or "_f" not in d:
+            continue
+        got = name(d["_f"], profile, an.sharpness, model, d)
+        if (got["color"], got["shape"]) != (d["color"], d["shape"]):
+            d["unsure"] = True
+            d["_why"] = "; ".join(filter(None, [d.get("_why", ""), f"learned: {got['color']}-{got['shape']}?"]))
+    return readings
+
+
 def renamed(d: dict, got: dict, profile: Profile) -> None:
     """A reading named again (in place) by a scorer's ``got`` (color, shape, confidence,
     unsure, why), with the distances of the drink now named (doubt_repeats weighs equally
