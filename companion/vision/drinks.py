@@ -245,7 +245,11 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
 
 
 SCORERS = ("rules", "learned", "pixels", "checked")
-DEFAULT_SCORER = "rules"
+# The rules, made unsure where the learned scorer names a piece otherwise: on the development
+# family the same readings as the rules alone; on fresh evaluation tables (932200-932205) fewer
+# sure and wrong ones (1.1-6.3 % against 1.4-7.7 %) for 0.15-0.3 points fewer correct
+# (docs/performance.md, "Vision: the rules checked by the learned scorer").
+DEFAULT_SCORER = "checked"
 
 
 def scorer_hook(scorer: str):
