@@ -154,8 +154,8 @@ def main() -> int:
     try:
         with Server(Path(tempfile.mkdtemp(prefix="drop-latency-")) / "data", camera="sim", serial="sim") as server:
             table = Table(server, args.seed)
+            table.new_game()        # first: the camera rests while no game throws into the tower
             table.camera_ready()
-            table.new_game()
             results = []
             while sum(r["read"] or not r["nothing_out"] for r in results) < args.drops:
                 result = one_drop(table)
