@@ -215,9 +215,12 @@ def check(readings: list[dict], an, profile: Profile, model: Scorer | None = Non
     are sure and wrong for one drink in ten to twenty; the two ways of naming seldom agree on
     the same wrong name, and a doubtful reading is asked (and reconciled with the game).
 
-    A reading the learned scorer cannot name (no measured features) stays as the rules made it."""
+    A reading the learned scorer cannot judge stays as the rules made it: one with no measured
+    features, and one the second look fitted (its outline was judged against the pixels; the
+    features the scorer would see are those of the piece it replaced, two drinks of one colour
+    as one)."""
     for d in readings:
-        if d["unsure"] or "_f" not in d:
+        if d["unsure"] or "_f" not in d or d.get("_fitted"):
             continue
         got = name(d["_f"], profile, an.sharpness, model, d)
         if (got["color"], got["shape"]) != (d["color"], d["shape"]):
