@@ -212,8 +212,8 @@ def check(readings: list[dict], an, profile: Profile, model: Scorer | None = Non
     (the hook of ``drinks.identify_analysis`` for ``scorer="checked"``): where the learned scorer
     names the piece otherwise (sure or not), the rules' reading is kept but made unsure, with
     the other name in its ``why``. On tables unlike the ones the rules were tuned on, the rules
-    are sure and wrong for one drink in ten to twenty; the two ways of naming seldom agree on
-    the same wrong name, and a doubtful reading is asked (and reconciled with the game).
+    are sure and wrong for 1-8 % of the drinks; where the learned scorer names such a piece
+    otherwise the reading is asked (and reconciled with the game) instead of taken.
 
     A reading the learned scorer cannot judge stays as the rules made it: one with no measured
     features, and one the second look fitted (its outline was judged against the pixels; the
