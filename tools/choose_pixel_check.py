@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import learn_drink_pixels as pixels_tool  # noqa: E402
 import learn_drinks as base  # noqa: E402
 
-AGREES = (None, 0.3, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005)
+AGREES = (None, 0.3, 0.2, 0.1, 0.05, 0.03, 0.02, 0.01, 0.005, 0.002)
 
 
 def photo_probabilities(tabs: list[dict], model) -> dict[tuple[int, int], np.ndarray]:
@@ -68,20 +68,20 @@ def measured(tabs: list[dict], probs: dict, model, ways: dict) -> dict:
 
     def readings_of(tab, photo, how, _model=None):
         way = ways[how]
-        if way[0] not in ("check", "pixels", "learned-check"):
+        if way[0] not in ("check", "pixels", "learned-check", "both"):
             return plain(tab, photo, way[0])
         pieces = copy.deepcopy(photo["pieces"])
         if not pieces:
             return []
         p = probs[index[id(photo)]]
         an = SimpleNamespace(sharpness=photo["sharpness"])
-        if way[0] == "learned-check":
+        if way[0] in ("learned-check", "both"):
             check_learned(pieces, an, tab["profile"])
-        elif way[0] == "check":
+        if way[0] in ("check", "both"):
             at = {id(d): k for k, d in enumerate(pieces)}
             check(pieces, an, tab["profile"], lambda todo, *_: p[[at[id(d)] for d in todo]], "pixels",
                   agree=way[1], judge_fitted=way[2])
-        else:
+        if way[0] == "pixels":
             rescore(pieces, an, tab["profile"], model, raw=photo["crops"])
         return doubt_repeats(pieces)
 
@@ -134,6 +134,10 @@ def main(argv=None) -> int:
     best = max(checks, key=lambda h: (round(score(res[h]["all"]), 6), res[h]["all"]["correct%"]))
     _, agree, fitted = ways[best]
     print(f"\nkept: {best}", flush=True)
+    both = "checked by both (learned, then pixels as kept)"
+    res_both = measured(held, probs, model, {best: ways[best], both: ("both", agree, fitted)})
+    base.report("for information: the learned scorer's check and the kept pixels' check together", res_both)
+    print(f"\nscore, all: {both}: {score(res_both[both]['all']):.2f} (kept alone: {score(res[best]['all']):.2f})")
     dev = [t for t in pixels_tool.data(pixels_tool.TEMPER, base.TRAIN_PHOTOS, base.HARSH) if t["family"] == "dev"]
     if dev:
         dev_ways = {"rules": ("rules",), best: ways[best]}
