@@ -11,9 +11,10 @@ on, never used for its temperature or bar; never the evaluation family) from the
 there. A sure rules' reading stays sure where the network's top name is the rules' name, or
 where it gives the rules' name at least ``agree``; each ``agree`` of AGREES (None: the top
 name only) is measured with the second look's fitted readings left to the rules and judged
-too, and the one with the best score (correct minus ten times wrong, in % of the drinks, over
+too, the crop read once and also with its mirror image (the two probabilities averaged), and
+the one with the best score (correct minus ten times wrong, in % of the drinks, over
 all the held-out pieces; then more correct) is kept: ``settings["check"] = {"agree",
-"fitted", "held_out"}``. The rules, the learned scorer's check and the network as a scorer of
+"fitted", "mirror", "held_out"}``. The rules, the learned scorer's check and the network as a scorer of
 its own are printed beside it, on the same pieces. The development family's temperature tables
 are printed for information only (the network's temperature and bar were fitted on them: not
 held out, not used to choose).
@@ -45,21 +46,22 @@ import learn_drinks as base  # noqa: E402
 AGREES = (None, 0.3, 0.2, 0.1, 0.05, 0.03, 0.02, 0.01, 0.005, 0.002)
 
 
-def photo_probabilities(tabs: list[dict], model) -> dict[tuple[int, int], np.ndarray]:
+def photo_probabilities(tabs: list[dict], model, mirror: bool) -> dict[tuple[int, int], np.ndarray]:
     """The network's probabilities (n, 37) of every piece of every photo, from the cached crops."""
-    from companion.vision.pixel_scorer import probabilities
+    from companion.vision.checked import pixel_opinion
     out = {}
     for tab in tabs:
         for k, ph in enumerate(tab["photos"]):
             if ph["pieces"]:
                 an = SimpleNamespace(sharpness=ph["sharpness"])
-                out[(tab["seed"], k)] = probabilities(ph["pieces"], an, tab["profile"], model, raw=ph["crops"])
+                out[(tab["seed"], k)] = pixel_opinion(ph["pieces"], an, tab["profile"], model, mirror, ph["crops"])
     return out
 
 
 def measured(tabs: list[dict], probs: dict, model, ways: dict) -> dict:
     """learn_drinks.measure's table for each way of naming (its name -> ("check", agree,
-    fitted) or ("pixels",) or a learn_drinks way), on the same pieces."""
+    fitted, mirror), ("both", ...: the learned scorer's check first), ("pixels",) or a
+    learn_drinks way), on the same pieces; ``probs``: by mirror, photo_probabilities'."""
     from companion.vision.checked import check, check_learned
     from companion.vision.pixel_scorer import rescore
     from companion.vision.repeats import doubt_repeats
@@ -73,7 +75,7 @@ def measured(tabs: list[dict], probs: dict, model, ways: dict) -> dict:
         pieces = copy.deepcopy(photo["pieces"])
         if not pieces:
             return []
-        p = probs[index[id(photo)]]
+        p = probs[way[3] if len(way) > 3 else False][index[id(photo)]]
         an = SimpleNamespace(sharpness=photo["sharpness"])
         if way[0] in ("learned-check", "both"):
             check_learned(pieces, an, tab["profile"])
@@ -96,9 +98,9 @@ def score(r: dict) -> float:
     return r["correct%"] - 10 * r["wrong%"]
 
 
-def label(agree, fitted) -> str:
+def label(agree, fitted, mirror) -> str:
     return (f"checked-pixels, agree {'top only' if agree is None else agree}"
-            + (", fitted judged" if fitted else ""))
+            + (", fitted judged" if fitted else "") + (", mirrored too" if mirror else ""))
 
 
 def main(argv=None) -> int:
@@ -117,11 +119,12 @@ def main(argv=None) -> int:
     if model.features:
         raise SystemExit(f"{args.model}: takes the feature scorer's view; the check needs the pixels alone")
     held = pixels_tool.data(pixels_tool.HELD_OUT, base.PHOTOS, 0)
-    probs = photo_probabilities(held, model)
+    probs = {m: photo_probabilities(held, model, m) for m in (False, True)}
     ways = {"rules": ("rules",), "checked (learned)": ("learned-check",), "pixels alone": ("pixels",)}
-    for fitted in (False, True):
-        for agree in AGREES:
-            ways[label(agree, fitted)] = ("check", agree, fitted)
+    for mirror in (False, True):
+        for fitted in (False, True):
+            for agree in AGREES:
+                ways[label(agree, fitted, mirror)] = ("check", agree, fitted, mirror)
     res = measured(held, probs, model, ways)
     seeds = ", ".join(f"{s.start}..{s[-1]}" for _, s in pixels_tool.HELD_OUT)
     base.report(f"held-out training-family tables {seeds}, {base.PHOTOS} photos per difficulty", res)
@@ -132,22 +135,22 @@ def main(argv=None) -> int:
         print(f"| {how} | {score(r['all']):.2f} | {per} |")
     checks = [h for h, w in ways.items() if w[0] == "check"]
     best = max(checks, key=lambda h: (round(score(res[h]["all"]), 6), res[h]["all"]["correct%"]))
-    _, agree, fitted = ways[best]
+    _, agree, fitted, mirror = ways[best]
     print(f"\nkept: {best}", flush=True)
     both = "checked by both (learned, then pixels as kept)"
-    res_both = measured(held, probs, model, {best: ways[best], both: ("both", agree, fitted)})
+    res_both = measured(held, probs, model, {best: ways[best], both: ("both", agree, fitted, mirror)})
     base.report("for information: the learned scorer's check and the kept pixels' check together", res_both)
     print(f"\nscore, all: {both}: {score(res_both[both]['all']):.2f} (kept alone: {score(res[best]['all']):.2f})")
     dev = [t for t in pixels_tool.data(pixels_tool.TEMPER, base.TRAIN_PHOTOS, base.HARSH) if t["family"] == "dev"]
     if dev:
         dev_ways = {"rules": ("rules",), best: ways[best]}
         base.report("for information only: the development family's temperature tables (not held out)",
-                    measured(dev, photo_probabilities(dev, model), model, dev_ways))
+                    measured(dev, {mirror: photo_probabilities(dev, model, mirror)}, model, dev_ways))
     if not args.dry_run:
         with np.load(args.model) as data:
             weights = {k: data[k] for k in data.files if k != "settings"}
         settings = dict(model.settings)
-        settings["check"] = {"agree": agree, "fitted": fitted,
+        settings["check"] = {"agree": agree, "fitted": fitted, "mirror": mirror,
                              "held_out": {h: {k: round(res[h]["all"][k], 2) for k in ("correct%", "wrong%", "unsure%")}
                                           for h in ("rules", "checked (learned)", best)},
                              "held_out_tables": [[fam, s.start, s[-1]] for fam, s in pixels_tool.HELD_OUT]}

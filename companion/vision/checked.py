@@ -105,18 +105,34 @@ def alone_model(path: str = str(ALONE_PATH)):
     return model
 
 
-def pixel_check_settings(model) -> tuple[float | None, bool]:
-    """(agree, judge_fitted) of a pixel model's check (tools/choose_pixel_check.py writes them;
-    a file without them: the top name only, fitted readings left to the rules)."""
+def pixel_check_settings(model) -> tuple[float | None, bool, bool]:
+    """(agree, judge_fitted, mirror) of a pixel model's check (tools/choose_pixel_check.py
+    writes them; a file without them: the top name only, fitted readings left to the rules,
+    the crop read once)."""
     settings = model.settings.get("check", {})
     agree = settings.get("agree")
-    return (None if agree is None else float(agree)), bool(settings.get("fitted", False))
+    return (None if agree is None else float(agree)), bool(settings.get("fitted", False)), \
+        bool(settings.get("mirror", False))
+
+
+def pixel_opinion(todo: list[dict], an, profile, model, mirror: bool = False, raw=None) -> np.ndarray:
+    """The pixel network's probabilities (n, 37) for readings; with ``mirror`` the mean of the
+    crop's and its mirror image's across the piece's axis (a drink mirrored is the same drink;
+    the training mirrored half the crops), which costs the network twice. ``raw``: the
+    readings' raw crops when already cut (the training tool's cache)."""
+    from .drink_crops import raw_crops
+    from .pixel_scorer import probabilities
+    if raw is None:
+        raw = raw_crops(todo, an, profile)
+    p = probabilities(todo, an, profile, model, raw)
+    if mirror:
+        p = 0.5 * (p + probabilities(todo, an, profile, model, np.ascontiguousarray(np.asarray(raw)[:, ::-1])))
+    return p
 
 
 def check_pixels(readings: list[dict], an, profile, model=None) -> list[dict]:
     """``scorer="checked-pixels"``: the rules checked by the pixel network alone."""
-    from .pixel_scorer import probabilities
     model = model or alone_model()
-    agree, fitted = pixel_check_settings(model)
-    return check(readings, an, profile, lambda todo, an_, prof: probabilities(todo, an_, prof, model),
+    agree, fitted, mirror = pixel_check_settings(model)
+    return check(readings, an, profile, lambda todo, an_, prof: pixel_opinion(todo, an_, prof, model, mirror),
                  "pixels", agree=agree, judge_fitted=fitted)
