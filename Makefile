@@ -125,7 +125,7 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 	$(VENV)/bin/python tools/learn_drinks.py --jobs 2 $(ARGS)
 	$(VENV)/bin/python tools/learn_drink_pixels.py --data --jobs 2
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant features
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --out companion/vision/models/drink_pixels_alone.npz
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --epochs 30 --out companion/vision/models/drink_pixels_alone.npz
 	$(VENV)/bin/python tools/choose_pixel_check.py
 
 # The crate reader's field network (companion/vision/crate_net.py, issue 31): renders the training

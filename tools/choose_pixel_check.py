@@ -12,8 +12,9 @@ there. A sure rules' reading stays sure where the network's top name is the rule
 where it gives the rules' name at least ``agree``; each ``agree`` of AGREES (None: the top
 name only) is measured with the second look's fitted readings left to the rules and judged
 too, the crop read once and also with its mirror image (the two probabilities averaged), and
-the one with the best score (correct minus ten times wrong, in % of the drinks, over
-all the held-out pieces; then more correct) is kept: ``settings["check"] = {"agree",
+of those that score (correct minus ten times wrong, in % of the drinks) at least as the rules
+at every difficulty, the one with the best score over all the held-out pieces is kept
+(``chosen``): ``settings["check"] = {"agree",
 "fitted", "mirror", "held_out"}``. The rules, the learned scorer's check and the network as a scorer of
 its own are printed beside it, on the same pieces. The development family's temperature tables
 are printed for information only (the network's temperature and bar were fitted on them: not
@@ -98,6 +99,22 @@ def score(r: dict) -> float:
     return r["correct%"] - 10 * r["wrong%"]
 
 
+MIRROR_GAIN = 0.5     # points of score the mirror image must add over all to be worth the network twice
+
+
+def chosen(res: dict, checks: list[str], ways: dict) -> str:
+    """The check kept: of those that score at least the rules' at every difficulty (what a
+    new default must do on the evaluation family), the best over all the held-out pieces (any
+    check when none does); one that reads the crop mirrored too only when it beats the best
+    without by MIRROR_GAIN; then more correct."""
+    rules = res["rules"]
+    fair = [h for h in checks if all(score(res[h][d]) >= score(rules[d]) - 1e-9 for d in base.DIFFICULTIES)] or checks
+
+    def merit(h):
+        return (round(score(res[h]["all"]) - (MIRROR_GAIN if ways[h][3] else 0.0), 6), res[h]["all"]["correct%"])
+    return max(fair, key=merit)
+
+
 def label(agree, fitted, mirror) -> str:
     return (f"checked-pixels, agree {'top only' if agree is None else agree}"
             + (", fitted judged" if fitted else "") + (", mirrored too" if mirror else ""))
@@ -133,8 +150,7 @@ def main(argv=None) -> int:
     for how, r in res.items():
         per = " / ".join(f"{score(r[d]):.1f}" for d in base.DIFFICULTIES)
         print(f"| {how} | {score(r['all']):.2f} | {per} |")
-    checks = [h for h, w in ways.items() if w[0] == "check"]
-    best = max(checks, key=lambda h: (round(score(res[h]["all"]), 6), res[h]["all"]["correct%"]))
+    best = chosen(res, [h for h, w in ways.items() if w[0] == "check"], ways)
     _, agree, fitted, mirror = ways[best]
     print(f"\nkept: {best}", flush=True)
     both = "checked by both (learned, then pixels as kept)"
