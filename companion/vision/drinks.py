@@ -248,7 +248,9 @@ SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels")
 # The rules. "checked" (the rules, unsure where the learned scorer names a piece otherwise) met
 # the bar for the default on one fresh evaluation set and, once it left the second look's fitted
 # outlines to the rules, missed it by a hair on the next (docs/performance.md, "Vision: the rules
-# checked by the learned scorer").
+# checked by the learned scorer"). "checked-pixels" (the network over the pixels alone as the
+# second opinion) asked about none of the rules' sure readings on fresh evaluation tables and so
+# caught none of their mistakes: no better than the rules ("... checked by the pixels alone").
 DEFAULT_SCORER = "rules"
 
 
