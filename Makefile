@@ -109,7 +109,8 @@ bench: $(VENV)/.installed
 # rules' reading), companion/vision/models/drink_pixels_alone.npz, on the same cached tables:
 # the second opinion of scorer="checked-pixels" (vision/checked.py); tools/choose_pixel_check.py
 # chooses on held-out training-family tables how it checks the rules and writes that into the
-# file. A few more minutes (docs/performance.md, "Vision: the rules checked by the pixels alone").
+# file. About 5 more minutes, no more rendering (docs/performance.md, "Vision: the rules checked
+# by the pixels alone").
 #
 # PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
 # 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.
