@@ -135,6 +135,9 @@ def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str,
     if "checked" in scorers:
         from companion.vision.learned import check
         got["checked"] = doubt_repeats(check(copy.deepcopy(kept["pieces"]), an, profile))
+    if "checked-pixels" in scorers:
+        from companion.vision.checked import check_pixels
+        got["checked-pixels"] = doubt_repeats(check_pixels(copy.deepcopy(kept["pieces"]), an, profile))
     if "pixels" in scorers:
         from companion.vision.pixel_scorer import rescore as by_pixels
         got["pixels"] = doubt_repeats(by_pixels(copy.deepcopy(kept["pieces"]), an, profile))

@@ -60,7 +60,7 @@ TYPICAL_SECONDS = {
     "test_vision_segment": 6.0, "test_vision_tray": 5.0, "test_sim_scenes": 1.5, "test_sim_families": 0.5,
     "test_sim_board": 5.0,
     "test_sim_crates": 2.5,
-    "test_vision_learned": 1.0, "test_vision_pixel_scorer": 10.0, "test_vision_piece_profile": 1.5, "test_vision_taught": 2.0,
+    "test_vision_learned": 1.0, "test_vision_checked": 4.0, "test_vision_pixel_scorer": 10.0, "test_vision_piece_profile": 1.5, "test_vision_taught": 2.0,
     "test_vision_board": 9.0, "test_vision_board_drinks": 3.0, "test_vision_board_values": 7.0,
     "test_firmware_simavr": 7.0, "test_sensors_link": 7.0, "test_metro_estimate": 6.0,
     "test_cli": 3.0, "test_devices": 6.0, "test_sensor_restarts": 2.0, "test_resume": 6.0,
