@@ -98,6 +98,10 @@ EDGE_SAMPLES = 16        # places along each side of the sheet where its edge is
 EDGE_SEARCH = 30.0       # mm either side of where the pose puts the edge
 LENS_KS = np.round(np.arange(-0.06, 0.2501, 0.005), 4)    # the lens distortions tried
 ROI_MARGIN = 2.5         # the window searched around a marker's predicted place, in marker sides
+LENS_MARKERS = 3         # the lens is measured on the first frame locked by at least this many markers
+EDGE_STEP_PX = 0.75      # a search step shorter than this in the frame (a far, small sheet) lowers the
+                         # bar of a clear edge in proportion: the same step in brightness is spread
+                         # over more steps
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,7 @@ class BoardTracker:
         self.layout = layout
         self.hold_frames = hold_frames
         # the lens: given (a calibration kept it), or measured once from the sheet's straight
-        # edges in the first frame that shows all four markers (a camera's lens does not change)
+        # edges in the first frame locked by three or four markers (a camera's lens does not change)
         self.k = float(distortion or 0.0)
         self.k_known = distortion is not None
         self._mm = layout.marker_corners()
@@ -153,8 +157,9 @@ class BoardTracker:
         size = (gray.shape[1], gray.shape[0])
         seen = self._sane(self._detect(gray))
         pose = self._fit(self._undistorted(seen, size), gray.shape)
-        if pose.state == "locked" and not self.k_known and pose.markers == 4:
-            # once, on the first frame with all four markers (the calibration's empty board):
+        if pose.state == "locked" and not self.k_known and pose.markers >= LENS_MARKERS:
+            # once, on the first frame with three or four markers (the calibration's empty
+            # board; a frame that cuts one corner off still shows three edges of the sheet):
             # the lens is then fixed, so every frame is rectified as the reference was
             colour = frame if frame.ndim == 3 else None
             for _ in range(2):              # a second look from the first estimate's pose
@@ -249,6 +254,8 @@ class BoardTracker:
             prof_mm = base[:, None, :] + s[None, :, None] * normal        # (m, q, 2)
             px = distort_points(_project(H, prof_mm.reshape(-1, 2)), self.k, size).astype(np.float32)
             mx, my = px[:, 0].reshape(len(t), -1), px[:, 1].reshape(len(t), -1)
+            steps = px.reshape(len(t), -1, 2)
+            step_px = float(np.median(np.linalg.norm(np.diff(steps, axis=1), axis=2)))
             grad = np.zeros((len(t), len(s) - 1), np.float32)
             outside = np.zeros((len(t), len(s) - 1), bool)
             for plane in planes:
@@ -257,7 +264,8 @@ class BoardTracker:
                 outside |= (vals[:, 1:] < 0) | (vals[:, :-1] < 0)
             grad[outside] = 0
             j = grad.argmax(axis=1)
-            strong = grad[np.arange(len(t)), j] > max(4.0 * len(planes), 3 * float(np.median(grad)))
+            bar = 4.0 * len(planes) * min(1.0, step_px / EDGE_STEP_PX)
+            strong = grad[np.arange(len(t)), j] > max(bar, 3 * float(np.median(grad)))
             at = base + ((s[j] + s[j + 1]) / 2)[:, None] * normal
             for i in np.flatnonzero(strong):
                 points.append(distort_points(_project(H, at[i:i + 1]), self.k, size)[0])
