@@ -138,8 +138,16 @@ class BoardTracker:
     then lost. A marker whose shape or size does not fit the others, or that the fit misses, is
     left out; a fit that folds or shrinks the sheet is refused."""
 
-    def __init__(self, layout: BoardLayout, hold_frames: int = HOLD_FRAMES, distortion: float | None = None):
+    def __init__(self, layout: BoardLayout, hold_frames: int = HOLD_FRAMES, distortion: float | None = None,
+                 refine: bool = False):
         self.layout = layout
+        # refine: where the lens is measured, the pose is also corrected from the board's own
+        # print (board_refine.py: only where the layout is the print itself, as on the simulated
+        # board; a calibration fits the places in the markers' sheet instead); the correction
+        # (sheet mm -> sheet mm) then applies to every pose this tracker gives
+        self.refine = refine
+        self.correction = np.eye(3)
+        self.refinement = None
         self.hold_frames = hold_frames
         # the lens: given (a calibration kept it), or measured once from the sheet's straight
         # edges in the first frame locked by three or four markers (a camera's lens does not change)
@@ -173,14 +181,21 @@ class BoardTracker:
                     pose = self._fit(self._undistorted(seen, size), gray.shape)
                     break
             self.k_known = True
-        pose = Pose(pose.H, pose.markers_seen, pose.state, pose.error, self.k, size)
+            if self.refine and pose.H is not None and frame.ndim == 3:
+                from .board_refine import refine
+                self.refinement = refine(frame, Pose(pose.H, pose.markers_seen, pose.state, pose.error, self.k, size),
+                                         self.layout)
+                self.correction = self.refinement.correction
         if pose.state == "locked":
             self._last, self._since = pose.H, 0
         elif pose.state == "held":
             self._since += 1
         else:
             self._last, self._since = None, 0
-        return pose
+        # the markers' pose is what is followed (above); what is given out carries the print's
+        # correction (the identity unless refined)
+        H = pose.H if pose.H is None else pose.H @ self.correction
+        return Pose(H, pose.markers_seen, pose.state, pose.error, self.k, size)
 
     # --- finding the markers ------------------------------------------------------------------
 
