@@ -16,8 +16,8 @@ where the tracker measures its lens (a calibration's empty board):
    channel lies under the paper's: any coloured or grey print shows, the paper does not).
 3. OpenCV's ECC fits the homography that best lays the sheet's ink onto the sketch, coarse
    (0.5 px per mm: a pull of up to ~10 mm) then fine (1 px per mm).
-4. It is taken only when the sheet agrees with the sketch at all (:data:`MIN_AGREE`), agrees better than the markers' pose (the correlation up by
-   :data:`GAIN`), moves no point of the sheet more than :data:`MAX_MOVE_MM` (a sketch that
+4. It is taken only when the sheet then agrees with the sketch well (:data:`MIN_AGREE`),
+   better than with the markers' pose (the correlation up by :data:`GAIN`), moves no point of the sheet more than :data:`MAX_MOVE_MM` (a sketch that
    is not this board's print, pieces or a hand) and at least :data:`MIN_MOVE_MM` (else there is
    nothing to correct). Otherwise the markers' pose stays: the refinement can only fall back.
 
@@ -42,9 +42,9 @@ RING_MM = 5.0            # a station ring's radius
 MAX_MOVE_MM = 16.0       # a correction moving a sheet point further than this is not taken
 MIN_MOVE_MM = 0.25       # nor one that moves nothing by this much (the markers' pose is right)
 GAIN = 0.003             # the correlation must rise by this much over the markers' pose
-MIN_AGREE = 0.6          # a sheet agreeing less with the sketch at the markers' pose is not refined
-                         # (ECC then locks onto a part: 2 of 40 held-out varied looks moved the track
-                         # 2-3 mm the wrong way before this bar)
+MIN_AGREE = 0.6          # a correction after which the sheet agrees less with the sketch is not taken
+                         # (ECC has locked onto a part: 2 of 40 held-out varied looks, blurred 960x540
+                         # sheets, moved the track 2-3 mm the wrong way before this bar)
 SCALES = (0.5, 1.0)      # px per mm of the coarse and the fine fit
 BLUR_MM = (2.0, 1.0)     # the smoothing of each fit: a wider capture at the coarse one
 
@@ -150,7 +150,7 @@ def refine(frame: np.ndarray, pose, layout: BoardLayout) -> Refinement:
                                          borderMode=cv2.BORDER_REPLICATE)
             after = _correlation(tmpl_b, warped)
     moved = _max_move(C, layout)
-    if before < MIN_AGREE:
+    if after < MIN_AGREE:
         return Refinement(eye, False, moved, before, after, "the print is not clear enough to refine by")
     if not np.all(np.isfinite(C)) or moved > MAX_MOVE_MM:
         return Refinement(eye, False, moved, before, after, "it would move the sheet too far")
