@@ -98,6 +98,7 @@ EDGE_SAMPLES = 16        # places along each side of the sheet where its edge is
 EDGE_SEARCH = 30.0       # mm either side of where the pose puts the edge
 LENS_KS = np.round(np.arange(-0.06, 0.2501, 0.005), 4)    # the lens distortions tried
 ROI_MARGIN = 2.5         # the window searched around a marker's predicted place, in marker sides
+REFINE_REGIONS = 8       # regions of the print found: enough to say which lens (board_refine.fit_lens)
 LENS_MARKERS = 3         # the lens is measured on the first frame locked by at least this many markers
 EDGE_STEP_PX = 0.75      # a search step shorter than this in the frame (a far, small sheet) lowers the
                          # bar of a clear edge in proportion: the same step in brightness is spread
@@ -182,10 +183,7 @@ class BoardTracker:
                     break
             self.k_known = True
             if self.refine and pose.H is not None and frame.ndim == 3:
-                from .board_refine import refine
-                self.refinement = refine(frame, Pose(pose.H, pose.markers_seen, pose.state, pose.error, self.k, size),
-                                         self.layout)
-                self.correction = self.refinement.correction
+                pose = self._refine(frame, gray, seen, pose, size)
         if pose.state == "locked":
             self._last, self._since = pose.H, 0
         elif pose.state == "held":
@@ -196,6 +194,33 @@ class BoardTracker:
         # correction (the identity unless refined)
         H = pose.H if pose.H is None else pose.H @ self.correction
         return Pose(H, pose.markers_seen, pose.state, pose.error, self.k, size)
+
+    # --- the print -------------------------------------------------------------------------------
+
+    def _refine(self, frame: np.ndarray, gray: np.ndarray, seen: dict, pose: Pose, size) -> Pose:
+        """The pose corrected from the board's own print (board_refine.py): first the lens, if
+        the print's regions say another than the edges did, then a homography's correction
+        kept for every later pose. Returns the markers' pose (with the lens now taken)."""
+        from .board_refine import fit_lens, refine, region_points
+
+        def refined(p: Pose):
+            return refine(frame, Pose(p.H, p.markers_seen, p.state, p.error, self.k, size), self.layout)
+        fit = refined(pose)
+        mm, px = region_points(frame, Pose(pose.H, pose.markers_seen, pose.state, pose.error, self.k, size),
+                               self.layout, fit.correction)
+        if len(mm) >= REFINE_REGIONS:
+            ids = [i for i in self.layout.marker_ids if i in seen]
+            k = fit_lens(np.concatenate([mm] + [self._mm[i] for i in ids]),
+                         np.concatenate([px] + [seen[i] for i in ids]), size, self.k)
+            if k is not None:
+                k_edges, self.k = self.k, k
+                again = self._fit(self._undistorted(seen, size), gray.shape)
+                if again.H is None:
+                    self.k = k_edges
+                else:
+                    pose, fit = again, refined(again)
+        self.refinement, self.correction = fit, fit.correction
+        return pose
 
     # --- finding the markers ------------------------------------------------------------------
 

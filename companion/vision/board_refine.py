@@ -61,6 +61,7 @@ class Refinement:
     before: float
     after: float
     why: str = ""
+    lens: float | None = None      # the lens the print's regions say (None: they do not say clearly)
 
 
 def sketch(layout: BoardLayout, scale: float) -> np.ndarray:
@@ -159,3 +160,63 @@ def refine(frame: np.ndarray, pose, layout: BoardLayout) -> Refinement:
     if moved < MIN_MOVE_MM:
         return Refinement(eye, False, moved, before, after, "nothing to correct")
     return Refinement(C, True, moved, before, after)
+
+
+# --- the lens, from the print's regions --------------------------------------------------------
+
+TILE_MM = 120.0          # the regions each laid onto the sketch on their own (a shift each)
+TILE_INK = 0.08          # a region whose sketch has less ink spread than this says nothing
+LENS_KS = np.round(np.arange(-0.06, 0.2501, 0.0025), 4)
+LENS_GAIN = 0.25         # px: the print's lens is taken when it fits the regions this much better
+
+
+def region_points(frame: np.ndarray, pose, layout: BoardLayout, correction: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where the print's regions really lie: (board mm (n, 2), frame px (n, 2)). Each region of
+    the sheet (rectified by ``pose`` and its ``correction``) is laid onto the sketch by a shift
+    of its own; a lens one homography cannot follow shows as shifts that differ by region."""
+    from .board_pose import rectify
+    sheet = cv2.GaussianBlur(ink(rectify(frame, pose, layout, 1.0)), (0, 0), 1.0)
+    tmpl = cv2.GaussianBlur(sketch(layout, 1.0), (0, 0), 1.0)
+    h, w = tmpl.shape
+    C = correction.astype(np.float32)
+    warped = cv2.warpPerspective(sheet, C, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    mm, px = [], []
+    t = int(TILE_MM)
+    for y0 in range(0, h - t // 2, t // 2):
+        for x0 in range(0, w - t // 2, t // 2):
+            a, b = tmpl[y0:y0 + t, x0:x0 + t], warped[y0:y0 + t, x0:x0 + t]
+            if a.shape != (t, t) or a.std() < TILE_INK:
+                continue
+            W = np.eye(2, 3, dtype=np.float32)
+            try:
+                cc, W = cv2.findTransformECC(a, b, W, cv2.MOTION_TRANSLATION,
+                                             (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 40, 1e-4), None, 1)
+            except cv2.error:
+                continue
+            d = W[:, 2].astype(np.float64)
+            if cc < MIN_AGREE or np.hypot(*d) > 6.0:
+                continue
+            centre = np.array([x0 + t / 2.0, y0 + t / 2.0])
+            seen = np.r_[centre + d, 1.0] @ correction.T         # where the old sheet shows it
+            mm.append(centre)
+            px.append(pose.to_frame((seen[:2] / seen[2])[None])[0])
+    return np.array(mm).reshape(-1, 2), np.array(px).reshape(-1, 2)
+
+
+def fit_lens(mm: np.ndarray, px: np.ndarray, size: tuple[int, int], k_now: float) -> float | None:
+    """The lens (and with it a homography) that puts board mm ``mm`` on frame px ``px`` best;
+    None unless it fits clearly better than ``k_now``."""
+    from .board_pose import _project, distort_points, undistort_points
+
+    def miss(k: float) -> float:
+        H, _ = cv2.findHomography(mm.astype(np.float32), undistort_points(px, k, size).astype(np.float32), 0)
+        if H is None:
+            return np.inf
+        return float(np.mean(np.hypot(*(distort_points(_project(H, mm), k, size) - px).T)))
+    now = miss(k_now)
+    costs = np.array([miss(float(k)) for k in LENS_KS])
+    i = int(np.argmin(costs))
+    if not np.isfinite(costs[i]) or costs[i] > now - LENS_GAIN:
+        return None
+    return float(LENS_KS[i])
