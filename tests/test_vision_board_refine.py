@@ -121,3 +121,18 @@ def test_the_lens_is_measured_with_three_markers_in_view(dev):
     assert pose.markers == 3 and tracker.k_known
     assert abs(pose.k - renderer.look.distortion) < 0.02
 
+
+
+def test_a_lens_the_edges_missed_is_found_from_the_print(dev, monkeypatch):
+    layout = dev[0]
+    renderer = BoardRenderer(layout, BoardLook.from_seed(LENS_LOOK, "varied"))
+    empty, _ = renderer.render(Pieces(), rng=np.random.default_rng(1))
+    # the sheet's edges say nothing (a table as light as the paper): the lens is left at none ...
+    monkeypatch.setattr(BoardTracker, "_measure_lens", lambda self, *a, **kw: None)
+    plain = BoardTracker(layout).locate(empty)
+    assert plain.k == 0.0 and off_mm(renderer, plain, track_points(layout)) > 2.0
+    # ... unless the print is looked at
+    tracker = BoardTracker(layout, refine=True)
+    pose = tracker.locate(empty)
+    assert abs(pose.k - renderer.look.distortion) < 0.015
+    assert off_mm(renderer, pose, track_points(layout)) < 0.5
