@@ -183,7 +183,12 @@ class BoardTracker:
                     break
             self.k_known = True
             if self.refine and pose.H is not None and frame.ndim == 3:
-                pose = self._refine(frame, gray, seen, pose, size)
+                k_edges = self.k
+                try:
+                    pose = self._refine(frame, gray, seen, pose, size)
+                except (cv2.error, np.linalg.LinAlgError, ValueError):
+                    # a frame the print cannot be fitted in: the markers' pose (and lens) stay
+                    self.k, self.correction = k_edges, np.eye(3)
         if pose.state == "locked":
             self._last, self._since = pose.H, 0
         elif pose.state == "held":
