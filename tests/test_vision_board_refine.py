@@ -136,3 +136,15 @@ def test_a_lens_the_edges_missed_is_found_from_the_print(dev, monkeypatch):
     pose = tracker.locate(empty)
     assert abs(pose.k - renderer.look.distortion) < 0.015
     assert off_mm(renderer, pose, track_points(layout)) < 0.5
+
+
+def test_a_refinement_that_fails_keeps_the_markers_pose(dev, monkeypatch):
+    layout, _, empty, pose = dev
+
+    def broken(*args, **kwargs):
+        raise cv2.error("ECC did not converge")
+    monkeypatch.setattr(board_refine, "refine", broken)
+    tracker = BoardTracker(layout, refine=True)
+    got = tracker.locate(empty)
+    assert got.state == "locked" and got.k == pose.k
+    assert np.allclose(got.H, pose.H) and np.array_equal(tracker.correction, np.eye(3))
