@@ -14,17 +14,10 @@ from companion.sim.looks import Look
 from companion.sim.render import Renderer
 from companion.sim.scenes import render_sample
 from companion.vision import placing, segment
-from companion.vision.drinks import identify as identify_by
 from companion.vision.profile import Profile
 
-from vision_support import benchmark_photo, reading_at, shadow_band
+from vision_support import benchmark_photo, reading_at, shadow_band, rules_reading as identify  # the rules' own steps are tested here
 
-
-def identify(image, profile, debug=False):
-    """The rules' reading: these tests are of the rules' segmentation (segment.py), not of the
-    check the default scorer puts on it (vision/checked.py), which could make a broken step's
-    reading unsure."""
-    return identify_by(image, profile, debug=debug, scorer="rules")
 
 
 PROFILE = Path(__file__).resolve().parents[1] / "calibration" / "sim-profile.json"

@@ -5,18 +5,12 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision import drinks, faint, fit, piece_colour, splitting
-from companion.vision.drinks import identify as identify_by, regions_of
+from companion.vision.drinks import regions_of
 from companion.vision.splitting import split
 from companion.vision.segment import analyse
 
-from vision_support import benchmark_photo, reading_at
+from vision_support import benchmark_photo, reading_at, rules_reading as identify  # the rules' own steps are tested here
 
-
-def identify(image, profile, debug=False):
-    """The rules' reading: these tests are of the rules' splitting (splitting.py, faint.py), not
-    of the check the default scorer puts on it (vision/checked.py), which could make a broken
-    step's reading unsure."""
-    return identify_by(image, profile, debug=debug, scorer="rules")
 
 
 
