@@ -127,8 +127,7 @@ def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str,
     scorer names the finished pieces, as ``identify`` would (the time is then that of all)."""
     if len(scorers) == 1:
         return {scorers[0]: identify(image, profile, scorer=scorers[0])}
-    from companion.vision.drinks import identify_analysis
-    from companion.vision.learned import rescore
+    from companion.vision.drinks import identify_analysis, scorer_hook
     from companion.vision.repeats import doubt_repeats
     from companion.vision.segment import analyse
     kept = {}
@@ -138,17 +137,11 @@ def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str,
 
     an = analyse(image, profile)
     got = {"rules": identify_analysis(an, profile, keep)}
-    if "learned" in scorers:
-        got["learned"] = doubt_repeats(rescore(copy.deepcopy(kept["pieces"]), an, profile))
-    if "checked" in scorers:
-        from companion.vision.learned import check
-        got["checked"] = doubt_repeats(check(copy.deepcopy(kept["pieces"]), an, profile))
-    if "checked-pixels" in scorers:
-        from companion.vision.checked import check_pixels
-        got["checked-pixels"] = doubt_repeats(check_pixels(copy.deepcopy(kept["pieces"]), an, profile))
-    if "pixels" in scorers:
-        from companion.vision.pixel_scorer import rescore as by_pixels
-        got["pixels"] = doubt_repeats(by_pixels(copy.deepcopy(kept["pieces"]), an, profile))
+    for s in scorers:
+        if s != "rules":                  # each names a copy of the same pieces, in place, as in identify
+            pieces = copy.deepcopy(kept["pieces"])
+            scorer_hook(s)(pieces, an, profile)
+            got[s] = doubt_repeats(pieces)
     return {s: got[s] for s in scorers}
 
 

@@ -76,21 +76,17 @@ def check(readings: list[dict], an, profile, opinion, label: str, agree: float |
     return readings
 
 
-def learned_opinion(todo: list[dict], an, profile) -> np.ndarray:
-    """The learned feature scorer's probabilities (its inputs carry the rules' reading)."""
+def learned_opinion(todo: list[dict], an, profile, model=None) -> np.ndarray:
+    """The learned feature scorer's probabilities (its inputs carry the rules' reading);
+    ``model``: another than the committed one."""
     from .learned import inputs, scorer
-    model = scorer()
+    model = model or scorer()
     return model.probabilities(np.stack([inputs(d["_f"], profile, an.sharpness, d) for d in todo]))
 
 
 def check_learned(readings: list[dict], an, profile, model=None) -> list[dict]:
     """``scorer="checked"``: the rules checked by the learned feature scorer (top name only)."""
-    if model is None:
-        return check(readings, an, profile, learned_opinion, "learned")
-    from .learned import inputs
-    return check(readings, an, profile,
-                 lambda todo, an_, prof: model.probabilities(
-                     np.stack([inputs(d["_f"], prof, an_.sharpness, d) for d in todo])), "learned")
+    return check(readings, an, profile, lambda todo, an_, prof: learned_opinion(todo, an_, prof, model), "learned")
 
 
 @cache
