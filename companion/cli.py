@@ -3,7 +3,9 @@ to stdout and nothing else does; messages and progress go to stderr."""
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -149,6 +151,9 @@ def _serve(args: argparse.Namespace) -> int:
                      open_board_camera=open_board_camera, crate_camera=crate_camera,
                      open_crate_camera=open_crate_camera, landing_camera=landing_camera,
                      open_landing_camera=open_landing_camera, **pace)
+    # A service that stops answering says where it waits: `kill -USR1 PID` writes every thread's
+    # stack to stderr (the server's log) and the service goes on (docs/testing.md, a hung test).
+    faulthandler.register(signal.SIGUSR1, all_threads=True)
     # A live view never sends more than a few bytes: a larger WebSocket message is refused.
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", http=PatientH11, ws=LightDeflate,
                 ws_max_size=4096)

@@ -35,6 +35,8 @@ HOST_LINE = re.compile(r"^\s*host:\s+\S*[?&]host=([A-Za-z0-9_-]+)\s*$", re.M)
 # The base URL of every running server of this test process that printed a host key -> that key,
 # the newest last: browser_support.call and the `browser` fixture (conftest.py) act as the host.
 HOST_KEYS: dict[str, str] = {}
+# The base URL of every running server of this test process -> it (for thread_dump).
+RUNNING: dict[str, "Server"] = {}
 
 
 def free_port() -> int:
@@ -100,6 +102,7 @@ class Server:
             try:
                 if self._wait_ready(command):
                     HOST_KEYS.pop(self.url, None)  # re-registered as the newest
+                    RUNNING[self.url] = self
                     if self.host_key:
                         HOST_KEYS[self.url] = self.host_key
                     self.any_port = False
@@ -137,6 +140,22 @@ class Server:
                                      f"within {PROCESS_PATIENCE:.0f} s ({' '.join(command)}):\n{self.output()[-3000:]}")
             time.sleep(0.05)
 
+    def thread_dump(self, wait: float = 5.0) -> str:
+        """Every thread's stack in the running server, as `kill -USR1` makes it write them to its
+        log (companion/cli.py): for a failure message when the server seems to hang."""
+        if self.proc is None or self.proc.poll() is not None:
+            return "(the server is not running)"
+        before = len(self.output())
+        self.proc.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            time.sleep(0.2)
+            said = self.output()[before:]
+            if "Thread 0x" in said:
+                time.sleep(0.5)  # the rest of the dump
+                return self.output()[before:]
+        return self.output()[before:] or "(no thread dump came)"
+
     def headers(self) -> dict[str, str]:
         """The host's headers: its key as the bearer (none while serve prints no key)."""
         return authorization(self.host_key)
@@ -157,6 +176,7 @@ class Server:
 
     def _end(self, sig: int) -> None:
         HOST_KEYS.pop(self.url, None)
+        RUNNING.pop(self.url, None)
         if self.proc is None or self.proc.poll() is not None:
             return
         self.proc.send_signal(sig)
@@ -193,3 +213,9 @@ def _listens(pid: int, port: int) -> bool:
         if state == "0A" and int(local.split(":")[1], 16) == port and inode in inodes:
             return True
     return False
+
+
+def thread_dump(url: str) -> str:
+    """The thread dump (Server.thread_dump) of the running server at ``url``, if this process runs it."""
+    server = RUNNING.get(url)
+    return server.thread_dump() if server is not None else f"(no server of this test process at {url})"

@@ -25,6 +25,10 @@ def test_sigkill_mid_game_then_restart_shows_the_same_game(tmp_path):
             r = api.post(f"/api/games/{gid}/moves", json={"move": v["moves"][-1]["move"]})
             assert r.status_code == 200, r.text
         before = api.get(f"/api/games/{gid}/view").json()
+        # A hung service says where it waits (`kill -USR1`), and goes on serving.
+        dump = server.thread_dump()
+        assert "Thread 0x" in dump and "uvicorn" in dump, dump[-2000:]
+        assert api.get(f"/api/games/{gid}/view").json() == before
         server.kill()
     with Server(tmp_path) as server, server.client() as api:
         games = api.get("/api/games").json()

@@ -18,6 +18,7 @@ import re
 import pytest
 from browser_support import BEFORE_TAP, assert_fits, call, shown, tap, tap_and_wait, wait_until
 from playwright.sync_api import expect
+from server_support import thread_dump
 
 from companion.rules.games import GAMES
 
@@ -68,6 +69,11 @@ SETUP = {
 DEFAULT_SETUP = {"seed": 3}
 # The bound only turns a game that never ends into a failure that says where it was stuck.
 MAX_TAPS = 1000
+# The page's last API requests that got their answer, and when (ms since the page opened): a
+# request still waiting has no entry yet. For the message of a wait that ran out.
+LAST_REQUESTS = """() => ({now: Math.round(performance.now()), answered: performance.getEntriesByType('resource')
+  .filter((e) => e.name.includes('/api/')).slice(-4)
+  .map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)])})"""
 
 # What the player taps: the first enabled move, chance outcome, secret card or throw button.
 TAPPABLE = ", ".join(f"#app [data-testid{sel}]:enabled" for sel in
@@ -226,8 +232,11 @@ def test_people_play_every_game_to_the_end(game, base_url, browser):
         # What the server holds and what the pages said, for a wait that ran out (once, in a full
         # run on a quiet machine: a buy committed whose answer and push never reached the page).
         held = call(base_url, "GET", f"/api/games/{gid}/view")["seq"]
+        pages = [("table", table), *((f"phone {seat}", phone) for seat, phone in phones.open.items())]
         raise AssertionError(f"{exc}\n(the server's view is at seq {held}; the pages said: "
-                             f"{errors[-10:] or 'nothing'})") from None
+                             f"{errors[-10:] or 'nothing'}; their last requests: "
+                             f"{ {name: page.evaluate(LAST_REQUESTS) for name, page in pages} }; "
+                             f"the server's threads:\n{thread_dump(base_url)[-6000:]})") from None
     view = call(base_url, "GET", f"/api/games/{gid}/view")
     assert view["over"], f"{game}: the page shows the game over, the API does not"
 
