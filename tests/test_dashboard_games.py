@@ -17,6 +17,7 @@ import re
 
 import pytest
 from browser_support import BEFORE_TAP, assert_fits, call, shown, tap, tap_and_wait, wait_until
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 from server_support import thread_dump
 
@@ -105,6 +106,13 @@ SNAPSHOT = """([raw, tappable]) => {
 def watch(page, name: str, errors: list[str]) -> None:
     page.on("pageerror", lambda err: errors.append(f"{name}: {err}"))
     page.on("console", lambda msg: errors.append(f"{name}: {msg.text}") if msg.type == "error" else None)
+
+
+def last_requests(page) -> dict | str:
+    try:
+        return page.evaluate(LAST_REQUESTS)
+    except PlaywrightError as exc:  # (for a failure message: never hide the failure behind another)
+        return f"(could not ask the page: {exc})"
 
 
 def snapshot(page) -> dict:
@@ -235,7 +243,7 @@ def test_people_play_every_game_to_the_end(game, base_url, browser):
         pages = [("table", table), *((f"phone {seat}", phone) for seat, phone in phones.open.items())]
         raise AssertionError(f"{exc}\n(the server's view is at seq {held}; the pages said: "
                              f"{errors[-10:] or 'nothing'}; their last requests: "
-                             f"{ {name: page.evaluate(LAST_REQUESTS) for name, page in pages} }; "
+                             f"{ {name: last_requests(page) for name, page in pages} }; "
                              f"the server's threads:\n{thread_dump(base_url)[-6000:]})") from None
     view = call(base_url, "GET", f"/api/games/{gid}/view")
     assert view["over"], f"{game}: the page shows the game over, the API does not"
