@@ -72,9 +72,12 @@ DEFAULT_SETUP = {"seed": 3}
 MAX_TAPS = 1000
 # The page's last API requests that got their answer, and when (ms since the page opened): a
 # request still waiting has no entry yet. For the message of a wait that ran out.
-LAST_REQUESTS = """() => ({now: Math.round(performance.now()), answered: performance.getEntriesByType('resource')
-  .filter((e) => e.name.includes('/api/')).slice(-4)
-  .map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)])})"""
+LAST_REQUESTS = """() => {
+  const api = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/'));
+  const said = (e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)];
+  return {now: Math.round(performance.now()), moves: api.filter((e) => e.name.includes('/moves')).slice(-2).map(said),
+          last: api.slice(-3).map(said)};
+}"""
 
 # What the player taps: the first enabled move, chance outcome, secret card or throw button.
 TAPPABLE = ", ".join(f"#app [data-testid{sel}]:enabled" for sel in
