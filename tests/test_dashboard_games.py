@@ -72,6 +72,7 @@ DEFAULT_SETUP = {"seed": 3}
 MAX_TAPS = 1000
 # The page's last API requests that got their answer, and when (ms since the page opened): a
 # request still waiting has no entry yet. For the message of a wait that ran out.
+KEEP_TIMINGS = "performance.setResourceTimingBufferSize(100000)"  # (the browser keeps 250 by default)
 LAST_REQUESTS = """() => {
   const api = performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/'));
   const said = (e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)];
@@ -170,6 +171,7 @@ class Phones:
             phone = self.browser.new_page(viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
             watch(phone, f"phone {seat}", self.errors)
             phone.goto(self.players[seat]["url"])
+            phone.evaluate(KEEP_TIMINGS)
             expect(phone.get_by_test_id("me")).to_be_visible()
             self.open[seat] = phone
         return self.open[seat]
@@ -232,6 +234,7 @@ def test_people_play_every_game_to_the_end(game, base_url, browser):
     table = browser.new_page(viewport=TABLE_SIZE)
     watch(table, "table", errors)
     table.goto(f"{base_url}/?game={gid}")
+    table.evaluate(KEEP_TIMINGS)
     # The simulated tower's banner only where the game throws into the tower.
     expect(table.get_by_test_id("simulated-banner")).to_have_count(1 if GAMES[game].uses_tower else 0)
     expect(table.get_by_test_id("devices")).to_have_count(1 if GAMES[game].uses_tower else 0)
