@@ -86,3 +86,64 @@ def test_through_identify_no_drink_is_sure_that_the_rules_did_not_read_sure(diff
     assert [(d["x"], d["y"], d["color"], d["shape"]) for d in got] == [(d["x"], d["y"], d["color"], d["shape"]) for d in rules]
     assert all(g["unsure"] or not r["unsure"] for r, g in zip(rules, got))
     assert sum(g["unsure"] and not r["unsure"] for r, g in zip(rules, got)) <= 1
+
+
+def _phantom_on_empty_tray(an, profile, like: dict) -> dict:
+    """A reading as the second look makes one (``_fitted``, its outline's polygon as its piece,
+    confidence 0.99) laid over plain tray: where the mask shows nothing within a drink's length."""
+    import cv2
+    from companion.vision.fit import _polygon_piece
+    longest = float(profile.stats["max_length"])
+    reach = int(longest * 0.7)
+    free = cv2.erode((an.mask == 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+    ys, xs = np.nonzero(free)
+    assert len(xs), "no stretch of plain tray in the photo"
+    k = len(xs) // 2
+    cx, cy = float(xs[k]), float(ys[k])
+    f = like["_f"]
+    ax = np.asarray(f.get("axis") or (1.0, 0.0), np.float64)
+    across = np.array([-ax[1], ax[0]])
+    half_l, half_w = 0.5 * float(profile.shape_model.means[like["shape"]][0]), 0.5 * float(profile.shape_model.means[like["shape"]][1])
+    corners = [np.array([cx, cy]) + sl * half_l * ax + sw * half_w * across for sl, sw in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    piece = _polygon_piece(np.array(corners), *an.mask.shape)
+    scale = 1.0 / profile.scale
+    return {"color": like["color"], "shape": like["shape"], "x": round((cx + 0.5) * scale - 0.5, 1),
+            "y": round((cy + 0.5) * scale - 0.5, 1), "confidence": 0.99, "unsure": False, "_why": "outline fitted",
+            "_f": {**f, "cx": cx, "cy": cy}, "_fitted": True, "_piece": piece}
+
+
+def test_an_injected_phantom_outline_is_asked():
+    """An outline the second look laid over plain tray (as it lays them over shadow bands:
+    a phantom drink, read sure at 0.99 by the rules) is made unsure by the check, which says it
+    sees no drink there; the real readings beside it keep the rules' sureness as before. A
+    check that does nothing, or one that never judges the fitted readings, fails here."""
+    profile, _image, an, rules, _truth = _rules_pieces("separated")
+    like = next(d for d in rules if not d["unsure"] and not d.get("_fitted"))
+    phantom = _phantom_on_empty_tray(an, profile, like)
+    before = checked.check_pixels(copy.deepcopy(rules), an, profile)
+    after = checked.check_pixels(copy.deepcopy(rules) + [phantom], an, profile)
+    assert after[-1]["unsure"], "a phantom outline on plain tray stayed sure"
+    assert "pixels:" in after[-1]["_why"]
+    assert [d["unsure"] for d in after[:-1]] == [d["unsure"] for d in before]
+
+
+def test_the_no_drink_guard_asks_where_no_single_drink_is_likely():
+    """The guard's own rule, on an opinion given outright: the rules' name is the opinion's top
+    drink, but "no single drink" is likelier than the guard's bar: unsure with the guard, sure
+    without it; a guard of the fitted readings only leaves a segmented piece alone."""
+    d = {"color": "black", "shape": "tall_can", "unsure": False, "_f": {}, "_fitted": True}
+    row = np.full(37, 0.001)
+    row[checked.drink_index(d)] = 0.3
+    row[36] = 0.6
+
+    def opinion(todo, _an, _profile):
+        return np.repeat(row[None], len(todo), axis=0)
+    assert not checked.check([dict(d)], None, None, opinion, "pixels", agree=0.03, judge_fitted=True)[0]["unsure"]
+    got = checked.check([dict(d)], None, None, opinion, "pixels", agree=0.03, judge_fitted=True,
+                        no_drink=checked.NoDrink(0.5))[0]
+    assert got["unsure"] and got["_why"] == "pixels: no drink?"
+    plain = {**d, "_fitted": False}
+    assert not checked.check([plain], None, None, opinion, "pixels", judge_fitted=True,
+                             no_drink=checked.NoDrink(0.5, fitted_only=True))[0]["unsure"]
+    assert checked.check([dict(plain)], None, None, opinion, "pixels", judge_fitted=True,
+                         no_drink=checked.NoDrink(0.5, fitted_only=False))[0]["unsure"]

@@ -244,7 +244,7 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
     return Region(both, x0, y0)
 
 
-SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels")
+SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-set")
 # "checked-pixels": the rules' readings, each sure one asked of the network over the piece's
 # pixels alone (vision/checked.py), made unsure where it names the piece otherwise. On fresh
 # evaluation tables it was sure and wrong a quarter to a half less often than the rules at every
@@ -261,7 +261,9 @@ def scorer_hook(scorer: str):
     None for the rules, ``learned.rescore`` for the learned scorer, ``pixel_scorer.rescore``
     for the network over the pieces' pixels, ``learned.check`` for the rules made unsure where
     the learned scorer names a piece otherwise, ``checked.check_pixels`` for the rules made
-    unsure where the network over the pixels alone names it otherwise."""
+    unsure where the network over the pixels alone names it otherwise, ``checked.check_set``
+    for the same with the network that also knows the set's calibrated sizes and asks where it
+    sees no drink."""
     if scorer not in SCORERS:
         raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, not {scorer!r}")
     if scorer == "learned":
@@ -276,6 +278,9 @@ def scorer_hook(scorer: str):
     if scorer == "checked-pixels":
         from .checked import check_pixels
         return check_pixels
+    if scorer == "checked-set":
+        from .checked import check_set
+        return check_set
     return None
 
 
