@@ -147,3 +147,36 @@ def test_the_no_drink_guard_asks_where_no_single_drink_is_likely():
                              no_drink=checked.NoDrink(0.5, fitted_only=True))[0]["unsure"]
     assert checked.check([dict(plain)], None, None, opinion, "pixels", judge_fitted=True,
                          no_drink=checked.NoDrink(0.5, fitted_only=False))[0]["unsure"]
+
+
+def test_the_set_network_knows_the_sets_sizes_and_nothing_of_the_rules():
+    """``checked-set``'s network: the pixel scorer's three side numbers and the set's calibrated
+    sizes (each shape's length and width against the set's longest: the longest is 1), no
+    feature scorer's view; trained and fitted on other tables than these, its check chosen on
+    training-family tables it never trained on, with a guard against phantoms."""
+    from companion.vision.drink_crops import SET_SIZES, set_sizes
+    assert checked.SET_PATH.stat().st_size < 10_000_000
+    model = checked.alone_model(str(checked.SET_PATH))
+    assert model.set_sizes and not model.features and "res" not in model.net.w
+    assert len(model.net.w["mean"]) == pixel_scorer.N_SIDE + SET_SIZES
+    profile, *_ = _rules_pieces("separated")
+    sizes = set_sizes(profile)
+    assert sizes.shape == (SET_SIZES,) and sizes[:6].max() == pytest.approx(1.0) and (sizes > 0.1).all()
+    settings = model.settings
+    for family, first, last in settings["trained"]["tables"] + settings["trained"]["temperature_tables"]:
+        assert family in FAMILIES and family != "eval" and not first <= SEED <= last
+    check = settings["check"]
+    assert all(fam == "train" for fam, _, _ in check["held_out_tables"])
+    trained = {(fam, s) for fam, s, _ in settings["trained"]["tables"]}
+    assert not any((fam, s) in trained for fam, first, last in check["held_out_tables"] for s in range(first, last + 1))
+    assert checked.no_drink_settings(model) is not None and "checked-set" in SCORERS
+
+
+def test_checked_set_keeps_the_rules_pieces_and_only_asks_more():
+    """Through identify: the rules' pieces, names and places; sure only where the rules were sure."""
+    profile, image, *_ = _rules_pieces("touching", 1)
+    rules = identify(image, profile, scorer="rules")
+    got = identify(image, profile, scorer="checked-set")
+    assert [(d["x"], d["y"], d["color"], d["shape"]) for d in got] == [(d["x"], d["y"], d["color"], d["shape"]) for d in rules]
+    assert all(g["unsure"] or not r["unsure"] for r, g in zip(rules, got))
+    assert sum(g["unsure"] and not r["unsure"] for r, g in zip(rules, got)) <= 1
