@@ -120,11 +120,14 @@ def test_an_injected_phantom_outline_is_asked():
     profile, _image, an, rules, _truth = _rules_pieces("separated")
     like = next(d for d in rules if not d["unsure"] and not d.get("_fitted"))
     phantom = _phantom_on_empty_tray(an, profile, like)
-    before = checked.check_pixels(copy.deepcopy(rules), an, profile)
-    after = checked.check_pixels(copy.deepcopy(rules) + [phantom], an, profile)
-    assert after[-1]["unsure"], "a phantom outline on plain tray stayed sure"
-    assert "pixels:" in after[-1]["_why"]
-    assert [d["unsure"] for d in after[:-1]] == [d["unsure"] for d in before]
+    for check in (checked.check_pixels, checked.check_set):
+        before = check(copy.deepcopy(rules), an, profile)
+        after = check(copy.deepcopy(rules) + [copy.deepcopy(phantom)], an, profile)
+        assert after[-1]["unsure"], "a phantom outline on plain tray stayed sure"
+        assert "pixels:" in after[-1]["_why"]
+        assert [d["unsure"] for d in after[:-1]] == [d["unsure"] for d in before]
+    # checked-set's guard is what asks: its network finds no drink there
+    assert "pixels: no drink?" in after[-1]["_why"]
 
 
 def test_the_no_drink_guard_asks_where_no_single_drink_is_likely():

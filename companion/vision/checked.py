@@ -159,16 +159,10 @@ def no_drink_settings(model) -> NoDrink | None:
 def pixel_opinion(todo: list[dict], an, profile, model, mirror: bool = False, raw=None) -> np.ndarray:
     """The pixel network's probabilities (n, 37) for readings; with ``mirror`` the mean of the
     crop's and its mirror image's across the piece's axis (a drink mirrored is the same drink;
-    the training mirrored half the crops), which costs the network twice. ``raw``: the
+    the training mirrored half the crops), which costs the network twice (in one batch). ``raw``: the
     readings' raw crops when already cut (the training tool's cache)."""
-    from .drink_crops import raw_crops
     from .pixel_scorer import probabilities
-    if raw is None:
-        raw = raw_crops(todo, an, profile)
-    p = probabilities(todo, an, profile, model, raw)
-    if mirror:
-        p = 0.5 * (p + probabilities(todo, an, profile, model, np.ascontiguousarray(np.asarray(raw)[:, ::-1])))
-    return p
+    return probabilities(todo, an, profile, model, raw, mirror)
 
 
 def check_pixels(readings: list[dict], an, profile, model=None) -> list[dict]:

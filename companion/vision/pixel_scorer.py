@@ -206,14 +206,21 @@ def save(path: Path, weights: dict[str, np.ndarray], settings: dict) -> None:
 
 
 def probabilities(readings: list[dict], an, profile, model: PixelModel | None = None,
-                  raw: np.ndarray | None = None) -> np.ndarray:
+                  raw: np.ndarray | None = None, mirror: bool = False) -> np.ndarray:
     """(n, 37) for readings with ``_f`` (and ``_piece``); ``raw``: their raw crops when already
-    cut (the training tool's cache)."""
+    cut (the training tool's cache); ``mirror``: the mean of the crop's and its mirror image's
+    across the piece's axis, both run as one batch (the channels are made pixel by pixel, so
+    the mirror image's are the crop's turned over: made once)."""
     model = model or pixel_model()
     if raw is None:
         raw = raw_crops(readings, an, profile)
     x = channels(np.asarray(raw, np.float32), references(profile))
-    return model.probabilities(x, model.side(readings, an.sharpness, profile))
+    side = model.side(readings, an.sharpness, profile)
+    if not mirror:
+        return model.probabilities(x, side)
+    n = len(x)
+    both = model.probabilities(np.concatenate([x, x[:, ::-1]]), np.concatenate([side, side]))
+    return 0.5 * (both[:n] + both[n:])
 
 
 def rescore(readings: list[dict], an, profile, model: PixelModel | None = None,
