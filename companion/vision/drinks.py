@@ -245,6 +245,13 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
 
 
 SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-set")
+# "checked-set" (the default since issue 26's phantom session): the same check by a network that
+# also knows the set's calibrated sizes, asking wherever its top name is not the rules' and where
+# it finds "no single drink" at least 0.05 likely (phantom outlines in shadow bands). On fresh
+# evaluation tables 932700-932705 it was sure and wrong 2.3-3.4 % of the time where
+# "checked-pixels" was 3.9-9.3 %, scored higher at every difficulty, and read development tables
+# within 0.61 points of the rules' correct (docs/performance.md, "Vision: phantoms and heights
+# checked"); it adds 1-2 ms a frame to checked-pixels' check (the crop is read mirrored too).
 # "checked-pixels": the rules' readings, each sure one asked of the network over the piece's
 # pixels alone (vision/checked.py), made unsure where it names the piece otherwise. On fresh
 # evaluation tables it was sure and wrong a quarter to a half less often than the rules at every
@@ -253,7 +260,7 @@ SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-s
 # for the default, fixed before the evaluation runs. "rules" alone is a little faster (the
 # network adds 3-4 ms a frame); "checked" (the learned feature scorer as the second opinion)
 # catches fewer of the rules' mistakes.
-DEFAULT_SCORER = "checked-pixels"
+DEFAULT_SCORER = "checked-set"
 
 
 def scorer_hook(scorer: str):
@@ -290,8 +297,9 @@ def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: s
     rendered tables names each piece from its measured features) or "pixels"
     (vision/pixel_scorer.py: from its pixels) or "checked" (the rules, unsure where the learned
     scorer names a piece otherwise) or "checked-pixels" (the rules, unsure where the network
-    over the piece's pixels alone names it otherwise: vision/checked.py); DEFAULT_SCORER when
-    not given."""
+    over the piece's pixels alone names it otherwise: vision/checked.py) or "checked-set" (the
+    same with a network that also knows the set's sizes, and asks where it sees no drink);
+    DEFAULT_SCORER when not given."""
     hook = scorer_hook(scorer)
     an = analyse(image, profile)
     found = identify_analysis(an, profile, hook)
