@@ -77,7 +77,10 @@ def check(readings: list[dict], an, profile, opinion, label: str, agree: float |
     likely drink is the rules' name, or (``agree``) gives the rules' name at least that
     probability; otherwise it is made unsure and its ``_why`` says "<label>: <name>?".
     ``no_drink``: where the opinion gives "no single drink" at least its bar (for the readings
-    it judges: the fitted ones, or all), the reading is made unsure too ("<label>: no drink?")."""
+    it judges: the fitted ones, or all), the reading is made unsure too ("<label>: no drink?").
+    A drink the table taught the camera (``taught_drinks``) is named as the rules name it: the
+    host said what it looks like here, which the second opinion, trained on renders, never saw
+    (the guard still judges it)."""
     todo = [d for d in readings
             if not d["unsure"] and "_f" in d and (judge_fitted or not d.get("_fitted"))
             and drink_index(d) is not None]
@@ -85,18 +88,26 @@ def check(readings: list[dict], an, profile, opinion, label: str, agree: float |
         return readings
     p = np.asarray(opinion(todo, an, profile))
     n = len(COLOURS) * len(SHAPES)
+    taught = taught_drinks(profile)
     for d, row in zip(todo, p):
         own, best = drink_index(d), int(np.argmax(row[:n]))
         why = None
         if no_drink is not None and no_drink.judges(d) and row.shape[0] > n and row[n] >= no_drink.bar:
             why = f"{label}: no drink?"
-        elif not (best == own or (agree is not None and row[own] >= agree)):
+        elif not (best == own or (agree is not None and row[own] >= agree) or drink_name(own) in taught):
             why = f"{label}: {drink_name(best)}?"
         if why is None:
             continue
         d["unsure"] = True
         d["_why"] = "; ".join(filter(None, [d.get("_why", ""), why]))
     return readings
+
+
+def taught_drinks(profile) -> set[str]:
+    """The drinks ("colour-shape") whose looks the table taught the camera (vision/taught.py:
+    poses marked ``taught`` in the profile's drink records)."""
+    drinks = getattr(profile, "drinks", None) or {}
+    return {drink for drink, rec in drinks.items() if any(p.get("taught") for p in rec.get("poses", ()))}
 
 
 @dataclass(frozen=True)
