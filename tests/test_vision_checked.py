@@ -103,8 +103,9 @@ def _phantom_on_empty_tray(an, profile, like: dict) -> dict:
     f = like["_f"]
     ax = np.asarray(f.get("axis") or (1.0, 0.0), np.float64)
     across = np.array([-ax[1], ax[0]])
-    half_l, half_w = 0.5 * float(profile.shape_model.means[like["shape"]][0]), 0.5 * float(profile.shape_model.means[like["shape"]][1])
-    corners = [np.array([cx, cy]) + sl * half_l * ax + sw * half_w * across for sl, sw in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    length, width = (float(v) for v in profile.shape_model.means[like["shape"]][:2])
+    corners = [np.array([cx, cy]) + 0.5 * (sl * length * ax + sw * width * across)
+               for sl, sw in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     piece = _polygon_piece(np.array(corners), *an.mask.shape)
     scale = 1.0 / profile.scale
     return {"color": like["color"], "shape": like["shape"], "x": round((cx + 0.5) * scale - 0.5, 1),

@@ -113,7 +113,9 @@ def score(r: dict) -> float:
 MIRROR_GAIN = 0.5     # points of score the mirror image must add over all to be worth the network twice
 
 
-DEV_SLACK = 1.0      # points of correct a check may cost on the development family's tables, per difficulty (as a new default may)
+# points of correct a check may cost on the development family's tables, per difficulty (as a new
+# default may on the benchmark's)
+DEV_SLACK = 1.0
 
 
 def chosen(res: dict, checks: list[str], ways: dict, dev: dict | None = None) -> str:
