@@ -184,3 +184,25 @@ def test_checked_set_keeps_the_rules_pieces_and_only_asks_more():
     assert [(d["x"], d["y"], d["color"], d["shape"]) for d in got] == [(d["x"], d["y"], d["color"], d["shape"]) for d in rules]
     assert all(g["unsure"] or not r["unsure"] for r, g in zip(rules, got))
     assert sum(g["unsure"] and not r["unsure"] for r, g in zip(rules, got)) <= 1
+
+
+def test_a_drink_the_table_taught_is_named_as_the_rules_name_it():
+    """A correction taught the camera a drink's look here (a pose marked ``taught``): the check
+    no longer asks where the network names that drink otherwise (it never saw the look), but
+    its guard against phantoms still judges it; a drink not taught is asked as before."""
+    from types import SimpleNamespace
+    profile = SimpleNamespace(drinks={"purple-tall_can": {"poses": [{"taught": True}]},
+                                      "blue-tall_can": {"poses": [{}]}})
+    assert checked.taught_drinks(profile) == {"purple-tall_can"}
+    row = np.full(37, 0.001)
+    row[checked.drink_index({"color": "blue", "shape": "tall_can"})] = 0.9
+
+    def opinion(todo, _an, _profile):
+        return np.repeat(row[None], len(todo), axis=0)
+    taught = {"color": "purple", "shape": "tall_can", "unsure": False, "_f": {}}
+    other = {"color": "purple", "shape": "short_can", "unsure": False, "_f": {}}
+    got = checked.check([dict(taught), dict(other)], None, profile, opinion, "pixels")
+    assert [d["unsure"] for d in got] == [False, True]
+    row[36] = 0.5
+    got = checked.check([dict(taught)], None, profile, opinion, "pixels", no_drink=checked.NoDrink(0.05, False))
+    assert got[0]["unsure"] and got[0]["_why"] == "pixels: no drink?"
