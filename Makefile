@@ -112,6 +112,12 @@ bench: $(VENV)/.installed
 # and writes that into the file. About 5 more minutes, no more rendering (docs/performance.md,
 # "Vision: the rules checked by the pixels alone").
 #
+# Then the same network with the set's calibrated sizes among its side numbers,
+# companion/vision/models/drink_pixels_set.npz ("checked-set": vision/checked.py), and its check
+# with the guard against phantoms, chosen on the held-out and the training family's temperature
+# tables. About 5 more minutes on a quiet core, no more rendering (docs/performance.md, "Vision:
+# phantoms and heights checked").
+#
 # PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
 # 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.
 TRAIN_VENV := .train-venv
@@ -127,7 +133,9 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 	$(VENV)/bin/python tools/learn_drink_pixels.py --data --jobs 2
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant features
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --epochs 30 --out companion/vision/models/drink_pixels_alone.npz
-	$(VENV)/bin/python tools/choose_pixel_check.py
+	$(VENV)/bin/python tools/choose_pixel_check.py --plain
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --set-sizes --epochs 30 --out companion/vision/models/drink_pixels_set.npz
+	$(VENV)/bin/python tools/choose_pixel_check.py --model companion/vision/models/drink_pixels_set.npz
 
 # The crate reader's field network (companion/vision/crate_net.py, issue 31): renders the training
 # looks (varied 0-229 and dev 0-127, 4 frames each; the looks whose calibration photo is refused

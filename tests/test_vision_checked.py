@@ -86,3 +86,123 @@ def test_through_identify_no_drink_is_sure_that_the_rules_did_not_read_sure(diff
     assert [(d["x"], d["y"], d["color"], d["shape"]) for d in got] == [(d["x"], d["y"], d["color"], d["shape"]) for d in rules]
     assert all(g["unsure"] or not r["unsure"] for r, g in zip(rules, got))
     assert sum(g["unsure"] and not r["unsure"] for r, g in zip(rules, got)) <= 1
+
+
+def _phantom_on_empty_tray(an, profile, like: dict) -> dict:
+    """A reading as the second look makes one (``_fitted``, its outline's polygon as its piece,
+    confidence 0.99) laid over plain tray: where the mask shows nothing within a drink's length."""
+    import cv2
+    from companion.vision.fit import _polygon_piece
+    longest = float(profile.stats["max_length"])
+    reach = int(longest * 0.7)
+    free = cv2.erode((an.mask == 0).astype(np.uint8), np.ones((2 * reach + 1, 2 * reach + 1), np.uint8))
+    ys, xs = np.nonzero(free)
+    assert len(xs), "no stretch of plain tray in the photo"
+    k = len(xs) // 2
+    cx, cy = float(xs[k]), float(ys[k])
+    f = like["_f"]
+    ax = np.asarray(f.get("axis") or (1.0, 0.0), np.float64)
+    across = np.array([-ax[1], ax[0]])
+    length, width = (float(v) for v in profile.shape_model.means[like["shape"]][:2])
+    corners = [np.array([cx, cy]) + 0.5 * (sl * length * ax + sw * width * across)
+               for sl, sw in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    piece = _polygon_piece(np.array(corners), *an.mask.shape)
+    scale = 1.0 / profile.scale
+    return {"color": like["color"], "shape": like["shape"], "x": round((cx + 0.5) * scale - 0.5, 1),
+            "y": round((cy + 0.5) * scale - 0.5, 1), "confidence": 0.99, "unsure": False, "_why": "outline fitted",
+            "_f": {**f, "cx": cx, "cy": cy}, "_fitted": True, "_piece": piece}
+
+
+def test_an_injected_phantom_outline_is_asked():
+    """An outline the second look laid over plain tray (as it lays them over shadow bands:
+    a phantom drink, read sure at 0.99 by the rules) is made unsure by the check, which says it
+    sees no drink there; the real readings beside it keep the rules' sureness as before. A
+    check that does nothing, or one that never judges the fitted readings, fails here."""
+    profile, _image, an, rules, _truth = _rules_pieces("separated")
+    like = next(d for d in rules if not d["unsure"] and not d.get("_fitted"))
+    phantom = _phantom_on_empty_tray(an, profile, like)
+    for check in (checked.check_pixels, checked.check_set):
+        before = check(copy.deepcopy(rules), an, profile)
+        after = check(copy.deepcopy(rules) + [copy.deepcopy(phantom)], an, profile)
+        assert after[-1]["unsure"], "a phantom outline on plain tray stayed sure"
+        assert "pixels:" in after[-1]["_why"]
+        assert [d["unsure"] for d in after[:-1]] == [d["unsure"] for d in before]
+    # checked-set's guard is what asks: its network finds no drink there
+    assert "pixels: no drink?" in after[-1]["_why"]
+
+
+def test_the_no_drink_guard_asks_where_no_single_drink_is_likely():
+    """The guard's own rule, on an opinion given outright: the rules' name is the opinion's top
+    drink, but "no single drink" is likelier than the guard's bar: unsure with the guard, sure
+    without it; a guard of the fitted readings only leaves a segmented piece alone."""
+    d = {"color": "black", "shape": "tall_can", "unsure": False, "_f": {}, "_fitted": True}
+    row = np.full(37, 0.001)
+    row[checked.drink_index(d)] = 0.3
+    row[36] = 0.6
+
+    def opinion(todo, _an, _profile):
+        return np.repeat(row[None], len(todo), axis=0)
+    assert not checked.check([dict(d)], None, None, opinion, "pixels", agree=0.03, judge_fitted=True)[0]["unsure"]
+    got = checked.check([dict(d)], None, None, opinion, "pixels", agree=0.03, judge_fitted=True,
+                        no_drink=checked.NoDrink(0.5))[0]
+    assert got["unsure"] and got["_why"] == "pixels: no drink?"
+    plain = {**d, "_fitted": False}
+    assert not checked.check([plain], None, None, opinion, "pixels", judge_fitted=True,
+                             no_drink=checked.NoDrink(0.5, fitted_only=True))[0]["unsure"]
+    assert checked.check([dict(plain)], None, None, opinion, "pixels", judge_fitted=True,
+                         no_drink=checked.NoDrink(0.5, fitted_only=False))[0]["unsure"]
+
+
+def test_the_set_network_knows_the_sets_sizes_and_nothing_of_the_rules():
+    """``checked-set``'s network: the pixel scorer's three side numbers and the set's calibrated
+    sizes (each shape's length and width against the set's longest: the longest is 1), no
+    feature scorer's view; trained and fitted on other tables than these, its check chosen on
+    training-family tables it never trained on, with a guard against phantoms."""
+    from companion.vision.drink_crops import SET_SIZES, set_sizes
+    assert checked.SET_PATH.stat().st_size < 10_000_000
+    model = checked.alone_model(str(checked.SET_PATH))
+    assert model.set_sizes and not model.features and "res" not in model.net.w
+    assert len(model.net.w["mean"]) == pixel_scorer.N_SIDE + SET_SIZES
+    profile, *_ = _rules_pieces("separated")
+    sizes = set_sizes(profile)
+    assert sizes.shape == (SET_SIZES,) and sizes[:6].max() == pytest.approx(1.0) and (sizes > 0.1).all()
+    settings = model.settings
+    for family, first, last in settings["trained"]["tables"] + settings["trained"]["temperature_tables"]:
+        assert family in FAMILIES and family != "eval" and not first <= SEED <= last
+    check = settings["check"]
+    assert all(fam == "train" for fam, _, _ in check["held_out_tables"])
+    trained = {(fam, s) for fam, s, _ in settings["trained"]["tables"]}
+    assert not any((fam, s) in trained for fam, first, last in check["held_out_tables"] for s in range(first, last + 1))
+    assert checked.no_drink_settings(model) is not None and "checked-set" in SCORERS
+
+
+def test_checked_set_keeps_the_rules_pieces_and_only_asks_more():
+    """Through identify: the rules' pieces, names and places; sure only where the rules were sure."""
+    profile, image, *_ = _rules_pieces("touching", 1)
+    rules = identify(image, profile, scorer="rules")
+    got = identify(image, profile, scorer="checked-set")
+    assert [(d["x"], d["y"], d["color"], d["shape"]) for d in got] == [(d["x"], d["y"], d["color"], d["shape"]) for d in rules]
+    assert all(g["unsure"] or not r["unsure"] for r, g in zip(rules, got))
+    assert sum(g["unsure"] and not r["unsure"] for r, g in zip(rules, got)) <= 1
+
+
+def test_a_drink_the_table_taught_is_named_as_the_rules_name_it():
+    """A correction taught the camera a drink's look here (a pose marked ``taught``): the check
+    no longer asks where the network names that drink otherwise (it never saw the look), but
+    its guard against phantoms still judges it; a drink not taught is asked as before."""
+    from types import SimpleNamespace
+    profile = SimpleNamespace(drinks={"purple-tall_can": {"poses": [{"taught": True}]},
+                                      "blue-tall_can": {"poses": [{}]}})
+    assert checked.taught_drinks(profile) == {"purple-tall_can"}
+    row = np.full(37, 0.001)
+    row[checked.drink_index({"color": "blue", "shape": "tall_can"})] = 0.9
+
+    def opinion(todo, _an, _profile):
+        return np.repeat(row[None], len(todo), axis=0)
+    taught = {"color": "purple", "shape": "tall_can", "unsure": False, "_f": {}}
+    other = {"color": "purple", "shape": "short_can", "unsure": False, "_f": {}}
+    got = checked.check([dict(taught), dict(other)], None, profile, opinion, "pixels")
+    assert [d["unsure"] for d in got] == [False, True]
+    row[36] = 0.5
+    got = checked.check([dict(taught)], None, profile, opinion, "pixels", no_drink=checked.NoDrink(0.05, False))
+    assert got[0]["unsure"] and got[0]["_why"] == "pixels: no drink?"

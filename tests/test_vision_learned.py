@@ -101,9 +101,9 @@ def test_the_scorer_is_an_option_and_the_default_checks_the_rules():
         identify(image, profile, scorer="guess")
     with pytest.raises(ValueError):
         TrayWatcher(profile, scorer="guess")
-    # the default: the rules checked by the pixel network alone (vision/checked.py), which on a
-    # development table reads as the rules do
-    assert DEFAULT_SCORER == "checked-pixels"
+    # the default: the rules checked by the pixel network that knows the set's sizes
+    # (vision/checked.py), which on a development table reads as the rules do
+    assert DEFAULT_SCORER == "checked-set"
     rules, default = identify(image, profile, scorer="rules"), identify(image, profile)
     assert rules == default
     # on a development table the rules checked by the learned scorer are the rules' readings

@@ -103,12 +103,12 @@ def data(plan, photos: int, harsh: int, jobs: int = 1, limit: int | None = None,
 
 # --- examples -----------------------------------------------------------------------------------
 
-def examples(tabs: list[dict], features: bool) -> dict:
+def examples(tabs: list[dict], features: bool, with_sizes: bool = False) -> dict:
     """Every piece of the tables: its raw crop (float16), its table's references, its side
-    numbers (the feature scorer's view too, with ``features``) and its name's index (36: no
-    single drink)."""
+    numbers (the set's calibrated sizes too, with ``with_sizes``; the feature scorer's view too,
+    with ``features``) and its name's index (36: no single drink)."""
     from companion.drinks import COLOURS, SHAPES
-    from companion.vision.drink_crops import references, side_inputs
+    from companion.vision.drink_crops import references, set_sizes, side_inputs
     from companion.vision.pixel_scorer import N_DRINKS, feature_logp
     index = {f"{c.value}-{s.value}": i * len(SHAPES) + j for i, c in enumerate(COLOURS) for j, s in enumerate(SHAPES)}
     raw, refs, side, ys = [], [], [], []
@@ -122,6 +122,8 @@ def examples(tabs: list[dict], features: bool) -> dict:
             raw.append(ph["crops"])
             refs.append(np.repeat(ref[None], len(pieces), axis=0))
             sd = side_inputs(pieces, ph["sharpness"], tab["profile"])
+            if with_sizes:
+                sd = np.concatenate([sd, np.repeat(set_sizes(tab["profile"])[None], len(pieces), axis=0)], axis=1)
             if features:
                 sd = np.concatenate([sd, feature_logp(pieces, ph["sharpness"], tab["profile"])], axis=1)
             side.append(sd)
@@ -184,20 +186,21 @@ def augmented(raw: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def train(ex: dict, epochs: int, seed: int = SEED, log=print) -> dict:
+def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | None = None) -> dict:
     """AdamW with a one-cycle rate, minibatches of BATCH, every batch augmented; the weights
     in PixelNet's layout."""
     import torch
     from companion.vision.drink_crops import channels
-    from companion.vision.pixel_scorer import N_SIDE
+    from companion.vision.pixel_scorer import N_DRINKS, N_SIDE
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     side = ex["side"].astype(np.float32)
     mean, std = side.mean(axis=0), side.std(axis=0)
     std[std < 1e-6] = 1.0
     sidez = torch.tensor((side - mean) / std)
-    residual = side.shape[1] > N_SIDE
-    logp = torch.tensor(side[:, N_SIDE:])
+    if residual is None:                  # the piece's numbers and the feature scorer's view only
+        residual = side.shape[1] > N_SIDE
+    logp = torch.tensor(side[:, -(N_DRINKS + 1):] if residual else side[:, :0])
     y = torch.tensor(ex["y"])
     net = torch_net(side.shape[1], residual)
     n = len(y)
@@ -299,21 +302,23 @@ def measured(tabs: list[dict], models: dict) -> dict:
     return res
 
 
-def build(train_tabs, temper_tabs, features: bool, epochs: int) -> tuple[dict, dict]:
+def build(train_tabs, temper_tabs, features: bool, epochs: int, with_sizes: bool = False) -> tuple[dict, dict]:
     """Train one variant; its weights and settings (temperature and bar from the temperature tables)."""
     from companion.vision.pixel_scorer import PixelModel, PixelNet
-    ex = examples(train_tabs, features)
-    print(f"{len(ex['y'])} pieces ({int((ex['y'] == 36).sum())} on no drink), features={features}", flush=True)
+    ex = examples(train_tabs, features, with_sizes)
+    print(f"{len(ex['y'])} pieces ({int((ex['y'] == 36).sum())} on no drink), features={features}, "
+          f"set sizes={with_sizes}", flush=True)
     t0 = time.perf_counter()
-    weights = train(ex, epochs, log=lambda m: print(m, flush=True))
+    weights = train(ex, epochs, log=lambda m: print(m, flush=True), residual=features)
     took = time.perf_counter() - t0
-    settings = {"kind": "tokyo-table-companion/drink-pixels", "features": features, "temperature": 1.0}
+    settings = {"kind": "tokyo-table-companion/drink-pixels", "features": features, "set_sizes": with_sizes,
+                "temperature": 1.0}
     model = PixelModel(PixelNet(weights), settings)
-    held = examples(temper_tabs, features)
+    held = examples(temper_tabs, features, with_sizes)
     model.temperature = settings["temperature"] = fit_temperature(model, held)
     # the bar each family's temperature tables need, the higher kept: the development family's
     # easy pieces would otherwise buy a bar the training family's wider looks do not bear
-    bars = {fam: choose_sure(model, examples([t for t in temper_tabs if t["family"] == fam], features))
+    bars = {fam: choose_sure(model, examples([t for t in temper_tabs if t["family"] == fam], features, with_sizes))
             for fam in sorted({t["family"] for t in temper_tabs})}
     fam = max(bars, key=lambda f: bars[f][0])
     model.sure, at = bars[fam]
@@ -340,6 +345,8 @@ def main(argv=None) -> int:
                     help="side numbers: with the feature scorer's view, the pixels alone, or train both "
                          "and keep the one that measures better on the held-out training-family tables")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
+    ap.add_argument("--set-sizes", action="store_true",
+                    help="give the network the set's calibrated sizes of the six shapes (drink_crops.set_sizes)")
     ap.add_argument("--jobs", type=int, default=1, help="processes rendering tables (make model: 2)")
     ap.add_argument("--train-tables", type=int, default=None, help="at most this many training tables per family")
     ap.add_argument("--rendered-only", action="store_true",
@@ -370,7 +377,7 @@ def main(argv=None) -> int:
         train_tabs = train_tables(args.train_tables, args.rendered_only)
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
-        built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs) for v in variants}
+        built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs, args.set_sizes) for v in variants}
         models = {f"pixels ({v})": PixelModel(PixelNet(w), st) for v, (w, st) in built.items()}
     res = measured(held_tabs, models)
     seeds = ", ".join(f"{s.start}..{s[-1]}" for _, s in HELD_OUT)

@@ -19,6 +19,19 @@ tray, its colours against the set's six plastics, its blur and size against the 
 drinks, whether the second look fitted it. Its mistakes are its own, so where it disagrees
 with the rules the rules are worth asking.
 
+Phantoms (issue 26): the second look (fit.py) lays calibrated outlines over pixels, and in a
+shadow band or over a dark tray it can lay one where there is no drink, named at 0.99. The pixel
+network was trained with "no single drink" as a 37th answer (the pieces of the training tables
+that lay on no drink); the check's guard (``NoDrink``, its bar in the model's settings) makes a
+sure reading unsure where the network gives that answer at least the bar, for the fitted
+readings only or for all, as the held-out tables chose.
+
+``checked-set`` (``check_set``) is the same check with another network, trained with the set's
+calibrated sizes among its side numbers (``drink_crops.set_sizes``): most of the rules' sure
+mistakes on held-out training-family tables are neighbouring heights (short and stubby can,
+square and not-tallest bottle), and a set whose shapes are each a few per cent off the
+catalogue's can only be told apart with its own sizes.
+
 A reading the checker cannot judge stays as the rules made it: one without measured features,
 and (unless the checker's settings say it judges them) one the second look fitted: the learned
 scorer sees the features of the piece the outline replaced (two drinks of one colour as one);
@@ -27,6 +40,7 @@ whether that measured better on the held-out tables.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -35,6 +49,7 @@ import numpy as np
 from ..drinks import COLOURS, SHAPES
 
 ALONE_PATH = Path(__file__).with_name("models") / "drink_pixels_alone.npz"
+SET_PATH = Path(__file__).with_name("models") / "drink_pixels_set.npz"
 COLOUR_NAMES = [c.value for c in COLOURS]
 SHAPE_NAMES = [s.value for s in SHAPES]
 
@@ -54,26 +69,58 @@ def drink_name(row: int) -> str:
 
 
 def check(readings: list[dict], an, profile, opinion, label: str, agree: float | None = None,
-          judge_fitted: bool = False) -> list[dict]:
+          judge_fitted: bool = False, no_drink: "NoDrink | None" = None) -> list[dict]:
     """The rules' sure readings of a frame asked of a second opinion, in place.
 
     ``opinion(todo, an, profile)``: probabilities (n, 37: the 36 drinks, then "no single
     drink") for the readings ``todo``. A sure reading stays sure where the opinion's most
     likely drink is the rules' name, or (``agree``) gives the rules' name at least that
-    probability; otherwise it is made unsure and its ``_why`` says "<label>: <name>?"."""
+    probability; otherwise it is made unsure and its ``_why`` says "<label>: <name>?".
+    ``no_drink``: where the opinion gives "no single drink" at least its bar (for the readings
+    it judges: the fitted ones, or all), the reading is made unsure too ("<label>: no drink?").
+    A drink the table taught the camera (``taught_drinks``) is named as the rules name it: the
+    host said what it looks like here, which the second opinion, trained on renders, never saw
+    (the guard still judges it)."""
     todo = [d for d in readings
             if not d["unsure"] and "_f" in d and (judge_fitted or not d.get("_fitted"))
             and drink_index(d) is not None]
     if not todo:
         return readings
-    p = np.asarray(opinion(todo, an, profile))[:, :len(COLOURS) * len(SHAPES)]
+    p = np.asarray(opinion(todo, an, profile))
+    n = len(COLOURS) * len(SHAPES)
+    taught = taught_drinks(profile)
     for d, row in zip(todo, p):
-        own, best = drink_index(d), int(np.argmax(row))
-        if best == own or (agree is not None and row[own] >= agree):
+        own, best = drink_index(d), int(np.argmax(row[:n]))
+        why = None
+        if no_drink is not None and no_drink.judges(d) and row.shape[0] > n and row[n] >= no_drink.bar:
+            why = f"{label}: no drink?"
+        elif not (best == own or (agree is not None and row[own] >= agree) or drink_name(own) in taught):
+            why = f"{label}: {drink_name(best)}?"
+        if why is None:
             continue
         d["unsure"] = True
-        d["_why"] = "; ".join(filter(None, [d.get("_why", ""), f"{label}: {drink_name(best)}?"]))
+        d["_why"] = "; ".join(filter(None, [d.get("_why", ""), why]))
     return readings
+
+
+def taught_drinks(profile) -> set[str]:
+    """The drinks ("colour-shape") whose looks the table taught the camera (vision/taught.py:
+    poses marked ``taught`` in the profile's drink records)."""
+    drinks = getattr(profile, "drinks", None) or {}
+    return {drink for drink, rec in drinks.items() if any(p.get("taught") for p in rec.get("poses", ()))}
+
+
+@dataclass(frozen=True)
+class NoDrink:
+    """The check's guard against phantoms: a sure reading the second opinion finds at least
+    ``bar`` likely to be no single drink (a shadow band, a dark patch of tray the second look
+    laid an outline over) is made unsure; ``fitted_only``: only the second look's readings are
+    judged so (their outline was laid over pixels, not cut out of a drink's)."""
+    bar: float
+    fitted_only: bool = True
+
+    def judges(self, d: dict) -> bool:
+        return bool(d.get("_fitted")) or not self.fitted_only
 
 
 def learned_opinion(todo: list[dict], an, profile, model=None) -> np.ndarray:
@@ -111,19 +158,22 @@ def pixel_check_settings(model) -> tuple[float | None, bool, bool]:
         bool(settings.get("mirror", False))
 
 
+def no_drink_settings(model) -> NoDrink | None:
+    """The no-drink guard a pixel model's check settings carry (``check["no_drink"]``:
+    {"bar", "fitted_only"}, chosen by tools/choose_pixel_check.py; None: no guard)."""
+    guard = model.settings.get("check", {}).get("no_drink")
+    if not guard:
+        return None
+    return NoDrink(float(guard["bar"]), bool(guard.get("fitted_only", True)))
+
+
 def pixel_opinion(todo: list[dict], an, profile, model, mirror: bool = False, raw=None) -> np.ndarray:
     """The pixel network's probabilities (n, 37) for readings; with ``mirror`` the mean of the
     crop's and its mirror image's across the piece's axis (a drink mirrored is the same drink;
-    the training mirrored half the crops), which costs the network twice. ``raw``: the
+    the training mirrored half the crops), which costs the network twice (in one batch). ``raw``: the
     readings' raw crops when already cut (the training tool's cache)."""
-    from .drink_crops import raw_crops
     from .pixel_scorer import probabilities
-    if raw is None:
-        raw = raw_crops(todo, an, profile)
-    p = probabilities(todo, an, profile, model, raw)
-    if mirror:
-        p = 0.5 * (p + probabilities(todo, an, profile, model, np.ascontiguousarray(np.asarray(raw)[:, ::-1])))
-    return p
+    return probabilities(todo, an, profile, model, raw, mirror)
 
 
 def check_pixels(readings: list[dict], an, profile, model=None) -> list[dict]:
@@ -131,4 +181,12 @@ def check_pixels(readings: list[dict], an, profile, model=None) -> list[dict]:
     model = model or alone_model()
     agree, fitted, mirror = pixel_check_settings(model)
     return check(readings, an, profile, lambda todo, an_, prof: pixel_opinion(todo, an_, prof, model, mirror),
-                 "pixels", agree=agree, judge_fitted=fitted)
+                 "pixels", agree=agree, judge_fitted=fitted, no_drink=no_drink_settings(model))
+
+
+def check_set(readings: list[dict], an, profile, model=None) -> list[dict]:
+    """``scorer="checked-set"``: the rules checked by the pixel network that also knows the
+    set's calibrated sizes (``models/drink_pixels_set.npz``: trained with ``--set-sizes``), with
+    its check's settings (and its guard against phantoms) as tools/choose_pixel_check.py chose
+    them for it."""
+    return check_pixels(readings, an, profile, model or alone_model(str(SET_PATH)))

@@ -134,6 +134,26 @@ def channels(raw: np.ndarray, refs: np.ndarray) -> np.ndarray:
     return out
 
 
+def set_sizes(profile: Profile) -> np.ndarray:
+    """The set's own drinks as the table calibrated them (2 x 6: each shape's length, then each
+    shape's width, against the set's longest shape). The crop is scaled by the longest drink, so
+    a piece's length there is already relative to it; these tell what the set's other shapes
+    measure against it: a set whose not-tallest bottle is 7 % longer than another set's looks
+    like the other's tallest one, and only the set's own sizes tell the two apart."""
+    c = profile._cache
+    if "set_sizes" not in c:
+        from ..drinks import SHAPES
+        means = profile.shape_model.means
+        lengths = np.array([float(means[s.value][0]) for s in SHAPES])
+        widths = np.array([float(means[s.value][1]) for s in SHAPES])
+        longest = max(float(lengths.max()), 1e-6)
+        c["set_sizes"] = np.concatenate([lengths, widths]).astype(np.float32) / longest
+    return c["set_sizes"]
+
+
+SET_SIZES = 12                  # set_sizes' numbers
+
+
 def side_inputs(readings: list[dict], sharpness: float, profile: Profile) -> np.ndarray:
     """Numbers beside the pixels, per reading: the frame's blur against the calibration, the
     piece's area against the set's smallest drink (log), and whether the second look placed an

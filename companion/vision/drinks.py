@@ -244,7 +244,14 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
     return Region(both, x0, y0)
 
 
-SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels")
+SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-set")
+# "checked-set" (the default since issue 26's phantom session): the same check by a network that
+# also knows the set's calibrated sizes, asking wherever its top name is not the rules' and where
+# it finds "no single drink" at least 0.05 likely (phantom outlines in shadow bands). On fresh
+# evaluation tables 932700-932705 it was sure and wrong 2.3-3.4 % of the time where
+# "checked-pixels" was 3.9-9.3 %, scored higher at every difficulty, and read development tables
+# within 0.61 points of the rules' correct (docs/performance.md, "Vision: phantoms and heights
+# checked"); it adds 1-2 ms a frame to checked-pixels' check (the crop is read mirrored too).
 # "checked-pixels": the rules' readings, each sure one asked of the network over the piece's
 # pixels alone (vision/checked.py), made unsure where it names the piece otherwise. On fresh
 # evaluation tables it was sure and wrong a quarter to a half less often than the rules at every
@@ -253,7 +260,7 @@ SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels")
 # for the default, fixed before the evaluation runs. "rules" alone is a little faster (the
 # network adds 3-4 ms a frame); "checked" (the learned feature scorer as the second opinion)
 # catches fewer of the rules' mistakes.
-DEFAULT_SCORER = "checked-pixels"
+DEFAULT_SCORER = "checked-set"
 
 
 def scorer_hook(scorer: str):
@@ -261,7 +268,9 @@ def scorer_hook(scorer: str):
     None for the rules, ``learned.rescore`` for the learned scorer, ``pixel_scorer.rescore``
     for the network over the pieces' pixels, ``learned.check`` for the rules made unsure where
     the learned scorer names a piece otherwise, ``checked.check_pixels`` for the rules made
-    unsure where the network over the pixels alone names it otherwise."""
+    unsure where the network over the pixels alone names it otherwise, ``checked.check_set``
+    for the same with the network that also knows the set's calibrated sizes and asks where it
+    sees no drink."""
     if scorer not in SCORERS:
         raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, not {scorer!r}")
     if scorer == "learned":
@@ -276,6 +285,9 @@ def scorer_hook(scorer: str):
     if scorer == "checked-pixels":
         from .checked import check_pixels
         return check_pixels
+    if scorer == "checked-set":
+        from .checked import check_set
+        return check_set
     return None
 
 
@@ -285,8 +297,9 @@ def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: s
     rendered tables names each piece from its measured features) or "pixels"
     (vision/pixel_scorer.py: from its pixels) or "checked" (the rules, unsure where the learned
     scorer names a piece otherwise) or "checked-pixels" (the rules, unsure where the network
-    over the piece's pixels alone names it otherwise: vision/checked.py); DEFAULT_SCORER when
-    not given."""
+    over the piece's pixels alone names it otherwise: vision/checked.py) or "checked-set" (the
+    same with a network that also knows the set's sizes, and asks where it sees no drink);
+    DEFAULT_SCORER when not given."""
     hook = scorer_hook(scorer)
     an = analyse(image, profile)
     found = identify_analysis(an, profile, hook)

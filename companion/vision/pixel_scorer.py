@@ -40,7 +40,7 @@ import numpy as np
 
 from ..drinks import COLOURS, SHAPES
 from .board_net import float_weights
-from .drink_crops import CHANNELS, H, W, channels, raw_crops, references, side_inputs
+from .drink_crops import CHANNELS, SET_SIZES, H, W, channels, raw_crops, references, set_sizes, side_inputs
 
 NET_PATH = Path(__file__).with_name("models") / "drink_pixels.npz"
 CONV = (12, 24, 32)            # the convolutions' widths
@@ -125,15 +125,16 @@ class PixelNet:
         hidden = np.maximum(np.concatenate([flat, z], axis=1) @ self._f1 + w["f1b"], 0)
         out = hidden @ self._f2 + w["f2b"]
         if "res" in w:
-            # the features variant: the feature scorer's log-probabilities (the side numbers
-            # after N_SIDE) are the start, the pixels a correction to them
-            out += w["res"] * side[:, N_SIDE:]
+            # the features variant: the feature scorer's log-probabilities (the last side
+            # numbers) are the start, the pixels a correction to them
+            out += w["res"] * side[:, -(N_DRINKS + 1):]
         return out
 
 
 class PixelModel:
-    """The network and its settings: temperature, the bar of a sure reading, and whether the
-    feature scorer's log-probabilities are among its side numbers."""
+    """The network and its settings: temperature, the bar of a sure reading, whether the set's
+    calibrated sizes (``drink_crops.set_sizes``, after the piece's own numbers) and whether the
+    feature scorer's log-probabilities (last) are among its side numbers."""
 
     def __init__(self, net: PixelNet, settings: dict | None = None):
         settings = settings or {}
@@ -141,16 +142,19 @@ class PixelModel:
         self.temperature = float(settings.get("temperature", 1.0))
         self.sure = float(settings.get("sure", 0.99))
         self.features = bool(settings.get("features", False))
+        self.set_sizes = bool(settings.get("set_sizes", False))
         self.settings = settings
-        if len(net.w["mean"]) != N_SIDE + (N_DRINKS + 1 if self.features else 0):
+        if len(net.w["mean"]) != side_count(self.set_sizes, self.features):
             raise ValueError("the drink pixel network was trained on other inputs: run tools/learn_drink_pixels.py")
 
     def side(self, readings: list[dict], sharpness: float, profile) -> np.ndarray:
         """The side numbers of readings (with the feature scorer's view when the model takes it)."""
-        side = side_inputs(readings, sharpness, profile)
-        if not self.features:
-            return side
-        return np.concatenate([side, feature_logp(readings, sharpness, profile)], axis=1)
+        parts = [side_inputs(readings, sharpness, profile)]
+        if self.set_sizes:
+            parts.append(np.repeat(set_sizes(profile)[None], len(readings), axis=0))
+        if self.features:
+            parts.append(feature_logp(readings, sharpness, profile))
+        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
     def probabilities(self, x: np.ndarray, side: np.ndarray) -> np.ndarray:
         out = [self.net.logits(x[s:s + 128], side[s:s + 128]) for s in range(0, len(x), 128)]
@@ -160,6 +164,11 @@ class PixelModel:
             return z
         z = np.exp(z - z.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True)
+
+
+def side_count(with_set_sizes: bool, with_features: bool) -> int:
+    """How many side numbers a network takes: the piece's, the set's sizes, the feature scorer's view."""
+    return N_SIDE + (SET_SIZES if with_set_sizes else 0) + (N_DRINKS + 1 if with_features else 0)
 
 
 def feature_logp(readings: list[dict], sharpness: float, profile) -> np.ndarray:
@@ -197,14 +206,21 @@ def save(path: Path, weights: dict[str, np.ndarray], settings: dict) -> None:
 
 
 def probabilities(readings: list[dict], an, profile, model: PixelModel | None = None,
-                  raw: np.ndarray | None = None) -> np.ndarray:
+                  raw: np.ndarray | None = None, mirror: bool = False) -> np.ndarray:
     """(n, 37) for readings with ``_f`` (and ``_piece``); ``raw``: their raw crops when already
-    cut (the training tool's cache)."""
+    cut (the training tool's cache); ``mirror``: the mean of the crop's and its mirror image's
+    across the piece's axis, both run as one batch (the channels are made pixel by pixel, so
+    the mirror image's are the crop's turned over: made once)."""
     model = model or pixel_model()
     if raw is None:
         raw = raw_crops(readings, an, profile)
     x = channels(np.asarray(raw, np.float32), references(profile))
-    return model.probabilities(x, model.side(readings, an.sharpness, profile))
+    side = model.side(readings, an.sharpness, profile)
+    if not mirror:
+        return model.probabilities(x, side)
+    n = len(x)
+    both = model.probabilities(np.concatenate([x, x[:, ::-1]]), np.concatenate([side, side]))
+    return 0.5 * (both[:n] + both[n:])
 
 
 def rescore(readings: list[dict], an, profile, model: PixelModel | None = None,
