@@ -14,7 +14,9 @@ from websockets.sync.client import connect
 
 from server_support import authorization
 
-SEQ = re.compile(r'"seq":\s*(\d+)')   # a view's seq, found without decoding 50-80 KB of JSON in 20 threads
+# A view's seq, found without decoding 50-80 KB of JSON in 20 threads: the one followed by
+# "can_undo" (table/views.py), not the first "seq" in the text, which is a feed entry's.
+SEQ = re.compile(r'"seq":\s*(\d+),\s*"can_undo"')
 
 
 class Device(threading.Thread):
