@@ -52,6 +52,12 @@ export async function request(method, path, body, { quiet = false } = {}) {
   return data;
 }
 
+// After a tap: a refusal or a lost connection was shown in a toast already (ApiError); anything
+// else is a fault of the page (drawing the answer failed) and goes to the console, not unseen.
+export function quietFailure(err) {
+  if (!(err instanceof ApiError)) console.error(err);
+}
+
 // Keys travel in cookies (set when the host, join or spectator link was opened), never in a URL.
 // The player page asks `as=player`: its seat's key comes before the host's on a shared device.
 let asPlayer = false;

@@ -5,6 +5,7 @@
 // marked `acrossSeats` gets the kind's moves of every seat at once, after the seats' own moves
 // (one picker for "whose crate, then which good" instead of a row of buttons per seat).
 import { h } from "./dom.js";
+import { quietFailure } from "./api.js";
 import { t, yen, humanize, lookup } from "./i18n.js";
 import { actionLabel, argsNodes, seatName } from "./values.js";
 import { sharedWhy, teachNote, whyLine } from "./explain.js";
@@ -30,7 +31,7 @@ export function money(m) {
 function runner(box, onMove) {
   return async (move) => {
     for (const b of box.querySelectorAll("button")) b.disabled = true;
-    try { await onMove(move); } catch (_) { /* the toast tells */ } finally {
+    try { await onMove(move); } catch (err) { quietFailure(err); } finally {
       for (const b of box.querySelectorAll("button")) b.disabled = false;
     }
   };

@@ -6,6 +6,7 @@
 // already thrown are never offered for throwing again: the tray is read again, or entered by
 // hand. A game's renderer may draw a choice its own way.
 import { h } from "./dom.js";
+import { quietFailure } from "./api.js";
 import { t, tFor, has, num, drinkName } from "./i18n.js";
 import { drinkSvg, isDrink } from "./drinks.js";
 import { drinkRow } from "./parts.js";
@@ -33,7 +34,7 @@ export function syncUi(ui, view) {
 
 export async function busy(btn, fn) {
   btn.disabled = true;
-  try { await fn(); } catch (_) { /* the toast tells */ } finally { btn.disabled = false; }
+  try { await fn(); } catch (err) { quietFailure(err); } finally { btn.disabled = false; }
 }
 
 export function bigButton(label, testid, fn, cls = "") {
