@@ -32,6 +32,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,6 +76,44 @@ def label_cells(found, truth) -> np.ndarray:
     return out
 
 
+def truth_calibration(photo: np.ndarray, truth: dict, focal_px: float):
+    """For TRAINING only: the calibration a look's photo would give if the calibration read it
+    right, from the renderer's truth (the rim plane, the camera's focal length, the white can's
+    top) and the photo's own colours (the plastic where the crate stands, the white can's top as
+    the photo shows it). A look whose photo the calibration refuses still teaches the network
+    what its crates look like (the refusals are the calibration's problem, measured apart in
+    benchmarks/crates.py); None when the photo shows too little of the crate's yellow."""
+    from companion.vision.crate_calibrate import CrateCalibration
+    from companion.vision.crate_grid import Plastic, to_frame, yellow_map
+
+    p = float(truth["pitch_mm"])
+    H = np.array(truth["rim_to_frame"], np.float64) @ np.diag([p, p, 1.0])
+    H = H / H[2, 2]
+    outline = np.round(to_frame(H, [(0, 0), (2, 0), (2, 3), (0, 3)])).astype(np.int32)
+    inside = np.zeros(photo.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [outline], 1)
+    yel = (yellow_map(photo) >= 0.5) & (inside > 0)
+    if yel.sum() < 50:
+        return None
+    hsv = cv2.cvtColor(photo, cv2.COLOR_BGR2HSV)[yel]
+    bright = hsv[:, 2] >= np.median(hsv[:, 2])
+    lit, bgr = hsv[bright], photo[yel][bright]
+    hue = float(np.degrees(np.angle(np.exp(1j * np.radians(lit[:, 0].astype(np.float64) * 2)).mean())) / 2) % 180
+    plastic = Plastic(hue, float(np.median(lit[:, 1])), float(np.median(lit[:, 2])), tuple(float(v) for v in bgr.mean(0)))
+    top = next(d["top_px"] for d in truth["drinks"] if tuple(d["field"]) == (0, 0))
+    pitch_px = float(np.linalg.norm(to_frame(H, [(0.5, 0.5)]) - to_frame(H, [(1.5, 0.5)])))
+    r = max(1, int(0.2 * pitch_px))
+    x, y = (int(round(v)) for v in top)
+    disc = photo[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].reshape(-1, 3)
+    if not len(disc):
+        return None
+    white = np.median(disc, axis=0)
+    h, w = photo.shape[:2]
+    return CrateCalibration(image_size=(w, h), rim_to_frame=np.round(H, 9).tolist(), focal_px=round(focal_px, 3),
+                            plastic_hsv=(plastic.hue, plastic.sat, plastic.val), plastic_bgr=plastic.bgr,
+                            white_bgr=tuple(float(v) for v in white), pitch_px=pitch_px, notes="truth (training)")
+
+
 def render(args) -> None:
     from companion.sim.crate_layouts import random_layout
     from companion.sim.crate_looks import CrateLook
@@ -87,7 +126,7 @@ def render(args) -> None:
     if hi > EVAL_SEEDS_FROM and args.family == "eval":
         raise SystemExit("evaluation seeds are only scored (benchmarks/crates.py), never learned from")
     P, F, Y, S = [], [], [], []
-    stats = {"looks": 0, "cal_failed": 0, "frames": 0, "no_grid": 0, "cells": 0, "between": 0}
+    stats = {"looks": 0, "cal_failed": 0, "cal_from_truth": 0, "frames": 0, "no_grid": 0, "cells": 0, "between": 0}
     t0 = time.time()
     for seed in range(lo, hi):
         if args.budget and time.time() - t0 > args.budget:
@@ -96,12 +135,15 @@ def render(args) -> None:
         r = CrateRenderer(look)
         rng = np.random.default_rng([seed, 31])
         stats["looks"] += 1
-        photo, _ = r.render(CALIBRATION_LAYOUT, rng)
+        photo, cal_truth = r.render(CALIBRATION_LAYOUT, rng)
         try:
             cal = calibrate_crates(photo)
         except CrateCalibrationError:
             stats["cal_failed"] += 1
-            continue
+            cal = truth_calibration(photo, cal_truth, r.f) if args.truth_fallback else None
+            if cal is None:
+                continue
+            stats["cal_from_truth"] += 1
         reader = CrateReader(cal, model=None)
         for _ in range(args.frames):
             # a game starts with empty crates: a third of the frames from nearly empty to half full
@@ -274,6 +316,8 @@ def main(argv=None) -> None:
     r.add_argument("--seeds", default="0:100")
     r.add_argument("--frames", type=int, default=6)
     r.add_argument("--budget", type=float, default=0, help="stop after this many seconds")
+    r.add_argument("--no-truth-fallback", dest="truth_fallback", action="store_false",
+                   help="skip a look whose calibration photo is refused (default: calibrate it from the truth)")
     r.add_argument("--out", type=Path, required=True)
     r.set_defaults(func=render)
     t = sub.add_parser("train")
