@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..crate_fields import CrateLayout
 from .photo import PhotoRefused, decode_photo
 from .crate_grid import Plastic, find_grid, to_frame, yellow_map
+from .crate_outline import crate_by_outline
 
 FORMAT = "tokyo-table-companion/crate-calibration"
 VERSION = 1
@@ -193,7 +194,7 @@ def find_crate(image: np.ndarray) -> tuple[np.ndarray, Plastic]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
     if n <= 1:
         raise CrateCalibrationError(f"no yellow crate in the photo: {what_to_do()}")
-    best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    best = crate_like(labels, stats, mask)
     if stats[best, cv2.CC_STAT_AREA] < MIN_CRATE_SHARE * mask.size:
         raise CrateCalibrationError(f"the yellow crate is too small in the photo (or there is none): {what_to_do()}")
     blob = cv2.resize(((labels == best) & (mask > 0)).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
@@ -207,6 +208,42 @@ def find_crate(image: np.ndarray) -> tuple[np.ndarray, Plastic]:
     plastic = Plastic(hue, float(np.median(lit[:, 1])), float(np.median(lit[:, 2])),
                       tuple(float(v) for v in bgr.mean(axis=0)))
     return blob, plastic
+
+
+def white_top(image: np.ndarray, H: np.ndarray) -> np.ndarray:
+    """The white can's top in slot 0 of a crate placed roughly (``H``): its lid is the most
+    lit thing there (the rough outline puts the slot's middle up to a third of a pitch off it,
+    over plastic or the can's side): the median of the brightest quarter round the middle."""
+    ang = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+    ring = to_frame(H, np.column_stack([0.5 + 0.4 * np.cos(ang), 0.5 + 0.4 * np.sin(ang)]))
+    m = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(m, [np.round(ring).astype(np.int32)], 1)
+    px = image[m > 0].astype(np.float64)
+    if len(px) < 4:
+        return disc_colour(image, H, (0.5, 0.5))
+    low = px.min(axis=1)
+    return np.median(px[low >= np.percentile(low, 75)], axis=0)
+
+
+def crate_like(labels: np.ndarray, stats: np.ndarray, mask: np.ndarray, among: int = 4) -> int:
+    """Of the biggest patches of yellow (``labels`` of the dilated mask), the one most like a
+    crate full of cans: the most of its outline's inside NOT yellow (the cans' tops). A yellow
+    card or coin is yellow all over its outline; a crate is a frame round six cans."""
+    order = 1 + np.argsort(stats[1:, cv2.CC_STAT_AREA])[::-1][:among]
+    big = stats[order[0], cv2.CC_STAT_AREA]
+    best, score = int(order[0]), -1.0
+    for k in order:
+        if stats[k, cv2.CC_STAT_AREA] < 0.15 * big:
+            break
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        part = labels[y:y + h, x:x + w] == k
+        pts = np.column_stack(np.nonzero(part)[::-1]).astype(np.int32)
+        hull = np.zeros(part.shape, np.uint8)
+        cv2.fillPoly(hull, [cv2.convexHull(pts).reshape(-1, 2)], 1)
+        holes = float(((hull > 0) & ~(mask[y:y + h, x:x + w] > 0)).sum())
+        if holes > score:
+            best, score = int(k), holes
+    return best
 
 
 def disc_colour(image: np.ndarray, H: np.ndarray, centre, radius: float = 0.22) -> np.ndarray:
@@ -321,11 +358,19 @@ def calibrate_crates(photo, profile=None) -> CrateCalibration:
     h, w = image.shape[:2]
     blob, plastic = find_crate(image)
     tops = can_tops(image, blob)
-    if len(tops) < 4:
-        raise CrateCalibrationError(f"found {len(tops)} of the six cans in the crate: {what_to_do()}")
-    # six points on one crate tell the lens's focal length (and so the plane's perspective) only
-    # roughly: the crate's pose is fitted for a few focal lengths a camera may have, the best kept
-    Hc, ordered, fields, f = crate_from_tops(tops, (w, h))
+    try:
+        if len(tops) < 4:
+            raise CrateCalibrationError(f"found {len(tops)} of the six cans in the crate: {what_to_do()}")
+        # six points on one crate tell the lens's focal length (and so the plane's perspective) only
+        # roughly: the crate's pose is fitted for a few focal lengths a camera may have, the best kept
+        Hc, ordered, fields, f = crate_from_tops(tops, (w, h))
+    except CrateCalibrationError:
+        # the cans do not come apart: the crate by its outline, the cans where it says (the
+        # refusal in words when that fails too)
+        H = crate_by_outline(image, blob, plastic)
+        if H is None:
+            raise
+        return outline_calibration(image, H, plastic)
     white = min(tops, key=lambda t: -float(t[1].sum()))[1]
     notes = ""
     corners = to_frame(Hc, [(0, 0), (2, 0), (2, 3), (0, 3)])
@@ -334,3 +379,19 @@ def calibrate_crates(photo, profile=None) -> CrateCalibration:
                             plastic_hsv=(plastic.hue, plastic.sat, plastic.val),
                             plastic_bgr=plastic.bgr, white_bgr=tuple(float(v) for v in white),
                             pitch_px=pitch_px, notes=notes)
+
+
+def outline_calibration(image: np.ndarray, H: np.ndarray, plastic: Plastic) -> CrateCalibration:
+    """The calibration from the crate found by its outline (``H``: crate units -> px, the white
+    can's slot at (0, 0)): a rectangle tells no perspective, so a webcam's focal length; the
+    white reference from the white can's top."""
+    h, w = image.shape[:2]
+    f = DEFAULT_FOCAL * w
+    Hc = as_camera(H, f, (w, h))
+    white = white_top(image, H)
+    corners = to_frame(Hc, [(0, 0), (2, 0), (2, 3), (0, 3)])
+    pitch_px = float(np.mean([np.linalg.norm(corners[1] - corners[0]) / 2, np.linalg.norm(corners[2] - corners[1]) / 3]))
+    return CrateCalibration(image_size=(w, h), rim_to_frame=np.round(Hc, 9).tolist(), focal_px=round(f, 3),
+                            plastic_hsv=(plastic.hue, plastic.sat, plastic.val),
+                            plastic_bgr=plastic.bgr, white_bgr=tuple(float(v) for v in white),
+                            pitch_px=pitch_px, notes="found by its outline")

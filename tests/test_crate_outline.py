@@ -1,0 +1,55 @@
+"""The calibration crate found by its outline when its cans do not come apart (issue 31,
+vision/crate_outline.py): on a rendered look whose cans the cans-first calibration cannot
+separate, the crate is found, its white can is the colour reference, and the reader finds the
+grid of a six-crate frame with that calibration; without the outline step the photo is refused."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.sim.crate_layouts import random_layout
+from companion.sim.crate_looks import CrateLook
+from companion.sim.crate_render import CrateRenderer
+from companion.vision import crate_calibrate
+from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibrationError, calibrate_crates
+from companion.vision.crates import CrateReader
+
+# a training-family look (a pale crate under a coloured lamp) whose cans' tops merge: the
+# cans-first calibration refuses it (main's calibration did)
+LOOK = (13, "varied")
+
+
+@pytest.fixture(scope="module")
+def look():
+    renderer = CrateRenderer(CrateLook.from_seed(*LOOK))
+    rng = np.random.default_rng([LOOK[0], 31])
+    photo, truth = renderer.render(CALIBRATION_LAYOUT, rng)
+    return renderer, rng, photo, truth
+
+
+def test_the_crate_is_found_by_its_outline(look):
+    renderer, rng, photo, truth = look
+    cal = calibrate_crates(photo)
+    assert cal.notes == "found by its outline"
+    # the white reference is the white can's top as the photo shows it (under this lamp)
+    can = next(d for d in truth["drinks"] if d["drink"] == "white-stubby_can")
+    x, y = (int(round(v)) for v in can["top_px"])
+    seen = np.median(photo[y - 3:y + 4, x - 3:x + 4].reshape(-1, 3), axis=0)
+    assert np.abs(np.array(cal.white_bgr) - seen).max() < 0.15 * seen.max(), (cal.white_bgr, seen)
+    # the crate's slots are where the outline says: each slot's middle within a pitch of its
+    # drink's top in the photo
+    tops = {tuple(d["field"]): d["top_px"] for d in truth["drinks"]}
+    mids = crate_calibrate.to_frame(cal.H, [(x + 0.5, y + 0.5) for x, y in sorted(tops)])
+    near = [min(np.linalg.norm(np.array(tops[k]) - m) for k in tops) for m in mids]
+    assert max(near) < cal.pitch_px
+    # and the reader finds the crates' grid on a frame of six crates with it
+    frame, ftruth = renderer.render(random_layout(rng), rng)
+    found = CrateReader(cal, model=None).locate(frame)
+    assert found is not None and len(found.cells) >= len(ftruth["fields"])
+
+
+def test_without_the_outline_the_photo_is_refused(look, monkeypatch):
+    """The test above depends on the outline step: the cans alone do not calibrate this look."""
+    monkeypatch.setattr(crate_calibrate, "crate_by_outline", lambda image, blob, plastic: None)
+    with pytest.raises(CrateCalibrationError, match="stand ONE yellow crate"):
+        calibrate_crates(look[2])
