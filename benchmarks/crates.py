@@ -141,7 +141,12 @@ def main(argv=None) -> None:
     ap.add_argument("--seeds", type=int, default=None, help="first look seed (default: the family's)")
     ap.add_argument("-v", "--verbose", action="store_true", help="each frame of dev/varied on stderr")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--doubtful-share", type=float, default=None,
+                    help="the frame guard's share (crates.DOUBTFUL_SHARE; 1.0: off), to choose it on dev and varied")
     args = ap.parse_args(argv)
+    if args.doubtful_share is not None:
+        import companion.vision.crates as crates
+        crates.DOUBTFUL_SHARE = args.doubtful_share
     fams = ["dev", "eval"] if args.family == "both" else [args.family]
     out = []
     for fam in fams:
