@@ -85,8 +85,11 @@ def over_layout(truth_fields: dict, seen: dict, unsure, cmp) -> set:
     return {(x - ox + dx, y - oy + dy) for (x, y), o in turned.items() if o in doubt} & set(game)
 
 
-def run(family: str, looks: int, frames: int, first: int, verbose: bool) -> dict:
+def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=()) -> dict:
+    import companion.vision.crates as crates
     cv2.setNumThreads(1)
+    kept = crates.DOUBTFUL_SHARE
+    guard = {sh: {"right": 0, "unsure": 0, "wrong": 0} for sh in shares}
     tot = {"fields": 0, "right": 0, "unsure": 0, "wrong": 0, "frames": 0, "fully_right": 0,
            "looks": 0, "calibration_refused": 0, "frames_with_codes": 0}
     times = []
@@ -116,6 +119,11 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool) -> dict
             reading = reader.read(frame)
             times.append(time.perf_counter() - t0)
             right, unsure, wrong = score(fields, reading)
+            for sh, g in guard.items():
+                crates.DOUBTFUL_SHARE = sh
+                for key, v in zip(("right", "unsure", "wrong"), score(fields, reader.read(frame))):
+                    g[key] += v
+                crates.DOUBTFUL_SHARE = kept
             tot["right"] += right
             tot["unsure"] += unsure
             tot["wrong"] += wrong
@@ -130,7 +138,9 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool) -> dict
     return {"family": family, "seeds": f"{first}-{first + looks - 1}", **tot,
             "wrong_pct": round(100 * tot["wrong"] / n, 3), "unsure_pct": round(100 * tot["unsure"] / n, 2),
             "fully_right_pct": round(100 * tot["fully_right"] / max(1, tot["frames"]), 1),
-            "ms_median": round(float(np.median(ms)), 1), "ms_p95": round(float(np.percentile(ms, 95)), 1)}
+            "ms_median": round(float(np.median(ms)), 1), "ms_p95": round(float(np.percentile(ms, 95)), 1),
+            **({"guard": {str(sh): {k: round(100 * v / n, 2) for k, v in g.items()} for sh, g in guard.items()}}
+               if guard else {})}
 
 
 def main(argv=None) -> None:
@@ -141,19 +151,20 @@ def main(argv=None) -> None:
     ap.add_argument("--seeds", type=int, default=None, help="first look seed (default: the family's)")
     ap.add_argument("-v", "--verbose", action="store_true", help="each frame of dev/varied on stderr")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--doubtful-share", type=float, default=None,
-                    help="the frame guard's share (crates.DOUBTFUL_SHARE; 1.0: off), to choose it on dev and varied")
+    ap.add_argument("--guard-shares", default="",
+                    help="also score the same frames with the frame guard at these shares (crates.DOUBTFUL_SHARE, "
+                         "comma-separated; 1.0: off), to set it on dev and varied; never with --family eval")
     args = ap.parse_args(argv)
-    if args.doubtful_share is not None:
-        import companion.vision.crates as crates
-        crates.DOUBTFUL_SHARE = args.doubtful_share
+    shares = [float(v) for v in args.guard_shares.split(",") if v.strip()]
+    if shares and args.family in ("eval", "both"):
+        raise SystemExit("the frame guard is set on dev and varied, never on eval")
     fams = ["dev", "eval"] if args.family == "both" else [args.family]
     out = []
     for fam in fams:
         first = args.seeds if args.seeds is not None else SEEDS[fam]
         if fam == "eval" and first < SEEDS["eval"]:
             raise SystemExit(f"evaluation seeds start at {SEEDS['eval']}")
-        res = run(fam, args.looks, args.frames, first, args.verbose)
+        res = run(fam, args.looks, args.frames, first, args.verbose, shares)
         out.append(res)
         if not args.json:
             print(f"{fam} {res['seeds']}: {res['fields']} fields in {res['frames']} frames; sure and wrong "
