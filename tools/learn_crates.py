@@ -11,15 +11,20 @@ Two steps, two interpreters:
     #    (--init: go on from an earlier model):
     .train-venv/bin/python tools/learn_crates.py train /tmp/crates-varied.npz /tmp/crates-dev.npz --tune-on dev varied --epochs 10
 
-The committed model (crate-vision3, patches at 20 px a pitch): ``make crate-model``: varied seeds
-0-229 and dev 0-127, four frames each (69k patches; 106 varied and 4 dev looks refused by the
-calibration), 10 epochs and then 8 more from those weights; the bars set on the last quarter of
-both families' looks (17.6k patches held out). About 27 minutes of rendering and 20 of training
-on one core of a loaded machine. (The committed model's first weights were drawn before the
-training seeded torch's generator: a rebuild is the same recipe, not the same bytes.)
+The committed model (crate-vision4, patches whose rows are heights over the rim):
+``make crate-model``: dev seeds 0-127 and varied 0-233, four frames each (41.8k dev and 41.6k
+varied patches; 4 dev and 91 varied calibration photos refused, 4 and 61 of them calibrated from
+the truth instead); 12 epochs in one run; the bars set on the last quarter of both families'
+looks (21k patches held out). About 30 minutes of rendering and 20 of training on one core of a
+loaded machine. (The dev looks were rendered with the cans-first calibration alone, the varied
+ones while the outline step was being written: a rebuild may calibrate a few more looks itself
+and take fewer from the truth.)
 
 Each look is calibrated from its own calibration photo (``CALIBRATION_LAYOUT``), exactly as a
-table would be; a look whose calibration fails is counted and skipped. A field's name comes
+table would be; a look whose calibration fails is counted and, unless ``--no-truth-fallback``,
+calibrated from the renderer's truth (:func:`truth_calibration`: the rim plane, the focal
+length, the photo's own plastic and white can): the network still learns what such a look's
+crates look like (half the varied looks were lost to it before). A field's name comes
 from the renderer's truth: the cell the reader cut maps (through the truth's rim homography)
 into a field of the layout within 0.3 pitch of its middle (its drink, or ``empty``), onto no
 crate's field (``none``), or it is too far between fields to say (not trained on, counted as
