@@ -1,7 +1,8 @@
 """The calibration crate found by its outline when its cans do not come apart (issue 31,
 vision/crate_outline.py): on a rendered look whose cans the cans-first calibration cannot
 separate, the crate is found, its white can is the colour reference, and the reader finds the
-grid of a six-crate frame with that calibration; without the outline step the photo is refused."""
+grid of a six-crate frame with that calibration; without the outline step the photo is refused.
+(The step is off by default, crate_calibrate.OUTLINE: see why there.)"""
 from __future__ import annotations
 
 import numpy as np
@@ -29,7 +30,7 @@ def look():
 
 def test_the_crate_is_found_by_its_outline(look):
     renderer, rng, photo, truth = look
-    cal = calibrate_crates(photo)
+    cal = calibrate_crates(photo, outline=True)
     assert cal.notes == "found by its outline"
     # the white reference is the white can's top as the photo shows it (under this lamp)
     can = next(d for d in truth["drinks"] if d["drink"] == "white-stubby_can")
@@ -52,4 +53,7 @@ def test_without_the_outline_the_photo_is_refused(look, monkeypatch):
     """The test above depends on the outline step: the cans alone do not calibrate this look."""
     monkeypatch.setattr(crate_calibrate, "crate_by_outline", lambda image, blob, plastic: None)
     with pytest.raises(CrateCalibrationError, match="stand ONE yellow crate"):
-        calibrate_crates(look[2])
+        calibrate_crates(look[2], outline=True)
+    with pytest.raises(CrateCalibrationError, match="stand ONE yellow crate"):
+        monkeypatch.undo()
+        calibrate_crates(look[2])                # the default: off
