@@ -10,8 +10,9 @@ The crate itself is the biggest, plainest thing in the photo, a yellow 2 x 3 box
    slots; a rough map crate units -> photo px;
 2. the walls: the hull takes in the near walls' outer faces, so the map is moved and scaled
    along each side until the walls between the slots lie on the yellow between the cans (a
-   rectangle tells no perspective: the reader's grid search, :func:`.crate_grid.find_grid`,
-   fits it on every frame from the many slots of the whole grid);
+   rectangle tells no perspective: the reader's grid search, :func:`.crate_grid.find_grid`, was
+   to fit it on every frame from the many slots of the whole grid; measured, it does not on
+   such looks, so the step is off by default: ``crate_calibrate.OUTLINE``);
 3. only then the cans, where the outline says the slots are: the brightest slot's middle is the
    white can (the colour reference), which must stand in a corner slot and clearly outshine the
    other five; the crate is numbered from it.
