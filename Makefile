@@ -105,6 +105,13 @@ bench: $(VENV)/.installed
 # pixels alone and keeps the better). About 10 more minutes on 2 cores (~810 CPU-seconds of
 # rendering and reading, ~3 minutes of training on one thread: docs/performance.md).
 #
+# Then the same network over the pixels alone (no feature scorer's view, so nothing of the
+# rules' reading), companion/vision/models/drink_pixels_alone.npz, on the same cached tables: the
+# second opinion of the default scorer, "checked-pixels" (vision/checked.py);
+# tools/choose_pixel_check.py chooses on held-out training-family tables how it checks the rules
+# and writes that into the file. About 5 more minutes, no more rendering (docs/performance.md,
+# "Vision: the rules checked by the pixels alone").
+#
 # PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
 # 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.
 TRAIN_VENV := .train-venv
@@ -119,6 +126,8 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 	$(VENV)/bin/python tools/learn_drinks.py --jobs 2 $(ARGS)
 	$(VENV)/bin/python tools/learn_drink_pixels.py --data --jobs 2
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant features
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --epochs 30 --out companion/vision/models/drink_pixels_alone.npz
+	$(VENV)/bin/python tools/choose_pixel_check.py
 
 # The crate reader's field network (companion/vision/crate_net.py, issue 31): renders the training
 # looks (varied 0-233 and dev 0-127, 4 frames each; a look whose calibration photo is refused is

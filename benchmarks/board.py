@@ -115,13 +115,14 @@ def score(layout: BoardLayout, truth: Pieces, reading: BoardReading, drinks: boo
     return {"fields": len(want), "right": right, "wrong": wrong, "unsure": unsure, "by_kind": by_kind}
 
 
-def reference_of(renderer: BoardRenderer, layout: BoardLayout, seed: int):
+def reference_of(renderer: BoardRenderer, layout: BoardLayout, seed: int, refine: bool = True):
     """The calibration's part: the empty board, located, rectified; the tracker that found it
     (it keeps the lens it measured there). The simulated sheet is drawn from the board file's
     own layout, so that layout is what a perfect calibration would fit (the taps' fit is
-    measured by tests/test_board_calibrate.py)."""
+    measured by tests/test_board_calibrate.py); with ``refine`` the pose is corrected from that
+    print (board_refine.py), as the simulated board camera's reference is."""
     empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
-    tracker = BoardTracker(layout)
+    tracker = BoardTracker(layout, refine=refine)
     pose = tracker.locate(empty)
     if pose.H is None:
         return None, tracker

@@ -1,7 +1,7 @@
 """What the pixel scorer adds to a frame's reading (issue 26): the same frames read with the
 rules and with the pixel scorer, one core, CPU time of the reading thread.
 
-    .venv/bin/python benchmarks/pixel_scorer_speed.py [--seed 29800] [--frames 3] [--repeats 7]
+    .venv/bin/python benchmarks/pixel_scorer_speed.py [--seed 29800] [--frames 3] [--repeats 7] [--scorer pixels]
 
 One development-family table is rendered and calibrated as benchmarks/vision.py does, then
 ``--frames`` photos of each difficulty; each frame is read ``--repeats`` times by each scorer,
@@ -9,7 +9,8 @@ by turns (so that other load on the machine falls on both alike), and the median
 is kept. Printed per difficulty: the median over its frames of the rules' time, the pixel
 scorer's, and the difference, and of the difference alone the pixel scorer's own part
 (``pixel_scorer.rescore`` on the finished pieces: crops, channels, the feature scorer's
-inputs, the network).
+inputs, the network). ``--scorer checked-pixels``: the rules checked by the network over the
+pixels alone (vision/checked.py) in its place, its own part ``checked.check_pixels``.
 """
 from __future__ import annotations
 
@@ -33,7 +34,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from companion.sim.looks import Look  # noqa: E402
 from companion.sim.render import Renderer  # noqa: E402
 from companion.sim.scenes import DIFFICULTIES, DIFFICULTY_TITLES, render_sample  # noqa: E402
-from companion.vision import pixel_scorer  # noqa: E402
 from companion.vision.drinks import identify_analysis, scorer_hook  # noqa: E402
 from companion.vision.segment import analyse  # noqa: E402
 from vision import calibrated  # noqa: E402
@@ -50,17 +50,19 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=29800, help="the development-family table")
     ap.add_argument("--frames", type=int, default=3, help="photos per difficulty")
     ap.add_argument("--repeats", type=int, default=7, help="readings of each frame by each scorer")
+    ap.add_argument("--scorer", choices=["pixels", "checked-pixels"], default="pixels",
+                    help="what is compared with the rules")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     look = Look.from_seed(args.seed, family="dev")
     profile = calibrated(look, args.seed)
     renderer = Renderer(look)
     rng = np.random.default_rng([args.seed, 31337])
-    model = pixel_scorer.pixel_model()
-    hooks = {"rules": scorer_hook("rules"), "pixels": scorer_hook("pixels")}
+    hooks = {"rules": scorer_hook("rules"), args.scorer: scorer_hook(args.scorer)}
+    own_part = hooks[args.scorer]
     print(f"pixel scorer speed: dev table {args.seed}, {args.frames} frames per difficulty, "
           f"{args.repeats} readings each, one core (CPU ms of the reading thread, medians)")
-    print("| difficulty | rules ms | pixels ms | added ms | of it the rescoring ms |")
+    print(f"| difficulty | rules ms | {args.scorer} ms | added ms | of it the scorer's own part ms |")
     print("|---|---|---|---|---|")
     for diff in DIFFICULTIES:
         frames = [render_sample(renderer, rng, diff)[0] for _ in range(args.frames)]
@@ -77,10 +79,10 @@ def main(argv=None) -> int:
             for _ in range(args.repeats):
                 for k, hook in hooks.items():
                     times[k].append(cpu_ms(lambda: identify_analysis(analyse(img, profile), profile, hook)))
-                pieces = copy.copy(kept["pieces"])
-                rescoring.append(cpu_ms(lambda: pixel_scorer.rescore(pieces, kept["an"], profile, model)))
+                pieces = copy.deepcopy(kept["pieces"])
+                rescoring.append(cpu_ms(lambda: own_part(pieces, kept["an"], profile)))
             rules.append(np.median(times["rules"]))
-            pixels.append(np.median(times["pixels"]))
+            pixels.append(np.median(times[args.scorer]))
             own.append(np.median(rescoring))
         r, p = float(np.median(rules)), float(np.median(pixels))
         print(f"| {DIFFICULTY_TITLES[diff]} | {r:.1f} | {p:.1f} | {p - r:.1f} | {float(np.median(own)):.1f} |",

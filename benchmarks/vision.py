@@ -15,7 +15,9 @@ tuned on.
 THE EVALUATION FAMILY IS ONLY EVER SCORED. For "eval" this benchmark prints totals and the
 reliability table and nothing else: no misreadings, no messages of refused frames or failed
 readings (their counts only), no seeds, file names or photo numbers of failures; -v lists the
-dev family's misses only. Do not render eval photos to look at them one by one, and do not tune on them: a table
+dev family's misses only (and the training family's: `--family train`, its own seeds from
+--train-seeds, which no model trained on: the wide looks the learned scorers learn from, there
+to be looked into). Do not render eval photos to look at them one by one, and do not tune on them: a table
 that has been studied measures nothing any more, so each report takes eval seeds never used
 before (--eval-seeds) and says which.
 
@@ -25,7 +27,9 @@ Run:   .venv/bin/python benchmarks/vision.py                 (both families, 8 t
 
 A drink is "correct" when a detection whose centroid lies on it names it and is not unsure,
 "wrong" when that detection names another drink, "unsure" when it is marked unsure, "missed"
-when no detection lies on it; "extra" are detections on no drink. Percentages are of the
+when no detection lies on it; "extra" are detections on no drink, and "of them sure" those
+of the extra that were not unsure (a drink taken without asking where there is none: as bad
+as a wrong name). Percentages are of the
 drinks in the photos. "Refused" photos are those `identify` declined (FrameError), "failed"
 those on which it raised anything else (the unscored warm-up photo of each table included);
 the drinks of both count as missed. The reliability table takes every detection that lies on a drink, by
@@ -62,8 +66,9 @@ from companion.vision.calibrate import CalibrationError, calibrate_dir  # noqa: 
 from companion.vision.drinks import DEFAULT_SCORER, SCORERS, identify  # noqa: E402
 from companion.vision.segment import FrameError  # noqa: E402
 
-TARGETS = {"correct": (">=", 99.5), "wrong": ("<=", 0.3), "unsure": ("<=", 1.0), "median_ms": ("<=", 30.0)}
+TARGETS = {"correct": (">=", 99.5), "wrong": ("<=", 0.3), "unsure": ("<=", 1.0), "median_ms": ("<=", 15.0)}  # issue 26, item 8
 EVAL_FIRST = 900_100      # 900000-900099 were rendered to build the eval family: not fresh
+TRAIN_FIRST = 1_500_000   # training-family tables no model trained or was tuned on (tools/learn_drink*.py)
 RELIABLE = 0.9           # a sure reading at this confidence or more ...
 RELIABLE_TARGET = 99.7   # ... is right at least this often (%)
 BINS = [(0.0, 0.5, "< 0.5"), (0.5, 0.7, "0.5-0.7"), (0.7, 0.9, "0.7-0.9"), (0.9, 0.97, "0.9-0.97"),
@@ -109,6 +114,9 @@ def score(detections: list[dict], truth: list[dict], tally: dict, log_errors: li
             log_errors.append(f"{tag} {kind} {t['id']} read as {got} ({d['confidence']:.2f})")
     extra = len(detections) - len(used)
     tally["extra"] += extra
+    # An extra reading that is sure is a drink that is not there, taken without asking: as bad as
+    # a wrong name (the game moves money for it), so it is counted on its own.
+    tally["extra_sure"] += sum(1 for j, d in enumerate(detections) if j not in used and not d["unsure"])
     if extra and log_errors is not None:
         log_errors.append(f"{tag} {extra} extra")
 
@@ -119,8 +127,7 @@ def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str,
     scorer names the finished pieces, as ``identify`` would (the time is then that of all)."""
     if len(scorers) == 1:
         return {scorers[0]: identify(image, profile, scorer=scorers[0])}
-    from companion.vision.drinks import identify_analysis
-    from companion.vision.learned import rescore
+    from companion.vision.drinks import identify_analysis, scorer_hook
     from companion.vision.repeats import doubt_repeats
     from companion.vision.segment import analyse
     kept = {}
@@ -130,14 +137,11 @@ def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str,
 
     an = analyse(image, profile)
     got = {"rules": identify_analysis(an, profile, keep)}
-    if "learned" in scorers:
-        got["learned"] = doubt_repeats(rescore(copy.deepcopy(kept["pieces"]), an, profile))
-    if "checked" in scorers:
-        from companion.vision.learned import check
-        got["checked"] = doubt_repeats(check(copy.deepcopy(kept["pieces"]), an, profile))
-    if "pixels" in scorers:
-        from companion.vision.pixel_scorer import rescore as by_pixels
-        got["pixels"] = doubt_repeats(by_pixels(copy.deepcopy(kept["pieces"]), an, profile))
+    for s in scorers:
+        if s != "rules":                  # each names a copy of the same pieces, in place, as in identify
+            pieces = copy.deepcopy(kept["pieces"])
+            scorer_hook(s)(pieces, an, profile)
+            got[s] = doubt_repeats(pieces)
     return {s: got[s] for s in scorers}
 
 
@@ -150,7 +154,7 @@ def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: s
     per = {s: _run_one() for s in scorers}
     times: list[float] = []    # CPU time of this thread: the work of one core, whatever else runs
     walls: list[float] = []
-    dev = family == "dev"
+    dev = family in ("dev", "train")   # looked into; eval is only scored
     trays: list[str] = []
     refused = crashed = 0
     for seed in seeds:
@@ -194,7 +198,7 @@ def run(difficulty: str, seeds: list[int], images: int, verbose: bool, family: s
     for s in scorers:
         tally = per[s]["tally"]
         n = max(1, tally["drinks"])
-        res = {k: 100.0 * tally[k] / n for k in ("correct", "wrong", "unsure", "missed", "extra")}
+        res = {k: 100.0 * tally[k] / n for k in ("correct", "wrong", "unsure", "missed", "extra", "extra_sure")}
         res.update(drinks=tally["drinks"], images=len(times), median_ms=1000 * statistics.median(times),
                    p95_ms=1000 * float(np.percentile(times, 95)),
                    wall_median_ms=1000 * statistics.median(walls), trays=trays, refused=refused,
@@ -230,7 +234,7 @@ UNCALIBRATED: dict[str, set[int]] = {}
 
 
 def _run_one() -> dict:
-    return {"tally": {"drinks": 0, "correct": 0, "wrong": 0, "unsure": 0, "missed": 0, "extra": 0},
+    return {"tally": {"drinks": 0, "correct": 0, "wrong": 0, "unsure": 0, "missed": 0, "extra": 0, "extra_sure": 0},
             "errors": [], "readings": []}
 
 
@@ -261,11 +265,14 @@ def meets(res: dict) -> list[str]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--family", choices=["dev", "eval", "both"], default="both",
-                    help="the development family, the evaluation family or both (default)")
+    ap.add_argument("--family", choices=["dev", "eval", "both", "train"], default="both",
+                    help="the development family, the evaluation family or both (default); or the "
+                         "training family (its own seeds, --train-seeds: to look into, as dev)")
     ap.add_argument("--seeds", type=int, default=5000, help="first dev seed (one table per seed)")
     ap.add_argument("--eval-seeds", type=int, default=EVAL_FIRST,
                     help=f"first eval seed (default {EVAL_FIRST}; the family's seeds are 900000 on)")
+    ap.add_argument("--train-seeds", type=int, default=TRAIN_FIRST,
+                    help=f"first training-family seed (default {TRAIN_FIRST}: none of the models trained on them)")
     ap.add_argument("--tables", type=int, default=8, help="tables (looks) per difficulty and family")
     ap.add_argument("--images", type=int, default=40, help="photos per table")
     ap.add_argument("--difficulty", choices=list(DIFFICULTIES), action="append",
@@ -281,7 +288,7 @@ def main(argv=None) -> int:
     if not scorers or any(x not in SCORERS for x in scorers):
         ap.error(f"--scorer: one or more of {', '.join(SCORERS)}, comma-separated")
     families = ["dev", "eval"] if args.family == "both" else [args.family]
-    firsts = {"dev": args.seeds, "eval": args.eval_seeds}
+    firsts = {"dev": args.seeds, "eval": args.eval_seeds, "train": args.train_seeds}
     for fam in families:
         last = firsts[fam] + args.tables - 1
         if firsts[fam] not in FAMILIES[fam].seeds or last not in FAMILIES[fam].seeds:
@@ -295,18 +302,18 @@ def main(argv=None) -> int:
               f"1280x720, one core (cv2.setNumThreads(1)); scorer {', '.join(scorers)}"
               + ("" if len(scorers) == 1 else " (the same pieces; the time is the pipeline's with every scorer)"))
         print("| scorer | difficulty | trays | drinks | correct % | wrong % | unsure % | missed % | extra % | "
-              "refused / failed photos | median ms | p95 ms | wall median ms | targets |")
-        print("|" + "---|" * 14)
+              "of them sure % | refused / failed photos | median ms | p95 ms | wall median ms | targets |")
+        print("|" + "---|" * 15)
         rows = {s: [] for s in scorers}
         for diff in args.difficulty or list(DIFFICULTIES):
-            results = run(diff, seeds, args.images, args.verbose and fam == "dev", fam, scorers)
+            results = run(diff, seeds, args.images, args.verbose and fam != "eval", fam, scorers)
             for scorer, res in results.items():
                 miss = meets(res)
                 all_ok &= not miss
                 rows[scorer].append((DIFFICULTY_TITLES[diff], res["readings"]))
                 print(f"| {scorer} | {DIFFICULTY_TITLES[diff]} | {tray_counts(res['trays'])} | {res['drinks']} | "
                       f"{res['correct']:.2f} | {res['wrong']:.2f} | {res['unsure']:.2f} | {res['missed']:.2f} | "
-                      f"{res['extra']:.2f} | {res['refused']} / {res['crashed']} | {res['median_ms']:.1f} | "
+                      f"{res['extra']:.2f} | {res['extra_sure']:.2f} | {res['refused']} / {res['crashed']} | {res['median_ms']:.1f} | "
                       f"{res['p95_ms']:.1f} | {res['wall_median_ms']:.1f} | "
                       f"{'met' if not miss else 'MISSED: ' + '; '.join(miss)} |", flush=True)
         if UNCALIBRATED.get(fam):
@@ -324,7 +331,7 @@ def main(argv=None) -> int:
             all_ok &= share >= RELIABLE_TARGET
             print(f"{scorer}: sure readings at >= {RELIABLE}: {share:.2f} % right "
                   f"({'met' if share >= RELIABLE_TARGET else 'MISSED'}: target >= {RELIABLE_TARGET} %)", flush=True)
-    print("\ntargets: correct >= 99.5 %, wrong <= 0.3 %, unsure <= 1 %, median <= 30 ms per frame; "
+    print("\ntargets: correct >= 99.5 %, wrong <= 0.3 %, unsure <= 1 %, median <= 15 ms per frame; "
           f"sure readings at >= {RELIABLE} right >= {RELIABLE_TARGET} %")
     print("ms: CPU time of the identifying thread per photo (one core); wall: elapsed, which other load inflates")
     print(f"took {time.perf_counter() - started:.0f} s")

@@ -14,12 +14,12 @@ from companion.drinks import DRINK_IDS
 from companion.sim.looks import Look
 from companion.sim.render import Renderer
 from companion.sim.scenes import render_sample
-from companion.vision.drinks import identify
+
 from companion.vision.features import OUTLINE_POINTS
 from companion.vision import classify, fit, placing
 from companion.vision.outline import Outline, outlines
 
-from vision_support import benchmark_photo, calibrated, reading_at
+from vision_support import benchmark_photo, calibrated, reading_at, rules_reading as identify  # the rules' own steps are tested here
 
 SEED = 8003                   # a light tray, calibrated and photographed: a table other vision
                               # tests use too, so that its profile is built once (vision_support)

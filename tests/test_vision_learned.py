@@ -95,13 +95,15 @@ def test_scoring_is_deterministic_and_knows_each_drink_by_its_calibration():
         assert f"{first['color']}-{first['shape']}" == drink and not first["unsure"], (drink, first)
 
 
-def test_the_scorer_is_an_option_and_the_rules_stay_the_default():
+def test_the_scorer_is_an_option_and_the_default_checks_the_rules():
     profile, image, _ = benchmark_photo(None, SEED, 0, "separated")
     with pytest.raises(ValueError):
         identify(image, profile, scorer="guess")
     with pytest.raises(ValueError):
         TrayWatcher(profile, scorer="guess")
-    assert DEFAULT_SCORER == "rules"
+    # the default: the rules checked by the pixel network alone (vision/checked.py), which on a
+    # development table reads as the rules do
+    assert DEFAULT_SCORER == "checked-pixels"
     rules, default = identify(image, profile, scorer="rules"), identify(image, profile)
     assert rules == default
     # on a development table the rules checked by the learned scorer are the rules' readings

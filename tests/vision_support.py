@@ -27,6 +27,7 @@ from companion.sim.render import Renderer
 from companion.sim.scenes import calibration_photos, render_sample, skip_sample, write_calibration_set
 from companion.vision.calibrate import calibrate_photos
 from companion.vision.cli import register
+from companion.vision.drinks import identify
 
 ROOT = Path(__file__).resolve().parents[1]
 CACHE = ROOT / ".pytest_cache" / "rendered"
@@ -40,6 +41,13 @@ def run_cli(*argv: str) -> int:
     register(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(list(argv))
     return args.func(args)
+
+
+def rules_reading(image, profile, debug: bool = False) -> list[dict]:
+    """The rules' reading of a frame, for the tests of the rules' own steps (segmentation,
+    splitting, the second look): the default scorer checks the rules (vision/checked.py), and
+    its check could make a broken step's reading unsure, so that a test of that step passed."""
+    return identify(image, profile, debug=debug, scorer="rules")
 
 
 def reading_at(found: list[dict], truth: dict) -> dict:

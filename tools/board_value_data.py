@@ -42,7 +42,7 @@ from companion.vision import board_read, board_value_net  # noqa: E402
 
 BOARDS = 8
 CACHE = ROOT / "build" / "learn_board_values"
-DATA_VERSION = 1
+DATA_VERSION = 2              # 2: the references' pose refined from the print (board_refine.py)
 FAMILIES = board_data.FAMILIES      # never "eval"
 
 

@@ -63,6 +63,11 @@ def sprite(renderer, p: Placement):
         rr = np.where(tu < capr, rc * R - capr + np.sqrt(np.clip(capr ** 2 - (capr - tu) ** 2, 0, None)), rr)
         r = np.where((u >= 0) & (u <= L), rr, -1)
     inside = (np.abs(v) <= r) & (r > 0)
+    # The rest is shaded on the drink's own pixels only (a third to a half of the patch, which
+    # is the square round the drink at any angle): every step is per pixel, so the result is the
+    # same to the bit, in about half the time (benchmarks/tray_render.py).
+    n_full = u.shape
+    u, v, r, dr = u[inside], v[inside], r[inside], dr[inside]
     # surface normal in the drink's frame (nu along, nv across, nz up)
     rs = np.maximum(r, 1e-3)
     q = np.clip(v / rs, -1, 1)
@@ -128,8 +133,10 @@ def sprite(renderer, p: Placement):
         ridges = (u > k) & (np.sin((v + 20) * 2 * math.pi / 0.7) > 0.6)
         groove -= 0.12 * ridges
     col = col * groove[..., None]
+    shaded = np.zeros(n_full + (3,), col.dtype)
+    shaded[inside] = col
+    col = shaded
     alpha = inside.astype(np.float32)
-    col = col * alpha[..., None]
     col = cv2.resize(col, (n_c, n_c), interpolation=cv2.INTER_AREA)
     alpha = cv2.resize(alpha, (n_c, n_c), interpolation=cv2.INTER_AREA)
     return x0, y0, col, alpha, (L, W)

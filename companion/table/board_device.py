@@ -153,7 +153,8 @@ class BoardDevice(CameraDevice):
 
         layout = BoardLayout.default()
         empty = camera.empty_frame()
-        tracker = BoardTracker(layout)
+        # the simulated sheet is drawn from this very layout: the pose may be corrected by its print
+        tracker = BoardTracker(layout, refine=True)
         pose = tracker.locate(empty)
         if pose.H is None:
             raise RuntimeError("the simulated board's empty frame shows no markers")

@@ -94,10 +94,9 @@ MIN_SIDE_PX = 8.0        # a marker smaller than this is a misdetection (or the 
 SIDE_RATIO = 3.0         # a marker's longest side against its shortest (perspective stays below)
 SIZE_SPREAD = 4.0        # two markers' sizes may differ by this factor at most (a tilted camera)
 FIT_TOL = 0.12           # a marker's corners may miss the fit by this share of its side (and 2 px)
-EDGE_SAMPLES = 16        # places along each side of the sheet where its edge is looked for
-EDGE_SEARCH = 30.0       # mm either side of where the pose puts the edge
-LENS_KS = np.round(np.arange(-0.06, 0.2501, 0.005), 4)    # the lens distortions tried
 ROI_MARGIN = 2.5         # the window searched around a marker's predicted place, in marker sides
+REFINE_REGIONS = 8       # regions of the print found: enough to say which lens (board_refine.fit_lens)
+LENS_MARKERS = 3         # the lens is measured on the first frame locked by at least this many markers
 
 
 @dataclass(frozen=True)
@@ -134,11 +133,19 @@ class BoardTracker:
     then lost. A marker whose shape or size does not fit the others, or that the fit misses, is
     left out; a fit that folds or shrinks the sheet is refused."""
 
-    def __init__(self, layout: BoardLayout, hold_frames: int = HOLD_FRAMES, distortion: float | None = None):
+    def __init__(self, layout: BoardLayout, hold_frames: int = HOLD_FRAMES, distortion: float | None = None,
+                 refine: bool = False):
         self.layout = layout
+        # refine: where the lens is measured, the pose is also corrected from the board's own
+        # print (board_refine.py: only where the layout is the print itself, as on the simulated
+        # board; a calibration fits the places in the markers' sheet instead); the correction
+        # (sheet mm -> sheet mm) then applies to every pose this tracker gives
+        self.refine = refine
+        self.correction = np.eye(3)
+        self.refinement = None
         self.hold_frames = hold_frames
         # the lens: given (a calibration kept it), or measured once from the sheet's straight
-        # edges in the first frame that shows all four markers (a camera's lens does not change)
+        # edges in the first frame locked by three or four markers (a camera's lens does not change)
         self.k = float(distortion or 0.0)
         self.k_known = distortion is not None
         self._mm = layout.marker_corners()
@@ -153,8 +160,9 @@ class BoardTracker:
         size = (gray.shape[1], gray.shape[0])
         seen = self._sane(self._detect(gray))
         pose = self._fit(self._undistorted(seen, size), gray.shape)
-        if pose.state == "locked" and not self.k_known and pose.markers == 4:
-            # once, on the first frame with all four markers (the calibration's empty board):
+        if pose.state == "locked" and not self.k_known and pose.markers >= LENS_MARKERS:
+            # once, on the first frame with three or four markers (the calibration's empty
+            # board; a frame that cuts one corner off still shows three edges of the sheet):
             # the lens is then fixed, so every frame is rectified as the reference was
             colour = frame if frame.ndim == 3 else None
             for _ in range(2):              # a second look from the first estimate's pose
@@ -168,13 +176,49 @@ class BoardTracker:
                     pose = self._fit(self._undistorted(seen, size), gray.shape)
                     break
             self.k_known = True
-        pose = Pose(pose.H, pose.markers_seen, pose.state, pose.error, self.k, size)
+            if self.refine and pose.H is not None and frame.ndim == 3:
+                k_edges = self.k
+                try:
+                    pose = self._refine(frame, gray, seen, pose, size)
+                except (cv2.error, np.linalg.LinAlgError, ValueError):
+                    # a frame the print cannot be fitted in: the markers' pose (and lens) stay
+                    self.k, self.correction = k_edges, np.eye(3)
         if pose.state == "locked":
             self._last, self._since = pose.H, 0
         elif pose.state == "held":
             self._since += 1
         else:
             self._last, self._since = None, 0
+        # the markers' pose is what is followed (above); what is given out carries the print's
+        # correction (the identity unless refined)
+        H = pose.H if pose.H is None else pose.H @ self.correction
+        return Pose(H, pose.markers_seen, pose.state, pose.error, self.k, size)
+
+    # --- the print -------------------------------------------------------------------------------
+
+    def _refine(self, frame: np.ndarray, gray: np.ndarray, seen: dict, pose: Pose, size) -> Pose:
+        """The pose corrected from the board's own print (board_refine.py): first the lens, if
+        the print's regions say another than the edges did, then a homography's correction
+        kept for every later pose. Returns the markers' pose (with the lens now taken)."""
+        from .board_refine import fit_lens, refine, region_points
+
+        def refined(p: Pose):
+            return refine(frame, Pose(p.H, p.markers_seen, p.state, p.error, self.k, size), self.layout)
+        fit = refined(pose)
+        mm, px = region_points(frame, Pose(pose.H, pose.markers_seen, pose.state, pose.error, self.k, size),
+                               self.layout, fit.correction)
+        if len(mm) >= REFINE_REGIONS:
+            ids = [i for i in self.layout.marker_ids if i in seen]
+            k = fit_lens(np.concatenate([mm] + [self._mm[i] for i in ids]),
+                         np.concatenate([px] + [seen[i] for i in ids]), size, self.k)
+            if k is not None:
+                k_edges, self.k = self.k, k
+                again = self._fit(self._undistorted(seen, size), gray.shape)
+                if again.H is None:
+                    self.k = k_edges
+                else:
+                    pose, fit = again, refined(again)
+        self.refinement, self.correction = fit, fit.correction
         return pose
 
     # --- finding the markers ------------------------------------------------------------------
@@ -228,70 +272,9 @@ class BoardTracker:
 
     def _measure_lens(self, gray: np.ndarray, seen: dict[int, np.ndarray], H: np.ndarray,
                       colour: np.ndarray | None = None) -> float | None:
-        """The lens's distortion from the sheet's four edges (long straight lines: a wide-angle
-        lens bows them) and the markers' corners: the sheet's edge is found across ``EDGE_SAMPLES``
-        places along each side (the strongest step in brightness across it), then the k whose
-        undistorted corners and edge points fit one homography best. None when the edges are not
-        clear enough to say (too few found, or no k clearly best)."""
-        size = (gray.shape[1], gray.shape[0])
-        # the edge in colour as well as brightness: a grey table may be as light as the paper
-        src = colour if colour is not None else gray
-        smooth = cv2.GaussianBlur(src, (0, 0), 1.2).astype(np.float32)
-        planes = cv2.split(smooth) if smooth.ndim == 3 else [smooth]
-        w, h = self.layout.sheet
-        sides = [((0, 0), (w, 0), (0, -1)), ((w, 0), (w, h), (1, 0)), ((w, h), (0, h), (0, 1)), ((0, h), (0, 0), (-1, 0))]
-        t = np.linspace(0.1, 0.9, EDGE_SAMPLES)
-        s = np.arange(-EDGE_SEARCH, EDGE_SEARCH + 0.01, 0.5)
-        points, which = [], []
-        for n, (a, b, normal) in enumerate(sides):
-            a, b, normal = np.array(a, float), np.array(b, float), np.array(normal, float)
-            base = a + (b - a) * t[:, None]                               # (m, 2) on the edge, mm
-            prof_mm = base[:, None, :] + s[None, :, None] * normal        # (m, q, 2)
-            px = distort_points(_project(H, prof_mm.reshape(-1, 2)), self.k, size).astype(np.float32)
-            mx, my = px[:, 0].reshape(len(t), -1), px[:, 1].reshape(len(t), -1)
-            grad = np.zeros((len(t), len(s) - 1), np.float32)
-            outside = np.zeros((len(t), len(s) - 1), bool)
-            for plane in planes:
-                vals = cv2.remap(plane, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=-1)
-                grad += np.abs(np.diff(vals, axis=1))
-                outside |= (vals[:, 1:] < 0) | (vals[:, :-1] < 0)
-            grad[outside] = 0
-            j = grad.argmax(axis=1)
-            strong = grad[np.arange(len(t)), j] > max(4.0 * len(planes), 3 * float(np.median(grad)))
-            at = base + ((s[j] + s[j + 1]) / 2)[:, None] * normal
-            for i in np.flatnonzero(strong):
-                points.append(distort_points(_project(H, at[i:i + 1]), self.k, size)[0])
-                which.append(n)
-        if len(points) < 2 * EDGE_SAMPLES or len(set(which)) < 3:
-            return None
-        points, which = np.array(points), np.array(which)
-        ids = [i for i in self.layout.marker_ids if i in seen]
-        src = np.concatenate([self._mm[i] for i in ids]).astype(np.float32)
-        # the frame's own distorted positions: undo the present k first
-        corners = np.concatenate([seen[i] for i in ids])
-        best = []
-        for k in LENS_KS:
-            dst = undistort_points(corners, k, size).astype(np.float32)
-            Hk, _ = cv2.findHomography(src, dst, 0)
-            if Hk is None:
-                continue
-            mm = _project(np.linalg.inv(Hk), undistort_points(points, k, size))
-            across = np.where(which % 2 == 0, mm[:, 1] - np.where(which == 0, 0.0, h), mm[:, 0] - np.where(which == 1, w, 0.0))
-            # the better half of the edge points: a piece or a highlight at the edge is left out
-            best.append((float(np.mean(np.sort(np.abs(across))[: max(8, len(across) // 2)])), float(k)))
-        if not best:
-            return None
-        cost = np.array([c for c, _ in best])
-        ks = np.array([k for _, k in best])
-        i = int(cost.argmin())
-        if cost[i] > 3.0:                 # mm: the edges do not lie on one sheet at any k
-            return None
-        if 0 < i < len(cost) - 1:        # a parabola through the best three
-            c0, c1, c2 = cost[i - 1:i + 2]
-            den = c0 - 2 * c1 + c2
-            off = 0.5 * (c0 - c2) / den if den > 1e-9 else 0.0
-            return round(float(ks[i] + off * (ks[1] - ks[0])), 4)
-        return round(float(ks[i]), 4)
+        """The lens from the sheet's straight edges (board_lens.measure_lens), or None."""
+        from .board_lens import measure_lens
+        return measure_lens(self.layout, gray, seen, H, self.k, self._mm, colour)
 
     # --- fitting --------------------------------------------------------------------------------
 

@@ -85,9 +85,12 @@ def register(subparsers) -> None:
     ident.add_argument("--json", action="store_true", help="print JSON on stdout")
     # the default is identify's (drinks.DEFAULT_SCORER), looked up when used: the vision
     # modules are imported only by the commands that read photos
-    ident.add_argument("--scorer", choices=["rules", "learned", "pixels"], default=None,
+    # (the names are drinks.SCORERS', written out: importing drinks costs the vision modules)
+    ident.add_argument("--scorer", choices=["rules", "learned", "pixels", "checked", "checked-pixels"], default=None,
                        help="how a piece is named: the hand-set rules (classify.py), the learned scorer "
-                            "(vision/learned.py) or the network over the piece's pixels (vision/pixel_scorer.py); "
+                            "(vision/learned.py), the network over the piece's pixels (vision/pixel_scorer.py), "
+                            "or the rules made unsure where the learned scorer (checked) or the network over the "
+                            "pixels alone (checked-pixels, vision/checked.py) names a piece otherwise; "
                             "default: identify's (drinks.DEFAULT_SCORER)")
     ident.set_defaults(func=_identify)
 

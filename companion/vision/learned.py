@@ -219,14 +219,8 @@ def check(readings: list[dict], an, profile: Profile, model: Scorer | None = Non
     features, and one the second look fitted (its outline was judged against the pixels; the
     features the scorer would see are those of the piece it replaced, two drinks of one colour
     as one)."""
-    for d in readings:
-        if d["unsure"] or "_f" not in d or d.get("_fitted"):
-            continue
-        got = name(d["_f"], profile, an.sharpness, model, d)
-        if (got["color"], got["shape"]) != (d["color"], d["shape"]):
-            d["unsure"] = True
-            d["_why"] = "; ".join(filter(None, [d.get("_why", ""), f"learned: {got['color']}-{got['shape']}?"]))
-    return readings
+    from .checked import check_learned
+    return check_learned(readings, an, profile, model)
 
 
 def renamed(d: dict, got: dict, profile: Profile) -> None:

@@ -4,6 +4,12 @@ import { LANGS, getLang, setLang, onLangChange, t } from "./i18n.js";
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 // h("div", {class: "x", testid: "y", onclick: fn}, child, "text", [more])
+// Whether the person asked their device for less motion (prefers-reduced-motion): then nothing
+// glides or scrolls smoothly; things change in place at once.
+export function lessMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   setAttrs(el, attrs);

@@ -2,7 +2,9 @@
 // the train phase preview of the view before; when a newer view shows the trains further on, each
 // train glides from its old stop along that path to its new one, stop by stop, and the payouts pop
 // up where they happened. Riders ride along. A re-render during the run carries on where it was.
-import { s } from "../dom.js";
+// A device that asks for less motion gets none of it: the trains stand at their new stops at once
+// (the payouts are in the preview's list and the feed).
+import { lessMotion, s } from "../dom.js";
 import { num } from "../i18n.js";
 import { playerColour, inkOn, vehiclesOf, U, P } from "./common.js";
 
@@ -29,6 +31,7 @@ export function planRun(view) {
   const before = memory && memory.game === view.game_id ? memory : null;
   if (!before || view.seq !== before.seq) memory = { game: view.game_id, seq: view.seq, preview: st.preview || null, pos };
   const now = performance.now();
+  if (lessMotion()) { active = null; return null; }   // the trains stand at their new stops at once
   if (before && view.seq > before.seq && before.preview && before.preview.trains) {
     const plans = [];
     for (const tr of before.preview.trains) {

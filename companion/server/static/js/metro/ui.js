@@ -1,6 +1,7 @@
 // TOKYO METRO: what a person is in the middle of on this page, kept across re-renders (the shell
 // redraws everything on every view): the card action they picked, the map's zoom, the moves a
 // tap on the map could mean. A new view (another seq) ends a pick; the zoom stays.
+import { lessMotion } from "../dom.js";
 import { moveTestId } from "../moves.js";
 
 const actionKeyOf = (move) => (move.args && typeof move.args.card === "string" && Number.isInteger(move.args.action)
@@ -73,5 +74,5 @@ export function offer(moves) {
   ui.candidates = new Set(moves.map((m) => moveTestId(m.move)));
   changed();
   const first = moves.map((m) => moveButtonFor(m.move)).find(Boolean);
-  if (first) first.scrollIntoView({ block: "center", behavior: "smooth" });
+  if (first) first.scrollIntoView({ block: "center", behavior: lessMotion() ? "auto" : "smooth" });
 }
