@@ -19,6 +19,7 @@ from companion.sim.crate_render import CrateRenderer
 from companion.vision.crate_calibrate import CALIBRATION_LAYOUT
 from companion.vision.crate_grid import to_frame
 from companion.vision.crate_patches import MIN_LEAN, heights, lean_of
+from companion.vision import crates
 from companion.vision.crates import CrateReader
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "learn_crates.py"
@@ -40,10 +41,16 @@ def tops():
     rng = np.random.default_rng([3, 31])
     photo, ptruth = renderer.render(CALIBRATION_LAYOUT, rng)
     found = None
-    while found is None:
-        cal = tool.truth_calibration(photo, ptruth, renderer.f)
-        frame, truth = renderer.render(random_layout(rng), rng)
-        found = CrateReader(cal, model=None).locate(frame)
+    # the truth's focal length kept (not the frames' estimate, vision/crate_focal.py): the rows
+    # are checked against the true geometry
+    kept, crates.FOCAL_FROM_FRAMES = crates.FOCAL_FROM_FRAMES, False
+    try:
+        while found is None:
+            cal = tool.truth_calibration(photo, ptruth, renderer.f)
+            frame, truth = renderer.render(random_layout(rng), rng)
+            found = CrateReader(cal, model=None).locate(frame)
+    finally:
+        crates.FOCAL_FROM_FRAMES = kept
     inv = np.linalg.inv(found.grid.H)
     out = []                       # (shape, lean, row of its top)
     for d in truth["drinks"]:

@@ -40,7 +40,7 @@ from .crate_grid import to_frame
 
 KEEP = 25                # frames kept (the last ones)
 MIN_FIELDS = 12          # a grid of fewer fields with plastic (two crates) tells too little perspective
-SOME_PLASTIC = 0.4       # a field with this share of plastic counts as a crate's
+SOME_PLASTIC = 0.15      # a field with this share of plastic may hold a slot (as crates.py counts them: drinks hide the walls)
 # focal lengths a crate camera may have, x the picture's width (~20-110 degrees across): an answer
 # outside is a grid whose perspective is noise (a view nearly square-on)
 RANGE = (0.4, 2.6)
