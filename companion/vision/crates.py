@@ -42,7 +42,7 @@ from .crate_patches import exposure_gain, field_patches
 log = logging.getLogger(__name__)
 OFF_INDEX = CLASSES.index(OFF)
 SOME_PLASTIC = 0.15     # a field with this share of plastic may hold a slot
-DOUBTFUL_SHARE = 0.9    # a frame with more of its sure slots' fields unsure than this is unsure as a whole (set on dev and varied: docs/performance.md)
+DOUBTFUL_SHARE = 0.7    # a frame with more of its sure slots' fields unsure than this is unsure as a whole (set on dev and varied: docs/performance.md, "the camera from the frames' grids")
 # The lattice's crests lie a little towards the camera's nadir of the walls' tops (the walls' inner
 # faces and the floors show on that side): the grid is moved this many pitches away from it
 # (measured on development frames: a twentieth of a pitch on the whole)
