@@ -114,6 +114,8 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=
             tot["fields"] += len(fields)
             if reader is None:
                 tot["unsure"] += len(fields)
+                for g in guard.values():
+                    g["unsure"] += len(fields)
                 continue
             t0 = time.perf_counter()
             reading = reader.read(frame)

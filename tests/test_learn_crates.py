@@ -70,3 +70,44 @@ def test_the_render_step_writes_patches_of_the_network_shape(tool, tmp_path):
 def test_the_evaluation_family_is_refused(tool, tmp_path):
     with pytest.raises(SystemExit):
         tool.main(["render", "--family", "eval", "--seeds", "910000:910001", "--out", str(tmp_path / "x.npz")])
+
+
+def test_a_refused_look_is_calibrated_from_the_truth_for_training(tool):
+    """A training look whose calibration photo the calibration refuses still gives patches: its
+    calibration from the renderer's truth finds the frame's grid, and the fields are named."""
+    from companion.vision.crate_calibrate import CrateCalibrationError
+    renderer = CrateRenderer(CrateLook.from_seed(REFUSED_LOOK, "varied"))
+    rng = np.random.default_rng([REFUSED_LOOK, 31])
+    photo, truth = renderer.render(CALIBRATION_LAYOUT, rng)
+    with pytest.raises(CrateCalibrationError):
+        calibrate_crates(photo)
+    cal = tool.truth_calibration(photo, truth, renderer.f)
+    assert cal is not None and cal.notes == "truth (training)"
+    frame, ftruth = renderer.render(random_layout(rng), rng)
+    found = CrateReader(cal, model=None).locate(frame)
+    labels = tool.label_cells(found, ftruth)
+    named = [CLASSES[k] for k in labels if k >= 0 and CLASSES[k] not in ("none", "off")]
+    assert len(named) >= 0.8 * len(ftruth["fields"])
+
+
+REFUSED_LOOK = 12      # a varied look whose cans do not come apart, nor its outline (a pale crate)
+
+
+def test_the_bars_allow_one_sure_mistake_a_kind_per_so_many_held_out_fields(tool):
+    # 10,000 held-out fields, all truly empty, read as empty; the ten read as a drink are wrong
+    # with growing confidence: one in 5,000 allows two of them sure, so the bar sits just above
+    # the third likeliest mistake; one in 10,000 (or fewer fields) allows one
+    n = 10_000
+    prob = np.full((n, len(CLASSES)), 1e-6)
+    prob[:, 1] = 0.999
+    drink = CLASSES.index("red-tall_can")
+    wrong_scores = np.linspace(0.91, 0.99, 10)
+    prob[:10, 1] = 1e-6
+    prob[:10, drink] = wrong_scores
+    Y = np.full(n, 1)
+    two = tool.bars_from(prob, Y, CLASSES, per=5000)["sure"]
+    one = tool.bars_from(prob, Y, CLASSES, per=10_000)["sure"]
+    assert wrong_scores[-3] < two < wrong_scores[-2]
+    assert wrong_scores[-2] < one < wrong_scores[-1]
+    sure_wrong = (wrong_scores >= two).sum()
+    assert sure_wrong == 2

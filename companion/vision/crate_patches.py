@@ -1,23 +1,31 @@
 """What the crate reader's network sees of one field: a patch of the frame, turned so that the
-lean points up, and a few numbers (issue 31).
+lean points up and stretched along it so that each patch row is one HEIGHT over the rim, and a
+few numbers (issue 31).
 
-A drink stands above the rim plane; seen from the camera its top lies further from the camera's
-nadir than its foot, by ``z / (height - z)`` of its distance from the nadir (z: how high over
-the rim; height: the camera's). So the patch of a field is cut on the rim plane in the field's
-own frame: across (``-HALF_WIDTH .. HALF_WIDTH`` pitches) and along the lean (``-BEHIND ..
-AHEAD`` pitches, away from the nadir upwards in the patch), at :data:`PX` px per pitch: a tall
-drink's body and top run up the patch whichever way the crates stand and wherever the camera
-is, and how far they run tells a tall can from a short one. Its numbers (:data:`FEATURES`): the
-lean per pitch of height at the field, the camera's height, the frame's scale, the field's share
-of crate plastic.
+A drink stands above the rim plane; seen from the camera, a point ``z`` over the rim (pitches)
+shows where the camera's ray through it meets the rim plane: further from the camera's nadir
+than the drink's foot by ``d * z / (height - z)`` (d: the field's distance from the nadir;
+height: the camera's over the rim). The patch of a field is cut on the rim plane in the field's
+own frame: across the lean ``-HALF_WIDTH .. HALF_WIDTH`` pitches at :data:`PX` px a pitch, and
+along it row by row at the points where heights ``HIGH`` (the top row) down to ``-LOW`` (the
+bottom row) meet the plane. So a drink's top lands on the same row whatever the camera's place
+(a tall can's top always ``ROWS_PER_PITCH`` rows above a stubby one's): the heights, most of
+the network's mistakes while the patch was cut at a fixed length, are a fixed place in the
+patch. Near the nadir (a drink seen nearly from above, its height barely shows) the stretch is
+held at ``MIN_LEAN`` pitches along a pitch of height, so the patch still shows the slot round
+the drink. Its numbers (:data:`FEATURES`): the lean per pitch of height at the field, the
+camera's height, the frame's scale, the field's share of crate plastic.
 
 Colours are read against the calibration's white can, scaled by how bright the crate's plastic
 is in this frame against the calibration photo (the exposure of the moment): each channel is
 ``log((colour + 8) / (white + 8))``, clipped to [-3, 1].
 
->>> p = sample_points(np.array([[0.5, 0.5]]), np.array([[0.0, 1.0]]))
+>>> p = sample_points(np.array([[0.5, 0.5]]), np.array([[0.0, 1.0]]), np.array([1.0]), 10.0)
 >>> p.shape, bool(p[0, 0, 0, 1] > p[0, -1, 0, 1])
 ((1, 56, 30, 2), True)
+>>> row = lambda z: int(np.argmin(np.abs(heights() - z)))   # a height's row, whatever the lean
+>>> row(1.0) < row(0.4) < row(0.0)
+True
 """
 from __future__ import annotations
 
@@ -28,26 +36,41 @@ import numpy as np
 
 from .crate_grid import frame_px_per_unit, to_frame, yellow_map
 
-# 20 px a pitch: a bottle's top (two thirds of a pitch) is 13 px across, enough to tell the square
-# bottle's corners from a round one's and a tall can's top from a short one's by a pixel or two
-# of lean (at 12 px a pitch, the heights were most of the network's mistakes)
-PX = 20.0                  # patch px per pitch
+# 20 px a pitch across: a bottle's top (two thirds of a pitch) is 13 px across, enough to tell the
+# square bottle's corners from a round one's
+PX = 20.0                  # patch px per pitch, across
 HALF_WIDTH = 0.75          # pitches either side across the lean (the slot and its walls)
-BEHIND, AHEAD = 0.6, 2.2   # pitches towards the nadir and away from it (where tall drinks lean)
-SIZE = (int(2 * HALF_WIDTH * PX), int((BEHIND + AHEAD) * PX))      # w, h
+# along: heights over the rim plane, pitches; the tallest bottle stands ~1.6 pitches over the rim
+# (2.1 in the varied looks' low crates) and its cap reaches half a pitch further at a small lean;
+# below the rim: the slot's floor and near wall
+LOW, HIGH = 0.8, 2.6
+ROWS = 56
+ROWS_PER_PITCH = ROWS / (LOW + HIGH)
+MIN_LEAN = 0.5             # pitches along a pitch of height: the least stretch (near the nadir)
+SIZE = (int(2 * HALF_WIDTH * PX), ROWS)      # w, h
 FEATURES = ("lean", "camera_height", "scale", "plastic")
 EPS = 8.0
 CLIP = (-3.0, 1.0)
 
 
-def sample_points(centres: np.ndarray, leans: np.ndarray) -> np.ndarray:
-    """Rim-plane points (grid units) of each field's patch: (n, h, w, 2); row 0 is the far end
-    (AHEAD along the lean), ``leans`` unit vectors (n, 2) pointing away from the nadir."""
-    w, h = SIZE
+def heights() -> np.ndarray:
+    """The height over the rim (pitches) each patch row shows, top row (the highest) first."""
+    return HIGH - (np.arange(ROWS) + 0.5) / ROWS_PER_PITCH
+
+
+def sample_points(centres: np.ndarray, leans: np.ndarray, dists: np.ndarray, height: float) -> np.ndarray:
+    """Rim-plane points (grid units) of each field's patch: (n, h, w, 2); row 0 shows the
+    highest point (:func:`heights`), ``leans`` unit vectors (n, 2) pointing away from the nadir,
+    ``dists`` the fields' distances from it, ``height`` the camera's over the rim (units)."""
+    w, _ = SIZE
     a = -HALF_WIDTH + (np.arange(w) + 0.5) / PX           # across
-    b = AHEAD - (np.arange(h) + 0.5) / PX                 # along, far end first
+    z = heights()
+    # where the ray through a point z over the field's middle meets the rim plane, as a distance
+    # along the lean from the middle (the stretch held at MIN_LEAN near the nadir)
+    d = np.maximum(dists, MIN_LEAN * height)
+    b = d[:, None] * z[None, :] / np.maximum(height - z[None, :], 0.25 * height)       # (n, h)
     across = np.column_stack([-leans[:, 1], leans[:, 0]])
-    return (centres[:, None, None, :] + b[None, :, None, None] * leans[:, None, None, :]
+    return (centres[:, None, None, :] + b[:, :, None, None] * leans[:, None, None, :]
             + a[None, None, :, None] * across[:, None, None, :])
 
 
@@ -84,7 +107,7 @@ def field_patches(frame: np.ndarray, H: np.ndarray, cells: list, nadir: np.ndarr
         return np.zeros((0, h, w, 3), np.float32), np.zeros((0, len(FEATURES)), np.float32)
     centres = np.array([(i + 0.5, j + 0.5) for i, j in cells], np.float64)
     unit, lean = lean_of(centres, nadir, height)
-    pts = sample_points(centres, unit).reshape(-1, 2)
+    pts = sample_points(centres, unit, lean * height, height).reshape(-1, 2)
     # a frame much finer than the patches is averaged down first (no aliasing)
     mid = centres.mean(axis=0)
     ppu = frame_px_per_unit(H, mid)

@@ -8,8 +8,10 @@
 2. the fields worth asking about: the largest connected patch of fields with some plastic, and
    the ring round it (a crate's outer face, seen beside the grid, looks like plastic too: the
    network tells it from a slot);
-3. the camera over the rim plane (from the grid and the calibration's focal length): each
-   field's lean, so that its patch (:mod:`.crate_patches`) is cut turned the same way;
+3. the camera over the rim plane (its focal length, height and nadir told by the frames'
+   grids as they come, :mod:`.crate_focal`; the calibration's focal length until then): each
+   field's lean and the camera's height, so that its patch (:mod:`.crate_patches`) is cut
+   turned the same way, a row for each height over the rim;
 4. the field network (:mod:`.crate_net`) names each: no slot, empty, or a drink; a name whose
    probability is under the model's bar is reported unsure (its likeliest name kept), and so
    is the less likely of two fields read as the same drink (there is one of each).
@@ -32,6 +34,7 @@ import numpy as np
 
 from ..crate_fields import EMPTY, MAX_FIELDS, CrateReading
 from .crate_calibrate import CrateCalibration, camera_over
+from .crate_focal import CameraEstimate
 from .crate_grid import Grid, find_grid
 from .crate_net import CLASSES, NONE, OFF, FieldModel, field_model
 from .crate_patches import exposure_gain, field_patches
@@ -39,12 +42,15 @@ from .crate_patches import exposure_gain, field_patches
 log = logging.getLogger(__name__)
 OFF_INDEX = CLASSES.index(OFF)
 SOME_PLASTIC = 0.15     # a field with this share of plastic may hold a slot
-DOUBTFUL_SHARE = 0.5    # a frame with more of its sure slots' fields unsure than this is unsure as a whole
+DOUBTFUL_SHARE = 0.7    # a frame with more of its sure slots' fields unsure than this is unsure as a whole (set on dev and varied: docs/performance.md, "the camera from the frames' grids")
 # The lattice's crests lie a little towards the camera's nadir of the walls' tops (the walls' inner
 # faces and the floors show on that side): the grid is moved this many pitches away from it
 # (measured on development frames: a twentieth of a pitch on the whole)
 CREST_SHIFT = 0.05
 MIN_SIDE = 64
+# the camera from the frames' grids (crate_focal.py); False: the calibration's alone (as
+# before, kept to measure against: docs/performance.md)
+FOCAL_FROM_FRAMES = True
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,7 @@ class CrateReader:
     def __init__(self, calibration: CrateCalibration | None, model: FieldModel | None = None):
         self.calibration = calibration
         self.model = model if model is not None else field_model()
+        self.camera = CameraEstimate(calibration.focal_px, calibration.image_size) if calibration is not None else None
 
     def locate(self, frame: np.ndarray) -> Located | None:
         """The grid and the fields' patches (None: no crates seen)."""
@@ -106,7 +113,11 @@ class CrateReader:
         if len(cells) > 2 * MAX_FIELDS:             # more than a table's crates: not cut up
             empty = np.zeros((0,), np.float32)
             return Located(grid, cells, empty, empty, np.zeros(2), 0.0)
-        nadir, height = camera_over(grid.H, cal.focal_px, cal.image_size)
+        if FOCAL_FROM_FRAMES:
+            self.camera.add_grid(grid.H, grid.cells)
+            nadir, height = self.camera.over(grid.H)
+        else:
+            nadir, height = camera_over(grid.H, cal.focal_px, cal.image_size)
         mid = np.array([(i + 0.5, j + 0.5) for i, j in cells]).mean(axis=0)
         away = mid - nadir
         away = away / max(1e-6, float(np.linalg.norm(away)))
