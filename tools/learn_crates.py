@@ -317,7 +317,7 @@ def bars_from(prob: np.ndarray, Y: np.ndarray, classes, per: int = 3000) -> dict
         bar = float(min(0.9999, max(floor, worst + (1 - worst) * 0.3)))
         out[key] = round(bar, 6)
         print(f"{key}: {int((sel & wrong).sum())} wrong of {int(sel.sum())}; bar {bar:.5f}; unsure there "
-              f"{(top[sel] < bar).mean() * 100:.2f} %", file=sys.stderr)
+              f"{(top[sel] < bar).mean() * 100 if sel.any() else 0.0:.2f} %", file=sys.stderr)
     sure = top >= np.where(pred == 0, out["sure_none"], np.where(pred == 1, out["sure_empty"], out["sure"]))
     print(f"held out: {len(Y)} fields, {wrong.mean() * 100:.2f} % wrong; sure {sure.mean() * 100:.1f} %, sure and "
           f"wrong {(sure & wrong).mean() * 100:.3f} % ({int((sure & wrong).sum())}); {allowed} allowed a kind",
