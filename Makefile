@@ -163,8 +163,8 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 # (varied 370300-370323, dev 260000-260011) and the held-out report looks (dev 270000-270007,
 # varied 380000-380007 and 380400-380423) into build/learn_board_values/ (one process), then
 # trains with PyTorch (TRAIN_PY; one thread) and writes models/board_values.npz and
-# board_values.json: 8 epochs on the first 40 varied looks and the dev looks, then 4 more on all,
-# then the temperature and the bar. Fixed seeds. On the shared 2-core machine (load 6-10) about
+# board_values.json: 8 epochs on the first 40 varied looks and the dev looks, then twice 4 more on
+# all, then the temperature and the bar. Fixed seeds. On the shared 2-core machine (load 6-10) about
 # 45 min of rendering and 30 of training (fifth session); a target of its own, as the landing
 # network's is, so that `make model` (the drink reader's models) keeps to its 30 minutes.
 .PHONY: board-values-model
@@ -177,6 +177,7 @@ board-values-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)
 	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 380000 380008
 	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 380400 380424
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --looks 40 --epochs 8
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --init build/learn_board_values/last_weights.npz --epochs 4
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --init build/learn_board_values/last_weights.npz --epochs 4
 
 clean:
