@@ -59,7 +59,10 @@ def ink(img: np.ndarray) -> np.ndarray:
     sample = img[::PAPER_STEP, ::PAPER_STEP].reshape(-1, 3)
     luma = sample.sum(axis=1)
     paper = np.median(sample[luma >= np.quantile(luma, 0.6)], axis=0) + 1.0
-    return np.clip(1.0 - (img / paper).min(axis=2), 0.0, 1.0)
+    # the channels' least by two elementwise minima (numpy's min over a last axis of 3 is slow)
+    darkest = np.minimum(np.minimum(img[..., 0] / np.float32(paper[0]), img[..., 1] / np.float32(paper[1])),
+                         img[..., 2] / np.float32(paper[2]))
+    return np.clip(1.0 - darkest, 0.0, 1.0)
 
 
 class _Scale:
