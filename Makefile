@@ -158,26 +158,24 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied.npz --tune-on $(LANDINGS)/dev.npz --epochs 18
 
 # The board reader's value-marker network (companion/vision/board_value_net.py, issue 29): renders
-# the lanes of the training looks (varied 370000-370169 and dev 250000-250039, 8 boards each; the
-# references' pose refined from the print, board_value_data.DATA_VERSION 2), the tempering looks
-# (varied 370300-370323, dev 260000-260011) and the held-out report looks (dev 270000-270007,
-# varied 380000-380007 and 380400-380423) into build/learn_board_values/ (one process), then
+# the lanes of the training looks (varied 370000-370199 and dev 250000-250039, 8 boards each),
+# the tempering looks (varied 370300-370323, dev 260000-260011) and the held-out report looks
+# (dev 270000-270007, varied 380000-380007 and 380400-380423) into build/learn_board_values/ (one process), then
 # trains with PyTorch (TRAIN_PY; one thread) and writes models/board_values.npz and
-# board_values.json: 8 epochs on the first 40 varied looks and the dev looks, then twice 4 more on
-# all, then the temperature and the bar. Fixed seeds. On the shared 2-core machine (load 6-10) about
-# 45 min of rendering and 30 of training (fifth session); a target of its own, as the landing
-# network's is, so that `make model` (the drink reader's models) keeps to its 30 minutes.
+# board_values.json: 8 epochs on the first 120 varied looks and the dev looks, then 4 more on all,
+# then the temperature and the bar. Fixed seeds. About 15 min of rendering and 15 of training on
+# one quiet core (40 and 20 on the shared machine): a target of its own, as the landing network's
+# is, so that `make model` (the drink reader's models) keeps to its 30 minutes.
 .PHONY: board-values-model
 board-values-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
-	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 370000 370170
+	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 370000 370200
 	$(VENV)/bin/python tools/board_value_data.py --family dev --seeds 250000 250040
 	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 370300 370324
 	$(VENV)/bin/python tools/board_value_data.py --family dev --seeds 260000 260012
 	$(VENV)/bin/python tools/board_value_data.py --family dev --seeds 270000 270008
 	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 380000 380008
 	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 380400 380424
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --looks 40 --epochs 8
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --init build/learn_board_values/last_weights.npz --epochs 4
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --looks 120 --epochs 8
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --init build/learn_board_values/last_weights.npz --epochs 4
 
 clean:

@@ -8,9 +8,10 @@ PyTorch is a training tool only (the service runs the exported weights with nump
 of TRAIN looks of the training-only "varied" family and DEV_TRAIN development looks (every other
 one through a camera of its own: ``board_data.Camera``).
 
-Training (as ``make board-values-model`` runs it): 8 epochs on the first 40 varied looks and
-the development looks, then 4 more from those weights (``--init``, a lower rate) on all 170
-varied looks and the development looks (the lanes cut at the pose refined from the print). Adam on the cross-entropy over a lane's value spaces
+Training (as ``make board-values-model`` runs it): 8 epochs on the first 120 varied looks and
+the development looks, then 4 more from those weights (``--init``, a lower rate) on all 200
+varied looks and the development looks. (Retrained on lanes cut at the pose refined from the
+print in the fifth session, and not kept: docs/performance.md, "Fifth session".) Adam on the cross-entropy over a lane's value spaces
 and "no marker", the strips mirrored across the lane and turned end for end at random (the
 spaces' rows with them), the frame's half nudged in colour; one thread, a fixed seed.
 
@@ -43,7 +44,7 @@ import board_value_data  # noqa: E402
 from companion.vision import board_value_net as bvn  # noqa: E402
 from companion.vision.model_files import save_net  # noqa: E402
 
-TRAIN = range(370_000, 370_170)        # varied looks for the weights (the first stage: the first 40)
+TRAIN = range(370_000, 370_200)        # varied looks for the weights (the first stage: the first 120)
 TEMPER = range(370_300, 370_324)       # ... for the temperature and the bar
 DEV_TRAIN = range(250_000, 250_040)    # development looks for the weights
 DEV_TEMPER = range(260_000, 260_012)   # ... for the temperature and the bar
@@ -51,8 +52,7 @@ HELD_OUT = range(270_000, 270_008)     # development looks for the report
 VARIED_HELD_OUT = range(380_000, 380_008)
 VARIED_HELD_OUT_2 = range(380_400, 380_424)    # looks no run was tuned on (the pose's were chosen on 380000..)
 SURE_FLOOR = 0.9
-SURE_RIGHT = 1.0            # of the sure readings of the tempering looks, this share right: all (0.9995 before
-                            # the lanes were cut at refined poses: that network hedged more, this one is surer)
+SURE_RIGHT = 0.9995         # of the sure readings of the tempering looks, at least this share right
 EPOCHS = 8
 BATCH = 64
 SEED = 2029
