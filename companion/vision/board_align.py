@@ -44,7 +44,12 @@ PAPER_STEP = 7           # the paper's colour from every 7th pixel (a median: en
 
 
 def track_box(layout: BoardLayout) -> tuple[float, float, float, float]:
-    """The revenue track's band (x0, y0, x1, y1 mm): every lane, its riders and value spaces."""
+    """The revenue track's band (x0, y0, x1, y1 mm): every lane, its riders and value spaces.
+
+    >>> from companion.board_layout import BoardLayout
+    >>> track_box(BoardLayout.default())          # the right-hand fifth of the 967 x 540 mm sheet
+    (752.0, 15.0, 960.0, 527.0)
+    """
     half = layout.lane_width / 2 + TRACK_MARGIN_MM
     xs, ys = list(layout.lanes.values()), list(layout.riders) + list(layout.values)
     x0, y0 = max(0.0, min(xs) - half), max(0.0, min(ys) - TRACK_MARGIN_MM)
