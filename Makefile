@@ -169,7 +169,7 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 # The board reader's value-marker network (companion/vision/board_value_net.py, issue 29): renders
 # the lanes of the training looks (varied 370000-370199 and dev 250000-250039, 8 boards each),
 # the tempering looks (varied 370300-370323, dev 260000-260011) and the held-out report looks
-# (dev 270000-270007, varied 380000-380007) into build/learn_board_values/ (one process), then
+# (dev 270000-270007, varied 380000-380007 and 380400-380423) into build/learn_board_values/ (one process), then
 # trains with PyTorch (TRAIN_PY; one thread) and writes models/board_values.npz and
 # board_values.json: 8 epochs on the first 120 varied looks and the dev looks, then 4 more on all,
 # then the temperature and the bar. Fixed seeds. About 15 min of rendering and 15 of training on
@@ -183,6 +183,7 @@ board-values-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)
 	$(VENV)/bin/python tools/board_value_data.py --family dev --seeds 260000 260012
 	$(VENV)/bin/python tools/board_value_data.py --family dev --seeds 270000 270008
 	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 380000 380008
+	$(VENV)/bin/python tools/board_value_data.py --family varied --seeds 380400 380424
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --looks 120 --epochs 8
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --init build/learn_board_values/last_weights.npz --epochs 4
 

@@ -41,14 +41,17 @@ from companion.vision.board_value_net import LearnedLanes, value_model  # noqa: 
 from companion.vision.board_values import ValueLanes  # noqa: E402
 
 WAYS = ("rules", "learned")
+VIEWS = ("plain", "bumped")
 
 
-def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
+def run_look(seed: int, family: str, boards: int, layout: BoardLayout, align: bool = True) -> dict:
     renderer = BoardRenderer(layout, BoardLook.from_seed(seed, family))
     rng = np.random.default_rng([seed, 2029])
     drink_rng = np.random.default_rng([seed, 2030])
     ref, tracker = reference_of(renderer, layout, seed)
     res = {w: {"lanes": 0, "wrong": 0, "unsure": 0, "ms": []} for w in WAYS}
+    # the learned lanes apart by view: a bumped frame's pose is carried by two markers
+    res["views"] = {v: {"lanes": 0, "wrong": 0, "unsure": 0} for v in VIEWS}
     res["frames"] = res["lost"] = 0
     res["misses"] = []
     if ref is None:
@@ -59,7 +62,7 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
     for b in range(boards):
         pieces = sample_board(rng, layout, drink_rng)
         pair = tuple(int(m) for m in rng.choice(layout.marker_ids, 2, replace=False))
-        for view in ("plain", "bumped"):
+        for view in VIEWS:
             if view == "plain":
                 frame, _ = renderer.render(pieces, rng=rng)
             else:
@@ -69,18 +72,24 @@ def run_look(seed: int, family: str, boards: int, layout: BoardLayout) -> dict:
             if pose.state == "lost":
                 res["lost"] += 1
                 continue
+            if align and hasattr(reader, "align"):      # as the reader does (board_align.py)
+                pose = reader.align.pose(frame, pose)
             sheet = reader.sheet(frame, pose)
             for way, lanes in ways.items():
                 t0 = time.perf_counter()
                 values, unsure = lanes.read(sheet, pose, reader.model.value_peak)
                 res[way]["ms"].append((time.perf_counter() - t0) * 1000.0)
                 doubt = {u.partition(":")[2] for u in unsure}
+                tallies = (res[way], res["views"][view]) if way == "learned" else (res[way],)
                 for letter in layout.lanes:
-                    res[way]["lanes"] += 1
+                    for t in tallies:
+                        t["lanes"] += 1
                     if letter in doubt:
-                        res[way]["unsure"] += 1
+                        for t in tallies:
+                            t["unsure"] += 1
                     elif values.get(letter) != pieces.values.get(letter):
-                        res[way]["wrong"] += 1
+                        for t in tallies:
+                            t["wrong"] += 1
                         if family != "eval":
                             res["misses"].append((way, seed, b, view, letter, pieces.values.get(letter), values.get(letter)))
     return res
@@ -92,6 +101,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seeds", type=int, default=None, help="first seed (dev 1000, eval 900000, varied 330000)")
     ap.add_argument("--looks", type=int, default=8)
     ap.add_argument("--boards", type=int, default=4)
+    ap.add_argument("--no-align", action="store_true",
+                    help="the tracker's pose alone on frames with fewer than three markers (board_align.py off)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if value_model() is None:
@@ -101,16 +112,20 @@ def main(argv=None) -> int:
     layout = BoardLayout.default()
     first = args.seeds if args.seeds is not None else {"dev": 1000, "eval": 900000, "varied": 330000}[args.family]
     total = {w: {"lanes": 0, "wrong": 0, "unsure": 0, "ms": []} for w in WAYS}
+    views = {v: {"lanes": 0, "wrong": 0, "unsure": 0} for v in VIEWS}
     frames = lost = 0
     misses = []
     for i, seed in enumerate(range(first, first + args.looks)):
         t0 = time.perf_counter()
-        r = run_look(seed, args.family, args.boards, layout)
+        r = run_look(seed, args.family, args.boards, layout, align=not args.no_align)
         frames, lost, misses = frames + r["frames"], lost + r["lost"], misses + r["misses"]
         for w in WAYS:
             for k in ("lanes", "wrong", "unsure"):
                 total[w][k] += r[w][k]
             total[w]["ms"] += r[w]["ms"]
+        for v in VIEWS:
+            for k in ("lanes", "wrong", "unsure"):
+                views[v][k] += r["views"][v][k]
         print(f"  {args.family} look {i + 1}/{args.looks} ({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
     out = {"family": args.family, "first_seed": first, "looks": args.looks, "frames": frames, "lost": lost}
     print(f"\n== value markers, {args.family}: {args.looks} looks from seed {first}, {frames} frames ({lost} lost) ==")
@@ -123,6 +138,13 @@ def main(argv=None) -> int:
                   "ms_mean": round(float(np.mean(t["ms"])), 2) if t["ms"] else None}
         print(f"{w:8s} {t['lanes']} lanes: sure and wrong {out[w]['sure_wrong_pct']:.3f} %, unsure "
               f"{out[w]['unsure_pct']:.3f} %, error {out[w]['error_pct']:.3f} %; {out[w]['ms_mean']} ms per frame")
+    out["learned_by_view"] = {}
+    for v, t in views.items():
+        n = max(t["lanes"], 1)
+        out["learned_by_view"][v] = {"lanes": t["lanes"], "sure_wrong_pct": round(100 * t["wrong"] / n, 3),
+                                     "unsure_pct": round(100 * t["unsure"] / n, 3)}
+        print(f"learned, {v} frames: {t['lanes']} lanes: sure and wrong {out['learned_by_view'][v]['sure_wrong_pct']:.3f} %, "
+              f"unsure {out['learned_by_view'][v]['unsure_pct']:.3f} %")
     if args.family != "eval":
         for m in misses[:30]:
             print("  miss", m)

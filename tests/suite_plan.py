@@ -65,6 +65,7 @@ TYPICAL_SECONDS = {
     "test_sim_crates": 2.5,
     "test_vision_learned": 1.0, "test_vision_checked": 4.0, "test_vision_pixel_scorer": 10.0, "test_vision_piece_profile": 1.5, "test_vision_taught": 2.0,
     "test_vision_board": 9.0, "test_vision_board_drinks": 3.0, "test_vision_board_values": 7.0, "test_vision_board_refine": 4.0,
+    "test_vision_board_align": 3.0,
     "test_firmware_simavr": 7.0, "test_sensors_link": 7.0, "test_metro_estimate": 6.0,
     "test_cli": 3.0, "test_devices": 6.0, "test_sensor_restarts": 2.0, "test_resume": 6.0,
     "test_metro_properties": 13.0, "test_metro_osaka": 6.0, "test_metro_session": 4.0, "test_pocari_properties": 3.0,

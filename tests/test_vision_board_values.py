@@ -108,6 +108,29 @@ def test_the_committed_model_reads_a_rendered_boards_values(board):
     assert not [u for u in reading.unsure if u.startswith("value:")]
 
 
+def test_the_committed_model_reads_lanes_at_the_pose_refined_from_the_print():
+    """The model is trained on lanes cut at the refined pose (board_refine.py), as the simulated
+    board camera and the benchmarks read: a plain board and the same board bumped with two
+    markers hidden (the pose carried, then checked against the print: board_align.py)."""
+    from companion.sim.board_looks import Bump
+    layout = BoardLayout.default()
+    renderer = BoardRenderer(layout, BoardLook.from_seed(LOOK_SEED, "dev"))
+    empty, _ = renderer.render(Pieces(), rng=np.random.default_rng(1))
+    tracker = BoardTracker(layout, refine=True)
+    pose = tracker.locate(empty)
+    assert tracker.refinement is not None and tracker.refinement.taken, tracker.refinement
+    reader = board_read.BoardReader(layout, rectify(empty, pose, layout), tracker=tracker)
+    letters = list(layout.lanes)
+    values = {c: v for c, v in zip(letters[1:], (6000, 0, 4100, 4200, 1500, 2800, 300, 3300, 5000, 700, 2000))}
+    pieces = Pieces(pyramids={"otemachi": "yellow"}, meeples={"red": "ride:C"}, trains={"M": 2}, values=values)
+    rng = np.random.default_rng(8)
+    for bump, hidden in ((None, ()), (Bump.random(rng, angle=2.0, shift=12.0), (20, 23))):
+        reading = reader.read(renderer.render(pieces, bump=bump, hide_markers=hidden, rng=rng)[0])
+        assert reading.pose == "locked" and reading.markers == 4 - len(hidden)
+        assert reading.pieces.values == values
+        assert not [u for u in reading.unsure if u.startswith("value:")]
+
+
 def test_without_a_value_model_the_rules_read_the_values(board, monkeypatch):
     layout, renderer, reference, tracker = board
     monkeypatch.setattr(board_read, "value_model", lambda: None)

@@ -35,14 +35,19 @@ def fit_homography(found: dict[int, np.ndarray], layout: BoardLayout) -> np.ndar
     return H
 
 
-def rectify(frame: np.ndarray, H, layout: BoardLayout, scale: float = PX_PER_MM, k: float = 0.0) -> np.ndarray:
+def rectify(frame: np.ndarray, H, layout: BoardLayout, scale: float = PX_PER_MM, k: float = 0.0,
+            box: tuple[float, float, float, float] | None = None) -> np.ndarray:
     """The sheet seen from above: (sheet height x width) * ``scale`` pixels, board mm * scale.
     ``H`` is board mm -> frame px, or a :class:`Pose` (whose lens distortion ``k`` is then
-    undone as well: the sheet of a wide-angle camera is straightened)."""
+    undone as well: the sheet of a wide-angle camera is straightened). ``box``: only the part
+    (x0, y0, x1, y1) mm of the sheet, its corner (x0, y0) at pixel (0, 0)."""
     if isinstance(H, Pose):
         H, k = H.H, H.k
     S = np.diag([scale, scale, 1.0])
     w, h = int(round(layout.sheet[0] * scale)), int(round(layout.sheet[1] * scale))
+    if box is not None:
+        H = H @ np.array([[1.0, 0.0, box[0]], [0.0, 1.0, box[1]], [0.0, 0.0, 1.0]])
+        w, h = int(round((box[2] - box[0]) * scale)), int(round((box[3] - box[1]) * scale))
     if not k:
         return cv2.warpPerspective(frame, S @ np.linalg.inv(H), (w, h), flags=cv2.INTER_AREA,
                                    borderMode=cv2.BORDER_REPLICATE)

@@ -45,6 +45,7 @@ import numpy as np
 
 from ..board_layout import BoardLayout, Spot
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
+from .board_align import FrameAlign
 from .board_drinks import DrinkSpots, Maps
 from .board_hands import HandSearch
 from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
@@ -228,6 +229,8 @@ class BoardReader:
                       else ValueLanes(layout, self.reference, self.paper, self._probe))
         self.drink_spots = DrinkSpots(layout, self.reference, self.paper, PX_PER_MM)
         self.hand_search = HandSearch(self.reference, self.paper)
+        # a frame held by fewer than three markers: its pose checked against the print (board_align.py)
+        self.align = FrameAlign(layout, self.reference)
 
     # --- public -------------------------------------------------------------------------------
 
@@ -236,9 +239,11 @@ class BoardReader:
         if frame is None or frame.ndim != 3 or frame.shape[2] != 3 or min(frame.shape[:2]) < 32:
             words = "The board camera's frame is empty or not a colour image."
             return BoardReading(pose="lost", problems=[words], codes={"camera_error": words})
-        pose = self.last_pose = self.tracker.locate(frame)
+        pose = self.tracker.locate(frame)
         if pose.state == "lost":
+            self.last_pose = pose
             return self._lost(pose, t0)
+        pose = self.last_pose = self.align.pose(frame, pose)
         sheet = self.sheet(frame, pose)
         return self.read_sheet(sheet, pose, t0)
 
