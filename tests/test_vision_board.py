@@ -13,6 +13,7 @@ from companion.sim.board_looks import BoardHand, BoardLook, Bump
 from companion.sim.board_render import BoardRenderer, Placed
 from companion.vision.board_pose import BoardTracker, camera_above, distort_points, rectify, undistort_points
 from companion.vision.board_read import BoardReader
+from rendered_board import located_empty_board
 
 LOOK_SEED = 11          # tests use looks below 100: the benchmark (1000..) and the training (200000..) others
 
@@ -27,13 +28,7 @@ BOARD = Pieces(
 
 @pytest.fixture(scope="module")
 def board():
-    cv2.setNumThreads(1)
-    layout = BoardLayout.default()
-    renderer = BoardRenderer(layout, BoardLook.from_seed(LOOK_SEED, "dev"))
-    empty, _ = renderer.render(Pieces(), rng=np.random.default_rng(1))
-    tracker = BoardTracker(layout)
-    pose = tracker.locate(empty)
-    assert pose.state == "locked" and pose.markers == 4
+    layout, renderer, empty, tracker, pose = located_empty_board(LOOK_SEED)
     return layout, renderer, rectify(empty, pose, layout), tracker
 
 

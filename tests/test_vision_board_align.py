@@ -4,17 +4,16 @@ it, a frame with three or four markers is left as the tracker found it, and a sh
 this board's print corrects nothing."""
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from companion.board_layout import BoardLayout
 from companion.board_pieces import Pieces
-from companion.sim.board_looks import BoardLook, Bump
-from companion.sim.board_render import BoardRenderer
+from companion.sim.board_looks import Bump
 from companion.vision.board_align import FrameAlign, track_box
-from companion.vision.board_pose import BoardTracker, rectify
+from companion.vision.board_pose import rectify
 from companion.vision.board_read import BoardReader
+from rendered_board import located_empty_board
 
 LOOK_SEED = 13          # tests use looks below 100 (the training tools and the benchmark others)
 PIECES = Pieces(pyramids={"otemachi": "red", "ginza": "blue"}, meeples={"blue": "ride:H"}, trains={"G": 3},
@@ -23,13 +22,7 @@ PIECES = Pieces(pyramids={"otemachi": "red", "ginza": "blue"}, meeples={"blue": 
 
 @pytest.fixture(scope="module")
 def board():
-    cv2.setNumThreads(1)
-    layout = BoardLayout.default()
-    renderer = BoardRenderer(layout, BoardLook.from_seed(LOOK_SEED, "dev"))
-    empty, _ = renderer.render(Pieces(), rng=np.random.default_rng(1))
-    tracker = BoardTracker(layout, refine=True)
-    pose = tracker.locate(empty)
-    assert pose.state == "locked" and pose.markers == 4
+    layout, renderer, empty, tracker, pose = located_empty_board(LOOK_SEED, refine=True)
     return layout, renderer, empty, tracker, rectify(empty, pose, layout)
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
@@ -18,6 +17,7 @@ from companion.sim.board_render import BoardRenderer
 from companion.vision import board_read, board_value_net as bvn
 from companion.vision.board_pose import BoardTracker, rectify
 from companion.vision.board_values import ValueLanes
+from rendered_board import located_empty_board
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 
@@ -81,13 +81,7 @@ def test_lanes_are_cut_along_the_track_as_log_colour_against_the_paper():
 
 @pytest.fixture(scope="module")
 def board():
-    cv2.setNumThreads(1)
-    layout = BoardLayout.default()
-    renderer = BoardRenderer(layout, BoardLook.from_seed(LOOK_SEED, "dev"))
-    empty, _ = renderer.render(Pieces(), rng=np.random.default_rng(1))
-    tracker = BoardTracker(layout)
-    pose = tracker.locate(empty)
-    assert pose.state == "locked"
+    layout, renderer, empty, tracker, pose = located_empty_board(LOOK_SEED)
     return layout, renderer, rectify(empty, pose, layout), tracker
 
 
