@@ -4,8 +4,6 @@ or a person would leave, as the reader gives them) settle, become proposals, que
 differences, and confirmed proposals are made as any move is."""
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from companion.board_pieces import BoardReading, Pieces
@@ -248,16 +246,18 @@ def test_a_spot_read_with_doubt_is_left_out(store):
     assert settle(watch, odd, 0.0, unsure=["station:otemachi"]) == "matches"
 
 
-def test_the_search_is_quick_and_the_same_each_time(store):
+def test_a_one_move_change_is_searched_one_step_deep_and_the_same_each_time(store):
+    # How much the search does, not how long it takes (that is benchmarks/board_proposal.py's):
+    # a station built is explained by trying the table's legal moves once, from the one state.
     session = new_game(store)
     to_actions(session)
     station = next(m for m in session.allowed_moves(None) if m.kind == "station")
     board = board_after(session, station)
-    t0 = time.perf_counter()
     first = explain(session.game, session.state, board)
-    took = time.perf_counter() - t0
     assert first == explain(session.game, session.state, board)
-    assert first.verdict == "several" and took < 1.0   # typically ~10 ms (docs/performance.md)
+    assert first.verdict == "several"
+    assert not first.bounded and first.expanded == 1, first
+    assert first.tried <= len(session.allowed_moves(None)), first
 
 
 def test_a_train_run_with_riders_deciding_at_stops_is_explained_as_one_sequence():
