@@ -382,13 +382,7 @@ def calibrate_crates(photo, profile=None, outline: bool | None = None) -> CrateC
             raise
         return outline_calibration(image, H, plastic)
     white = min(tops, key=lambda t: -float(t[1].sum()))[1]
-    notes = ""
-    corners = to_frame(Hc, [(0, 0), (2, 0), (2, 3), (0, 3)])
-    pitch_px = float(np.mean([np.linalg.norm(corners[1] - corners[0]) / 2, np.linalg.norm(corners[2] - corners[1]) / 3]))
-    return CrateCalibration(image_size=(w, h), rim_to_frame=np.round(Hc, 9).tolist(), focal_px=round(f, 3),
-                            plastic_hsv=(plastic.hue, plastic.sat, plastic.val),
-                            plastic_bgr=plastic.bgr, white_bgr=tuple(float(v) for v in white),
-                            pitch_px=pitch_px, notes=notes)
+    return calibration_of((w, h), Hc, f, plastic, white)
 
 
 def outline_calibration(image: np.ndarray, H: np.ndarray, plastic: Plastic) -> CrateCalibration:
@@ -398,10 +392,16 @@ def outline_calibration(image: np.ndarray, H: np.ndarray, plastic: Plastic) -> C
     h, w = image.shape[:2]
     f = DEFAULT_FOCAL * w
     Hc = as_camera(H, f, (w, h))
-    white = white_top(image, H)
+    return calibration_of((w, h), Hc, f, plastic, white_top(image, H), notes="found by its outline")
+
+
+def calibration_of(size: tuple[int, int], Hc: np.ndarray, f: float, plastic: Plastic, white,
+                   notes: str = "") -> CrateCalibration:
+    """The calibration of a crate placed by ``Hc`` (rim units -> px) for a camera of focal length
+    ``f``: the pitch in the frame from the crate's corners, the colour references as found."""
     corners = to_frame(Hc, [(0, 0), (2, 0), (2, 3), (0, 3)])
     pitch_px = float(np.mean([np.linalg.norm(corners[1] - corners[0]) / 2, np.linalg.norm(corners[2] - corners[1]) / 3]))
-    return CrateCalibration(image_size=(w, h), rim_to_frame=np.round(Hc, 9).tolist(), focal_px=round(f, 3),
+    return CrateCalibration(image_size=size, rim_to_frame=np.round(Hc, 9).tolist(), focal_px=round(f, 3),
                             plastic_hsv=(plastic.hue, plastic.sat, plastic.val),
                             plastic_bgr=plastic.bgr, white_bgr=tuple(float(v) for v in white),
-                            pitch_px=pitch_px, notes="found by its outline")
+                            pitch_px=pitch_px, notes=notes)

@@ -40,7 +40,6 @@ from .crate_grid import to_frame
 
 KEEP = 25                # frames kept (the last ones)
 MIN_FIELDS = 12          # a grid of fewer fields with plastic (two crates) tells too little perspective
-SOME_PLASTIC = 0.15      # a field with this share of plastic may hold a slot (as crates.py counts them: drinks hide the walls)
 # focal lengths a crate camera may have, x the picture's width (~20-110 degrees across): an answer
 # outside is a grid whose perspective is noise (a view nearly square-on)
 RANGE = (0.4, 2.6)
@@ -56,10 +55,11 @@ class CameraEstimate:
         self._logs: deque = deque(maxlen=KEEP)      # log focal length of each counted frame
         self._grids: deque = deque(maxlen=KEEP)     # its grid (grid units -> px)
 
-    def add_grid(self, H: np.ndarray, cells: dict) -> float | None:
-        """A frame's grid (grid units -> px, the fields' shares of plastic): counted in when it
-        is large enough to tell the perspective; returns its focal length (None: not counted)."""
-        if sum(v >= SOME_PLASTIC for v in cells.values()) < MIN_FIELDS:
+    def add_grid(self, H: np.ndarray, plastic_fields: int) -> float | None:
+        """A frame's grid (grid units -> px) and how many of its fields show some plastic (as the
+        reader counts them: crates.SOME_PLASTIC): counted in when it is large enough to tell the
+        perspective; returns its focal length (None: not counted)."""
+        if plastic_fields < MIN_FIELDS:
             return None
         f = focal_from(H, self.size)
         if f is None or self.add_focal(f) is None:

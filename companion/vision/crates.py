@@ -114,7 +114,7 @@ class CrateReader:
             empty = np.zeros((0,), np.float32)
             return Located(grid, cells, empty, empty, np.zeros(2), 0.0)
         if FOCAL_FROM_FRAMES:
-            self.camera.add_grid(grid.H, grid.cells)
+            self.camera.add_grid(grid.H, sum(v >= SOME_PLASTIC for v in grid.cells.values()))
             nadir, height = self.camera.over(grid.H)
         else:
             nadir, height = camera_over(grid.H, cal.focal_px, cal.image_size)
