@@ -148,12 +148,15 @@ class Server:
         before = len(self.output())
         self.proc.send_signal(signal.SIGUSR1)
         deadline = time.monotonic() + wait
+        last = None
         while time.monotonic() < deadline:
-            time.sleep(0.2)
             said = self.output()[before:]
-            if "Thread 0x" in said:
-                time.sleep(0.5)  # the rest of the dump
-                return self.output()[before:]
+            # faulthandler writes the thread that took the signal last: once it is there and
+            # the log has stopped growing, the dump is whole
+            if "Current thread 0x" in said and said == last:
+                return said
+            last = said
+            time.sleep(0.1)
         return self.output()[before:] or "(no thread dump came)"
 
     def headers(self) -> dict[str, str]:
