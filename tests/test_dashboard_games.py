@@ -51,8 +51,7 @@ SETUP = {
     "bottle_square": {"seed": 15},                                     # the 36 drinks stood by chance, 8 takes
     "colour_sort": {"seed": 2, "options": {"hundreds": 1}},            # one round: fix-up swaps, the deck once
     "crate_duel": {"seed": 3, "options": {"drinks_per_card": 1, "coins": 1}},  # 6 drinks each: about 30 taps
-    "izakaya": {"seed": 3, "options": {"max_rounds": 1}},
-    "grape_soda": {"seed": 3, "options": {"max_rounds": 3}},           # 12 taps: a crate and a drink a turn              # one bid and one action phase
+    "grape_soda": {"seed": 3, "options": {"max_rounds": 3}},           # 12 taps: a crate and a drink a turn
     "yuzu": {"seed": 3, "options": {"max_turns": 2}},                  # solo, two turns: 6 taps
     "genmaicha": {"seed": 3, "options": {"rounds": 1, "drinks_per_crate": 2}},  # one round, 2 drinks a crate
     "bottle_giving": {"seed": 3, "options": {"max_turns": 3}},         # 30 drinks handed out, three turns
