@@ -44,11 +44,11 @@ from companion.vision import board_model, board_net, board_read  # noqa: E402
 from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
 
 BOARDS = 6                     # boards per look
-STORED_PATCH = 24              # mm a side of the squares kept (the network reads the middle board_net.PATCH)
+STORED_PATCH = 28              # mm a side of the squares kept: the network reads board_net.PATCH of it, moved a little at random in training (a pose a mm or two off)
 UNTOUCHED_SHARE = 0.02         # of the empty places whose base did not change, this share is kept
 GATE_SHARE = 0.5               # ... and all whose base changed by half the reader's bar or more
 CACHE = ROOT / "build" / "learn_board"
-DATA_VERSION = 11              # raised whenever the squares, numbers or boards rendered change (11: pose refined)
+DATA_VERSION = 12              # raised whenever the squares, numbers or boards rendered change (11: pose refined; 12: a two-marker frame aligned to the print, squares of STORED_PATCH)
 FAMILIES = ("dev", "varied")   # never "eval": it is only scored (benchmarks/board.py)
 
 
@@ -72,7 +72,7 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
     out = {"squares": [], "x": [], "y": [], "board": []}
     counts = np.zeros(3, np.int64)       # places in all, untouched and empty, untouched with a piece
     for b, pieces, truth, pose, sheet in located_boards(renderer, reader, rng, boards,
-                                                         lambda: sample_board(rng, layout)):
+                                                         lambda: sample_board(rng, layout), align=True):
         lean = reader.lean(pose)
         x = reader.features(sheet, None, lean)
         lab = labels_of(layout, pieces, truth)
@@ -107,11 +107,14 @@ def saved(path: Path, data: dict) -> dict:
     return data
 
 
-def located_boards(renderer, reader, rng, boards: int, pieces_of, cycle: int = 3):
+def located_boards(renderer, reader, rng, boards: int, pieces_of, cycle: int = 3, align: bool = False):
     """The boards of one look as the training tools see them: for each of ``boards`` boards of
     ``pieces_of()``, rendered (every ``cycle``-th from the second bumped with two markers hidden,
     from the third under a changed lamp), seen through the look's camera, located and
-    rectified: (index, pieces, truth, pose, sheet); a board whose pose is lost is left out. The
+    rectified: (index, pieces, truth, pose, sheet); a board whose pose is lost is left out.
+    ``align``: a frame held by fewer than three markers has its pose laid onto the print as the
+    reader's is (``FrameAlign``; off for the tools whose committed models learned from the
+    carried pose, so that their recipes still rebuild them). The
     draws from ``rng`` come in the order the tools always drew them (the caller's own draws for
     a board included), so their data stay the same."""
     layout = reader.layout
@@ -129,6 +132,8 @@ def located_boards(renderer, reader, rng, boards: int, pieces_of, cycle: int = 3
         pose = reader.tracker.locate(frame)
         if pose.state == "lost":
             continue
+        if align:
+            pose = reader.align.pose(frame, pose)
         yield b, pieces, truth, pose, reader.sheet(frame, pose)
 
 

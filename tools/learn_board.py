@@ -70,10 +70,15 @@ BATCH = 256
 SEED = 2029
 TRAIN_WEIGHT = 2.0            # a pale train on a pale stop is the hardest piece: weighed up
 MEEPLE_WEIGHT = 6.0           # ... and the meeples: a board has at most five among up to 70 pyramids
+JITTER_MM = 1.0               # the spread of the random move of a training square's cut (px = mm; at most
+                              # the stored margin): the reader's pose is a mm or so off now and then, and a
+                              # network trained on squares cut exactly would be surer than it may be
 
 
-def collect(seeds, family: str) -> dict[str, np.ndarray]:
-    """The kept places of the looks ``seeds`` of ``family`` (rendered now if not cached)."""
+def collect(seeds, family: str, crop: bool = True) -> dict[str, np.ndarray]:
+    """The kept places of the looks ``seeds`` of ``family`` (rendered now if not cached); their
+    squares cut to the network's size about their middle (``crop``), or as stored (training
+    moves the cut at random: :func:`augment`)."""
     parts = []
     for s in seeds:
         t0 = time.perf_counter()
@@ -85,7 +90,8 @@ def collect(seeds, family: str) -> dict[str, np.ndarray]:
         if time.perf_counter() - t0 > 1.0:
             print(f"  look {family} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
     out = {k: np.concatenate([p[k] for p in parts]) for k in ("squares", "x", "y")}
-    out["squares"] = centre_crop(out["squares"])
+    if crop:
+        out["squares"] = centre_crop(out["squares"])
     out["counts"] = np.sum([p["counts"] for p in parts], axis=0)
     return out
 
@@ -111,7 +117,7 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
     import torch
     from torch import nn
     torch.manual_seed(seed)
-    torch.set_num_threads(max(1, min(4, os.cpu_count() or 1)))
+    torch.set_num_threads(1)        # the machine is shared: one thread, as every training tool
     x = data["x"].astype(np.float32)
     if init is not None:
         mean, std = init["mean"], init["std"]
@@ -119,7 +125,8 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
         mean, std = x.mean(axis=0), x.std(axis=0)
         std[std < 1e-6] = 1.0
     feats = torch.from_numpy((x - mean) / std)
-    squares = torch.from_numpy(data["squares"].astype(np.float32)).permute(0, 3, 1, 2).contiguous()   # NCHW
+    # NCHW, kept in half precision (as cached: a quarter of a million larger squares) until a batch is cut
+    squares = torch.from_numpy(data["squares"].astype(np.float16)).permute(0, 3, 1, 2).contiguous()
     y = torch.from_numpy(data["y"].astype(np.int64))
     mask = torch.from_numpy(board_model.allowed_names(x))
     names = board_model.feature_names()
@@ -174,9 +181,12 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
 
 
 def augment(sq, gen):
-    """A batch of squares turned by a multiple of 90 degrees, perhaps mirrored, the frame's half
-    nudged in colour (per square and channel, in log: the light's correction is never exact)."""
+    """A batch of squares cut to the network's size a little off their middle (per square, by
+    :data:`JITTER_MM`'s spread, at most the stored margin), turned by a multiple of 90 degrees,
+    perhaps mirrored, the frame's half nudged in colour (per square and channel, in log: the
+    light's correction is never exact)."""
     import torch
+    sq = jittered(sq, gen)
     turns = int(torch.randint(0, 4, (1,), generator=gen))
     sq = torch.rot90(sq, turns, dims=(2, 3))
     if int(torch.randint(0, 2, (1,), generator=gen)):
@@ -185,6 +195,22 @@ def augment(sq, gen):
     sq = sq.clone()
     sq[:, :3] += nudge
     return sq.clamp(*board_net.CLIP)
+
+
+def jittered(sq, gen, size: int = board_net.PATCH):
+    """Each of the squares (n, 6, S, S) cut to ``size`` about a point moved from its middle by a
+    rounded normal step (spread JITTER_MM, clipped to the margin S leaves), as float32."""
+    import torch
+    margin = (sq.shape[2] - size) // 2
+    if margin <= 0:
+        return sq.float()
+    n = len(sq)
+    step = (torch.randn(n, 2, generator=gen) * JITTER_MM).round().clamp(-margin, margin).long() + margin
+    rows = step[:, 1, None] + torch.arange(size)                    # (n, size)
+    cols = step[:, 0, None] + torch.arange(size)
+    idx = torch.arange(n)[:, None, None, None]
+    chan = torch.arange(sq.shape[1])[None, :, None, None]
+    return sq[idx, chan, rows[:, None, :, None], cols[:, None, None, :]].float()
 
 
 # --- after training (numpy) ---------------------------------------------------------------------
@@ -296,8 +322,8 @@ def main(argv=None) -> int:
         finish(weights, collect(DEV_TRAIN, "dev"))
         return 0
     looks = list(TRAIN)[:args.looks] if args.looks is not None else list(TRAIN)
-    dev = collect(DEV_TRAIN, "dev")
-    data = joined(collect(looks, "varied"), dev)
+    dev = collect(DEV_TRAIN, "dev", crop=False)
+    data = joined(collect(looks, "varied", crop=False), dev)
     if args.empty_share < 1.0:
         keep = (data["y"] > 0) | (np.random.default_rng(SEED).random(len(data["y"])) < args.empty_share)
         data = {**{k: data[k][keep] for k in ("squares", "x", "y")}, "counts": data["counts"]}
