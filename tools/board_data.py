@@ -6,7 +6,8 @@ into the squares and numbers the reader sees of each place, with the truth.
 
 Each look (``BoardLook.from_seed(seed, family)``) renders its empty board (the reference,
 rectified as the calibration keeps it) and then BOARDS boards of sampled pieces
-(``sample_board``: a crowded board is the harder one), some under a changed lamp (``relit``),
+(``sample_board``: a crowded board is the harder one; METRO DRINKS' drinks beside 0-36 of its
+pyramids, ``with_drinks``), some under a changed lamp (``relit``),
 some bumped with two markers hidden; every other development look is also seen through a
 camera of its own (``Camera``: the development family alone is one kind of camera). Each board
 is read as the reader reads it: located, rectified, relit, its places' measured numbers
@@ -40,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from companion.board_layout import BoardLayout  # noqa: E402
 from companion.board_pieces import PLAYER_COLOURS, Pieces  # noqa: E402
+from companion.sim.board_dataset import with_drinks  # noqa: E402
 from companion.vision import board_model, board_net, board_read  # noqa: E402
 from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
 
@@ -48,7 +50,8 @@ STORED_PATCH = 28              # mm a side of the squares kept: the network read
 UNTOUCHED_SHARE = 0.02         # of the empty places whose base did not change, this share is kept
 GATE_SHARE = 0.5               # ... and all whose base changed by half the reader's bar or more
 CACHE = ROOT / "build" / "learn_board"
-DATA_VERSION = 12              # raised whenever the squares, numbers or boards rendered change (11: pose refined; 12: a two-marker frame aligned to the print, squares of STORED_PATCH)
+DATA_VERSION = 13              # raised whenever the squares, numbers or boards rendered change (11: pose refined;
+                               # 12: a two-marker frame aligned to the print, squares of STORED_PATCH; 13: drinks)
 FAMILIES = ("dev", "varied")   # never "eval": it is only scored (benchmarks/board.py)
 
 
@@ -71,8 +74,11 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
     gate = board_model.feature_names().index("base_changed_3")
     out = {"squares": [], "x": [], "y": [], "board": []}
     counts = np.zeros(3, np.int64)       # places in all, untouched and empty, untouched with a piece
+    # METRO DRINKS' drinks beside up to 36 pyramids: the network learns that a drink over a
+    # place, or its shadow, is not a piece there (boards without a drink among them)
     for b, pieces, truth, pose, sheet in located_boards(renderer, reader, rng, boards,
-                                                         lambda: sample_board(rng, layout), align=True):
+                                                         lambda: with_drinks(rng, layout, sample_board(rng, layout)),
+                                                         align=True):
         lean = reader.lean(pose)
         x = reader.features(sheet, None, lean)
         lab = labels_of(layout, pieces, truth)

@@ -111,9 +111,11 @@ def joined(*sets: dict) -> dict[str, np.ndarray]:
 # --- training (PyTorch) -------------------------------------------------------------------------
 
 def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEED,
-              init: dict[str, np.ndarray] | None = None, max_lr: float = 3e-3) -> dict[str, np.ndarray]:
+              init: dict[str, np.ndarray] | None = None, max_lr: float = 3e-3,
+              jitter: float = JITTER_MM) -> dict[str, np.ndarray]:
     """The network's weights (board_net.PlaceNet's keys), trained on ``data`` (from ``init``'s
-    weights and standardisation when given: a run continued on more looks)."""
+    weights and standardisation when given: a run continued on more looks); ``jitter``: the
+    spread (mm) of the training squares' cut about their middle."""
     import torch
     from torch import nn
     torch.manual_seed(seed)
@@ -164,7 +166,7 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
         total = 0.0
         for s in range(0, len(y), BATCH):
             idx = order[s:s + BATCH]
-            sq = augment(squares[idx], gen)
+            sq = augment(squares[idx], gen, jitter)
             logits = net(sq, feats[idx]).masked_fill(~mask[idx], -1e9)
             loss = (nn.functional.cross_entropy(logits, y[idx], reduction="none") * weight[idx]).sum() / weight[idx].sum()
             opt.zero_grad()
@@ -180,13 +182,13 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
             "f2w": sd["f2.weight"], "f2b": sd["f2.bias"], "mean": mean, "std": std}
 
 
-def augment(sq, gen):
+def augment(sq, gen, jitter: float = JITTER_MM):
     """A batch of squares cut to the network's size a little off their middle (per square, by
-    :data:`JITTER_MM`'s spread, at most the stored margin), turned by a multiple of 90 degrees,
+     ``jitter``'s spread, at most the stored margin), turned by a multiple of 90 degrees,
     perhaps mirrored, the frame's half nudged in colour (per square and channel, in log: the
     light's correction is never exact)."""
     import torch
-    sq = jittered(sq, gen)
+    sq = jittered(sq, gen, jitter)
     turns = int(torch.randint(0, 4, (1,), generator=gen))
     sq = torch.rot90(sq, turns, dims=(2, 3))
     if int(torch.randint(0, 2, (1,), generator=gen)):
@@ -197,15 +199,15 @@ def augment(sq, gen):
     return sq.clamp(*board_net.CLIP)
 
 
-def jittered(sq, gen, size: int = board_net.PATCH):
+def jittered(sq, gen, jitter: float = JITTER_MM, size: int = board_net.PATCH):
     """Each of the squares (n, 6, S, S) cut to ``size`` about a point moved from its middle by a
-    rounded normal step (spread JITTER_MM, clipped to the margin S leaves), as float32."""
+    rounded normal step (spread ``jitter`` mm, clipped to the margin S leaves), as float32."""
     import torch
     margin = (sq.shape[2] - size) // 2
     if margin <= 0:
         return sq.float()
     n = len(sq)
-    step = (torch.randn(n, 2, generator=gen) * JITTER_MM).round().clamp(-margin, margin).long() + margin
+    step = (torch.randn(n, 2, generator=gen) * jitter).round().clamp(-margin, margin).long() + margin
     rows = step[:, 1, None] + torch.arange(size)                    # (n, size)
     cols = step[:, 0, None] + torch.arange(size)
     idx = torch.arange(n)[:, None, None, None]
@@ -303,12 +305,15 @@ def main(argv=None) -> int:
                     help="only set the temperature, the bars and the palette again (the committed network kept)")
     ap.add_argument("--looks", type=int, default=None, help="how many training looks (of TRAIN)")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
+    ap.add_argument("--jitter", type=float, default=JITTER_MM,
+                    help="spread (mm) of the training squares' cut about their middle (0: cut in the middle)")
     ap.add_argument("--init", type=Path, help="continue from these weights (an npz of a run before)")
     ap.add_argument("--empty-share", type=float, default=1.0,
                     help="train on this share of the kept empty places (all pieces are kept)")
     ap.add_argument("--workers", type=int, default=1, help="processes rendering the looks not cached yet")
     args = ap.parse_args(argv)
-    jobs = [(s, "varied") for s in (*TRAIN, *TEMPER, *VARIED_HELD_OUT)] + \
+    looks = list(TRAIN)[:args.looks] if args.looks is not None else list(TRAIN)
+    jobs = [(s, "varied") for s in (*(TRAIN if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT)] + \
         [(s, "dev") for s in (*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT)]
     board_data.render_all(jobs, args.workers)
     if args.measure:
@@ -321,7 +326,6 @@ def main(argv=None) -> int:
             weights = {k: d[k] for k in d.files}
         finish(weights, collect(DEV_TRAIN, "dev"))
         return 0
-    looks = list(TRAIN)[:args.looks] if args.looks is not None else list(TRAIN)
     dev = collect(DEV_TRAIN, "dev", crop=False)
     data = joined(collect(looks, "varied", crop=False), dev)
     if args.empty_share < 1.0:
@@ -332,7 +336,7 @@ def main(argv=None) -> int:
     if args.init:
         with np.load(args.init) as d:
             init = {k: d[k] for k in d.files}
-    weights = train_net(data, epochs=args.epochs, init=init, max_lr=1.5e-3 if init else 3e-3)
+    weights = train_net(data, epochs=args.epochs, init=init, max_lr=1.5e-3 if init else 3e-3, jitter=args.jitter)
     np.savez(board_data.CACHE / "last_weights.npz", **weights)
     finish(weights, dev)
     return 0
