@@ -72,7 +72,7 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
     reader = board_read.BoardReader(layout, reference, tracker=tracker, model=_placeholder_model())
     spots = reader._sampling.spots
     gate = board_model.feature_names().index("base_changed_3")
-    out = {"squares": [], "x": [], "y": [], "board": []}
+    out = {"squares": [], "x": [], "y": [], "board": [], "drink_mm": []}
     counts = np.zeros(3, np.int64)       # places in all, untouched and empty, untouched with a piece
     # METRO DRINKS' drinks beside up to 36 pyramids: the network learns that a drink over a
     # place, or its shadow, is not a piece there (boards without a drink among them)
@@ -91,9 +91,20 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
         out["x"].append(x[keep].astype(np.float32))
         out["y"].append(y[keep].astype(np.int8))
         out["board"].append(np.full(int(keep.sum()), b, np.int16))
+        out["drink_mm"].append(drink_distance(layout, pieces, spots)[keep].astype(np.float32))
     data = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in out.items()}
     data["counts"] = counts
     return saved(path, data)
+
+
+def drink_distance(layout: BoardLayout, pieces: Pieces, spots) -> np.ndarray:
+    """Per place, how far (mm) the nearest drink on the board stands from it (inf: none): the
+    palette of the player colours leaves out pieces a drink may tint or hide."""
+    if not pieces.drinks:
+        return np.full(len(spots), np.inf)
+    at = np.array([layout.drinks[sid] for sid in pieces.drinks], float)
+    centres = np.array([(s.x, s.y) for s in spots], float)
+    return np.hypot(*(centres[:, None, :] - at[None, :, :]).transpose(2, 0, 1)).min(axis=1)
 
 
 def cached(path: Path, fresh: bool = False) -> dict | None:

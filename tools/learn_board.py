@@ -64,6 +64,7 @@ SURE_EMPTY_FLOOR = 0.9        # never a lower bar for "empty"
 SURE_FLOOR = 0.95             # ... or for a piece
 FAR_MARGIN = 1.6              # how far beyond its training pieces a colour still counts as that colour
 FAR_LEAST = 5.0               # ... and never nearer than this many spreads (a hue the training looks kept tight)
+PALETTE_CLEAR_MM = 40.0       # the palette's pieces stand at least this far from any drink (which may tint them)
 VALUE_PEAK = 4.0              # a value marker's difference from the empty lane, in noise units (a grey marker on a grey lane shows ~5)
 EPOCHS = 14
 BATCH = 256
@@ -90,6 +91,8 @@ def collect(seeds, family: str, crop: bool = True) -> dict[str, np.ndarray]:
         if time.perf_counter() - t0 > 1.0:
             print(f"  look {family} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
     out = {k: np.concatenate([p[k] for p in parts]) for k in ("squares", "x", "y")}
+    if all("drink_mm" in p for p in parts):
+        out["drink_mm"] = np.concatenate([p["drink_mm"] for p in parts])
     if crop:
         out["squares"] = centre_crop(out["squares"])
     out["counts"] = np.sum([p["counts"] for p in parts], axis=0)
@@ -257,11 +260,16 @@ def choose_sure(p: np.ndarray, y: np.ndarray, places: int) -> tuple[float, float
                                           "wrong_sure": int((sure & ~ok).sum()), "unsure": int((~sure).sum())}
 
 
-def palette(x: np.ndarray, y: np.ndarray) -> tuple[dict, dict, dict]:
+def palette(x: np.ndarray, y: np.ndarray, drink_mm: np.ndarray | None = None) -> tuple[dict, dict, dict]:
     """Each player colour's hue (log b/g, log r/g of the piece against the paper's) as the
     development looks showed it: the median, the robust spread (MAD) per axis, and the bar of
     "not this colour": FAR_MARGIN times the distance (in spreads) that all but 1 in 2000
-    training pieces of the colour stay within. Brightness is left out: shade changes it."""
+    training pieces of the colour stay within. Brightness is left out: shade changes it. Pieces
+    within PALETTE_CLEAR_MM of a drink (``drink_mm``) are left out: a drink's colour over or
+    beside a piece would widen every colour's bar until an orange piece passed for yellow."""
+    if drink_mm is not None:
+        clear = drink_mm >= PALETTE_CLEAR_MM
+        x, y = x[clear], y[clear]
     names = board_model.feature_names()
     cols = [names.index("chroma_bg"), names.index("chroma_rg")]
     pal, spread, far = {}, {}, {}
@@ -313,7 +321,7 @@ def main(argv=None) -> int:
     ap.add_argument("--workers", type=int, default=1, help="processes rendering the looks not cached yet")
     args = ap.parse_args(argv)
     looks = list(TRAIN)[:args.looks] if args.looks is not None else list(TRAIN)
-    jobs = [(s, "varied") for s in (*(TRAIN if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT)] + \
+    jobs = [(s, "varied") for s in (*([] if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT)] + \
         [(s, "dev") for s in (*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT)]
     board_data.render_all(jobs, args.workers)
     if args.measure:
@@ -353,7 +361,7 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     sure, sure_empty, got = choose_sure(probabilities(net, asked, temperature), asked["y"].astype(int),
                                         int(temper["counts"][0]))
     print(f"temperature {temperature}, sure from {sure} (empty {sure_empty}): {got}")
-    pal, spread, far = palette(dev["x"], dev["y"])
+    pal, spread, far = palette(dev["x"], dev["y"], dev.get("drink_mm"))
     settings = {"inputs": board_model.feature_names(), "classes": list(board_model.CLASSES),
                 "temperature": temperature, "sure": sure, "sure_empty": sure_empty,
                 "palette": pal, "palette_spread": spread, "far": far, "value_peak": VALUE_PEAK}
