@@ -15,7 +15,8 @@ of the training-only "varied" family (``board_looks.py``: every property a real 
 drawn widely) and DEV_TRAIN development looks (every other one through a camera of its own).
 
 Training: the network of board_net.py, Adam on the cross-entropy over the names a place may
-have (a stop: empty or a train; any other place: empty or a player colour), the squares turned
+have (a stop: empty or a train; any other place: empty or a player colour), the squares cut a
+little off their middle (``JITTER_MM``: the reader's pose is not exact either), turned
 and mirrored at random (a board has no up for a place's look: the lean and the print round it
 turn with the camera) and their colour nudged a little (what the light's correction leaves);
 a fixed seed (the same data give the same weights on the same machine).
@@ -24,7 +25,8 @@ Then, on TEMPER looks (varied and development, none trained on): the temperature
 and the bars of a sure reading (``choose_sure``: apart for "empty" and for a piece, the lowest
 confidence at which the sure readings there were right at least SURE_RIGHT of the time and at
 most SURE_WRONG_SHARE of the places sure and wrong, never below the floors). The palette of
-the player colours (for "a piece of no player's colour") from the development looks' pieces.
+the player colours (for "a piece of no player's colour") from the development looks' pieces
+clear of drinks.
 Reported on HELD_OUT development looks and VARIED_HELD_OUT varied looks. None of these seeds is
 a seed of the benchmark (dev 1000.., varied 330000.., eval 900000..) or of the tests (below
 100); the evaluation family is never used here.
