@@ -166,6 +166,20 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --out $(LANDINGS)/dev.npz
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied.npz --tune-on $(LANDINGS)/dev.npz --epochs 18
 
+# The board reader's place network (companion/vision/board_net.py, issue 29): renders the
+# training looks (varied 300000-300099 and dev 200000-200039, 6 boards each, METRO DRINKS'
+# drinks beside some pyramids; a frame held by two markers aligned to the print as the reader's),
+# the tempering looks (varied 300200-300239, dev 210000-210009) and the held-out report looks
+# (dev 220000-220009, varied 320000-320007) into build/learn_board/ (one process; a look cached
+# is not rendered again), then trains with PyTorch (TRAIN_PY; one thread) and writes
+# models/board_net.npz and board_spots.json: 12 epochs on the 100 varied and 40 dev looks
+# (233,574 places), each square cut up to 2 mm off its middle at random, then the temperature,
+# the bars and the palette. Fixed seeds. About 25 min of rendering and 11 of training on the
+# shared machine (load 3-11): a target of its own.
+.PHONY: board-model
+board-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_board.py --looks 100 --epochs 12
+
 # The board reader's value-marker network (companion/vision/board_value_net.py, issue 29): renders
 # the lanes of the training looks (varied 370000-370199 and dev 250000-250039, 8 boards each),
 # the tempering looks (varied 370300-370323, dev 260000-260011) and the held-out report looks

@@ -74,7 +74,12 @@ def test_a_bumped_board_is_followed(board):
     pose = reader.tracker.locate(frame)
     pts = np.array([[0.0, 0.0], [967.0, 540.0], [480.0, 270.0]])
     assert np.abs(pose.to_frame(pts) - renderer.board_to_frame(pts, bump)).max() < 3.0
-    assert reading.pieces == BOARD
+    # as with two markers hidden: a place or two may be left to a person, none read wrong
+    assert len(reading.unsure) <= 2
+    doubted = {u.partition(":")[2] for u in reading.unsure if u.startswith("station:")}
+    assert {s: c for s, c in BOARD.pyramids.items() if s not in doubted} == reading.pieces.pyramids
+    assert (reading.pieces.meeples, reading.pieces.trains, reading.pieces.values) == \
+        (BOARD.meeples, BOARD.trains, BOARD.values)
 
 
 def test_a_hand_over_the_board_is_seen_and_nothing_taken(board):

@@ -88,3 +88,25 @@ def test_the_track_band_holds_every_lane_and_value_space():
     xs, ys = list(layout.lanes.values()), list(layout.values) + list(layout.riders)
     assert x0 < min(xs) - layout.lane_width / 2 and x1 > max(xs) + layout.lane_width / 2
     assert y0 < min(ys) and y1 > max(ys) and 0 <= x0 and x1 <= layout.sheet[0] and 0 <= y0 and y1 <= layout.sheet[1]
+
+
+def test_a_still_board_keeps_its_aligned_pose_and_a_knock_fits_again(board):
+    layout, renderer, empty, tracker, reference = board
+    align = FrameAlign(layout, reference)
+    rng = np.random.default_rng(5)
+    bump = Bump.random(rng, angle=2.0, shift=12.0)
+    frame, _ = renderer.render(PIECES, bump=bump, hide_markers=(22, 23), rng=rng)
+    first = align.pose(frame, tracker.locate(frame))
+    assert align.reused == 0 and align.last[3]
+    # every marker hidden, the board still: the held pose is the first frame's, and so is the answer
+    frame, _ = renderer.render(PIECES, bump=bump, hide_markers=layout.marker_ids, rng=rng)
+    still = align.pose(frame, tracker.locate(frame))
+    assert align.reused == 1 and np.allclose(still.H, first.H)
+    assert _track_off_mm(renderer, layout, still, bump) < 0.6
+    # knocked while hidden: the last pose no longer agrees with the print, so it is fitted again
+    knock = Bump(bump.angle + 1.0, bump.dx + 4.0, bump.dy - 3.0)
+    frame, _ = renderer.render(PIECES, bump=knock, hide_markers=layout.marker_ids, rng=rng)
+    moved = align.pose(frame, tracker.locate(frame))
+    tracker.locate(empty)
+    assert align.reused == 1
+    assert _track_off_mm(renderer, layout, moved, knock) < 0.6

@@ -6,7 +6,8 @@ into the squares and numbers the reader sees of each place, with the truth.
 
 Each look (``BoardLook.from_seed(seed, family)``) renders its empty board (the reference,
 rectified as the calibration keeps it) and then BOARDS boards of sampled pieces
-(``sample_board``: a crowded board is the harder one), some under a changed lamp (``relit``),
+(``sample_board``: a crowded board is the harder one; METRO DRINKS' drinks beside 0-36 of its
+pyramids, ``with_drinks``), some under a changed lamp (``relit``),
 some bumped with two markers hidden; every other development look is also seen through a
 camera of its own (``Camera``: the development family alone is one kind of camera). Each board
 is read as the reader reads it: located, rectified, relit, its places' measured numbers
@@ -40,15 +41,17 @@ sys.path.insert(0, str(ROOT))
 
 from companion.board_layout import BoardLayout  # noqa: E402
 from companion.board_pieces import PLAYER_COLOURS, Pieces  # noqa: E402
+from companion.sim.board_dataset import with_drinks  # noqa: E402
 from companion.vision import board_model, board_net, board_read  # noqa: E402
 from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
 
 BOARDS = 6                     # boards per look
-STORED_PATCH = 24              # mm a side of the squares kept (the network reads the middle board_net.PATCH)
+STORED_PATCH = 28              # mm a side of the squares kept: the network reads board_net.PATCH of it, moved a little at random in training (a pose a mm or two off)
 UNTOUCHED_SHARE = 0.02         # of the empty places whose base did not change, this share is kept
 GATE_SHARE = 0.5               # ... and all whose base changed by half the reader's bar or more
 CACHE = ROOT / "build" / "learn_board"
-DATA_VERSION = 11              # raised whenever the squares, numbers or boards rendered change (11: pose refined)
+DATA_VERSION = 13              # raised whenever the squares, numbers or boards rendered change (11: pose refined;
+                               # 12: a two-marker frame aligned to the print, squares of STORED_PATCH; 13: drinks)
 FAMILIES = ("dev", "varied")   # never "eval": it is only scored (benchmarks/board.py)
 
 
@@ -69,10 +72,13 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
     reader = board_read.BoardReader(layout, reference, tracker=tracker, model=_placeholder_model())
     spots = reader._sampling.spots
     gate = board_model.feature_names().index("base_changed_3")
-    out = {"squares": [], "x": [], "y": [], "board": []}
+    out = {"squares": [], "x": [], "y": [], "board": [], "drink_mm": []}
     counts = np.zeros(3, np.int64)       # places in all, untouched and empty, untouched with a piece
+    # METRO DRINKS' drinks beside up to 36 pyramids: the network learns that a drink over a
+    # place, or its shadow, is not a piece there (boards without a drink among them)
     for b, pieces, truth, pose, sheet in located_boards(renderer, reader, rng, boards,
-                                                         lambda: sample_board(rng, layout)):
+                                                         lambda: with_drinks(rng, layout, sample_board(rng, layout)),
+                                                         align=True):
         lean = reader.lean(pose)
         x = reader.features(sheet, None, lean)
         lab = labels_of(layout, pieces, truth)
@@ -85,9 +91,20 @@ def look_data(seed: int, family: str = "dev", boards: int = BOARDS, fresh: bool 
         out["x"].append(x[keep].astype(np.float32))
         out["y"].append(y[keep].astype(np.int8))
         out["board"].append(np.full(int(keep.sum()), b, np.int16))
+        out["drink_mm"].append(drink_distance(layout, pieces, spots)[keep].astype(np.float32))
     data = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in out.items()}
     data["counts"] = counts
     return saved(path, data)
+
+
+def drink_distance(layout: BoardLayout, pieces: Pieces, spots) -> np.ndarray:
+    """Per place, how far (mm) the nearest drink on the board stands from it (inf: none): the
+    palette of the player colours leaves out pieces a drink may tint or hide."""
+    if not pieces.drinks:
+        return np.full(len(spots), np.inf)
+    at = np.array([layout.drinks[sid] for sid in pieces.drinks], float)
+    centres = np.array([(s.x, s.y) for s in spots], float)
+    return np.hypot(*(centres[:, None, :] - at[None, :, :]).transpose(2, 0, 1)).min(axis=1)
 
 
 def cached(path: Path, fresh: bool = False) -> dict | None:
@@ -107,11 +124,14 @@ def saved(path: Path, data: dict) -> dict:
     return data
 
 
-def located_boards(renderer, reader, rng, boards: int, pieces_of, cycle: int = 3):
+def located_boards(renderer, reader, rng, boards: int, pieces_of, cycle: int = 3, align: bool = False):
     """The boards of one look as the training tools see them: for each of ``boards`` boards of
     ``pieces_of()``, rendered (every ``cycle``-th from the second bumped with two markers hidden,
     from the third under a changed lamp), seen through the look's camera, located and
-    rectified: (index, pieces, truth, pose, sheet); a board whose pose is lost is left out. The
+    rectified: (index, pieces, truth, pose, sheet); a board whose pose is lost is left out.
+    ``align``: a frame held by fewer than three markers has its pose laid onto the print as the
+    reader's is (``FrameAlign``; off for the tools whose committed models learned from the
+    carried pose, so that their recipes still rebuild them). The
     draws from ``rng`` come in the order the tools always drew them (the caller's own draws for
     a board included), so their data stay the same."""
     layout = reader.layout
@@ -129,6 +149,8 @@ def located_boards(renderer, reader, rng, boards: int, pieces_of, cycle: int = 3
         pose = reader.tracker.locate(frame)
         if pose.state == "lost":
             continue
+        if align:
+            pose = reader.align.pose(frame, pose)
         yield b, pieces, truth, pose, reader.sheet(frame, pose)
 
 

@@ -375,7 +375,8 @@ class BoardReader:
     def _beside_drinks(self, unsure: list[str], p: np.ndarray, drinks: dict[str, str], pose: Pose) -> list[str]:
         """A meeple field, station or train stop read with doubt, more likely empty, where a drink
         read surely stands over it (its body leaning that way, or its shadow) is empty: the drink
-        is what changed there (the place network never saw drinks). A place more likely holding a
+        is what changed there (a second opinion: the place network has seen drinks since its sixth
+        session's training, but not every drink's lean and shadow). A place more likely holding a
         piece stays unsure, and a station's own drink says nothing of its own pyramid."""
         s = self._sampling
         index = {spot.id: i for i, spot in enumerate(s.spots)}
