@@ -24,7 +24,6 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import argparse  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -36,13 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.sim.crate_layouts import random_layout  # noqa: E402
 from companion.sim.crate_looks import CrateLook  # noqa: E402
-from companion.sim.crate_render import CrateRenderer  # noqa: E402
 from companion.vision.board_pose import distort_points, undistort_points  # noqa: E402
-from companion.vision.crate_calibrate import (CALIBRATION_LAYOUT, CrateCalibrationError,  # noqa: E402
-                                              calibrate_crates)
 from companion.vision.crate_grid import find_grid, fit_homography, to_frame  # noqa: E402
 
-SEEDS = {"dev": 800000, "varied": 700000}
 LOST = 0.25
 
 
@@ -90,6 +85,7 @@ def bending(centres: np.ndarray, fields) -> float:
 
 
 def run(family: str, looks: int, frames: int, first: int, lens: bool, verbose: bool) -> dict:
+    from crate_focal import calibrated           # calibrated as benchmarks/crates.py does (this directory)
     cv2.setNumThreads(1)
     ways = ("as seen", "straightened") if lens else ("as seen",)
     tot = {w: {"frames": 0, "lost": 0, "fields": 0, "off_0.3": 0} for w in ways}
@@ -99,14 +95,8 @@ def run(family: str, looks: int, frames: int, first: int, lens: bool, verbose: b
         if lens and not look.distortion:
             continue
         looked += 1
-        r = CrateRenderer(look)
-        rng = np.random.default_rng([seed, 7031])
-        photo, _ = r.render(CALIBRATION_LAYOUT, rng)
-        try:
-            cal = calibrate_crates(photo)
-        except CrateCalibrationError:
-            cal = None
-            refused += 1
+        r, rng, cal = calibrated(look)
+        refused += cal is None
         st = Straightened(look.distortion, look.image_size) if lens else None
         for k in range(frames):
             frame, truth = r.render(random_layout(rng), rng)
@@ -140,19 +130,12 @@ def run(family: str, looks: int, frames: int, first: int, lens: bool, verbose: b
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--family", choices=["dev", "varied"], default="varied")
-    ap.add_argument("--looks", type=int, default=10)
-    ap.add_argument("--frames", type=int, default=3)
-    ap.add_argument("--seeds", type=int, default=None)
-    ap.add_argument("--lens", action="store_true", help="lens looks only, also straightened with the true lens")
-    ap.add_argument("-v", "--verbose", action="store_true")
-    args = ap.parse_args(argv)
-    first = args.seeds if args.seeds is not None else SEEDS[args.family]
-    if first >= 910_000:
-        raise SystemExit("evaluation seeds are only scored, by benchmarks/crates.py")
-    print(json.dumps(run(args.family, args.looks, args.frames, first, args.lens, args.verbose), indent=1))
+    from crate_focal import dev_varied_args      # the crate benchmarks' dev/varied options (this directory)
 
+    def lens_flag(ap):
+        ap.add_argument("--lens", action="store_true", help="lens looks only, also straightened with the true lens")
+    args, first = dev_varied_args(argv, __doc__, "varied", lens_flag)
+    print(json.dumps(run(args.family, args.looks, args.frames, first, args.lens, args.verbose), indent=1))
 
 if __name__ == "__main__":
     main()
