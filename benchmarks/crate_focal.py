@@ -46,20 +46,25 @@ def true_height(r: CrateRenderer, truth: dict) -> float:
     return camera_over(H / H[2, 2], r.f, r.look.image_size)[1]
 
 
+def calibrated(look: CrateLook):
+    """The look's renderer, its random stream (as benchmarks/crates.py draws it: the same photo
+    and layouts) and the calibration from its photo (None: refused)."""
+    r = CrateRenderer(look)
+    rng = np.random.default_rng([look.seed, 7031])
+    photo, _ = r.render(CALIBRATION_LAYOUT, rng)
+    try:
+        return r, rng, calibrate_crates(photo)
+    except CrateCalibrationError:
+        return r, rng, None
+
+
 def run(family: str, looks: int, frames: int, first: int, verbose: bool = False) -> dict:
     cv2.setNumThreads(1)
     rows = []
     refused = 0
     for seed in range(first, first + looks):
-        look = CrateLook.from_seed(seed, family)
-        r = CrateRenderer(look)
-        rng = np.random.default_rng([seed, 7031])
-        photo, _ = r.render(CALIBRATION_LAYOUT, rng)
-        try:
-            cal = calibrate_crates(photo)
-        except CrateCalibrationError:
-            refused += 1
-            cal = None
+        r, rng, cal = calibrated(CrateLook.from_seed(seed, family))
+        refused += cal is None
         reader = CrateReader(cal, model=None) if cal is not None else None
         for k in range(frames):
             frame, truth = r.render(random_layout(rng), rng)
@@ -90,17 +95,27 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool = False)
     return out
 
 
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--family", choices=["dev", "varied"], default="dev")
+def dev_varied_args(argv, doc: str, family: str, more=None):
+    """The options of a crate benchmark run on dev or varied looks against the renderer's truth
+    (this one, benchmarks/crate_grid.py): the parsed arguments and the first seed; ``more``
+    adds options to the parser. Evaluation seeds are refused: they are only scored."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--family", choices=["dev", "varied"], default=family)
     ap.add_argument("--looks", type=int, default=10)
     ap.add_argument("--frames", type=int, default=3)
     ap.add_argument("--seeds", type=int, default=None)
     ap.add_argument("-v", "--verbose", action="store_true")
+    if more is not None:
+        more(ap)
     args = ap.parse_args(argv)
     first = args.seeds if args.seeds is not None else SEEDS[args.family]
     if first >= 910_000:
         raise SystemExit("evaluation seeds are only scored, by benchmarks/crates.py")
+    return args, first
+
+
+def main(argv=None) -> None:
+    args, first = dev_varied_args(argv, __doc__, "dev")
     print(json.dumps(run(args.family, args.looks, args.frames, first, args.verbose), indent=1))
 
 
