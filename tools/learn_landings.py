@@ -86,7 +86,7 @@ def render(args) -> None:
     from companion.sim.landing_layouts import compose, random_wants
     from companion.sim.landing_render import LandingLook, LandingRenderer
     from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing
-    from companion.vision.landing_crops import candidates, to_crop, top_view
+    from companion.vision.landing_crops import candidates, frame_projector, to_crop, top_view
     from companion.vision.landings import LandingReader
 
     cv2.setNumThreads(1)
@@ -109,7 +109,7 @@ def render(args) -> None:
         except LandingCalibrationError:
             refused += 1
             continue
-        reader = LandingReader(cal)
+        reader = LandingReader(cal, learned=False)      # only its top view's maps
         camera = cal.camera_position
         for _ in range(args.scenes):
             try:
@@ -118,7 +118,7 @@ def render(args) -> None:
                 continue
             frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 4))))
             size = (frame.shape[1], frame.shape[0])
-            view = top_view(frame, reader._top_maps(size), cal.white_bgr, camera)
+            view = top_view(frame, reader._top_maps(size), cal.white_bgr, camera, frame_projector(cal, size))
             present = {d.drink.partition("-")[0]: d.drink for d in scene.drinks}
             for colour in COLOURS:
                 name = present.get(colour.value) or f"{colour.value}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}"
@@ -278,9 +278,10 @@ def train(args) -> None:
         for s in range(0, len(order), args.batch):
             b = order[s:s + args.batch]
             x = crops[b].float().permute(0, 3, 1, 2) / 255.0
-            # the lamp's colour as the balance left it: each colour channel scaled a little
+            # the lamp's colour as the balance left it: each colour channel scaled a little,
+            # alike in the top view and the frame (one lamp, one balance)
             gain = torch.exp(torch.randn(len(b), 3, 1, 1) * 0.06)
-            x = torch.cat([(x[:, :3] * gain).clamp(0, 1), x[:, 3:]], 1)
+            x = torch.cat([(x[:, :3] * gain).clamp(0, 1), x[:, 3:6], (x[:, 6:9] * gain).clamp(0, 1)], 1)
             flip = torch.rand(len(b)) < 0.5
             x[flip] = x[flip].flip(3)
             y = targets[b].clone()
