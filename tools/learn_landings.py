@@ -280,8 +280,14 @@ def train(args) -> None:
             x = crops[b].float().permute(0, 3, 1, 2) / 255.0
             # the lamp's colour as the balance left it: each colour channel scaled a little,
             # alike in the top view and the frame (one lamp, one balance)
-            gain = torch.exp(torch.randn(len(b), 3, 1, 1) * 0.06)
-            x = torch.cat([(x[:, :3] * gain).clamp(0, 1), x[:, 3:6], (x[:, 6:9] * gain).clamp(0, 1)], 1)
+            # and the paper's white misjudged (a shadow or a glare on the mat): all a little
+            # brighter or darker; a noisier sensor than the render's
+            gain = torch.exp(torch.randn(len(b), 3, 1, 1) * 0.06 + torch.randn(len(b), 1, 1, 1) * 0.08)
+            noise = torch.rand(len(b), 1, 1, 1) * 0.03
+
+            def looked(c):
+                return (c * gain + torch.randn_like(c) * noise).clamp(0, 1)
+            x = torch.cat([looked(x[:, :3]), x[:, 3:6], looked(x[:, 6:9])], 1)
             flip = torch.rand(len(b)) < 0.5
             x[flip] = x[flip].flip(3)
             y = targets[b].clone()
