@@ -8,11 +8,11 @@ Shared by the reader (``landings.py``) and the training (``tools/learn_landings.
 see exactly the same crops.
 
 Channels of a crop (``CHANNELS``), uint8: the balanced colour (B, G, R; the square root of
-the albedo against the paper), the asked colour's mask, the crates' yellow mask, where the
-table is in view, and the same place as the camera itself saw it (``frame_crop``: B, G, R
-balanced alike, cut from the frame turned so that the table's vertical points up; a drink
-standing or lying along the camera's ray smear alike in the top view, not in the frame, where
-a can's side and lid or a bottle's neck show). Numbers (``FEATURES``): the asked drink's shape (one-hot), the candidate's
+the albedo against the paper), the asked colour's mask, the crates' yellow mask, and where the
+table is in view. ``frame_crop`` cuts the same place as the camera itself saw it (B, G, R
+balanced alike, the table's vertical up: a drink standing or lying along the camera's ray
+smear alike in the top view, not in the frame); a network trained with CHANNELS extended by
+three gets it beside the top view's (tried, not better: docs/performance.md). Numbers (``FEATURES``): the asked drink's shape (one-hot), the candidate's
 distance from the camera's foot and the camera's height (so the net knows how long a smear a
 drink of that height makes), the patch's size against a drink's, and its colour margin.
 
@@ -36,12 +36,12 @@ VIEW_MM = (-330.0, 340.0, -15.0, 430.0)      # x0, x1, y0, y1: the table the top
 BEHIND_MM = 6.0                     # the top view nearer the tower than this is its base
 CROP = 56                           # a crop's side, px
 CROP_MM = 1.6                       # mm a crop's pixel: 90 mm across, a standing tall bottle's smear and a crate
-CHANNELS = ("b", "g", "r", "asked", "yellow", "in_view", "frame_b", "frame_g", "frame_r")
-TOP_CHANNELS = 6                    # the top view's; the rest are the frame crop's
+CHANNELS = ("b", "g", "r", "asked", "yellow", "in_view")
+TOP_CHANNELS = 6                    # the top view's; any more are the frame crop's
 FRAME_MM = 1.2                      # mm a frame crop's pixel at the candidate: 67 mm across
 FRAME_LIFT_MM = 15.0                # the frame crop's centre over the table: a standing drink's middle
 FEATURES = tuple(f"shape_{s.value}" for s in SHAPES) + ("reach", "height", "share", "margin")
-MAX_CANDIDATES = 8                  # patches of the asked colour looked at, the biggest first (4 left a drink out in 3 % of varied scenes)
+MAX_CANDIDATES = 4                  # patches of the asked colour looked at, the biggest first (8: a wash, docs/performance.md)
 MIN_PIXELS = 6
 SIZE_MM = {"stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (26.0, 11.0),
            "square_bottle": (27.0, 10.0), "not_tallest_bottle": (29.0, 10.0), "tallest_bottle": (35.0, 11.0)}
@@ -196,7 +196,9 @@ def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarr
         if jitter is not None:
             centre = centre + jitter
         basis = crop_basis(view.camera[:2], centre)
-        crop = np.concatenate([cut(image, centre, basis, mirror), frame_crop(view, centre, basis, mirror)], axis=2)
+        crop = cut(image, centre, basis, mirror)
+        if len(CHANNELS) > TOP_CHANNELS:
+            crop = np.concatenate([crop, frame_crop(view, centre, basis, mirror)], axis=2)
         reach = float(np.linalg.norm(centre - view.camera[:2]))
         expected = length * width + length * reach * width / max(H - width, 1.0) * 0.5
         margin = float(np.mean(view.margin[y:y + sel.shape[0], x:x + sel.shape[1]][sel]))
