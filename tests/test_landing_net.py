@@ -46,6 +46,28 @@ def test_a_crop_is_turned_so_that_the_ray_from_the_camera_points_up():
     assert to_crop(far, centre, basis).round(3).tolist() == [0.0, 12.0]
 
 
+def test_the_frame_crop_shows_the_camera_s_look_with_the_table_s_vertical_up(setup):
+    # a bright pixel where the camera sees a point 20 mm over the crop's middle lift, straight
+    # above the candidate: in the frame crop it is straight above the middle, 20 mm up
+    from companion.vision.landing_crops import FRAME_LIFT_MM, FRAME_MM, TopView, frame_crop, frame_projector
+    _, cal = setup
+    size = tuple(cal.image_size)
+    frame = np.zeros((size[1], size[0], 3), np.uint8)
+    centre = np.array([70.0, 180.0])
+    u, v = np.round(cal.project(np.array([[*centre, FRAME_LIFT_MM + 20.0]]))[0]).astype(int)
+    frame[v, u] = 255
+    camera = cal.camera_position
+    view = TopView(np.zeros((1, 1, 6), np.uint8), None, None, None, None, camera, frame, cal.white_bgr,
+                   frame_projector(cal, size))
+    for mirror in (False, True):
+        crop = frame_crop(view, centre, crop_basis(camera[:2], centre), mirror)[..., 0]
+        row, col = np.unravel_index(int(np.argmax(crop)), crop.shape)
+        assert crop.max() > 0 and abs(col - (CROP - 1) / 2) <= 1.5 and abs(((CROP - 1) / 2 - row) * FRAME_MM - 20.0) <= 2.5
+    # no frame (a view made without the camera): blank, the network's input keeps its shape
+    blank = TopView(np.zeros((1, 1, 6), np.uint8), None, None, None, None, camera)
+    assert frame_crop(blank, centre, crop_basis(camera[:2], centre)).shape == (CROP, CROP, 3)
+
+
 def test_choose_reports_doubt():
     middles = np.array([[0.0, 100.0], [80.0, 200.0]])
     # two patches both likely the drink, far apart: which is it?

@@ -86,7 +86,7 @@ def render(args) -> None:
     from companion.sim.landing_layouts import compose, random_wants
     from companion.sim.landing_render import LandingLook, LandingRenderer
     from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing
-    from companion.vision.landing_crops import candidates, to_crop, top_view
+    from companion.vision.landing_crops import candidates, frame_projector, to_crop, top_view
     from companion.vision.landings import LandingReader
 
     cv2.setNumThreads(1)
@@ -109,7 +109,7 @@ def render(args) -> None:
         except LandingCalibrationError:
             refused += 1
             continue
-        reader = LandingReader(cal)
+        reader = LandingReader(cal, learned=False)      # only its top view's maps
         camera = cal.camera_position
         for _ in range(args.scenes):
             try:
@@ -118,7 +118,7 @@ def render(args) -> None:
                 continue
             frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 4))))
             size = (frame.shape[1], frame.shape[0])
-            view = top_view(frame, reader._top_maps(size), cal.white_bgr, camera)
+            view = top_view(frame, reader._top_maps(size), cal.white_bgr, camera, frame_projector(cal, size))
             present = {d.drink.partition("-")[0]: d.drink for d in scene.drinks}
             for colour in COLOURS:
                 name = present.get(colour.value) or f"{colour.value}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}"
@@ -156,6 +156,9 @@ def load(paths) -> dict:
         groups_seen += len(part["group_spot"])
     for key in parts[0]:
         out[key] = np.concatenate([p[key] for p in parts])
+    # crops cut with the camera's own look too read by a network of the top view's channels alone
+    from companion.vision.landing_crops import CHANNELS
+    out["crops"] = np.ascontiguousarray(out["crops"][..., :len(CHANNELS)])
     return out
 
 
@@ -278,9 +281,15 @@ def train(args) -> None:
         for s in range(0, len(order), args.batch):
             b = order[s:s + args.batch]
             x = crops[b].float().permute(0, 3, 1, 2) / 255.0
-            # the lamp's colour as the balance left it: each colour channel scaled a little
-            gain = torch.exp(torch.randn(len(b), 3, 1, 1) * 0.06)
-            x = torch.cat([(x[:, :3] * gain).clamp(0, 1), x[:, 3:]], 1)
+            # the lamp's colour as the balance left it: each colour channel scaled a little,
+            # alike in the top view and the frame (one lamp, one balance)
+            # and (--exposure, --noise) the paper's white misjudged, a noisier sensor
+            gain = torch.exp(torch.randn(len(b), 3, 1, 1) * 0.06 + torch.randn(len(b), 1, 1, 1) * args.exposure)
+            noise = torch.rand(len(b), 1, 1, 1) * args.noise
+
+            def looked(c):
+                return (c * gain + torch.randn_like(c) * noise).clamp(0, 1)
+            x = torch.cat([looked(x[:, :3]), x[:, 3:6]] + ([looked(x[:, 6:9])] if x.shape[1] > 6 else []), 1)
             flip = torch.rand(len(b)) < 0.5
             x[flip] = x[flip].flip(3)
             y = targets[b].clone()
@@ -384,6 +393,8 @@ def main() -> int:
     t.add_argument("--batch", type=int, default=64)
     t.add_argument("--none-share", type=float, default=0.4, help="share of the not-this-drink crops each epoch")
     t.add_argument("--init", help="go on from an earlier landing_net.npz")
+    t.add_argument("--exposure", type=float, default=0.0, help="sd of a crop's brightness varied in training (log)")
+    t.add_argument("--noise", type=float, default=0.0, help="the most pixel noise added in training (0-1 levels)")
     t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")
     t.add_argument("--max-wrong", type=float, default=0.002, help="sure mistakes allowed on the held-out drinks (share)")
     u = sub.add_parser("tune", help="set the temperature and the bars of an existing model on held-out crops")

@@ -9,7 +9,10 @@ see exactly the same crops.
 
 Channels of a crop (``CHANNELS``), uint8: the balanced colour (B, G, R; the square root of
 the albedo against the paper), the asked colour's mask, the crates' yellow mask, and where the
-table is in view. Numbers (``FEATURES``): the asked drink's shape (one-hot), the candidate's
+table is in view. ``frame_crop`` cuts the same place as the camera itself saw it (B, G, R
+balanced alike, the table's vertical up: a drink standing or lying along the camera's ray
+smear alike in the top view, not in the frame); a network trained with CHANNELS extended by
+three gets it beside the top view's (tried, not better: docs/performance.md). Numbers (``FEATURES``): the asked drink's shape (one-hot), the candidate's
 distance from the camera's foot and the camera's height (so the net knows how long a smear a
 drink of that height makes), the patch's size against a drink's, and its colour margin.
 
@@ -19,6 +22,7 @@ drink of that height makes), the patch's size against a drink's, and its colour 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -33,8 +37,11 @@ BEHIND_MM = 6.0                     # the top view nearer the tower than this is
 CROP = 56                           # a crop's side, px
 CROP_MM = 1.6                       # mm a crop's pixel: 90 mm across, a standing tall bottle's smear and a crate
 CHANNELS = ("b", "g", "r", "asked", "yellow", "in_view")
+TOP_CHANNELS = 6                    # the top view's; any more are the frame crop's
+FRAME_MM = 1.2                      # mm a frame crop's pixel at the candidate: 67 mm across
+FRAME_LIFT_MM = 15.0                # the frame crop's centre over the table: a standing drink's middle
 FEATURES = tuple(f"shape_{s.value}" for s in SHAPES) + ("reach", "height", "share", "margin")
-MAX_CANDIDATES = 4                  # patches of the asked colour looked at, the biggest first
+MAX_CANDIDATES = 4                  # patches of the asked colour looked at, the biggest first (8: a wash, docs/performance.md)
 MIN_PIXELS = 6
 SIZE_MM = {"stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (26.0, 11.0),
            "square_bottle": (27.0, 10.0), "not_tallest_bottle": (29.0, 10.0), "tallest_bottle": (35.0, 11.0)}
@@ -51,6 +58,9 @@ class TopView:
     gx: np.ndarray
     gy: np.ndarray
     camera: np.ndarray
+    frame: np.ndarray | None = None         # the camera's frame (BGR uint8) the view is made of
+    white_bgr: tuple = (255.0, 255.0, 255.0)
+    project: Callable | None = None         # landing mm (n, 3) -> the frame's px (n, 2)
 
 
 @dataclass
@@ -62,8 +72,21 @@ class Candidate:
     basis: tuple                # (right, up) unit vectors of the crop in landing mm
 
 
-def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray) -> TopView:
-    """``maps``: (mx, my, valid, gx, gy) of the frame's size (``LandingReader._top_maps``)."""
+def encoded(lin: np.ndarray) -> np.ndarray:
+    """Balanced linear light -> uint8 (the square root: dark plastics keep their steps)."""
+    return np.clip(np.sqrt(np.clip(lin, 0, 1.2) / 1.2) * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def frame_projector(calibration, size: tuple[int, int]) -> Callable:
+    """Landing mm (n, 3) -> px of a frame of ``size`` through the calibrated camera (a frame
+    of another size than the calibration photo's is the same view scaled)."""
+    scale = np.array([size[0] / calibration.image_size[0], size[1] / calibration.image_size[1]])
+    return lambda pts: calibration.project(pts) * scale
+
+
+def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray, project: Callable | None = None) -> TopView:
+    """``maps``: (mx, my, valid, gx, gy) of the frame's size (``LandingReader._top_maps``);
+    ``project`` (``frame_projector``) lets the crops show the frame too (blank without)."""
     mx, my, valid, gx, gy = maps
     top = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lin = balanced(top, white_bgr)
@@ -71,11 +94,11 @@ def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray) -> TopView:
     table = CLASSES.index("table")
     label[~valid] = table
     label[gy < BEHIND_MM] = table          # the tower's base: nothing lands on it
-    image = np.zeros(label.shape + (len(CHANNELS),), np.uint8)
-    image[..., :3] = np.clip(np.sqrt(np.clip(lin, 0, 1.2) / 1.2) * 255 + 0.5, 0, 255).astype(np.uint8)
+    image = np.zeros(label.shape + (TOP_CHANNELS,), np.uint8)
+    image[..., :3] = encoded(lin)
     image[..., 4] = (label == CLASSES.index("yellow")) * 255
     image[..., 5] = valid * 255
-    return TopView(image, label, margin, gx, gy, camera)
+    return TopView(image, label, margin, gx, gy, camera, frame, tuple(white_bgr), project)
 
 
 def crop_basis(camera_xy: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -103,6 +126,26 @@ def cut(image: np.ndarray, centre: np.ndarray, basis, mirror: bool = False) -> n
                             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
              for k in range(0, image.shape[2], 3)]
     return np.concatenate([c.reshape(CROP, CROP, -1) for c in chans], axis=2)
+
+
+def frame_crop(view: TopView, centre: np.ndarray, basis, mirror: bool = False) -> np.ndarray:
+    """The camera's own look at ``centre`` (mm), (CROP, CROP, 3) uint8 balanced as the top
+    view: the table's right (``basis[0]``, mirrored or not) runs right and its vertical up, at
+    ``FRAME_MM`` a pixel, the crop's middle ``FRAME_LIFT_MM`` over the table. Three points
+    through the camera give the affine map (the lens bends little across a drink)."""
+    if view.frame is None or view.project is None:
+        return np.zeros((CROP, CROP, 3), np.uint8)
+    right = np.array([basis[0][0], basis[0][1], 0.0]) * (-1.0 if mirror else 1.0)
+    base = np.array([centre[0], centre[1], FRAME_LIFT_MM])
+    half = CROP * FRAME_MM / 2
+    world = np.stack([base, base + right * half, base + np.array([0.0, 0.0, half])])
+    src = view.project(world).astype(np.float32)
+    c = (CROP - 1) / 2
+    dst = np.float32([[c, c], [c + CROP / 2, c], [c, c - CROP / 2]])
+    M = cv2.getAffineTransform(dst, src)
+    raw = cv2.warpAffine(view.frame, M, (CROP, CROP), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                         borderMode=cv2.BORDER_CONSTANT)
+    return encoded(balanced(raw, view.white_bgr))
 
 
 def to_crop(point: np.ndarray, centre: np.ndarray, basis, mirror: bool = False) -> np.ndarray:
@@ -154,6 +197,8 @@ def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarr
             centre = centre + jitter
         basis = crop_basis(view.camera[:2], centre)
         crop = cut(image, centre, basis, mirror)
+        if len(CHANNELS) > TOP_CHANNELS:
+            crop = np.concatenate([crop, frame_crop(view, centre, basis, mirror)], axis=2)
         reach = float(np.linalg.norm(centre - view.camera[:2]))
         expected = length * width + length * reach * width / max(H - width, 1.0) * 0.5
         margin = float(np.mean(view.margin[y:y + sel.shape[0], x:x + sel.shape[1]][sel]))

@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from ..landing import MAX_DISTANCE_MM, SPOTS, Landing, LandingReading
-from .landing_crops import candidates, from_crop, top_view
+from .landing_crops import candidates, frame_projector, from_crop, top_view
 
 SEEN = 0.5                  # a patch at least this likely the drink: the drink is seen
 RIVAL = 0.3                 # another patch this likely the drink, and elsewhere: not sure
@@ -51,7 +51,8 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
                  ) -> LandingReading:
     """The reading of one (usable) frame: ``maps`` the top view's (``LandingReader._top_maps``)."""
     camera = calibration.camera_position
-    view = top_view(frame, maps, calibration.white_bgr, camera)
+    view = top_view(frame, maps, calibration.white_bgr, camera,
+                    frame_projector(calibration, (frame.shape[1], frame.shape[0])))
     found = {name: candidates(view, name) for name in asked}
     flat = [c for name in asked for c in found[name]]
     if flat:
