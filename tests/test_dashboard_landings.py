@@ -82,6 +82,7 @@ READER_OFF = pytest.mark.skipif(os.environ.get("COMPANION_LANDING_READER_TEST") 
 def landing_server(request, tmp_path_factory):
     make = None if request.param == "reader" else truth_reader
     served = InProcess(tmp_path_factory.mktemp(f"landings-{request.param}") / "data", make)
+    served.kind = request.param
     try:
         yield served
     finally:
@@ -184,7 +185,12 @@ def test_a_round_of_the_upside_down_tower_and_lemon_squashs_start_order(landing_
     expect(page.get_by_test_id("landings-candidate-0")).to_be_visible()
     lc = landings_of(base, sid)
     orders = [[m["args"]["unit"] for m in c["moves"]] for c in lc["candidates"]]
-    assert sorted(orders[:2]) == [[0, 1], [1, 0]], orders   # the two tied cans either way round, first
+    if landing_server.kind == "table":
+        assert sorted(orders[:2]) == [[0, 1], [1, 0]], orders   # the two tied cans either way round, first
+    else:
+        # the vision reader may also doubt a pale can's colour (white or mint, frame by frame):
+        # then other orders come among the answers, and the tie's two are still offered
+        assert [0, 1] in orders and [1, 0] in orders, orders
     view = answer(page, base, sid, orders.index([0, 1]))
     assert view["state"]["start_order"] == [0, 1, 2]
     assert view["state"]["phase"] != "order"

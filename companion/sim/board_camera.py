@@ -38,6 +38,9 @@ class SimBoardCamera(StillSceneCamera):
         self.look = BoardLook.from_seed(look_seed, family)
         self.renderer = BoardRenderer(self.layout, self.look)
         self.rng = np.random.default_rng([seed, 9101])
+        # each frame's exposure from a stream of its own: where pieces stand and where hands reach
+        # depend on the seed and the changes alone, not on how many frames were read meanwhile
+        self.frame_rng = np.random.default_rng([seed, 9101, 1])
         self.pieces = pieces or Pieces()
         self.placed: list[Placed] = self.renderer.place(self.pieces, self.rng)
         self.loose: list[Placed] = []          # pieces knocked off the board, lying on the table
@@ -129,12 +132,12 @@ class SimBoardCamera(StillSceneCamera):
     def _script_frame(self, entry) -> np.ndarray:
         placed, hand = entry
         img, _ = self.renderer.clean(self.pieces, placed, hand, self.bump, extra=self.loose, covers=self._covers,
-                                     gain=self.renderer.exposure(self.rng) * 0.97)   # the hand darkens the view
+                                     gain=self.renderer.exposure(self.frame_rng) * 0.97)   # the hand darkens the view
         return img
 
     def _still_frame(self) -> np.ndarray:
         img, _ = self.renderer.clean(self.pieces, self.placed, self.resting_hand, self.bump, extra=self.loose,
-                                     covers=self._covers, gain=self.renderer.exposure(self.rng))
+                                     covers=self._covers, gain=self.renderer.exposure(self.frame_rng))
         return img
 
     @locked

@@ -36,6 +36,10 @@ class SimCamera(FrameSource):
         self.look = Look.from_seed(look_seed, tray)
         self.renderer = Renderer(self.look)
         self.rng = np.random.default_rng([seed, 9001])
+        # the frames' own chance (noise, lamps drifting) from a stream of its own: where drinks
+        # fall depends on the seed and the drops alone, never on how many frames a busy or an
+        # idle machine happened to read in between
+        self.frame_rng = np.random.default_rng([seed, 9001, 1])
         self.drift, self.jpeg_quality, self.touching = drift, jpeg_quality, touching
         self.resting: list[Placement] = []
         self.script: list[tuple[list[Placement], Hand | None]] = []   # frames still to show
@@ -121,11 +125,11 @@ class SimCamera(FrameSource):
     def read(self) -> np.ndarray:
         self.frames += 1
         if self.drift and self.frames % 10 == 0:
-            self._lighting = Lighting.drift(self.rng, self.drift)
+            self._lighting = Lighting.drift(self.frame_rng, self.drift)
             self._clean = None
         if self.script:
             scene, hand = self.script.pop(0)
-            img, _ = self.renderer.render(scene, self._lighting, rng=self.rng, hand=hand,
+            img, _ = self.renderer.render(scene, self._lighting, rng=self.frame_rng, hand=hand,
                                           jpeg_quality=self.jpeg_quality)
             if not self.script:
                 self._clean = None
@@ -134,7 +138,7 @@ class SimCamera(FrameSource):
                 self.settled_at = time.monotonic()
             return img
         if self._clean is None:
-            self._clean, _ = self.renderer.render(self.resting, self._lighting, rng=self.rng, noise=0)
+            self._clean, _ = self.renderer.render(self.resting, self._lighting, rng=self.frame_rng, noise=0)
         return self._noisy(self._clean)
 
     def _noisy(self, clean: np.ndarray) -> np.ndarray:
@@ -143,11 +147,11 @@ class SimCamera(FrameSource):
             # each noise frame wrapped round by the largest shift at its start: a window of it is
             # the frame rolled by (dy, dx), the same numbers as np.roll without a copy a frame
             # (the simulated camera at rest is most of an idle table's CPU)
-            self._noise = [np.pad(self.rng.normal(0, 1, clean.shape).astype(np.float32),
+            self._noise = [np.pad(self.frame_rng.normal(0, 1, clean.shape).astype(np.float32),
                                   ((SHIFT, 0), (SHIFT, 0), (0, 0)), mode="wrap") for _ in range(3)]
         if getattr(self, "_sigma_of", None) is not clean:     # a still scene's noise level, once
             self._sigma, self._sigma_of = 1.6 + 0.012 * clean.astype(np.float32), clean
-        dy, dx = (int(v) for v in self.rng.integers(0, SHIFT, 2))
+        dy, dx = (int(v) for v in self.frame_rng.integers(0, SHIFT, 2))
         h, w = clean.shape[:2]
         noisy = self._noise[self.frames % 3][SHIFT - dy:SHIFT - dy + h, SHIFT - dx:SHIFT - dx + w] * self._sigma
         noisy += clean

@@ -45,6 +45,9 @@ class SimCrateCamera(StillSceneCamera):
         self.look = CrateLook.from_seed(seed, family)
         self.renderer = CrateRenderer(self.look)
         self.rng = np.random.default_rng([seed, 9601])
+        # each frame's exposure from a stream of its own: where crates and cans stand depends on
+        # the seed and the changes alone, not on how many frames were read meanwhile
+        self.frame_rng = np.random.default_rng([seed, 9601, 1])
         self.layout = layout or START
         check_layout(self.layout)
         # where the game's field (0, 0) corner stands on the table and the grid's yaw: kept while
@@ -159,11 +162,11 @@ class SimCrateCamera(StillSceneCamera):
 
     def _script_frame(self, entry) -> np.ndarray:
         scene, hand, held = entry
-        img, _ = self.renderer.clean(scene, hand, gain=self.renderer.exposure(self.rng) * 0.97, held=held)
+        img, _ = self.renderer.clean(scene, hand, gain=self.renderer.exposure(self.frame_rng) * 0.97, held=held)
         return img                                     # (the hand darkens the view)
 
     def _still_frame(self) -> np.ndarray:
-        img, _ = self.renderer.clean(self.scene, self.resting_hand, gain=self.renderer.exposure(self.rng))
+        img, _ = self.renderer.clean(self.scene, self.resting_hand, gain=self.renderer.exposure(self.frame_rng))
         return img
 
     @locked

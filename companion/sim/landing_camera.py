@@ -66,6 +66,7 @@ class SimLandingCamera(StillSceneCamera):
         super().__init__(f"sim-landings:{seed}")
         self.seed = seed
         self.rng = np.random.default_rng([seed, 9701])
+        self.frame_rng = np.random.default_rng([seed, 9701, 1])   # each frame's own chance (still_camera.py)
         self.look = LandingLook.from_seed(seed, family)
         self.renderer = LandingRenderer(self.look)
         self.scene = LandingScene()
@@ -112,7 +113,7 @@ class SimLandingCamera(StillSceneCamera):
     def _picture(self, hand: tuple[int, int, int] | None) -> np.ndarray:
         # the renderer's frame before the sensor's noise (the still scene's noisy copies need the
         # clean picture: StillSceneCamera)
-        img = self.renderer.clean_picture(self.scene, self.rng, self.loose)
+        img = self.renderer.clean_picture(self.scene, self.frame_rng, self.loose)
         if hand is not None:
             x, y, turn = hand
             size = max(20, self.look.image_size[0] // 9)

@@ -3,7 +3,9 @@ that a device thread reads while the table or a test changes the scene (one call
 with a script of hand frames to show first, and a still scene drawn once and shown as a few
 noisy copies in turn (a camera read at 4-10 frames a second then costs next to nothing).
 
-A subclass sets ``renderer`` (with ``sensor(clean, rng)`` and ``exposure(rng)``) and ``rng``,
+A subclass sets ``renderer`` (with ``sensor(clean, rng)`` and ``exposure(rng)``), ``rng`` (where
+things stand and hands reach) and ``frame_rng`` (each frame's noise and exposure: a stream of its
+own, so that the scene after a change does not depend on how many frames were read before it),
 and says how a script entry and the still scene are drawn (:meth:`StillSceneCamera._script_frame`,
 :meth:`StillSceneCamera._still_frame`: the clean picture, before the sensor's noise).
 """
@@ -58,11 +60,11 @@ class StillSceneCamera(FrameSource):
     def read(self) -> np.ndarray:
         self.frames += 1
         if self.script:
-            return self.renderer.sensor(self._script_frame(self.script.pop(0)), self.rng)
+            return self.renderer.sensor(self._script_frame(self.script.pop(0)), self.frame_rng)
         if len(self._still) < STILL_COPIES:
             if self._clean is None:
                 self._clean = self._still_frame()
-            self._still.append(self.renderer.sensor(self._clean, self.rng))
+            self._still.append(self.renderer.sensor(self._clean, self.frame_rng))
             if len(self._still) == STILL_COPIES:
                 self._clean = None                     # the copies are all that is needed now
             return self._still[-1].copy()
