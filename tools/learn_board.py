@@ -289,7 +289,8 @@ def palette(x: np.ndarray, y: np.ndarray, drink_mm: np.ndarray | None = None) ->
 
 def report(model: board_model.SpotModel, data: dict, title: str) -> None:
     """How the model reads the asked places of ``data`` (the reader's gate passed) and how many
-    pieces the gate itself would have called empty."""
+    pieces the gate itself would have called empty; the pieces apart (most places are empty: a
+    network surer of them can win the places' total and still leave more pieces in doubt)."""
     gate = board_model.asked(data["x"])
     p = model.probabilities_of(data["squares"][gate], data["x"][gate])
     y = data["y"][gate].astype(int)
@@ -301,6 +302,9 @@ def report(model: board_model.SpotModel, data: dict, title: str) -> None:
     print(f"{title}: {places} places, {len(y)} asked; right {ok.mean():.5f}; sure and wrong {int((sure & ~ok).sum())} "
           f"({100 * (sure & ~ok).sum() / places:.4f} % of places); unsure {int((~sure).sum())} "
           f"({100 * (~sure).sum() / places:.4f} %); pieces the gate calls empty {missed}")
+    piece = y > 0
+    print(f"  pieces {int(piece.sum())}: sure and right {(sure & ok)[piece].mean():.4f}  unsure "
+          f"{(~sure)[piece].mean():.4f}  sure and wrong {int((sure & ~ok)[piece].sum())}")
     for i, c in enumerate(board_model.CLASSES):
         sel = y == i
         if sel.any():
@@ -330,6 +334,7 @@ def main(argv=None) -> int:
         model = board_model.spot_model()
         report(model, collect(HELD_OUT, "dev"), "held-out dev looks")
         report(model, collect(VARIED_HELD_OUT, "varied"), "held-out varied looks")
+        station_report({"committed": model})
         return 0
     if args.bars:
         with np.load(board_net.NET_PATH) as d:
@@ -367,10 +372,29 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     settings = {"inputs": board_model.feature_names(), "classes": list(board_model.CLASSES),
                 "temperature": temperature, "sure": sure, "sure_empty": sure_empty,
                 "palette": pal, "palette_spread": spread, "far": far, "value_peak": VALUE_PEAK}
+    before = board_model.spot_model.__wrapped__() if board_model.MODEL_PATH.exists() else None
     board_model.save(settings, weights)
     model = board_model.spot_model.__wrapped__()
-    report(model, collect(HELD_OUT, "dev"), "held-out dev looks")
-    report(model, collect(VARIED_HELD_OUT, "varied"), "held-out varied looks")
+    for seeds, family, title in ((HELD_OUT, "dev", "held-out dev looks"),
+                                 (VARIED_HELD_OUT, "varied", "held-out varied looks")):
+        data = collect(seeds, family)
+        report(model, data, title)
+        if before is not None:
+            report(before, data, "  ... the model before, on the same places")
+    station_report({"new": model, **({"before": before} if before is not None else {})})
+
+
+def station_report(models: dict[str, board_model.SpotModel]) -> None:
+    """Every station with a pyramid of every player colour on the simulated table's look and two
+    more dev looks, read by the whole reader (benchmarks/board_stations.py): the holes the
+    held-out places average away -- a station and colour left unsure in half its readings."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import board_stations
+    for name, s in board_stations.sweep(models).items():
+        s = board_stations.summary(s)
+        print(f"stations x colours ({name}): {s['pieces']} pyramids, right {s['right_pct']} %, unsure "
+              f"{s['unsure_pct']} %, sure and wrong {s['wrong']}; stations ever unsure {s['stations_ever_unsure']}; "
+              f"holes {len(s['holes'])}: {' '.join(s['holes'][:12])}")
 
 
 if __name__ == "__main__":
