@@ -136,6 +136,15 @@ def summary(t: dict) -> dict:
             "empty_wrong": t["empty_wrong"]}
 
 
+def line(title: str, s: dict) -> str:
+    """A model's :func:`summary` in one line."""
+    return (f"{title}: {s['pieces']} pyramids, right {s['right_pct']} %, unsure {s['unsure_pct']} %, sure and "
+            f"wrong {s['wrong']}; unsure per colour {s['per_colour_unsure_pct']}; stations ever unsure "
+            f"{s['stations_ever_unsure']}; holes (a station and colour unsure in half its readings or more) "
+            f"{len(s['holes'])}: {' '.join(s['holes'][:20])}; empty stations {s['empty_stations']}: unsure "
+            f"{s['empty_unsure']}, sure and wrong {s['empty_wrong']}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", action="append", help="committed (default) or <spots.json>,<net.npz>; repeatable")
@@ -147,11 +156,7 @@ def main(argv=None) -> int:
     names = args.model or ["committed"]
     res = {n: summary(t) for n, t in sweep({n: model_of(n) for n in names}, args.looks, args.repeats).items()}
     for n, s in res.items():
-        print(f"{n}: {s['pieces']} pyramids on dev looks {args.looks}: right {s['right_pct']} %, unsure "
-              f"{s['unsure_pct']} %, sure and wrong {s['wrong']}; unsure per colour {s['per_colour_unsure_pct']}; "
-              f"stations ever unsure {s['stations_ever_unsure']}; holes (unsure in half their readings or more) "
-              f"{len(s['holes'])}: {' '.join(s['holes'][:20])}; empty stations {s['empty_stations']}: unsure "
-              f"{s['empty_unsure']}, sure and wrong {s['empty_wrong']}")
+        print(line(f"{n}, dev looks {args.looks}", s))
     if args.json:
         print(json.dumps(res))
     return 0

@@ -2,6 +2,7 @@
 
     python tools/learn_board.py              (data, training, export, report: needs PyTorch)
     .venv/bin/python tools/learn_board.py --measure    (only the report, with the committed model)
+    .venv/bin/python tools/learn_board.py --measure --model S.json,N.npz    (... with another)
 
 PyTorch is a training tool, not a dependency of the service: train in a virtual environment of
 its own beside the project's, e.g. ``python3 -m venv ../torchenv && ../torchenv/bin/pip install
@@ -315,6 +316,7 @@ def report(model: board_model.SpotModel, data: dict, title: str) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--measure", action="store_true", help="only report the committed model")
+    ap.add_argument("--model", help="with --measure: report this model instead (<spots.json>,<net.npz>)")
     ap.add_argument("--bars", action="store_true",
                     help="only set the temperature, the bars and the palette again (the committed network kept)")
     ap.add_argument("--looks", type=int, default=None, help="how many training looks (of TRAIN)")
@@ -331,10 +333,10 @@ def main(argv=None) -> int:
         [(s, "dev") for s in (*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT)]
     board_data.render_all(jobs, args.workers)
     if args.measure:
-        model = board_model.spot_model()
+        model = board_model.spot_model(*args.model.split(",")) if args.model else board_model.spot_model()
         report(model, collect(HELD_OUT, "dev"), "held-out dev looks")
         report(model, collect(VARIED_HELD_OUT, "varied"), "held-out varied looks")
-        station_report({"committed": model})
+        station_report({args.model or "committed": model})
         return 0
     if args.bars:
         with np.load(board_net.NET_PATH) as d:
@@ -390,11 +392,8 @@ def station_report(models: dict[str, board_model.SpotModel]) -> None:
     held-out places average away -- a station and colour left unsure in half its readings."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import board_stations
-    for name, s in board_stations.sweep(models).items():
-        s = board_stations.summary(s)
-        print(f"stations x colours ({name}): {s['pieces']} pyramids, right {s['right_pct']} %, unsure "
-              f"{s['unsure_pct']} %, sure and wrong {s['wrong']}; stations ever unsure {s['stations_ever_unsure']}; "
-              f"holes {len(s['holes'])}: {' '.join(s['holes'][:12])}")
+    for name, t in board_stations.sweep(models).items():
+        print(board_stations.line(f"stations x colours, {name}", board_stations.summary(t)))
 
 
 if __name__ == "__main__":
