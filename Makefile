@@ -179,11 +179,14 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 # is not rendered again), then trains with PyTorch (TRAIN_PY; one thread) and writes
 # models/board_net.npz and board_spots.json: 12 epochs on the 100 varied and 40 dev looks
 # (233,574 places), each square cut up to 2 mm off its middle at random, then the temperature,
-# the bars and the palette. Fixed seeds. About 25 min of rendering and 11 of training on the
-# shared machine (load 3-11): a target of its own. The committed network is NOT this recipe's
-# output: its rebuild of 2026-12-03 read better on held-out looks but asked a plain red pyramid
-# at Iidabashi on the simulated table's own look in 16 of 30 boards (the old network: 0), so the
-# network before it (data version 12, squares cut at their middles) stays; docs/performance.md.
+# the bars and the palette, and the report: the held-out places, the pieces apart, the model
+# before on the same places, every station x player colour on three dev looks (the simulated
+# table's first; benchmarks/board_stations.py, ~5 min). Fixed seeds. About 25 min of rendering
+# and 11-20 of training on the shared machine (load 3-11): a target of its own. The committed
+# network is NOT this recipe's output: its rebuild of 2026-12-03 read the held-out places better
+# but left more pieces unsure (held-out varied pieces 91 -> 83 % sure and right; 8 station x
+# colour holes against 1, Iidabashi purple on every look), so the network before it (data
+# version 12, squares cut at their middles) stays; docs/performance.md, "Seventh session".
 .PHONY: board-model
 board-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_board.py --looks 100 --epochs 12

@@ -2,6 +2,7 @@
 
     python tools/learn_board.py              (data, training, export, report: needs PyTorch)
     .venv/bin/python tools/learn_board.py --measure    (only the report, with the committed model)
+    .venv/bin/python tools/learn_board.py --measure --model S.json,N.npz    (... with another)
 
 PyTorch is a training tool, not a dependency of the service: train in a virtual environment of
 its own beside the project's, e.g. ``python3 -m venv ../torchenv && ../torchenv/bin/pip install
@@ -27,7 +28,11 @@ confidence at which the sure readings there were right at least SURE_RIGHT of th
 most SURE_WRONG_SHARE of the places sure and wrong, never below the floors). The palette of
 the player colours (for "a piece of no player's colour") from the development looks' pieces
 clear of drinks.
-Reported on HELD_OUT development looks and VARIED_HELD_OUT varied looks. None of these seeds is
+Reported on HELD_OUT development looks and VARIED_HELD_OUT varied looks -- the places, and the
+pieces apart (four in five asked places are empty: a network surer of those can win the total
+and leave more pieces in doubt), beside the model before on the same places -- and every station
+with a pyramid of every player colour on the simulated table's look and two more dev looks
+(benchmarks/board_stations.py: the holes one station on one look makes). None of these seeds is
 a seed of the benchmark (dev 1000.., varied 330000.., eval 900000..) or of the tests (below
 100); the evaluation family is never used here.
 """
@@ -117,7 +122,7 @@ def joined(*sets: dict) -> dict[str, np.ndarray]:
 
 def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEED,
               init: dict[str, np.ndarray] | None = None, max_lr: float = 3e-3,
-              jitter: float = JITTER_MM) -> dict[str, np.ndarray]:
+              jitter: float = JITTER_MM, piece_weight: float = 1.0) -> dict[str, np.ndarray]:
     """The network's weights (board_net.PlaceNet's keys), trained on ``data`` (from ``init``'s
     weights and standardisation when given: a run continued on more looks); ``jitter``: the
     spread (mm) of the training squares' cut about their middle."""
@@ -139,7 +144,8 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
     names = board_model.feature_names()
     lone = (x[:, names.index("kind_meeple")] + x[:, names.index("kind_rider")]) > 0.5
     weight = torch.where(y == board_model.CLASSES.index("train"), TRAIN_WEIGHT, 1.0) * \
-        torch.from_numpy(np.where(lone & (data["y"] > 0), MEEPLE_WEIGHT, 1.0).astype(np.float32))
+        torch.from_numpy(np.where(lone & (data["y"] > 0), MEEPLE_WEIGHT, 1.0).astype(np.float32)) * \
+        torch.where(y > 0, piece_weight, 1.0)
     c1, c2, c3 = board_net.CHANNELS
     k = len(board_model.CLASSES)
 
@@ -289,7 +295,8 @@ def palette(x: np.ndarray, y: np.ndarray, drink_mm: np.ndarray | None = None) ->
 
 def report(model: board_model.SpotModel, data: dict, title: str) -> None:
     """How the model reads the asked places of ``data`` (the reader's gate passed) and how many
-    pieces the gate itself would have called empty."""
+    pieces the gate itself would have called empty; the pieces apart (most places are empty: a
+    network surer of them can win the places' total and still leave more pieces in doubt)."""
     gate = board_model.asked(data["x"])
     p = model.probabilities_of(data["squares"][gate], data["x"][gate])
     y = data["y"][gate].astype(int)
@@ -301,6 +308,9 @@ def report(model: board_model.SpotModel, data: dict, title: str) -> None:
     print(f"{title}: {places} places, {len(y)} asked; right {ok.mean():.5f}; sure and wrong {int((sure & ~ok).sum())} "
           f"({100 * (sure & ~ok).sum() / places:.4f} % of places); unsure {int((~sure).sum())} "
           f"({100 * (~sure).sum() / places:.4f} %); pieces the gate calls empty {missed}")
+    piece = y > 0
+    print(f"  pieces {int(piece.sum())}: sure and right {(sure & ok)[piece].mean():.4f}  unsure "
+          f"{(~sure)[piece].mean():.4f}  sure and wrong {int((sure & ~ok)[piece].sum())}")
     for i, c in enumerate(board_model.CLASSES):
         sel = y == i
         if sel.any():
@@ -311,12 +321,15 @@ def report(model: board_model.SpotModel, data: dict, title: str) -> None:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--measure", action="store_true", help="only report the committed model")
+    ap.add_argument("--model", help="with --measure: report this model instead (<spots.json>,<net.npz>)")
     ap.add_argument("--bars", action="store_true",
                     help="only set the temperature, the bars and the palette again (the committed network kept)")
     ap.add_argument("--looks", type=int, default=None, help="how many training looks (of TRAIN)")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
     ap.add_argument("--jitter", type=float, default=JITTER_MM,
                     help="spread (mm) of the training squares' cut about their middle (0: cut in the middle)")
+    ap.add_argument("--piece-weight", type=float, default=1.0,
+                    help="every piece's weight in the loss against an empty place's (a piece left unsure costs a move)")
     ap.add_argument("--init", type=Path, help="continue from these weights (an npz of a run before)")
     ap.add_argument("--empty-share", type=float, default=1.0,
                     help="train on this share of the kept empty places (all pieces are kept)")
@@ -327,9 +340,10 @@ def main(argv=None) -> int:
         [(s, "dev") for s in (*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT)]
     board_data.render_all(jobs, args.workers)
     if args.measure:
-        model = board_model.spot_model()
+        model = board_model.spot_model(*args.model.split(",")) if args.model else board_model.spot_model()
         report(model, collect(HELD_OUT, "dev"), "held-out dev looks")
         report(model, collect(VARIED_HELD_OUT, "varied"), "held-out varied looks")
+        station_report({args.model or "committed": model})
         return 0
     if args.bars:
         with np.load(board_net.NET_PATH) as d:
@@ -346,7 +360,8 @@ def main(argv=None) -> int:
     if args.init:
         with np.load(args.init) as d:
             init = {k: d[k] for k in d.files}
-    weights = train_net(data, epochs=args.epochs, init=init, max_lr=1.5e-3 if init else 3e-3, jitter=args.jitter)
+    weights = train_net(data, epochs=args.epochs, init=init, max_lr=1.5e-3 if init else 3e-3, jitter=args.jitter,
+                        piece_weight=args.piece_weight)
     np.savez(board_data.CACHE / "last_weights.npz", **weights)
     finish(weights, dev)
     return 0
@@ -367,10 +382,26 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     settings = {"inputs": board_model.feature_names(), "classes": list(board_model.CLASSES),
                 "temperature": temperature, "sure": sure, "sure_empty": sure_empty,
                 "palette": pal, "palette_spread": spread, "far": far, "value_peak": VALUE_PEAK}
+    before = board_model.spot_model.__wrapped__() if board_model.MODEL_PATH.exists() else None
     board_model.save(settings, weights)
     model = board_model.spot_model.__wrapped__()
-    report(model, collect(HELD_OUT, "dev"), "held-out dev looks")
-    report(model, collect(VARIED_HELD_OUT, "varied"), "held-out varied looks")
+    for seeds, family, title in ((HELD_OUT, "dev", "held-out dev looks"),
+                                 (VARIED_HELD_OUT, "varied", "held-out varied looks")):
+        data = collect(seeds, family)
+        report(model, data, title)
+        if before is not None:
+            report(before, data, "  ... the model before, on the same places")
+    station_report({"new": model, **({"before": before} if before is not None else {})})
+
+
+def station_report(models: dict[str, board_model.SpotModel]) -> None:
+    """Every station with a pyramid of every player colour on the simulated table's look and two
+    more dev looks, read by the whole reader (benchmarks/board_stations.py): the holes the
+    held-out places average away -- a station and colour left unsure in half its readings."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import board_stations
+    for name, t in board_stations.sweep(models).items():
+        print(board_stations.line(f"stations x colours, {name}", board_stations.summary(t)))
 
 
 if __name__ == "__main__":
