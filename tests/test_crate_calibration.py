@@ -28,3 +28,18 @@ def test_the_white_can_is_found_by_the_crates_handedness_not_by_brightness_alone
     # every slot's middle lies near its can's top (the tops stand a little over the rim)
     for field, top in tops_at.items():
         assert np.linalg.norm(to_frame(cal.H, [(field[0] + 0.5, field[1] + 0.5)])[0] - top) < 0.5 * pitch
+
+
+PALE = (0, "varied")      # a pale, greyish crate: the photo's most saturated warm colour is the red can's
+
+
+def test_a_pale_crate_is_found_by_the_colour_its_cans_stand_in():
+    renderer = CrateRenderer(CrateLook.from_seed(*PALE))
+    photo, truth = renderer.render(CALIBRATION_LAYOUT, np.random.default_rng([PALE[0], 31]))
+    tops_at = {tuple(d["field"]): np.array(d["top_px"]) for d in truth["drinks"]}
+    # the trap: the most saturated warm colour finds no crate full of cans
+    blob, _ = find_crate(photo)
+    assert len(can_tops(photo, blob)) < 5
+    cal = calibrate_crates(photo)
+    for field, top in tops_at.items():
+        assert np.linalg.norm(to_frame(cal.H, [(field[0] + 0.5, field[1] + 0.5)])[0] - top) < 0.5 * cal.pitch_px
