@@ -44,7 +44,7 @@ def check(look: CrateLook, stream: int) -> dict:
     miss = float(np.linalg.norm(to_frame(H, dst) - src, axis=1).max()) / pitch
     nearest = [min(tops_at, key=lambda f: float(np.linalg.norm(tops_at[f] - p))) for p in src]
     right = all(f == tuple(int(v) for v in d - 0.5) for f, d in zip(nearest, dst))
-    return {"seed": look.seed, "refused": False, "tops": len(tops), "miss": round(miss, 3), "walls": round(placed.walls, 2), "right": right}
+    return {"seed": look.seed, "refused": False, "tops": len(tops), "miss": round(miss, 3), "guess": placed.guess, "right": right}
 
 
 def main(argv=None) -> None:

@@ -362,45 +362,6 @@ def crate_from_tops(tops, size) -> tuple[np.ndarray, np.ndarray, np.ndarray, flo
     return best[1], best[2], best[3], best[4], best[0] / pitch
 
 
-WALL_POINTS = np.array([(x, y) for x in (0.0, 1.0, 2.0) for y in np.linspace(0.05, 2.95, 30)]
-                       + [(x, y) for y in (0.0, 1.0, 2.0, 3.0) for x in np.linspace(0.05, 1.95, 20)])
-
-
-def walls_on_plastic(image: np.ndarray, H: np.ndarray, plastic: Plastic) -> float:
-    """The share of points on the crate's walls (rim units through ``H``, the tops' plane: the
-    stubby cans stand about level with the rim) that look like its plastic. Six tops fit a
-    crate's slots in more ways than one (a can missed, a shadow taken for one: a column slides by
-    a pitch, which a camera's slant can show), but only the right way puts the walls on plastic."""
-    pts = np.round(to_frame(H, WALL_POINTS)).astype(np.int64)
-    h, w = image.shape[:2]
-    inside = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
-    if not inside.any():
-        return 0.0
-    px = image[pts[inside, 1], pts[inside, 0]].reshape(-1, 1, 3)
-    return float((yellow_map(px, plastic) >= 0.5).sum()) / len(pts)
-
-
-def crate_from_most_tops(tops, size):
-    """:func:`crate_from_tops` of all the tops or, when they do not stand in a crate's slots and
-    there are six, of the five that fit best (a shadow or a thing beside the crate taken for a
-    can, the can it pushed out missing): the tops kept and the fit."""
-    try:
-        return tops, crate_from_tops(tops, size)
-    except CrateCalibrationError:
-        if len(tops) <= MIN_TOPS:
-            raise
-    fits = []
-    for drop in range(len(tops)):
-        five = tops[:drop] + tops[drop + 1:]
-        try:
-            fits.append((five, crate_from_tops(five, size)))
-        except CrateCalibrationError:
-            continue
-    if not fits:
-        raise CrateCalibrationError(f"the cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
-    return min(fits, key=lambda fit: fit[1][4])
-
-
 # Set on varied looks 0-99 (docs/performance.md, "The white can by the crate's handedness"): the
 # fits that put every can in its slot missed by at most 0.15 pitch, the wrong ones mostly by
 # 0.18-0.4 (taken before, up to 0.4); four tops fit any four slots (all four-top looks were wrong)
@@ -484,8 +445,8 @@ def calibrate_crates(photo, profile=None, outline: bool | None = None) -> CrateC
 class Placed:
     """The calibration crate found in a photo: its plastic, the cans' tops (px, BGR), crate
     units -> px, the tops' points and their fields' middles (crate units) in the same order,
-    the focal length (px), how far the fit misses the farthest top (pitches) and the share of
-    the crate's walls (as the fit puts them) that show plastic (:func:`walls_on_plastic`)."""
+    the focal length (px), how far the fit misses the farthest top (pitches) and which guess of
+    the plastic's colour found it (0: the most saturated warm colour)."""
 
     plastic: Plastic
     tops: list
@@ -494,16 +455,19 @@ class Placed:
     fields: np.ndarray
     focal: float
     miss: float
-    walls: float
+    guess: int
 
 
 
 def place_crate(image: np.ndarray) -> Placed:
-    """The calibration crate in ``image`` from its cans' tops. The plastic's colour is guessed
-    (the most saturated warm colour, then the commonest warm ones, :func:`plastic_guesses`): a
-    wrong guess finds a coin, a can or the table, whose "tops" do not stand in a crate's 2 x 3
-    slots; of the guesses whose tops do, the one with the most tops, then the closest fit. The
-    first guess's refusal, in words, when none does."""
+    """The calibration crate in ``image`` from its cans' tops. The plastic's colour is guessed:
+    first the most saturated warm colour (refused as :data:`MIN_TOPS` and :data:`MAX_MISS` say),
+    then, until one finds the crate, the commonest warm ones (:func:`plastic_guesses`). A wrong
+    guess finds a coin, a can or the table, whose "tops" seldom stand in a crate's 2 x 3 slots;
+    but five tops, or six fitting loosely, stand in some slots of a crate by chance (a can
+    missed, a shadow taken for one: a column slid by a pitch, which a camera's slant can show),
+    so a later guess counts only with all six tops fitting within :data:`SURE_MISS`. The first
+    guess's refusal, in words, when none counts."""
     h, w = image.shape[:2]
     best, refusal = None, None
 
@@ -511,7 +475,7 @@ def place_crate(image: np.ndarray) -> Placed:
         yield None
         yield from plastic_guesses(image)
 
-    for guess in guesses():
+    for n, guess in enumerate(guesses()):
         try:
             blob, plastic = find_crate(image, guess)
             # the first guess's tops as before; a guess's own plastic is what the tops are not
@@ -520,14 +484,17 @@ def place_crate(image: np.ndarray) -> Placed:
                 raise CrateCalibrationError(f"found {len(tops)} of the six cans in the crate: {what_to_do()}")
             # six points on one crate tell the lens's focal length (and so the plane's perspective)
             # only roughly: the crate's pose is fitted for a few focal lengths a camera may have
-            tops, (H, points, fields, f, miss) = crate_from_most_tops(tops, (w, h))
+            H, points, fields, f, miss = crate_from_tops(tops, (w, h))
         except CrateCalibrationError as exc:
             refusal = refusal or exc
             continue
-        placed = Placed(plastic, tops, H, points, fields, f, miss, walls_on_plastic(image, H, plastic))
+        sure = len(tops) == 6 and miss <= SURE_MISS
+        if guess is not None and not sure:
+            continue
+        placed = Placed(plastic, tops, H, points, fields, f, miss, n)
         if best is None or (len(tops), -miss) > (len(best.tops), -best.miss):
             best = placed
-        if len(tops) == 6 and miss <= SURE_MISS:
+        if sure:
             break
     if best is None:
         raise refusal
