@@ -4,7 +4,8 @@ The host stands ONE crate on the table where the camera sees it, with the six dr
 :data:`CALIBRATION_DRINKS` in its slots (shown to the host by ``companion calibrate crates
 --help`` and the dashboard), and takes one photo with the camera in its place. From it:
 
-- the crate's plastic (:class:`~.crate_grid.Plastic`): what "yellow" is under this lamp;
+- the crate's plastic (:class:`~.crate_grid.Plastic`): what "yellow" is under this lamp (a
+  pale crate or a tinted lamp: the colour its cans are found standing in, :func:`place_crate`);
 - the rim plane's homography (crate units: the slot pitch is 1, slot 0's field spans
   [0, 1] x [0, 1], the crate is 2 wide and 3 long) -> photo px, by the lattice search of
   :mod:`.crate_grid` on the crate's walls;
@@ -54,9 +55,11 @@ MAX_SIDE = 8000
 DEFAULT_FOCAL = 0.95        # x the photo's width (a webcam's ~55 degrees across), unless the photo tells
 FOCALS = (0.55, 0.7, 0.85, 1.0, 1.2, 1.45, 1.8)   # x the width: the focal lengths tried (~30-85 degrees across)
 
-# Set on varied training looks 0-99 (docs/performance.md, "The crate by its cans under each
-# colour the plastic may have"): how many of the plastic's likely colours are tried, and a fit
-# that ends the trying (six tops, every one within a tenth of a pitch of its slot's middle)
+# Set on varied training looks 0-99 (docs/performance.md, "The plastic's colour guessed (branch
+# crates2)"): how many of the commonest warm colours are tried as the plastic's, and the fit a
+# later guess must make to count (six tops, each within a tenth of a pitch of its slot's
+# middle; the right fits of the first guess miss by up to 0.13, a later guess's loose fits
+# were as often wrong as right)
 GUESSES = 6
 SURE_MISS = 0.1
 
