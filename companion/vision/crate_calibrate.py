@@ -483,12 +483,14 @@ def place_crate(image: np.ndarray, guesses: bool | None = None) -> Placed:
     h, w = image.shape[:2]
     best, refusal = None, None
 
-    def guesses():
+    more = GUESS_PLASTIC if guesses is None else guesses
+
+    def colours():
         yield None
-        if GUESS_PLASTIC if guesses is None else guesses:
+        if more:
             yield from plastic_guesses(image)
 
-    for n, guess in enumerate(guesses()):
+    for n, guess in enumerate(colours()):
         try:
             blob, plastic = find_crate(image, guess)
             # the first guess's tops as before; a guess's own plastic is what the tops are not
