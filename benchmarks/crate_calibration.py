@@ -24,9 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.sim.crate_looks import CrateLook  # noqa: E402
 from companion.sim.crate_render import CrateRenderer  # noqa: E402
-from companion.vision.crate_calibrate import (CALIBRATION_LAYOUT, CrateCalibrationError, can_tops,  # noqa: E402
-                                              crate_from_tops, find_crate)
-from companion.vision import crate_calibrate  # noqa: E402
+from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibrationError, place_crate  # noqa: E402
 from companion.vision.crate_grid import to_frame  # noqa: E402
 
 STREAMS = {"training": 31, "benchmark": 7031}     # the second number of each one's random stream
@@ -38,18 +36,15 @@ def check(look: CrateLook, stream: int) -> dict:
     photo, truth = CrateRenderer(look).render(CALIBRATION_LAYOUT, np.random.default_rng([look.seed, stream]))
     tops_at = {tuple(d["field"]): np.array(d["top_px"]) for d in truth["drinks"]}
     try:
-        blob, _ = find_crate(photo)
-        tops = can_tops(photo, blob)
-        if len(tops) < getattr(crate_calibrate, "MIN_TOPS", 4):      # (as calibrate_crates refuses)
-            raise CrateCalibrationError("too few tops")
-        H, src, dst, _ = crate_from_tops(tops, look.image_size)
+        placed = place_crate(photo)
     except CrateCalibrationError:
         return {"seed": look.seed, "refused": True}
+    H, src, dst, tops = placed.H, placed.points, placed.fields, placed.tops
     pitch = float(np.linalg.norm(to_frame(H, [(0.5, 0.5)]) - to_frame(H, [(1.5, 0.5)])))
     miss = float(np.linalg.norm(to_frame(H, dst) - src, axis=1).max()) / pitch
     nearest = [min(tops_at, key=lambda f: float(np.linalg.norm(tops_at[f] - p))) for p in src]
     right = all(f == tuple(int(v) for v in d - 0.5) for f, d in zip(nearest, dst))
-    return {"seed": look.seed, "refused": False, "tops": len(tops), "miss": round(miss, 3), "right": right}
+    return {"seed": look.seed, "refused": False, "tops": len(tops), "miss": round(miss, 3), "guess": placed.guess, "right": right}
 
 
 def main(argv=None) -> None:

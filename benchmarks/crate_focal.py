@@ -95,6 +95,19 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool = False)
     return out
 
 
+def guess_plastic_arg(ap) -> None:
+    ap.add_argument("--guess-plastic", action="store_true",
+                    help="calibrate with the photo's commonest warm colours tried as the plastic's "
+                         "(crate_calibrate.GUESS_PLASTIC, off by default)")
+
+
+def guess_plastic(args) -> None:
+    """The calibrations of this run as ``--guess-plastic`` says (else the module's default)."""
+    if args.guess_plastic:
+        from companion.vision import crate_calibrate
+        crate_calibrate.GUESS_PLASTIC = True
+
+
 def dev_varied_args(argv, doc: str, family: str, more=None):
     """The options of a crate benchmark run on dev or varied looks against the renderer's truth
     (this one, benchmarks/crate_grid.py): the parsed arguments and the first seed; ``more``
@@ -105,9 +118,11 @@ def dev_varied_args(argv, doc: str, family: str, more=None):
     ap.add_argument("--frames", type=int, default=3)
     ap.add_argument("--seeds", type=int, default=None)
     ap.add_argument("-v", "--verbose", action="store_true")
+    guess_plastic_arg(ap)
     if more is not None:
         more(ap)
     args = ap.parse_args(argv)
+    guess_plastic(args)
     first = args.seeds if args.seeds is not None else SEEDS[args.family]
     if first >= 910_000:
         raise SystemExit("evaluation seeds are only scored, by benchmarks/crates.py")

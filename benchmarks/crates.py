@@ -146,6 +146,7 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=
 
 
 def main(argv=None) -> None:
+    from crate_focal import guess_plastic, guess_plastic_arg      # (this directory)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--family", choices=["dev", "eval", "varied", "both"], default="both")
     ap.add_argument("--looks", type=int, default=10)
@@ -156,7 +157,9 @@ def main(argv=None) -> None:
     ap.add_argument("--guard-shares", default="",
                     help="also score the same frames with the frame guard at these shares (crates.DOUBTFUL_SHARE, "
                          "comma-separated; 1.0: off), to set it on dev and varied; never with --family eval")
+    guess_plastic_arg(ap)
     args = ap.parse_args(argv)
+    guess_plastic(args)
     shares = [float(v) for v in args.guard_shares.split(",") if v.strip()]
     if shares and args.family in ("eval", "both"):
         raise SystemExit("the frame guard is set on dev and varied, never on eval")

@@ -4,7 +4,8 @@ The host stands ONE crate on the table where the camera sees it, with the six dr
 :data:`CALIBRATION_DRINKS` in its slots (shown to the host by ``companion calibrate crates
 --help`` and the dashboard), and takes one photo with the camera in its place. From it:
 
-- the crate's plastic (:class:`~.crate_grid.Plastic`): what "yellow" is under this lamp;
+- the crate's plastic (:class:`~.crate_grid.Plastic`): what "yellow" is under this lamp (a
+  pale crate or a tinted lamp: the colour its cans are found standing in, :func:`place_crate`);
 - the rim plane's homography (crate units: the slot pitch is 1, slot 0's field spans
   [0, 1] x [0, 1], the crate is 2 wide and 3 long) -> photo px, by the lattice search of
   :mod:`.crate_grid` on the crate's walls;
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -52,6 +54,20 @@ MIN_CRATE_SHARE = 0.002     # the crate covers at least this share of the photo
 MAX_SIDE = 8000
 DEFAULT_FOCAL = 0.95        # x the photo's width (a webcam's ~55 degrees across), unless the photo tells
 FOCALS = (0.55, 0.7, 0.85, 1.0, 1.2, 1.45, 1.8)   # x the width: the focal lengths tried (~30-85 degrees across)
+
+# Set on varied training looks 0-99 (docs/performance.md, "The plastic's colour guessed (branch
+# crates2)"): how many of the commonest warm colours are tried as the plastic's, and the fit a
+# later guess must make to count (six tops, each within a tenth of a pitch of its slot's
+# middle; the right fits of the first guess miss by up to 0.13, a later guess's loose fits
+# were as often wrong as right)
+GUESSES = 6
+SURE_MISS = 0.1
+# The guesses after the first are OFF by default (``calibrate_crates(..., guesses=True)``):
+# measured on varied 700000-700049 (docs/performance.md, "The plastic's colour guessed"), they
+# calibrate 13 looks more, and the field network, which learnt those looks calibrated from the
+# renderer's truth, reads them with 54 more fields sure and wrong (0.69 -> 1.69 %). On once the
+# network is retrained on them (`make crate-model` with this on).
+GUESS_PLASTIC = False
 
 Number = Annotated[float, Field(ge=-1e9, le=1e9, allow_inf_nan=False)]
 
@@ -183,12 +199,20 @@ def what_to_do() -> str:
             "photograph it with the camera where it will stay")
 
 
-def find_crate(image: np.ndarray) -> tuple[np.ndarray, Plastic]:
-    """The biggest patch of crate yellow (a mask at full size) and the plastic's colour there."""
+def _small(image: np.ndarray) -> np.ndarray:
+    """The photo averaged down to about 640 px across (the crate's patches are big)."""
     h, w = image.shape[:2]
     k = max(1, int(round(max(h, w) / 640)))
-    small = cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA) if k > 1 else image
-    mask = (yellow_map(small) >= 0.5).astype(np.uint8)
+    return cv2.resize(image, (w // k, h // k), interpolation=cv2.INTER_AREA) if k > 1 else image
+
+
+def find_crate(image: np.ndarray, guess: Plastic | None = None) -> tuple[np.ndarray, Plastic]:
+    """The patch of crate yellow most like a crate full of cans (a mask at full size) and the
+    plastic's colour there; ``guess``: what the plastic looks like (None: the most saturated
+    warm colour of the photo, :func:`.crate_grid.yellow_map`)."""
+    h, w = image.shape[:2]
+    small = _small(image)
+    mask = (yellow_map(small, guess) >= 0.5).astype(np.uint8)
     # the drinks cut the crate's yellow into pieces: pieces close together are one crate
     near = cv2.dilate(mask, np.ones((15, 15), np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(near, connectivity=8)
@@ -198,11 +222,12 @@ def find_crate(image: np.ndarray) -> tuple[np.ndarray, Plastic]:
     if stats[best, cv2.CC_STAT_AREA] < MIN_CRATE_SHARE * mask.size:
         raise CrateCalibrationError(f"the yellow crate is too small in the photo (or there is none): {what_to_do()}")
     blob = cv2.resize(((labels == best) & (mask > 0)).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[blob & (yellow_map(image) >= 0.5)]
+    yellow = blob & (yellow_map(image, guess) >= 0.5)
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[yellow]
     if len(hsv) < 20:
         raise CrateCalibrationError(f"no yellow crate in the photo: {what_to_do()}")
     lit = hsv[hsv[:, 2] >= np.median(hsv[:, 2])]
-    bgr = image[blob & (yellow_map(image) >= 0.5)]
+    bgr = image[yellow]
     bgr = bgr[cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)[:, 2] >= np.median(hsv[:, 2])]
     hue = float(np.degrees(np.angle(np.exp(1j * np.radians(lit[:, 0].astype(np.float64) * 2)).mean())) / 2) % 180
     plastic = Plastic(hue, float(np.median(lit[:, 1])), float(np.median(lit[:, 2])),
@@ -223,6 +248,28 @@ def white_top(image: np.ndarray, H: np.ndarray) -> np.ndarray:
         return disc_colour(image, H, (0.5, 0.5))
     low = px.min(axis=1)
     return np.median(px[low >= np.percentile(low, 75)], axis=0)
+
+
+def plastic_guesses(image: np.ndarray, most: int = GUESSES) -> list[Plastic]:
+    """What the crate's plastic may look like in this photo, likeliest first: the commonest warm
+    colours (peaks of a hue x saturation histogram of the lit warm pixels). The most saturated
+    warm colour (what :func:`find_crate` takes without a guess) is a red can or a brass coin
+    where the plastic is pale or the lamp tints it; the plastic covers a fair patch of the photo
+    in one colour, so it is among the commonest. Which guess is the crate is told by the cans."""
+    hsv = cv2.cvtColor(_small(image), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+    warm = hsv[(hsv[:, 0] >= 6) & (hsv[:, 0] <= 50) & (hsv[:, 1] >= 35) & (hsv[:, 2] >= 50)]
+    if len(warm) < 50:
+        return []
+    hist, he, se = np.histogram2d(warm[:, 0], warm[:, 1], bins=(np.arange(6, 53, 3), np.arange(35, 261, 15)))
+    hist = cv2.GaussianBlur(hist.astype(np.float32), (3, 3), 0.7)
+    peaks = (hist >= cv2.dilate(hist, np.ones((3, 3), np.uint8))) & (hist >= 0.0002 * len(hsv))
+    out = []
+    for i, j in sorted(zip(*np.nonzero(peaks)), key=lambda ij: -hist[ij])[:most]:
+        hue, sat = (he[i] + he[i + 1]) / 2, (se[j] + se[j + 1]) / 2
+        near = warm[(np.abs(warm[:, 0] - hue) <= 3) & (np.abs(warm[:, 1] - sat) <= 15)]
+        # (its BGR is not needed to find it: find_crate measures the plastic it finds)
+        out.append(Plastic(float(hue), float(sat), float(np.median(near[:, 2])) if len(near) else 128.0, (0.0, 0.0, 0.0)))
+    return out
 
 
 def crate_like(labels: np.ndarray, stats: np.ndarray, mask: np.ndarray, among: int = 4) -> int:
@@ -258,10 +305,11 @@ def disc_colour(image: np.ndarray, H: np.ndarray, centre, radius: float = 0.22) 
     return np.median(px, axis=0).astype(np.float64)
 
 
-def can_tops(image: np.ndarray, blob: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def can_tops(image: np.ndarray, blob: np.ndarray, plastic: Plastic | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
     """The drinks' tops in the crate: (centre px, median BGR) of the six largest cores of
-    patches that are neither crate plastic nor table, in and just round the crate's outline
-    (a near can may stand out over the crate's near wall)."""
+    patches that are neither crate plastic (``plastic``; None: the most saturated warm colour)
+    nor table, in and just round the crate's outline (a near can may stand out over the
+    crate's near wall)."""
     hull = cv2.convexHull(np.column_stack(np.nonzero(blob)[::-1]).astype(np.int32))
     side = math.sqrt(float(cv2.contourArea(hull)) / 8.0)          # about a pitch
     inside = np.zeros(blob.shape, np.uint8)
@@ -273,7 +321,7 @@ def can_tops(image: np.ndarray, blob: np.ndarray) -> list[tuple[np.ndarray, np.n
     table = np.median(lab[outer > 0], axis=0) if (outer > 0).any() else np.zeros(3, np.float32)
     spread = np.median(np.abs(lab[outer > 0] - table), axis=0) if (outer > 0).any() else np.ones(3, np.float32)
     like_table = np.all(np.abs(lab - table) <= np.maximum(3.5 * spread, 6.0), axis=2)
-    yel = yellow_map(image)
+    yel = yellow_map(image, plastic)
     other = (((inside > 0) | ((near > 0) & ~like_table)) & (yel < 0.3)).astype(np.uint8)
     k = max(1, int(round(side * 0.06)))
     other = cv2.morphologyEx(other, cv2.MORPH_OPEN, np.ones((2 * k + 1, 2 * k + 1), np.uint8))
@@ -300,7 +348,7 @@ def can_tops(image: np.ndarray, blob: np.ndarray) -> list[tuple[np.ndarray, np.n
     return tops
 
 
-def crate_from_tops(tops, size) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+def crate_from_tops(tops, size) -> tuple[np.ndarray, np.ndarray, np.ndarray, float, float]:
     """Crate units -> photo px (and the focal length) from four to six tops: each top is tried as
     the white can of slot 0, the others going to the slots where a camera's view of the crate
     (keeping the picture's handedness) fits them best; of the tries that fit about as well as the
@@ -308,7 +356,8 @@ def crate_from_tops(tops, size) -> tuple[np.ndarray, np.ndarray, np.ndarray, flo
     taken for the white can before: under a coloured lamp or a spot a light can beside it, mint,
     may be brighter, and the cans were then put in slots no camera shows them in; the handedness
     rules the neighbours out, and the black can, the one opposite, is far darker.) Also the
-    tops' points and their fields, in the same order."""
+    tops' points and their fields, in the same order, and how far the fit misses the farthest
+    top (pitches)."""
     bright = [float(c.sum()) for _, c in tops]
     fits = [fit for w_i in range(len(tops)) if (fit := _tops_fit(tops, w_i, size)) is not None]
     if not fits:
@@ -320,7 +369,7 @@ def crate_from_tops(tops, size) -> tuple[np.ndarray, np.ndarray, np.ndarray, flo
     pitch = float(np.linalg.norm(to_frame(best[1], [(0.5, 0.5)]) - to_frame(best[1], [(1.5, 0.5)])))
     if best[0] > MAX_MISS * pitch:
         raise CrateCalibrationError(f"the cans do not stand in a crate's 2 x 3 slots: {what_to_do()}")
-    return best[1], best[2], best[3], best[4]
+    return best[1], best[2], best[3], best[4], best[0] / pitch
 
 
 # Set on varied looks 0-99 (docs/performance.md, "The white can by the crate's handedness"): the
@@ -379,30 +428,92 @@ def pose_fit(H: np.ndarray, tops, fields, f: float, size) -> np.ndarray:
 OUTLINE = False
 
 
-def calibrate_crates(photo, profile=None, outline: bool | None = None) -> CrateCalibration:
+def calibrate_crates(photo, profile=None, outline: bool | None = None, guesses: bool | None = None) -> CrateCalibration:
     """The calibration from one photo of the calibration crate (see the module's words);
     ``profile`` (the drinks' profile) is not needed: the white can gives the colour reference;
     ``outline``: where the cans do not come apart, find the crate by its outline (default
-    :data:`OUTLINE`)."""
+    :data:`OUTLINE`); ``guesses``: try the photo's commonest warm colours as the plastic's
+    (:func:`place_crate`; default :data:`GUESS_PLASTIC`)."""
     image = read_photo(photo)
     h, w = image.shape[:2]
-    blob, plastic = find_crate(image)
-    tops = can_tops(image, blob)
     try:
-        if len(tops) < MIN_TOPS:
-            raise CrateCalibrationError(f"found {len(tops)} of the six cans in the crate: {what_to_do()}")
-        # six points on one crate tell the lens's focal length (and so the plane's perspective) only
-        # roughly: the crate's pose is fitted for a few focal lengths a camera may have, the best kept
-        Hc, ordered, fields, f = crate_from_tops(tops, (w, h))
+        placed = place_crate(image, guesses)
     except CrateCalibrationError:
         # the cans do not come apart: the crate by its outline, the cans where it says (the
         # refusal in words when that fails too)
-        H = crate_by_outline(image, blob, plastic) if (OUTLINE if outline is None else outline) else None
+        if not (OUTLINE if outline is None else outline):
+            raise
+        blob, plastic = find_crate(image)
+        H = crate_by_outline(image, blob, plastic)
         if H is None:
             raise
         return outline_calibration(image, H, plastic)
-    white = min(tops, key=lambda t: -float(t[1].sum()))[1]
-    return calibration_of((w, h), Hc, f, plastic, white)
+    white = min(placed.tops, key=lambda t: -float(t[1].sum()))[1]
+    return calibration_of((w, h), placed.H, placed.focal, placed.plastic, white)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """The calibration crate found in a photo: its plastic, the cans' tops (px, BGR), crate
+    units -> px, the tops' points and their fields' middles (crate units) in the same order,
+    the focal length (px), how far the fit misses the farthest top (pitches) and which guess of
+    the plastic's colour found it (0: the most saturated warm colour)."""
+
+    plastic: Plastic
+    tops: list
+    H: np.ndarray
+    points: np.ndarray
+    fields: np.ndarray
+    focal: float
+    miss: float
+    guess: int
+
+
+
+def place_crate(image: np.ndarray, guesses: bool | None = None) -> Placed:
+    """The calibration crate in ``image`` from its cans' tops. The plastic's colour is guessed:
+    first the most saturated warm colour (refused as :data:`MIN_TOPS` and :data:`MAX_MISS` say),
+    then, until one finds the crate, the commonest warm ones (:func:`plastic_guesses`). A wrong
+    guess finds a coin, a can or the table, whose "tops" seldom stand in a crate's 2 x 3 slots;
+    but five tops, or six fitting loosely, stand in some slots of a crate by chance (a can
+    missed, a shadow taken for one: a column slid by a pitch, which a camera's slant can show),
+    so a later guess counts only with all six tops fitting within :data:`SURE_MISS`. The first
+    guess's refusal, in words, when none counts. ``guesses``: whether to go past the first
+    (default :data:`GUESS_PLASTIC`)."""
+    h, w = image.shape[:2]
+    best, refusal = None, None
+
+    more = GUESS_PLASTIC if guesses is None else guesses
+
+    def colours():
+        yield None
+        if more:
+            yield from plastic_guesses(image)
+
+    for n, guess in enumerate(colours()):
+        try:
+            blob, plastic = find_crate(image, guess)
+            # the first guess's tops as before; a guess's own plastic is what the tops are not
+            tops = can_tops(image, blob, plastic if guess is not None else None)
+            if len(tops) < MIN_TOPS:
+                raise CrateCalibrationError(f"found {len(tops)} of the six cans in the crate: {what_to_do()}")
+            # six points on one crate tell the lens's focal length (and so the plane's perspective)
+            # only roughly: the crate's pose is fitted for a few focal lengths a camera may have
+            H, points, fields, f, miss = crate_from_tops(tops, (w, h))
+        except CrateCalibrationError as exc:
+            refusal = refusal or exc
+            continue
+        sure = len(tops) == 6 and miss <= SURE_MISS
+        if guess is not None and not sure:
+            continue
+        placed = Placed(plastic, tops, H, points, fields, f, miss, n)
+        if best is None or (len(tops), -miss) > (len(best.tops), -best.miss):
+            best = placed
+        if sure:
+            break
+    if best is None:
+        raise refusal
+    return best
 
 
 def outline_calibration(image: np.ndarray, H: np.ndarray, plastic: Plastic) -> CrateCalibration:
