@@ -41,6 +41,18 @@ from server_support import Server, authorization  # noqa: E402
 NAMES = ["Aki", "Ben", "Chie", "Dai"]
 TABLE_SIZE = {"width": 1280, "height": 800}
 SETTLE = 0.25   # seconds after a view is on screen for the raster workers to finish drawing it
+# The elements a view put on the page (new ones, with everything inside them), by the test id of
+# the nearest marked ancestor: what a redraw did not keep.
+COUNT_ADDED = """() => {
+  window.__added = {};
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.nodeType !== 1) continue;
+      const where = (n.closest('[data-testid]') || {dataset: {}}).dataset.testid || n.parentElement.closest('[data-testid]')?.dataset.testid || 'app';
+      window.__added[where] = (window.__added[where] || 0) + 1 + n.querySelectorAll('*').length;
+    }
+  }).observe(document.getElementById('app'), { childList: true, subtree: true });
+}"""
 METRICS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
 
 
@@ -104,10 +116,12 @@ def run(moves: int, seed: int) -> dict:
         context = browser.new_context(viewport=TABLE_SIZE, reduced_motion="reduce")
         context.add_cookies([{"name": "ttc_host", "value": server.host_key, "url": server.url + "/", "httpOnly": True}])
         page = context.new_page()
+        page.on("pageerror", lambda e: print(f"page error: {e}", file=sys.stderr, flush=True))
         cdp = context.new_cdp_session(page)
         cdp.send("Performance.enable")
         page.goto(f"{server.url}/?game={gid}")
         page.wait_for_function("() => document.getElementById('app').dataset.seq !== undefined")
+        page.evaluate(COUNT_ADDED)
         time.sleep(1.0)
         cpu0 = chromium_cpu(server.proc.pid)
         time.sleep(SETTLE * 4)
@@ -125,18 +139,20 @@ def run(moves: int, seed: int) -> dict:
             page.wait_for_function("n => Number(document.getElementById('app').dataset.seq) >= n", arg=seq)
             time.sleep(SETTLE)
             after = page_metrics(cdp)
+            added = page.evaluate("() => { const n = window.__added; window.__added = {}; return n; }")
             row = {"move": move["kind"], "seq": seq,
                    "chromium_ms": round((chromium_cpu(server.proc.pid) - cpu - idle) * 1000, 1),
+                   "added": sum(added.values()), "added_where": added,
                    **{k: round((after[k] - before[k]) * 1000, 1) for k in METRICS}}
             rows.append(row)
             print(f"move {n + 1} ({move['kind']}, seq {seq}): chromium {row['chromium_ms']} ms, "
                   f"script {row['ScriptDuration']}, layout {row['LayoutDuration']}, "
-                  f"style {row['RecalcStyleDuration']}, tasks {row['TaskDuration']}", file=sys.stderr, flush=True)
+                  f"style {row['RecalcStyleDuration']}, tasks {row['TaskDuration']}, elements added {row['added']}", file=sys.stderr, flush=True)
         elements = page.evaluate("() => document.querySelectorAll('#app *').length")
         browser.close()
         http.close()
     summary = {k: {"median": round(statistics.median(r[k] for r in rows), 1),
-                   "mean": round(statistics.fmean(r[k] for r in rows), 1)} for k in ("chromium_ms", *METRICS)}
+                   "mean": round(statistics.fmean(r[k] for r in rows), 1)} for k in ("chromium_ms", *METRICS, "added")}
     return {"moves": len(rows), "seed": seed, "elements": elements, "idle_settle_ms": round(idle * 1000, 1),
             "per_view": summary, "rows": rows}
 

@@ -6,7 +6,7 @@
 // along their paths. Fields and stations a move can go to are marked and can be tapped; the spot a
 // move button names lights up while it is hovered or pressed (coords.js). Layers can be switched
 // off (layers.js); fingers, a mouse and buttons pan and zoom it (panzoom.js).
-import { h, s } from "../dom.js";
+import { h, s, on } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
 import { boardIndex, playerColour, inkOn, initial, seatName, targetsOf, fieldPlace, stationName, localName, lineBadge,
   actionKey, vehiclesOf, U, P } from "./common.js";
@@ -115,14 +115,14 @@ const SMALL_R = 0.14 * U;
 function smallStops(ix, board, obstacles) {
   const stops = board.small_stops || [];
   if (!stops.length) return null;
-  const on = new Map(); // circle -> the lines through it
+  const through = new Map(); // circle -> the lines through it
   for (const line of board.lines) for (const stop of line.stops) {
-    if (ix.smallStops.has(stop.circle)) on.set(stop.circle, [...(on.get(stop.circle) || []), line]);
+    if (ix.smallStops.has(stop.circle)) through.set(stop.circle, [...(through.get(stop.circle) || []), line]);
   }
   return s("g", { class: "m-small-stops", "data-testid": "map-small-stops", "data-n": String(stops.length) },
     stops.map((c) => {
       obstacles.push(around(P(c.x), P(c.y), SMALL_R + 1.3));
-      const lines = on.get(c.id) || [];
+      const lines = through.get(c.id) || [];
       return s("circle", { class: "m-small-stop", cx: P(c.x), cy: P(c.y), r: SMALL_R, "data-circle": c.id,
         "data-testid": `map-small-stop-${c.id}`, stroke: lines.length ? lines[0].colour : "#555" },
       s("title", {}, `${t("metro.map.smallStop")} · ${lines.map((l) => l.letter).join(" ")}`));
@@ -281,8 +281,8 @@ function targetLayer(ix, view, targets) {
 }
 
 function activate(el, fn) {
-  el.addEventListener("click", (e) => { e.stopPropagation(); fn(); });
-  el.addEventListener("keydown", (e) => {
+  on(el, "click", (e) => { e.stopPropagation(); fn(); });
+  on(el, "keydown", (e) => {
     if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); }
   });
 }
@@ -432,7 +432,7 @@ export function mapPanel(view, { phone = false } = {}) {
       box.scrollTop = kept.top;
     }, 0);
   }
-  box.addEventListener("scroll", () => { ui.scroll = { seq: view.seq, left: box.scrollLeft, top: box.scrollTop }; },
+  on(box, "scroll", () => { ui.scroll = { seq: view.seq, left: box.scrollLeft, top: box.scrollTop }; },
     { passive: true });
   // A person's zoom (buttons, fingers, wheel) holds for this view; the next one may zoom by itself.
   const zoomed = (z) => {

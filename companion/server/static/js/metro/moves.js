@@ -2,7 +2,7 @@
 // actions are grouped by the card action they use; where a move goes (a field, a station, a line)
 // is named, and the map shows it too. The train phase: what the run will do, then the one button
 // that runs it; riders decide whether to board or get off.
-import { h } from "../dom.js";
+import { h, own } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
 import { moveButton, money, moveTestId } from "../moves.js";
 import { boardIndex, colRow, fieldPlace, lineBadge, seatDot, seatName, stationName, actionKey, vehiclesOf } from "./common.js";
@@ -159,6 +159,7 @@ function cardGroups(moves, view, run) {
     h("span", { class: "m-count" }, t("metro.move.choices", { n: num(ms.length), count: ms.length })), chevron);
     const body = h("div", { class: "m-group-body" });
     const group = h("div", { class: "m-group", dataset: { actionKey: key, kind } }, head, body);
+    own(group);  // its refresh holds its head and body
     group.ids = ids;
     group.refresh = () => {
       const isOpen = open();

@@ -1,7 +1,7 @@
 // TOKYO METRO: what a person is in the middle of on this page, kept across re-renders (the shell
 // redraws everything on every view): the card action they picked, the map's zoom, the moves a
 // tap on the map could mean. A new view (another seq) ends a pick; the zoom stays.
-import { lessMotion } from "../dom.js";
+import { lessMotion, own } from "../dom.js";
 import { moveTestId } from "../moves.js";
 
 const actionKeyOf = (move) => (move.args && typeof move.args.card === "string" && Number.isInteger(move.args.action)
@@ -35,7 +35,9 @@ export function changed() {
 }
 
 // `el` is not on the page yet while a render builds it: only old, detached ones are dropped here.
+// The element is own (dom.js): `fn` holds it, so a redraw never updates it in place.
 export function listen(fn, el) {
+  own(el);
   const now = performance.now();
   for (const [f, e] of [...ui.listeners]) if (!e.el.isConnected && now - e.at > 1000) ui.listeners.delete(f);
   ui.listeners.set(fn, { el, at: now });
