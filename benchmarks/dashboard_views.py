@@ -48,7 +48,8 @@ COUNT_ADDED = """() => {
   new MutationObserver((records) => {
     for (const r of records) for (const n of r.addedNodes) {
       if (n.nodeType !== 1) continue;
-      const where = (n.closest('[data-testid]') || {dataset: {}}).dataset.testid || n.parentElement.closest('[data-testid]')?.dataset.testid || 'app';
+      const marked = n.closest('[data-testid]');
+      const where = marked ? marked.dataset.testid : `${n.parentElement.className || n.parentElement.tagName}>${n.tagName}.${n.getAttribute('class') || ''}`;
       window.__added[where] = (window.__added[where] || 0) + 1 + n.querySelectorAll('*').length;
     }
   }).observe(document.getElementById('app'), { childList: true, subtree: true });

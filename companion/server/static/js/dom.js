@@ -38,13 +38,34 @@ function setAttrs(el, attrs) {
 function append(el, children) {
   for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    if (c instanceof Node && c._placed && c.isConnected) el.append(standIn(c));
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
 }
 
 export function replace(el, ...children) {
   el.replaceChildren();
   append(el, children);
+  settle();
+}
+
+// An element a module keeps on the page (see redraw), put into a new tree, is not taken off the
+// page (a detached element is styled, laid out and painted anew when it comes back): an empty
+// comment stands in for it in the new tree, and redraw keeps the element where it is. A stand-in
+// that reached the page some other way gives way to its element at once (`settle`).
+const standing = new Set();
+
+function standIn(node) {
+  const stand = document.createComment("");
+  stand._for = node;
+  if (!standing.size) queueMicrotask(settle);
+  standing.add(stand);
+  return stand;
+}
+
+function settle() {
+  for (const stand of standing) if (stand.isConnected) stand.replaceWith(stand._for);
+  standing.clear();
 }
 
 // --- redrawn in place: a page's next view kept on the elements that did not change ---------------
@@ -57,23 +78,37 @@ export function replace(el, ...children) {
 //
 // An element with behaviour of its own is never updated in place: its listeners, and the closures
 // behind them, hold the element they were made with and what the render knew then (a button's move,
-// a map's pieces, a group's refresh). Such an element is "own" (`on`, `own`; h() marks every element
-// with a handler): it is kept whole when the new one is the same to the last attribute and text
-// (`isEqualNode`: the same look means the same move, since a button's test id names its move), and
-// else replaced whole by the new one, listeners and all. An element that is already on the page
-// (one a module keeps across renders: the devices' panel, the join codes) is put where the new tree
-// has it, as it is.
+// a map's pieces, a group's refresh). Such an element is an island (`on`, `island`; h() marks every
+// element with a handler): it is kept whole when the new one is the same to the last attribute and
+// text (`isEqualNode`: the same look means the same move, since a button's test id names its move),
+// and else replaced whole by the new one, listeners and all. An element a module keeps across
+// renders (the devices' panel, the join codes, the METRO map's frame) is put where the new tree has
+// it, as it is. A plain element kept in place of a new one is that one's `live` element: code that
+// holds the new one (metro/ui.listen) reaches the one on the page through it.
 
-// Add a listener the element keeps for its life, and mark it own (never updated in place).
+// Add a listener the element keeps for its life, and make it an island (never updated in place).
 export function on(el, type, fn, options) {
   el.addEventListener(type, fn, options);
-  el._own = true;
+  el._island = true;
+  return el;
+}
+
+// The element on the page that stands for `el` (el itself, or the one a redraw kept instead).
+export function live(el) {
+  let at = el;
+  while (at._into) at = at._into;
+  return at;
+}
+
+// An element a module keeps across renders: put where the new tree has it, as it is.
+export function persistent(el) {
+  el._placed = true;
   return el;
 }
 
 // Mark an element whose behaviour (listeners, properties, closures holding it) is its own.
-export function own(el) {
-  el._own = true;
+export function island(el) {
+  el._island = true;
   return el;
 }
 
@@ -85,9 +120,17 @@ export function redraw(el, ...children) {
     fresh.push(c instanceof Node ? c : document.createTextNode(String(c)));
   }
   morphChildren(el, fresh);
+  settle();
 }
 
-const keyOf = (n) => (n.nodeType === 1 ? `${n.nodeName}#${n.getAttribute("data-testid") ?? n.id ?? ""}` : `#${n.nodeType}`);
+// What makes an old element a candidate for a new one: the tag and the test id (else the id); an
+// svg element's class too (a map's layers are all <g>, some there only in some views: each is
+// matched with its own kind, not with the next one along).
+function keyOf(n) {
+  if (n.nodeType !== 1) return `#${n.nodeType}`;
+  const svgClass = n.namespaceURI === SVG_NS ? n.getAttribute("class") ?? "" : "";
+  return `${n.nodeName}#${n.getAttribute("data-testid") ?? n.id ?? ""}.${svgClass}`;
+}
 
 // A node already placed by a redraw (a module keeps it across renders, so the new tree took it out
 // of the old one) is used as it is: never merged into another, never compared.
@@ -104,7 +147,8 @@ function morphChildren(parent, fresh) {
     byKey.get(k).push(o);
   }
   const used = new Set();
-  const result = fresh.map((n) => {
+  const result = fresh.map((given) => {
+    const n = given._for || given;
     if (n._placed) { used.add(n); return n; }
     const candidates = byKey.get(keyOf(n)) || [];
     while (candidates.length && used.has(candidates[0])) candidates.shift();
@@ -114,16 +158,14 @@ function morphChildren(parent, fresh) {
     if (kept === n) placeAll(n);
     return kept;
   });
-  // Put the result in order, moving only what is out of place, then drop what is left over.
+  // Drop what is left over, then put the result in order, moving only what is out of place (a
+  // moved element is styled and laid out anew, as a new one is).
+  const wanted = new Set(result);
+  for (const o of [...parent.childNodes]) if (!wanted.has(o)) o.remove();
   let at = parent.firstChild;
   for (const r of result) {
-    if (r === at) { at = at.nextSibling; continue; }
-    parent.insertBefore(r, at);
-  }
-  while (at) {
-    const next = at.nextSibling;
-    at.remove();
-    at = next;
+    if (r === at) at = at.nextSibling;
+    else parent.insertBefore(r, at);
   }
 }
 
@@ -134,7 +176,9 @@ function morph(o, n) {
     if (o.data !== n.data) o.data = n.data;
     return o;
   }
-  if (o._own || n._own) return o._own && n._own && o.isEqualNode(n) ? o : n;
+  if (o._island || n._island) return o._island && n._island && o.isEqualNode(n) ? o : n;
+  n._into = o;
+  if (o.isEqualNode(n)) return o;  // (the browser's own walk: the same to the last text)
   for (const a of [...o.attributes]) if (!n.hasAttributeNS(a.namespaceURI, a.localName)) o.removeAttributeNS(a.namespaceURI, a.localName);
   for (const a of n.attributes) {
     if (o.getAttributeNS(a.namespaceURI, a.localName) !== a.value) o.setAttributeNS(a.namespaceURI, a.name, a.value);

@@ -6,7 +6,7 @@
 //   typedEntries(view, act) -> [panel] for the table view (none without `view.chance.typed`)
 // Test ids: `typed-<kind>[-<base values>]` on the panel, `<that>-input-<i>` per box (i: the seat,
 // or 0), `<that>-confirm`, `<that>-error`.
-import { h, own } from "./dom.js";
+import { h, island } from "./dom.js";
 import { t, lookup, num, humanize, drinkName } from "./i18n.js";
 import { seatName } from "./values.js";
 import { busy } from "./pickers.js";
@@ -70,7 +70,7 @@ function entryPanel(view, act, entry, key) {
     await act.move({ kind: entry.kind, player: "chance", args: { ...(entry.base || {}), [entry.arg]: value } });
     typed.delete(key + id);
   }) }, t("typed.confirm"));
-  return own(h("section", { class: "picker typed-entry", testid: id, dataset: { kind: entry.kind } },
+  return island(h("section", { class: "picker typed-entry", testid: id, dataset: { kind: entry.kind } },
     h("h3", {}, title(view, entry)),
     h("p", { class: "hint" }, t("typed.hint", { min: num(entry.min), max: num(entry.max) })),
     h("div", { class: "typed-boxes" }, boxes), error, h("div", { class: "confirm-row" }, confirm)));  // (its closures hold its parts)
