@@ -58,11 +58,15 @@ function entryPanel(view, act, entry, key) {
   typed.set(key + id, texts);
   const error = h("p", { class: "typed-error", testid: `${id}-error`, role: "alert", hidden: true });
   const say = (words) => { error.textContent = words || ""; error.hidden = !words; };
-  const boxes = names.map((name, i) => h("label", { class: "typed-row" },
-    h("span", { class: "typed-name" }, name),
-    h("input", { type: "number", inputmode: "numeric", step: "1", min: String(entry.min), max: String(entry.max),
-      value: texts[i], testid: `${id}-input-${i}`, "aria-label": name,
-      oninput: (e) => { texts[i] = e.target.value; say(""); } })));
+  const boxes = names.map((name, i) => {
+    const input = h("input", { type: "number", inputmode: "numeric", step: "1", min: String(entry.min),
+      max: String(entry.max), testid: `${id}-input-${i}`, "aria-label": name,
+      oninput: (e) => { texts[i] = e.target.value; say(""); } });
+    // What was typed goes in as the box's value, not as an attribute: a view that changes nothing
+    // here finds the section the same (dom.redraw) and keeps it, the cursor in its box.
+    input.value = texts[i];
+    return h("label", { class: "typed-row" }, h("span", { class: "typed-name" }, name), input);
+  });
   const confirm = h("button", { class: "big primary", testid: `${id}-confirm`, onclick: () => busy(confirm, async () => {
     const read = readTyped(texts, names, entry);
     if (read.error) { say(read.error); return; }
