@@ -132,8 +132,8 @@ function keyOf(n) {
   return `${n.nodeName}#${n.getAttribute("data-testid") ?? n.id ?? ""}.${svgClass}`;
 }
 
-// A node already placed by a redraw (a module keeps it across renders, so the new tree took it out
-// of the old one) is used as it is: never merged into another, never compared.
+// Every node a redraw puts on the page is marked placed: should a module keep it and put it in a
+// later tree, it is used as it is, never merged into another or compared.
 function placeAll(n) {
   n._placed = true;
   if (n.nodeType === 1) for (const e of n.querySelectorAll("*")) e._placed = true;
