@@ -11,6 +11,8 @@ counts:
   GPU and utility processes that draw in software), read from /proc; the server is not counted.
 - The page's own main thread by Chrome's `Performance.getMetrics` (DevTools protocol): script,
   layout, style recalculation and all tasks, in ms a view.
+- The elements the view put on the page (a MutationObserver: new or moved ones, with everything
+  inside), by where they went (the nearest test id): what a redraw did not keep.
 
 The move's CPU is from the POST to the view on screen plus the settling; the settling alone (no
 view) is measured before the moves and taken off, so the numbers are what the views cost.
