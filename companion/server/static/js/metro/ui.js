@@ -1,6 +1,7 @@
 // TOKYO METRO: what a person is in the middle of on this page, kept across re-renders (the shell
-// redraws everything on every view): the card action they picked, the map's zoom, the moves a
-// tap on the map could mean. A new view (another seq) ends a pick; the zoom stays.
+// builds the whole page again on every view, and dom.redraw keeps what did not change): the card
+// action they picked, the map's zoom, the moves a tap on the map could mean. A new view (another
+// seq) ends a pick; the zoom stays.
 import { lessMotion, live } from "../dom.js";
 import { moveTestId } from "../moves.js";
 
