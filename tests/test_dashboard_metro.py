@@ -699,3 +699,49 @@ def test_the_lobby_and_table_show_no_tower_for_tokyo_metro(base_url, browser):
     page.set_viewport_size(PHONE_SIZE)
     expect(page.get_by_test_id("metro-map")).to_be_visible()
     assert_fits(page, "the TOKYO METRO table view at phone width")
+
+
+# --- a view redrawn in place ------------------------------------------------------------------------
+
+# What a page shows, to compare two pages: each marked element's test id and text, in order.
+SHOWN = """() => [...document.querySelectorAll('#app [data-testid]')].filter((el) => el.getClientRects().length)
+  .map((el) => `${el.dataset.testid}: ${el.textContent.replace(/\\s+/g, ' ').trim()}`)"""
+
+
+def test_a_view_redraws_the_table_in_place(base_url, browser):
+    """Views pushed to a METRO table page (bids, then meeples placed) change only what they change:
+    the map's layers, the players' panel and the link with the focus are the very elements they
+    were (a tablet does not style, lay out and paint them again), the focus stays, and the page
+    shows what a page opened afresh on the same view shows (dom.js redraw)."""
+    created = call(base_url, "POST", "/api/games", {"game": "tokyo_metro", "names": FOUR, "bots": [], "seed": SEED_FOUR})
+    gid, errors = created["id"], []
+    tokens = [p["url"].split("token=")[1] for p in created["players"]]
+    table = browser.new_page(viewport=TABLE_SIZE)
+    watch(table, "table", errors)
+    table.goto(f"{base_url}/?game={gid}")
+    shown(table, call(base_url, "GET", f"/api/games/{gid}/view")["seq"])
+    table.evaluate("""() => {
+      for (const el of document.querySelectorAll('[data-testid=metro-map] > *, .players, [data-testid=how-link]')) el.__before = true;
+      document.querySelector('[data-testid=how-link]').focus();
+    }""")
+    kinds = []
+    while len(kinds) < 6:  # the four bids, then meeples on the board
+        seat, move = next((s, v["moves"][0]["move"]) for s, token in enumerate(tokens)
+                          if (v := call(base_url, "GET", f"/api/games/{gid}/view", token=token))["moves"])
+        kinds.append(move["kind"])
+        answer = call(base_url, "POST", f"/api/games/{gid}/moves", {"move": move}, token=tokens[seat])
+        shown(table, answer["view"]["seq"])
+    assert "place" in kinds, kinds
+    kept = table.evaluate("""() => ({
+      layers: [...document.querySelectorAll('[data-testid=metro-map] > *')].map((el) => Boolean(el.__before)),
+      players: Boolean(document.querySelector('.players').__before),
+      focus: document.activeElement.dataset.testid })""")
+    assert kept["focus"] == "how-link", kept
+    assert kept["players"], "the players' panel was drawn anew"
+    assert sum(kept["layers"]) >= len(kept["layers"]) - 3, f"map layers drawn anew: {kept['layers']}"
+    fresh = browser.new_page(viewport=TABLE_SIZE)
+    fresh.goto(f"{base_url}/?game={gid}")
+    shown(fresh, table.evaluate("() => Number(document.getElementById('app').dataset.seq)"))
+    expect(fresh.get_by_test_id("watch-link")).to_be_visible()  # (the join links come after the view)
+    assert table.evaluate(SHOWN) == fresh.evaluate(SHOWN)
+    assert not errors, errors

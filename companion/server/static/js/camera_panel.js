@@ -3,7 +3,7 @@
 // can open (a frame a second while it is open), and the bookkeeping both share: the camera's JSON
 // taken from each view unless an older news (`rev`) would replace a newer one, fetched again after
 // a tap, and drawn only when what it says changed (a redraw under a finger would swallow a tap).
-import { h, replace } from "./dom.js";
+import { h, replace, on } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 
 const FRAME_MS = 1000;   // a picture a second is plenty
@@ -37,8 +37,8 @@ export function cameraPanel(gameId, { prefix, cls, testid, news, pictureUrl, mar
   };
 
   let loading = false;
-  img.addEventListener("load", () => { loading = false; img.hidden = false; });
-  img.addEventListener("error", () => { loading = false; img.hidden = true; });
+  on(img, "load", () => { loading = false; img.hidden = false; });
+  on(img, "error", () => { loading = false; img.hidden = true; });
   setInterval(() => {
     if (loading || !el.isConnected || picture.hidden || !picture.open || document.visibilityState !== "visible") return;
     loading = true;

@@ -4,7 +4,7 @@
 // (drawn, never written), sets amounts and coins with steppers, sees the price as it grows,
 // and Confirm posts {kind, player, args}. The engine checks the move: a refusal shows its
 // reason in a toast. What is being picked survives the redraw a pushed view causes.
-import { h, replace } from "./dom.js";
+import { h, replace, on } from "./dom.js";
 import { t, template, lookup, humanize, yen } from "./i18n.js";
 import { drinkSvg, cardSvg, isItem, isCard } from "./drinks.js";
 import { genericMoves } from "./moves.js";
@@ -247,7 +247,7 @@ function picker(view, group, run, listed) {
   // A closed picker is drawn when first opened (a redraw of the page stays cheap).
   let drawn = false;
   const drawOnce = () => { if (box.open && !drawn) { drawn = true; draw(); } };
-  box.addEventListener("toggle", () => { d.open = box.open; drawOnce(); });
+  on(box, "toggle", () => { d.open = box.open; drawOnce(); });
   // Opening by a tap: draw at once (the toggle event comes a moment later).
   const summary = h("summary", { testid: `compose-open-${kind}`,
     onclick: () => {

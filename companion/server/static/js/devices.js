@@ -4,7 +4,7 @@
 // gets one line. A lost device never stops a game: the panel says so, and the pickers for
 // entering a drop by hand stay on screen. Every page polls on its own; nothing here is
 // specific to a game.
-import { h, replace } from "./dom.js";
+import { h, replace, on } from "./dom.js";
 import { t, tOr, num, onLangChange } from "./i18n.js";
 import { api } from "./api.js";
 import { drinkSvg } from "./drinks.js";
@@ -173,7 +173,7 @@ export function devicesPanel({ onHealth, isHost = () => false } = {}) {
   const body = h("div", { class: "dev-body" });
   const el = h("details", { class: "panel devices", testid: "devices", open: remembered(OPEN_KEY, true) },
     h("summary", {}, title, chips), body);
-  el.addEventListener("toggle", () => remember(OPEN_KEY, el.open));
+  on(el, "toggle", () => remember(OPEN_KEY, el.open));
 
   // The live picture: its own fold, closed by default on a phone-sized screen.
   const img = h("img", { class: "dev-frame", testid: "camera-image", width: 640, height: 360, hidden: true });
@@ -182,7 +182,7 @@ export function devicesPanel({ onHealth, isHost = () => false } = {}) {
   const liveTitle = h("span", {});
   const live = h("details", { class: "dev-live", testid: "camera-live", open: remembered(LIVE_KEY, wide) },
     h("summary", {}, liveTitle), h("div", { class: "dev-frame-box" }, img, placeholder), caption);
-  live.addEventListener("toggle", () => remember(LIVE_KEY, live.open));
+  on(live, "toggle", () => remember(LIVE_KEY, live.open));
 
   let status;
   let lastHealth = null;
@@ -194,8 +194,8 @@ export function devicesPanel({ onHealth, isHost = () => false } = {}) {
     placeholder.hidden = ok;
     img.dataset.state = ok ? "ok" : "none";
   };
-  img.addEventListener("load", () => { loading = false; showFrame(true); });
-  img.addEventListener("error", () => { loading = false; retryAt = Date.now() + POLL_MS; showFrame(false); });
+  on(img, "load", () => { loading = false; showFrame(true); });
+  on(img, "error", () => { loading = false; retryAt = Date.now() + POLL_MS; showFrame(false); });
 
   const wantFrames = () => el.isConnected && el.open && live.open && document.visibilityState === "visible"
     // the second frame read means the first one was published

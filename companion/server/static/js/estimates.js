@@ -87,8 +87,9 @@ export function estimatePanel(view, act) {
     }
     act.rerender();
   };
+  // (the view in its look: a redraw keeps a button only while it would ask for the same view)
   const button = h("button", { class: "big subtle est-btn", type: "button", testid: "estimate-btn",
-    disabled: busy || Boolean(data), "aria-busy": busy ? "true" : null, onclick: ask },
+    disabled: busy || Boolean(data), "aria-busy": busy ? "true" : null, dataset: { for: key }, onclick: ask },
   busy ? t("est.busy") : t("est.button"));
   if (!data) {
     return h("div", { class: "est-panel", testid: "estimates" }, button,

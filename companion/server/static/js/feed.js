@@ -4,7 +4,7 @@
 // own label where no event has words), each seat's yen change, and the changes a person copies
 // onto the real board set apart ("On the board: …"). A compact panel shows the latest few with
 // "more"; a new entry made by someone else (a computer seat, a phone, the tower) flashes briefly.
-import { h } from "./dom.js";
+import { h, island } from "./dom.js";
 import { api } from "./api.js";
 import { t, template, yen, onLangChange, wordsOf } from "./i18n.js";
 import { actionLabel, seatName, tNodes, valueNodes } from "./values.js";
@@ -179,7 +179,7 @@ export function feedKeeper(gameId, { own = () => false } = {}) {
       open && more && feed.length && feed[feed.length - 1].seq > 1
         ? h("button", { class: "feed-more", testid: "feed-earlier", onclick: () => fetchEarlier(view, box) },
           t("happened.earlier")) : null);
-    return box;
+    return island(box);  // its buttons redraw or extend this very box
   }
 
   return { panel };

@@ -5,7 +5,7 @@
 // `showFirst(value)` / `showSecond(value)` draw a value (a drink, a card, a number); `key` names
 // the picker in test ids (`<key>-first-<value>`; the move buttons keep their usual test ids).
 // `first` may also be a function of the move (the seat that makes it: whose crate a good fell from).
-import { h } from "./dom.js";
+import { h, island } from "./dom.js";
 import { moveButton } from "./moves.js";
 
 const kept = new Map();   // key -> the first value last picked
@@ -14,7 +14,7 @@ export function pairPicker(moves, run, { first, second, key, showFirst, showSeco
   const firstOf = typeof first === "function" ? first : (m) => m.move.args[first];
   const firsts = [...new Set(moves.map(firstOf))];
   let chosen = firsts.includes(kept.get(key)) ? kept.get(key) : firsts[0];
-  const box = h("div", { class: "pair-picker", testid: key });
+  const box = island(h("div", { class: "pair-picker", testid: key }));  // (its buttons redraw it)
   const draw = () => {
     const pick = (v) => h("button", { class: `pair-first${v === chosen ? " chosen" : ""}`, testid: `${key}-first-${v}`,
       role: "radio", "aria-checked": String(v === chosen),

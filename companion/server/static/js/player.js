@@ -2,7 +2,7 @@
 // the table. The join link (/player?game=ID&token=KEY) left the seat's key in a cookie and came
 // back here without it; that key makes the server show this player's secrets. The shell is
 // the same for every game; the game's renderer (games/index.js) draws what is particular.
-import { h, replace, langToggle, connBadge } from "./dom.js";
+import { h, replace, redraw, langToggle, connBadge } from "./dom.js";
 import { t, applyStatic, onLangChange, gameName, gameReady, useGame } from "./i18n.js";
 import { api, liveView, newer, actAsPlayer } from "./api.js";
 import { movesPanel } from "./moves.js";
@@ -83,7 +83,7 @@ function startPhone(id) {
     title.textContent = mine.name || "";
     brand.textContent = gameName(view.game);
     document.title = `${mine.name} · ${gameName(view.game)}`;
-    replace(app,
+    redraw(app,  // in place: what did not change stays on the page (dom.js)
       simBanner(view),
       r.phoneMe(view),
       view.over ? gameOverPanel(view, { extra: r.overExtra(view), titleKey: r.overTitle }) : null,

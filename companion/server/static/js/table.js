@@ -3,7 +3,7 @@
 // a spectator (a game's spectator key) sees the same view with nothing to press. Neither ever
 // receives a secret. This is the shell every game shares; what is particular to a game comes
 // from its renderer (games/index.js).
-import { h, replace, toast, langToggle, connBadge } from "./dom.js";
+import { h, replace, redraw, toast, langToggle, connBadge } from "./dom.js";
 import { t, applyStatic, onLangChange, gameName, gameReady, useGame } from "./i18n.js";
 import { api, liveView, newer } from "./api.js";
 import { startLobby } from "./lobby.js";
@@ -147,7 +147,8 @@ function startTable(id) {
     if (joinEl || !links) return joinEl;
     const humans = links.filter((p) => !p.bot);  // the table enters a computer's card itself
     joinEl = h("details", { class: "panel join", testid: "join", open: joinOpen,
-      ontoggle: () => { joinOpen = joinEl.open; } },
+      // (the element on the page may be an earlier, equal one that a redraw kept: read the event's)
+      ontoggle: (e) => { joinOpen = e.currentTarget.open; joinEl = null; } },
     h("summary", {}, h("h2", {}, t("join.title"))),
     joinWarning(),
     humans.length ? h("p", { class: "hint" }, t("join.hint")) : null,
@@ -247,7 +248,7 @@ function startTable(id) {
     app.dataset.game = view.game;
     brand.textContent = gameName(view.game);
     document.title = [gameName(view.game), round || phaseText(st)].join(" · ");
-    replace(app,
+    redraw(app,  // in place: what did not change stays on the page (dom.js)
       simBanner(view),
       h("div", { class: "statusbar" },
         isHost() ? h("a", { class: "back", href: "/", testid: "lobby-link" }, "‹ ", t("lobby.back")) : null,

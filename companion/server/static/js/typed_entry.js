@@ -6,7 +6,7 @@
 //   typedEntries(view, act) -> [panel] for the table view (none without `view.chance.typed`)
 // Test ids: `typed-<kind>[-<base values>]` on the panel, `<that>-input-<i>` per box (i: the seat,
 // or 0), `<that>-confirm`, `<that>-error`.
-import { h } from "./dom.js";
+import { h, island } from "./dom.js";
 import { t, lookup, num, humanize, drinkName } from "./i18n.js";
 import { seatName } from "./values.js";
 import { busy } from "./pickers.js";
@@ -58,11 +58,15 @@ function entryPanel(view, act, entry, key) {
   typed.set(key + id, texts);
   const error = h("p", { class: "typed-error", testid: `${id}-error`, role: "alert", hidden: true });
   const say = (words) => { error.textContent = words || ""; error.hidden = !words; };
-  const boxes = names.map((name, i) => h("label", { class: "typed-row" },
-    h("span", { class: "typed-name" }, name),
-    h("input", { type: "number", inputmode: "numeric", step: "1", min: String(entry.min), max: String(entry.max),
-      value: texts[i], testid: `${id}-input-${i}`, "aria-label": name,
-      oninput: (e) => { texts[i] = e.target.value; say(""); } })));
+  const boxes = names.map((name, i) => {
+    const input = h("input", { type: "number", inputmode: "numeric", step: "1", min: String(entry.min),
+      max: String(entry.max), testid: `${id}-input-${i}`, "aria-label": name,
+      oninput: (e) => { texts[i] = e.target.value; say(""); } });
+    // What was typed goes in as the box's value, not as an attribute: a view that changes nothing
+    // here finds the section the same (dom.redraw) and keeps it, the cursor in its box.
+    input.value = texts[i];
+    return h("label", { class: "typed-row" }, h("span", { class: "typed-name" }, name), input);
+  });
   const confirm = h("button", { class: "big primary", testid: `${id}-confirm`, onclick: () => busy(confirm, async () => {
     const read = readTyped(texts, names, entry);
     if (read.error) { say(read.error); return; }
@@ -70,10 +74,10 @@ function entryPanel(view, act, entry, key) {
     await act.move({ kind: entry.kind, player: "chance", args: { ...(entry.base || {}), [entry.arg]: value } });
     typed.delete(key + id);
   }) }, t("typed.confirm"));
-  return h("section", { class: "picker typed-entry", testid: id, dataset: { kind: entry.kind } },
+  return island(h("section", { class: "picker typed-entry", testid: id, dataset: { kind: entry.kind } },
     h("h3", {}, title(view, entry)),
     h("p", { class: "hint" }, t("typed.hint", { min: num(entry.min), max: num(entry.max) })),
-    h("div", { class: "typed-boxes" }, boxes), error, h("div", { class: "confirm-row" }, confirm));
+    h("div", { class: "typed-boxes" }, boxes), error, h("div", { class: "confirm-row" }, confirm)));  // (its closures hold its parts)
 }
 
 export function typedEntries(view, act) {

@@ -1,7 +1,7 @@
 // Any value of a game's view shown the way a person reads it: drinks and cards drawn (never
 // written), money in yen, seats as names, ids through the catalogue (or humanised). The generic
 // renderer builds on this, and so do the move and chance buttons of every game.
-import { h } from "./dom.js";
+import { h, on } from "./dom.js";
 import { t, template, humanize, fieldLabel, yen, num, lookup, wordsOf } from "./i18n.js";
 import { drinkSvg, cardSvg, isItem, isCard } from "./drinks.js";
 
@@ -148,7 +148,7 @@ function bigField(k, v, ctx) {
   const fill = () => {
     if (box.open && box.childNodes.length === 1) box.append(h("div", { class: "big-value" }, valueNodes(v, k, ctx)));
   };
-  box.addEventListener("toggle", () => { if (box.open) openBig.add(k); else openBig.delete(k); fill(); });
+  on(box, "toggle", () => { if (box.open) openBig.add(k); else openBig.delete(k); fill(); });
   if (openBig.has(k)) { box.open = true; fill(); }
   return box;
 }

@@ -3,7 +3,7 @@
 // as the moves name them (from 0 at the top left); the squares of the last move marked. The
 // shape cards' coins and the rest of the table the generic renderer lists; the grid and the
 // crates (the same drinks crate by crate) are left out of that list.
-import { h } from "../dom.js";
+import { h, island } from "../dom.js";
 import { t } from "../i18n.js";
 import { drinkSvg } from "../drinks.js";
 import { moveButton } from "../moves.js";
@@ -48,7 +48,7 @@ function placeButtons(moves, view, run) {
   const at = new Map(moves.map((m) => [`${m.move.args.drink}|${m.move.args.row}|${m.move.args.col}`, m]));
   const squares = view.state.squares || [];
   let chosen = drinks.includes(picked) ? picked : drinks[0];
-  const box = h("div", { class: "ec-place", testid: "ec-place" });
+  const box = island(h("div", { class: "ec-place", testid: "ec-place" }));  // (its buttons redraw it)
   const draw = () => {
     const cells = [];
     for (let r = 0; r < SIDE; r += 1) {

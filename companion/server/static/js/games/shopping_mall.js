@@ -4,7 +4,7 @@
 // the vending machine and its two points, each shopper's marker. While the shopper whose turn it
 // is walks, the points they may reach are rings on the plan that take a tap as well as the move
 // buttons (each named like its point). Aside: the market's prices and the vending machine's crate.
-import { h, s } from "../dom.js";
+import { h, s, on } from "../dom.js";
 import { humanize, t, yen } from "../i18n.js";
 import { drinkRow } from "../parts.js";
 import { genericMoves, money, moveButton } from "../moves.js";
@@ -64,8 +64,8 @@ function pointNode(point, reach, run) {
     tabindex: run ? "0" : null },
   s("circle", { cx, cy, r: 13 }), s("text", { x: cx, y: cy + 4, "text-anchor": "middle" }, humanize(point.id)));
   if (run) {
-    node.addEventListener("click", () => run(reach));
-    node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") run(reach); });
+    on(node, "click", () => run(reach));
+    on(node, "keydown", (e) => { if (e.key === "Enter" || e.key === " ") run(reach); });
   }
   return node;
 }

@@ -12,7 +12,7 @@
 // that does not push that news) makes the panel ask GET /api/games/{id}/board once a second. One
 // panel per page, made once and redrawn in place when what it says changes (a redraw under a
 // finger would swallow a tap; the picture would flicker).
-import { h, replace } from "../dom.js";
+import { h, replace, on } from "../dom.js";
 import { t, yen, onLangChange, cardName, drinkName } from "../i18n.js";
 import { api } from "../api.js";
 import { boardIndex, colRow, fieldPlace, seatDot, seatName, stationName, lineBadge } from "./common.js";
@@ -151,7 +151,7 @@ function makePanel(gameId) {
   const picture = h("details", { class: "bc-picture", testid: "board-picture",
     open: remembered(PICTURE_KEY, window.matchMedia("(min-width: 700px)").matches) },
   h("summary", {}, picTitle), img, none);
-  picture.addEventListener("toggle", () => {
+  on(picture, "toggle", () => {
     try { localStorage.setItem(PICTURE_KEY, picture.open ? "1" : "0"); } catch (_) { /* storage may be off */ }
   });
   const el = h("section", { class: "panel board-cam", testid: "board-camera" },
@@ -192,8 +192,8 @@ function makePanel(gameId) {
   let loading = false;
   let retryAt = 0;
   const showFrame = (ok) => { img.hidden = !ok; none.hidden = ok; img.dataset.state = ok ? "ok" : "none"; };
-  img.addEventListener("load", () => { loading = false; showFrame(true); });
-  img.addEventListener("error", () => { loading = false; retryAt = Date.now() + 2 * FRAME_MS; showFrame(false); });
+  on(img, "load", () => { loading = false; showFrame(true); });
+  on(img, "error", () => { loading = false; retryAt = Date.now() + 2 * FRAME_MS; showFrame(false); });
   showFrame(false);
   setInterval(() => {
     if (loading || Date.now() < retryAt || !el.isConnected || picture.hidden || !picture.open

@@ -59,8 +59,8 @@ export function cardEl(view, card, { interactive = true, cls = "" } = {}) {
 
 // Mark the picked action on every card of the page.
 function marker(root) {
-  const draw = () => {
-    for (const el of root.querySelectorAll("[data-action-key]")) {
+  const draw = (at = root) => {
+    for (const el of at.querySelectorAll("[data-action-key]")) {
       el.classList.toggle("selected", el.dataset.actionKey === ui.selected);
     }
   };

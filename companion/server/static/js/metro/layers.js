@@ -1,7 +1,7 @@
 // TOKYO METRO: the map's layers a person can switch off (the trains, the train phase's numbered
 // stops and +¥ tags, the meeples, the station names), to see the board beneath. The choice is
 // this device's: kept in localStorage, the same on every view and game.
-import { h } from "../dom.js";
+import { h, on } from "../dom.js";
 import { t } from "../i18n.js";
 
 export const LAYERS = ["names", "trains", "payouts", "meeples"];
@@ -30,7 +30,7 @@ export function layerBar(svg) {
   const buttons = LAYERS.map((layer) => {
     const b = h("button", { class: "m-layer-btn", type: "button", testid: `map-layer-${layer}` }, t(`metro.layer.${layer}`));
     const sync = (hidden) => b.setAttribute("aria-pressed", hidden.has(layer) ? "false" : "true");
-    b.addEventListener("click", () => {
+    on(b, "click", () => {
       const hidden = hiddenLayers();
       if (hidden.has(layer)) hidden.delete(layer); else hidden.add(layer);
       save(hidden);

@@ -6,8 +6,8 @@
 // along their paths. Fields and stations a move can go to are marked and can be tapped; the spot a
 // move button names lights up while it is hovered or pressed (coords.js). Layers can be switched
 // off (layers.js); fingers, a mouse and buttons pan and zoom it (panzoom.js).
-import { h, s } from "../dom.js";
-import { t, yen, num } from "../i18n.js";
+import { h, s, on, redraw, persistent } from "../dom.js";
+import { t, yen, num, getLang } from "../i18n.js";
 import { boardIndex, playerColour, inkOn, initial, seatName, targetsOf, fieldPlace, stationName, localName, lineBadge,
   actionKey, vehiclesOf, U, P } from "./common.js";
 import { drinkMarks, bonusOf } from "./drinks.js";
@@ -115,14 +115,14 @@ const SMALL_R = 0.14 * U;
 function smallStops(ix, board, obstacles) {
   const stops = board.small_stops || [];
   if (!stops.length) return null;
-  const on = new Map(); // circle -> the lines through it
+  const through = new Map(); // circle -> the lines through it
   for (const line of board.lines) for (const stop of line.stops) {
-    if (ix.smallStops.has(stop.circle)) on.set(stop.circle, [...(on.get(stop.circle) || []), line]);
+    if (ix.smallStops.has(stop.circle)) through.set(stop.circle, [...(through.get(stop.circle) || []), line]);
   }
   return s("g", { class: "m-small-stops", "data-testid": "map-small-stops", "data-n": String(stops.length) },
     stops.map((c) => {
       obstacles.push(around(P(c.x), P(c.y), SMALL_R + 1.3));
-      const lines = on.get(c.id) || [];
+      const lines = through.get(c.id) || [];
       return s("circle", { class: "m-small-stop", cx: P(c.x), cy: P(c.y), r: SMALL_R, "data-circle": c.id,
         "data-testid": `map-small-stop-${c.id}`, stroke: lines.length ? lines[0].colour : "#555" },
       s("title", {}, `${t("metro.map.smallStop")} · ${lines.map((l) => l.letter).join(" ")}`));
@@ -281,8 +281,8 @@ function targetLayer(ix, view, targets) {
 }
 
 function activate(el, fn) {
-  el.addEventListener("click", (e) => { e.stopPropagation(); fn(); });
-  el.addEventListener("keydown", (e) => {
+  on(el, "click", (e) => { e.stopPropagation(); fn(); });
+  on(el, "keydown", (e) => {
     if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fn(); }
   });
 }
@@ -333,13 +333,16 @@ function pieceLayers(ix, board, st, acting, obstacles) {
     meeples: meeples(ix, st, acting, obstacles), trains: trains(ix, st, obstacles) };
 }
 
-export function mapPanel(view, { phone = false } = {}) {
-  const st = view.state;
-  const board = st.board;
-  if (!board || !board.grid) return null;
-  const ix = boardIndex(board);
-  const acting = new Set((st.to_act || []).map((a) => a.actor).filter(Number.isInteger));
-  const showStart = st.phase === "movement" && st.round === 1;
+// The map's frame: the svg in its scrolling box, the rulers, the zoom buttons, the layer toggles,
+// the revenue track's slot, with their listeners (fingers, wheel, scroll, a pick). Made once a page
+// (again for another board, page kind or language) and kept across renders: each view redraws the
+// svg's layers in place (dom.redraw), so the grid, the lines, the stations and the names that did
+// not move are not drawn again. The listeners read the newest view from `cur`.
+let kept = null;
+
+function mapFrame(ix, board, phone) {
+  const key = JSON.stringify([ix.cols, ix.rows, board.lines.length, board.stations.length, phone, getLang()]);
+  if (kept && kept.key === key) return kept;
   const width = ix.cols * U + 2 * MARGIN;
   const height = ix.rows * U + 2 * MARGIN;
   const svg = s("svg", { class: "metro-map", viewBox: `${-MARGIN} ${-MARGIN} ${width} ${height}`, role: "img",
@@ -347,18 +350,88 @@ export function mapPanel(view, { phone = false } = {}) {
     "data-stations": String(board.stations.length), preserveAspectRatio: "xMidYMin meet" });
   svg.style.width = `${ui.zoom * 100}%`;
   svg.dataset.zoom = String(ui.zoom);
-  const targetsLayer = s("g", { class: "m-target-wrap" });
-  const glowLayer = s("g", { class: "m-glow-wrap" });
-  const highlight = s("g", { class: "m-highlight-wrap" });
+  const cur = { view: null, ix, board, focusPts: [] };
+  const targetsLayer = persistent(s("g", { class: "m-target-wrap" }));
+  const glowLayer = persistent(s("g", { class: "m-glow-wrap" }));
+  const highlight = persistent(s("g", { class: "m-highlight-wrap" }));
+  const box = h("div", { class: "m-box", testid: "map-box" }, svg);
+  const frame = persistent(h("div", { class: "m-frame" }, box));
+  rulers(frame, box, svg, ix, { U, margin: MARGIN });
+  const trackSlot = persistent(h("div", { class: "m-track-slot" }));
+  // (the grid and the numbers along the edges are the board's alone: drawn once)
+  const gridLayer = persistent(grid(ix, board));
+  const coords = persistent(coordLayer(ix, U, MARGIN));
+  const draw = () => {
+    const { view } = cur;
+    const targets = targetsOf(ix, mapMoves(view));
+    targetsLayer.replaceChildren(targetLayer(ix, view, targets));
+    // Lines glow only for a picked action (or a few lines): twelve glowing lines read as none.
+    const glowing = ui.selected || targets.lines.size <= 3 ? [...targets.lines.keys()] : [];
+    glowLayer.replaceChildren(...glowing.map((letter) => {
+      const line = cur.board.lines.find((l) => l.letter === letter);
+      if (!line) return null;
+      const points = line.stops.map((stop) => ix.circles.get(stop.circle)).filter(Boolean)
+        .map((c) => `${P(c.x)},${P(c.y)}`).join(" ");
+      return s("polyline", { class: "m-line-glow", points, stroke: line.colour });
+    }).filter(Boolean));
+    trackSlot.replaceChildren(revenueTrack(view, targets));
+    cur.focusPts = [...targets.fields.keys()].map((k) => k.split(",").map(Number));
+    for (const id of targets.stations.keys()) {
+      const station = ix.stations.get(id);
+      if (station) cur.focusPts.push(...station.circles.map((c) => [c.x - 0.5, c.y - 0.5]));
+    }
+    svg.dataset.targets = String(targets.fields.size + targets.stations.size);
+  };
+  // A pick (a card action) redraws the targets; zoomed in, the map then looks at them.
+  listen(() => { draw(); if (ui.zoom > 1 && cur.focusPts.length) focus(); }, svg);
+
+  // Zoomed in, the map looks at the targets, else the trains' paths, else this phone's meeple.
+  const elsewhere = () => {
+    const { view } = cur;
+    const pv = view.state.preview;
+    const pts = pv && pv.trains ? pv.trains.flatMap((tr) => [[tr.x, tr.y], ...tr.path.map((p) => [p.x, p.y])])
+      .map(([x, y]) => [x - 0.5, y - 0.5]) : [];
+    const mine = view.state.players.find((p) => p.seat === view.viewer);
+    if (!pts.length && mine && mine.meeple) pts.push(mine.meeple);
+    return pts;
+  };
+  const focus = () => centreOn(box, svg, ix, cur.focusPts.length ? cur.focusPts : elsewhere());
+  on(box, "scroll", () => { ui.scroll = { seq: cur.view.seq, left: box.scrollLeft, top: box.scrollTop }; },
+    { passive: true });
+  // A person's zoom (buttons, fingers, wheel) holds for this view; the next one may zoom by itself.
+  const zoomed = (z) => {
+    const from = ui.zoom;
+    ui.zoom = z;
+    ui.zoomSeq = cur.view.seq;
+    if (from <= 1 && z > 1 && cur.focusPts.length) setTimeout(focus, 0); // in from the whole board: to the targets
+  };
+  panZoom(box, svg, (z) => { ui.zoom = z; ui.zoomSeq = cur.view.seq; });
+  const zoom = persistent(zoomButtons(box, svg, zoomed));
+  const layers = persistent(layerBar(svg));
+  kept = { key, cur, svg, box, frame, zoom, layers, trackSlot, targetsLayer, glowLayer, highlight, gridLayer, coords,
+    draw, focus };
+  return kept;
+}
+
+export function mapPanel(view, { phone = false } = {}) {
+  const st = view.state;
+  const board = st.board;
+  if (!board || !board.grid) return null;
+  const ix = boardIndex(board);
+  const acting = new Set((st.to_act || []).map((a) => a.actor).filter(Number.isInteger));
+  const showStart = st.phase === "movement" && st.round === 1;
+  const map = mapFrame(ix, board, phone);
+  const { svg, box, cur } = map;
+  Object.assign(cur, { view, ix, board });
   const obstacles = [];
   const pieces = pieceLayers(ix, board, st, acting, obstacles);
   const important = new Set([...(st.pyramids || []).map((p) => p.station),
     ...targetsOf(ix, view.moves).stations.keys()]);
-  if (pieces.previewUnder) svg.classList.add("previewing");
-  svg.append(
-    grid(ix, board),
+  svg.classList.toggle("previewing", Boolean(pieces.previewUnder));
+  redraw(svg,
+    map.gridLayer,
     startArea(board, showStart), // under everything: the names over it stay readable
-    glowLayer,
+    map.glowLayer,
     lines(ix, board, st),
     pieces.previewUnder,
     pieces.stations,
@@ -368,80 +441,33 @@ export function mapPanel(view, { phone = false } = {}) {
     pieces.previewOver,
     pieces.meeples,
     pieces.trains,
-    targetsLayer, // a field to tap may hold the player's own meeple (a walk of 0 steps)
-    highlight,
+    map.targetsLayer, // a field to tap may hold the player's own meeple (a walk of 0 steps)
+    map.highlight,
     // On top, letting taps through: the names sit clear of the pieces, over the marked fields.
     labelLayer(ix, board, { P, obstacles, bounds: { x1: 0, y1: 0, x2: ix.cols * U, y2: ix.rows * U },
       stop: 0.3 * U, important }),
-    coordLayer(ix, U, MARGIN),
+    map.coords,
   );
-  watchMoves({ svg, layer: highlight, ix, board, st, P, U, moves: view.moves });
-  const box = h("div", { class: "m-box", testid: "map-box" }, svg);
-  const frame = h("div", { class: "m-frame" }, box);
-  rulers(frame, box, svg, ix, { U, margin: MARGIN });
-  const trackSlot = h("div", { class: "m-track-slot" });
-  let focusPts = [];
-  const draw = () => {
-    const targets = targetsOf(ix, mapMoves(view));
-    targetsLayer.replaceChildren(targetLayer(ix, view, targets));
-    // Lines glow only for a picked action (or a few lines): twelve glowing lines read as none.
-    const glowing = ui.selected || targets.lines.size <= 3 ? [...targets.lines.keys()] : [];
-    glowLayer.replaceChildren(...glowing.map((letter) => {
-      const line = board.lines.find((l) => l.letter === letter);
-      if (!line) return null;
-      const points = line.stops.map((stop) => ix.circles.get(stop.circle)).filter(Boolean)
-        .map((c) => `${P(c.x)},${P(c.y)}`).join(" ");
-      return s("polyline", { class: "m-line-glow", points, stroke: line.colour });
-    }).filter(Boolean));
-    trackSlot.replaceChildren(revenueTrack(view, targets));
-    focusPts = [...targets.fields.keys()].map((k) => k.split(",").map(Number));
-    for (const id of targets.stations.keys()) {
-      const station = ix.stations.get(id);
-      if (station) focusPts.push(...station.circles.map((c) => [c.x - 0.5, c.y - 0.5]));
-    }
-    svg.dataset.targets = String(targets.fields.size + targets.stations.size);
-  };
-  draw();
-  // A pick (a card action) redraws the targets; zoomed in, the map then looks at them.
-  listen(() => { draw(); if (ui.zoom > 1 && focusPts.length) focus(); }, svg);
+  watchMoves({ svg, layer: map.highlight, ix, board, st, P, U, moves: view.moves });
+  map.draw();
 
-  // Zoomed in, the map looks at the targets, else the trains' paths, else this phone's meeple.
-  const elsewhere = () => {
-    const pv = st.preview;
-    const pts = pv && pv.trains ? pv.trains.flatMap((tr) => [[tr.x, tr.y], ...tr.path.map((p) => [p.x, p.y])])
-      .map(([x, y]) => [x - 0.5, y - 0.5]) : [];
-    const mine = st.players.find((p) => p.seat === view.viewer);
-    if (!pts.length && mine && mine.meeple) pts.push(mine.meeple);
-    return pts;
-  };
-  const focus = () => centreOn(box, svg, ix, focusPts.length ? focusPts : elsewhere());
   // A phone zooms in on where its player can go, and out again when there is nowhere to go (once a
   // view: a person's own zoom holds until the next one).
   if (phone && ui.zoomSeq !== view.seq) {
     ui.zoomSeq = view.seq;
-    ui.zoom = focusPts.length ? 3 : 1;
-    svg.style.width = `${ui.zoom * 100}%`;
-    svg.dataset.zoom = String(ui.zoom);
+    ui.zoom = cur.focusPts.length ? 3 : 1;
   }
+  svg.style.width = `${ui.zoom * 100}%`;
+  svg.dataset.zoom = String(ui.zoom);
   // Zoomed in: a new view looks at what matters now; a redraw of the same view keeps the spot.
   if (ui.zoom > 1) {
-    const kept = ui.scroll && ui.scroll.seq === view.seq ? ui.scroll : null;
+    const spot = ui.scroll && ui.scroll.seq === view.seq ? ui.scroll : null;
     setTimeout(() => {
-      if (!kept) { focus(); return; }
-      box.scrollLeft = kept.left;
-      box.scrollTop = kept.top;
+      if (!spot) { map.focus(); return; }
+      box.scrollLeft = spot.left;
+      box.scrollTop = spot.top;
     }, 0);
   }
-  box.addEventListener("scroll", () => { ui.scroll = { seq: view.seq, left: box.scrollLeft, top: box.scrollTop }; },
-    { passive: true });
-  // A person's zoom (buttons, fingers, wheel) holds for this view; the next one may zoom by itself.
-  const zoomed = (z) => {
-    const from = ui.zoom;
-    ui.zoom = z;
-    ui.zoomSeq = view.seq;
-    if (from <= 1 && z > 1 && focusPts.length) setTimeout(focus, 0); // in from the whole board: to the targets
-  };
-  panZoom(box, svg, (z) => { ui.zoom = z; ui.zoomSeq = view.seq; });
 
   // The trains that just ran move along the paths the previous view showed.
   const plans = planRun(view);
@@ -455,8 +481,8 @@ export function mapPanel(view, { phone = false } = {}) {
     from.set ? t("metro.cardsFrom.set", { name: from.set }) : t("metro.cardsFrom.ours")) : null;
   const hint = targetsHint(view);
   return h("section", { class: "panel metro-map-panel", testid: "metro-map-panel" },
-    h("div", { class: "m-head" }, h("h2", {}, t("metro.map.title")), systemChip(st), hint, zoomButtons(box, svg, zoomed)),
-    frame, h("div", { class: "m-tools" }, layerBar(svg)), trackSlot, notice, cardsFrom);
+    h("div", { class: "m-head" }, h("h2", {}, t("metro.map.title")), systemChip(st), hint, map.zoom),
+    map.frame, h("div", { class: "m-tools" }, map.layers), map.trackSlot, notice, cardsFrom);
 }
 
 // Which board and which action cards play (the modular variant mixes them), and whether trains

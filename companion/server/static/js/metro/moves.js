@@ -2,7 +2,7 @@
 // actions are grouped by the card action they use; where a move goes (a field, a station, a line)
 // is named, and the map shows it too. The train phase: what the run will do, then the one button
 // that runs it; riders decide whether to board or get off.
-import { h } from "../dom.js";
+import { h, island } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
 import { moveButton, money, moveTestId } from "../moves.js";
 import { boardIndex, colRow, fieldPlace, lineBadge, seatDot, seatName, stationName, actionKey, vehiclesOf } from "./common.js";
@@ -92,18 +92,18 @@ function tile(view, ix, m, run, cls = "m-tile") {
 // Mark the picked card action's group and the moves a map tap could mean; dim the rest; put the
 // estimates (when asked for) on the buttons drawn by now.
 function marker(root, view) {
-  const draw = () => {
-    for (const g of root.querySelectorAll(".m-group")) if (g.refresh) g.refresh();
-    for (const g of root.querySelectorAll(".m-group[data-action-key]")) {
+  const draw = (at = root) => {
+    for (const g of at.querySelectorAll(".m-group")) if (g.refresh) g.refresh();
+    for (const g of at.querySelectorAll(".m-group[data-action-key]")) {
       g.classList.toggle("selected", g.dataset.actionKey === ui.selected);
       g.classList.toggle("dim", Boolean(ui.selected) && g.dataset.actionKey !== ui.selected);
       g.classList.toggle("candidate", Boolean(ui.candidates) && Boolean(g.ids) && [...g.ids].some((id) => ui.candidates.has(id)));
     }
-    for (const b of root.querySelectorAll("button[data-testid^='move-']")) {
+    for (const b of at.querySelectorAll("button[data-testid^='move-']")) {
       b.classList.toggle("candidate", Boolean(ui.candidates) && ui.candidates.has(b.dataset.testid));
     }
-    root.classList.toggle("choosing", Boolean(ui.candidates));
-    paintEstimates(root, view);
+    at.classList.toggle("choosing", Boolean(ui.candidates));
+    paintEstimates(at, view);
   };
   listen(draw, root);
   draw();
@@ -159,6 +159,7 @@ function cardGroups(moves, view, run) {
     h("span", { class: "m-count" }, t("metro.move.choices", { n: num(ms.length), count: ms.length })), chevron);
     const body = h("div", { class: "m-group-body" });
     const group = h("div", { class: "m-group", dataset: { actionKey: key, kind } }, head, body);
+    island(group);  // its refresh holds its head and body
     group.ids = ids;
     group.refresh = () => {
       const isOpen = open();

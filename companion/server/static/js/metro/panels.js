@@ -1,6 +1,6 @@
 // TOKYO METRO: the players, the lines (value, shares, speculations, tempo), what everyone would
 // end with if the game ended now, and the end scoring line by line.
-import { h } from "../dom.js";
+import { h, on, island } from "../dom.js";
 import { t, yen, num } from "../i18n.js";
 import { yenEl, playerHead, isActing, roundText, phaseText } from "../parts.js";
 import { lineBadge, seatDot, playerColour, inkOn, initial, vehiclesOf } from "./common.js";
@@ -181,7 +181,7 @@ export function projectionPanel(view) {
       h("span", { class: "m-proj-list" }, st.players.map((p) => h("span", { class: "m-proj-item" }, seatDot(st, p.seat, { cls: "sm" }),
         " ", yen(pay.projected[p.seat]))))));
   let filled = false;
-  box.addEventListener("toggle", () => {
+  on(box, "toggle", () => {
     if (box.open && !filled) { filled = true; box.append(h("p", { class: "hint" }, t("metro.score.projectedHint")), scoringTable(view, pay.scoring, { testid: "projection-table" })); }
   });
   return box;
@@ -271,5 +271,5 @@ export function lastRunPanel(view) {
   drinkBonusLine(st, last),
   last.left.length ? h("p", { class: "m-note" }, t("metro.last.left", { lines: last.left.join(", ") })) : null);
   if (wait) setTimeout(() => box.classList.remove("waiting"), wait + 50);
-  return box;
+  return island(box);  // (the timer holds it)
 }

@@ -5,7 +5,7 @@
 // the whole board; the buttons step in and out and show the whole board again. A tap that did
 // not move stays a tap: the map's fields and stations still take it. Pointer events throughout,
 // so that a finger, a pen and a mouse are one code path.
-import { h } from "../dom.js";
+import { h, on } from "../dom.js";
 import { t } from "../i18n.js";
 
 export const MIN_ZOOM = 1;
@@ -74,7 +74,7 @@ export function panZoom(box, svg, onZoom) {
     swallow = true;
   }
 
-  box.addEventListener("pointerdown", (e) => {
+  on(box, "pointerdown", (e) => {
     if (e.pointerType === "mouse" && e.button !== 0) return;
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pointers.size === 2) { drag = null; startPinch(); } else if (pointers.size === 1) {
@@ -84,7 +84,7 @@ export function panZoom(box, svg, onZoom) {
     }
   });
 
-  box.addEventListener("pointermove", (e) => {
+  on(box, "pointermove", (e) => {
     if (!pointers.has(e.pointerId)) return;
     pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (pinch && pointers.size >= 2) {
@@ -142,17 +142,17 @@ export function panZoom(box, svg, onZoom) {
     }
     lastTap = onTarget ? null : { time: now, x: e.clientX, y: e.clientY };
   };
-  box.addEventListener("pointerup", end);
-  box.addEventListener("pointercancel", end);
+  on(box, "pointerup", end);
+  on(box, "pointercancel", end);
   // The click that ends a drag or a pinch is no tap on what lay under the finger.
-  box.addEventListener("click", (e) => {
+  on(box, "click", (e) => {
     if (!swallow) return;
     swallow = false;
     e.stopPropagation();
     e.preventDefault();
   }, true);
 
-  box.addEventListener("wheel", (e) => {
+  on(box, "wheel", (e) => {
     e.preventDefault();
     const lines = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? box.clientHeight : 1;
     const k = Math.exp(-e.deltaY * lines * (e.ctrlKey ? 0.01 : 0.0025)); // ctrlKey: a trackpad's pinch

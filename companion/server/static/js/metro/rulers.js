@@ -1,7 +1,7 @@
 // TOKYO METRO: zoomed in, the map's edges (and the coordinates along them) scroll out of sight; two
 // rulers stay on the map box's top and left edges and number the columns and rows in view, so that
 // a field a move names ("8·5") can still be found. At the whole board they hide (the edges show).
-import { h } from "../dom.js";
+import { h, on } from "../dom.js";
 
 // frame: the element around the box (position: relative); the rulers go in it, over the box.
 export function rulers(frame, box, svg, ix, { U, margin }) {
@@ -31,7 +31,7 @@ export function rulers(frame, box, svg, ix, { U, margin }) {
     });
   };
   const later = () => { if (!queued) { queued = true; requestAnimationFrame(update); } };
-  box.addEventListener("scroll", later, { passive: true });
+  on(box, "scroll", later, { passive: true });
   new MutationObserver(later).observe(svg, { attributes: true, attributeFilter: ["data-zoom"] });
   later();
 }

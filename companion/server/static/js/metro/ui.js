@@ -1,7 +1,8 @@
 // TOKYO METRO: what a person is in the middle of on this page, kept across re-renders (the shell
-// redraws everything on every view): the card action they picked, the map's zoom, the moves a
-// tap on the map could mean. A new view (another seq) ends a pick; the zoom stays.
-import { lessMotion } from "../dom.js";
+// builds the whole page again on every view, and dom.redraw keeps what did not change): the card
+// action they picked, the map's zoom, the moves a tap on the map could mean. A new view (another
+// seq) ends a pick; the zoom stays.
+import { lessMotion, live } from "../dom.js";
 import { moveTestId } from "../moves.js";
 
 const actionKeyOf = (move) => (move.args && typeof move.args.card === "string" && Number.isInteger(move.args.action)
@@ -25,19 +26,32 @@ export function syncPick(view) {
   }
 }
 
-// Tell the map, the cards and the move tiles on the page that the pick changed. Listeners
-// whose element left the page (a later render replaced it) are dropped.
-export function changed() {
-  for (const [fn, { el }] of [...ui.listeners]) {
-    if (!el.isConnected) { ui.listeners.delete(fn); continue; }
-    fn();
+// Each element on the page with its newest listener: a redraw keeps an element in place of the new
+// one a listener was made for (dom.live), and the newest render's listener is the one that knows
+// the newest view. Listeners of elements that left the page, or that a newer one replaced, go.
+function current(now) {
+  const newest = new Map();
+  for (const [fn, e] of [...ui.listeners]) {
+    const el = live(e.el);
+    if (!el.isConnected) {
+      if (now - e.at > 1000) ui.listeners.delete(fn);  // (a render's own are not on the page yet)
+      continue;
+    }
+    if (newest.has(el)) ui.listeners.delete(newest.get(el));
+    newest.set(el, fn);
   }
+  return newest;
 }
 
-// `el` is not on the page yet while a render builds it: only old, detached ones are dropped here.
+// Tell the map, the cards and the move tiles on the page that the pick changed: each listener is
+// given its element on the page.
+export function changed() {
+  for (const [el, fn] of current(performance.now())) fn(el);
+}
+
 export function listen(fn, el) {
   const now = performance.now();
-  for (const [f, e] of [...ui.listeners]) if (!e.el.isConnected && now - e.at > 1000) ui.listeners.delete(f);
+  current(now);
   ui.listeners.set(fn, { el, at: now });
 }
 

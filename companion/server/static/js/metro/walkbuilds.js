@@ -7,7 +7,7 @@
 //
 // The stations offered: with a pyramid and no drink yet, touching the meeple's field or a field
 // the move can reach (any field on a way of up to the move's steps is one of those).
-import { h, replace } from "../dom.js";
+import { h, replace, island } from "../dom.js";
 import { t } from "../i18n.js";
 import { drinkSvg } from "../drinks.js";
 import { colRow, stationName } from "./common.js";
@@ -63,7 +63,7 @@ export function buildsPicker(view, ix, key, moves) {
   const supply = me.drinks || [];
   const stations = candidates(view, ix, moves);
   if (!supply.length || !stations.length) return null;
-  const box = h("div", { class: "m-walk-builds", testid: `walk-builds-${key.replace("/", "-")}` });
+  const box = island(h("div", { class: "m-walk-builds", testid: `walk-builds-${key.replace("/", "-")}` }));  // (its buttons redraw it)
   const set = (list) => {
     ui.walkBuilds = { seq: view.seq, key, list };
     draw();
