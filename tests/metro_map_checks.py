@@ -43,8 +43,9 @@ LABELS_CLEAR = """() => {
 # The placement module alone, in the page (its font), on the real board: the Japanese names (before
 # a Japanese page exists to show them) with a meeple on every field of the start area.
 PLACEMENT_UNIT = """async () => {
-  const { placeLabels, overlaps } = await import('/static/js/metro/labels.js');
-  const { measureText } = await import('/static/js/metro/maplabels.js');
+  const js = new URL('.', document.querySelector('script[type=module]').src);  // the page's own modules
+  const { placeLabels, overlaps } = await import(new URL('metro/labels.js', js).href);
+  const { measureText } = await import(new URL('metro/maplabels.js', js).href);
   const res = await fetch(`/api/games/${new URLSearchParams(location.search).get('game')}/view`);
   const board = (await res.json()).state.board;
   const U = 40;
