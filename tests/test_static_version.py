@@ -45,4 +45,5 @@ def test_an_edited_file_gets_a_new_version(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("path", ["../app.py", "..%2Fapp.py", "js/no-such.js", "js"])
 def test_nothing_outside_the_static_files(client, path):
-    assert client.get(f"/static/v/{static_version.static_version()}/{path}").status_code == 404
+    r = client.get(f"/static/v/{static_version.static_version()}/{path}")
+    assert r.status_code == 404 and r.json()["detail"] == "Not Found"   # (a message the catalogues translate)

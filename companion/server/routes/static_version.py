@@ -57,5 +57,5 @@ def versioned_file(version: str, path: str) -> Response:
     base = STATIC.resolve()
     file = (base / path).resolve()
     if not file.is_relative_to(base) or not file.is_file():
-        raise HTTPException(status_code=404, detail="no such file")
+        raise HTTPException(status_code=404)   # "Not Found", as the plain /static/ files answer
     return FileResponse(file, headers={"Cache-Control": KEEP if version == static_version() else ASK_AGAIN})
