@@ -60,8 +60,10 @@ firmware: firmware-deps
 
 # Two workers (pytest-xdist), one a core. tests/suite_plan.py orders the modules longest first
 # and groups the tests that share a costly fixture (loadgroup; kept in that order, not re-sorted
-# by group size); the vision tests' rendered tables are built once and shared through
-# .pytest_cache/rendered (tests/vision_support.py).
+# by group size); the vision tests' rendered tables are built once and shared through a cache
+# of the machine's, keyed by the code that makes them (~/.cache/tokyo-table-companion/rendered,
+# or TTC_RENDERED_CACHE; tests/vision_support.py), which `make clean` leaves: a fresh clone of
+# code already tested on the machine builds none of them.
 # The vision's numba kernels are compiled (or loaded from numba's cache) before the tests and
 # the service start, so that no process meets the compiler on its first frames
 # (companion/vision/warm.py).

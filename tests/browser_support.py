@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import Locator, expect, sync_playwright
 from server_support import HOST_KEYS, authorization
 
 # Debian's old headless shell, not its full browser: the same Blink, but a page costs a tenth of
@@ -78,6 +78,25 @@ def to_the_drop(base: str, gid: str) -> dict:
             return view
         call(base, "POST", f"/api/games/{gid}/moves", {"move": view["moves"][0]["move"]})
     raise AssertionError("the round did not reach the throw")
+
+
+# --- pictures for a person ------------------------------------------------------------------------
+
+# The tests' screenshots are for a person to look at after a change of the dashboard: none is
+# compared with anything. So they are taken only with TTC_SCREENSHOTS=1: some 45 a run, a
+# full-page METRO table 0.44 CPU-s of Chromium alone (docs/performance.md, "The test suite",
+# 2026-12-04). Without it, an element's picture still waits for the element to be visible, as
+# taking it would have.
+SCREENSHOTS = os.environ.get("TTC_SCREENSHOTS") == "1"
+
+
+def for_a_person(target, path, **options) -> None:
+    """``target.screenshot(path=path, **options)`` with TTC_SCREENSHOTS=1 (a page or a locator)."""
+    if SCREENSHOTS:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(path), **options)
+    elif isinstance(target, Locator):
+        expect(target).to_be_visible()
 
 
 # --- tapping ----------------------------------------------------------------------------------------

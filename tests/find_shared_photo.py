@@ -5,7 +5,8 @@ what its breaks do (a monkeypatched constant, then the old reading) passes only 
 that shows the behaviour it guards; a test without such an assertion would pass on almost any
 photo, so this is no way to move it.
 
-Run from the checkout (the tables come from .pytest_cache/rendered, built on first use):
+Run from the checkout (the tables come from the rendered tables' cache, tests/vision_support.py,
+built on first use):
 
     .venv/bin/python tests/find_shared_photo.py --tables 20002,9002 --photos 40 \\
         test_vision_split::test_shade_caught_between_drinks_is_no_drink@hard

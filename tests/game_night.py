@@ -11,17 +11,17 @@ import json
 import re
 from pathlib import Path
 
-from browser_support import call, tap
+from browser_support import call, for_a_person, tap
 from playwright.sync_api import expect
 
 SHOTS = Path(__file__).resolve().parents[1] / "build" / "screenshots"
 
 
 def screenshot(page, name: str, full_page: bool = True) -> Path:
-    """Save what ``page`` shows as build/screenshots/NAME-<width>.png (for a person to look at)."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    """Save what ``page`` shows as build/screenshots/NAME-<width>.png (for a person to look at;
+    with TTC_SCREENSHOTS=1 only: browser_support.for_a_person)."""
     path = SHOTS / f"{name}-{page.viewport_size['width']}.png"
-    page.screenshot(path=str(path), full_page=full_page)
+    for_a_person(page, path, full_page=full_page)
     return path
 
 

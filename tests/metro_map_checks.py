@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_support import tap
+from browser_support import for_a_person, tap
 from playwright.sync_api import expect
 
 # Screenshots of the map for a person to look at (build/ is not committed).
@@ -43,8 +43,9 @@ LABELS_CLEAR = """() => {
 # The placement module alone, in the page (its font), on the real board: the Japanese names (before
 # a Japanese page exists to show them) with a meeple on every field of the start area.
 PLACEMENT_UNIT = """async () => {
-  const { placeLabels, overlaps } = await import('/static/js/metro/labels.js');
-  const { measureText } = await import('/static/js/metro/maplabels.js');
+  const js = new URL('.', document.querySelector('script[type=module]').src);  // the page's own modules
+  const { placeLabels, overlaps } = await import(new URL('metro/labels.js', js).href);
+  const { measureText } = await import(new URL('metro/maplabels.js', js).href);
   const res = await fetch(`/api/games/${new URLSearchParams(location.search).get('game')}/view`);
   const board = (await res.json()).state.board;
   const U = 40;
@@ -163,12 +164,12 @@ def pan_and_zoom(page) -> None:
 
 def screenshots(table, phone, when: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    table.get_by_test_id("metro-map-panel").screenshot(path=str(SHOTS / f"metro-map-{when}-1280.png"))
-    table.screenshot(path=str(SHOTS / f"metro-table-{when}-1280.png"))
-    phone.get_by_test_id("metro-map-panel").screenshot(path=str(SHOTS / f"metro-map-{when}-390.png"))
+    for_a_person(table.get_by_test_id("metro-map-panel"), str(SHOTS / f"metro-map-{when}-1280.png"))
+    for_a_person(table, str(SHOTS / f"metro-table-{when}-1280.png"))
+    for_a_person(phone.get_by_test_id("metro-map-panel"), str(SHOTS / f"metro-map-{when}-390.png"))
     # The phone zoomed in on the trains (a viewport shot: an element shot scrolls the map box back).
     tap(phone, "map-zoom-in")
     tap(phone, "map-zoom-in")
     phone.evaluate("() => document.querySelector('[data-testid=metro-map-panel]').scrollIntoView()")
-    phone.screenshot(path=str(SHOTS / f"metro-map-{when}-390-zoomed.png"))
+    for_a_person(phone, str(SHOTS / f"metro-map-{when}-390-zoomed.png"))
     tap(phone, "map-zoom-reset")

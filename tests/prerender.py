@@ -60,6 +60,10 @@ def main() -> int:
     args = parser.parse_args()
     if args.record:
         return record()
+    import vision_support
+
+    for dropped in vision_support.prune():   # (the cache is the machine's, not the checkout's)
+        print(f"rendered tables of older code dropped: {dropped}")
     specs = json.loads(LIST.read_text()) if LIST.exists() else []
     specs.sort(key=lambda s: -COST.get(s["kind"], 1.0))
     started = time.monotonic()

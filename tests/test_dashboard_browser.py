@@ -14,7 +14,7 @@ import json
 import re
 
 import pytest
-from browser_support import REPLY_MS, assert_fits, call, pick_testid, shown, tap, tap_and_wait, wait_until
+from browser_support import REPLY_MS, assert_fits, call, for_a_person, pick_testid, shown, tap, tap_and_wait, wait_until
 from playwright.sync_api import expect
 from server_support import Server
 
@@ -76,7 +76,7 @@ def test_lobby_starts_a_game(base_url, browser):
     expect(how.get_by_test_id("how-kind-bid")).to_contain_text("only the highest bidder pays")
     expect(how.get_by_test_id("how-kind-bid")).to_contain_text("002 JASMINE TEA: VORBEREITUNG")
     check_layout(how, "how to play at 390 px")
-    how.screenshot(path="/tmp/dash-how-phone.png", full_page=True)
+    for_a_person(how, "/tmp/dash-how-phone.png", full_page=True)
     tap(how, "lang-de")
     expect(how.get_by_test_id("how-kind-bid")).to_contain_text("nur das höchste wird bezahlt")
     tap(how, "lang-en")
@@ -154,7 +154,7 @@ def test_one_round_on_table_and_phone(base_url, browser):
             tap(phone, "teach-toggle")
             expect(phone.get_by_test_id("teach-invest")).to_contain_text("Rule book 002 POCARI BET: SPIELABLAUF 4")
             check_layout(phone, "phone, invest, teach mode")
-            phone.screenshot(path="/tmp/dash-phone-teach.png", full_page=True)
+            for_a_person(phone, "/tmp/dash-phone-teach.png", full_page=True)
             tap(phone, "teach-toggle")
             expect(phone.get_by_test_id("teach-invest")).to_have_count(0)
             taught = True

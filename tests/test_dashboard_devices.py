@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from browser_support import (REPLY_MS, call, pick_testid, pocari_with_computers, shown, tap, tap_and_wait,
+from browser_support import (REPLY_MS, call, for_a_person, pick_testid, pocari_with_computers, shown, tap, tap_and_wait,
                              to_the_drop, wait_until)
 from playwright.sync_api import expect
 from server_support import SIM_PROFILE, Server
@@ -135,7 +135,7 @@ def test_devices_read_a_throw(sim_server, browser):
         pytest.fail("the round did not reach the throw within 30 moves")
     shown(table, view["seq"])
     thrown = view["chance"]["thrown"]
-    table.screenshot(path=str(SHOTS / "devices-table-drop.png"), full_page=True)
+    for_a_person(table, str(SHOTS / "devices-table-drop.png"), full_page=True)
 
     # The throw: the devices read it some seconds later; until then the page says so.
     with table.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/throw")) as res:
@@ -144,7 +144,7 @@ def test_devices_read_a_throw(sim_server, browser):
     expect(table.get_by_test_id("who")).to_have_text("Reading the tray…")
     expect(table.get_by_test_id("reading")).to_be_visible()
     assert drinks_in(table, "thrown-reading") == thrown
-    table.screenshot(path=str(SHOTS / "devices-table-reading.png"), full_page=True)
+    for_a_person(table, str(SHOTS / "devices-table-reading.png"), full_page=True)
     # The camera reads the drop once the drinks have landed and the tray stood still for a few
     # frames (some 15 frames; the server gives it 300 before it reports the drop itself, counted in
     # frames, so however busy the machine): wait for that, bounded only against a hang.
@@ -165,7 +165,7 @@ def test_devices_read_a_throw(sim_server, browser):
     if view["question"]:
         # The camera misread or missed a drink: settle it with the correction list.
         q = view["question"]
-        table.screenshot(path=str(SHOTS / "devices-table-question.png"), full_page=True)
+        for_a_person(table, str(SHOTS / "devices-table-question.png"), full_page=True)
         expect(table.get_by_test_id("question-reason")).to_have_text(q["reason"])
         rows = table.locator("[data-testid^=fix-row-]")
         expect(rows.first).to_be_visible()
@@ -215,7 +215,7 @@ def test_devices_read_a_throw(sim_server, browser):
     expect(counts).to_have_attribute("data-out", str(beams[1]))
     expect(counts).to_contain_text(f"Beams: {beams[0]} in, {beams[1]} out")
     expect(table.get_by_test_id("sensors-totals")).to_have_attribute("data-in", re.compile(r"[1-9]\d*"))
-    table.locator("[data-testid=devices]").screenshot(path=str(SHOTS / "devices-panel.png"))
+    for_a_person(table.locator("[data-testid=devices]"), str(SHOTS / "devices-panel.png"))
     no_raw_keys(table, "table with devices")
     tap(table, "lang-de")
     expect(table.get_by_test_id("camera-state")).to_have_text("läuft")
@@ -223,7 +223,7 @@ def test_devices_read_a_throw(sim_server, browser):
     expect(table.get_by_test_id("beam-counts")).to_contain_text(f"Lichtschranken: {beams[0]} hinein, {beams[1]} heraus")
     no_raw_keys(table, "table with devices, DE")
     tap(table, "lang-en")
-    table.screenshot(path=str(SHOTS / "devices-table-result.png"), full_page=True)
+    for_a_person(table, str(SHOTS / "devices-table-result.png"), full_page=True)
 
     # A phone: one line for the devices, the beam counts with the result.
     phone = browser.new_page(viewport=PHONE_SIZE, is_mobile=True, has_touch=True)
@@ -234,7 +234,7 @@ def test_devices_read_a_throw(sim_server, browser):
     expect(phone.get_by_test_id("line-sensors")).to_contain_text("Sensors: connected")
     expect(phone.get_by_test_id("beam-counts")).to_contain_text(f"{beams[0]} in, {beams[1]} out")
     check_layout(phone, "phone with devices", TAPPABLE)
-    phone.screenshot(path=str(SHOTS / "devices-phone.png"), full_page=True)
+    for_a_person(phone, str(SHOTS / "devices-phone.png"), full_page=True)
 
     # The table view on a phone-sized screen: no sideways scroll, the panel's folds tappable.
     table.set_viewport_size(PHONE_SIZE)
@@ -262,7 +262,7 @@ def test_no_devices_by_hand(plain_url, browser):
     assert table.get_by_test_id("camera-image").count() == 0
     expect(table.get_by_test_id("simulated-banner")).to_contain_text("No camera or real tower is used")
     assert table.get_by_test_id("drop-by-hand").count() == 0  # the throw is read at once
-    table.locator("[data-testid=devices]").screenshot(path=str(SHOTS / "devices-panel-none.png"))
+    for_a_person(table.locator("[data-testid=devices]"), str(SHOTS / "devices-panel-none.png"))
 
     # The simulated throw is settled at once: no "Reading the tray…", no beam counts.
     with table.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/throw")) as res:
@@ -368,7 +368,7 @@ def test_correct_a_misread_drink(plain_url, browser):
     expect(table.get_by_test_id("fix-problem-0")).to_be_visible()
     expect(table.get_by_test_id("fix-confirm")).to_be_disabled()
     check_layout(table, "correction at 390 px", TAPPABLE)
-    table.get_by_test_id("question").screenshot(path=str(SHOTS / "devices-fix-before.png"))
+    for_a_person(table.get_by_test_id("question"), str(SHOTS / "devices-fix-before.png"))
 
     # German too.
     no_raw_keys(table, "correction")
@@ -401,7 +401,7 @@ def test_correct_a_misread_drink(plain_url, browser):
     out = sorted([right, kept])
     expect(table.get_by_test_id("fix-confirm")).to_be_enabled()
     expect(table.get_by_test_id("fix-confirm")).to_have_text("Confirm: 2 came out")
-    table.get_by_test_id("question").screenshot(path=str(SHOTS / "devices-fix-after.png"))
+    for_a_person(table.get_by_test_id("question"), str(SHOTS / "devices-fix-after.png"))
     with table.expect_request(lambda r: r.method == "POST" and r.url.split("?")[0].endswith("/moves")) as req:
         tap(table, "fix-confirm")
     assert req.value.post_data_json == {"move": {"kind": "drop", "player": "chance", "args": {"out": out}}}
@@ -483,7 +483,7 @@ def test_lost_refused_dark_and_silent_devices(tmp_path, browser):
             expect(table.get_by_test_id("tapper")).to_be_visible()
             tap(table, "tap-cancel")
             expect(table.get_by_test_id("throw")).to_be_enabled()
-            table.locator("[data-testid=devices]").screenshot(path=str(SHOTS / "devices-panel-lost.png"))
+            for_a_person(table.locator("[data-testid=devices]"), str(SHOTS / "devices-panel-lost.png"))
             no_raw_keys(table, "devices lost")
             tap(table, "lang-de")
             expect(table.get_by_test_id("camera-state")).to_have_text("verloren")
@@ -499,7 +499,7 @@ def test_lost_refused_dark_and_silent_devices(tmp_path, browser):
             expect(phone.get_by_test_id("line-sensors")).to_contain_text("Sensors: refused")
             expect(phone.get_by_test_id("line-byhand")).to_contain_text("by hand")
             check_layout(phone, "phone, devices lost", TAPPABLE)
-            phone.screenshot(path=str(SHOTS / "devices-phone-lost.png"), full_page=True)
+            for_a_person(phone, str(SHOTS / "devices-phone-lost.png"), full_page=True)
             browser.put_away(phone)
             browser.put_away(table)
     finally:
@@ -535,7 +535,7 @@ def test_lost_refused_dark_and_silent_devices(tmp_path, browser):
             expect(table.get_by_test_id("beam-out")).to_have_attribute("data-blocked", "false")
             expect(table.get_by_test_id("sensors-totals")).to_have_text("Counted so far: 3 in, 2 out")
             expect(table.get_by_test_id("camera-image")).to_be_visible()  # the dark picture itself
-            table.locator("[data-testid=devices]").screenshot(path=str(SHOTS / "devices-panel-dark.png"))
+            for_a_person(table.locator("[data-testid=devices]"), str(SHOTS / "devices-panel-dark.png"))
 
             # The board stops talking (a hung board): after three missed heartbeats the link says it
             # is disconnected, and why. (Ten seconds on it reopens the port and waits for the board,
@@ -554,7 +554,7 @@ def test_lost_refused_dark_and_silent_devices(tmp_path, browser):
                 pytest.fail("a silent board was never shown as disconnected, with why and its late heartbeat (5 "
                             f"tries; each time the page showed it only once the link was reopening the port): {seen!r}")
             expect(table.get_by_test_id("chip-sensors").locator(".dev-bad")).to_have_count(1)
-            table.locator("[data-testid=devices]").screenshot(path=str(SHOTS / "devices-panel-silent.png"))
+            for_a_person(table.locator("[data-testid=devices]"), str(SHOTS / "devices-panel-silent.png"))
             browser.put_away(table)
     finally:
         board.stop()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import call, pocari_with_computers, tap, tap_and_wait, to_the_drop
+from browser_support import call, for_a_person, pocari_with_computers, tap, tap_and_wait, to_the_drop
 from playwright.sync_api import expect
 from server_support import Server
 
@@ -108,14 +108,14 @@ def test_the_likely_answer_is_preselected_and_a_count_the_beam_contradicts_needs
     expect(table.get_by_test_id("fix-confirm")).to_have_text("Confirm: 2 came out")
     expect(table.get_by_test_id("fix-confirm")).to_be_enabled()
     expect(table.get_by_test_id("fix-count")).to_contain_text("the exit beam counted 2")
-    question.screenshot(path=str(SHOTS / "drop-question-likely.png"))
+    for_a_person(question, str(SHOTS / "drop-question-likely.png"))
 
     # Enter by hand: every drink that could have come out, the likely answer chosen.
     tap(table, "question-by-hand")
     expect(table.get_by_test_id("tapper")).to_be_visible()
     assert offered(table) == {d: d in (sure, right) for d in candidates}
     expect(table.get_by_test_id("tap-confirm")).to_have_text("Confirm: 2 came out")
-    question.screenshot(path=str(SHOTS / "drop-by-hand.png"))
+    for_a_person(question, str(SHOTS / "drop-by-hand.png"))
 
     # One more drink than the beam counted: confirming it takes the override, a step of its own.
     tap(table, f"tap-{extra}")
@@ -128,7 +128,7 @@ def test_the_likely_answer_is_preselected_and_a_count_the_beam_contradicts_needs
         "Your list has 3 drink(s); the exit beam counted 2 coming out of this drop.")
     expect(table.get_by_test_id("override-confirm")).to_have_text("The beam is wrong: 3 came out")
     assert call(base, "GET", f"/api/games/{gid}/view")["seq"] == seq, "the list was sent without the override"
-    override.screenshot(path=str(SHOTS / "drop-override.png"))
+    for_a_person(override, str(SHOTS / "drop-override.png"))
     tap(table, "lang-de")
     expect(table.get_by_test_id("override-confirm")).to_have_text("Die Schranke irrt: 3 kamen heraus")
     expect(table.get_by_test_id("override-reason")).to_contain_text("die Ausgabe-Schranke zählte 2")
@@ -173,7 +173,7 @@ def test_after_dismiss_the_thrown_drinks_are_read_again_or_entered_by_hand(serve
     expect(table.get_by_test_id("drop-reread")).to_be_visible()
     expect(table.get_by_test_id("drop-by-hand")).to_be_visible()
     assert table.get_by_test_id("throw").count() == 0
-    table.get_by_test_id("action").screenshot(path=str(SHOTS / "drop-seen.png"))
+    for_a_person(table.get_by_test_id("action"), str(SHOTS / "drop-seen.png"))
 
     # Read again: the camera reads its latest still frame (the simulated tray is empty: the
     # simulated tower was never thrown into), and says so in a question.

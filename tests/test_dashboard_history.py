@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from browser_support import call, tap, wait_until
+from browser_support import call, for_a_person, tap, wait_until
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -39,7 +39,7 @@ def test_the_history_lists_the_games_played_and_draws_its_charts(browser, base_u
     page.get_by_test_id("replay-file").set_input_files(
         {"name": f"pocari_bet-{done}.jsonl", "mimeType": "application/x-ndjson", "buffer": log.encode()})
     expect(page.get_by_test_id("replay-result")).to_contain_text("played to the end")
-    page.screenshot(path=str(SHOTS / "history-tablet.png"), full_page=True)
+    for_a_person(page, str(SHOTS / "history-tablet.png"), full_page=True)
 
     tap(page, "lang-de")
     expect(page.locator("h1")).to_have_text("Verlauf und Statistik")
@@ -50,4 +50,4 @@ def test_the_history_lists_the_games_played_and_draws_its_charts(browser, base_u
     expect(page.locator("h1")).to_have_text("History and statistics")
     wide = page.evaluate("() => document.documentElement.scrollWidth")
     assert wide <= 390, f"the history page is {wide} px wide on a 390 px phone: it scrolls sideways"
-    page.screenshot(path=str(SHOTS / "history-phone.png"), full_page=True)
+    for_a_person(page, str(SHOTS / "history-phone.png"), full_page=True)

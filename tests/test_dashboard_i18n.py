@@ -27,10 +27,14 @@ PHONE_SIZE = {"width": 390, "height": 844}
 GERMAN = "localStorage.setItem('ttc.lang', 'de')"  # before the page's own scripts
 
 
+# A catalogue's address: beside the page's scripts, at their version's address (/static/v/<version>/,
+# companion/server/routes/static_version.py), or the plain /static/ one.
+CATALOGUE = re.compile(r"/static/(?:v/[^/]+/)?i18n/(.+)$")
+
+
 def catalogue_requests(page) -> Counter:
     seen: Counter = Counter()
-    page.on("request", lambda req: seen.update([req.url.split("/static/i18n/", 1)[1]])
-            if "/static/i18n/" in req.url else None)
+    page.on("request", lambda req: seen.update([m[1]]) if (m := CATALOGUE.search(req.url.split("?")[0])) else None)
     return seen
 
 
@@ -68,7 +72,7 @@ def test_a_missing_game_catalogue_falls_back(base_url, browser):
     # German missing: the game's words in English, the rest in German.
     page = browser.new_page(viewport=TABLE_SIZE)
     page.add_init_script(GERMAN)
-    page.route("**/static/i18n/de/pocari_bet.json", lambda route: route.fulfill(status=404, body="missing"))
+    page.route(re.compile(r"/static/(v/[^/]+/)?i18n/de/pocari_bet\.json$"), lambda route: route.fulfill(status=404, body="missing"))
     fetched = catalogue_requests(page)
     page.goto(f"{base_url}/?game={gid}")
     expect(page.get_by_test_id("faceup").locator("h2")).to_have_text("Turned-up cards")
@@ -78,7 +82,7 @@ def test_a_missing_game_catalogue_falls_back(base_url, browser):
     # No catalogue for the game in any language: the game is still drawn and played.
     page = browser.new_page(viewport=TABLE_SIZE)
     page.add_init_script(GERMAN)
-    page.route("**/static/i18n/*/pocari_bet.json", lambda route: route.fulfill(status=404, body="missing"))
+    page.route(re.compile(r"/static/(v/[^/]+/)?i18n/[^/]+/pocari_bet\.json$"), lambda route: route.fulfill(status=404, body="missing"))
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
     page.goto(f"{base_url}/?game={gid}")
@@ -127,7 +131,9 @@ def test_a_refusal_is_toasted_in_the_pages_language(base_url, browser):
     page.add_init_script(GERMAN)
     page.goto(f"{base_url}/?game={gid}")
     expect(page.get_by_test_id("lobby-link")).to_contain_text("Übersicht")
-    move = """(gid) => import("/static/js/api.js")
+    # (the page's own api.js, at its scripts' address: another copy of the module would not know
+    # the language the page chose)
+    move = """(gid) => import(new URL("api.js", document.querySelector("script[type=module]").src).href)
         .then((m) => m.api.move(gid, {kind: "no_such_move", player: 0, args: {}})).catch(() => null)"""
     refusals = []
     for lang in ("de", "ja", "en"):

@@ -14,7 +14,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 import pytest
-from browser_support import call, tap, tap_and_wait
+from browser_support import call, for_a_person, tap, tap_and_wait
 from playwright.sync_api import expect
 from server_support import Server
 
@@ -102,7 +102,7 @@ def test_the_host_sees_what_corrections_taught_the_camera_and_can_undo_or_forget
     expect(learned).to_contain_text("Aus 1 Korrektur gelernt")
     expect(table.get_by_test_id("camera-forget")).to_have_text("Gelerntes vergessen")
     tap(table, "lang-en")
-    table.get_by_test_id("dev-camera").screenshot(path="/tmp/camera-learned.png")
+    for_a_person(table.get_by_test_id("dev-camera"), "/tmp/camera-learned.png")
 
     # The spectators see what the camera learned, and nothing to press.
     watch = call(base, "GET", f"/api/games/{gid}/spectators")["url"]

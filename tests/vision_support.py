@@ -2,10 +2,17 @@
 and rendered tables with the photos the benchmark takes of them.
 
 Rendering a table's 37 calibration photos and calibrating from them takes seconds, so each is
-built once and kept on disk under ``.pytest_cache/rendered/``, keyed by a hash of the code that
-makes it (the simulation and drinks for photos, the vision code too for profiles): both test
-workers and every later run share it, and an edit of that code builds afresh. A file lock makes
-a worker that needs a table the other is building wait for it rather than build it twice."""
+built once and kept on disk, keyed by a hash of the code that makes it (the simulation and drinks
+for photos, the vision code too for profiles) and of the libraries that compute it: both test
+workers, every later run and every checkout on the machine share it, and an edit of that code
+builds afresh. A file lock makes a worker that needs a table the other is building wait for it
+rather than build it twice.
+
+Where: ``$TTC_RENDERED_CACHE``, else ``~/.cache/tokyo-table-companion/rendered`` (XDG_CACHE_HOME
+honoured), outside the checkout: a fresh clone of unchanged code (CI, another worktree) finds
+the 64 tables `make test` uses already built instead of spending some 140-180 CPU-s of its two
+cores on them (docs/performance.md, "The test suite", 2026-12-04). ``tests/prerender.py`` drops
+the versions unused for a week."""
 from __future__ import annotations
 
 import argparse
@@ -30,7 +37,16 @@ from companion.vision.cli import register
 from companion.vision.drinks import identify
 
 ROOT = Path(__file__).resolve().parents[1]
-CACHE = ROOT / ".pytest_cache" / "rendered"
+
+
+def _cache_root() -> Path:
+    given = os.environ.get("TTC_RENDERED_CACHE")
+    if given:
+        return Path(given).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tokyo-table-companion" / "rendered"
+
+
+CACHE = _cache_root()
 PHOTO_CODE = ("sim", "drinks.py")               # what draws a photo
 PROFILE_CODE = PHOTO_CODE + ("vision",)         # ...and what calibrates from photos
 
@@ -54,10 +70,23 @@ def reading_at(found: list[dict], truth: dict) -> dict:
     return min(found, key=lambda f: (f["x"] - truth["x"]) ** 2 + (f["y"] - truth["y"]) ** 2)
 
 
+def _libraries() -> bytes:
+    """What else decides a rendered table's bits: Python and the numeric libraries (a cache shared
+    by checkouts may meet another venv's)."""
+    import platform
+
+    import cv2
+    import numba
+
+    return f"{platform.python_version()} {platform.machine()} numpy {np.__version__} " \
+           f"cv2 {cv2.__version__} numba {numba.__version__}".encode()
+
+
 @cache
 def code_hash(parts: tuple[str, ...]) -> str:
-    """A hash of the project's source files under ``companion/<part>`` for each part."""
-    digest = hashlib.sha256()
+    """A hash of the project's source files under ``companion/<part>`` for each part, and of the
+    libraries' versions."""
+    digest = hashlib.sha256(_libraries())
     for part in parts:
         base = ROOT / "companion" / part
         for path in sorted(base.rglob("*.py")) if base.is_dir() else [base]:
@@ -70,6 +99,7 @@ def _built(name: str, code: tuple[str, ...], make):
     once (under a lock, into a temporary name that is renamed into place when complete)."""
     path = CACHE / code_hash(code) / name
     if path.exists():
+        _used(path.parent)
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.parent / f"{name}.lock", "w") as lock:
@@ -82,6 +112,29 @@ def _built(name: str, code: tuple[str, ...], make):
             finally:
                 shutil.rmtree(part, ignore_errors=True)
     return path
+
+
+@cache
+def _used(version: Path) -> None:
+    """Mark a version of the cache as used (its folder's time), once a process: the prune in
+    tests/prerender.py keeps what was used lately."""
+    try:
+        os.utime(version)
+    except OSError:
+        pass
+
+
+def prune(days: float = 7.0) -> list[Path]:
+    """Drop the cache's versions (one folder per code hash) unused for ``days``; what was dropped.
+    A version in use is touched on every run that uses it, so a running suite keeps its own."""
+    import time
+
+    dropped = []
+    for version in CACHE.glob("*") if CACHE.is_dir() else ():
+        if version.is_dir() and time.time() - version.stat().st_mtime > days * 86400:
+            shutil.rmtree(version, ignore_errors=True)
+            dropped.append(version)
+    return dropped
 
 
 def _noted(kind: str, **args) -> None:

@@ -12,12 +12,12 @@ from typing import Annotated, Literal
 import numpy as np
 from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from ...table.board_calibration import BoardCalibrationError, BoardCalibrator
 from ..context import KEYED, Api
-from .pages import STATIC
+from .static_version import page
 
 PHOTO_PATH = "/api/board/calibration/photo"
 MAX_PHOTO_BYTES = 8_000_000       # a phone's photo as JPEG; the page sends it scaled down (~1 MB)
@@ -133,4 +133,4 @@ def add_board_calibration_routes(app: FastAPI, ctx: Api) -> None:
 
     @app.get("/calibrate-board", include_in_schema=False)
     def calibrate_board_page() -> Response:
-        return FileResponse(STATIC / "calibrate-board.html")
+        return page("calibrate-board.html")

@@ -3,13 +3,13 @@ record, the tower's statistics from every drop, a log replayed, and the page tha
 from __future__ import annotations
 
 from fastapi import FastAPI, HTTPException, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import Response
 
 from ...table.history import History, replay_log
 from ...table.log import LogError
 from ..context import KEYED, Api
 from ..requests import MAX_HISTORY_PAGE, ReplayIn
-from .pages import STATIC
+from .static_version import page
 
 MAX_OFFSET = 1_000_000  # far beyond any table's games: a bound, so that a wild number is a clear 422
 
@@ -60,4 +60,4 @@ def add_history_routes(app: FastAPI, ctx: Api) -> None:
 
     @app.get("/history", include_in_schema=False)
     def history_page() -> Response:
-        return FileResponse(STATIC / "history.html")
+        return page("history.html")

@@ -2,18 +2,16 @@
 static files."""
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import quote
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import FileResponse, RedirectResponse, Response
+from fastapi.responses import RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from ..context import Api
 from ..requests import MAX_GAME_KIND
 from ..trust import COOKIE_AGE, HOST_COOKIE, seat_cookie, watch_cookie
-
-STATIC = Path(__file__).parent.parent / "static"
+from .static_version import STATIC, page, versioned_file
 
 
 def add_page_routes(app: FastAPI, ctx: Api) -> None:
@@ -30,7 +28,7 @@ def add_page_routes(app: FastAPI, ctx: Api) -> None:
             grant = ctx.access.grant(watch, game, seats)
             good = grant is not None and grant.role == "spectator"
             return keyed(f"/?game={quote(game)}", watch_cookie(game) if good else None, watch)
-        return FileResponse(STATIC / "index.html")
+        return page("index.html")
 
     @app.get("/player", include_in_schema=False)
     def player_page(game: str | None = Query(None, max_length=MAX_GAME_KIND),
@@ -40,14 +38,16 @@ def add_page_routes(app: FastAPI, ctx: Api) -> None:
             good = grant is not None and grant.role == "player"
             return keyed(f"/player?game={quote(game)}" + ("" if good else "&refused=1"),
                          seat_cookie(game) if good else None, token)
-        return FileResponse(STATIC / "player.html")
+        return page("player.html")
 
     @app.get("/how", include_in_schema=False)
     @app.get("/how/{game}", include_in_schema=False)
     def how_page() -> Response:
         """How to play a game (static/js/how.js draws it from the catalogues): no key, no secret."""
-        return FileResponse(STATIC / "how.html")
+        return page("how.html")
 
+    # Before the mount: its scripts and styles at this version's addresses (routes/static_version.py).
+    app.add_api_route("/static/v/{version}/{path:path}", versioned_file, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Path, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 
 from ...table.table_cards import MAX_SETS, Full, NoSuchSet, NotForGame, Refused, TableCards
 from ..context import KEYED, Api
 from ..requests import MAX_SET_ID, TableCardsIn
-from .pages import STATIC
+from .static_version import page
 
 SetId = Path(max_length=MAX_SET_ID, description="the set's id (GET /api/table-cards/sets lists them)")
 
@@ -118,4 +118,4 @@ def add_table_cards_routes(app: FastAPI, ctx: Api) -> None:
 
     @app.get("/table-cards", include_in_schema=False)
     def table_cards_page() -> Response:
-        return FileResponse(STATIC / "table-cards.html")
+        return page("table-cards.html")
