@@ -73,6 +73,10 @@ def test_choose_reports_doubt():
     # two patches both likely the drink, far apart: which is it?
     twins = choose(np.array([[0, 0, 0.98, 0.02], [0, 0, 0.9, 0.1]]), middles, np.ones(2))
     assert twins["rival"]
+    # a second patch 0.4 likely the drink: a rival under the default bar (0.3), not under a model's 0.5
+    faint = choose(np.array([[0, 0, 0.98, 0.02], [0, 0, 0.4, 0.6]]), middles, np.ones(2))
+    assert faint["rival"] and abs(faint["rival_p"] - 0.4) < 1e-9
+    assert not choose(np.array([[0, 0, 0.98, 0.02], [0, 0, 0.4, 0.6]]), middles, np.ones(2), 0.5)["rival"]
     # a drink cut in two by a wall: both halves put its middle at one place: no rival
     halves = choose(np.array([[0, 0.97, 0, 0.03], [0, 0.9, 0, 0.1]]), np.array([[0, 60.0], [3, 62.0]]), np.ones(2))
     assert halves["spot"] == 1 and not halves["rival"]
