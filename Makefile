@@ -165,6 +165,9 @@ crate-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRA
 # (dev 10000-10033) into build/learn_landings/, then trains with PyTorch (TRAIN_PY: a training
 # venv of its own, never a run-time dependency; one thread) and writes models/landing_net.npz and
 # landing_model.json. Fixed seeds. About 25 min of rendering and 15 of training on one quiet core.
+# The committed model is seed 3 (--seed 3) of four trained on the landings branch's renders (varied
+# 0-372 and 480-577) and chosen on held-out looks (docs/performance.md, branch land2): one run's
+# spread is large, so train several seeds and compare them with tools/landing_ensemble.py compare.
 LANDINGS := build/learn_landings
 .PHONY: landing-model
 landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)

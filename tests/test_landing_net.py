@@ -13,7 +13,7 @@ from companion.landing import LandingScene, PlacedCrate, PlacedDrink, truth
 from companion.sim.landing_render import LandingLook, LandingRenderer, calibration_photo
 from companion.vision.landing_calibrate import calibrate_landing
 from companion.vision.landing_crops import CHANNELS, CROP, CROP_MM, FEATURES, crop_basis, cut, to_crop
-from companion.vision.landing_net import LandingModel, landing_model
+from companion.vision.landing_net import LandingEnsemble, LandingModel, LandingNet, landing_model
 from companion.vision.landing_reading import choose
 from companion.vision.landings import LandingReader
 
@@ -73,6 +73,10 @@ def test_choose_reports_doubt():
     # two patches both likely the drink, far apart: which is it?
     twins = choose(np.array([[0, 0, 0.98, 0.02], [0, 0, 0.9, 0.1]]), middles, np.ones(2))
     assert twins["rival"]
+    # a second patch 0.4 likely the drink: a rival under the default bar (0.3), not under a model's 0.5
+    faint = choose(np.array([[0, 0, 0.98, 0.02], [0, 0, 0.4, 0.6]]), middles, np.ones(2))
+    assert faint["rival"] and abs(faint["rival_p"] - 0.4) < 1e-9
+    assert not choose(np.array([[0, 0, 0.98, 0.02], [0, 0, 0.4, 0.6]]), middles, np.ones(2), 0.5)["rival"]
     # a drink cut in two by a wall: both halves put its middle at one place: no rival
     halves = choose(np.array([[0, 0.97, 0, 0.03], [0, 0.9, 0, 0.1]]), np.array([[0, 60.0], [3, 62.0]]), np.ones(2))
     assert halves["spot"] == 1 and not halves["rival"]
@@ -111,10 +115,48 @@ def test_no_drink_and_bad_frames_give_no_sure_reading(setup):
 def test_a_model_whose_bars_nothing_clears_reads_everything_unsure(setup):
     renderer, cal = setup
     model = landing_model()
-    doubtful = LandingModel(model.net, {"sure": 1.01})
+    doubtful = LandingEnsemble(model.members, {**model.settings, "sure": 1.01}) if isinstance(model, LandingEnsemble) \
+        else LandingModel(model.net, {"sure": 1.01})
     scene = LandingScene(drinks=(PlacedDrink(drink="red-short_can", x=-40.0, y=160.0, length_mm=20, width_mm=11),))
     got = LandingReader(cal, doubtful).read(renderer.render(scene, np.random.default_rng(3)), ("red-short_can",))
     assert got.landings[0].seen and not got.landings[0].sure
+
+
+def test_an_ensemble_of_one_network_twice_reads_as_the_network():
+    model = LandingModel(LandingNet.random(seed=3), {"temperature": 0.8})
+    rng = np.random.default_rng(4)
+    crops = rng.integers(0, 256, (3, CROP, CROP, len(CHANNELS)), dtype=np.uint8)
+    feats = rng.normal(0, 1, (3, len(FEATURES))).astype(np.float32)
+    p, off, scale = model.read(crops, feats)
+    for combine in ("product", "mean"):
+        q, off2, scale2 = LandingEnsemble([model, model], {"combine": combine}).read(crops, feats)
+        assert np.allclose(p, q) and np.allclose(off, off2) and np.allclose(scale, scale2)
+    # two networks that disagree on the middle: the scale grows by their disagreement
+    other = LandingModel(LandingNet.random(seed=5), {"temperature": 0.8})
+    _, o1, s1 = other.read(crops, feats)
+    _, o2, s2 = LandingEnsemble([model, other]).read(crops, feats)
+    assert np.allclose(o2, (off + o1) / 2) and (s2 >= (scale + s1) / 2 - 1e-9).all()
+    assert LandingEnsemble([model]).read(crops[:0], feats[:0])[0].shape == (0, 4)
+
+
+def test_an_ensemble_is_loaded_from_its_settings(tmp_path):
+    import json
+    from companion.vision.model_files import save_net
+    nets = {"landing_net.npz": LandingNet.random(seed=1), "landing_net_2.npz": LandingNet.random(seed=2)}
+    settings = {"members": [{"net": "landing_net.npz", "temperature": 0.8}, {"net": "landing_net_2.npz", "temperature": 0.9}],
+                "combine": "product", "temperature": 0.9, "sure": 0.97, "sure_scale_mm": 5.0}
+    for name, net in nets.items():
+        save_net(settings, net.w, tmp_path / "landing_model.json", tmp_path / name)
+    model = landing_model(str(tmp_path / "landing_model.json"), str(tmp_path / "landing_net.npz"))
+    assert isinstance(model, LandingEnsemble) and [m.temperature for m in model.members] == [0.8, 0.9]
+    assert np.allclose(model.members[1].net.w["c1w"], nets["landing_net_2.npz"].w["c1w"])
+    assert (model.sure, model.sure_scale_mm, model.temperature) == (0.97, 5.0, 0.9)
+    (tmp_path / "landing_net_2.npz").unlink()
+    landing_model.cache_clear()
+    with pytest.raises(ValueError, match="landing_net_2.npz"):
+        landing_model(str(tmp_path / "landing_model.json"), str(tmp_path / "landing_net.npz"))
+    json.loads((tmp_path / "landing_model.json").read_text())
+    landing_model.cache_clear()
 
 
 def test_the_training_data_step_runs_on_a_tiny_set(tmp_path):

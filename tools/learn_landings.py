@@ -225,12 +225,15 @@ def decide(model, data) -> dict:
     return {"rows": rows}
 
 
-def score(decided, data, sure: float, sure_scale: float) -> dict:
+RIVALS = (0.3, 0.5, 0.7, 0.9)    # the rival bars tried (landing_reading.choose's ``rival_p``), the strictest first
+
+
+def score(decided, data, sure: float, sure_scale: float, rival: float = 0.3) -> dict:
     """right / sure-wrong / unsure / not seen (of the drinks there), and drinks not there read
-    as seen and sure, with the bars ``sure`` and ``sure_scale``."""
+    as seen and sure, with the bars ``sure``, ``sure_scale`` and ``rival``."""
     counts = {"right": 0, "sure_wrong": 0, "unsure": 0, "not_seen": 0, "phantom_sure": 0}
     for g, true_spot, pick in decided["rows"]:
-        is_sure = pick is not None and pick["p_spot"] >= sure and pick["scale"] <= sure_scale and not pick["rival"]
+        is_sure = pick is not None and pick["p_spot"] >= sure and pick["scale"] <= sure_scale and pick["rival_p"] < rival
         if true_spot < 0:
             counts["phantom_sure"] += int(is_sure)
         elif pick is None:
@@ -333,16 +336,17 @@ def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> Non
     model = LandingModel(LandingNet(weights), {**base, "temperature": temperature})
     decided = decide(model, tune)
     best = None
-    for sure in (0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999):
-        for scale in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0, 10.0):
-            c = score(decided, tune, sure, scale)
-            drinks = max(1, c["right"] + c["sure_wrong"] + c["unsure"] + c["not_seen"])
-            # next to no sure mistakes first, then the most right
-            key = (c["sure_wrong"] + c["phantom_sure"] <= args.max_wrong * drinks, c["right"], -c["sure_wrong"])
-            if best is None or key > best[0]:
-                best = (key, sure, scale, c)
-    _, sure, scale, c = best
-    settings = {**base, "temperature": temperature, "sure": sure, "sure_scale_mm": scale,
+    for rival in RIVALS:
+        for sure in (0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999):
+            for scale in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0, 10.0):
+                c = score(decided, tune, sure, scale, rival)
+                drinks = max(1, c["right"] + c["sure_wrong"] + c["unsure"] + c["not_seen"])
+                # next to no sure mistakes first, then the most right (a tie: the stricter bars)
+                key = (c["sure_wrong"] + c["phantom_sure"] <= args.max_wrong * drinks, c["right"], -c["sure_wrong"])
+                if best is None or key > best[0]:
+                    best = (key, sure, scale, rival, c)
+    _, sure, scale, rival, c = best
+    settings = {**base, "temperature": temperature, "sure": sure, "sure_scale_mm": scale, "rival": rival,
                 "tuned_on": {"data": Path(args.tune_on).name, **{k: int(v) for k, v in c.items()}}, **(extra or {})}
     out = Path(args.out_dir) if args.out_dir else None
     if out:
@@ -350,7 +354,7 @@ def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> Non
         save(settings, weights, out / "landing_model.json", out / "landing_net.npz")
     else:
         save(settings, weights)
-    print(f"temperature {temperature}, sure {sure}, scale {scale} mm: held-out {c}", flush=True)
+    print(f"temperature {temperature}, sure {sure}, scale {scale} mm, rival {rival}: held-out {c}", flush=True)
 
 
 def retune(args) -> None:

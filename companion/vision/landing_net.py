@@ -10,8 +10,9 @@ tells the spot and the middle), the crop's numbers beside it, a hidden layer, th
 2 offsets (in ``OFFSET_MM``) and the log of the offsets' error scale.
 
 The settings (``models/landing_model.json``): the scores' temperature and the bars of a sure
-reading (``sure``: the spot's probability; ``sure_scale_mm``: the middle's error scale), set
-on held-out development frames for next to no sure mistakes.
+reading (``sure``: the spot's probability; ``sure_scale_mm``: the middle's error scale;
+``rival``: how likely the drink another patch elsewhere may be), set on held-out development
+frames for next to no sure mistakes.
 
 >>> net = LandingNet.random(seed=0)
 >>> spots, offsets, scales = net.forward(np.zeros((2, 56, 56, 6), np.uint8), np.zeros((2, 10), np.float32))
@@ -27,6 +28,7 @@ import numpy as np
 
 from .board_net import _conv, _pool, dense_head, float_weights
 from .landing_crops import CHANNELS, CROP, FEATURES
+from .landing_reading import RIVAL
 from .model_files import load_net, save_net
 
 NET_PATH = Path(__file__).with_name("models") / "landing_net.npz"
@@ -103,6 +105,7 @@ class LandingModel:
         self.temperature = float(settings.get("temperature", 1.0))
         self.sure = float(settings.get("sure", 0.99))
         self.sure_scale_mm = float(settings.get("sure_scale_mm", 2.5))
+        self.rival = float(settings.get("rival", RIVAL))
         self.settings = settings
 
     def read(self, crops: np.ndarray, feats: np.ndarray):
@@ -119,16 +122,68 @@ class LandingModel:
             np.linalg.norm(off[:n] - off[n:], axis=1) / 2
 
 
+
+class LandingEnsemble:
+    """Several landing models read as one. Their spot probabilities (each member at its own
+    temperature, each crop read as it is and mirrored) are combined as a product of experts:
+    the mean of their logs, divided by the ensemble's own ``temperature``, renormalised
+    (``combine: "mean"``: the plain average instead); their middles averaged; the error scale
+    their mean scale plus their mean distance from the averaged middle (the members'
+    disagreement). The temperature and the bars of a sure reading are the ensemble's own,
+    set on held-out dev looks (``tools/landing_ensemble.py``)."""
+
+    def __init__(self, members: list[LandingModel], settings: dict | None = None):
+        if not members:
+            raise ValueError("an ensemble of no landing models")
+        settings = settings or {}
+        self.members = list(members)
+        self.combine = str(settings.get("combine", "product"))
+        if self.combine not in ("product", "mean"):
+            raise ValueError(f"an ensemble combines by product or mean, not {self.combine}")
+        self.temperature = float(settings.get("temperature", 1.0))
+        self.sure = float(settings.get("sure", 0.99))
+        self.sure_scale_mm = float(settings.get("sure_scale_mm", 2.5))
+        self.rival = float(settings.get("rival", RIVAL))
+        self.settings = settings
+
+    def read(self, crops: np.ndarray, feats: np.ndarray):
+        reads = [m.read(crops, feats) for m in self.members]
+        if self.combine == "mean":
+            p = np.mean([r[0] for r in reads], axis=0)
+        else:
+            z = np.mean([np.log(np.clip(r[0], 1e-12, 1.0)) for r in reads], axis=0) / self.temperature
+            p = np.exp(z - z.max(axis=1, keepdims=True)) if len(z) else z
+            p /= p.sum(axis=1, keepdims=True) if len(p) else 1.0
+        off = np.mean([r[1] for r in reads], axis=0)
+        spread = np.mean([np.linalg.norm(r[1] - off, axis=1) for r in reads], axis=0) if len(off) else np.zeros(0)
+        return p, off, np.mean([r[2] for r in reads], axis=0) + spread
+
+
 def save(settings: dict, weights: dict[str, np.ndarray], settings_path: Path = MODEL_PATH,
          net_path: Path = NET_PATH) -> None:
     save_net(settings, weights, settings_path, net_path)
 
 
 @cache
-def landing_model(settings_path: str = str(MODEL_PATH), net_path: str = str(NET_PATH)) -> LandingModel | None:
-    """The committed model (None when there is none yet)."""
+def landing_model(settings_path: str = str(MODEL_PATH), net_path: str = str(NET_PATH)) -> "LandingModel | LandingEnsemble | None":
+    """The committed model (None when there is none yet): one network, or an ensemble when the
+    settings name its ``members`` (``[{"net": file, "temperature": t}, ...]``, files beside the first)."""
     found = load_net(settings_path, net_path)
     if found is None:
         return None
     weights, settings = found
-    return LandingModel(LandingNet(weights), settings)
+    if not settings.get("members"):
+        return LandingModel(LandingNet(weights), settings)
+    # an ensemble: each member's weights beside the first (``net_path``), its own temperature
+    own = {k: v for k, v in settings.items() if k != "members"}
+    members = []
+    for member in settings["members"]:
+        path = Path(net_path).with_name(member["net"])
+        w = weights
+        if path.name != Path(net_path).name:
+            if not path.exists():
+                raise ValueError(f"the landing ensemble's {path.name} is missing: run tools/landing_ensemble.py")
+            with np.load(path) as data:
+                w = {k: data[k] for k in data.files}
+        members.append(LandingModel(LandingNet(w), {**own, "temperature": member["temperature"]}))
+    return LandingEnsemble(members, own)

@@ -4,8 +4,8 @@ network's likeliest, its distance from the middle the network puts on the table.
 
 A reading is sure only when the network is (the spot's probability at least the model's
 ``sure``, the middle's error scale at most ``sure_scale_mm``) and no other patch of the colour
-is as likely the drink somewhere else (two look-alike patches: which one is it?). A drink
-whose best patch is more likely no drink at all is not seen.
+is nearly as likely the drink somewhere else (at least the model's ``rival``: two look-alike
+patches, which one is it?). A drink whose best patch is more likely no drink at all is not seen.
 
 >>> p = np.array([[0.01, 0.01, 0.97, 0.01], [0.1, 0.1, 0.1, 0.7]])
 >>> choose(p, np.array([[0.0, 100.0], [50.0, 50.0]]), np.array([1.0, 1.0]))["spot"]
@@ -21,15 +21,17 @@ from ..landing import MAX_DISTANCE_MM, SPOTS, Landing, LandingReading
 from .landing_crops import candidates, frame_projector, from_crop, top_view
 
 SEEN = 0.5                  # a patch at least this likely the drink: the drink is seen
-RIVAL = 0.3                 # another patch this likely the drink, and elsewhere: not sure
+RIVAL = 0.3                 # another patch this likely the drink, and elsewhere: not sure (a model's own ``rival`` bar
+                            # replaces it)
 RIVAL_MM = 10.0             # elsewhere: its middle this far from the best one's
 
 
-def choose(p: np.ndarray, middles: np.ndarray, scales: np.ndarray) -> dict | None:
+def choose(p: np.ndarray, middles: np.ndarray, scales: np.ndarray, rival_bar: float = RIVAL) -> dict | None:
     """The reading of one asked drink from its candidates' spot probabilities (n, 4: slot,
     crate, outside, none), middles on the table (n, 2 mm) and error scales (n): the best
-    candidate's index, spot (index into SPOTS), its probability, scale, middle and whether a
-    rival patch casts doubt; None when no candidate is likely the drink."""
+    candidate's index, spot (index into SPOTS), its probability, scale, middle, how likely the
+    drink the likeliest other patch elsewhere is (``rival_p``; 0 when there is none) and whether
+    that rival casts doubt (at least ``rival_bar``); None when no candidate is likely the drink."""
     if not len(p):
         return None
     drink = 1.0 - p[:, 3]
@@ -37,14 +39,15 @@ def choose(p: np.ndarray, middles: np.ndarray, scales: np.ndarray) -> dict | Non
     if drink[best] < SEEN:
         return None
     spot = int(np.argmax(p[best, :3]))
-    rival = any(j != best and drink[j] >= RIVAL and float(np.linalg.norm(middles[j] - middles[best])) > RIVAL_MM
-                for j in range(len(p)))
+    rival_p = max((float(drink[j]) for j in range(len(p))
+                   if j != best and float(np.linalg.norm(middles[j] - middles[best])) > RIVAL_MM), default=0.0)
     return {"index": best, "spot": spot, "p_spot": float(p[best, spot]), "scale": float(scales[best]),
-            "middle": np.asarray(middles[best], np.float64), "rival": bool(rival)}
+            "middle": np.asarray(middles[best], np.float64), "rival_p": rival_p, "rival": rival_p >= rival_bar}
 
 
 def is_sure(pick: dict, model) -> bool:
-    return pick["p_spot"] >= model.sure and pick["scale"] <= model.sure_scale_mm and not pick["rival"]
+    return pick["p_spot"] >= model.sure and pick["scale"] <= model.sure_scale_mm and \
+        pick["rival_p"] < getattr(model, "rival", RIVAL)
 
 
 def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, model, notes: dict | None = None
@@ -65,7 +68,7 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
             out.append(Landing(drink=name, seen=False, sure=False))
             continue
         middles = np.array([from_crop(off[at + i], c.centre, c.basis) for i, c in enumerate(cands)])
-        pick = choose(p[at:at + k], middles, scale[at:at + k])
+        pick = choose(p[at:at + k], middles, scale[at:at + k], getattr(model, "rival", RIVAL))
         at += k
         if pick is None:
             out.append(Landing(drink=name, seen=False, sure=False))
