@@ -11,7 +11,8 @@ SQUASH's far throws) with 0-2 coins or cards about, and reads it on ONE core.
 A drink is "right" when the reading is sure, seen, of its true spot and its distance within
 max(10 mm, 5 %); "sure-wrong" when it is sure and not right (what must stay at zero);
 "unsure" when seen but not sure; "not seen" when not found (a look whose calibration photo is
-refused counts all its drinks as not seen, and is counted apart).
+refused counts all its drinks as not seen, and is counted apart; so does a frame the reader
+refuses whole with a code, such as ``camera_error``: its drinks are not seen, the frame counted apart).
 
 Families: "dev" is what the reader was tuned on (seeds 0 on); "eval" (seeds 940000 on) differs
 in kind and is ONLY EVER SCORED: totals only.
@@ -47,7 +48,7 @@ FIRST_SEED = {"dev": 0, "eval": 940000, "varied": 0}
 
 def run(family: str, looks: int, show: bool = False, learned: bool = True, first: int | None = None) -> dict:
     counts = {"right": 0, "sure_wrong": 0, "unsure": 0, "not_seen": 0}
-    refused, ms, cpu = 0, [], []
+    refused, refused_frames, ms, cpu = 0, 0, [], []
     seed = FIRST_SEED[family] if first is None else first
     done = 0
     while done < looks:
@@ -74,6 +75,10 @@ def run(family: str, looks: int, show: bool = False, learned: bool = True, first
         got = reader.read(frame, tuple(x.drink for x in true))
         ms.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)     # a busy machine stretches the wall clock, not this
+        if got.codes:                     # the frame refused whole: none of its drinks was read
+            refused_frames += 1
+            counts["not_seen"] += len(true)
+            continue
         for a, b in zip(true, got.landings):
             if show and family != "eval" and b.sure and not (b.spot == a.spot and abs(b.distance_mm - a.distance_mm) <= max(10, 0.05 * a.distance_mm)):
                 print(f"  look {seed - 1}: {a.drink} {a.spot} {a.distance_mm} -> {b.spot} {b.distance_mm} "
@@ -88,6 +93,7 @@ def run(family: str, looks: int, show: bool = False, learned: bool = True, first
                 counts["sure_wrong"] += 1
     total = sum(counts.values())
     return {"family": family, "looks": looks, "drinks": total, "refused_calibrations": refused,
+            "refused_frames": refused_frames,
             **{k: round(100 * v / max(total, 1), 1) for k, v in counts.items()},
             "ms_median": round(float(np.median(ms)), 0) if ms else None,
             "ms_p95": round(float(np.percentile(ms, 95)), 0) if ms else None,
@@ -108,7 +114,7 @@ def main() -> int:
         r = run(family, args.looks, args.show, not args.rules, args.first)
         print(f"{family}: {r['drinks']} drinks in {r['looks']} looks: right {r['right']} %, sure-wrong "
               f"{r['sure_wrong']} %, unsure {r['unsure']} %, not seen {r['not_seen']} %; calibrations refused "
-              f"{r['refused_calibrations']}; ms a frame median {r['ms_median']}, p95 {r['ms_p95']} "
+              f"{r['refused_calibrations']}, frames refused {r['refused_frames']}; ms a frame median {r['ms_median']}, p95 {r['ms_p95']} "
               f"(CPU ms median {r['cpu_ms_median']})")
     return 0
 
