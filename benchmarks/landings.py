@@ -37,9 +37,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from companion.landing import truth  # noqa: E402
-from companion.sim.landing_layouts import compose, random_wants  # noqa: E402
-from companion.sim.landing_render import LandingLook, LandingRenderer, calibration_photo  # noqa: E402
+from companion.sim.landing_render import benchmark_looks  # noqa: E402
 from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing  # noqa: E402
 from companion.vision.landings import LandingReader  # noqa: E402
 
@@ -49,22 +47,9 @@ FIRST_SEED = {"dev": 0, "eval": 940000, "varied": 0}
 def run(family: str, looks: int, show: bool = False, learned: bool = True, first: int | None = None) -> dict:
     counts = {"right": 0, "sure_wrong": 0, "unsure": 0, "not_seen": 0}
     refused, refused_frames, ms, cpu = 0, 0, [], []
-    seed = FIRST_SEED[family] if first is None else first
-    done = 0
-    while done < looks:
-        look = LandingLook.from_seed(seed, family)
-        rng = np.random.default_rng([seed, 77])
-        seed += 1
+    for seed, _look, frame, true, photo in benchmark_looks(family, FIRST_SEED[family] if first is None else first, looks):
         try:
-            scene = compose(random_wants(rng), rng, scale=look.drink_size)
-        except ValueError:
-            continue                      # no room for that draw: another look
-        done += 1
-        renderer = LandingRenderer(look)
-        frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 3))))
-        true = truth(scene).landings
-        try:
-            cal = calibrate_landing(calibration_photo(look, rng))
+            cal = calibrate_landing(photo)
         except LandingCalibrationError:
             refused += 1
             counts["not_seen"] += len(true)
@@ -81,7 +66,7 @@ def run(family: str, looks: int, show: bool = False, learned: bool = True, first
             continue
         for a, b in zip(true, got.landings):
             if show and family != "eval" and b.sure and not (b.spot == a.spot and abs(b.distance_mm - a.distance_mm) <= max(10, 0.05 * a.distance_mm)):
-                print(f"  look {seed - 1}: {a.drink} {a.spot} {a.distance_mm} -> {b.spot} {b.distance_mm} "
+                print(f"  look {seed}: {a.drink} {a.spot} {a.distance_mm} -> {b.spot} {b.distance_mm} "
                       f"{'sure' if b.sure else 'unsure'} {reader._notes.get(a.drink)}")
             if not b.seen:
                 counts["not_seen"] += 1

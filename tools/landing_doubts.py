@@ -13,12 +13,9 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from companion.landing import truth  # noqa: E402
-from companion.sim.landing_layouts import compose, random_wants  # noqa: E402
-from companion.sim.landing_render import LandingLook, LandingRenderer, calibration_photo  # noqa: E402
+from companion.sim.landing_render import benchmark_looks  # noqa: E402
 from companion.vision import landing_crops  # noqa: E402
 from companion.vision.landing_calibrate import calibrate_landing  # noqa: E402
 from companion.vision.landings import LandingReader  # noqa: E402
@@ -33,20 +30,9 @@ def main() -> int:
     args = ap.parse_args()
     cv2.setNumThreads(1)
     landing_crops.MAX_CANDIDATES = args.candidates
-    rows, seed, done = [], args.first, 0
-    while done < args.looks:
-        look = LandingLook.from_seed(seed, args.family)
-        rng = np.random.default_rng([seed, 77])       # the benchmark's draw of the same look
-        seed += 1
-        try:
-            scene = compose(random_wants(rng), rng, scale=look.drink_size)
-        except ValueError:
-            continue
-        done += 1
-        renderer = LandingRenderer(look)
-        frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 3))))
-        true = truth(scene).landings
-        reader = LandingReader(calibrate_landing(calibration_photo(look, rng)))
+    rows, seed = [], args.first
+    for seed, _look, frame, true, photo in benchmark_looks(args.family, args.first, args.looks):   # the benchmark's own
+        reader = LandingReader(calibrate_landing(photo))
         got = reader.read(frame, tuple(x.drink for x in true))
         for a, b in zip(true, got.landings):
             right = b.seen and b.spot == a.spot and abs(b.distance_mm - a.distance_mm) <= max(10, 0.05 * a.distance_mm)
@@ -54,7 +40,7 @@ def main() -> int:
             rows.append((b.seen, b.sure, right, note.get("p_spot", 0.0), note.get("rival", False)))
     unsure = [r for r in rows if r[0] and not r[1]]
     bar = reader.model.sure
-    print(f"{args.family} {args.first}-{seed - 1}, {args.candidates} candidates: {len(rows)} drinks, sure and right "
+    print(f"{args.family} {args.first}-{seed}, {args.candidates} candidates: {len(rows)} drinks, sure and right "
           f"{sum(r[1] and r[2] for r in rows)}, sure and wrong {sum(r[1] and not r[2] for r in rows)}, unsure "
           f"{len(unsure)} (read right {sum(r[2] for r in unsure)}), not seen {sum(not r[0] for r in rows)}; unsure by: "
           f"a rival {sum(r[4] for r in unsure)}, the spot short of {bar} {sum(r[3] < bar for r in unsure)}, "

@@ -49,9 +49,7 @@ SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
 def cache(args) -> None:
     """The benchmark's draws (benchmarks/landings.py's ``run``) cut into candidate crops."""
     import cv2
-    from companion.landing import truth
-    from companion.sim.landing_layouts import compose, random_wants
-    from companion.sim.landing_render import LandingLook, LandingRenderer, calibration_photo
+    from companion.sim.landing_render import benchmark_looks
     from companion.vision import landing_crops
     from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing
     from companion.vision.landing_crops import candidates, frame_projector, top_view
@@ -64,20 +62,10 @@ def cache(args) -> None:
     crops, feats, groups, places = [], [], [], []
     group_spot, group_distance, group_look = [], [], []
     seed, done, refused, t0, unusable = args.first, 0, 0, time.time(), []
-    while done < args.looks:
-        look = LandingLook.from_seed(seed, args.family)
-        rng = np.random.default_rng([seed, 77])
-        seed += 1
-        try:
-            scene = compose(random_wants(rng), rng, scale=look.drink_size)
-        except ValueError:
-            continue
+    for seed, _look, frame, true, photo in benchmark_looks(args.family, args.first, args.looks):   # the benchmark's own
         done += 1
-        renderer = LandingRenderer(look)
-        frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 3))))
-        true = truth(scene).landings
         try:
-            cal = calibrate_landing(calibration_photo(look, rng))
+            cal = calibrate_landing(photo)
         except LandingCalibrationError:
             refused += 1
             cal = None
@@ -85,14 +73,14 @@ def cache(args) -> None:
             reader = LandingReader(cal, learned=False)
             frame = _usable(frame, cal.image_size)
             if frame is None:
-                unusable.append(seed - 1)
+                unusable.append(seed)
                 continue                  # the benchmark counts no drink of a frame read as a camera error
             view = top_view(frame, reader._top_maps((frame.shape[1], frame.shape[0])), cal.white_bgr,
                             cal.camera_position, frame_projector(cal, (frame.shape[1], frame.shape[0])))
         for t in true:
             group_spot.append(SPOT_INDEX[t.spot])
             group_distance.append(int(t.distance_mm))
-            group_look.append(seed - 1)
+            group_look.append(seed)
             if cal is None:
                 continue                  # a refused calibration: its drinks not seen
             for c in candidates(view, t.drink):
@@ -107,7 +95,7 @@ def cache(args) -> None:
                         looks=np.array([group_look[g] for g in groups], np.int64), groups=np.array(groups, np.int64),
                         places=np.array(places, np.float32).reshape(-1, 5),
                         group_spot=np.array(group_spot, np.int64), group_distance=np.array(group_distance, np.int64))
-    print(f"{args.out}: {args.family} {args.first}-{seed - 1}, {done} looks ({refused} calibrations refused, frames unusable "
+    print(f"{args.out}: {args.family} {args.first}-{seed}, {done} looks ({refused} calibrations refused, frames unusable "
           f"{unusable}), {len(group_spot)} drinks, {n} crops, {time.time() - t0:.0f} s")
 
 

@@ -34,11 +34,12 @@ import cv2
 import numpy as np
 
 from ..crate_fields import CrateLayout
-from ..landing import LandingScene, PlacedCrate, PlacedDrink, spot_of
+from ..landing import LandingScene, PlacedCrate, PlacedDrink, spot_of, truth
 from . import board_solids as solids
 from .crate_render import CrateRenderer
 from .crate_scene import CrateScene, Loose, loose_solid
 from .crate_walls import crate_walls, hull, through
+from .landing_layouts import compose, random_wants
 from .landing_looks import LandingLook
 from .lit_scene import _LIN
 from .looks import linear_to_srgb_u8
@@ -225,6 +226,26 @@ class LandingRenderer(CrateRenderer):
 def calibration_photo(look: LandingLook, rng: np.random.Generator | None = None) -> np.ndarray:
     """The calibration photo of ``look`` (see the module's words)."""
     return LandingRenderer(look).calibration_picture(rng)
+
+
+def benchmark_looks(family: str, first: int, looks: int):
+    """The looks of benchmarks/landings.py, drawn in its order from seed ``first`` (the tools that
+    look into its readings draw the very same): for each of ``looks`` looks, ``(seed, look, frame,
+    true landings, calibration photo)``; a seed whose drinks find no room is passed over. One
+    scene of 2-6 drinks a look (``compose`` of ``random_wants``) with 0-2 coins or cards about."""
+    seed, done = first, 0
+    while done < looks:
+        look = LandingLook.from_seed(seed, family)
+        rng = np.random.default_rng([seed, 77])
+        seed += 1
+        try:
+            scene = compose(random_wants(rng), rng, scale=look.drink_size)
+        except ValueError:
+            continue                      # no room for that draw: another look
+        done += 1
+        renderer = LandingRenderer(look)
+        frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 3))))
+        yield seed - 1, look, frame, truth(scene).landings, calibration_photo(look, rng)
 
 
 @lru_cache(maxsize=1)

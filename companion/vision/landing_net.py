@@ -93,7 +93,19 @@ class LandingNet:
         return p, offsets, scales
 
 
-class LandingModel:
+class _Bars:
+    """The settings a reader of crops is judged by: its temperature and the bars of a sure
+    reading (the spot's probability, the middle's error scale, a rival patch's probability)."""
+
+    def _take_bars(self, settings: dict) -> None:
+        self.temperature = float(settings.get("temperature", 1.0))
+        self.sure = float(settings.get("sure", 0.99))
+        self.sure_scale_mm = float(settings.get("sure_scale_mm", 2.5))
+        self.rival = float(settings.get("rival", RIVAL))
+        self.settings = settings
+
+
+class LandingModel(_Bars):
     """The network and its settings (the temperature, the bars of a sure reading)."""
 
     def __init__(self, net: LandingNet, settings: dict | None = None):
@@ -102,11 +114,7 @@ class LandingModel:
                 or tuple(settings.get("channels", CHANNELS)) != CHANNELS:
             raise ValueError("the landing model was trained on other inputs: run tools/learn_landings.py")
         self.net = net
-        self.temperature = float(settings.get("temperature", 1.0))
-        self.sure = float(settings.get("sure", 0.99))
-        self.sure_scale_mm = float(settings.get("sure_scale_mm", 2.5))
-        self.rival = float(settings.get("rival", RIVAL))
-        self.settings = settings
+        self._take_bars(settings)
 
     def read(self, crops: np.ndarray, feats: np.ndarray):
         """As :meth:`LandingNet.forward`, each crop read as it is and mirrored (the scene's mirror
@@ -122,8 +130,7 @@ class LandingModel:
             np.linalg.norm(off[:n] - off[n:], axis=1) / 2
 
 
-
-class LandingEnsemble:
+class LandingEnsemble(_Bars):
     """Several landing models read as one. Their spot probabilities (each member at its own
     temperature, each crop read as it is and mirrored) are combined as a product of experts:
     the mean of their logs, divided by the ensemble's own ``temperature``, renormalised
@@ -140,11 +147,7 @@ class LandingEnsemble:
         self.combine = str(settings.get("combine", "product"))
         if self.combine not in ("product", "mean"):
             raise ValueError(f"an ensemble combines by product or mean, not {self.combine}")
-        self.temperature = float(settings.get("temperature", 1.0))
-        self.sure = float(settings.get("sure", 0.99))
-        self.sure_scale_mm = float(settings.get("sure_scale_mm", 2.5))
-        self.rival = float(settings.get("rival", RIVAL))
-        self.settings = settings
+        self._take_bars(settings)
 
     def read(self, crops: np.ndarray, feats: np.ndarray):
         reads = [m.read(crops, feats) for m in self.members]
