@@ -43,7 +43,13 @@ def test_an_edited_file_gets_a_new_version(tmp_path, monkeypatch):
     static_version._version_at.cache_clear()
 
 
-@pytest.mark.parametrize("path", ["../app.py", "..%2Fapp.py", "js/no-such.js", "js"])
+@pytest.mark.parametrize("path", ["../app.py", "..%2Fapp.py", "js/no-such.js", "js",
+                                  "a" * 5000, "/".join(["a" * 300] * 3)])   # names too long for the file system
 def test_nothing_outside_the_static_files(client, path):
     r = client.get(f"/static/v/{static_version.static_version()}/{path}")
     assert r.status_code == 404 and r.json()["detail"] == "Not Found"   # (a message the catalogues translate)
+
+
+def test_a_version_past_its_bound_is_no_version(client):
+    r = client.get(f"/static/v/{'x' * 10_000}/js/table.js")
+    assert r.status_code == 404 and r.json()["detail"] == "Not Found"

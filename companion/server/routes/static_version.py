@@ -26,6 +26,8 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 STATIC = Path(__file__).parent.parent / "static"
 KEEP = "public, max-age=31536000, immutable"
 ASK_AGAIN = "no-cache"
+MAX_PATH = 200          # a static file's path is far shorter
+MAX_VERSION = 64        # the version is 12 hex digits
 _STATIC_REF = re.compile(r'(\b(?:href|src)=")/static/')
 
 
@@ -55,7 +57,11 @@ def versioned_file(version: str, path: str) -> Response:
     """A static file at a version's address: kept for good when it is this version's, asked for
     again when the files changed since the page named it."""
     base = STATIC.resolve()
-    file = (base / path).resolve()
-    if not file.is_relative_to(base) or not file.is_file():
+    try:   # a name too long for the file system is no file either (OSError), nor a path past the bound
+        file = (base / path).resolve() if len(path) <= MAX_PATH and len(version) <= MAX_VERSION else None
+        found = file is not None and file.is_relative_to(base) and file.is_file()
+    except OSError:
+        found = False
+    if not found:
         raise HTTPException(status_code=404)   # "Not Found", as the plain /static/ files answer
     return FileResponse(file, headers={"Cache-Control": KEEP if version == static_version() else ASK_AGAIN})
