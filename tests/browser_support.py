@@ -22,7 +22,7 @@ from server_support import HOST_KEYS, authorization
 CHROMIUM = Path(os.environ.get("TTC_CHROMIUM", "/usr/bin/chromium-headless-shell"))
 # Without the background-networking flags Chromium keeps dialling out of this closed network.
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"] + os.environ.get("TTC_CHROMIUM_EXTRA", "").split()
+        "--disable-sync", "--no-first-run"]
 
 # Bounds far above the worst case seen on a busy 2-core machine: they only turn a hang into a
 # failure that says what it waited for.
