@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.sim.crate_looks import CrateLook  # noqa: E402
 from companion.sim.crate_render import CrateRenderer  # noqa: E402
-from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibrationError, place_crate  # noqa: E402
+from companion.vision.calibration_crate import CALIBRATION_LAYOUT, CrateCalibrationError, place_crate  # noqa: E402
 from companion.vision.crate_grid import to_frame  # noqa: E402
 
 STREAMS = {"training": 31, "benchmark": 7031}     # the second number of each one's random stream

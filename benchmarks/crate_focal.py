@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.sim.crate_layouts import random_layout  # noqa: E402
 from companion.sim.crate_looks import CrateLook  # noqa: E402
 from companion.sim.crate_render import CrateRenderer  # noqa: E402
-from companion.vision.crate_calibrate import (CALIBRATION_LAYOUT, CrateCalibrationError,  # noqa: E402
-                                              calibrate_crates, camera_over)
+from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibrationError, calibrate_crates  # noqa: E402
+from companion.vision.crate_pinhole import camera_over  # noqa: E402
 from companion.vision.crates import CrateReader  # noqa: E402
 
 SEEDS = {"dev": 800000, "varied": 700000}
@@ -98,14 +98,14 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool = False)
 def guess_plastic_arg(ap) -> None:
     ap.add_argument("--guess-plastic", action="store_true",
                     help="calibrate with the photo's commonest warm colours tried as the plastic's "
-                         "(crate_calibrate.GUESS_PLASTIC, off by default)")
+                         "(calibration_crate.GUESS_PLASTIC, off by default)")
 
 
 def guess_plastic(args) -> None:
     """The calibrations of this run as ``--guess-plastic`` says (else the module's default)."""
     if args.guess_plastic:
-        from companion.vision import crate_calibrate
-        crate_calibrate.GUESS_PLASTIC = True
+        from companion.vision import calibration_crate
+        calibration_crate.GUESS_PLASTIC = True
 
 
 def dev_varied_args(argv, doc: str, family: str, more=None):

@@ -9,8 +9,8 @@ import pytest
 
 from companion.sim.crate_looks import CrateLook
 from companion.sim.crate_render import CrateRenderer
-from companion.vision.crate_calibrate import (CALIBRATION_LAYOUT, CrateCalibrationError, calibrate_crates, can_tops,
-                                              find_crate)
+from companion.vision.calibration_crate import can_tops, find_crate
+from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibrationError, calibrate_crates
 from companion.vision.crate_grid import to_frame
 
 LOOK = (9, "varied")      # a point lamp: the mint can (slot 1) is the brightest top

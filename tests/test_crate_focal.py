@@ -12,7 +12,8 @@ import pytest
 from companion.sim.crate_layouts import random_layout
 from companion.sim.crate_looks import CrateLook
 from companion.sim.crate_render import CrateRenderer
-from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, calibrate_crates, camera_over
+from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, calibrate_crates
+from companion.vision.crate_pinhole import camera_over
 from companion.vision.crate_focal import CameraEstimate
 from companion.vision.crates import CrateReader
 

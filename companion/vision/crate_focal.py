@@ -10,7 +10,7 @@ each patch row is a true height over the rim (:mod:`.crate_patches`).
 A frame's grid (:func:`.crate_grid.find_grid`) is a homography fitted to the local phases of the
 whole lattice of slot walls, over every crate in view (up to 6 x 6 pitches and more): many points
 at known places on the rim plane. With square pixels and the optical axis through the picture's
-middle one plane's homography tells the focal length (:func:`.crate_calibrate.focal_from`), and
+middle one plane's homography tells the focal length (:func:`.crate_pinhole.focal_from`), and
 with it the camera's pose. One frame's answer is noisy (a drink leaning over a wall moves its
 crest; lens bending), but the camera does not move and all crates stand on one table: the focal
 length, the camera's height over the rim (in pitches) and the nadir's place IN THE PICTURE are
@@ -35,8 +35,8 @@ from collections import deque
 
 import numpy as np
 
-from .crate_calibrate import camera_over, focal_from
 from .crate_grid import to_frame
+from .crate_pinhole import camera_over, focal_from
 
 KEEP = 25                # frames kept (the last ones)
 MIN_FIELDS = 12          # a grid of fewer fields with plastic (two crates) tells too little perspective

@@ -33,7 +33,8 @@ import cv2
 import numpy as np
 
 from ..crate_fields import EMPTY, MAX_FIELDS, CrateReading
-from .crate_calibrate import CrateCalibration, camera_over
+from .crate_calibrate import CrateCalibration
+from .crate_pinhole import camera_over
 from .crate_focal import CameraEstimate
 from .crate_grid import Grid, find_grid
 from .crate_net import CLASSES, NONE, OFF, FieldModel, field_model
