@@ -12,10 +12,15 @@ Two measurements, both on real TOKYO METRO sessions over a real SQLite store:
   reader: N times the simulated players make a move on the board (a hand passes, the pieces
   change); timed from the settling frame's capture (the proposal's ``settled_at``) to the
   proposal being there (``proposed_at``, and when this process saw it in the view). The reading
-  of that frame is part of it.
+  of that frame is part of it. ``--real-camera``: every frame with noise of its own, as a real
+  camera's (the simulated one shows a still scene as three copies in turn, read once each);
+  ``--still S``: first S seconds of a still board, and what the camera's thread spent on its
+  frames then (CPU seconds a minute: the reader, and the frame gate of table/frame_gate.py that
+  spares it frames showing nothing new); ``--no-gate``: every frame read (as before the gate).
 
 Run:  .venv/bin/python benchmarks/board_proposal.py --games 3
       .venv/bin/python benchmarks/board_proposal.py --device 10
+      .venv/bin/python benchmarks/board_proposal.py --device 10 --real-camera --still 30 [--no-gate]
 Prints a line per game (or move) on stderr and the figures as JSON on stdout.
 """
 from __future__ import annotations
@@ -117,15 +122,34 @@ def run_table(games: int, moves: int) -> dict:
             "outcomes": {o: sum(1 for r in rows if r["outcome"] == o) for o in ("proposal", "question", "differences")}}
 
 
-def run_device(changes: int, seed: int = 7) -> dict:
+def run_device(changes: int, seed: int = 7, real_camera: bool = False, gate: bool = True, still_s: float = 0.0) -> dict:
     from companion.sim.board_source import open_board_camera
     from companion.table.board_device import BoardDevice
+    from companion.table.frame_gate import FrameGate
+
+    class Timed(BoardDevice):
+        """The board camera's thread, its CPU on frames counted (the reader and the gate)."""
+        cpu = 0.0
+
+        def _read(self, image, at):
+            began = time.thread_time()
+            try:
+                return super()._read(image, at)
+            finally:
+                self.cpu += time.thread_time() - began
+
+    def camera(spec):
+        source = open_board_camera(spec)
+        source.fresh_noise = real_camera
+        return source
 
     data = Path(tempfile.mkdtemp(prefix="board-proposal-"))
     tables = Tables(EventStore(data), automation=SIM_TABLE)
     session = tables.create("tokyo_metro", NAMES, seed=seed)
     rng = random.Random(seed)
-    device = BoardDevice(tables, "sim", open_camera=open_board_camera, data_dir=data, follow_s=0.2)
+    device = Timed(tables, "sim", open_camera=camera, data_dir=data, follow_s=0.2)
+    if not gate:
+        device.gate = FrameGate(levels=-1)      # every frame read
     tables.board_camera = device
     watch = session.board_watch
     device.start()
@@ -137,8 +161,18 @@ def run_device(changes: int, seed: int = 7) -> dict:
             time.sleep(0.01)
         return done()
 
+    still = None
     try:
         wait(lambda: watch.matches is True)
+        if still_s > 0:
+            before, cpu, began = device.status(), device.cpu, time.monotonic()
+            time.sleep(still_s)
+            after, took = device.status(), time.monotonic() - began
+            frames = sum(after[k] - before[k] for k in ("read", "repeated", "unchanged"))
+            still = {"seconds": round(took, 1), "frames": frames,
+                     **{k: after[k] - before[k] for k in ("read", "repeated", "unchanged")},
+                     "cpu_s_a_minute": round((device.cpu - cpu) * 60 / took, 2)}
+            print(json.dumps({"still": still}), file=sys.stderr)
         while len(rows) < changes and not session.over:
             if session.state.phase == "bid" and bid(session, rng):
                 continue
@@ -177,7 +211,8 @@ def run_device(changes: int, seed: int = 7) -> dict:
             wait(lambda: watch.matches is True, 20.0)
     finally:
         device.stop()
-    return {"mode": "device", "changes": len(rows), "to_proposal": figures([r["to_proposal_ms"] for r in rows]),
+    return {"mode": "device", "real_camera": real_camera, "gate": gate, "still": still,
+            "changes": len(rows), "to_proposal": figures([r["to_proposal_ms"] for r in rows]),
             "to_view": figures([r["to_view_ms"] for r in rows]),
             "read_ms": figures([r["read_ms"] for r in rows if r["read_ms"] is not None])}
 
@@ -188,8 +223,13 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=400, help="board changes per game at most")
     parser.add_argument("--device", type=int, default=0, metavar="N",
                         help="measure N changes on the simulated board through the board camera's thread instead")
+    parser.add_argument("--real-camera", action="store_true", help="(--device) every frame noisy anew, as a real camera's")
+    parser.add_argument("--still", type=float, default=0.0, metavar="S",
+                        help="(--device) first S seconds of a still board: the camera thread's CPU on its frames")
+    parser.add_argument("--no-gate", action="store_true", help="(--device) read every frame (no frame gate)")
     args = parser.parse_args()
-    result = run_device(args.device) if args.device else run_table(args.games, args.moves)
+    result = run_device(args.device, real_camera=args.real_camera, gate=not args.no_gate, still_s=args.still) \
+        if args.device else run_table(args.games, args.moves)
     print(json.dumps(result, indent=1))
     return 0
 

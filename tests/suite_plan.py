@@ -23,6 +23,7 @@ KINDS = {  # module name prefix -> kind
     "test_doctests_vision": "vision",
     "test_sim_": "vision",
     "test_board_device": "vision",      # the simulated board camera read by the board reader
+    "test_frame_gate": "vision",        # the simulated board camera, noisy anew each frame, read by the board reader
     "test_crate_device": "vision",      # the simulated crate camera's frames through the crate camera's thread
     "test_landing_reader": "vision",    # rendered landing frames read by the landing reader
     "test_landing_net": "vision",       # rendered landing frames read by the landing network; its data step
@@ -75,7 +76,7 @@ TYPICAL_SECONDS = {
     "test_devices_learning": 3.0, "test_corrections": 1.0, "test_feed": 3.0,
     "test_dashboard_history": 7.0, "test_history": 1.5,
     "test_board_calibrate": 1.0, "test_dashboard_calibrate_board": 3.0,
-    "test_board_device": 7.0, "test_board_watch": 1.0, "test_metro_osaka_data": 2.5,
+    "test_board_device": 7.0, "test_frame_gate": 7.0, "test_board_watch": 1.0, "test_metro_osaka_data": 2.5,
     "test_dashboard_table_cards": 4.0, "test_table_cards": 1.0,
     "test_dashboard_metro_variants": 18.0,
     "test_dashboard_addons": 4.0, "test_dashboard_entries": 4.0,

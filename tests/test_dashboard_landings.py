@@ -105,7 +105,7 @@ def wait_for(page, served: InProcess, gid: str, css: str, what: str) -> None:
     device = served.app.state.landing_device
 
     def readings() -> int:
-        return device.read_frames + device.repeated_frames
+        return device.read_frames + device.repeated_frames + device.unchanged_frames
 
     start, deadline = readings(), time.monotonic() + MAX_WAIT_S
     while readings() - start < READINGS and time.monotonic() < deadline:

@@ -8,6 +8,10 @@ things stand and hands reach) and ``frame_rng`` (each frame's noise and exposure
 own, so that the scene after a change does not depend on how many frames were read before it),
 and says how a script entry and the still scene are drawn (:meth:`StillSceneCamera._script_frame`,
 :meth:`StillSceneCamera._still_frame`: the clean picture, before the sensor's noise).
+
+``fresh_noise = True`` makes it a real camera's way: every frame of a still scene gets noise of
+its own and none repeats (for the tests and benchmarks of table/frame_gate.py; a frame then
+costs the sensor's noise, some tens of ms).
 """
 from __future__ import annotations
 
@@ -39,6 +43,7 @@ class StillSceneCamera(FrameSource):
         self.resting_hand = None               # a hand that stays over the scene
         self._still: list[np.ndarray] = []
         self._clean: np.ndarray | None = None
+        self.fresh_noise = False               # True: no copies, every frame noisy anew (a real camera)
 
     def _script_frame(self, entry) -> np.ndarray:
         """The clean picture of one script entry (a hand passing)."""
@@ -61,6 +66,10 @@ class StillSceneCamera(FrameSource):
         self.frames += 1
         if self.script:
             return self.renderer.sensor(self._script_frame(self.script.pop(0)), self.frame_rng)
+        if self.fresh_noise:
+            if self._clean is None:
+                self._clean = self._still_frame()
+            return self.renderer.sensor(self._clean, self.frame_rng)
         if len(self._still) < STILL_COPIES:
             if self._clean is None:
                 self._clean = self._still_frame()

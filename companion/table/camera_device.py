@@ -5,7 +5,9 @@ The source (``open_camera(spec)``, the composition root's, which knows ``sim``) 
 ``vision.sources.LatestFrame`` (only the newest frame, at most ``fps`` a second, resting while
 nothing is wanted); each frame is read by the device's reader and the reading handed to the game
 the camera feeds. The reader is made on the first frame (and again when the calibration is saved
-anew); a frame given again bit for bit (a simulated still scene's copies) has the reading it had.
+anew); a frame given again bit for bit (a simulated still scene's copies) has the reading it had,
+and so has a frame that shows nothing new since the last one read (``frame_gate.FrameGate``: a
+real camera's noise never repeats, while the pieces stand still most of a game).
 A failing camera or reader never stops the service: it shows as a problem code in the views
 (``camera_error``, ``calibrate``) and the game goes on by taps. The picture for the dashboards is
 published at most every PUBLISH_S. A subclass says how its reader is made, whom the readings go
@@ -23,6 +25,8 @@ from typing import Any, Callable
 
 import cv2
 import numpy as np
+
+from .frame_gate import FrameGate
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +64,8 @@ class CameraDevice:
         self.last: Any = None
         self.read_frames = 0
         self.repeated_frames = 0               # frames given again (a simulated still scene's copies)
+        self.unchanged_frames = 0              # frames that showed nothing new since the last one read
+        self.gate = FrameGate()
         self.failed_frames = 0
         self._readings: OrderedDict[tuple, Any] = OrderedDict()   # (frame digest, what was asked) -> reading
         self._latest: np.ndarray | None = None
@@ -133,12 +139,15 @@ class CameraDevice:
         return {"present": True, "simulated": self.simulated, "problem": problem}
 
     def status(self) -> dict:
-        """For the devices' status: the source, how many frames were read and how it rests."""
+        """For the devices' status: the source, how many frames were read (``read``: by the
+        reader; ``repeated``, ``unchanged``: given the reading of the same or a like frame) and how
+        it rests."""
         return {"spec": self.spec, "simulated": self.simulated, "error": self.error, "fps": self.fps,
                 "calibrated": self.uncalibrated is None and self.reader is not None,
                 "source": self.source.status() if self.source is not None else None,
                 "frames": self.frames.status() if self.frames is not None else None,
-                "read": self.read_frames, "repeated": self.repeated_frames, "failed": self.failed_frames,
+                "read": self.read_frames, "repeated": self.repeated_frames, "unchanged": self.unchanged_frames,
+                "failed": self.failed_frames,
                 "idle": bool(self.frames is not None and self.frames.idle)}
 
     def latest_frame(self, wait_s: float = WAKE_WAIT_S) -> np.ndarray | None:
@@ -217,11 +226,12 @@ class CameraDevice:
                     self._reload.clear()
                     self.reader, self.uncalibrated = None, None
                     self._readings.clear()
+                    self.gate.forget()
                     self.build_reader(frame.image)
                 if self.reader is None:
                     self._publish(frame.image, None)
                     continue
-                reading = self._read(frame.image)
+                reading = self._read(frame.image, frame.at)
                 self.last = reading
                 self.error = None
                 self.route(reading, frame.at)
@@ -232,10 +242,11 @@ class CameraDevice:
                 self.error = f"reading the frame failed: {type(exc).__name__}: {exc}"
                 log.exception("%s: reading a frame failed", self.NAME)
 
-    def _read(self, image: np.ndarray) -> Any:
-        """The reader's reading of ``image``; a frame the camera gives again bit for bit (the
-        simulated camera shows a still scene as a few noisy copies in turn; a real camera's noise
-        never repeats) has the reading it had: the same pixels read the same, for nothing."""
+    def _read(self, image: np.ndarray, at: float) -> Any:
+        """The reader's reading of ``image`` (taken at ``at``, monotonic); a frame the camera gives
+        again bit for bit (the simulated camera shows a still scene as a few noisy copies in
+        turn) has the reading it had: the same pixels read the same, for nothing. So has a frame
+        in which nothing moved since the last one read (``self.gate``)."""
         asked = self.asked_now()
         key = (hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).digest(), asked)
         known = self._readings.get(key)
@@ -243,8 +254,13 @@ class CameraDevice:
             self._readings.move_to_end(key)
             self.repeated_frames += 1
             return known
+        known = self.gate.known(image, asked, at)
+        if known is not None:
+            self.unchanged_frames += 1
+            return known
         reading = self.reader.read(image) if asked is None else self.reader.read(image, asked)
         self.read_frames += 1
+        self.gate.remember(image, asked, at, reading)
         self._readings[key] = reading
         while len(self._readings) > SAME_FRAMES:
             self._readings.popitem(last=False)
