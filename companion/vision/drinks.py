@@ -244,7 +244,7 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
     return Region(both, x0, y0)
 
 
-SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-set")
+SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-set", "checked-sure")
 # "checked-set" (the default since issue 26's phantom session): the same check by a network that
 # also knows the set's calibrated sizes, asking wherever its top name is not the rules' and where
 # it finds "no single drink" at least 0.05 likely (phantom outlines in shadow bands). On fresh
@@ -260,6 +260,12 @@ SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-s
 # for the default, fixed before the evaluation runs. "rules" alone is a little faster (the
 # network adds 3-4 ms a frame); "checked" (the learned feature scorer as the second opinion)
 # catches fewer of the rules' mistakes.
+# "checked-sure" (vision/sure.py): checked-set's guard, then a learned sureness in place of the
+# top-name rule, its bar chosen so that 99.7 % of the sure readings on training-family tables were
+# right. On fresh evaluation tables 932800-932805 its sure readings were right 99.84 % of the time
+# (checked-set: 98.68 %) and it was sure and wrong on 0-0.16 % of the drinks, but it asked 36-59 %
+# of them, scored lower than checked-set at every difficulty and asked up to 5.2 points of the
+# development tables: not the default (docs/performance.md, "Vision: a learned sureness").
 DEFAULT_SCORER = "checked-set"
 
 
@@ -270,7 +276,8 @@ def scorer_hook(scorer: str):
     the learned scorer names a piece otherwise, ``checked.check_pixels`` for the rules made
     unsure where the network over the pixels alone names it otherwise, ``checked.check_set``
     for the same with the network that also knows the set's calibrated sizes and asks where it
-    sees no drink."""
+    sees no drink, ``sure.check_sure`` for the rules kept sure only where a learned sureness
+    over that network's and the rules' own signals finds them likely enough right."""
     if scorer not in SCORERS:
         raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, not {scorer!r}")
     if scorer == "learned":
@@ -288,6 +295,9 @@ def scorer_hook(scorer: str):
     if scorer == "checked-set":
         from .checked import check_set
         return check_set
+    if scorer == "checked-sure":
+        from .sure import check_sure
+        return check_sure
     return None
 
 
@@ -298,8 +308,9 @@ def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: s
     (vision/pixel_scorer.py: from its pixels) or "checked" (the rules, unsure where the learned
     scorer names a piece otherwise) or "checked-pixels" (the rules, unsure where the network
     over the piece's pixels alone names it otherwise: vision/checked.py) or "checked-set" (the
-    same with a network that also knows the set's sizes, and asks where it sees no drink);
-    DEFAULT_SCORER when not given."""
+    same with a network that also knows the set's sizes, and asks where it sees no drink) or
+    "checked-sure" (the rules, unsure where a learned sureness over that network's and the
+    rules' signals doubts them: vision/sure.py); DEFAULT_SCORER when not given."""
     hook = scorer_hook(scorer)
     an = analyse(image, profile)
     found = identify_analysis(an, profile, hook)
