@@ -122,9 +122,9 @@ bench: $(VENV)/.installed
 #
 # Then the learned sureness over that network's and the rules' signals ("checked-sure":
 # vision/sure.py, companion/vision/models/drink_sure.json), a logistic regression in numpy fitted
-# and its bar chosen by tools/choose_sureness.py on the same held-out tables and 16 training-family
-# tables of its own (rendered here, ~8 minutes on 2 cores; docs/performance.md, "Vision: a learned
-# sureness").
+# and its bar chosen by score by tools/choose_sureness.py on the same held-out tables and 48
+# training-family tables of its own (rendered here, ~8 minutes on 2 cores; docs/performance.md,
+# "Vision: a learned sureness").
 #
 # PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
 # 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.
