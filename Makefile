@@ -120,6 +120,12 @@ bench: $(VENV)/.installed
 # tables. About 5 more minutes on a quiet core, no more rendering (docs/performance.md, "Vision:
 # phantoms and heights checked").
 #
+# Then the learned sureness over that network's and the rules' signals ("checked-sure":
+# vision/sure.py, companion/vision/models/drink_sure.json), a logistic regression in numpy fitted
+# and its bar chosen by score by tools/choose_sureness.py on the same held-out tables and 48
+# training-family tables of its own (rendered here, ~8 minutes on 2 cores; docs/performance.md,
+# "Vision: a learned sureness").
+#
 # PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
 # 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.
 TRAIN_VENV := .train-venv
@@ -138,6 +144,7 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 	$(VENV)/bin/python tools/choose_pixel_check.py --plain
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --set-sizes --epochs 30 --out companion/vision/models/drink_pixels_set.npz
 	$(VENV)/bin/python tools/choose_pixel_check.py --model companion/vision/models/drink_pixels_set.npz
+	$(VENV)/bin/python tools/choose_sureness.py --jobs 2
 
 # The crate reader's field network (companion/vision/crate_net.py, issue 31): renders the training
 # looks (varied 0-233 and dev 0-127, 4 frames each; a look whose calibration photo is refused is

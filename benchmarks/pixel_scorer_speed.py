@@ -11,7 +11,8 @@ scorer's, and the difference, and of the difference alone the pixel scorer's own
 (``pixel_scorer.rescore`` on the finished pieces: crops, channels, the feature scorer's
 inputs, the network). ``--scorer checked-pixels``: the rules checked by the network over the
 pixels alone (vision/checked.py) in its place, its own part ``checked.check_pixels``; ``--scorer
-checked-set``: the same with the network that knows the set's sizes (``checked.check_set``).
+checked-set``: the same with the network that knows the set's sizes (``checked.check_set``);
+``--scorer checked-sure``: that network's view weighed by the learned sureness (``sure.check_sure``).
 """
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=29800, help="the development-family table")
     ap.add_argument("--frames", type=int, default=3, help="photos per difficulty")
     ap.add_argument("--repeats", type=int, default=7, help="readings of each frame by each scorer")
-    ap.add_argument("--scorer", choices=["pixels", "checked-pixels", "checked-set"], default="pixels",
+    ap.add_argument("--scorer", choices=["pixels", "checked-pixels", "checked-set", "checked-sure"], default="pixels",
                     help="what is compared with the rules")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)

@@ -206,3 +206,57 @@ def test_a_drink_the_table_taught_is_named_as_the_rules_name_it():
     row[36] = 0.5
     got = checked.check([dict(taught)], None, profile, opinion, "pixels", no_drink=checked.NoDrink(0.05, False))
     assert got[0]["unsure"] and got[0]["_why"] == "pixels: no drink?"
+
+
+# --- checked-sure: the learned sureness (vision/sure.py) ----------------------------------------
+
+def test_the_sureness_model_loads_is_small_and_was_fitted_on_training_tables_only():
+    """The committed sureness: a few KB of JSON over numbers of sure.INPUTS, its bar within bounds
+    (a fit that broke would give no bar or one at an end), fitted on training-family tables that
+    neither this development table nor the evaluation family are among, and its bar chosen by a
+    rule the file names (by score, or by the share of sure readings right, at least 99.7 %)."""
+    from companion.vision import sure
+    assert sure.SURE_PATH.stat().st_size < 8_000
+    model = sure.sure_model()
+    assert sure.BAR_BOUNDS[0] <= model.bar <= sure.BAR_BOUNDS[1]
+    assert model.uses and set(model.uses) <= set(sure.INPUTS)
+    assert model.weights.shape == (len(model.uses),) and np.isfinite(model.weights).all()
+    assert all(fam == "train" for fam, _, _ in model.settings["tables"])
+    how = model.settings["chosen_by"]
+    assert how == "score, development within 1.0" or (how.startswith("sure right >= ") and float(how.split()[-1]) >= 0.997)
+    assert "checked-sure" in SCORERS
+
+
+def test_the_sureness_doubts_a_reading_the_network_contradicts_and_trusts_one_it_backs():
+    """The same sure rules' reading judged against two opinions of the network: one that puts
+    nearly all its weight on the rules' name (kept sure) and one that puts nearly all of it on
+    another drink (made unsure, the sureness and the other name in its ``_why``); the guard
+    against phantoms still asks first. A model that ignores the network fails here."""
+    from companion.vision import sure
+    profile, _image, an, rules, _truth = _rules_pieces("separated")
+    model = sure.sure_model()
+    d = next(r for r in rules if not r["unsure"] and "_f" in r and not r.get("_fitted"))
+    own = checked.drink_index(d)
+    other = (own + 1) % 36
+    backs, contradicts = np.full(37, 1e-4), np.full(37, 1e-4)
+    backs[own], contradicts[other] = 0.99, 0.99
+    kept = sure.judge([copy.deepcopy(d)], backs[None], an.sharpness, profile, model)[0]
+    assert not kept["unsure"]
+    asked = sure.judge([copy.deepcopy(d)], contradicts[None], an.sharpness, profile, model)[0]
+    assert asked["unsure"] and f"sureness" in asked["_why"] and checked.drink_name(other) in asked["_why"]
+    assert model.right(sure.inputs(d, contradicts, an.sharpness, profile)[None])[0] < model.bar
+    phantom = backs.copy()
+    phantom[36] = 0.5
+    guarded = sure.judge([copy.deepcopy(d)], phantom[None], an.sharpness, profile, model, checked.NoDrink(0.05, False))[0]
+    assert guarded["unsure"] and "no drink?" in guarded["_why"]
+
+
+def test_checked_sure_keeps_the_rules_pieces_and_only_asks_more():
+    """Through identify: the rules' pieces, names and places; sure only where the rules were
+    sure; on a development table nearly all the rules' sure readings stay sure."""
+    profile, image, *_ = _rules_pieces("touching", 1)
+    rules = identify(image, profile, scorer="rules")
+    got = identify(image, profile, scorer="checked-sure")
+    assert [(d["x"], d["y"], d["color"], d["shape"]) for d in got] == [(d["x"], d["y"], d["color"], d["shape"]) for d in rules]
+    assert all(g["unsure"] or not r["unsure"] for r, g in zip(rules, got))
+    assert sum(g["unsure"] and not r["unsure"] for r, g in zip(rules, got)) <= 1

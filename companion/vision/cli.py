@@ -86,13 +86,16 @@ def register(subparsers) -> None:
     # the default is identify's (drinks.DEFAULT_SCORER), looked up when used: the vision
     # modules are imported only by the commands that read photos
     # (the names are drinks.SCORERS', written out: importing drinks costs the vision modules)
-    ident.add_argument("--scorer", choices=["rules", "learned", "pixels", "checked", "checked-pixels", "checked-set"],
+    ident.add_argument("--scorer", choices=["rules", "learned", "pixels", "checked", "checked-pixels", "checked-set",
+                                                     "checked-sure"],
                        default=None,
                        help="how a piece is named: the hand-set rules (classify.py), the learned scorer "
                             "(vision/learned.py), the network over the piece's pixels (vision/pixel_scorer.py), "
                             "or the rules made unsure where the learned scorer (checked) or the network over the "
                             "pixels alone (checked-pixels, vision/checked.py; checked-set: a network that also "
-                            "knows the set's calibrated sizes, and asks where it sees no drink) names a piece otherwise; "
+                            "knows the set's calibrated sizes, and asks where it sees no drink) names a piece otherwise, "
+                            "or (checked-sure, vision/sure.py) a learned sureness over that network's and the "
+                            "rules' signals doubts it; "
                             "default: identify's (drinks.DEFAULT_SCORER)")
     ident.set_defaults(func=_identify)
 

@@ -244,7 +244,7 @@ def _bridged(a: Region, b: Region, an: Analysis) -> Region | None:
     return Region(both, x0, y0)
 
 
-SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-set")
+SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-set", "checked-sure")
 # "checked-set" (the default since issue 26's phantom session): the same check by a network that
 # also knows the set's calibrated sizes, asking wherever its top name is not the rules' and where
 # it finds "no single drink" at least 0.05 likely (phantom outlines in shadow bands). On fresh
@@ -260,6 +260,14 @@ SCORERS = ("rules", "learned", "pixels", "checked", "checked-pixels", "checked-s
 # for the default, fixed before the evaluation runs. "rules" alone is a little faster (the
 # network adds 3-4 ms a frame); "checked" (the learned feature scorer as the second opinion)
 # catches fewer of the rules' mistakes.
+# "checked-sure" (vision/sure.py): checked-set's guard, then a learned sureness in place of the
+# top-name rule. Its bar is chosen by score on training-family tables, within 1.0 point of the
+# rules on the development tables: 0.915. On fresh evaluation tables 932810-932815 it was wrong
+# less often than checked-set and scored higher on separated and hard drinks (hard: 0.63 % wrong
+# against 1.41 %), but was wrong on one drink more on touching ones and as often on lighting drift,
+# and scored 0.15-2.4 points lower there: not the default (docs/performance.md, "Vision: a learned
+# sureness", "The bar chosen by score"). At the issue's 99.7 % bar (0.985, tools/choose_sureness.py
+# --target 0.997) it was sure and wrong on 0-0.16 % of fresh evaluation drinks but asked 36-59 %.
 DEFAULT_SCORER = "checked-set"
 
 
@@ -270,7 +278,8 @@ def scorer_hook(scorer: str):
     the learned scorer names a piece otherwise, ``checked.check_pixels`` for the rules made
     unsure where the network over the pixels alone names it otherwise, ``checked.check_set``
     for the same with the network that also knows the set's calibrated sizes and asks where it
-    sees no drink."""
+    sees no drink, ``sure.check_sure`` for the rules kept sure only where a learned sureness
+    over that network's and the rules' own signals finds them likely enough right."""
     if scorer not in SCORERS:
         raise ValueError(f"scorer must be one of {', '.join(SCORERS)}, not {scorer!r}")
     if scorer == "learned":
@@ -288,6 +297,9 @@ def scorer_hook(scorer: str):
     if scorer == "checked-set":
         from .checked import check_set
         return check_set
+    if scorer == "checked-sure":
+        from .sure import check_sure
+        return check_sure
     return None
 
 
@@ -298,8 +310,9 @@ def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: s
     (vision/pixel_scorer.py: from its pixels) or "checked" (the rules, unsure where the learned
     scorer names a piece otherwise) or "checked-pixels" (the rules, unsure where the network
     over the piece's pixels alone names it otherwise: vision/checked.py) or "checked-set" (the
-    same with a network that also knows the set's sizes, and asks where it sees no drink);
-    DEFAULT_SCORER when not given."""
+    same with a network that also knows the set's sizes, and asks where it sees no drink) or
+    "checked-sure" (the rules, unsure where a learned sureness over that network's and the
+    rules' signals doubts them: vision/sure.py); DEFAULT_SCORER when not given."""
     hook = scorer_hook(scorer)
     an = analyse(image, profile)
     found = identify_analysis(an, profile, hook)
