@@ -126,6 +126,9 @@ def render(args) -> None:
     from companion.vision.crate_net import CLASSES
     from companion.vision.crates import CrateReader
 
+    if args.guess_plastic:        # the calibration's later guesses of the plastic's colour on, as the reader's
+        from companion.vision import calibration_crate
+        calibration_crate.GUESS_PLASTIC = True
     lo, hi = (int(v) for v in args.seeds.split(":"))
     if hi > EVAL_SEEDS_FROM and args.family == "eval":
         raise SystemExit("evaluation seeds are only scored (benchmarks/crates.py), never learned from")
@@ -366,6 +369,9 @@ def main(argv=None) -> None:
     r.add_argument("--budget", type=float, default=0, help="stop after this many seconds")
     r.add_argument("--no-truth-fallback", dest="truth_fallback", action="store_false",
                    help="skip a look whose calibration photo is refused (default: calibrate it from the truth)")
+    r.add_argument("--guess-plastic", action="store_true",
+                   help="calibrate each look with the photo's commonest warm colours tried as the plastic's "
+                        "(calibration_crate.GUESS_PLASTIC; default: the module's own)")
     r.add_argument("--out", type=Path, required=True)
     r.set_defaults(func=render)
     t = sub.add_parser("train")
