@@ -63,6 +63,19 @@ def test_the_fields_the_model_is_sure_of_are_right(scene, monkeypatch):
     assert sure_total >= 10
 
 
+def test_a_lattice_no_window_confirmed_is_not_read(scene, monkeypatch):
+    """A frame whose crates' lattice no fit over a window round the crates' middle confirmed (the
+    rough global lattice alone) gives no fields, only the problem code: fields cut from a wrong
+    lattice are missing from the reading, and a missing field reads as taken away."""
+    import companion.vision.crate_grid as crate_grid
+    _, _, cal, frames = scene
+    frame, _ = frames[0]
+    assert CrateReader(cal).read(frame).usable                      # confirmed: read
+    monkeypatch.setattr(crate_grid, "plausible", lambda *_: False)   # no window's fit passes
+    reading = CrateReader(cal).read(frame)
+    assert reading.codes == ["no_crates"] and not reading.fields
+
+
 def test_doubt_is_reported_as_unsure(scene):
     _, _, cal, frames = scene
     model = field_model()

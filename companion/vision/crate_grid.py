@@ -349,18 +349,21 @@ def refine(s: np.ndarray, weight: np.ndarray, lat: Lattice, px: float, window: f
 
 # --- the grid on a frame ----------------------------------------------------------------------
 
+STAGES = ((2.0, True), (4.0, False), (None, False))   # window (pitches), affine
+
+
 @dataclass(frozen=True)
 class Grid:
     """The crates' lattice found in a frame: ``H`` grid units -> frame px (field (i, j) spans
     [i, i+1] x [j, j+1]); ``cells`` (i, j) -> share of crate plastic in the field; ``strength``
-    of the lattice's weaker wave."""
+    of the lattice's weaker wave; ``refined``: how many of the fits over ever larger windows
+    (STAGES) gave a lattice a camera shows (0: the global lattice alone, whose pitch and phase
+    are only rough)."""
 
     H: np.ndarray
     cells: dict
     strength: float
-
-
-STAGES = ((2.0, True), (4.0, False), (None, False))   # window (pitches), affine
+    refined: int = len(STAGES)
 
 
 def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread: float = 1.45,
@@ -384,6 +387,7 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
         return None
     G = np.vstack([np.column_stack([lat.freqs, lat.phases / (2 * math.pi)]), [0, 0, 1]])
     H = canvas.canvas_to_frame() @ np.linalg.inv(G)                       # grid -> frame
+    refined = 0
     for window, affine in STAGES:
         H = H / H[2, 2]
         c2 = canvas_round(H, frame.shape, small)
@@ -397,12 +401,13 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
         if G is None or not plausible(G, weight, c2.px):
             continue
         H = c2.canvas_to_frame() @ np.linalg.inv(G)
+        refined += 1
     H = H / H[2, 2]
     c3 = canvas_round(H, frame.shape, small)
     if c3 is None:
         return None
     y = yellow_map(c3.warp(frame, shrunk=shrunk), plastic)
-    return Grid(H, coverage(y, c3), lat.strength)
+    return Grid(H, coverage(y, c3), lat.strength, refined)
 
 
 def lattice_signal(img: np.ndarray, plastic: Plastic | None, px: float) -> tuple[np.ndarray, np.ndarray]:
