@@ -176,11 +176,13 @@ def test_the_set_network_knows_the_sets_sizes_and_nothing_of_the_rules():
     assert checked.no_drink_settings(model) is not None and "checked-set" in SCORERS
 
 
-def test_checked_set_keeps_the_rules_pieces_and_only_asks_more():
-    """Through identify: the rules' pieces, names and places; sure only where the rules were sure."""
+@pytest.mark.parametrize("scorer", ["checked-set", "checked-sure"])
+def test_a_checked_scorer_keeps_the_rules_pieces_and_only_asks_more(scorer):
+    """Through identify: the rules' pieces, names and places; sure only where the rules were sure
+    (on this development table nearly all the rules' sure readings stay sure)."""
     profile, image, *_ = _rules_pieces("touching", 1)
     rules = identify(image, profile, scorer="rules")
-    got = identify(image, profile, scorer="checked-set")
+    got = identify(image, profile, scorer=scorer)
     assert [(d["x"], d["y"], d["color"], d["shape"]) for d in got] == [(d["x"], d["y"], d["color"], d["shape"]) for d in rules]
     assert all(g["unsure"] or not r["unsure"] for r, g in zip(rules, got))
     assert sum(g["unsure"] and not r["unsure"] for r, g in zip(rules, got)) <= 1
@@ -243,20 +245,9 @@ def test_the_sureness_doubts_a_reading_the_network_contradicts_and_trusts_one_it
     kept = sure.judge([copy.deepcopy(d)], backs[None], an.sharpness, profile, model)[0]
     assert not kept["unsure"]
     asked = sure.judge([copy.deepcopy(d)], contradicts[None], an.sharpness, profile, model)[0]
-    assert asked["unsure"] and f"sureness" in asked["_why"] and checked.drink_name(other) in asked["_why"]
+    assert asked["unsure"] and "sureness" in asked["_why"] and checked.drink_name(other) in asked["_why"]
     assert model.right(sure.inputs(d, contradicts, an.sharpness, profile)[None])[0] < model.bar
     phantom = backs.copy()
     phantom[36] = 0.5
     guarded = sure.judge([copy.deepcopy(d)], phantom[None], an.sharpness, profile, model, checked.NoDrink(0.05, False))[0]
     assert guarded["unsure"] and "no drink?" in guarded["_why"]
-
-
-def test_checked_sure_keeps_the_rules_pieces_and_only_asks_more():
-    """Through identify: the rules' pieces, names and places; sure only where the rules were
-    sure; on a development table nearly all the rules' sure readings stay sure."""
-    profile, image, *_ = _rules_pieces("touching", 1)
-    rules = identify(image, profile, scorer="rules")
-    got = identify(image, profile, scorer="checked-sure")
-    assert [(d["x"], d["y"], d["color"], d["shape"]) for d in got] == [(d["x"], d["y"], d["color"], d["shape"]) for d in rules]
-    assert all(g["unsure"] or not r["unsure"] for r, g in zip(rules, got))
-    assert sum(g["unsure"] and not r["unsure"] for r, g in zip(rules, got)) <= 1

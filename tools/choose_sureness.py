@@ -97,7 +97,7 @@ def examples(tabs: list[dict], pixels) -> list[dict]:
             for j, (d, truth) in enumerate(zip(ph["pieces"], ph["truth"])):
                 if id(d) not in judged:
                     continue
-                if guard is not None and guard.judges(d) and p[j][N_DRINKS] >= guard.bar:
+                if guard is not None and guard.doubts(d, p[j]):
                     guarded.append(j)
                     continue
                 rows.append(j)

@@ -51,6 +51,7 @@ class FrameGate:
         self._asked: Any = None
         self._at = float("-inf")
         self._reading: Any = None
+        self._looked: tuple | None = None    # (frame, its blocks) last compared: kept if it is read next
 
     def blocks(self, image: np.ndarray) -> np.ndarray:
         """The mean colour of each BLOCK x BLOCK block (int16, so that differences are signed)."""
@@ -65,6 +66,7 @@ class FrameGate:
         if self._blocks is None or asked != self._asked or now - self._at >= self.reread_s:
             return None
         blocks = self.blocks(image)
+        self._looked = (image, blocks)
         if blocks.shape != self._blocks.shape:
             return None
         moved = int(np.abs(blocks - self._blocks).max()) if blocks.size else 0
@@ -72,8 +74,10 @@ class FrameGate:
 
     def remember(self, image: np.ndarray, asked: Any, now: float, reading: Any) -> None:
         """``image`` was read now (for ``asked``), giving ``reading``."""
-        self._blocks, self._asked, self._at, self._reading = self.blocks(image), asked, float(now), reading
+        looked, self._looked = self._looked, None
+        blocks = looked[1] if looked is not None and looked[0] is image else self.blocks(image)
+        self._blocks, self._asked, self._at, self._reading = blocks, asked, float(now), reading
 
     def forget(self) -> None:
         """A new reader (a calibration saved anew): the next frame is read."""
-        self._blocks, self._reading = None, None
+        self._blocks, self._reading, self._looked = None, None, None

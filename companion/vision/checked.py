@@ -100,16 +100,17 @@ def check(readings: list[dict], an, profile, opinion, label: str, agree: float |
     taught = taught_drinks(profile)
     for d, row in zip(todo, p):
         own, best = drink_index(d), int(np.argmax(row[:n]))
-        why = None
-        if no_drink is not None and no_drink.judges(d) and row.shape[0] > n and row[n] >= no_drink.bar:
-            why = f"{label}: no drink?"
+        if no_drink is not None and no_drink.doubts(d, row):
+            ask(d, f"{label}: no drink?")
         elif not (best == own or (agree is not None and row[own] >= agree) or drink_name(own) in taught):
-            why = f"{label}: {drink_name(best)}?"
-        if why is None:
-            continue
-        d["unsure"] = True
-        d["_why"] = "; ".join(filter(None, [d.get("_why", ""), why]))
+            ask(d, f"{label}: {drink_name(best)}?")
     return readings
+
+
+def ask(d: dict, why: str) -> None:
+    """A reading made unsure (asked), ``why`` added to the reasons it already has."""
+    d["unsure"] = True
+    d["_why"] = "; ".join(filter(None, [d.get("_why", ""), why]))
 
 
 def taught_drinks(profile) -> set[str]:
@@ -130,6 +131,12 @@ class NoDrink:
 
     def judges(self, d: dict) -> bool:
         return bool(d.get("_fitted")) or not self.fitted_only
+
+    def doubts(self, d: dict, row: np.ndarray) -> bool:
+        """Whether the opinion ``row`` (36 drinks, then "no single drink") makes reading ``d`` a
+        phantom to ask about."""
+        n = len(COLOURS) * len(SHAPES)
+        return self.judges(d) and row.shape[0] > n and row[n] >= self.bar
 
 
 def learned_opinion(todo: list[dict], an, profile, model=None) -> np.ndarray:

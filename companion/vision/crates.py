@@ -27,7 +27,7 @@ a quarter of the grid's fields unreadable and skin-coloured or unlike anything i
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -128,7 +128,7 @@ class CrateReader:
         away = mid - nadir
         away = away / max(1e-6, float(np.linalg.norm(away)))
         shift = np.array([[1, 0, -CREST_SHIFT * away[0]], [0, 1, -CREST_SHIFT * away[1]], [0, 0, 1.0]])
-        grid = Grid(grid.H @ np.linalg.inv(shift), grid.cells, grid.strength, grid.refined)
+        grid = replace(grid, H=grid.H @ np.linalg.inv(shift))
         nadir = nadir + CREST_SHIFT * away
         gain = exposure_gain(frame, cal.plastic_bgr, cal.plastic)
         white = np.asarray(cal.white_bgr, np.float64) * gain

@@ -40,7 +40,7 @@ from pathlib import Path
 import numpy as np
 
 from ..drinks import SHAPES
-from .checked import SET_PATH, alone_model, drink_index, drink_name, no_drink_settings, pixel_check_settings, \
+from .checked import SET_PATH, alone_model, ask, drink_index, drink_name, no_drink_settings, pixel_check_settings, \
     pixel_opinion, taught_drinks
 
 SURE_PATH = Path(__file__).with_name("models") / "drink_sure.json"
@@ -170,16 +170,12 @@ def judge(readings: list[dict], p: np.ndarray, sharpness: float, profile, model:
     table taught the camera is judged by the guard only (the network never saw its look)."""
     taught = taught_drinks(profile)
     for d, row in zip(readings, p):
-        why = None
-        if guard is not None and guard.judges(d) and row.shape[0] > N_DRINKS and row[N_DRINKS] >= guard.bar:
-            why = "pixels: no drink?"
+        if guard is not None and guard.doubts(d, row):
+            ask(d, "pixels: no drink?")
         elif drink_name(drink_index(d)) not in taught:
             right = float(model.right(inputs(d, row, sharpness, profile)[None])[0])
             if right < model.bar:
-                why = f"{label} {right:.2f}: {drink_name(int(np.argmax(row[:N_DRINKS])))}?"
-        if why is not None:
-            d["unsure"] = True
-            d["_why"] = "; ".join(filter(None, [d.get("_why", ""), why]))
+                ask(d, f"{label} {right:.2f}: {drink_name(int(np.argmax(row[:N_DRINKS])))}?")
     return readings
 
 
