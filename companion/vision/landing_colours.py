@@ -96,9 +96,14 @@ def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
     return out
 
 
-def labels(costs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Each pixel's class index (into ``CLASSES``) and its margin to the next likeliest class."""
+def labels(costs: dict[str, np.ndarray], runner_up: bool = False):
+    """Each pixel's class index (into ``CLASSES``) and its margin to the next likeliest class;
+    with ``runner_up``, also that next likeliest class's index (a plastic whose lamp or make
+    shifts it towards a neighbour's reference is often its neighbour first and itself second)."""
     stack = np.stack([costs[c] for c in CLASSES], 0)
     best = np.argmin(stack, axis=0)
     two = np.partition(stack, 1, axis=0)        # the two lowest, without sorting the rest
-    return best.astype(np.uint8), (two[1] - two[0]).astype(np.float32)
+    if not runner_up:
+        return best.astype(np.uint8), (two[1] - two[0]).astype(np.float32)
+    np.put_along_axis(stack, best[None], np.inf, axis=0)
+    return best.astype(np.uint8), (two[1] - two[0]).astype(np.float32), np.argmin(stack, axis=0).astype(np.uint8)

@@ -59,6 +59,7 @@ class TopView:
     gy: np.ndarray
     camera: np.ndarray
     frame: np.ndarray | None = None         # the camera's frame (BGR uint8) the view is made of
+    second: np.ndarray | None = None        # each pixel's next likeliest class (``labels``' runner-up)
     white_bgr: tuple = (255.0, 255.0, 255.0)
     project: Callable | None = None         # landing mm (n, 3) -> the frame's px (n, 2)
 
@@ -90,7 +91,7 @@ def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray, project: Ca
     mx, my, valid, gx, gy = maps
     top = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lin = balanced(top, white_bgr)
-    label, margin = labels(class_costs(lin, TOP_PX_PER_MM))
+    label, margin, second = labels(class_costs(lin, TOP_PX_PER_MM), runner_up=True)
     table = CLASSES.index("table")
     label[~valid] = table
     label[gy < BEHIND_MM] = table          # the tower's base: nothing lands on it
@@ -98,7 +99,7 @@ def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray, project: Ca
     image[..., :3] = encoded(lin)
     image[..., 4] = (label == CLASSES.index("yellow")) * 255
     image[..., 5] = valid * 255
-    return TopView(image, label, margin, gx, gy, camera, frame, tuple(white_bgr), project)
+    return TopView(image, label, margin, gx, gy, camera, frame, tuple(white_bgr), project, second)
 
 
 def crop_basis(camera_xy: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -158,10 +159,21 @@ def from_crop(offset: np.ndarray, centre: np.ndarray, basis) -> np.ndarray:
     return np.asarray(centre, np.float64) + basis[0] * offset[0] + basis[1] * offset[1]
 
 
-def patches(view: TopView, colour: str) -> tuple[list[tuple[np.ndarray, int, tuple]], np.ndarray]:
+def colour_mask(view: TopView, colour: str, loose: bool = False) -> np.ndarray:
+    """Where the top view is ``colour`` (uint8 0/1): its likeliest class; ``loose``: also where
+    it is the runner-up of a pixel that is not the table (an off-tint plastic that reads as its
+    neighbour: an orange-ish red as the crates' yellow, a bluish purple as blue)."""
+    k = CLASSES.index(colour)
+    mask = view.label == k
+    if loose and view.second is not None:
+        mask |= (view.second == k) & (view.label != CLASSES.index("table"))
+    return mask.astype(np.uint8)
+
+
+def patches(view: TopView, colour: str, loose: bool = False) -> tuple[list[tuple[np.ndarray, int, tuple]], np.ndarray]:
     """The asked colour's patches (a drink cut by a wall is one): (centre mm, pixels, mask)
-    for the biggest ``MAX_CANDIDATES``, and the colour's mask."""
-    mask = (view.label == CLASSES.index(colour)).astype(np.uint8)
+    for the biggest ``MAX_CANDIDATES``, and the colour's mask (``colour_mask``)."""
+    mask = colour_mask(view, colour, loose)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     joined = cv2.dilate(mask, np.ones((5, 5), np.uint8))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
@@ -179,13 +191,15 @@ def patches(view: TopView, colour: str) -> tuple[list[tuple[np.ndarray, int, tup
     return found[:MAX_CANDIDATES], mask
 
 
-def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarray | None = None) -> list[Candidate]:
+def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarray | None = None,
+               loose: bool = False) -> list[Candidate]:
     """The turned crops of the asked drink's candidate patches (``jitter``: mm added to each
-    centre, for training)."""
+    centre, for training; ``loose``: the patches of ``colour_mask``'s loose mask, the crops'
+    asked channel that mask)."""
     d = Drink.parse(drink)
     colour = d.colour.value
     length, width = SIZE_MM[d.shape.value]
-    found, mask = patches(view, colour)
+    found, mask = patches(view, colour, loose)
     if not found:
         return []
     image = view.image

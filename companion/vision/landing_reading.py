@@ -24,6 +24,7 @@ SEEN = 0.5                  # a patch at least this likely the drink: the drink 
 RIVAL = 0.3                 # another patch this likely the drink, and elsewhere: not sure (a model's own ``rival`` bar
                             # replaces it)
 RIVAL_MM = 10.0             # elsewhere: its middle this far from the best one's
+LOOSE = True                # a drink none of whose patches is read as it looked for again in the loose mask
 
 
 def choose(p: np.ndarray, middles: np.ndarray, scales: np.ndarray, rival_bar: float = RIVAL) -> dict | None:
@@ -64,18 +65,28 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
     for name in asked:
         cands = found[name]
         k = len(cands)
-        if not k:
-            out.append(Landing(drink=name, seen=False, sure=False))
-            continue
-        middles = np.array([from_crop(off[at + i], c.centre, c.basis) for i, c in enumerate(cands)])
-        pick = choose(p[at:at + k], middles, scale[at:at + k], getattr(model, "rival", RIVAL))
-        at += k
+        pick = None
+        if k:
+            middles = np.array([from_crop(off[at + i], c.centre, c.basis) for i, c in enumerate(cands)])
+            pick = choose(p[at:at + k], middles, scale[at:at + k], getattr(model, "rival", RIVAL))
+            at += k
+        loose = False
+        if pick is None and LOOSE:
+            # nothing of its colour read as the drink: look again where its colour is the runner-up
+            # of a pixel that is not the table (an off-tint plastic reads as its neighbour)
+            cands = candidates(view, name, loose=True)
+            if cands:
+                lp, loff, lscale = model.read(np.stack([c.crop for c in cands]), np.stack([c.features for c in cands]))
+                middles = np.array([from_crop(loff[i], c.centre, c.basis) for i, c in enumerate(cands)])
+                pick = choose(lp, middles, lscale, getattr(model, "rival", RIVAL))
+                loose = pick is not None
+                k = len(cands)
         if pick is None:
             out.append(Landing(drink=name, seen=False, sure=False))
             continue
         distance = min(MAX_DISTANCE_MM, round(math.hypot(*pick["middle"])))
         if notes is not None:
             notes[name] = {"p_spot": round(pick["p_spot"], 3), "scale": round(pick["scale"], 1), "rival": pick["rival"],
-                           "candidates": k}
+                           "candidates": k, "loose": loose}
         out.append(Landing(drink=name, spot=SPOTS[pick["spot"]], distance_mm=distance, sure=is_sure(pick, model)))
     return LandingReading(landings=out)
