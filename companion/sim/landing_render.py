@@ -233,6 +233,13 @@ def benchmark_looks(family: str, first: int, looks: int):
     look into its readings draw the very same): for each of ``looks`` looks, ``(seed, look, frame,
     true landings, calibration photo)``; a seed whose drinks find no room is passed over. One
     scene of 2-6 drinks a look (``compose`` of ``random_wants``) with 0-2 coins or cards about."""
+    for seed, look, frame, scene, _loose, photo in benchmark_scenes(family, first, looks):
+        yield seed, look, frame, truth(scene).landings, photo
+
+
+def benchmark_scenes(family: str, first: int, looks: int):
+    """As :func:`benchmark_looks`, the very same draws, with the scene and its loose things
+    instead of the true landings: ``(seed, look, frame, scene, loose, calibration photo)``."""
     seed, done = first, 0
     while done < looks:
         look = LandingLook.from_seed(seed, family)
@@ -244,8 +251,9 @@ def benchmark_looks(family: str, first: int, looks: int):
             continue                      # no room for that draw: another look
         done += 1
         renderer = LandingRenderer(look)
-        frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 3))))
-        yield seed - 1, look, frame, truth(scene).landings, calibration_photo(look, rng)
+        loose = renderer.random_loose(scene, rng, int(rng.integers(0, 3)))
+        frame = renderer.render(scene, rng, loose)
+        yield seed - 1, look, frame, scene, loose, calibration_photo(look, rng)
 
 
 @lru_cache(maxsize=1)

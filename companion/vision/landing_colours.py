@@ -96,9 +96,23 @@ def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
     return out
 
 
-def labels(costs: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """Each pixel's class index (into ``CLASSES``) and its margin to the next likeliest class."""
-    stack = np.stack([costs[c] for c in CLASSES], 0)
+def labels(costs) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's class index (into ``CLASSES``) and its margin to the next likeliest class
+    (``costs``: ``class_costs``' or its ``cost_stack``)."""
+    stack = cost_stack(costs) if isinstance(costs, dict) else costs
     best = np.argmin(stack, axis=0)
     two = np.partition(stack, 1, axis=0)        # the two lowest, without sorting the rest
     return best.astype(np.uint8), (two[1] - two[0]).astype(np.float32)
+
+
+def cost_stack(costs: dict[str, np.ndarray]) -> np.ndarray:
+    """The classes' costs stacked in ``CLASSES``' order."""
+    return np.stack([costs[c] for c in CLASSES], 0)
+
+
+def runner_up(stack: np.ndarray, best: np.ndarray) -> np.ndarray:
+    """Each pixel's next likeliest class after ``best`` (a plastic whose make or lamp shifts it
+    towards a neighbour's reference is often its neighbour first and itself second)."""
+    stack = stack.copy()
+    np.put_along_axis(stack, best[None].astype(np.int64), np.inf, axis=0)
+    return np.argmin(stack, axis=0).astype(np.uint8)

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from ..drinks import SHAPES, Drink
-from .landing_colours import CLASSES, balanced, class_costs, labels
+from .landing_colours import CLASSES, balanced, class_costs, cost_stack, labels, runner_up
 
 TOP_PX_PER_MM = 1.5
 VIEW_MM = (-330.0, 340.0, -15.0, 430.0)      # x0, x1, y0, y1: the table the top view covers
@@ -61,6 +61,13 @@ class TopView:
     frame: np.ndarray | None = None         # the camera's frame (BGR uint8) the view is made of
     white_bgr: tuple = (255.0, 255.0, 255.0)
     project: Callable | None = None         # landing mm (n, 3) -> the frame's px (n, 2)
+    second: np.ndarray | None = None        # each pixel's next likeliest class (``runner_up``; made when first asked)
+    costs: np.ndarray | None = None         # the classes' costs (``cost_stack``) it is made of
+
+    def runner_up(self) -> np.ndarray | None:
+        if self.second is None and self.costs is not None:
+            self.second = runner_up(self.costs, self.label)
+        return self.second
 
 
 @dataclass
@@ -90,7 +97,8 @@ def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray, project: Ca
     mx, my, valid, gx, gy = maps
     top = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lin = balanced(top, white_bgr)
-    label, margin = labels(class_costs(lin, TOP_PX_PER_MM))
+    costs = cost_stack(class_costs(lin, TOP_PX_PER_MM))
+    label, margin = labels(costs)
     table = CLASSES.index("table")
     label[~valid] = table
     label[gy < BEHIND_MM] = table          # the tower's base: nothing lands on it
@@ -98,7 +106,7 @@ def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray, project: Ca
     image[..., :3] = encoded(lin)
     image[..., 4] = (label == CLASSES.index("yellow")) * 255
     image[..., 5] = valid * 255
-    return TopView(image, label, margin, gx, gy, camera, frame, tuple(white_bgr), project)
+    return TopView(image, label, margin, gx, gy, camera, frame, tuple(white_bgr), project, costs=costs)
 
 
 def crop_basis(camera_xy: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -158,11 +166,26 @@ def from_crop(offset: np.ndarray, centre: np.ndarray, basis) -> np.ndarray:
     return np.asarray(centre, np.float64) + basis[0] * offset[0] + basis[1] * offset[1]
 
 
-def patches(view: TopView, colour: str) -> tuple[list[tuple[np.ndarray, int, tuple]], np.ndarray]:
+def colour_mask(view: TopView, colour: str, loose: bool = False) -> np.ndarray:
+    """Where the top view is ``colour`` (uint8 0/1): its likeliest class; ``loose``: also where
+    it is the runner-up of a pixel that is not the table (an off-tint plastic that reads as its
+    neighbour: an orange-ish red as the crates' yellow, a bluish purple as blue)."""
+    k = CLASSES.index(colour)
+    mask = view.label == k
+    second = view.runner_up() if loose else None
+    if second is not None:
+        mask |= (second == k) & (view.label != CLASSES.index("table"))
+    return mask.astype(np.uint8)
+
+
+def patches(view: TopView, colour: str, loose: bool = False, limit: int | None = None
+            ) -> tuple[list[tuple[np.ndarray, int, tuple]], np.ndarray]:
     """The asked colour's patches (a drink cut by a wall is one): (centre mm, pixels, mask)
-    for the biggest ``MAX_CANDIDATES``, and the colour's mask."""
-    mask = (view.label == CLASSES.index(colour)).astype(np.uint8)
+    for the biggest ``limit`` (``MAX_CANDIDATES``), and the colour's mask (``colour_mask``;
+    ``loose``: a patch at least half of whose pixels are the colour itself)."""
+    mask = colour_mask(view, colour, loose)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    own = view.label == CLASSES.index(colour) if loose else None
     joined = cv2.dilate(mask, np.ones((5, 5), np.uint8))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
     found = []
@@ -172,20 +195,24 @@ def patches(view: TopView, colour: str) -> tuple[list[tuple[np.ndarray, int, tup
         count = int(sel.sum())
         if count < MIN_PIXELS:
             continue
+        if loose and 2 * int((sel & own[y:y + h, x:x + w]).sum()) < count:
+            continue        # the runner-up fills a patch of the colour in, it does not make one
         rows, cols = np.nonzero(sel)
         r, c = int(round(rows.mean())) + y, int(round(cols.mean())) + x
         found.append((np.array([view.gx[r, c], view.gy[r, c]], np.float64), count, (y, x, sel)))
     found.sort(key=lambda f: -f[1])
-    return found[:MAX_CANDIDATES], mask
+    return found[:limit or MAX_CANDIDATES], mask
 
 
-def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarray | None = None) -> list[Candidate]:
+def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarray | None = None,
+               loose: bool = False, limit: int | None = None) -> list[Candidate]:
     """The turned crops of the asked drink's candidate patches (``jitter``: mm added to each
-    centre, for training)."""
+    centre, for training; ``loose``, ``limit``: as ``patches``, the crops' asked channel the
+    loose mask)."""
     d = Drink.parse(drink)
     colour = d.colour.value
     length, width = SIZE_MM[d.shape.value]
-    found, mask = patches(view, colour)
+    found, mask = patches(view, colour, loose, limit)
     if not found:
         return []
     image = view.image

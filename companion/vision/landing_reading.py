@@ -5,7 +5,12 @@ network's likeliest, its distance from the middle the network puts on the table.
 A reading is sure only when the network is (the spot's probability at least the model's
 ``sure``, the middle's error scale at most ``sure_scale_mm``) and no other patch of the colour
 is nearly as likely the drink somewhere else (at least the model's ``rival``: two look-alike
-patches, which one is it?). A drink whose best patch is more likely no drink at all is not seen.
+patches, which one is it?). A drink none of whose patches is likely the drink is looked for
+again (a second look, ``LOOSE``): at twice as many patches, each filled in where its colour is
+the runner-up class of a pixel that is not the table (``landing_crops.colour_mask``) as long as
+at least half of the patch is the colour itself; a drink that look does not find either is not
+seen, and one it finds is never sure (the model's bars were set on crops of the colour's own
+mask; on varied looks a drink found so was read sure and wrong: docs/performance.md).
 
 >>> p = np.array([[0.01, 0.01, 0.97, 0.01], [0.1, 0.1, 0.1, 0.7]])
 >>> choose(p, np.array([[0.0, 100.0], [50.0, 50.0]]), np.array([1.0, 1.0]))["spot"]
@@ -18,12 +23,14 @@ import math
 import numpy as np
 
 from ..landing import MAX_DISTANCE_MM, SPOTS, Landing, LandingReading
+from . import landing_crops
 from .landing_crops import candidates, frame_projector, from_crop, top_view
 
 SEEN = 0.5                  # a patch at least this likely the drink: the drink is seen
 RIVAL = 0.3                 # another patch this likely the drink, and elsewhere: not sure (a model's own ``rival`` bar
                             # replaces it)
 RIVAL_MM = 10.0             # elsewhere: its middle this far from the best one's
+LOOSE = True                # a drink none of whose patches is read as it looked for again in the loose mask
 
 
 def choose(p: np.ndarray, middles: np.ndarray, scales: np.ndarray, rival_bar: float = RIVAL) -> dict | None:
@@ -64,18 +71,31 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
     for name in asked:
         cands = found[name]
         k = len(cands)
-        if not k:
-            out.append(Landing(drink=name, seen=False, sure=False))
-            continue
-        middles = np.array([from_crop(off[at + i], c.centre, c.basis) for i, c in enumerate(cands)])
-        pick = choose(p[at:at + k], middles, scale[at:at + k], getattr(model, "rival", RIVAL))
-        at += k
+        pick = None
+        if k:
+            middles = np.array([from_crop(off[at + i], c.centre, c.basis) for i, c in enumerate(cands)])
+            pick = choose(p[at:at + k], middles, scale[at:at + k], getattr(model, "rival", RIVAL))
+            at += k
+        loose = False
+        if pick is None and LOOSE:
+            # nothing of its colour read as the drink: look again, at twice as many patches, each
+            # filled in where its colour is the runner-up of a pixel that is not the table (an
+            # off-tint plastic reads partly as its neighbour)
+            cands = candidates(view, name, loose=True, limit=2 * landing_crops.MAX_CANDIDATES)
+            if cands:
+                lp, loff, lscale = model.read(np.stack([c.crop for c in cands]), np.stack([c.features for c in cands]))
+                middles = np.array([from_crop(loff[i], c.centre, c.basis) for i, c in enumerate(cands)])
+                pick = choose(lp, middles, lscale, getattr(model, "rival", RIVAL))
+                loose = pick is not None
+                k = len(cands)
         if pick is None:
             out.append(Landing(drink=name, seen=False, sure=False))
             continue
         distance = min(MAX_DISTANCE_MM, round(math.hypot(*pick["middle"])))
         if notes is not None:
             notes[name] = {"p_spot": round(pick["p_spot"], 3), "scale": round(pick["scale"], 1), "rival": pick["rival"],
-                           "candidates": k}
-        out.append(Landing(drink=name, spot=SPOTS[pick["spot"]], distance_mm=distance, sure=is_sure(pick, model)))
+                           "candidates": k, "loose": loose}
+        # the model's bars were set on crops of the colour's own mask: what the second look finds is asked
+        out.append(Landing(drink=name, spot=SPOTS[pick["spot"]], distance_mm=distance,
+                           sure=is_sure(pick, model) and not loose))
     return LandingReading(landings=out)
