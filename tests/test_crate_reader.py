@@ -76,15 +76,33 @@ def test_a_lattice_no_window_confirmed_is_not_read(scene, monkeypatch):
     assert reading.codes == ["no_crates"] and not reading.fields
 
 
-def test_doubt_is_reported_as_unsure(scene):
+def test_doubt_is_reported_as_unsure(scene, monkeypatch):
+    import companion.vision.crates as crates
     _, _, cal, frames = scene
     model = field_model()
+    monkeypatch.setattr(crates, "SURE_OR_UNREAD", False)          # (a reading with nothing sure is read)
     # a model whose bars no drink or empty clears: every field it reads is unsure
     doubtful = FieldModel(model.net, {"sure": 1.01, "sure_empty": 1.01})
     reading = CrateReader(cal, doubtful).read(frames[0][0])
     assert reading.fields and set(reading.unsure) == set(reading.fields)
     assert compare({tuple(k): v for k, v in frames[0][1]["fields"].items()}, reading.grid(),
                    reading.unsure_fields()).differences == ()
+
+
+def test_a_reading_with_nothing_sure_is_not_read(scene, monkeypatch):
+    """A frame whose every field is unsure gives no fields, only the problem code: it tells
+    nothing surely, yet a layout field its grid missed would read as taken away (every sure
+    mistake of the guessed-plastic candidate on varied 700000-700049 was such a field)."""
+    import companion.vision.crates as crates
+    _, _, cal, frames = scene
+    model = field_model()
+    doubtful = FieldModel(model.net, {"sure": 1.01, "sure_empty": 1.01})
+    monkeypatch.setattr(crates, "SURE_OR_UNREAD", False)
+    assert CrateReader(cal, doubtful).read(frames[0][0]).usable
+    monkeypatch.setattr(crates, "SURE_OR_UNREAD", True)
+    reading = CrateReader(cal, doubtful).read(frames[0][0])
+    assert reading.codes == ["no_crates"] and not reading.fields
+    assert CrateReader(cal).read(frames[0][0]).usable             # the committed model's reading: read
 
 
 def test_a_frame_without_crates(scene):

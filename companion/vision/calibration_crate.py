@@ -48,8 +48,17 @@ SURE_MISS = 0.1
 # with this on (`tools/learn_crates.py render --guess-plastic`; "The field network retrained with
 # the plastic's colour guessed (branch crates3)") it reads 160 fields right against main's 64 but
 # 94 sure and wrong against 37, 61 of them on one look (700028, its cans in their right slots).
-# Off until what makes that look's mistakes is found.
+# With a reading that has nothing sure not read (crates.SURE_OR_UNREAD, branch crates6) it reads
+# 456 right / 0 sure and wrong on varied + dev against main's 366 / 0: more right, but not FEWER
+# sure mistakes, the rule fixed before measuring; off until a new rule and fresh eval seeds say.
 GUESS_PLASTIC = False
+# A later guess's plastic measured again over the placed crate's walls (:func:`wall_plastic`)
+# instead of over the guess's own colour: OFF (docs/performance.md, "The plastic measured over
+# the walls (branch crates6)"): on look 700028 the walls themselves are the pale colour the
+# guess took (the glossy rims are all a calibration crate full of cans shows; the saturated
+# body colour is on the frames' empty floors), and with crates3's network and the guesses the
+# walls' colour read 467 fields right / 72 sure and wrong on varied + dev against 456 / 46.
+WALL_PLASTIC = False
 
 
 class CrateCalibrationError(ValueError):
@@ -257,6 +266,44 @@ def pose_fit(H: np.ndarray, tops, fields, f: float, size) -> np.ndarray:
     return out / out[2, 2]
 
 
+WALL_TOP = 0.45          # pitches: round each can's top, left out of the walls' measure
+
+
+def wall_plastic(image: np.ndarray, H: np.ndarray, tops) -> Plastic | None:
+    """The plastic's colour measured over a placed crate (``H``: crate units -> px; ``tops``:
+    the cans' tops, px first): inside its outline on the rim plane, less a disc of
+    :data:`WALL_TOP` pitch round each can's top, what is left is its walls (rims, inner faces,
+    the floor between can and wall). Their commonest warm colour (the peak of a hue x
+    saturation histogram, as :func:`plastic_guesses` takes over the whole photo) and the pixels
+    near it give the hue, the saturation, the value of their lit half and its mean BGR, as
+    :func:`find_crate` measures its patch. None when the walls show too little warm colour."""
+    poly = to_frame(H, [(0, 0), (2, 0), (2, 3), (0, 3)])
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
+    pitch = float(np.linalg.norm(to_frame(H, [(0.5, 0.5)]) - to_frame(H, [(1.5, 0.5)])))
+    for centre, _ in tops:
+        cv2.circle(mask, tuple(int(round(float(v))) for v in centre), max(1, int(round(WALL_TOP * pitch))), 0, -1)
+    bgr = image[mask > 0]
+    if len(bgr) < 50:
+        return None
+    hsv = cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3).astype(np.float32)
+    warm = (hsv[:, 0] >= 6) & (hsv[:, 0] <= 50) & (hsv[:, 1] >= 35) & (hsv[:, 2] >= 50)
+    if warm.sum() < max(20, 0.1 * len(hsv)):
+        return None
+    hist, he, se = np.histogram2d(hsv[warm, 0], hsv[warm, 1], bins=(np.arange(6, 53, 3), np.arange(35, 261, 15)))
+    hist = cv2.GaussianBlur(hist.astype(np.float32), (3, 3), 0.7)
+    i, j = np.unravel_index(int(np.argmax(hist)), hist.shape)
+    hue0, sat0 = (he[i] + he[i + 1]) / 2, (se[j] + se[j + 1]) / 2
+    near = warm & (np.abs(hsv[:, 0] - hue0) <= 4.5) & (np.abs(hsv[:, 1] - sat0) <= 30)
+    if near.sum() < 20:
+        return None
+    px, col = hsv[near], bgr[near].astype(np.float64)
+    lit = px[:, 2] >= np.median(px[:, 2])
+    hue = float(np.degrees(np.angle(np.exp(1j * np.radians(px[:, 0].astype(np.float64) * 2)).mean())) / 2) % 180
+    return Plastic(hue, float(np.median(px[:, 1])), float(np.median(px[lit, 2])),
+                   tuple(float(v) for v in col[lit].mean(axis=0)))
+
+
 @dataclass(frozen=True)
 class Placed:
     """The calibration crate found in a photo: its plastic, the cans' tops (px, BGR), crate
@@ -310,6 +357,11 @@ def place_crate(image: np.ndarray, guesses: bool | None = None) -> Placed:
         sure = len(tops) == 6 and miss <= SURE_MISS
         if guess is not None and not sure:
             continue
+        if guess is not None and WALL_PLASTIC:
+            # a later guess's colour is a peak of the whole photo's warm colours, which may be a
+            # glossy crate's shine: once the cans have placed the crate, its colour is measured
+            # again over the crate itself (wall_plastic)
+            plastic = wall_plastic(image, H, tops) or plastic
         placed = Placed(plastic, tops, H, points, fields, f, miss, n)
         if best is None or (len(tops), -miss) > (len(best.tops), -best.miss):
             best = placed
