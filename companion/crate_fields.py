@@ -38,7 +38,7 @@ MAX_CRATES = 12                # crates on the table at most (the game has six; 
 MAX_FIELDS = MAX_CRATES * WIDTH * LENGTH
 MAX_SPAN = 80                  # fields from one end of the grid to the other, at most
 KEY = re.compile(r"^(\d{1,2}),(\d{1,2})$")
-CODES = ("no_crates", "hand", "not_calibrated", "camera_error", "too_many")
+CODES = ("no_crates", "unclear", "hand", "not_calibrated", "camera_error", "too_many")
 
 Pos = tuple[int, int]
 Place = tuple[int, int, int]   # a crate's top-left field x, y and its quarter turns clockwise (0-3)

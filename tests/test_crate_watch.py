@@ -11,7 +11,7 @@ from companion.rules.engine import Move
 from companion.rules.games import GAMES
 from companion.sim.table import SIM_TABLE
 from companion.table.crate_moves import explain, game_fields
-from companion.table.crate_watch import HANDS_STUCK_S
+from companion.table.crate_watch import HANDS_STUCK_S, LOST_S
 from companion.table.errors import Forbidden, IllegalMove
 from companion.table.session import TableSession
 from companion.table.watch import SETTLE_S, BadAnswer
@@ -190,6 +190,12 @@ def test_auto_applies_a_proposal_and_hands_and_problems(store):
     assert watch.problem["code"] == "hands"
     watch.feed(CrateReading(codes=["not_calibrated"]), at=60.0)
     assert watch.problem["code"] == "not_calibrated"
+    # crates seen but read surely nowhere: said as such once it lasts, not as crates missing
+    assert watch.feed(CrateReading(codes=["unclear"]), at=70.0) == "skipped" and watch.problem is None
+    watch.feed(CrateReading(codes=["unclear"]), at=71.0 + LOST_S)
+    assert watch.problem["code"] == "unclear"
+    watch.feed(CrateReading(codes=["no_crates"]), at=72.0 + LOST_S)
+    assert watch.problem["code"] == "no_crates"
 
 
 def test_a_proposal_is_stale_once_the_game_moved(store):

@@ -47,6 +47,7 @@ class CrateWatch(Watch):
         self.quarters: int | None = None      # the camera's grid turned this far is the game's (learnt)
         self._hands_since: float | None = None
         self._none_since: float | None = None
+        self._unread: str | None = None
         super().__init__(session, camera, clock)
         if not session.folded.history:
             # A new game: the crates are still to be set out as the game starts them: a to-do
@@ -80,7 +81,11 @@ class CrateWatch(Watch):
     def observe(self, reading: CrateReading, now: float) -> bool:
         codes = list(reading.codes)
         self._hands_since = (self._hands_since or now) if "hand" in codes else None
-        self._none_since = (self._none_since or now) if "no_crates" in codes else None
+        # crates not seen, or seen but read surely nowhere: shown once it lasts (a glare, a hand's
+        # shadow passes), each by its own words
+        unread = next((c for c in ("unclear", "no_crates") if c in codes), None)
+        self._none_since = (self._none_since or now) if unread else None
+        self._unread = unread
         self.problem = self._problem_now(codes, now)
         return reading.usable
 
@@ -88,7 +93,7 @@ class CrateWatch(Watch):
         if self._hands_since is not None and now - self._hands_since > HANDS_STUCK_S:
             return {"code": "hands", "params": {"seconds": round(now - self._hands_since)}}
         if self._none_since is not None and now - self._none_since > LOST_S:
-            return {"code": "no_crates", "params": {}}
+            return {"code": self._unread or "no_crates", "params": {}}
         shown = [c for c in codes if c in _AT_ONCE]
         return {"code": shown[0], "params": {}} if shown else None
 

@@ -18,6 +18,8 @@
 
 Problem codes: ``not_calibrated`` (no calibration, or one made for another picture size),
 ``no_crates`` (no lattice of crate plastic, or an unreadable frame: a bad frame never raises),
+``unclear`` (crates seen, but no field of them read surely: the frame is not read, see
+SURE_OR_UNREAD),
 ``too_many`` (more fields than a table's crates have), ``hand`` (a hand over the crates: more than
 a quarter of the grid's fields unreadable and skin-coloured or unlike anything in a crate).
 
@@ -58,7 +60,7 @@ FOCAL_FROM_FRAMES = True
 # 700000-700049 and dev 800000-800009 (docs/performance.md, "The lattice unconfirmed").
 REFINED_ONLY = True
 # A reading with no field sure (every field under its bar, or the frame unsure as a whole by
-# DOUBTFUL_SHARE) is not read either (``no_crates``): it tells nothing surely, yet the fields it
+# DOUBTFUL_SHARE) is not read either (``unclear``): it tells nothing surely, yet the fields it
 # lacks would read as gone (to the table's comparison as to the benchmark). Every sure-and-wrong
 # field on varied 700000-700049 and dev 800000-800009 (main's 37, the guessed-plastic
 # candidate's 46) was such a lacking field; with this, none, and no right field lost
@@ -216,7 +218,7 @@ class CrateReader:
         if len(fields) > MAX_FIELDS:
             return CrateReading(codes=["too_many"])
         if SURE_OR_UNREAD and set(fields) <= set(unsure):
-            return CrateReading(codes=["no_crates"])
+            return CrateReading(codes=["unclear"])
         return CrateReading.of(fields, unsure=unsure)
 
 

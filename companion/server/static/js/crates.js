@@ -15,7 +15,7 @@ import { api } from "./api.js";
 import { cameraPanel } from "./camera_panel.js";
 import { actionLabel, seatName } from "./values.js";
 
-const PROBLEMS = ["hands", "no_crates", "not_calibrated", "camera_error", "calibrate", "too_many"];
+const PROBLEMS = ["hands", "no_crates", "unclear", "not_calibrated", "camera_error", "calibrate", "too_many"];
 
 let panel = null;
 
