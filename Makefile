@@ -115,10 +115,11 @@ bench: $(VENV)/.installed
 # "Vision: the rules checked by the pixels alone").
 #
 # Then the same network with the set's calibrated sizes among its side numbers,
-# companion/vision/models/drink_pixels_set.npz ("checked-set": vision/checked.py), and its check
-# with the guard against phantoms, chosen on the held-out and the training family's temperature
-# tables. About 5 more minutes on a quiet core, no more rendering (docs/performance.md, "Vision:
-# phantoms and heights checked").
+# companion/vision/models/drink_pixels_set.npz ("checked-set", the default: vision/checked.py),
+# trained on 96 more training-family looks too (--more-looks: the data step renders them, ~12
+# minutes on 2 cores), and its check with the guard against phantoms, chosen on the held-out and
+# the training family's temperature tables. About 10-15 more minutes of training on a quiet core
+# (docs/performance.md, "Vision: phantoms and heights checked", "The set network on more looks").
 #
 # Then the learned sureness over that network's and the rules' signals ("checked-sure":
 # vision/sure.py, companion/vision/models/drink_sure.json), a logistic regression in numpy fitted
@@ -142,7 +143,7 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant features
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --epochs 30 --out companion/vision/models/drink_pixels_alone.npz
 	$(VENV)/bin/python tools/choose_pixel_check.py --plain
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --set-sizes --epochs 30 --out companion/vision/models/drink_pixels_set.npz
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --set-sizes --epochs 30 --more-looks --out companion/vision/models/drink_pixels_set.npz
 	$(VENV)/bin/python tools/choose_pixel_check.py --model companion/vision/models/drink_pixels_set.npz
 	$(VENV)/bin/python tools/choose_sureness.py --jobs 2
 

@@ -121,13 +121,29 @@ def score(detections: list[dict], truth: list[dict], tally: dict, log_errors: li
         log_errors.append(f"{tag} {extra} extra")
 
 
+def hook(scorer: str):
+    """identify's hook for ``scorer``; ``checked-set=PATH``: checked-set with another set network
+    (a candidate from tools/learn_drink_pixels.py, its check chosen by tools/choose_pixel_check.py)
+    read beside the committed one on the same pieces."""
+    from companion.vision.drinks import scorer_hook
+    if scorer.startswith("checked-set="):
+        from companion.vision.checked import alone_model, check_set
+        model = alone_model(scorer.split("=", 1)[1])
+        return lambda pieces, an, profile: check_set(pieces, an, profile, model)
+    return scorer_hook(scorer)
+
+
+def candidate(scorer: str) -> bool:
+    return scorer.startswith("checked-set=") and Path(scorer.split("=", 1)[1]).is_file()
+
+
 def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str, list[dict]]:
     """The readings of one photo by each scorer. One scorer: ``identify`` itself. Several: the
     frame is analysed and split once (the pieces are the same for every scorer) and each
     scorer names the finished pieces, as ``identify`` would (the time is then that of all)."""
-    if len(scorers) == 1:
+    if len(scorers) == 1 and not candidate(scorers[0]):
         return {scorers[0]: identify(image, profile, scorer=scorers[0])}
-    from companion.vision.drinks import identify_analysis, scorer_hook
+    from companion.vision.drinks import identify_analysis
     from companion.vision.repeats import doubt_repeats
     from companion.vision.segment import analyse
     kept = {}
@@ -140,7 +156,7 @@ def read_with(image: np.ndarray, profile, scorers: tuple[str, ...]) -> dict[str,
     for s in scorers:
         if s != "rules":                  # each names a copy of the same pieces, in place, as in identify
             pieces = copy.deepcopy(kept["pieces"])
-            scorer_hook(s)(pieces, an, profile)
+            hook(s)(pieces, an, profile)
             got[s] = doubt_repeats(pieces)
     return {s: got[s] for s in scorers}
 
@@ -280,13 +296,15 @@ def main(argv=None) -> int:
     ap.add_argument("-v", "--verbose", action="store_true", help="list every miss on stderr (dev family only)")
     ap.add_argument("--scorer", default="default",
                     help="how pieces are named: rules, learned, pixels, or several side by side on the same "
-                         "pieces (rules,learned,pixels); default: identify's default")
+                         "pieces (rules,learned,pixels); checked-set=PATH: checked-set with another set "
+                         "network; default: identify's default")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     logging.basicConfig(level=logging.ERROR)
     scorers = tuple(DEFAULT_SCORER if x.strip() == "default" else x.strip() for x in args.scorer.split(","))
-    if not scorers or any(x not in SCORERS for x in scorers):
-        ap.error(f"--scorer: one or more of {', '.join(SCORERS)}, comma-separated")
+    if not scorers or any(x not in SCORERS and not candidate(x) for x in scorers):
+        ap.error(f"--scorer: one or more of {', '.join(SCORERS)} or checked-set=PATH (an existing file), "
+                 "comma-separated")
     families = ["dev", "eval"] if args.family == "both" else [args.family]
     firsts = {"dev": args.seeds, "eval": args.eval_seeds, "train": args.train_seeds}
     for fam in families:

@@ -176,6 +176,20 @@ def test_the_set_network_knows_the_sets_sizes_and_nothing_of_the_rules():
     assert checked.no_drink_settings(model) is not None and "checked-set" in SCORERS
 
 
+def test_the_sureness_was_fitted_on_tables_the_set_network_never_saw():
+    """``checked-sure`` weighs the set network's probabilities: fitted on tables that network
+    trained on, it would learn how sure the network is on pieces it knows. Each model file lists
+    its tables; a set network trained on the sureness's tables needs the sureness fitted anew
+    (tools/choose_sureness.py on tables of its own)."""
+    import json
+    from companion.vision import sure
+    set_trained = {(fam, s) for fam, first, last in checked.alone_model(str(checked.SET_PATH)).settings["trained"]["tables"]
+                   for s in range(first, last + 1)}
+    fitted_on = json.loads(sure.SURE_PATH.read_text())["tables"]
+    assert fitted_on and not any((fam, s) in set_trained for fam, first, last in fitted_on
+                                 for s in range(first, last + 1))
+
+
 @pytest.mark.parametrize("scorer", ["checked-set", "checked-sure"])
 def test_a_checked_scorer_keeps_the_rules_pieces_and_only_asks_more(scorer):
     """Through identify: the rules' pieces, names and places; sure only where the rules were sure
