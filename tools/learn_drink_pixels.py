@@ -95,11 +95,10 @@ SURE_RIGHT = base.SURE_RIGHT          # the share right the sure bar must give o
 def train_tables(limit: int | None = None, rendered_only: bool = False, more_looks: bool = False) -> list[dict]:
     """The training tables (the first ``limit`` of each entry of TRAIN), with their
     calibration pieces; with ``more_looks`` the tables of MORE_LOOKS too (without them)."""
-    tabs = [t for fam, seeds, photos, harsh in TRAIN
-            for t in data(((fam, seeds),), photos, harsh, limit=limit, rendered_only=rendered_only)]
-    more = [t for fam, seeds, photos, harsh in (MORE_LOOKS if more_looks else ())
-            for t in data(((fam, seeds),), photos, harsh, limit=limit, rendered_only=rendered_only)]
-    return extras.with_extras(tabs, rendered_only) + more
+    def tables_of(plan):
+        return [t for fam, seeds, photos, harsh in plan
+                for t in data(((fam, seeds),), photos, harsh, limit=limit, rendered_only=rendered_only)]
+    return extras.with_extras(tables_of(TRAIN), rendered_only) + (tables_of(MORE_LOOKS) if more_looks else [])
 
 
 def data(plan, photos: int, harsh: int, jobs: int = 1, limit: int | None = None,

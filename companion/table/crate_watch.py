@@ -37,6 +37,11 @@ LOST_S = 2.0            # no crates seen this long is a problem to show
 _AT_ONCE = {"not_calibrated", "camera_error", "too_many"}   # codes shown from the first frame
 
 
+def _unread(codes: list[str]) -> str | None:
+    """Why a frame gave no crates to read: none seen, or seen but read surely nowhere."""
+    return next((c for c in ("unclear", "no_crates") if c in codes), None)
+
+
 class CrateWatch(Watch):
     """The crate camera's account of one crate game (see the module)."""
 
@@ -47,7 +52,6 @@ class CrateWatch(Watch):
         self.quarters: int | None = None      # the camera's grid turned this far is the game's (learnt)
         self._hands_since: float | None = None
         self._none_since: float | None = None
-        self._unread: str | None = None
         super().__init__(session, camera, clock)
         if not session.folded.history:
             # A new game: the crates are still to be set out as the game starts them: a to-do
@@ -83,9 +87,7 @@ class CrateWatch(Watch):
         self._hands_since = (self._hands_since or now) if "hand" in codes else None
         # crates not seen, or seen but read surely nowhere: shown once it lasts (a glare, a hand's
         # shadow passes), each by its own words
-        unread = next((c for c in ("unclear", "no_crates") if c in codes), None)
-        self._none_since = (self._none_since or now) if unread else None
-        self._unread = unread
+        self._none_since = (self._none_since or now) if _unread(codes) else None
         self.problem = self._problem_now(codes, now)
         return reading.usable
 
@@ -93,7 +95,7 @@ class CrateWatch(Watch):
         if self._hands_since is not None and now - self._hands_since > HANDS_STUCK_S:
             return {"code": "hands", "params": {"seconds": round(now - self._hands_since)}}
         if self._none_since is not None and now - self._none_since > LOST_S:
-            return {"code": self._unread or "no_crates", "params": {}}
+            return {"code": _unread(codes), "params": {}}
         shown = [c for c in codes if c in _AT_ONCE]
         return {"code": shown[0], "params": {}} if shown else None
 

@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from ..landing import MAX_DISTANCE_MM, SPOTS, Landing, LandingReading
-from . import landing_crops
+from . import landing_crops      # its MAX_CANDIDATES read when used (tools/landing_*.py set it)
 from .landing_crops import candidates, frame_projector, from_crop, top_view
 
 SEEN = 0.5                  # a patch at least this likely the drink: the drink is seen
@@ -57,6 +57,12 @@ def is_sure(pick: dict, model) -> bool:
         pick["rival_p"] < getattr(model, "rival", RIVAL)
 
 
+def pick_of(cands: list, p: np.ndarray, off: np.ndarray, scale: np.ndarray, model) -> dict | None:
+    """``choose`` over a drink's candidates, given the network's reading of their crops."""
+    middles = np.array([from_crop(off[i], c.centre, c.basis) for i, c in enumerate(cands)])
+    return choose(p, middles, scale, getattr(model, "rival", RIVAL))
+
+
 def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, model, notes: dict | None = None
                  ) -> LandingReading:
     """The reading of one (usable) frame: ``maps`` the top view's (``LandingReader._top_maps``)."""
@@ -73,8 +79,7 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
         k = len(cands)
         pick = None
         if k:
-            middles = np.array([from_crop(off[at + i], c.centre, c.basis) for i, c in enumerate(cands)])
-            pick = choose(p[at:at + k], middles, scale[at:at + k], getattr(model, "rival", RIVAL))
+            pick = pick_of(cands, p[at:at + k], off[at:at + k], scale[at:at + k], model)
             at += k
         loose = False
         if pick is None and LOOSE:
@@ -83,9 +88,8 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
             # off-tint plastic reads partly as its neighbour)
             cands = candidates(view, name, loose=True, limit=2 * landing_crops.MAX_CANDIDATES)
             if cands:
-                lp, loff, lscale = model.read(np.stack([c.crop for c in cands]), np.stack([c.features for c in cands]))
-                middles = np.array([from_crop(loff[i], c.centre, c.basis) for i, c in enumerate(cands)])
-                pick = choose(lp, middles, lscale, getattr(model, "rival", RIVAL))
+                pick = pick_of(cands, *model.read(np.stack([c.crop for c in cands]),
+                                                  np.stack([c.features for c in cands])), model)
                 loose = pick is not None
                 k = len(cands)
         if pick is None:
