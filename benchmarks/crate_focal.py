@@ -96,16 +96,20 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool = False)
 
 
 def guess_plastic_arg(ap) -> None:
-    ap.add_argument("--guess-plastic", action="store_true",
-                    help="calibrate with the photo's commonest warm colours tried as the plastic's "
-                         "(calibration_crate.GUESS_PLASTIC, off by default)")
+    g = ap.add_mutually_exclusive_group()
+    g.add_argument("--guess-plastic", dest="guess_plastic", action="store_true", default=None,
+                   help="calibrate with the photo's commonest warm colours tried as the plastic's "
+                        "(calibration_crate.GUESS_PLASTIC, on by default)")
+    g.add_argument("--no-guess-plastic", dest="guess_plastic", action="store_false", default=None,
+                   help="calibrate with the first guess of the plastic's colour alone (as main before branch crates7)")
 
 
 def guess_plastic(args) -> None:
-    """The calibrations of this run as ``--guess-plastic`` says (else the module's default)."""
-    if args.guess_plastic:
+    """The calibrations of this run as ``--guess-plastic`` / ``--no-guess-plastic`` say (else the
+    module's default)."""
+    if args.guess_plastic is not None:
         from companion.vision import calibration_crate
-        calibration_crate.GUESS_PLASTIC = True
+        calibration_crate.GUESS_PLASTIC = args.guess_plastic
 
 
 def dev_varied_args(argv, doc: str, family: str, more=None):

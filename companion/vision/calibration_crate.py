@@ -41,17 +41,17 @@ FOCALS = (0.55, 0.7, 0.85, 1.0, 1.2, 1.45, 1.8)   # x the width: the focal lengt
 # were as often wrong as right)
 GUESSES = 6
 SURE_MISS = 0.1
-# The guesses after the first are OFF by default (``calibrate_crates(..., guesses=True)``):
-# measured on varied 700000-700049 (docs/performance.md, "The plastic's colour guessed"), they
-# calibrate 13 looks more, and the field network, which learnt those looks calibrated from the
-# renderer's truth, reads them with 54 more fields sure and wrong (0.69 -> 1.69 %). Retrained
-# with this on (`tools/learn_crates.py render --guess-plastic`; "The field network retrained with
-# the plastic's colour guessed (branch crates3)") it reads 160 fields right against main's 64 but
-# 94 sure and wrong against 37, 61 of them on one look (700028, its cans in their right slots).
-# With a reading that has nothing sure not read (crates.SURE_OR_UNREAD, branch crates6) it reads
-# 456 right / 0 sure and wrong on varied + dev against main's 366 / 0: more right, but not FEWER
-# sure mistakes, the rule fixed before measuring; off until a new rule and fresh eval seeds say.
-GUESS_PLASTIC = False
+# The guesses after the first are ON by default (``calibrate_crates(..., guesses=False)``: the
+# first guess alone). Measured on varied 700000-700049 (docs/performance.md, "The plastic's colour
+# guessed"), they calibrate 13 looks more; the field network had learnt those looks calibrated
+# from the renderer's truth and read them with 54 more fields sure and wrong, so it was retrained
+# with this on (`tools/learn_crates.py render --guess-plastic`, branch crates3: the committed
+# models/crate_net.npz). With a reading that has nothing sure not read (crates.SURE_OR_UNREAD,
+# branch crates6) it read 456 right / 0 sure and wrong on varied + dev against 366 / 0 with the
+# guesses off and the earlier network; on fresh eval 910080-910099 (branch crates7, a rule fixed
+# before measuring, "The plastic guessed, judged by a new rule") 24 right / 0 sure and wrong
+# against 12 / 0, and dev 800000-800009 296 / 0 against 302 / 0.
+GUESS_PLASTIC = True
 # A later guess's plastic measured again over the placed crate's walls (:func:`wall_plastic`)
 # instead of over the guess's own colour: OFF (docs/performance.md, "The plastic measured over
 # the walls (branch crates6)"): on look 700028 the walls themselves are the pale colour the
