@@ -33,6 +33,13 @@ SIGMA_LOG = 0.9              # and its brightness (faces turned from the lamp, a
 TABLE_CHROMA = 0.03
 YELLOW_SPREAD = 1.0          # crates' yellows differ more than the drinks' plastics (pale, glossy, sunbleached)
 BACKGROUND_MM = 41           # the window the table's own colour is the median of
+ADAPT_ROUNDS = 3             # EM rounds of the plastics' own colours (``adapted_references``)
+ADAPT_STEP = 3               # on every 3rd pixel each way (a drink keeps dozens: the same, 9 times cheaper)
+ADAPT_OTHER = 9.0            # the cost of "no class" in that mixture: 3 sigmas off every class
+ADAPT_LEAST_SHARE = 1e-3     # about one drink's share of the top view
+ADAPTED = ("mint", "blue", "red", "purple")   # black and white are told by brightness: their chromaticity stays
+ADAPT_PRIOR_PX = 25.0        # the nominal colour weighs as much as this many of those pixels (100 mm² at
+                             # 1.5 px/mm: a drink's 300-600 mm² outweighs it, a stray speck does not)
 
 
 def srgb_to_linear(v: np.ndarray) -> np.ndarray:
@@ -64,8 +71,21 @@ def balanced(frame_bgr: np.ndarray, white_bgr) -> np.ndarray:
     return lin * (PAPER_ALBEDO / np.maximum(white, 1e-3)).astype(np.float32)
 
 
-def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
-    """Each class's cost at each pixel (lower: likelier) of a balanced top view ``lin``."""
+def class_costs(lin: np.ndarray, px_per_mm: float, references: dict | None = None,
+                adapt: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Each class's cost at each pixel (lower: likelier) of a balanced top view ``lin``, against
+    ``references`` (``REFERENCES``: the makers' nominal plastics) or, with ``adapt`` (where the
+    view shows the table: a bool mask), the plastics' references taken from this view itself
+    (``adapted_references``)."""
+    feats = features(lin, px_per_mm)
+    if adapt is not None:
+        references = adapted_references(feats, adapt)
+    return costs_of(feats, REFERENCES if references is None else references)
+
+
+def features(lin: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, ...]:
+    """What a pixel's class costs are made of: its chromaticity and brightness, and the table's
+    own there (a wide median of the view)."""
     chroma = chroma_of(lin)
     bright = np.log(lin.sum(-1) + 1e-4)
     k = int(BACKGROUND_MM * px_per_mm) | 1
@@ -76,9 +96,14 @@ def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
     enc = np.clip(np.sqrt(lo / 1.2) * 255 + 0.5, 0, 255).astype(np.uint8)       # a wide median wants 8 bits
     med = cv2.medianBlur(enc, min(255, (k // small) | 1)).astype(np.float32) / 255
     table = cv2.resize(med * med * 1.2, (w, h), interpolation=cv2.INTER_LINEAR)
-    t_chroma, t_bright = chroma_of(table), np.log(table.sum(-1) + 1e-4)
+    return chroma, bright, chroma_of(table), np.log(table.sum(-1) + 1e-4)
+
+
+def costs_of(feats: tuple[np.ndarray, ...], references: dict) -> dict[str, np.ndarray]:
+    """Each class's cost from ``features`` against ``references`` (name -> (chroma, log brightness))."""
+    chroma, bright, t_chroma, t_bright = feats
     out = {}
-    for name, (ref_c, ref_b) in REFERENCES.items():
+    for name, (ref_c, ref_b) in references.items():
         dc = ((chroma - ref_c) ** 2).sum(-1)
         # black and white are told by their brightness, their chromaticity is what noise makes it
         sc = SIGMA_CHROMA * {"black": 2.5, "yellow": YELLOW_SPREAD}.get(name, 1.0)
@@ -94,6 +119,44 @@ def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
     below = np.clip(t_bright - bright - 1.9, 0, None) / 0.25
     out["table"] = dc * np.clip(1 - (t_bright - bright) / 4, 0.4, 1) + above ** 2 + below ** 2
     return out
+
+
+def adapted_references(feats: tuple[np.ndarray, ...], where: np.ndarray, rounds: int = ADAPT_ROUNDS,
+                       prior: float = ADAPT_PRIOR_PX, step: int = ADAPT_STEP) -> dict:
+    """The plastics' chromaticities as this view shows them: the classes taken as a mixture
+    (each pixel's cost a squared distance, its likelihood exp(-cost / 2)) whose plastic means are
+    re-estimated from the view's own pixels (``where``, every ``step``-th each way) by a few
+    rounds of EM, each mean held towards the nominal one as if ``prior`` pixels of it had been
+    seen (a maximum a posteriori estimate: a plastic not on the table stays nominal, a drink's
+    few hundred pixels move it). The brightness, the crates' yellow and the table stay as they
+    are (the yellow and the table are not what the plastics' makers vary; the brightness is
+    already loose)."""
+    sub = tuple(f[::step, ::step][where[::step, ::step]] for f in feats)
+    refs = dict(REFERENCES)
+    if not len(sub[0]):
+        return refs
+    chroma = sub[0]
+    share = np.full(len(CLASSES) + 1, 1.0 / (len(CLASSES) + 1))
+    for _ in range(rounds):
+        stack = cost_stack(costs_of(sub, refs))
+        # a pixel no class explains (an edge, a card, a glint) is "other": it moves no plastic
+        stack = np.concatenate([stack, np.full((1, stack.shape[1]), ADAPT_OTHER, np.float32)])
+        # each class weighed by its share of the view (the mixture's weights): the table, most
+        # of the view, keeps its own textured pixels from a plastic drawn near its colour
+        stack -= 2 * np.log(share)[:, None].astype(np.float32)
+        r = np.exp(-0.5 * (stack - stack.min(0)))
+        r /= r.sum(0)
+        # (a plastic's weight no less than one drink's, and "other" held there: the outliers a
+        # view has many of must not outweigh a drink's own pixels far off its nominal colour)
+        share = np.maximum(r.mean(1), ADAPT_LEAST_SHARE)
+        share[-1] = ADAPT_LEAST_SHARE
+        for k, name in enumerate(CLASSES):
+            if name not in ADAPTED:
+                continue
+            nominal_c, nominal_b = REFERENCES[name]
+            w = r[k]
+            refs[name] = ((prior * nominal_c + w @ chroma) / (prior + w.sum())).astype(np.float32), nominal_b
+    return refs
 
 
 def labels(costs) -> tuple[np.ndarray, np.ndarray]:
