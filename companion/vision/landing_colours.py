@@ -37,6 +37,7 @@ ADAPT_ROUNDS = 3             # EM rounds of the plastics' own colours (``adapted
 ADAPT_STEP = 3               # on every 3rd pixel each way (a drink keeps dozens: the same, 9 times cheaper)
 ADAPT_OTHER = 9.0            # the cost of "no class" in that mixture: 3 sigmas off every class
 ADAPT_LEAST_SHARE = 1e-3     # about one drink's share of the top view
+ADAPT_MOST_SHARE = 0.01      # no plastic adapted to cover more of it (a far standing bottle ~0.3 %)
 ADAPTED = ("mint", "blue", "red", "purple")   # black and white are told by brightness: their chromaticity stays
 ADAPT_PRIOR_PX = 25.0        # the nominal colour weighs as much as this many of those pixels (100 mm² at
                              # 1.5 px/mm: a drink's 300-600 mm² outweighs it, a stray speck does not)
@@ -101,24 +102,40 @@ def features(lin: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, ...]:
 
 def costs_of(feats: tuple[np.ndarray, ...], references: dict) -> dict[str, np.ndarray]:
     """Each class's cost from ``features`` against ``references`` (name -> (chroma, log brightness))."""
+    out = {name: reference_cost(feats, name, ref) for name, ref in references.items()}
+    out["table"] = table_cost(feats)
+    return out
+
+
+def reference_cost(feats: tuple[np.ndarray, ...], name: str, ref) -> np.ndarray:
+    """One plastic's (or the yellow's) cost against its reference (chroma, log brightness)."""
+    chroma, bright = feats[:2]
+    ref_c, ref_b = ref
+    dc = _square_distance(chroma, ref_c)
+    # black and white are told by their brightness, their chromaticity is what noise makes it
+    sc = SIGMA_CHROMA * {"black": 2.5, "yellow": YELLOW_SPREAD}.get(name, 1.0)
+    db = (bright - ref_b) / SIGMA_LOG
+    if name == "white":
+        db = np.minimum(db, 0) * 1.6                # brighter than white is still white
+    if name == "black":
+        db = np.maximum(db, 0) * 1.3                # darker than black is still black
+    return dc / sc ** 2 + db ** 2
+
+
+def _square_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Squared distance of two chromaticities (…, 2): written out, as numpy sums a last axis of
+    two slowly."""
+    d0, d1 = a[..., 0] - b[..., 0], a[..., 1] - b[..., 1]
+    return d0 * d0 + d1 * d1
+
+
+def table_cost(feats: tuple[np.ndarray, ...]) -> np.ndarray:
+    """The table and its shadows: its chromaticity, as bright or darker (a shadow takes up to 85 %)."""
     chroma, bright, t_chroma, t_bright = feats
-    out = {}
-    for name, (ref_c, ref_b) in references.items():
-        dc = ((chroma - ref_c) ** 2).sum(-1)
-        # black and white are told by their brightness, their chromaticity is what noise makes it
-        sc = SIGMA_CHROMA * {"black": 2.5, "yellow": YELLOW_SPREAD}.get(name, 1.0)
-        db = (bright - ref_b) / SIGMA_LOG
-        if name == "white":
-            db = np.minimum(db, 0) * 1.6                # brighter than white is still white
-        if name == "black":
-            db = np.maximum(db, 0) * 1.3                # darker than black is still black
-        out[name] = dc / sc ** 2 + db ** 2
-    # the table and its shadows: its chromaticity, as bright or darker (a shadow takes up to 85 %)
-    dc = ((chroma - t_chroma) ** 2).sum(-1) / TABLE_CHROMA ** 2
+    dc = _square_distance(chroma, t_chroma) / TABLE_CHROMA ** 2
     above = np.clip(bright - t_bright - 0.15, 0, None) / 0.25
     below = np.clip(t_bright - bright - 1.9, 0, None) / 0.25
-    out["table"] = dc * np.clip(1 - (t_bright - bright) / 4, 0.4, 1) + above ** 2 + below ** 2
-    return out
+    return dc * np.clip(1 - (t_bright - bright) / 4, 0.4, 1) + above ** 2 + below ** 2
 
 
 def adapted_references(feats: tuple[np.ndarray, ...], where: np.ndarray, rounds: int = ADAPT_ROUNDS,
@@ -137,10 +154,15 @@ def adapted_references(feats: tuple[np.ndarray, ...], where: np.ndarray, rounds:
         return refs
     chroma = sub[0]
     share = np.full(len(CLASSES) + 1, 1.0 / (len(CLASSES) + 1))
+    moved = [k for k, name in enumerate(CLASSES) if name in ADAPTED]
+    # a pixel no class explains (an edge, a card, a glint) is "other": it moves no plastic
+    nominal = np.concatenate([cost_stack(costs_of(sub, refs)), np.full((1, len(chroma)), ADAPT_OTHER, np.float32)])
+    before = _covers(nominal[:-1])
+    costs = nominal.copy()
     for _ in range(rounds):
-        stack = cost_stack(costs_of(sub, refs))
-        # a pixel no class explains (an edge, a card, a glint) is "other": it moves no plastic
-        stack = np.concatenate([stack, np.full((1, stack.shape[1]), ADAPT_OTHER, np.float32)])
+        for k in moved:                 # only the moving plastics' costs change
+            costs[k] = reference_cost(sub, CLASSES[k], refs[CLASSES[k]])
+        stack = costs.copy()
         # each class weighed by its share of the view (the mixture's weights): the table, most
         # of the view, keeps its own textured pixels from a plastic drawn near its colour
         stack -= 2 * np.log(share)[:, None].astype(np.float32)
@@ -150,13 +172,24 @@ def adapted_references(feats: tuple[np.ndarray, ...], where: np.ndarray, rounds:
         # view has many of must not outweigh a drink's own pixels far off its nominal colour)
         share = np.maximum(r.mean(1), ADAPT_LEAST_SHARE)
         share[-1] = ADAPT_LEAST_SHARE
-        for k, name in enumerate(CLASSES):
-            if name not in ADAPTED:
-                continue
-            nominal_c, nominal_b = REFERENCES[name]
-            w = r[k]
-            refs[name] = ((prior * nominal_c + w @ chroma) / (prior + w.sum())).astype(np.float32), nominal_b
+        for k in moved:
+            nominal_c, nominal_b = REFERENCES[CLASSES[k]]
+            refs[CLASSES[k]] = ((prior * nominal_c + r[k] @ chroma) / (prior + r[k].sum())).astype(np.float32), nominal_b
+    # a drink covers well under 1 % of the view and the asked drinks differ in colour: a plastic
+    # that would now be more of the view than that (and than it was) has taken the table or the
+    # crates, not a drink (a mint on a pale green table): it keeps its nominal colour
+    for k in moved:
+        costs[k] = reference_cost(sub, CLASSES[k], refs[CLASSES[k]])
+    after = _covers(costs[:-1])
+    for k in moved:
+        if after[k] > max(ADAPT_MOST_SHARE, before[k]):
+            refs[CLASSES[k]] = REFERENCES[CLASSES[k]]
     return refs
+
+
+def _covers(stack: np.ndarray) -> np.ndarray:
+    """Each class's share of the pixels it is the likeliest class of."""
+    return np.bincount(np.argmin(stack, axis=0), minlength=len(stack)) / max(stack.shape[1], 1)
 
 
 def labels(costs) -> tuple[np.ndarray, np.ndarray]:
