@@ -145,16 +145,18 @@ def adapted_references(feats: tuple[np.ndarray, ...], where: np.ndarray, rounds:
     re-estimated from the view's own pixels (``where``, every ``step``-th each way) by a few
     rounds of EM, each mean held towards the nominal one as if ``prior`` pixels of it had been
     seen (a maximum a posteriori estimate: a plastic not on the table stays nominal, a drink's
-    few hundred pixels move it). The brightness, the crates' yellow and the table stay as they
-    are (the yellow and the table are not what the plastics' makers vary; the brightness is
-    already loose)."""
+    few hundred pixels move it). The crates' yellow is estimated alongside, so that its pixels
+    pull no plastic, but returned nominal (the crates are found and the network reads them as
+    trained); the brightness (already loose) and the table (its own local colour) stay."""
     sub = tuple(f[::step, ::step][where[::step, ::step]] for f in feats)
     refs = dict(REFERENCES)
     if not len(sub[0]):
         return refs
     chroma = sub[0]
     share = np.full(len(CLASSES) + 1, 1.0 / (len(CLASSES) + 1))
-    moved = [k for k, name in enumerate(CLASSES) if name in ADAPTED]
+    # the crates' yellow moves too (crates differ far more than the plastics: a greenish or
+    # orange one's pixels would otherwise pull the mint or the red), but is read as before
+    moved = [k for k, name in enumerate(CLASSES) if name in ADAPTED or name == "yellow"]
     # a pixel no class explains (an edge, a card, a glint) is "other": it moves no plastic
     nominal = np.concatenate([cost_stack(costs_of(sub, refs)), np.full((1, len(chroma)), ADAPT_OTHER, np.float32)])
     before = _covers(nominal[:-1])
@@ -182,8 +184,9 @@ def adapted_references(feats: tuple[np.ndarray, ...], where: np.ndarray, rounds:
         costs[k] = reference_cost(sub, CLASSES[k], refs[CLASSES[k]])
     after = _covers(costs[:-1])
     for k in moved:
-        if after[k] > max(ADAPT_MOST_SHARE, before[k]):
+        if CLASSES[k] in PLASTIC_SRGB and after[k] > max(ADAPT_MOST_SHARE, before[k]):
             refs[CLASSES[k]] = REFERENCES[CLASSES[k]]
+    refs["yellow"] = REFERENCES["yellow"]     # (read with the estimated yellow too: more sure mistakes on dev)
     return refs
 
 
