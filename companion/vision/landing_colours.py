@@ -33,14 +33,6 @@ SIGMA_LOG = 0.9              # and its brightness (faces turned from the lamp, a
 TABLE_CHROMA = 0.03
 YELLOW_SPREAD = 1.0          # crates' yellows differ more than the drinks' plastics (pale, glossy, sunbleached)
 BACKGROUND_MM = 41           # the window the table's own colour is the median of
-ADAPT_ROUNDS = 3             # EM rounds of the plastics' own colours (``adapted_references``)
-ADAPT_STEP = 3               # on every 3rd pixel each way (a drink keeps dozens: the same, 9 times cheaper)
-ADAPT_OTHER = 9.0            # the cost of "no class" in that mixture: 3 sigmas off every class
-ADAPT_LEAST_SHARE = 1e-3     # about one drink's share of the top view
-ADAPT_MOST_SHARE = 0.01      # no plastic adapted to cover more of it (a far standing bottle ~0.3 %)
-ADAPTED = ("mint", "blue", "red", "purple")   # black and white are told by brightness: their chromaticity stays
-ADAPT_PRIOR_PX = 25.0        # the nominal colour weighs as much as this many of those pixels (100 mm² at
-                             # 1.5 px/mm: a drink's 300-600 mm² outweighs it, a stray speck does not)
 
 
 def srgb_to_linear(v: np.ndarray) -> np.ndarray:
@@ -72,16 +64,10 @@ def balanced(frame_bgr: np.ndarray, white_bgr) -> np.ndarray:
     return lin * (PAPER_ALBEDO / np.maximum(white, 1e-3)).astype(np.float32)
 
 
-def class_costs(lin: np.ndarray, px_per_mm: float, references: dict | None = None,
-                adapt: np.ndarray | None = None) -> dict[str, np.ndarray]:
+def class_costs(lin: np.ndarray, px_per_mm: float, references: dict | None = None) -> dict[str, np.ndarray]:
     """Each class's cost at each pixel (lower: likelier) of a balanced top view ``lin``, against
-    ``references`` (``REFERENCES``: the makers' nominal plastics) or, with ``adapt`` (where the
-    view shows the table: a bool mask), the plastics' references taken from this view itself
-    (``adapted_references``)."""
-    feats = features(lin, px_per_mm)
-    if adapt is not None:
-        references = adapted_references(feats, adapt)
-    return costs_of(feats, REFERENCES if references is None else references)
+    ``references`` (``REFERENCES`` by default: the makers' nominal plastics)."""
+    return costs_of(features(lin, px_per_mm), REFERENCES if references is None else references)
 
 
 def features(lin: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, ...]:
@@ -136,63 +122,6 @@ def table_cost(feats: tuple[np.ndarray, ...]) -> np.ndarray:
     above = np.clip(bright - t_bright - 0.15, 0, None) / 0.25
     below = np.clip(t_bright - bright - 1.9, 0, None) / 0.25
     return dc * np.clip(1 - (t_bright - bright) / 4, 0.4, 1) + above ** 2 + below ** 2
-
-
-def adapted_references(feats: tuple[np.ndarray, ...], where: np.ndarray, rounds: int = ADAPT_ROUNDS,
-                       prior: float = ADAPT_PRIOR_PX, step: int = ADAPT_STEP) -> dict:
-    """The plastics' chromaticities as this view shows them: the classes taken as a mixture
-    (each pixel's cost a squared distance, its likelihood exp(-cost / 2)) whose plastic means are
-    re-estimated from the view's own pixels (``where``, every ``step``-th each way) by a few
-    rounds of EM, each mean held towards the nominal one as if ``prior`` pixels of it had been
-    seen (a maximum a posteriori estimate: a plastic not on the table stays nominal, a drink's
-    few hundred pixels move it). The crates' yellow is estimated alongside, so that its pixels
-    pull no plastic, but returned nominal (the crates are found and the network reads them as
-    trained); the brightness (already loose) and the table (its own local colour) stay."""
-    sub = tuple(f[::step, ::step][where[::step, ::step]] for f in feats)
-    refs = dict(REFERENCES)
-    if not len(sub[0]):
-        return refs
-    chroma = sub[0]
-    share = np.full(len(CLASSES) + 1, 1.0 / (len(CLASSES) + 1))
-    # the crates' yellow moves too (crates differ far more than the plastics: a greenish or
-    # orange one's pixels would otherwise pull the mint or the red), but is read as before
-    moved = [k for k, name in enumerate(CLASSES) if name in ADAPTED or name == "yellow"]
-    # a pixel no class explains (an edge, a card, a glint) is "other": it moves no plastic
-    nominal = np.concatenate([cost_stack(costs_of(sub, refs)), np.full((1, len(chroma)), ADAPT_OTHER, np.float32)])
-    before = _covers(nominal[:-1])
-    costs = nominal.copy()
-    for _ in range(rounds):
-        for k in moved:                 # only the moving plastics' costs change
-            costs[k] = reference_cost(sub, CLASSES[k], refs[CLASSES[k]])
-        stack = costs.copy()
-        # each class weighed by its share of the view (the mixture's weights): the table, most
-        # of the view, keeps its own textured pixels from a plastic drawn near its colour
-        stack -= 2 * np.log(share)[:, None].astype(np.float32)
-        r = np.exp(-0.5 * (stack - stack.min(0)))
-        r /= r.sum(0)
-        # (a plastic's weight no less than one drink's, and "other" held there: the outliers a
-        # view has many of must not outweigh a drink's own pixels far off its nominal colour)
-        share = np.maximum(r.mean(1), ADAPT_LEAST_SHARE)
-        share[-1] = ADAPT_LEAST_SHARE
-        for k in moved:
-            nominal_c, nominal_b = REFERENCES[CLASSES[k]]
-            refs[CLASSES[k]] = ((prior * nominal_c + r[k] @ chroma) / (prior + r[k].sum())).astype(np.float32), nominal_b
-    # a drink covers well under 1 % of the view and the asked drinks differ in colour: a plastic
-    # that would now be more of the view than that (and than it was) has taken the table or the
-    # crates, not a drink (a mint on a pale green table): it keeps its nominal colour
-    for k in moved:
-        costs[k] = reference_cost(sub, CLASSES[k], refs[CLASSES[k]])
-    after = _covers(costs[:-1])
-    for k in moved:
-        if CLASSES[k] in PLASTIC_SRGB and after[k] > max(ADAPT_MOST_SHARE, before[k]):
-            refs[CLASSES[k]] = REFERENCES[CLASSES[k]]
-    refs["yellow"] = REFERENCES["yellow"]     # (read with the estimated yellow too: more sure mistakes on dev)
-    return refs
-
-
-def _covers(stack: np.ndarray) -> np.ndarray:
-    """Each class's share of the pixels it is the likeliest class of."""
-    return np.bincount(np.argmin(stack, axis=0), minlength=len(stack)) / max(stack.shape[1], 1)
 
 
 def labels(costs) -> tuple[np.ndarray, np.ndarray]:
