@@ -101,8 +101,8 @@ def test_the_top_view_reads_with_the_view_adapted_plastics_only_when_asked(monke
     lin = view((60, 80, 110), (221, 106, 41))
     frame = linear_to_srgb_u8(lin / lc.PAPER_ALBEDO)          # the frame whose paper white is 255
     gy = np.full((SIDE, SIDE), 100.0, np.float32)
-    maps = (np.tile(np.arange(SIDE, dtype=np.float32), (SIDE, 1)), np.tile(np.arange(SIDE, dtype=np.float32)[:, None], (1, SIDE)),
-            everywhere(), gy, gy)
+    mx, my = np.meshgrid(np.arange(SIDE, dtype=np.float32), np.arange(SIDE, dtype=np.float32))
+    maps = (mx, my, everywhere(), gy, gy)          # the frame is the top view; all of it in view, off the base
     yellow = {}
     for adapt in (False, True):
         monkeypatch.setattr(landing_crops, "ADAPT", adapt)

@@ -2,7 +2,8 @@
 (``landing_crops.ADAPT`` off and on), on the very looks benchmarks/landings.py draws, each look
 rendered once and read both ways (the rendering is most of a run's time):
 
-    PYTHONPATH=$PWD nice -n 10 .venv/bin/python tools/landing_colours_ab.py --family varied --first 20000 --looks 40 [--show]
+    PYTHONPATH=$PWD nice -n 10 .venv/bin/python tools/landing_colours_ab.py --family varied --first 20000 \
+        --looks 40 [--show]
 
 Counts as the benchmark's (right: sure, seen, the true spot, the distance within max(10 mm,
 5 %)); ``--show`` lists each drink the two read differently. Dev and varied looks only: the

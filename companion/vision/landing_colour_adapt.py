@@ -63,7 +63,8 @@ def adapted_references(feats: tuple[np.ndarray, ...], where: np.ndarray, rounds:
         share[-1] = ADAPT_LEAST_SHARE
         for k in moved:
             nominal_c, nominal_b = REFERENCES[CLASSES[k]]
-            refs[CLASSES[k]] = ((prior * nominal_c + r[k] @ chroma) / (prior + r[k].sum())).astype(np.float32), nominal_b
+            mean = (prior * nominal_c + r[k] @ chroma) / (prior + r[k].sum())
+            refs[CLASSES[k]] = mean.astype(np.float32), nominal_b
     # a drink covers well under 1 % of the view and the asked drinks differ in colour: a plastic
     # that would now be more of the view than that (and than it was) has taken the table or the
     # crates, not a drink (a mint on a pale green table): it keeps its nominal colour

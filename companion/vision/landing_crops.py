@@ -44,7 +44,7 @@ FRAME_LIFT_MM = 15.0                # the frame crop's centre over the table: a 
 FEATURES = tuple(f"shape_{s.value}" for s in SHAPES) + ("reach", "height", "share", "margin")
 MAX_CANDIDATES = 4                  # patches of the asked colour looked at, the biggest first (8: a wash, docs/performance.md)
 MIN_PIXELS = 6
-ADAPT = False                       # the plastics' colours taken from the view itself (``landing_colour_adapt``; not kept)
+ADAPT = False                       # the plastics' colours from the view itself (``landing_colour_adapt``): not kept
 SIZE_MM = {"stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (26.0, 11.0),
            "square_bottle": (27.0, 10.0), "not_tallest_bottle": (29.0, 10.0), "tallest_bottle": (35.0, 11.0)}
 
