@@ -64,8 +64,15 @@ def balanced(frame_bgr: np.ndarray, white_bgr) -> np.ndarray:
     return lin * (PAPER_ALBEDO / np.maximum(white, 1e-3)).astype(np.float32)
 
 
-def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
-    """Each class's cost at each pixel (lower: likelier) of a balanced top view ``lin``."""
+def class_costs(lin: np.ndarray, px_per_mm: float, references: dict | None = None) -> dict[str, np.ndarray]:
+    """Each class's cost at each pixel (lower: likelier) of a balanced top view ``lin``, against
+    ``references`` (``REFERENCES`` by default: the makers' nominal plastics)."""
+    return costs_of(features(lin, px_per_mm), REFERENCES if references is None else references)
+
+
+def features(lin: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, ...]:
+    """What a pixel's class costs are made of: its chromaticity and brightness, and the table's
+    own there (a wide median of the view)."""
     chroma = chroma_of(lin)
     bright = np.log(lin.sum(-1) + 1e-4)
     k = int(BACKGROUND_MM * px_per_mm) | 1
@@ -76,24 +83,45 @@ def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
     enc = np.clip(np.sqrt(lo / 1.2) * 255 + 0.5, 0, 255).astype(np.uint8)       # a wide median wants 8 bits
     med = cv2.medianBlur(enc, min(255, (k // small) | 1)).astype(np.float32) / 255
     table = cv2.resize(med * med * 1.2, (w, h), interpolation=cv2.INTER_LINEAR)
-    t_chroma, t_bright = chroma_of(table), np.log(table.sum(-1) + 1e-4)
-    out = {}
-    for name, (ref_c, ref_b) in REFERENCES.items():
-        dc = ((chroma - ref_c) ** 2).sum(-1)
-        # black and white are told by their brightness, their chromaticity is what noise makes it
-        sc = SIGMA_CHROMA * {"black": 2.5, "yellow": YELLOW_SPREAD}.get(name, 1.0)
-        db = (bright - ref_b) / SIGMA_LOG
-        if name == "white":
-            db = np.minimum(db, 0) * 1.6                # brighter than white is still white
-        if name == "black":
-            db = np.maximum(db, 0) * 1.3                # darker than black is still black
-        out[name] = dc / sc ** 2 + db ** 2
-    # the table and its shadows: its chromaticity, as bright or darker (a shadow takes up to 85 %)
-    dc = ((chroma - t_chroma) ** 2).sum(-1) / TABLE_CHROMA ** 2
+    return chroma, bright, chroma_of(table), np.log(table.sum(-1) + 1e-4)
+
+
+def costs_of(feats: tuple[np.ndarray, ...], references: dict) -> dict[str, np.ndarray]:
+    """Each class's cost from ``features`` against ``references`` (name -> (chroma, log brightness))."""
+    out = {name: reference_cost(feats, name, ref) for name, ref in references.items()}
+    out["table"] = table_cost(feats)
+    return out
+
+
+def reference_cost(feats: tuple[np.ndarray, ...], name: str, ref) -> np.ndarray:
+    """One plastic's (or the yellow's) cost against its reference (chroma, log brightness)."""
+    chroma, bright = feats[:2]
+    ref_c, ref_b = ref
+    dc = _square_distance(chroma, ref_c)
+    # black and white are told by their brightness, their chromaticity is what noise makes it
+    sc = SIGMA_CHROMA * {"black": 2.5, "yellow": YELLOW_SPREAD}.get(name, 1.0)
+    db = (bright - ref_b) / SIGMA_LOG
+    if name == "white":
+        db = np.minimum(db, 0) * 1.6                # brighter than white is still white
+    if name == "black":
+        db = np.maximum(db, 0) * 1.3                # darker than black is still black
+    return dc / sc ** 2 + db ** 2
+
+
+def _square_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Squared distance of two chromaticities (…, 2): written out, as numpy sums a last axis of
+    two slowly."""
+    d0, d1 = a[..., 0] - b[..., 0], a[..., 1] - b[..., 1]
+    return d0 * d0 + d1 * d1
+
+
+def table_cost(feats: tuple[np.ndarray, ...]) -> np.ndarray:
+    """The table and its shadows: its chromaticity, as bright or darker (a shadow takes up to 85 %)."""
+    chroma, bright, t_chroma, t_bright = feats
+    dc = _square_distance(chroma, t_chroma) / TABLE_CHROMA ** 2
     above = np.clip(bright - t_bright - 0.15, 0, None) / 0.25
     below = np.clip(t_bright - bright - 1.9, 0, None) / 0.25
-    out["table"] = dc * np.clip(1 - (t_bright - bright) / 4, 0.4, 1) + above ** 2 + below ** 2
-    return out
+    return dc * np.clip(1 - (t_bright - bright) / 4, 0.4, 1) + above ** 2 + below ** 2
 
 
 def labels(costs) -> tuple[np.ndarray, np.ndarray]:

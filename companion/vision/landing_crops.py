@@ -29,7 +29,8 @@ import cv2
 import numpy as np
 
 from ..drinks import SHAPES, Drink
-from .landing_colours import CLASSES, balanced, class_costs, cost_stack, labels, runner_up
+from .landing_colour_adapt import adapted_references
+from .landing_colours import CLASSES, REFERENCES, balanced, cost_stack, costs_of, features, labels, runner_up
 
 TOP_PX_PER_MM = 1.5
 VIEW_MM = (-330.0, 340.0, -15.0, 430.0)      # x0, x1, y0, y1: the table the top view covers
@@ -43,6 +44,7 @@ FRAME_LIFT_MM = 15.0                # the frame crop's centre over the table: a 
 FEATURES = tuple(f"shape_{s.value}" for s in SHAPES) + ("reach", "height", "share", "margin")
 MAX_CANDIDATES = 4                  # patches of the asked colour looked at, the biggest first (8: a wash, docs/performance.md)
 MIN_PIXELS = 6
+ADAPT = False                       # the plastics' colours from the view itself (``landing_colour_adapt``): not kept
 SIZE_MM = {"stubby_can": (14.0, 12.0), "short_can": (20.0, 11.0), "tall_can": (26.0, 11.0),
            "square_bottle": (27.0, 10.0), "not_tallest_bottle": (29.0, 10.0), "tallest_bottle": (35.0, 11.0)}
 
@@ -97,7 +99,9 @@ def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray, project: Ca
     mx, my, valid, gx, gy = maps
     top = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lin = balanced(top, white_bgr)
-    costs = cost_stack(class_costs(lin, TOP_PX_PER_MM))
+    feats = features(lin, TOP_PX_PER_MM)
+    refs = adapted_references(feats, valid & (gy >= BEHIND_MM)) if ADAPT else REFERENCES
+    costs = cost_stack(costs_of(feats, refs))
     label, margin = labels(costs)
     table = CLASSES.index("table")
     label[~valid] = table
