@@ -127,6 +127,10 @@ bench: $(VENV)/.installed
 # training-family tables of its own (rendered here, ~8 minutes on 2 cores; docs/performance.md,
 # "Vision: a learned sureness").
 #
+# Last, whether and from which bar the set network names what checked-set leaves unsure
+# (checked.Naming: tools/choose_network_names.py, on the same training-family tables, a minute;
+# written into drink_pixels_set.npz; docs/performance.md, "The network names what the rules doubt").
+#
 # PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
 # 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.
 TRAIN_VENV := .train-venv
@@ -146,6 +150,7 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --set-sizes --epochs 30 --more-looks --out companion/vision/models/drink_pixels_set.npz
 	$(VENV)/bin/python tools/choose_pixel_check.py --model companion/vision/models/drink_pixels_set.npz
 	$(VENV)/bin/python tools/choose_sureness.py --jobs 2
+	$(VENV)/bin/python tools/choose_network_names.py
 
 # The crate reader's field network (companion/vision/crate_net.py, issue 31): renders the training
 # looks (varied 0-233 and dev 0-127, 4 frames each; a look whose calibration photo is refused is
