@@ -24,9 +24,8 @@ tables as the bound a new default keeps. The network's check stays as chosen for
 
 Of the allowed, the one with the highest score summed over the four difficulties; a tie goes to
 the higher bar. When none is allowed the file gets no naming (the unsure stay unsure).
-``--test`` then measures the check with and without the naming on the TEST tables and on the
-third candidate network's tables (1380000-1380047: training family, used by no committed model):
-a confirmation, never a choice. Never the evaluation family.
+``--test`` then measures the check with and without the naming on the TEST tables (training
+family, used for nothing else): a confirmation, never a choice. Never the evaluation family.
 """
 from __future__ import annotations
 
@@ -53,8 +52,6 @@ import learn_drinks as base  # noqa: E402
 
 BARS = (0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)
 SURE_RIGHT = 0.997
-# training-family tables for confirmation only (rendered for a network not kept)
-CONFIRM = (("train", range(1_380_000, 1_380_048)),)
 
 
 def named_share(res: dict) -> tuple[int, int]:
@@ -106,7 +103,7 @@ def main(argv=None) -> int:
     ap.add_argument("--model", default=str(SET_PATH), help="the set network (its settings are rewritten)")
     ap.add_argument("--jobs", type=int, default=1, help="processes rendering missing tables")
     ap.add_argument("--dry-run", action="store_true", help="measure and print, write nothing")
-    ap.add_argument("--test", action="store_true", help="then confirm on the TEST and CONFIRM tables")
+    ap.add_argument("--test", action="store_true", help="then confirm on the TEST tables")
     args = ap.parse_args(argv)
     import cv2
     cv2.setNumThreads(1)
@@ -154,12 +151,10 @@ def main(argv=None) -> int:
         save(Path(args.model), weights, settings)
         print(f"wrote the naming into {args.model}: {check.get('name')}")
     if args.test and best:
-        for title, seeds in (("TEST", chooser.TEST), ("CONFIRM", CONFIRM)):
-            got_tabs = pixels_tool.data(seeds, base.PHOTOS if seeds is chooser.TEST else base.TRAIN_PHOTOS,
-                                        0 if seeds is chooser.TEST else base.HARSH, args.jobs)
-            got = chooser.measured(got_tabs, {mirror: chooser.photo_probabilities(got_tabs, model, mirror)}, model,
-                                   {"rules": ("rules",), "checked-set": plain, best: namings[best]})
-            table(f"{title} tables {', '.join(f'{s.start}..{s[-1]}' for _, s in seeds)} (confirmation only)", got)
+        test = pixels_tool.data(chooser.TEST, base.PHOTOS, 0, args.jobs)
+        got = chooser.measured(test, {mirror: chooser.photo_probabilities(test, model, mirror)}, model,
+                               {"rules": ("rules",), "checked-set": plain, best: namings[best]})
+        table(f"TEST tables {', '.join(f'{s.start}..{s[-1]}' for _, s in chooser.TEST)} (confirmation only)", got)
     print(f"{time.perf_counter() - t0:.0f} s", flush=True)
     return 0
 

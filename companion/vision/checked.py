@@ -43,7 +43,7 @@ readings there were right).
 
 What the check leaves unsure, the set network may name (``Naming``, in its settings: chosen by
 tools/choose_network_names.py): a reading the rules doubted, or the check asked about, becomes
-the network's top drink, sure, where the network gives that drink at least the bar (0.99). On
+the network's top drink, sure, where the network gives that drink at least the bar (0.998). On
 training-family tables it never trained on, the network alone was right on more than 99.8 % of
 the pieces it was that sure of; the one-drink-one-reading check still doubts a repeat after.
 
