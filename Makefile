@@ -116,9 +116,9 @@ bench: $(VENV)/.installed
 #
 # Then the same network with the set's calibrated sizes among its side numbers,
 # companion/vision/models/drink_pixels_set.npz ("checked-set", the default: vision/checked.py),
-# trained on 96 more training-family looks too (--more-looks: the data step renders them, ~12
+# trained on 144 more training-family looks too (--more-looks: the data step renders them, ~20
 # minutes on 2 cores), and its check with the guard against phantoms, chosen on the held-out and
-# the training family's temperature tables. About 10-15 more minutes of training on a quiet core
+# the training family's temperature tables. About 13-15 more minutes of training on a quiet core
 # (docs/performance.md, "Vision: phantoms and heights checked", "The set network on more looks").
 #
 # Then the learned sureness over that network's and the rules' signals ("checked-sure":
