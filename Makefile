@@ -116,9 +116,9 @@ bench: $(VENV)/.installed
 #
 # Then the same network with the set's calibrated sizes among its side numbers,
 # companion/vision/models/drink_pixels_set.npz ("checked-set", the default: vision/checked.py),
-# trained on 96 more training-family looks too (--more-looks: the data step renders them, ~12
+# trained on 144 more training-family looks too (--more-looks: the data step renders them, ~20
 # minutes on 2 cores), and its check with the guard against phantoms, chosen on the held-out and
-# the training family's temperature tables. About 10-15 more minutes of training on a quiet core
+# the training family's temperature tables. About 13-15 more minutes of training on a quiet core
 # (docs/performance.md, "Vision: phantoms and heights checked", "The set network on more looks").
 #
 # Then the learned sureness over that network's and the rules' signals ("checked-sure":
@@ -126,6 +126,10 @@ bench: $(VENV)/.installed
 # and its bar chosen by score by tools/choose_sureness.py on the same held-out tables and 48
 # training-family tables of its own (rendered here, ~8 minutes on 2 cores; docs/performance.md,
 # "Vision: a learned sureness").
+#
+# Last, whether and from which bar the set network names what checked-set leaves unsure
+# (checked.Naming: tools/choose_network_names.py, on the same training-family tables, a minute;
+# written into drink_pixels_set.npz; docs/performance.md, "The network names what the rules doubt").
 #
 # PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
 # 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.
@@ -146,6 +150,7 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --set-sizes --epochs 30 --more-looks --out companion/vision/models/drink_pixels_set.npz
 	$(VENV)/bin/python tools/choose_pixel_check.py --model companion/vision/models/drink_pixels_set.npz
 	$(VENV)/bin/python tools/choose_sureness.py --jobs 2
+	$(VENV)/bin/python tools/choose_network_names.py
 
 # The crate reader's field network (companion/vision/crate_net.py, issue 31): renders the training
 # looks (varied 0-233 and dev 0-127, 4 frames each; a look whose calibration photo is refused is

@@ -66,8 +66,9 @@ def photo_probabilities(tabs: list[dict], model, mirror: bool) -> dict[tuple[int
 
 def measured(tabs: list[dict], probs: dict, model, ways: dict) -> dict:
     """learn_drinks.measure's table for each way of naming (its name -> ("check", agree,
-    fitted, mirror), ("both", ...: the learned scorer's check first), ("pixels",) or a
-    learn_drinks way), on the same pieces; ``probs``: by mirror, photo_probabilities'."""
+    fitted, mirror[, guard[, naming]]), ("both", ...: the learned scorer's check first),
+    ("pixels",) or a learn_drinks way), on the same pieces; ``probs``: by mirror,
+    photo_probabilities'."""
     from companion.vision.checked import check, check_learned
     from companion.vision.pixel_scorer import rescore
     from companion.vision.repeats import doubt_repeats
@@ -88,7 +89,8 @@ def measured(tabs: list[dict], probs: dict, model, ways: dict) -> dict:
         if way[0] in ("check", "both"):
             at = {id(d): k for k, d in enumerate(pieces)}
             check(pieces, an, tab["profile"], lambda todo, *_: p[[at[id(d)] for d in todo]], "pixels",
-                  agree=way[1], judge_fitted=way[2], no_drink=way[4] if len(way) > 4 else None)
+                  agree=way[1], judge_fitted=way[2], no_drink=way[4] if len(way) > 4 else None,
+                  naming=way[5] if len(way) > 5 else None)
         if way[0] == "pixels":
             rescore(pieces, an, tab["profile"], model, raw=photo["crops"])
         return doubt_repeats(pieces)

@@ -61,16 +61,19 @@ TRAIN = (("train", range(1_000_000, 1_000_008), base.TRAIN_PHOTOS, base.HARSH),
          ("train", range(1_320_000, 1_320_028), 3, 4))
 TEMPER = base.TEMPER
 HELD_OUT = (("train", base.HELD_OUT["train"]), ("train", range(1_330_000, 1_330_004)))
-# More looks of the training family (``--more-looks``, make model's set network): 96 tables of 6
+# More looks of the training family (``--more-looks``, make model's set network): 192 tables of 6
 # photos a difficulty and 8 harsh ones each, trained on without their calibration pieces. A
 # network that must hold on looks it never saw learns from more looks, not more photos of the
 # same ones: on the first 48 too (84 training-family looks against 36) the set network named 3
 # points more of the held-out pieces right, and its check scored higher on fresh evaluation
-# tables; on all 96 (132 looks) higher again, at every difficulty (docs/performance.md, "The set
-# network on more looks"). The first 48 were tools/choose_sureness.py's tables until then; it
-# has its own again.
+# tables; on 96 (132 looks) higher again, at every difficulty; on 144 (180 looks) and all 192
+# (228 looks), each with the network naming what the check leaves unsure, higher again with fewer
+# sure mistakes (docs/performance.md, "The set network on more looks", "The network names what
+# the rules doubt"). The first 48 were tools/choose_sureness.py's tables until then; it has its own again.
 MORE_LOOKS = (("train", range(1_350_000, 1_350_048), base.TRAIN_PHOTOS, base.HARSH),
-              ("train", range(1_370_000, 1_370_048), base.TRAIN_PHOTOS, base.HARSH))
+              ("train", range(1_370_000, 1_370_048), base.TRAIN_PHOTOS, base.HARSH),
+              ("train", range(1_380_000, 1_380_048), base.TRAIN_PHOTOS, base.HARSH),
+              ("train", range(1_390_000, 1_390_048), base.TRAIN_PHOTOS, base.HARSH))
 
 
 def render_order() -> list[tuple[str, int, int, int]]:

@@ -404,7 +404,9 @@ def measure(tabs: list[dict], how: str, model=None) -> dict:
     benchmarks/vision.py counts them), and the readings on drinks by confidence."""
     res = {}
     for difficulty in (*DIFFICULTIES, "all"):
-        tally = dict(drinks=0, correct=0, wrong=0, unsure=0, extra=0, extra_sure=0, fitted=0, named=0)
+        # by_network: sure readings on drinks that the check's naming named (checked.Naming)
+        tally = dict(drinks=0, correct=0, wrong=0, unsure=0, extra=0, extra_sure=0, fitted=0, named=0,
+                     by_network=0, by_network_right=0)
         conf = []
         for tab in tabs:
             for ph in tab["photos"]:
@@ -412,11 +414,14 @@ def measure(tabs: list[dict], how: str, model=None) -> dict:
                     continue
                 tally["drinks"] += ph["drinks"]
                 for d, truth in zip(readings_of(tab, ph, how, model), ph["truth"]):
+                    by_network = "_named" in d and not d["unsure"]
+                    tally["by_network"] += by_network
                     if truth is None:
                         tally["extra"] += 1
                         tally["extra_sure"] += not d["unsure"]
                         continue
                     right = f"{d['color']}-{d['shape']}" == truth
+                    tally["by_network_right"] += by_network and right
                     tally["fitted"] += bool(d.get("_fitted"))
                     tally["named"] += right         # the name right, sure or not
                     tally["unsure" if d["unsure"] else "correct" if right else "wrong"] += 1
