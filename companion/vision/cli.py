@@ -93,7 +93,8 @@ def register(subparsers) -> None:
                             "(vision/learned.py), the network over the piece's pixels (vision/pixel_scorer.py), "
                             "or the rules made unsure where the learned scorer (checked) or the network over the "
                             "pixels alone (checked-pixels, vision/checked.py; checked-set: a network that also "
-                            "knows the set's calibrated sizes, and asks where it sees no drink) names a piece otherwise, "
+                            "knows the set's calibrated sizes, asks where it sees no drink, and names what it leaves unsure "
+                            "where it is sure of the piece) names a piece otherwise, "
                             "or (checked-sure, vision/sure.py) a learned sureness over that network's and the "
                             "rules' signals doubts it; "
                             "default: identify's (drinks.DEFAULT_SCORER)")

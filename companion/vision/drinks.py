@@ -310,7 +310,8 @@ def identify(image: np.ndarray, profile: Profile, debug: bool = False, scorer: s
     (vision/pixel_scorer.py: from its pixels) or "checked" (the rules, unsure where the learned
     scorer names a piece otherwise) or "checked-pixels" (the rules, unsure where the network
     over the piece's pixels alone names it otherwise: vision/checked.py) or "checked-set" (the
-    same with a network that also knows the set's sizes, and asks where it sees no drink) or
+    same with a network that also knows the set's sizes, asks where it sees no drink, and names
+    what it leaves unsure where it is sure of the piece) or
     "checked-sure" (the rules, unsure where a learned sureness over that network's and the
     rules' signals doubts them: vision/sure.py); DEFAULT_SCORER when not given."""
     hook = scorer_hook(scorer)
