@@ -60,10 +60,6 @@ def named_share(res: dict) -> tuple[int, int]:
     return sum(r["by_network"] for r in rows), sum(r["by_network_right"] for r in rows)
 
 
-def summed(res: dict) -> float:
-    return sum(chooser.score(res[d]) for d in base.DIFFICULTIES)
-
-
 def allowed(res: dict, plain: dict, dev: dict, dev_rules: dict) -> tuple[bool, str]:
     """Whether a naming's results pass the rule (the module's docstring); and why not."""
     n, right = named_share(res)
@@ -94,7 +90,7 @@ def table(title: str, res: dict) -> None:
     for how, r in res.items():
         per = " / ".join(f"{chooser.score(r[d]):.1f}" for d in base.DIFFICULTIES)
         n, right = named_share(r)
-        print(f"| {how} | {per} | {summed(r):.1f} | {n} ({right}) | {r['all']['reliability'][-1]} |")
+        print(f"| {how} | {per} | {sureness.summed_score(r):.1f} | {n} ({right}) | {r['all']['reliability'][-1]} |")
 
 
 def main(argv=None) -> int:
@@ -128,7 +124,7 @@ def main(argv=None) -> int:
     for how, (ok, why) in verdicts.items():
         print(f"| {how} | {'yes' if ok else 'no'} | {why} |")
     fair = [h for h, (ok, _) in verdicts.items() if ok]
-    best = max(fair, key=lambda h: (round(summed(res[h]), 6), namings[h][5].bar)) if fair else None
+    best = max(fair, key=lambda h: (round(sureness.summed_score(res[h]), 6), namings[h][5].bar)) if fair else None
     print(f"\nkept: {best or 'no naming'}", flush=True)
     base.report("the choosing tables, the rules, the check and the kept naming",
                 {h: res[h] for h in ("rules", "checked-set", *([best] if best else []))})

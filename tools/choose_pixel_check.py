@@ -72,13 +72,12 @@ def measured(tabs: list[dict], probs: dict, model, ways: dict) -> dict:
     from companion.vision.checked import check, check_learned
     from companion.vision.pixel_scorer import rescore
     from companion.vision.repeats import doubt_repeats
-    plain = base.readings_of
     index = {id(ph): (tab["seed"], k) for tab in tabs for k, ph in enumerate(tab["photos"])}
 
     def readings_of(tab, photo, how, _model=None):
         way = ways[how]
         if way[0] not in ("check", "pixels", "learned-check", "both"):
-            return plain(tab, photo, way[0])
+            return base.readings_of(tab, photo, way[0])
         pieces = copy.deepcopy(photo["pieces"])
         if not pieces:
             return []
@@ -95,11 +94,7 @@ def measured(tabs: list[dict], probs: dict, model, ways: dict) -> dict:
             rescore(pieces, an, tab["profile"], model, raw=photo["crops"])
         return doubt_repeats(pieces)
 
-    base.readings_of = readings_of
-    try:
-        return {how: base.measure(tabs, how) for how in ways}
-    finally:
-        base.readings_of = plain
+    return {how: base.measure(tabs, how, read=readings_of) for how in ways}
 
 
 EXTRAS_COUNT = True      # --plain: False (the choice as the committed checked-pixels' was made)

@@ -182,7 +182,6 @@ def readings_at(e: dict, bar: float | None, how: str) -> list[dict]:
 
 def measure(ex: list[dict], ways: dict[str, tuple]) -> dict:
     """base.measure's table for each way (name -> (how, bar)), photo by photo of ``ex``."""
-    plain = base.readings_of
     by_photo = {id(e["photo"]): e for e in ex}
     tabs = {}
     for e in ex:
@@ -193,11 +192,7 @@ def measure(ex: list[dict], ways: dict[str, tuple]) -> dict:
         kind, bar = ways[how]
         return readings_at(by_photo[id(photo)], bar, kind)
 
-    base.readings_of = readings_of
-    try:
-        return {how: base.measure(shells, how) for how in ways}
-    finally:
-        base.readings_of = plain
+    return {how: base.measure(shells, how, read=readings_of) for how in ways}
 
 
 def sure_share(r: dict) -> float:

@@ -297,22 +297,17 @@ def measured(tabs: list[dict], models: dict) -> dict:
     the feature scorer and each pixel model, on the same pieces."""
     from companion.vision.pixel_scorer import rescore
     from companion.vision.repeats import doubt_repeats
-    plain = base.readings_of
 
     def readings_of(tab, photo, how, model=None):
         if how not in models:
-            return plain(tab, photo, how, model)
+            return base.readings_of(tab, photo, how, model)
         pieces = copy.deepcopy(photo["pieces"])
         rescore(pieces, SimpleNamespace(sharpness=photo["sharpness"]), tab["profile"], models[how],
                 raw=photo["crops"])
         return doubt_repeats(pieces)
 
-    base.readings_of = readings_of
-    try:
-        res = {"rules": base.measure(tabs, "rules"), "learned": base.measure(tabs, "learned", None)}
-        res.update({how: base.measure(tabs, how) for how in models})
-    finally:
-        base.readings_of = plain
+    res = {"rules": base.measure(tabs, "rules"), "learned": base.measure(tabs, "learned", None)}
+    res.update({how: base.measure(tabs, how, read=readings_of) for how in models})
     return res
 
 
