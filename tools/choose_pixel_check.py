@@ -65,7 +65,7 @@ def photo_probabilities(tabs: list[dict], model, mirror: bool) -> dict[tuple[int
 
 
 def measured(tabs: list[dict], probs: dict, model, ways: dict) -> dict:
-    """learn_drinks.measure's table for each way of naming (its name -> ("check", agree,
+    """drink_measure.measure's table for each way of naming (its name -> ("check", agree,
     fitted, mirror[, guard[, naming]]), ("both", ...: the learned scorer's check first),
     ("pixels",) or a learn_drinks way), on the same pieces; ``probs``: by mirror,
     photo_probabilities'."""

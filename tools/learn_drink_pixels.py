@@ -293,7 +293,7 @@ def choose_sure(model, ex: dict, right: float = SURE_RIGHT) -> tuple[float, dict
 # --- measuring (the pieces as the pipeline left them, named again from their cached crops) -------
 
 def measured(tabs: list[dict], models: dict) -> dict:
-    """tools/learn_drinks.py's table of correct / wrong / unsure per difficulty, for the rules,
+    """tools/drink_measure.py's table of correct / wrong / unsure per difficulty, for the rules,
     the feature scorer and each pixel model, on the same pieces."""
     from companion.vision.pixel_scorer import rescore
     from companion.vision.repeats import doubt_repeats
