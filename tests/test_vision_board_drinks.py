@@ -110,3 +110,18 @@ def test_a_drink_taken_away_is_read_as_empty(look):
     for sid, drink in fewer.items():
         assert reading.pieces.drinks.get(sid) == drink.split("-")[0] or f"drink:{sid}" in reading.unsure, sid
     assert sum(u.startswith("drink:") for u in reading.unsure) <= 3     # of 147 drink places
+
+
+def test_a_pyramid_in_doubt_only_by_its_colour_leaves_its_drink_read(look):
+    renderer, reader = look
+    # the same frame read by a table where green and purple are not in play: their pyramids
+    # (at ueno and ikebukuro) are surely there but of no player's colour, so they are doubtful;
+    # the drinks beside them are still read, while a pyramid that may not be there at all would
+    # leave its drink place in doubt too
+    frame, _ = renderer.render(BOARD, rng=np.random.default_rng(2))
+    table = BoardReader(LAYOUT, reader.reference.astype(np.uint8), players=("red", "blue", "yellow"),
+                        tracker=reader.tracker)
+    reading = table.read(frame)
+    assert {"station:ueno", "station:ikebukuro"} <= set(reading.unsure)
+    assert reading.pieces.drinks.get("ueno") == "mint" and reading.pieces.drinks.get("ikebukuro") == "blue"
+    assert "drink:ueno" not in reading.unsure and "drink:ikebukuro" not in reading.unsure

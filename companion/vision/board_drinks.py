@@ -192,9 +192,10 @@ class DrinkSpots:
     def read(self, x: np.ndarray, stations: set[str] | None = None,
              doubtful: set[str] = frozenset()) -> tuple[dict[str, str], list[str]]:
         """``drinks`` {station id: colour} read surely, and the drink places read with doubt.
-        ``stations``: the stations whose pyramid was read surely (a vending machine is built only
-        at a station with a pyramid): the drink places of the others are empty (None: all
-        stations are asked about); ``doubtful``: those whose pyramid was read with doubt: their
+        ``stations``: the stations where a pyramid surely stands (a vending machine is built only
+        at a station with a pyramid; its colour may be in doubt): the drink places of the others
+        are empty (None: all stations are asked about); ``doubtful``: those whose pyramid may not
+        be there: their
         drink places are doubtful too unless untouched (a pose or a lens a few millimetres off
         puts pyramid and drink both where the reader does not look for them)."""
         changed = asked_places(x)

@@ -102,6 +102,13 @@ FIT_TOL = 0.12           # a marker's corners may miss the fit by this share of 
 ROI_MARGIN = 2.5         # the window searched around a marker's predicted place, in marker sides
 REFINE_REGIONS = 8       # regions of the print found: enough to say which lens (board_refine.fit_lens)
 LENS_MARKERS = 3         # the lens is measured on the first frame locked by at least this many markers
+# A still board keeps its pose: the markers' corners found again within this of where they were
+# when the pose was fitted (the median over the markers of each one's mean corner shift) mean
+# the board has not moved. A fresh fit would only add the corners' noise, which a small, blurred
+# or compressed marker multiplies across the sheet: on 960x540 looks frames of one still board
+# were fitted up to 5-8 mm apart at the far side, and their empty places read as changed.
+STILL_PX = 0.75          # px: the floor (the corners' own noise on a small, noisy marker)
+STILL_MM = 0.75          # mm of the board at the markers: where the markers are sharp, a shift this small is followed
 
 
 @dataclass(frozen=True)
@@ -156,14 +163,26 @@ class BoardTracker:
         self._mm = layout.marker_corners()
         self._last: np.ndarray | None = None      # the last good H
         self._since = 0                           # frames since it was fitted
+        # poses a still board keeps (STILL_PX): (H, the corners found when it was fitted); the
+        # first locked frame's (the empty board's, whose sheet the reader compares every frame
+        # with) and the latest fitted
+        self._home: tuple[np.ndarray, dict[int, np.ndarray]] | None = None
+        self._fitted: tuple[np.ndarray, dict[int, np.ndarray]] | None = None
+        self.kept = 0                             # frames given a still board's pose, no fit (for the benchmarks)
 
     def reset(self) -> None:
         self._last, self._since = None, 0
+        self._home = self._fitted = None
 
     def locate(self, frame: np.ndarray) -> Pose:
         gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         size = (gray.shape[1], gray.shape[0])
         seen = self._sane(self._detect(gray))
+        kept = self._still(self._undistorted(seen, size)) if self.k_known else None
+        if kept is not None:
+            self.kept += 1
+            self._last, self._since = kept.H, 0
+            return Pose(kept.H @ self.correction, kept.markers_seen, kept.state, kept.error, self.k, size)
         pose = self._fit(self._undistorted(seen, size), gray.shape)
         if pose.state == "locked" and not self.k_known and pose.markers >= LENS_MARKERS:
             # once, on the first frame with three or four markers (the calibration's empty
@@ -190,6 +209,10 @@ class BoardTracker:
                     self.k, self.correction = k_edges, np.eye(3)
         if pose.state == "locked":
             self._last, self._since = pose.H, 0
+            if self.k_known:
+                found = self._undistorted(seen, size)
+                self._fitted = (pose.H, {i: found[i] for i in pose.markers_seen})
+                self._home = self._home or self._fitted
         elif pose.state == "held":
             self._since += 1
         else:
@@ -225,6 +248,23 @@ class BoardTracker:
                     pose, fit = again, refined(again)
         self.refinement, self.correction = fit, fit.correction
         return pose
+
+    def _still(self, found: dict[int, np.ndarray]) -> Pose | None:
+        """The pose of a board that has not moved since it was fitted (STILL_PX): the first
+        locked frame's, else the latest fitted; None when the markers moved (or too few are
+        seen to say)."""
+        for anchor in (self._home, self._fitted):
+            if anchor is None:
+                continue
+            H, corners = anchor
+            ids = [i for i in self.layout.marker_ids if i in found and i in corners]
+            if len(ids) < 2:
+                continue
+            shift = np.median([np.linalg.norm(found[i] - corners[i], axis=1).mean() for i in ids])
+            side = np.median([np.linalg.norm(found[i] - np.roll(found[i], 1, axis=0), axis=1).mean() for i in ids])
+            if shift <= max(STILL_PX, STILL_MM * side / self.layout.marker_size):
+                return Pose(H, tuple(ids), "locked", float(self._miss(H, found, ids).max()))
+        return None
 
     # --- finding the markers ------------------------------------------------------------------
 

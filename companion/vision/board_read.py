@@ -202,6 +202,7 @@ class BoardReader:
         self.last_pose: Pose | None = None      # where the board lay in the latest frame read
         self.players = tuple(players) if players else PLAYER_COLOURS
         self._sampling = _sampling(layout)
+        self._station_index = {s.id: i for i, s in enumerate(self._sampling.spots) if s.kind == "pyramid"}
         self._shape = (h, w)
         flat = self.reference.reshape(-1, 3)
         # the paper: the sheet's brightest common colour (its median is print and paper mixed)
@@ -278,9 +279,12 @@ class BoardReader:
         drinks: dict[str, str] = {}
         if self.drink_spots.spots:
             dx = self.drink_spots.features(sheet, maps, noise, lambda c, h: lean_at(pose, c, h))
-            # a vending machine stands only at a station with a pyramid
+            # a vending machine stands only at a station with a pyramid; a station read with
+            # doubt makes its drink place doubtful, unless the doubt is only which colour the
+            # pyramid is (the pose and lens that found it there found the drink place too)
             doubtful = {u.partition(":")[2] for u in unsure if u.startswith("station:")}
-            drinks, d_unsure = self.drink_spots.read(dx, set(pieces["pyramids"]), doubtful)
+            standing = self._surely_standing(p, doubtful)
+            drinks, d_unsure = self.drink_spots.read(dx, set(pieces["pyramids"]) | standing, doubtful - standing)
             unsure += d_unsure
             if drinks:
                 unsure = self._beside_drinks(unsure, p, drinks, pose)
@@ -371,6 +375,13 @@ class BoardReader:
         centres = self.drink_spots.centres
         tops = centres + lean_at(pose, centres, np.full(len(centres), DRINK_TOP_MM)) if len(centres) else centres
         return self.hand_search.find(sheet, centres, tops)
+
+    def _surely_standing(self, p: np.ndarray, stations: set[str]) -> set[str]:
+        """Those of ``stations`` where a pyramid surely stands, whatever its colour: the place
+        network's p(empty) at most 1 - its bar of a sure piece."""
+        index = self._station_index
+        return {sid for sid in stations if f"station:{sid}" in index
+                and p[index[f"station:{sid}"], 0] <= 1.0 - self.model.sure}
 
     def _beside_drinks(self, unsure: list[str], p: np.ndarray, drinks: dict[str, str], pose: Pose) -> list[str]:
         """A meeple field, station or train stop read with doubt, more likely empty, where a drink
