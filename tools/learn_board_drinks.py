@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import board_data  # noqa: E402
+from torch_epochs import run_epochs  # noqa: E402
 
 from companion.board_layout import BoardLayout  # noqa: E402
 from companion.board_pieces import drink_colour  # noqa: E402
@@ -164,8 +165,7 @@ def train_net(x: np.ndarray, y: np.ndarray, squares: np.ndarray, epochs: int = N
     import torch
     from torch import nn
 
-    from companion.vision import board_net
-    from learn_board import augment
+    from learn_board import augment, place_net_module, place_net_weights
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     x = x.astype(np.float32)
@@ -177,46 +177,14 @@ def train_net(x: np.ndarray, y: np.ndarray, squares: np.ndarray, epochs: int = N
     counts = np.bincount(y, minlength=k).astype(np.float64)
     weight = torch.from_numpy(np.sqrt(len(y) / (k * np.maximum(counts, 1)))[y].astype(np.float32))
     target = torch.from_numpy(y.astype(np.int64))
-    c1, c2, c3 = board_net.CHANNELS
+    net = place_net_module(x.shape[1], k)
 
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.c1, self.c2, self.c3 = nn.Conv2d(6, c1, 3), nn.Conv2d(c1, c2, 3), nn.Conv2d(c2, c3, 3)
-            self.f1 = nn.Linear(c3 + x.shape[1], board_net.HIDDEN)
-            self.f2 = nn.Linear(board_net.HIDDEN, k)
+    def loss_of(idx, gen):
+        logits = net(augment(sq[idx], gen, 0.0), feats[idx])
+        return (nn.functional.cross_entropy(logits, target[idx], reduction="none") * weight[idx]).sum() / weight[idx].sum()
 
-        def forward(self, s, z):
-            h = nn.functional.max_pool2d(torch.relu(self.c1(s)), 2)
-            h = nn.functional.max_pool2d(torch.relu(self.c2(h)), 2)
-            h = torch.relu(self.c3(h)).amax(dim=(2, 3))
-            return self.f2(torch.relu(self.f1(torch.cat([h, z], dim=1))))
-
-    net = Net()
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    batch = 256
-    steps = epochs * ((len(y) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
-    gen = torch.Generator().manual_seed(seed)
-    for epoch in range(epochs):
-        t0 = time.perf_counter()
-        order = torch.randperm(len(y), generator=gen)
-        total = 0.0
-        for s in range(0, len(y), batch):
-            idx = order[s:s + batch]
-            logits = net(augment(sq[idx], gen, 0.0), feats[idx])
-            loss = (nn.functional.cross_entropy(logits, target[idx], reduction="none") * weight[idx]).sum() / weight[idx].sum()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        print(f"  epoch {epoch + 1}/{epochs}: loss {total / len(y):.5f} ({time.perf_counter() - t0:.0f} s)",
-              file=sys.stderr, flush=True)
-    sd = {name: v.detach().numpy() for name, v in net.state_dict().items()}
-    return {"c1w": sd["c1.weight"], "c1b": sd["c1.bias"], "c2w": sd["c2.weight"], "c2b": sd["c2.bias"],
-            "c3w": sd["c3.weight"], "c3b": sd["c3.bias"], "f1w": sd["f1.weight"], "f1b": sd["f1.bias"],
-            "f2w": sd["f2.weight"], "f2b": sd["f2.bias"], "mean": mean, "std": std}
+    run_epochs(net, len(y), epochs, loss_of, seed)
+    return place_net_weights(net, mean, std)
 
 
 def bars(model: board_drinks.DrinkModel, x: np.ndarray, y: np.ndarray, squares: np.ndarray | None = None) -> tuple[float, float]:
