@@ -231,6 +231,16 @@ board-values-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --looks 120 --epochs 8
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_values.py --init build/learn_board_values/last_weights.npz --epochs 4
 
+# The board reader's drink classifier (companion/vision/board_drinks.py, METRO DRINKS): renders
+# its looks (dev 230000-230039, varied 350000-350119, the bars' dev 240000-240011 and varied
+# 360000-360011, the report's dev 250000-250011 and varied 370000-370011: four boards each) into
+# build/learn_board_drinks/ (two processes; 2-8 s a look), then trains the network over the drink
+# places' squares (TRAIN_PY, one thread, 40 epochs of ~4 s) and writes models/board_drinks.npz.
+# Fixed seeds. About 15 minutes on 2 cores.
+.PHONY: board-drinks-model
+board-drinks-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_board_drinks.py --net --workers 2
+
 clean:
 	rm -rf $(VENV) $(TRAIN_VENV) .pytest_cache .hypothesis build *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -55,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import board_data  # noqa: E402
+from torch_epochs import run_epochs  # noqa: E402
 
 from companion.board_pieces import PLAYER_COLOURS  # noqa: E402
 from companion.vision import board_model, board_net  # noqa: E402
@@ -146,15 +147,34 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
     weight = torch.where(y == board_model.CLASSES.index("train"), TRAIN_WEIGHT, 1.0) * \
         torch.from_numpy(np.where(lone & (data["y"] > 0), MEEPLE_WEIGHT, 1.0).astype(np.float32)) * \
         torch.where(y > 0, piece_weight, 1.0)
+    net = place_net_module(x.shape[1], len(board_model.CLASSES))
+    if init is not None:
+        net.load_state_dict({f"{layer}.{part}": torch.from_numpy(np.asarray(init[f"{layer}{part[0]}"], np.float32))
+                             for layer in ("c1", "c2", "c3", "f1", "f2") for part in ("weight", "bias")})
+
+    def loss_of(idx, gen):
+        sq = augment(squares[idx], gen, jitter)
+        logits = net(sq, feats[idx]).masked_fill(~mask[idx], -1e9)
+        return (nn.functional.cross_entropy(logits, y[idx], reduction="none") * weight[idx]).sum() / weight[idx].sum()
+
+    run_epochs(net, len(y), epochs, loss_of, seed, BATCH, max_lr)
+    return place_net_weights(net, mean, std)
+
+
+def place_net_module(features: int, classes: int):
+    """The place network (board_net.PlaceNet's layers) as a PyTorch module: three 3x3
+    convolutions with pooling over the squares, their maximum beside ``features`` standardised
+    numbers, a hidden layer, ``classes`` scores (the drink network is the same with its own)."""
+    import torch
+    from torch import nn
     c1, c2, c3 = board_net.CHANNELS
-    k = len(board_model.CLASSES)
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
             self.c1, self.c2, self.c3 = nn.Conv2d(6, c1, 3), nn.Conv2d(c1, c2, 3), nn.Conv2d(c2, c3, 3)
-            self.f1 = nn.Linear(c3 + x.shape[1], board_net.HIDDEN)
-            self.f2 = nn.Linear(board_net.HIDDEN, k)
+            self.f1 = nn.Linear(c3 + features, board_net.HIDDEN)
+            self.f2 = nn.Linear(board_net.HIDDEN, classes)
 
         def forward(self, sq, z):
             h = nn.functional.max_pool2d(torch.relu(self.c1(sq)), 2)
@@ -163,30 +183,12 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
             pooled = h.amax(dim=(2, 3))
             return self.f2(torch.relu(self.f1(torch.cat([pooled, z], dim=1))))
 
-    net = Net()
-    if init is not None:
-        net.load_state_dict({f"{layer}.{part}": torch.from_numpy(np.asarray(init[f"{layer}{part[0]}"], np.float32))
-                             for layer in ("c1", "c2", "c3", "f1", "f2") for part in ("weight", "bias")})
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    steps = epochs * ((len(y) + BATCH - 1) // BATCH)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
-    gen = torch.Generator().manual_seed(seed)
-    for epoch in range(epochs):
-        t0 = time.perf_counter()
-        order = torch.randperm(len(y), generator=gen)
-        total = 0.0
-        for s in range(0, len(y), BATCH):
-            idx = order[s:s + BATCH]
-            sq = augment(squares[idx], gen, jitter)
-            logits = net(sq, feats[idx]).masked_fill(~mask[idx], -1e9)
-            loss = (nn.functional.cross_entropy(logits, y[idx], reduction="none") * weight[idx]).sum() / weight[idx].sum()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        print(f"  epoch {epoch + 1}/{epochs}: loss {total / len(y):.5f} ({time.perf_counter() - t0:.0f} s)",
-              file=sys.stderr, flush=True)
+    return Net()
+
+
+def place_net_weights(net, mean: np.ndarray, std: np.ndarray) -> dict[str, np.ndarray]:
+    """A trained place-network module's weights under board_net.PlaceNet's keys, with the
+    standardisation of its numbers."""
     sd = {name: v.detach().numpy() for name, v in net.state_dict().items()}
     return {"c1w": sd["c1.weight"], "c1b": sd["c1.bias"], "c2w": sd["c2.weight"], "c2b": sd["c2.bias"],
             "c3w": sd["c3.weight"], "c3b": sd["c3.bias"], "f1w": sd["f1.weight"], "f1b": sd["f1.bias"],

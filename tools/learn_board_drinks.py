@@ -1,7 +1,10 @@
 """Train the board reader's drink classifier (companion/vision/board_drinks.py): empty or one of
-the six drink colours at each station's drink place (METRO DRINKS). numpy only, minutes on one
-core (no PyTorch: the model is two small layers over measured numbers).
+the six drink colours at each station's drink place (METRO DRINKS). The committed model is the
+network over the drink places' squares beside the measured numbers (``--net``: PyTorch, the
+training venv, ~4 s an epoch on one thread); without ``--net``, two dense layers over the
+numbers alone (numpy, minutes), the model before it.
 
+    make board-drinks-model       (= .train-venv/bin/python tools/learn_board_drinks.py --net --workers 2)
     .venv/bin/python tools/learn_board_drinks.py [--looks 40] [--varied-looks 120] [--workers 2]
     .venv/bin/python tools/learn_board_drinks.py --measure        (the committed model on held-out looks)
 
@@ -38,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import board_data  # noqa: E402
+from torch_epochs import run_epochs  # noqa: E402
 
 from companion.board_layout import BoardLayout  # noqa: E402
 from companion.board_pieces import drink_colour  # noqa: E402
@@ -45,11 +49,12 @@ from companion.sim.board_dataset import with_drinks  # noqa: E402
 from companion.vision import board_drinks, board_read  # noqa: E402
 
 CACHE = ROOT / "build" / "learn_board_drinks"
-DATA_VERSION = 2
+DATA_VERSION = 3        # 3: the asked places' squares (board_drinks.DrinkSpots.squares) kept too
 BOARDS = 4
 SEEDS = {"train": {"dev": 230000, "varied": 350000}, "bars": {"dev": 240000, "varied": 360000},
          "measure": {"dev": 250000, "varied": 370000}}
 HIDDEN = 64
+NET_EPOCHS = 40          # the network over the squares (--net)
 LEAST_BAR = 0.98         # the sure bar is at least this
 
 
@@ -66,7 +71,7 @@ def look_data(seed: int, family: str) -> dict | None:
         return None
     reader = board_read.BoardReader(layout, reference, tracker=tracker, model=board_data._placeholder_model())
     spots = reader.drink_spots
-    xs, ys = [], []
+    xs, ys, sqs = [], [], []
     for _, pieces, _, pose, sheet in board_data.located_boards(
             renderer, reader, rng, BOARDS, lambda: with_drinks(rng, layout, board_data.sample_board(rng, layout), least=8)):
         noise = reader._noise(sheet.reshape(-1, 3))
@@ -75,8 +80,12 @@ def look_data(seed: int, family: str) -> dict | None:
              for sid in spots.ids]
         xs.append(x.astype(np.float32))
         ys.append(np.array(y, np.int8))
+        rows = np.flatnonzero(board_drinks.asked_places(x))
+        sqs.append(spots.squares(sheet, lambda c, h: board_read.lean_at(pose, c, h), rows).astype(np.float16))
+    size = board_drinks.SQUARE
     data = {"x": np.concatenate(xs) if xs else np.zeros((0, len(board_drinks.feature_names())), np.float32),
-            "y": np.concatenate(ys) if ys else np.zeros((0,), np.int8)}
+            "y": np.concatenate(ys) if ys else np.zeros((0,), np.int8),
+            "squares": np.concatenate(sqs) if sqs else np.zeros((0, size, size, 6), np.float16)}
     return board_data.saved(path, data)
 
 
@@ -89,23 +98,26 @@ def _one(job):
 
 
 def gather(part: str, looks: int, workers: int, families=("dev", "varied"),
-           varied_looks: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+           varied_looks: int | None = None, squares: bool = False) -> tuple[np.ndarray, ...]:
     count = {"dev": looks, "varied": looks if varied_looks is None else varied_looks}
     jobs = [(first + i, family) for family, first in SEEDS[part].items() if family in families
             for i in range(count[family])]
     run = ProcessPoolExecutor(workers).map(_one, jobs) if workers > 1 else map(_one, jobs)
-    xs, ys = [], []
+    xs, ys, sqs = [], [], []
     for seed, family, d, secs in run:
         print(f"  {part} look {family} {seed}: {'left out' if d is None else len(d['y'])} ({secs:.1f} s)",
               file=sys.stderr, flush=True)
         if d is not None and len(d["y"]):
             xs.append(d["x"])
             ys.append(d["y"])
+            sqs.append(d["squares"])
     x, y = np.concatenate(xs).astype(np.float64), np.concatenate(ys).astype(np.int64)
     asked = board_drinks.asked_places(x)
     print(f"  {part}: {int((~asked[y > 0]).sum())} of {int((y > 0).sum())} drinks under the reader's bar of change "
           f"(read as empty); {int((~asked[y == 0]).sum())} of {int((y == 0).sum())} empty places not asked",
           file=sys.stderr, flush=True)
+    if squares:
+        return x[asked], y[asked], np.concatenate(sqs)      # the squares are the asked places' alone, in order
     return x[asked], y[asked]
 
 
@@ -145,22 +157,53 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 4000, seed: int = 0) -> di
     return {**w, "mean": mean, "std": std}
 
 
-def bars(model: board_drinks.DrinkModel, x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+def train_net(x: np.ndarray, y: np.ndarray, squares: np.ndarray, epochs: int = NET_EPOCHS,
+              seed: int = 2029) -> dict:
+    """A board_net.PlaceNet over the drink places' squares beside the same numbers (PyTorch,
+    one thread): the place network's layers and augmentation (tools/learn_board.py: turned,
+    mirrored, the frame's half nudged in colour), the classes weighed as :func:`train` weighs them."""
+    import torch
+    from torch import nn
+
+    from learn_board import augment, place_net_module, place_net_weights
+    torch.manual_seed(seed)
+    torch.set_num_threads(1)
+    x = x.astype(np.float32)
+    mean, std = x.mean(axis=0), x.std(axis=0)
+    std[std < 1e-6] = 1.0
+    feats = torch.from_numpy((x - mean) / std)
+    sq = torch.from_numpy(squares.astype(np.float16)).permute(0, 3, 1, 2).contiguous()
+    k = len(board_drinks.DRINK_CLASSES)
+    counts = np.bincount(y, minlength=k).astype(np.float64)
+    weight = torch.from_numpy(np.sqrt(len(y) / (k * np.maximum(counts, 1)))[y].astype(np.float32))
+    target = torch.from_numpy(y.astype(np.int64))
+    net = place_net_module(x.shape[1], k)
+
+    def loss_of(idx, gen):
+        logits = net(augment(sq[idx], gen, 0.0), feats[idx])
+        return (nn.functional.cross_entropy(logits, target[idx], reduction="none") * weight[idx]).sum() / weight[idx].sum()
+
+    run_epochs(net, len(y), epochs, loss_of, seed)
+    return place_net_weights(net, mean, std)
+
+
+def bars(model: board_drinks.DrinkModel, x: np.ndarray, y: np.ndarray, squares: np.ndarray | None = None) -> tuple[float, float]:
     """The temperature (1: the scores as trained) and the bar of a sure name on the development
     family's bar-setting looks: the lowest that leaves none of them sure and wrong, and at least
     LEAST_BAR. (The "varied" looks' tail of confident mistakes -- a few looks at 960x540 or
     steeply tilted, where a neighbour's piece leans over a drink place -- would put the bar so
     high that most drinks were unsure; they are reported, not used for the bar.)"""
     model.temperature = 1.0
-    p = model.probabilities(x)
+    p = model.probabilities(x, squares)
     conf, name = p.max(1), p.argmax(1)
     wrong = conf[name != y]
     sure = max(LEAST_BAR, float(wrong.max()) + 1e-4 if len(wrong) else LEAST_BAR)
     return 1.0, min(sure, 0.9999)
 
 
-def report(model: board_drinks.DrinkModel, x: np.ndarray, y: np.ndarray, words: str) -> None:
-    p = model.probabilities(x)
+def report(model: board_drinks.DrinkModel, x: np.ndarray, y: np.ndarray, words: str,
+           squares: np.ndarray | None = None) -> None:
+    p = model.probabilities(x, squares)
     conf, name = p.max(1), p.argmax(1)
     sure = conf >= model.sure
     drinks = y > 0
@@ -181,25 +224,33 @@ def main(argv=None) -> int:
     ap.add_argument("--bar-looks", type=int, default=12, help="bar-setting looks per family")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--measure", action="store_true", help="score the committed model on held-out looks")
+    ap.add_argument("--net", action="store_true",
+                    help="a network over the drink places' squares beside the numbers (PyTorch: the training venv)")
+    ap.add_argument("--out", type=Path, default=board_drinks.MODEL_PATH, help="where the model is written")
     args = ap.parse_args(argv)
     if args.measure:
-        x, y = gather("measure", args.bar_looks, args.workers)
-        report(board_drinks.drink_model(), x, y, "held-out looks")
+        x, y, sq = gather("measure", args.bar_looks, args.workers, squares=True)
+        report(board_drinks.drink_model(), x, y, "held-out looks", sq)
         return 0
-    x, y = gather("train", args.looks, args.workers, varied_looks=args.varied_looks)
-    xb, yb = gather("bars", args.bar_looks, args.workers, families=("dev",))
-    xv, yv = gather("bars", args.bar_looks, args.workers, families=("varied",))
-    weights = train(x, y)
+    x, y, sq = gather("train", args.looks, args.workers, varied_looks=args.varied_looks, squares=True)
+    xb, yb, sqb = gather("bars", args.bar_looks, args.workers, families=("dev",), squares=True)
+    xv, yv, sqv = gather("bars", args.bar_looks, args.workers, families=("varied",), squares=True)
+    xm, ym, sqm = gather("measure", args.bar_looks, args.workers, squares=True)
+    weights = train_net(x, y, sq) if args.net else train(x, y)
     settings = {"inputs": board_drinks.feature_names(), "classes": list(board_drinks.DRINK_CLASSES),
                 "temperature": 1.0, "sure": 0.99}
     model = board_drinks.DrinkModel(weights, settings)
-    settings["temperature"], settings["sure"] = bars(model, xb, yb)
+    settings["temperature"], settings["sure"] = bars(model, xb, yb, sqb)
     model = board_drinks.DrinkModel(weights, settings)
-    report(model, x, y, "training looks")
-    report(model, xb, yb, "bar-setting looks (dev)")
-    report(model, xv, yv, "held-out varied looks")
-    board_drinks.save_model(weights, settings)
-    print(f"written {board_drinks.MODEL_PATH} (temperature {settings['temperature']}, sure {settings['sure']:.5f})")
+    report(model, x, y, "training looks", sq)
+    report(model, xb, yb, "bar-setting looks (dev)", sqb)
+    report(model, xv, yv, "held-out varied looks", sqv)
+    report(model, xm, ym, "held-out looks (--measure's)", sqm)
+    before = board_drinks.drink_model()
+    report(before, xv, yv, "the committed model, held-out varied looks", sqv)
+    report(before, xm, ym, "the committed model, held-out looks (--measure's)", sqm)
+    board_drinks.save_model(weights, settings, args.out)
+    print(f"written {args.out} (temperature {settings['temperature']}, sure {settings['sure']:.5f})")
     return 0
 
 

@@ -30,7 +30,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -40,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import board_value_data  # noqa: E402
+from torch_epochs import run_epochs  # noqa: E402
 
 from companion.vision import board_value_net as bvn  # noqa: E402
 from companion.vision.model_files import save_net  # noqa: E402
@@ -99,25 +99,12 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
                       "o.bias": torch.from_numpy(np.asarray(init["ob"], np.float32)),
                       "none": torch.from_numpy(np.asarray(init["none"], np.float32))})
         net.load_state_dict(state)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
-    steps = epochs * ((len(y) + BATCH - 1) // BATCH)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps)
-    gen = torch.Generator().manual_seed(seed)
-    for epoch in range(epochs):
-        t0 = time.perf_counter()
-        order = torch.randperm(len(y), generator=gen)
-        total = 0.0
-        for s in range(0, len(y), BATCH):
-            idx = order[s:s + BATCH]
-            sq, at = augment(strips[idx].float(), rows[idx].clone(), length, gen)
-            loss = nn.functional.cross_entropy(net(sq, at), y[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        print(f"  epoch {epoch + 1}/{epochs}: loss {total / len(y):.5f} ({time.perf_counter() - t0:.0f} s)",
-              file=sys.stderr, flush=True)
+
+    def loss_of(idx, gen):
+        sq, at = augment(strips[idx].float(), rows[idx].clone(), length, gen)
+        return nn.functional.cross_entropy(net(sq, at), y[idx])
+
+    run_epochs(net, len(y), epochs, loss_of, seed, BATCH, max_lr)
     sd = {name: v.detach().numpy() for name, v in net.state_dict().items()}
     return {"c1w": sd["c1.weight"], "c1b": sd["c1.bias"], "c2w": sd["c2.weight"], "c2b": sd["c2.bias"],
             "l1w": sd["l1.weight"], "l1b": sd["l1.bias"], "l2w": sd["l2.weight"], "l2b": sd["l2.bias"],

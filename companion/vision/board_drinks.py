@@ -14,10 +14,14 @@ drink's body (its side and lid where the camera sees them) the median colour aga
 sheet's paper and the empty board's own colour there, how much of the place differs from the
 empty board beyond its local range, the change of the print's edges, darker and lighter apart,
 and the ring round the base (a drink's shadow). No absolute colour or brightness goes in: the
-lamp's colour and strength cancel against the paper, as for the other places. A two-layer
-network (``models/board_drinks.npz``, trained by ``tools/learn_board_drinks.py`` on rendered
-development and "varied" looks; its bar of a sure reading set on held-out development looks)
-names the place; a name less sure than the bar is ``unsure``. A place that barely changed is
+lamp's colour and strength cancel against the paper, as for the other places. The place
+network's layers (``board_net.PlaceNet``) over a 24 mm square of the sheet and of the empty
+board round where the middle of a drink's body shows (:meth:`DrinkSpots.squares`), beside those
+numbers (``models/board_drinks.npz``, trained by ``tools/learn_board_drinks.py --net`` on
+rendered development and "varied" looks; its bar of a sure reading set on held-out development
+looks) names the place; a name less sure than the bar is ``unsure``. (The numbers alone, through
+two dense layers, named the asked drinks of held-out looks as often right but with a fifth of
+them unsure and more sure mistakes: the model file says which kind it is.) A place that barely changed is
 empty without asking, and so is the drink place of a station read without a pyramid (a vending
 machine is built only where a pyramid stands).
 
@@ -35,9 +39,13 @@ import numpy as np
 
 from ..board_layout import BoardLayout
 from ..drinks import COLOURS
-from .board_net import PAPER_EPS, disc_offsets
+from .board_net import PAPER_EPS, PlaceNet, disc_offsets, patches
 
 MODEL_PATH = Path(__file__).with_name("models") / "board_drinks.npz"
+# The drink place's square for a model over its pixels (a PlaceNet): centred where the middle of
+# a drink's body shows (its lean at this height), SQUARE mm a side
+SQUARE_HEIGHT = 8.0
+SQUARE = 24
 DRINK_CLASSES = ("empty",) + tuple(c.value for c in COLOURS)
 # the heights (mm) a drink is looked at: its lower body and its upper body (the stubby can is
 # 14 mm tall, a bottle's body ends at ~16 mm): a camera straight above sees the lid at both
@@ -88,22 +96,29 @@ class Maps:
 
 class DrinkModel:
     """The exported classifier: standardisation, two layers, the temperature and the bar of a
-    sure reading (``sure``)."""
+    sure reading (``sure``); or, where the weights are a :class:`~.board_net.PlaceNet`'s, that
+    network over the drink place's square (:meth:`DrinkSpots.squares`) beside the same numbers."""
 
     def __init__(self, weights: dict[str, np.ndarray], settings: dict):
         if settings.get("inputs") != feature_names() or tuple(settings.get("classes", ())) != DRINK_CLASSES:
             raise ValueError("the drink model was trained on other inputs: run tools/learn_board_drinks.py")
+        self.net = PlaceNet(weights) if "c1w" in weights else None
         self.w = {k: np.asarray(v, np.float64) for k, v in weights.items()}
         self.temperature = float(settings.get("temperature", 1.0))
         self.sure = float(settings.get("sure", 0.99))
 
-    def probabilities(self, x: np.ndarray) -> np.ndarray:
+    def probabilities(self, x: np.ndarray, squares: np.ndarray | None = None) -> np.ndarray:
         w = self.w
         if not len(x):
             return np.zeros((0, len(DRINK_CLASSES)))
-        z = (np.asarray(x, np.float64) - w["mean"]) / w["std"]
-        hidden = np.maximum(z @ w["w1"] + w["b1"], 0)
-        s = (hidden @ w["w2"] + w["b2"]) / self.temperature
+        if self.net is not None:
+            if squares is None:
+                raise ValueError("the drink network reads the drink places' squares")
+            s = self.net.logits(squares, np.asarray(x, np.float32)).astype(np.float64) / self.temperature
+        else:
+            z = (np.asarray(x, np.float64) - w["mean"]) / w["std"]
+            hidden = np.maximum(z @ w["w1"] + w["b1"], 0)
+            s = (hidden @ w["w2"] + w["b2"]) / self.temperature
         s = np.exp(s - s.max(axis=1, keepdims=True))
         return s / s.sum(axis=1, keepdims=True)
 
@@ -135,6 +150,7 @@ class DrinkSpots:
         self.heights = np.array(LOOK_HEIGHTS, np.float64)
         self.shape = reference.shape[:2]
         self.flat_ref = reference.reshape(-1, 3)
+        self.reference = reference
         self.paper = np.asarray(paper, np.float64)
         self.px = px_per_mm
         self._inner = disc_offsets(0.0, INNER_MM * px_per_mm)
@@ -189,8 +205,16 @@ class DrinkSpots:
                  change[ring].mean(axis=1, keepdims=True), ring_bright[:, None], np.full((n, 1), noise)]
         return np.concatenate(cols, axis=1)
 
+    def squares(self, sheet: np.ndarray, lean_of, rows: np.ndarray | None = None, size: int = SQUARE) -> np.ndarray:
+        """Per drink place (those of ``rows``: all by default), the square a network over its
+        pixels reads (board_net.patches: the sheet's and the empty board's, log colour against
+        the paper) round where the middle of a drink's body shows."""
+        centres = self.centres if rows is None else self.centres[rows]
+        at = centres + lean_of(centres, np.full(len(centres), SQUARE_HEIGHT))
+        return patches(sheet, self.reference, self.paper, at, size)
+
     def read(self, x: np.ndarray, stations: set[str] | None = None,
-             doubtful: set[str] = frozenset()) -> tuple[dict[str, str], list[str]]:
+             doubtful: set[str] = frozenset(), squares_of=None) -> tuple[dict[str, str], list[str]]:
         """``drinks`` {station id: colour} read surely, and the drink places read with doubt.
         ``stations``: the stations where a pyramid surely stands (a vending machine is built only
         at a station with a pyramid; its colour may be in doubt): the drink places of the others
@@ -205,7 +229,9 @@ class DrinkSpots:
         p = np.zeros((len(x), len(DRINK_CLASSES)))
         p[:, 0] = 1.0
         if asked.any():
-            p[asked] = self.model.probabilities(x[asked])
+            rows = np.flatnonzero(asked)
+            sq = squares_of(rows) if self.model.net is not None and squares_of is not None else None
+            p[asked] = self.model.probabilities(x[asked], sq)
         best = p.argmax(axis=1)
         sure = p[np.arange(len(p)), best] >= self.model.sure
         sure &= ~(changed & np.array([sid.partition(":")[2] in doubtful for sid in self.ids], bool))

@@ -278,13 +278,16 @@ class BoardReader:
         unsure += v_unsure
         drinks: dict[str, str] = {}
         if self.drink_spots.spots:
-            dx = self.drink_spots.features(sheet, maps, noise, lambda c, h: lean_at(pose, c, h))
+            def lean_of(c, h):
+                return lean_at(pose, c, h)
+            dx = self.drink_spots.features(sheet, maps, noise, lean_of)
             # a vending machine stands only at a station with a pyramid; a station read with
             # doubt makes its drink place doubtful, unless the doubt is only which colour the
             # pyramid is (the pose and lens that found it there found the drink place too)
             doubtful = {u.partition(":")[2] for u in unsure if u.startswith("station:")}
             standing = self._surely_standing(p, doubtful)
-            drinks, d_unsure = self.drink_spots.read(dx, set(pieces["pyramids"]) | standing, doubtful - standing)
+            drinks, d_unsure = self.drink_spots.read(dx, set(pieces["pyramids"]) | standing, doubtful - standing,
+                                                     lambda rows: self.drink_spots.squares(sheet, lean_of, rows))
             unsure += d_unsure
             if drinks:
                 unsure = self._beside_drinks(unsure, p, drinks, pose)
