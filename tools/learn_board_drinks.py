@@ -181,13 +181,15 @@ def train_net(x: np.ndarray, y: np.ndarray, squares: np.ndarray, epochs: int = N
 
     def loss_of(idx, gen):
         logits = net(augment(sq[idx], gen, 0.0), feats[idx])
-        return (nn.functional.cross_entropy(logits, target[idx], reduction="none") * weight[idx]).sum() / weight[idx].sum()
+        losses = nn.functional.cross_entropy(logits, target[idx], reduction="none")
+        return (losses * weight[idx]).sum() / weight[idx].sum()
 
     run_epochs(net, len(y), epochs, loss_of, seed)
     return place_net_weights(net, mean, std)
 
 
-def bars(model: board_drinks.DrinkModel, x: np.ndarray, y: np.ndarray, squares: np.ndarray | None = None) -> tuple[float, float]:
+def bars(model: board_drinks.DrinkModel, x: np.ndarray, y: np.ndarray,
+         squares: np.ndarray | None = None) -> tuple[float, float]:
     """The temperature (1: the scores as trained) and the bar of a sure name on the development
     family's bar-setting looks: the lowest that leaves none of them sure and wrong, and at least
     LEAST_BAR. (The "varied" looks' tail of confident mistakes -- a few looks at 960x540 or

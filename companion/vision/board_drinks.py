@@ -20,10 +20,10 @@ board round where the middle of a drink's body shows (:meth:`DrinkSpots.squares`
 numbers (``models/board_drinks.npz``, trained by ``tools/learn_board_drinks.py --net`` on
 rendered development and "varied" looks; its bar of a sure reading set on held-out development
 looks) names the place; a name less sure than the bar is ``unsure``. (The numbers alone, through
-two dense layers, named the asked drinks of held-out looks as often right but with a fifth of
-them unsure and more sure mistakes: the model file says which kind it is.) A place that barely changed is
-empty without asking, and so is the drink place of a station read without a pyramid (a vending
-machine is built only where a pyramid stands).
+two dense layers, left a fifth of the asked drinks of held-out looks unsure and made more sure
+mistakes; the model file says which kind it is.) A place that barely changed is empty without
+asking, and so is the drink place of a station read without a pyramid (a vending machine is
+built only where a pyramid stands).
 
 >>> len(DRINK_CLASSES), DRINK_CLASSES[0]
 (7, 'empty')
