@@ -28,6 +28,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
+from functools import partial  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from concurrent.futures import ProcessPoolExecutor  # noqa: E402
@@ -47,6 +48,7 @@ from companion.board_layout import BoardLayout  # noqa: E402
 from companion.board_pieces import drink_colour  # noqa: E402
 from companion.sim.board_dataset import with_drinks  # noqa: E402
 from companion.vision import board_drinks, board_read  # noqa: E402
+from companion.vision.board_sampling import lean_at  # noqa: E402
 
 CACHE = ROOT / "build" / "learn_board_drinks"
 DATA_VERSION = 3        # 3: the asked places' squares (board_drinks.DrinkSpots.squares) kept too
@@ -75,13 +77,14 @@ def look_data(seed: int, family: str) -> dict | None:
     for _, pieces, _, pose, sheet in board_data.located_boards(
             renderer, reader, rng, BOARDS, lambda: with_drinks(rng, layout, board_data.sample_board(rng, layout), least=8)):
         noise = reader._noise(sheet.reshape(-1, 3))
-        x = spots.features(sheet, reader.maps(sheet), noise, lambda c, h: board_read.lean_at(pose, c, h))
+        lean_of = partial(lean_at, pose)          # (centres, heights) -> how far those points show from them
+        x = spots.features(sheet, reader.maps(sheet), noise, lean_of)
         y = [board_drinks.DRINK_CLASSES.index(drink_colour(pieces.drinks.get(sid.partition(":")[2])) or "empty")
              for sid in spots.ids]
         xs.append(x.astype(np.float32))
         ys.append(np.array(y, np.int8))
         rows = np.flatnonzero(board_drinks.asked_places(x))
-        sqs.append(spots.squares(sheet, lambda c, h: board_read.lean_at(pose, c, h), rows).astype(np.float16))
+        sqs.append(spots.squares(sheet, lean_of, rows).astype(np.float16))
     size = board_drinks.SQUARE
     data = {"x": np.concatenate(xs) if xs else np.zeros((0, len(board_drinks.feature_names())), np.float32),
             "y": np.concatenate(ys) if ys else np.zeros((0,), np.int8),
@@ -98,7 +101,7 @@ def _one(job):
 
 
 def gather(part: str, looks: int, workers: int, families=("dev", "varied"),
-           varied_looks: int | None = None, squares: bool = False) -> tuple[np.ndarray, ...]:
+           varied_looks: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     count = {"dev": looks, "varied": looks if varied_looks is None else varied_looks}
     jobs = [(first + i, family) for family, first in SEEDS[part].items() if family in families
             for i in range(count[family])]
@@ -116,9 +119,7 @@ def gather(part: str, looks: int, workers: int, families=("dev", "varied"),
     print(f"  {part}: {int((~asked[y > 0]).sum())} of {int((y > 0).sum())} drinks under the reader's bar of change "
           f"(read as empty); {int((~asked[y == 0]).sum())} of {int((y == 0).sum())} empty places not asked",
           file=sys.stderr, flush=True)
-    if squares:
-        return x[asked], y[asked], np.concatenate(sqs)      # the squares are the asked places' alone, in order
-    return x[asked], y[asked]
+    return x[asked], y[asked], np.concatenate(sqs)      # the squares are the asked places' alone, in order
 
 
 
@@ -231,13 +232,13 @@ def main(argv=None) -> int:
     ap.add_argument("--out", type=Path, default=board_drinks.MODEL_PATH, help="where the model is written")
     args = ap.parse_args(argv)
     if args.measure:
-        x, y, sq = gather("measure", args.bar_looks, args.workers, squares=True)
+        x, y, sq = gather("measure", args.bar_looks, args.workers)
         report(board_drinks.drink_model(), x, y, "held-out looks", sq)
         return 0
-    x, y, sq = gather("train", args.looks, args.workers, varied_looks=args.varied_looks, squares=True)
-    xb, yb, sqb = gather("bars", args.bar_looks, args.workers, families=("dev",), squares=True)
-    xv, yv, sqv = gather("bars", args.bar_looks, args.workers, families=("varied",), squares=True)
-    xm, ym, sqm = gather("measure", args.bar_looks, args.workers, squares=True)
+    x, y, sq = gather("train", args.looks, args.workers, varied_looks=args.varied_looks)
+    xb, yb, sqb = gather("bars", args.bar_looks, args.workers, families=("dev",))
+    xv, yv, sqv = gather("bars", args.bar_looks, args.workers, families=("varied",))
+    xm, ym, sqm = gather("measure", args.bar_looks, args.workers)
     weights = train_net(x, y, sq) if args.net else train(x, y)
     settings = {"inputs": board_drinks.feature_names(), "classes": list(board_drinks.DRINK_CLASSES),
                 "temperature": 1.0, "sure": 0.99}

@@ -38,144 +38,29 @@ every comparison by the table, so a confident reading must be right and a doubtf
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from functools import partial
 
 import cv2
 import numpy as np
 
-from ..board_layout import BoardLayout, Spot
+from ..board_layout import BoardLayout
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
 from .board_align import FrameAlign
 from .board_drinks import DrinkSpots, Maps
 from .board_hands import HandSearch
-from .board_model import CLASSES, KINDS, SpotModel, feature_names, spot_model
+from .board_model import CLASSES, SpotModel, feature_names, spot_model
 from .board_model import asked as asked_places  # (``asked`` is a local name below)
-from .board_net import PAPER_EPS, disc_offsets, patches
-from .board_pose import PX_PER_MM, BoardTracker, Pose, camera_above, rectify
+from .board_net import PAPER_EPS, patches
+from .board_pose import PX_PER_MM, BoardTracker, Pose, rectify
+from .board_sampling import ONES, edges_of, indices, lean_at, median_of, outside, relight, sampling
 from .board_value_net import LearnedLanes, value_model
 from .board_values import ValueLanes
 
-INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
 DRINK_TOP_MM = 35.0      # the tallest drink (METRO DRINKS): how far up a drink place's change may reach
 BESIDE_DRINK_MM = 12.0   # a field whose middle lies this near a drink (base to leaning top) is in its way
 TOLERANCE = 2            # px (mm): how far the pose may be off and a thin printed line still be the board's
-# the height (mm) a piece of each kind is looked at: the middle of what the camera sees of it (a
-# meeple ~20 mm tall, a pyramid ~15 mm narrowing to its tip, a train ~8 mm): a tall piece seen
-# from the side leans away from the camera in the rectified sheet, and its base's middle may
-# show little of it (a pale grey train on a white stop circle)
-LOOK_HEIGHT = {"meeple": 9.0, "rider": 9.0, "pyramid": 5.0, "train": 5.0}
-ONES = np.ones(3, np.float32)   # a sum over the colour channels as a product: several times quicker
 MARKERS_WORDS = ("No board markers found: lay the printed markers at the board's corners "
                  "(companion calibrate print-board-markers) and keep them in the camera's view.")
-
-
-
-
-def _edges(img: np.ndarray) -> np.ndarray:
-    """The strength of the edges of an image (float32 BGR): the gradient of its brightness."""
-    luma = img @ ONES if img.dtype == np.float32 else img.astype(np.float32) @ ONES
-    gx = cv2.Sobel(luma, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(luma, cv2.CV_32F, 0, 1, ksize=3)
-    return cv2.magnitude(gx, gy)
-
-
-def _outside(px: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """How far colours lie outside the reference's local range, summed over the channels."""
-    return (np.maximum(px - hi, 0) + np.maximum(lo - px, 0)) @ ONES
-
-
-def _median(px: np.ndarray) -> np.ndarray:
-    """The median over axis 1 of (n, k, 3) (a sort is several times quicker than np.median here)."""
-    k = px.shape[1]
-    srt = np.sort(px, axis=1)
-    return 0.5 * (srt[:, (k - 1) // 2] + srt[:, k // 2])
-
-
-def lean_at(pose: Pose | None, centres: np.ndarray, heights: np.ndarray) -> np.ndarray:
-    """How far (px, x and y) a point ``heights`` mm over each of ``centres`` (px of the rectified
-    sheet) appears from it: away from the point under the camera (zero when that is unknown)."""
-    if pose is None or pose.H is None or not pose.size[0]:
-        return np.zeros_like(centres)
-    try:
-        cx, cy, height = camera_above(pose)
-    except (np.linalg.LinAlgError, ValueError):
-        return np.zeros_like(centres)
-    if not np.isfinite([cx, cy, height]).all() or height < 100.0:
-        return np.zeros_like(centres)
-    k = (np.asarray(heights, np.float64) / np.maximum(height - np.asarray(heights, np.float64), 1.0))[:, None]
-    return (centres / PX_PER_MM - np.array([cx, cy])) * k * PX_PER_MM
-
-
-# --- where to look ----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class _Sampling:
-    """Each place's inner disc and ring as pixel offsets from its middle (n, k, 2) and (n, m, 2),
-    its middle (n, 2) px, the height its piece is looked at (mm), its kind."""
-
-    spots: tuple[Spot, ...]
-    centres: np.ndarray
-    inner: np.ndarray
-    base: np.ndarray
-    ring: np.ndarray
-    heights: np.ndarray
-    kinds: np.ndarray          # (n, len(KINDS)) one-hot
-
-
-def _sampling(layout: BoardLayout) -> _Sampling:
-    spots = tuple(layout.spots())
-    inner, base, ring = [], [], []
-    for s in spots:
-        r = s.r * PX_PER_MM
-        inner.append(disc_offsets(0.0, max(2.0, INNER * r)))
-        base.append(disc_offsets(0.0, r))
-        ring.append(disc_offsets(r + 2.0, r + 5.0))
-
-    def pad(rows):        # every place of a kind has the same radius; pad to the widest all the same
-        m = max(len(r) for r in rows)
-        return np.stack([np.concatenate([r, np.repeat(r[-1:], m - len(r), axis=0)]) for r in rows])
-    kinds = np.zeros((len(spots), len(KINDS)))
-    for i, s in enumerate(spots):
-        kinds[i, KINDS.index(s.kind)] = 1.0
-    centres = np.array([(s.x, s.y) for s in spots]) * PX_PER_MM
-    heights = np.array([LOOK_HEIGHT[s.kind] for s in spots])
-    return _Sampling(spots, centres, pad(inner), pad(base), pad(ring), heights, kinds)
-
-
-def _indices(centres: np.ndarray, offsets: np.ndarray, shape: tuple[int, int]) -> np.ndarray:
-    """Flat pixel indices of ``offsets`` (n, k, 2) around ``centres`` (n, 2), kept on the sheet."""
-    h, w = shape
-    c = np.round(centres).astype(np.int64)
-    x = np.clip(c[:, None, 0] + offsets[..., 0], 0, w - 1)
-    y = np.clip(c[:, None, 1] + offsets[..., 1], 0, h - 1)
-    return y * w + x
-
-
-# --- light --------------------------------------------------------------------------------------
-
-def relight(sheet: np.ndarray, reference: np.ndarray, step: int = 8) -> np.ndarray:
-    """``sheet`` (float32 BGR) brought to the reference's light: per channel a smooth gain (a
-    quadratic in x, y of log(sheet / reference)), fitted on a coarse grid, twice, the second
-    time without the cells the first fit missed by much (pieces, hands, shadows)."""
-    h, w = sheet.shape[:2]
-    small_s = cv2.resize(sheet, (w // step, h // step), interpolation=cv2.INTER_AREA)
-    small_r = cv2.resize(reference, (w // step, h // step), interpolation=cv2.INTER_AREA)
-    ys, xs = np.mgrid[0:small_s.shape[0], 0:small_s.shape[1]]
-    u, v = (xs.ravel() + 0.5) / small_s.shape[1] - 0.5, (ys.ravel() + 0.5) / small_s.shape[0] - 0.5
-    A = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=1)
-    lr = (np.log(small_s.reshape(-1, 3) + PAPER_EPS) - np.log(small_r.reshape(-1, 3) + PAPER_EPS))
-    keep = np.ones(len(lr), bool)
-    for _ in range(3):
-        coef, *_ = np.linalg.lstsq(A[keep], lr[keep], rcond=None)
-        res = np.abs(lr - A @ coef).sum(axis=1)
-        bar = max(3.0 * float(np.median(res[keep])), 0.06)
-        keep = res < bar
-        if keep.sum() < 50:
-            break
-    # the gain at full size, cheaply: evaluated on the coarse grid and enlarged (it is smooth)
-    gain_small = np.exp(A @ coef).reshape(small_s.shape[0], small_s.shape[1], 3).astype(np.float32)
-    gain = cv2.resize(gain_small, (w, h), interpolation=cv2.INTER_LINEAR)
-    return (sheet + PAPER_EPS) / gain - PAPER_EPS
 
 
 # --- the reader ---------------------------------------------------------------------------------
@@ -201,7 +86,7 @@ class BoardReader:
         self.tracker = tracker or BoardTracker(layout)
         self.last_pose: Pose | None = None      # where the board lay in the latest frame read
         self.players = tuple(players) if players else PLAYER_COLOURS
-        self._sampling = _sampling(layout)
+        self._sampling = sampling(layout)
         self._station_index = {s.id: i for i, s in enumerate(self._sampling.spots) if s.kind == "pyramid"}
         self._shape = (h, w)
         flat = self.reference.reshape(-1, 3)
@@ -219,7 +104,7 @@ class BoardReader:
         self._ref_luma = flat @ ONES
         # the empty board's edges (their strength), with the same tolerance: a piece brings
         # edges of its own and hides the print's (a pale piece on a pale stop shows by its outline)
-        g = _edges(self.reference)
+        g = edges_of(self.reference)
         self._edge_lo = cv2.erode(g, kernel).ravel()
         self._edge_hi = cv2.dilate(g, kernel).ravel()
         self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
@@ -278,8 +163,7 @@ class BoardReader:
         unsure += v_unsure
         drinks: dict[str, str] = {}
         if self.drink_spots.spots:
-            def lean_of(c, h):
-                return lean_at(pose, c, h)
+            lean_of = partial(lean_at, pose)      # (centres, heights) -> how far those points show from them
             dx = self.drink_spots.features(sheet, maps, noise, lean_of)
             # a vending machine stands only at a station with a pyramid; a station read with
             # doubt makes its drink place doubtful, unless the doubt is only which colour the
@@ -316,7 +200,7 @@ class BoardReader:
         """Per pixel, once a frame: how far the sheet lies outside the empty board's local range
         (darker and lighter, against the paper), the change of the print's edges, the brightness."""
         scale = float(self.paper.sum())
-        edges = _edges(sheet).ravel()
+        edges = edges_of(sheet).ravel()
         return Maps(darker=(np.maximum(self._lo_img - sheet, 0) @ ONES).ravel() / scale,
                     lighter=(np.maximum(sheet - self._hi_img, 0) @ ONES).ravel() / scale,
                     edges=np.maximum(edges - self._edge_hi, 0) + np.maximum(self._edge_lo - edges, 0),
@@ -330,28 +214,28 @@ class BoardReader:
         flat = sheet.reshape(-1, 3)
         s = self._sampling
         at = s.centres if lean is None else s.centres + lean
-        inner = _indices(at, s.inner, self._shape)
-        ring_i = _indices(at, s.ring, self._shape)
+        inner = indices(at, s.inner, self._shape)
+        ring_i = indices(at, s.ring, self._shape)
         px, ref = flat[inner], self._flat_ref[inner]          # (n, k, 3)
         scale = float(self.paper.sum())
         # per pixel once (one channel each), then gathered: quicker than gathering colours
         maps = self.maps(sheet) if maps is None else maps
         darker_map, lighter_map, edge_map, luma_map = maps.darker, maps.lighter, maps.edges, maps.luma
         change_map = darker_map + lighter_map
-        base_i = _indices(at, s.base, self._shape)
+        base_i = indices(at, s.base, self._shape)
         darker, lighter = darker_map[base_i], lighter_map[base_i]
         base_d = darker + lighter
         edge_change = edge_map[base_i]
         noise = self._noise(flat) if noise is None else noise
         d = change_map[inner]                                  # (n, k)
-        med = _median(px)
+        med = median_of(px)
         paper = self.paper + PAPER_EPS
         colour = np.log((med + PAPER_EPS) / paper)
         # hue against the paper's: the lamp's own colour (warm, cool) cancels out
         chroma_bg = colour[:, 0] - colour[:, 1]
         chroma_rg = colour[:, 2] - colour[:, 1]
         bright = np.log((med.sum(axis=1) + 3 * PAPER_EPS) / paper.sum())
-        ref_med = _median(ref)
+        ref_med = median_of(ref)
         refc = np.log((ref_med + PAPER_EPS) / paper)
         diff = (med - ref_med) / paper
         luma = luma_map[inner] / scale
@@ -367,7 +251,7 @@ class BoardReader:
     def _noise(self, flat: np.ndarray) -> float:
         """The frame's typical difference from the reference on the bare sheet (relative to the
         paper): the sensor's noise and what the light's fit left; a floor against a perfect match."""
-        d = _outside(flat[self._probe], self._lo[self._probe], self._hi[self._probe]) / float(self.paper.sum())
+        d = outside(flat[self._probe], self._lo[self._probe], self._hi[self._probe]) / float(self.paper.sum())
         return max(float(np.partition(d, len(d) // 2)[len(d) // 2]), 0.01)
 
     # --- hands --------------------------------------------------------------------------------

@@ -64,10 +64,10 @@ def balanced(frame_bgr: np.ndarray, white_bgr) -> np.ndarray:
     return lin * (PAPER_ALBEDO / np.maximum(white, 1e-3)).astype(np.float32)
 
 
-def class_costs(lin: np.ndarray, px_per_mm: float, references: dict | None = None) -> dict[str, np.ndarray]:
+def class_costs(lin: np.ndarray, px_per_mm: float) -> dict[str, np.ndarray]:
     """Each class's cost at each pixel (lower: likelier) of a balanced top view ``lin``, against
-    ``references`` (``REFERENCES`` by default: the makers' nominal plastics)."""
-    return costs_of(features(lin, px_per_mm), REFERENCES if references is None else references)
+    the makers' nominal plastics (``REFERENCES``)."""
+    return costs_of(features(lin, px_per_mm), REFERENCES)
 
 
 def features(lin: np.ndarray, px_per_mm: float) -> tuple[np.ndarray, ...]:

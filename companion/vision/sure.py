@@ -25,8 +25,9 @@ fold (each table's readings by a model fitted without its group of tables). The 
 with the best score there (correct minus ten times wrong, summed over the benchmark's four
 difficulties) among those that cost the development family's temperature tables at most 1.0
 point of the rules' correct at any difficulty: 0.965 over the network of 228 looks (0.93 over
-the one of 180, 0.91 over the one of 132, 0.915 over the one before it learned from more looks). (``--target SURE_RIGHT``, the issue's 99.7 %, chose the bar so that sure
-readings were right that share of the time: 0.985, which asked a third to a half of the drinks.) The file is under 2 KB of JSON
+the one of 180, 0.91 over the one of 132, 0.915 over the one before it learned from more
+looks). (``--target SURE_RIGHT``, the issue's 99.7 %, chose the bar so that sure readings were
+right that share of the time: 0.985, which asked a third to a half of the drinks.) The file is under 2 KB of JSON
 (``models/drink_sure.json``); the model runs in numpy in microseconds per reading.
 """
 from __future__ import annotations
