@@ -165,7 +165,11 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 # (docs/performance.md, "The field network retrained with the plastic's colour guessed" and "The
 # plastic guessed, judged by a new rule"; its dev renders were taken from a cache of the same
 # looks without the guesses, which the guesses were checked not to change). One training run of
-# one seed: a rebuild gives another model, to be measured before it is committed.
+# one seed: a rebuild gives another model, to be measured before it is committed. Its bars were
+# set again for the frame's fields weighed together (each drink once, crates.ONE_OF_EACH) on
+# these renders, `tools/learn_crates.py bars $(CRATES)/varied.npz $(CRATES)/dev.npz --tune-on dev
+# varied` (docs/performance.md, "One drink of each"); the renders keep each patch's frame for it
+# (older renders, without, are refused: delete them and render again).
 CRATES := build/learn_crates
 .PHONY: crate-model
 crate-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)

@@ -65,6 +65,7 @@ def test_the_render_step_writes_patches_of_the_network_shape(tool, tmp_path):
         assert len(d["labels"]) == len(d["patches"]) > 36
         assert set(np.unique(d["labels"])) <= set(range(len(CLASSES)))
         assert str(d["family"]) == "dev" and set(d["seeds"]) == {3}
+        assert set(d["frames"].tolist()) == {300}        # each patch's frame (seed * 100 + its number)
 
 
 def test_the_evaluation_family_is_refused(tool, tmp_path):

@@ -28,6 +28,10 @@ from the renderer's truth: the cell the reader cut maps (through the truth's rim
 into a field of the layout within 0.3 pitch of its middle (its drink, or ``empty``), onto no
 crate's field (``none``), or it is too far between fields to say (not trained on, counted as
 misaligned). Evaluation seeds (>= 910000, benchmarks/crates.py) are never rendered here.
+
+The bars are set on the held-out fields as the reader judges them: within each frame, each
+drink once (``crates.ONE_OF_EACH``, ``vision/crate_once.py``); so a render keeps each patch's
+frame (``frames``: seed * 100 + the frame's number), and renders without are refused.
 """
 from __future__ import annotations
 
@@ -130,9 +134,11 @@ def render(args) -> None:
         from companion.vision import calibration_crate
         calibration_crate.GUESS_PLASTIC = True
     lo, hi = (int(v) for v in args.seeds.split(":"))
+    if not 1 <= args.frames <= 99:
+        raise SystemExit("--frames: 1 to 99 a look (a frame's id is seed * 100 + its number)")
     if hi > EVAL_SEEDS_FROM and args.family == "eval":
         raise SystemExit("evaluation seeds are only scored (benchmarks/crates.py), never learned from")
-    P, F, Y, S = [], [], [], []
+    P, F, Y, S, N = [], [], [], [], []
     stats = {"looks": 0, "cal_failed": 0, "cal_from_truth": 0, "frames": 0, "no_grid": 0, "cells": 0, "between": 0}
     t0 = time.time()
     for seed in range(lo, hi):
@@ -152,7 +158,7 @@ def render(args) -> None:
                 continue
             stats["cal_from_truth"] += 1
         reader = CrateReader(cal, model=None)
-        for _ in range(args.frames):
+        for k in range(args.frames):
             # a game starts with empty crates: a third of the frames from nearly empty to half full
             fill = float(rng.uniform(0.0, 0.5)) if rng.random() < 0.33 else None
             frame, truth = r.render(random_layout(rng, fill=fill), rng)
@@ -169,10 +175,11 @@ def render(args) -> None:
             F.append(found.feats[keep])
             Y.append(y[keep])
             S.append(np.full(int(keep.sum()), seed))
+            N.append(np.full(int(keep.sum()), seed * 100 + k))        # the frame: one drink of each in it
         if stats["looks"] % 10 == 0:
             print(f"{args.family} seed {seed}: {stats} {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     np.savez_compressed(args.out, patches=np.concatenate(P), feats=np.concatenate(F), labels=np.concatenate(Y),
-                        seeds=np.concatenate(S), family=args.family)
+                        seeds=np.concatenate(S), frames=np.concatenate(N), family=args.family)
     print(f"{args.family}: {stats}, {sum(len(y) for y in Y)} patches, {time.time() - t0:.0f} s -> {args.out}",
           file=sys.stderr)
 
@@ -190,13 +197,13 @@ def train(args) -> None:
     fams = [str(d["family"]) for d in data]
     tune = [i for i, f in enumerate(fams) if f in args.tune_on]
     # the tuning families' last quarter of looks is held out: the bars are set on it
-    Ptr, Ftr, Ytr, Pho, Fho, Yho = [], [], [], [], [], []
+    Ptr, Ftr, Ytr, Pho, Fho, Yho, Nho = [], [], [], [], [], [], []
     for i, d in enumerate(data):
         p, f, y, s = d["patches"], d["feats"], d["labels"], d["seeds"]
         if i in tune:
             cut = np.quantile(np.unique(s), 0.75)
             ho = s > cut
-            Pho.append(p[ho]); Fho.append(f[ho]); Yho.append(y[ho])
+            Pho.append(p[ho]); Fho.append(f[ho]); Yho.append(y[ho]); Nho.append(frame_ids(d, i)[ho])
             p, f, y = p[~ho], f[~ho], y[~ho]
         Ptr.append(p); Ftr.append(f); Ytr.append(y)
     P = torch.tensor(np.concatenate(Ptr).astype(np.float32)).permute(0, 3, 1, 2).contiguous()
@@ -265,7 +272,7 @@ def train(args) -> None:
     weights.update(mean=mean, std=std)
     settings = {"classes": list(CLASSES), "features": list(FEATURES), "temperature": 1.0}
     if Yho:
-        settings.update(bars(net, Pho, Fho, Yho, mean, std, CLASSES, args.per))
+        settings.update(bars(net, Pho, Fho, Yho, Nho, mean, std, CLASSES, args.per))
         settings["bars"] = {"fields_per_sure_mistake": args.per, "held_out": int(sum(len(y) for y in Yho))}
     settings["trained"] = {"patches": int(n), "epochs": args.epochs, "data": [Path(p).name for p in args.data]}
     save(settings, weights)
@@ -285,15 +292,33 @@ def augment(x, gen):
     return x.clamp(-3.0, 1.0)
 
 
-def bars(net, Pho, Fho, Yho, mean, std, classes, per: int = 3000) -> dict:
-    """The bars of a sure reading, from the trained PyTorch network (:func:`bars_from`)."""
+def frame_ids(d, i: int) -> np.ndarray:
+    """Each patch's frame in one render's data, told apart from the other renders' (``i``)."""
+    if "frames" not in d:
+        raise SystemExit("these renders have no frame ids (the reader weighs each frame's fields "
+                         "together, and the bars must too): render them again")
+    return d["frames"].astype(np.int64) * 16 + i
+
+
+def bars(net, Pho, Fho, Yho, Nho, mean, std, classes, per: int = 3000) -> dict:
+    """The bars of a sure reading, from the trained PyTorch network's held-out probabilities
+    as the reader sees them (:func:`as_read`, :func:`bars_from`)."""
     import torch
     P = torch.tensor(np.concatenate(Pho).astype(np.float32)).permute(0, 3, 1, 2)
     F = torch.tensor((np.concatenate(Fho) - mean) / std, dtype=torch.float32)
     Y = np.concatenate(Yho)
     with torch.no_grad():
         prob = torch.softmax(torch.cat([net(P[s:s + 512], F[s:s + 512]) for s in range(0, len(Y), 512)]), 1).numpy()
-    return bars_from(prob, Y, classes, per)
+    return bars_from(as_read(prob, np.concatenate(Nho)), Y, classes, per)
+
+
+def as_read(prob: np.ndarray, frames: np.ndarray) -> np.ndarray:
+    """Held-out probabilities as the reader weighs them: within each frame, each drink once
+    (crates.ONE_OF_EACH, crate_once.py)."""
+    from companion.vision import crates
+    from companion.vision.crate_net import DRINK_COLUMNS, GRID_COLUMNS
+    from companion.vision.crate_once import by_frame
+    return by_frame(prob, frames, DRINK_COLUMNS, GRID_COLUMNS) if crates.ONE_OF_EACH else prob
 
 
 def bars_from(prob: np.ndarray, Y: np.ndarray, classes, per: int = 3000) -> dict:
@@ -328,17 +353,18 @@ def bars_from(prob: np.ndarray, Y: np.ndarray, classes, per: int = 3000) -> dict
     return out
 
 
-def held_out(paths, tune_on) -> tuple[list, list, list]:
-    """The tuning families' last quarter of looks (by seed): patches, numbers, labels."""
-    P, F, Y = [], [], []
-    for path in paths:
+def held_out(paths, tune_on) -> tuple[list, list, list, list]:
+    """The tuning families' last quarter of looks (by seed): patches, numbers, labels, frames."""
+    P, F, Y, N = [], [], [], []
+    for i, path in enumerate(paths):
         d = np.load(path)
         if str(d["family"]) not in tune_on:
             continue
         s = d["seeds"]
         ho = s > np.quantile(np.unique(s), 0.75)
         P.append(d["patches"][ho]); F.append(d["feats"][ho]); Y.append(d["labels"][ho])
-    return P, F, Y
+        N.append(frame_ids(d, i)[ho])
+    return P, F, Y, N
 
 
 def rebar(args) -> None:
@@ -349,9 +375,9 @@ def rebar(args) -> None:
     model = field_model()
     if model is None:
         raise SystemExit("no crate model to set the bars of: run the train step first")
-    P, F, Y = held_out(args.data, args.tune_on)
+    P, F, Y, N = held_out(args.data, args.tune_on)
     prob = np.concatenate([model.probabilities(p.astype(np.float32), f) for p, f in zip(P, F)])
-    out = bars_from(prob, np.concatenate(Y), CLASSES, args.per)
+    out = bars_from(as_read(prob, np.concatenate(N)), np.concatenate(Y), CLASSES, args.per)
     settings = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
     settings.update(out)
     settings["bars"] = {"fields_per_sure_mistake": args.per, "held_out": int(len(prob))}
