@@ -80,7 +80,7 @@ SURE_OR_UNREAD = True
 ONE_OF_EACH = True
 # The fields asked about grow where the network sees slots: the ring round the patch of plastic
 # is one field wide, and where drinks hide a crate's plastic over two fields in a row (a corner
-# of tall drinks) the crate's outer fields lay beyond it, lacking from the reading (sure
+# of tall drinks) the crate's outer fields lie beyond it, lacking from the reading (sure
 # mistakes, once ONE_OF_EACH read such frames). Each field the network reads as a slot has its
 # neighbours asked too, this many rounds (0: the ring alone, as before).
 GROW_ROUNDS = 2
@@ -96,7 +96,7 @@ class Located:
     feats: np.ndarray
     nadir: np.ndarray
     height: float
-    white: np.ndarray = None        # the white can's colour in this frame (the patches' reference)
+    white: np.ndarray | None = None     # the white can's colour in this frame (the patches' reference)
 
 
 def candidate_cells(coverage: dict) -> list:
