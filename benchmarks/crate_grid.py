@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.sim.crate_layouts import random_layout  # noqa: E402
 from companion.sim.crate_looks import CrateLook  # noqa: E402
-from companion.vision.board_pose import distort_points, undistort_points  # noqa: E402
+from companion.vision.radial_lens import distort_points, undistort_points  # noqa: E402
 from companion.vision.crate_grid import find_grid, fit_homography, to_frame  # noqa: E402
 
 LOST = 0.25
@@ -50,7 +50,7 @@ def field_offsets(H: np.ndarray, centres: np.ndarray) -> np.ndarray:
 
 class Straightened:
     """The frame as a pinhole camera would show it, through the renderer's lens ``k`` (the
-    project's lens model, vision/board_pose.undistort_points), shrunk by 1 / (1 + k) about the
+    project's lens model, vision/radial_lens.undistort_points), shrunk by 1 / (1 + k) about the
     middle so that the corners stay in the picture."""
 
     def __init__(self, k: float, size):

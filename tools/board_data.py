@@ -226,7 +226,7 @@ class Camera:
         self.noise = float(rng.uniform(0.0, 3.0))
         self.map = None
         if self.k:
-            from companion.vision.board_pose import undistort_points
+            from companion.vision.radial_lens import undistort_points
             src = undistort_points(np.column_stack([xs.ravel(), ys.ravel()]), self.k, (w, h)).astype(np.float32)
             self.map = (src[:, 0].reshape(h, w), src[:, 1].reshape(h, w))
 

@@ -297,7 +297,7 @@ def frame_ids(d, i: int) -> np.ndarray:
     if "frames" not in d:
         raise SystemExit("these renders have no frame ids (the reader weighs each frame's fields "
                          "together, and the bars must too): render them again")
-    return d["frames"].astype(np.int64) * 16 + i
+    return d["frames"].astype(np.int64) + (np.int64(i) << 40)      # a frame id is below 2^40
 
 
 def bars(net, Pho, Fho, Yho, Nho, mean, std, classes, per: int = 3000) -> dict:

@@ -32,9 +32,9 @@ import cv2
 import numpy as np
 
 from ..board_layout import BoardLayout, LayoutError, Point
-from .board_pose import (PX_PER_MM, BoardTracker, Pose, board_markers, distort_points, fit_homography, rectify,
-                         undistort_points)
+from .board_pose import PX_PER_MM, BoardTracker, Pose, board_markers, fit_homography, rectify
 from .photo import PhotoRefused, decode_photo
+from .radial_lens import distort_points, undistort_points
 from .warp import Warp, fit_affine, fit_warp, k_fold_rms, leave_one_out_rms
 
 FORMAT = "tokyo-table-companion/board-calibration"
@@ -281,7 +281,7 @@ def calibrate_board(photo: bytes | str | Path | np.ndarray, layout: BoardLayout,
                     round(residual, 2), kind, where.markers, (image.shape[1], image.shape[0]), snapped)
 
 
-LENS_TAKEN = 0.01        # a lens distortion (board_pose.undistort_points' k) below this is taken for none
+LENS_TAKEN = 0.01        # a lens distortion (radial_lens.undistort_points' k) below this is taken for none
 
 
 def _with_lens(image: np.ndarray, where: BoardPhoto, layout: BoardLayout) -> BoardPhoto:

@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 
 from ..board_layout import BoardLayout
-from .board_pose import _project, distort_points, undistort_points
+from .board_pose import _project
+from .radial_lens import distort_points, undistort_points
 
 EDGE_SAMPLES = 16        # places along each side of the sheet where its edge is looked for
 EDGE_SEARCH = 30.0       # mm either side of where the pose puts the edge

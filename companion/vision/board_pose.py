@@ -14,6 +14,7 @@ import numpy as np
 
 from ..board_layout import BoardLayout
 from .mat import detect_markers
+from .radial_lens import distort_points, undistort_points
 
 PX_PER_MM = 1.0          # the rectified sheet: one pixel per millimetre (a piece's base is ~13 px)
 
@@ -62,34 +63,6 @@ def rectify(frame: np.ndarray, H, layout: BoardLayout, scale: float = PX_PER_MM,
     mx = cv2.warpAffine(px[:, 0].reshape(gx.shape), up, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
     my = cv2.warpAffine(px[:, 1].reshape(gx.shape), up, (w, h), flags=flags, borderMode=cv2.BORDER_REPLICATE)
     return cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-def undistort_points(px: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
-    """Frame px -> where a distortion-free (pinhole) camera would put them: a lens's barrel
-    distortion of one coefficient about the frame's middle, r_u = r_d (1 + k r_d^2 / half^2),
-    half the frame's diagonal (k = 0: no lens distortion; a wide-angle lens ~0.05-0.15)."""
-    px = np.asarray(px, np.float64).reshape(-1, 2)
-    if not k:
-        return px
-    c = np.array([size[0] / 2.0, size[1] / 2.0])
-    half2 = c @ c
-    d = px - c
-    return c + d * (1.0 + k * (d * d).sum(axis=1) / half2)[:, None]
-
-
-def distort_points(px: np.ndarray, k: float, size: tuple[int, int]) -> np.ndarray:
-    """The inverse of :func:`undistort_points` (solved by fixed-point steps)."""
-    px = np.asarray(px, np.float64).reshape(-1, 2)
-    if not k:
-        return px
-    c = np.array([size[0] / 2.0, size[1] / 2.0])
-    half2 = c @ c
-    u = px - c
-    ru = np.hypot(u[:, 0], u[:, 1])
-    rd = ru.copy()
-    for _ in range(12):
-        rd = ru / (1.0 + k * rd * rd / half2)
-    return c + u * (rd / np.maximum(ru, 1e-9))[:, None]
 
 
 # --- following the board frame by frame ---------------------------------------------------------

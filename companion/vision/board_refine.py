@@ -207,7 +207,8 @@ def region_points(frame: np.ndarray, pose, layout: BoardLayout, correction: np.n
 def fit_lens(mm: np.ndarray, px: np.ndarray, size: tuple[int, int], k_now: float) -> float | None:
     """The lens (and with it a homography) that puts board mm ``mm`` on frame px ``px`` best;
     None unless it fits clearly better than ``k_now``."""
-    from .board_pose import _project, distort_points, undistort_points
+    from .board_pose import _project
+    from .radial_lens import distort_points, undistort_points
 
     def miss(k: float) -> float:
         H, _ = cv2.findHomography(mm.astype(np.float32), undistort_points(px, k, size).astype(np.float32), 0)
