@@ -9,7 +9,8 @@
   test's length is what it took in the last run on this checkout (kept in pytest's cache); a
   module never timed yet counts by its typical longest test below.
 - Groups. Tests that share an expensive module fixture run on one worker (``xdist_group``),
-  so that it is built once (``make test`` runs ``--dist loadgroup``).
+  so that it is built once (``make test`` runs ``--dist loadgroup``; the scope is told by
+  ``pytest_xdist_make_scheduler`` below, xdist's own reading of the marks being broken).
 """
 from __future__ import annotations
 
@@ -120,6 +121,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for module in {module_of(item) for item in items} - set(longest):
         longest[module] = TYPICAL_SECONDS.get(module, 0.1)
     items.sort(key=lambda item: -longest[module_of(item)])   # stable: file order within a module
+
+
+@pytest.hookimpl(optionalhook=True)   # (an xdist hook: none without xdist, -p no:xdist)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadgroup`` with the GROUPED modules each one scope, given to one worker.
+
+    xdist's own loadgroup reads the ``xdist_group`` marks by renaming each marked test's node id
+    ("...@group") on the worker, which pytest 9's node ids no longer take (pytest-xdist issue
+    1386): the marks were ignored and a grouped module's tests went to both workers, each of them
+    building the module's costly fixture. The scope is told here from the node id alone, on the
+    controller, which needs neither."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ModuleGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            if os.path.splitext(os.path.basename(path))[0] in GROUPED:
+                return path
+            return super()._split_scope(nodeid)
+
+    return ModuleGroups(config, log)
 
 
 _timed: dict[str, float] = {}
