@@ -86,7 +86,18 @@ TYPICAL_SECONDS = {
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.
-GROUPED = ("test_vision_calibrate", "test_vision_mat", "test_dashboard_metro")
+# A module of a few tests whose fixture (a server and its pages, a rendered look calibrated, the
+# firmware's tool) takes a second or more is grouped too: split over the workers, both built it.
+GROUPED = ("test_vision_calibrate", "test_vision_mat", "test_dashboard_metro",
+           # a server of the module's (conftest.base_url or the module's own)
+           "test_dashboard_metro_variants", "test_dashboard_compose", "test_dashboard_entries",
+           "test_dashboard_i18n", "test_dashboard_trust", "test_dashboard_browser", "test_dashboard_devices",
+           "test_dashboard_drop",
+           # a rendered look, calibrated (and read), or a photo's placement (test_crate_outline)
+           "test_crate_outline", "test_crate_focal", "test_crate_reader", "test_crate_patches",
+           "test_vision_board_still", "test_vision_identify",
+           # the host build of the firmware's protocol tool
+           "test_firmware_codec")
 
 CACHE_KEY = "suite_plan/seconds"
 
@@ -114,7 +125,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         kind = kind_of(module)
         if kind != "unit":
             item.add_marker(getattr(pytest.mark, kind))
-        if module in GROUPED:
+        if module in GROUPED and config.pluginmanager.hasplugin("xdist"):
             item.add_marker(pytest.mark.xdist_group(module))
         if item.nodeid in seconds:
             longest[module] = max(longest.get(module, 0.0), seconds[item.nodeid])
