@@ -9,7 +9,8 @@
   test's length is what it took in the last run on this checkout (kept in pytest's cache); a
   module never timed yet counts by its typical longest test below.
 - Groups. Tests that share an expensive module fixture run on one worker (``xdist_group``),
-  so that it is built once (``make test`` runs ``--dist loadgroup``).
+  so that it is built once (``make test`` runs ``--dist loadgroup``; the scope is told by
+  ``pytest_xdist_make_scheduler`` below, xdist's own reading of the marks being broken).
 """
 from __future__ import annotations
 
@@ -85,7 +86,18 @@ TYPICAL_SECONDS = {
 }
 
 # Modules whose tests share a module fixture that is costly to build: one worker runs them all.
-GROUPED = ("test_vision_calibrate", "test_vision_mat", "test_dashboard_metro")
+# A module of a few tests whose fixture (a server and its pages, a rendered look calibrated, the
+# firmware's tool) takes a second or more is grouped too: split over the workers, both built it.
+GROUPED = ("test_vision_calibrate", "test_vision_mat", "test_dashboard_metro",
+           # a server of the module's (conftest.base_url or the module's own)
+           "test_dashboard_metro_variants", "test_dashboard_compose", "test_dashboard_entries",
+           "test_dashboard_i18n", "test_dashboard_trust", "test_dashboard_browser", "test_dashboard_devices",
+           "test_dashboard_drop",
+           # a rendered look, calibrated (and read), or a photo's placement (test_crate_outline)
+           "test_crate_outline", "test_crate_focal", "test_crate_reader", "test_crate_patches",
+           "test_vision_board_still", "test_vision_identify",
+           # the host build of the firmware's protocol tool
+           "test_firmware_codec")
 
 CACHE_KEY = "suite_plan/seconds"
 
@@ -113,13 +125,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         kind = kind_of(module)
         if kind != "unit":
             item.add_marker(getattr(pytest.mark, kind))
-        if module in GROUPED:
+        if module in GROUPED and config.pluginmanager.hasplugin("xdist"):
             item.add_marker(pytest.mark.xdist_group(module))
         if item.nodeid in seconds:
             longest[module] = max(longest.get(module, 0.0), seconds[item.nodeid])
     for module in {module_of(item) for item in items} - set(longest):
         longest[module] = TYPICAL_SECONDS.get(module, 0.1)
     items.sort(key=lambda item: -longest[module_of(item)])   # stable: file order within a module
+
+
+@pytest.hookimpl(optionalhook=True)   # (an xdist hook: none without xdist, -p no:xdist)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadgroup`` with the GROUPED modules each one scope, given to one worker.
+
+    xdist's own loadgroup reads the ``xdist_group`` marks by renaming each marked test's node id
+    ("...@group") on the worker, which pytest 9's node ids no longer take (pytest-xdist issue
+    1386): the marks were ignored and a grouped module's tests went to both workers, each of them
+    building the module's costly fixture. The scope is told here from the node id alone, on the
+    controller, which needs neither."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ModuleGroups(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            if os.path.splitext(os.path.basename(path))[0] in GROUPED:
+                return path
+            return super()._split_scope(nodeid)
+
+    return ModuleGroups(config, log)
 
 
 _timed: dict[str, float] = {}
