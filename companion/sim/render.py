@@ -27,8 +27,11 @@ import math
 import cv2
 import numpy as np
 
+from . import tray_surface
+from .blur import camera_arc, camera_shake, sprite_motion
 from .drink_sprite import sprite
 from .looks import FAMILIES, Hand, Lighting, Look, Placement, linear_to_srgb_u8, srgb_to_linear
+from .tray_hand import draw_hand
 
 # --- the renderer ----------------------------------------------------------------------------
 
@@ -61,16 +64,20 @@ class Renderer:
         self._sprite_cache: dict = {}
 
     # geometry
+    def _rotation(self) -> np.ndarray:
+        """The camera's rotation: the look's roll after its two tilts."""
+        ax, ay, az = (math.radians(v) for v in (*self.look.tilt, self.look.roll))
+        Rx = np.array([[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]])
+        Ry = np.array([[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]])
+        Rz = np.array([[math.cos(az), -math.sin(az), 0], [math.sin(az), math.cos(az), 0], [0, 0, 1]])
+        return Rz @ Ry @ Rx
+
     def _camera_homography(self) -> np.ndarray:
         lk = self.look
         w, h = lk.image_size
         f = 1400.0                                        # focal length, px
         dist = f / lk.px_per_mm                           # camera height, mm, for that scale
-        ax, ay, az = (math.radians(v) for v in (*lk.tilt, lk.roll))
-        Rx = np.array([[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]])
-        Ry = np.array([[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]])
-        Rz = np.array([[math.cos(az), -math.sin(az), 0], [math.sin(az), math.cos(az), 0], [0, 0, 1]])
-        R = Rz @ Ry @ Rx
+        R = self._rotation()
         t = np.array([0, 0, dist])
         K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1]])
         # a point (X, Y, 0) on the tray, seen by a camera rotated by R around the tray centre
@@ -82,11 +89,7 @@ class Renderer:
         (away from the camera) turned round."""
         lk = self.look
         dist = 1400.0 / lk.px_per_mm
-        ax, ay, az = (math.radians(v) for v in (*lk.tilt, lk.roll))
-        Rx = np.array([[1, 0, 0], [0, math.cos(ax), -math.sin(ax)], [0, math.sin(ax), math.cos(ax)]])
-        Ry = np.array([[math.cos(ay), 0, math.sin(ay)], [0, 1, 0], [-math.sin(ay), 0, math.cos(ay)]])
-        Rz = np.array([[math.cos(az), -math.sin(az), 0], [math.sin(az), math.cos(az), 0], [0, 0, 1]])
-        c = -(Rz @ Ry @ Rx).T @ np.array([0, 0, dist])
+        c = -self._rotation().T @ np.array([0, 0, dist])
         return np.array([c[0], c[1], -c[2]])
 
     def to_image(self, pts_mm: np.ndarray) -> np.ndarray:
@@ -113,9 +116,9 @@ class Renderer:
         mod = 1 + tex["grain"] * grain + 0.03 * coarse + tex["rib_amp"] * ribs
         surface = tex.get("surface", "plastic")
         if surface == "wood":
-            mod = self._wood(rng, xx, yy, grain, coarse, tex)
+            mod = tray_surface.wood(rng, xx, yy, grain, coarse, tex, self.cppm)
         elif surface == "felt":
-            mod = self._felt(rng, xx, yy, coarse, tex)
+            mod = tray_surface.felt(rng, xx, yy, coarse, tex)
         for _ in range(tex["scratches"]):
             p0 = (int(rng.integers(0, cw)), int(rng.integers(0, ch)))
             ang, ln = rng.uniform(0, 2 * math.pi), rng.uniform(10, 60) * self.cppm
@@ -146,35 +149,6 @@ class Renderer:
             sub = albedo[y0:y0 + n, x0:x0 + n]
             sub[:] = g[:sub.shape[0], :sub.shape[1], None]
         return albedo
-
-    def _wood(self, rng, xx, yy, grain, coarse, tex) -> np.ndarray:
-        """Wood grain: darker late-wood lines along the board, bent by a slow warp, with fine
-        streaks along them."""
-        ch, cw = xx.shape
-        a = math.radians(tex["ring_angle"])
-        along, across = xx * math.cos(a) + yy * math.sin(a), -xx * math.sin(a) + yy * math.cos(a)
-        cells = max(2, int(60 * self.cppm))             # the grain bends over about 6 cm
-        warp = cv2.resize(rng.normal(0, 1, (ch // cells + 3, cw // cells + 3)).astype(np.float32), (cw, ch),
-                          interpolation=cv2.INTER_CUBIC)
-        phase = (across + tex["warp"] * warp + 0.02 * along) * 2 * math.pi / tex["ring_period"]
-        late = (0.5 + 0.5 * np.sin(phase)) ** 3
-        k = max(3, int(6 * self.cppm) | 1)
-        streak = cv2.GaussianBlur(rng.normal(0, 1, (ch, cw)).astype(np.float32), (0, 0), 0.6)
-        line = cv2.getRotationMatrix2D((k / 2, k / 2), -tex["ring_angle"], 1.0)
-        kernel = cv2.warpAffine(np.pad(np.ones((1, k), np.float32), ((k // 2, k // 2), (0, 0))), line, (k, k))
-        streak = cv2.filter2D(streak, -1, kernel / max(kernel.sum(), 1e-6)) * 2.5
-        return (1 - tex["ring_amp"] * (late - 0.3) + 0.04 * streak + 0.05 * coarse + 0.5 * tex["grain"] * grain
-                ).astype(np.float32)
-
-    def _felt(self, rng, xx, yy, coarse, tex) -> np.ndarray:
-        """Cloth: matte fibres (fine noise, a little clumped) and a faint weave."""
-        ch, cw = xx.shape
-        fibres = cv2.GaussianBlur(rng.normal(0, 1, (ch, cw)).astype(np.float32), (0, 0), 0.5) * 1.8
-        clumps = cv2.GaussianBlur(rng.normal(0, 1, (ch, cw)).astype(np.float32), (0, 0), 2.5) * 4.0
-        p = tex["weave_period"]
-        weave = np.sin(xx * 2 * math.pi / p) * np.sin(yy * 2 * math.pi / p)
-        return (1 + tex["fibre"] * fibres + 0.5 * tex["fibre"] * clumps + tex["weave_amp"] * weave
-                + 0.04 * coarse).astype(np.float32)
 
     def _vignette(self) -> np.ndarray:
         w, h = self.look.image_size
@@ -240,7 +214,7 @@ class Renderer:
             if hit is None:
                 x0, y0, col, alpha, dims = self._sprite(p)
                 if p.blur != (0.0, 0.0):
-                    col, alpha = _motion(col, alpha, p.blur[0] * self.cppm, p.blur[1] * self.cppm)
+                    col, alpha = sprite_motion(col, alpha, p.blur[0] * self.cppm, p.blur[1] * self.cppm)
                 hit = (x0, y0, col, alpha, dims)
                 if len(self._sprite_cache) > 96:
                     self._sprite_cache.clear()
@@ -271,7 +245,7 @@ class Renderer:
         for p, x0, y0, col, alpha, dims in sprites:
             self._paste(canvas, x0, y0, col, alpha)
         if hand is not None:
-            self._draw_hand(canvas, hand)
+            draw_hand(canvas, hand, self._to_canvas, self.cppm)
         w, h = lk.image_size
         img = cv2.warpPerspective(canvas, self.canvas_to_image, (w, h), flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE)
@@ -282,9 +256,9 @@ class Renderer:
         exposure = 0.86  # set so that a white drink in full light does not clip
         img *= exposure
         if isinstance(shake, tuple):
-            img = _camera_arc(img, motion_blur, *shake)
+            img = camera_arc(img, motion_blur, *shake)
         elif shake is not None:
-            img = _camera_shake(img, motion_blur, shake)
+            img = camera_shake(img, motion_blur, shake)
         out = linear_to_srgb_u8(img)
         if grain is not None:        # in place: the same float32 steps as noise * (1.6 + 0.012 * out), a third of the time
             noisy = out.astype(np.float32)
@@ -420,36 +394,6 @@ class Renderer:
         self._sprite_cache[key] = field_.astype(np.float32, copy=False)
         return self._sprite_cache[key]
 
-    def _draw_hand(self, canvas: np.ndarray, hand: Hand) -> None:
-        c = self.cppm
-        th = math.radians(hand.angle)
-        d = np.array([math.cos(th), math.sin(th)])          # from the fingertips towards the arm
-        n = np.array([-d[1], d[0]])
-        tip = np.array([hand.x, hand.y])
-        mask = np.zeros(canvas.shape[:2], np.float32)
-
-        def pt(mm):
-            x, y = self._to_canvas(*mm)
-            return (int(round(x * 4)), int(round(y * 4)))
-
-        palm = tip + d * 45
-        cv2.ellipse(mask, pt(palm), (int(38 * c * 4), int(30 * c * 4)), math.degrees(th), 0, 360, 1.0, -1,
-                    cv2.LINE_AA, 2)
-        for k, (off, ln) in enumerate(((-18, 30), (-6, 38), (6, 36), (17, 28))):
-            base = palm + n * off - d * 20
-            end = base - d * ln
-            cv2.line(mask, pt(base), pt(end), 1.0, int(10 * c), cv2.LINE_AA, 2)
-            cv2.circle(mask, pt(end), int(5 * c * 4), 1.0, -1, cv2.LINE_AA, 2)
-        arm0, arm1 = palm + d * 20, palm + d * 400
-        cv2.line(mask, pt(arm0), pt(arm1), 1.0, int(60 * c), cv2.LINE_AA, 2)
-        mask = cv2.GaussianBlur(mask, (0, 0), 0.7)
-        shadeg = cv2.GaussianBlur(mask, (0, 0), 6 * c)
-        canvas *= (1 - 0.45 * shadeg)[..., None]
-        skin = np.array(hand.skin, np.float32)
-        yy = np.linspace(0.85, 1.1, canvas.shape[0], dtype=np.float32)[:, None, None]
-        canvas *= (1 - mask)[..., None]
-        canvas += mask[..., None] * skin * yy
-
 
 class _Reach:
     """The rectangle of a canvas that pasted patches cover (clipped to it): where a shadow map
@@ -476,47 +420,6 @@ class _Reach:
             return None
         x0, y0, x1, y1 = self.box
         return slice(y0, y1), slice(x0, x1)
-
-
-def _motion(col: np.ndarray, alpha: np.ndarray, dx: float, dy: float):
-    """Blur a premultiplied sprite along its motion (dx, dy canvas px)."""
-    steps = max(2, int(math.hypot(dx, dy)))
-    pad = int(abs(dx) + abs(dy)) // 2 + 2
-    c = cv2.copyMakeBorder(col, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-    a = cv2.copyMakeBorder(alpha, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
-    acc_c, acc_a = np.zeros_like(c), np.zeros_like(a)
-    for i in range(steps):
-        t = i / (steps - 1) - 0.5
-        M = np.float32([[1, 0, dx * t], [0, 1, dy * t]])
-        acc_c += cv2.warpAffine(c, M, (c.shape[1], c.shape[0]))
-        acc_a += cv2.warpAffine(a, M, (a.shape[1], a.shape[0]))
-    c, a = acc_c / steps, acc_a / steps
-    return c[pad:-pad, pad:-pad], a[pad:-pad, pad:-pad]
-
-
-def _camera_shake(img: np.ndarray, length: float, ang: float) -> np.ndarray:
-    n = max(3, int(round(length)) | 1)
-    k = np.zeros((n, n), np.float32)
-    c = (n - 1) / 2
-    for t in np.linspace(-c, c, 4 * n):
-        k[int(round(c + t * math.sin(ang))), int(round(c + t * math.cos(ang)))] += 1
-    k /= k.sum()
-    return cv2.filter2D(img, -1, k)
-
-
-def _camera_arc(img: np.ndarray, length: float, ang: float, bend: float, stop: float) -> np.ndarray:
-    """The eval family's camera shake: the path bends (``bend``, -1..1) and the camera slows to
-    a stop at one end (``stop``: how much of the exposure it dwells there), unlike dev's even streak."""
-    n = max(3, int(math.ceil(length + 2)) | 1)
-    k = np.zeros((n, n), np.float32)
-    c = (n - 1) / 2
-    ca, sa = math.cos(ang), math.sin(ang)
-    for t in np.linspace(-0.5, 0.5, 8 * n):
-        along, side = t * length, bend * 0.25 * length * (1 - 4 * t * t)
-        x, y = c + along * ca - side * sa, c + along * sa + side * ca
-        k[int(round(min(max(y, 0), n - 1))), int(round(min(max(x, 0), n - 1)))] += 1 + 6 * stop * (t + 0.5) ** 4
-    k /= k.sum()
-    return cv2.filter2D(img, -1, k)
 
 
 if __name__ == "__main__":  # python -m companion.sim.render calibration
