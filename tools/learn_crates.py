@@ -201,8 +201,7 @@ def train(args) -> None:
     for i, d in enumerate(data):
         p, f, y, s = d["patches"], d["feats"], d["labels"], d["seeds"]
         if i in tune:
-            cut = np.quantile(np.unique(s), 0.75)
-            ho = s > cut
+            ho = held_out_rows(s)
             Pho.append(p[ho]); Fho.append(f[ho]); Yho.append(y[ho]); Nho.append(frame_ids(d, i)[ho])
             p, f, y = p[~ho], f[~ho], y[~ho]
         Ptr.append(p); Ftr.append(f); Ytr.append(y)
@@ -353,6 +352,12 @@ def bars_from(prob: np.ndarray, Y: np.ndarray, classes, per: int = 3000) -> dict
     return out
 
 
+def held_out_rows(seeds: np.ndarray) -> np.ndarray:
+    """The rows of a tuning family's last quarter of looks (by seed): held out of training, the
+    bars are set on them."""
+    return seeds > np.quantile(np.unique(seeds), 0.75)
+
+
 def held_out(paths, tune_on) -> tuple[list, list, list, list]:
     """The tuning families' last quarter of looks (by seed): patches, numbers, labels, frames."""
     P, F, Y, N = [], [], [], []
@@ -360,8 +365,7 @@ def held_out(paths, tune_on) -> tuple[list, list, list, list]:
         d = np.load(path)
         if str(d["family"]) not in tune_on:
             continue
-        s = d["seeds"]
-        ho = s > np.quantile(np.unique(s), 0.75)
+        ho = held_out_rows(d["seeds"])
         P.append(d["patches"][ho]); F.append(d["feats"][ho]); Y.append(d["labels"][ho])
         N.append(frame_ids(d, i)[ho])
     return P, F, Y, N

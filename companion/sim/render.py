@@ -35,6 +35,9 @@ from .tray_hand import draw_hand
 
 # --- the renderer ----------------------------------------------------------------------------
 
+FOCAL_PX = 1400.0        # the simulated camera's focal length, px: with a look's scale, its height
+
+
 class Renderer:
     """Renders frames of one :class:`Look`. Geometry and the empty tray are computed once."""
 
@@ -75,7 +78,7 @@ class Renderer:
     def _camera_homography(self) -> np.ndarray:
         lk = self.look
         w, h = lk.image_size
-        f = 1400.0                                        # focal length, px
+        f = FOCAL_PX
         dist = f / lk.px_per_mm                           # camera height, mm, for that scale
         R = self._rotation()
         t = np.array([0, 0, dist])
@@ -88,7 +91,7 @@ class Renderer:
         """Where the camera is, in tray mm with z up: its centre -R^T t, with the world's z
         (away from the camera) turned round."""
         lk = self.look
-        dist = 1400.0 / lk.px_per_mm
+        dist = FOCAL_PX / lk.px_per_mm
         c = -self._rotation().T @ np.array([0, 0, dist])
         return np.array([c[0], c[1], -c[2]])
 
