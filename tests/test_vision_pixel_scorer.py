@@ -124,7 +124,7 @@ def test_the_training_tools_data_step_and_network_on_a_tiny_set(tmp_path, monkey
     beside PyTorch (its tiny table costs some 20 s of rendering, which `make test` is spared)."""
     pytest.importorskip("torch")
     tool = _tool()
-    monkeypatch.setattr(tool.base, "CACHE", tmp_path)
+    monkeypatch.setattr(tool.base.drink_tables, "CACHE", tmp_path)
     tab = tool.base.table(100_000, "dev", 1, harsh=0, crops=True)
     assert tab["profile"] is not None and len(tab["photos"]) == 4
     for ph in tab["photos"]:
@@ -150,7 +150,7 @@ def test_a_training_table_gives_its_calibration_photos_as_pieces(tmp_path, monke
     A training tool's test, as the one above (its tiny table costs some 30 s)."""
     pytest.importorskip("torch")
     tool = _tool()
-    monkeypatch.setattr(tool.base, "CACHE", tmp_path)
+    monkeypatch.setattr(tool.base.drink_tables, "CACHE", tmp_path)
     tool.extras.render_all([("dev", 100_000, 1, 0)], True)
     tab = tool.base.table(100_000, "dev", 1, harsh=0, crops=True)
     calib = tool.extras.calibration_pieces(tab)

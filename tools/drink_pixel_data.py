@@ -22,6 +22,7 @@ import time
 import cv2
 import numpy as np
 
+import drink_tables
 import learn_drinks as base
 
 CALIB_AUGMENTED = 1               # relit, blurred, compressed readings of each calibration photo
@@ -90,7 +91,7 @@ def read_single(img: np.ndarray, drink: str, profile) -> dict | None:
 
 
 def _calibration_path(family: str, seed: int):
-    return base.CACHE / f"{family}-{seed}-calib{CALIB_AUGMENTED}-px.pickle"
+    return drink_tables.CACHE / f"{family}-{seed}-calib{CALIB_AUGMENTED}-px.pickle"
 
 
 def read_calibration(seed: int, shots, profile) -> list[dict]:
