@@ -73,8 +73,7 @@ HELD_OUT = (("train", base.HELD_OUT["train"]), ("train", range(1_330_000, 1_330_
 MORE_LOOKS = (("train", range(1_350_000, 1_350_048), base.TRAIN_PHOTOS, base.HARSH),
               ("train", range(1_370_000, 1_370_048), base.TRAIN_PHOTOS, base.HARSH),
               ("train", range(1_380_000, 1_380_048), base.TRAIN_PHOTOS, base.HARSH),
-              ("train", range(1_390_000, 1_390_048), base.TRAIN_PHOTOS, base.HARSH),
-              ("train", range(1_400_000, 1_400_048), base.TRAIN_PHOTOS, base.HARSH))
+              ("train", range(1_390_000, 1_390_048), base.TRAIN_PHOTOS, base.HARSH))
 
 
 def render_order() -> list[tuple[str, int, int, int]]:
