@@ -10,7 +10,7 @@ import pytest
 
 from companion.sim.looks import FAMILIES, NOMINAL_SIZE_MM, TRAY_KINDS, Lighting, Look, Placement
 from companion.sim.render import Renderer
-from companion.sim.scenes import DIFFICULTIES, render_sample, skip_sample
+from companion.sim.scenes import DIFFICULTIES, random_scene, render_sample, skip_sample
 
 DEV_SEEDS = range(0, 40)
 EVAL_SEEDS = range(900_000, 900_040)
@@ -42,6 +42,22 @@ def small_render(look: Look) -> np.ndarray:
 
 def test_a_dev_render_is_byte_for_byte_what_it_was():
     assert hashlib.sha256(small_render(Look.from_seed(12000)).tobytes()).hexdigest() == DEV_RENDER_SHA256
+
+
+# Where the step-by-step slide placed touching drinks (88107b8), for a dev and a training look:
+# the slide worked out at once (scenes.Layout.place_touching) must place every drink alike.
+TOUCHING_SHA256 = "6166e6c2d88d31b08aad81e756aff5671222fdd436eef41cdde190636c501985"
+
+
+def test_touching_drinks_are_placed_where_they_were():
+    digest = hashlib.sha256()
+    for seed, family in ((12000, "dev"), (1_000_003, "train")):
+        look = Look.from_seed(seed, family=family)
+        renderer, rng = Renderer(look), np.random.default_rng([seed, 7])
+        for _ in range(4):
+            scene = random_scene(look, renderer, rng, 8, True)
+            digest.update(repr([(p.drink, p.x, p.y, p.angle, p.spin) for p in scene]).encode())
+    assert digest.hexdigest() == TOUCHING_SHA256
 
 
 @pytest.mark.parametrize("seed", sorted(DEV_LOOKS))

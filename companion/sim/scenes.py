@@ -34,13 +34,18 @@ class Layout:
         for _img, sx, sy, side in renderer.stickers:
             self._mark(np.array([[sx, sy], [sx + side, sy], [sx + side, sy + side], [sx, sy + side]]))
 
-    def _poly(self, drink: str, x: float, y: float, angle: float) -> np.ndarray:
+    def _poly(self, drink: str, x, y, angle: float) -> np.ndarray:
+        """The drink's four corners at (x, y), (4, 2); with arrays of centres, (n, 4, 2). Each
+        corner is x + along - across, evaluated in that order, so that the arrays' corners are
+        the very numbers of the single ones (place_touching's slide takes them all at once)."""
         L, W = self._size(drink)
         th = math.radians(angle)
         ax, ay = math.cos(th), math.sin(th)
         pts = [(x + sx * L / 2 * ax - sy * W / 2 * ay, y + sx * L / 2 * ay + sy * W / 2 * ax)
                for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-        return np.array(pts)
+        if np.ndim(x) == 0:
+            return np.array(pts)
+        return np.stack([np.stack(c, axis=-1) for c in pts], axis=-2)
 
     def _size(self, drink: str) -> tuple[float, float]:
         size = self._sizes.get(drink)
@@ -96,29 +101,29 @@ class Layout:
             if self.rng.random() < 0.35:  # side by side is common once drinks roll together
                 a = target.angle + self.rng.choice([0, 180]) + self.rng.normal(0, 8)
             d = self.rng.uniform(0, 2 * math.pi)
-            dist = 45.0
+            # From 45 mm away towards the target in steps of 0.25 mm, the last free place before
+            # the drink meets another (or leaves the tray again). Every step's corners and
+            # whether they lie on the tray are worked out at once (the step-by-step loop cost a
+            # third of rendering a touching photo); only steps on the tray are drawn and compared.
+            dists = 45.0 - 0.25 * np.arange(180)       # 45, 44.75, ... 0.25: exact in binary
+            xs, ys = target.x + dists * math.cos(d), target.y + dists * math.sin(d)
+            polys = self._poly(drink, xs, ys, a)
+            lo, hi = polys.min(axis=1), polys.max(axis=1)
+            inside = (-lo[:, 0] <= self.hx) & (hi[:, 0] <= self.hx) & (-lo[:, 1] <= self.hy) & (hi[:, 1] <= self.hy)
             last_free = None
-            while dist > 0:
-                x, y = target.x + dist * math.cos(d), target.y + dist * math.sin(d)
-                poly = self._poly(drink, x, y, a)
-                m_ok = self._fits_touch(poly)
-                if m_ok is None:        # outside the tray
+            for k in range(len(dists)):
+                if not inside[k]:
                     if last_free is not None:
                         break
-                elif m_ok:
-                    last_free = (x, y, poly)
+                elif self._fits(polys[k], 0.0):
+                    last_free = k
                 else:
                     break
-                dist -= 0.25
-            if last_free is not None and dist > 0:
-                x, y, poly = last_free
-                return self._add(drink, x, y, a, poly)
+            else:
+                continue                              # slid right into the target: no place
+            if last_free is not None:
+                return self._add(drink, float(xs[last_free]), float(ys[last_free]), a, polys[last_free])
         return None
-
-    def _fits_touch(self, poly):
-        if not self._inside(poly):
-            return None
-        return self._fits(poly, 0.0)
 
     def _add(self, drink, x, y, a, poly) -> Placement:
         self._mark(poly)
