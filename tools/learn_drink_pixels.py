@@ -70,6 +70,8 @@ HELD_OUT = (("train", base.HELD_OUT["train"]), ("train", range(1_330_000, 1_330_
 # (228 looks), each with the network naming what the check leaves unsure, higher again with fewer
 # sure mistakes (docs/performance.md, "The set network on more looks", "The network names what
 # the rules doubt"). The first 48 were tools/choose_sureness.py's tables until then; it has its own again.
+# 48 more (1400000-047, 276 looks) scored lower on fresh evaluation tables, and so did three seeds'
+# networks read as one (docs/performance.md, "An ensemble of set networks, not kept").
 MORE_LOOKS = (("train", range(1_350_000, 1_350_048), base.TRAIN_PHOTOS, base.HARSH),
               ("train", range(1_370_000, 1_370_048), base.TRAIN_PHOTOS, base.HARSH),
               ("train", range(1_380_000, 1_380_048), base.TRAIN_PHOTOS, base.HARSH),
