@@ -23,7 +23,6 @@ import cv2
 import numpy as np
 
 import drink_tables
-import learn_drinks as base
 
 CALIB_AUGMENTED = 1               # relit, blurred, compressed readings of each calibration photo
 CALIB_KEY = 44_000
@@ -130,7 +129,7 @@ def _pixel_table_job(job) -> tuple[str, int, float]:
     family, seed, photos, harsh, extras = job
     cv2.setNumThreads(1)
     t0 = time.perf_counter()
-    tab = base.table(seed, family, photos, False, harsh, True,
+    tab = drink_tables.table(seed, family, photos, False, harsh, True,
                      on_calibrated=_keep_calibration if extras else None)
     if extras and not tab.get("refused"):
         calibration_pieces(tab)
