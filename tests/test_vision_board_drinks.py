@@ -19,6 +19,7 @@ from companion.rules.metro.data.build_layout import DRINK_R
 from companion.sim.board_looks import BoardLook
 from companion.sim.board_render import BoardRenderer
 from companion.vision.board_pose import BoardTracker, rectify
+from companion.vision import board_model
 from companion.vision.board_read import BoardReader
 
 LAYOUT = BoardLayout.default()
@@ -125,3 +126,33 @@ def test_a_pyramid_in_doubt_only_by_its_colour_leaves_its_drink_read(look):
     assert {"station:ueno", "station:ikebukuro"} <= set(reading.unsure)
     assert reading.pieces.drinks.get("ueno") == "mint" and reading.pieces.drinks.get("ikebukuro") == "blue"
     assert "drink:ueno" not in reading.unsure and "drink:ikebukuro" not in reading.unsure
+
+
+def test_a_train_beside_a_drink_needs_the_surer_bar(look):
+    """A stop within the model's clear_mm of a drink read (or of a drink place left in doubt) is
+    read with the bar of stops near a drink; a stop clear of drinks with its own, lower bar."""
+    _, reader = look
+    model = reader.model
+    assert model.clear_bars[1] < model.sure_train
+    ids = [spot.id for spot in reader._sampling.spots]
+    near = reader._near_drink[:, list(reader.drink_spots.ids).index("drink:ginza")]
+    beside = next(i for i, sid in enumerate(ids) if sid.startswith("stop:") and near[i])
+    letter = ids[beside].split(":")[1]
+    clear = next(i for i, sid in enumerate(ids) if sid.startswith("stop:") and not near[i] and sid.split(":")[1] != letter)
+    conf = (model.clear_bars[1] + model.sure_train) / 2      # between the two bars
+    p = np.zeros((len(ids), len(board_model.CLASSES)))
+    p[:, 0] = 1.0
+    for i in (beside, clear):
+        p[i] = 0.0
+        p[i, 0], p[i, -1] = 1.0 - conf, conf
+    x = np.zeros((len(ids), board_model.N_FEATURES))
+    x[:, board_model.feature_names().index("kind_train")] = [sid.startswith("stop:") for sid in ids]
+    # a drink at ginza: the stop beside it stays in doubt, the one clear of drinks is read
+    pieces, unsure, _, _ = reader._assemble(p, x, reader._clear_of({"ginza": "white"}, []))
+    assert ids[beside] in unsure and ids[clear] not in unsure
+    assert pieces["trains"] == {ids[clear].split(":")[1]: int(ids[clear].split(":")[2])}
+    # the drink place only in doubt keeps the stop beside it in doubt too
+    assert ids[beside] in reader._assemble(p, x, reader._clear_of({}, ["drink:ginza"]))[1]
+    # no drink near: both read
+    pieces, unsure, _, _ = reader._assemble(p, x, reader._clear_of({}, []))
+    assert ids[beside] not in unsure and len(pieces["trains"]) == 2

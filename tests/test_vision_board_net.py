@@ -4,6 +4,9 @@ that drops an odd last row), so that weights trained there mean the same here; t
 round places; the committed model's shape."""
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -71,4 +74,34 @@ def test_the_committed_model_is_whole():
     assert model.net.w["f2w"].shape[0] == len(board_model.CLASSES)
     assert model.net.w["mean"].shape == (board_model.N_FEATURES,)
     assert 0.5 < model.sure <= 1.0 and 0.5 < model.sure_empty <= 1.0 and model.temperature > 0
+    # a train clear of drinks has a bar of its own, never above the bar beside a drink
+    assert model.clear_mm > 0 and 0.5 < model.clear_bars[1] <= model.sure_train <= 1.0
     assert set(model.palette) == set(board_model.CLASSES[1:-1])
+
+
+def test_bars_are_chosen_apart_for_empty_colour_and_trains_near_and_clear_of_drinks():
+    """tools/learn_board.py's choose_sure: each bar is the lowest at which its own tempering
+    places were right often enough, so a confident mistake of one kind (a drink's body beside a
+    stop read as a train) raises that kind's bar alone."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    import learn_board
+
+    train, red = board_model.CLASSES.index("train"), board_model.CLASSES.index("red")
+
+    def rows(n, cls, conf, truth=None, drink_mm=np.inf):
+        p = np.full((n, len(board_model.CLASSES)), (1.0 - conf) / (len(board_model.CLASSES) - 1))
+        p[:, cls] = conf
+        return p, np.full(n, cls if truth is None else truth), np.full(n, drink_mm)
+
+    parts = [rows(4000, 0, 0.97), rows(2, 0, 0.95, truth=red),                  # empty: wrong below 0.96
+             rows(2000, red, 0.999), rows(3, red, 0.99, truth=0),                # a colour: wrong below 0.995
+             rows(2000, train, 0.999, drink_mm=10.0), rows(2, train, 0.9985, truth=0, drink_mm=12.0),
+             rows(2000, train, 0.97), rows(1, train, 0.96, truth=0)]             # trains clear of drinks
+    p, y, mm = (np.concatenate(a) for a in zip(*parts))
+    bars, got = learn_board.choose_sure(p, y, places=1000, drink_mm=mm)
+    assert 0.95 < bars["sure_empty"] <= 0.97
+    assert 0.99 < bars["sure"] <= 0.999
+    assert 0.9985 < bars["sure_train"] <= 0.999                 # beside a drink: above its mistakes
+    assert 0.96 < bars["clear_of_drinks"]["sure_train"] <= 0.97  # clear of drinks: its own, lower
+    assert bars["clear_of_drinks"]["mm"] == learn_board.CLEAR_MM
+    assert got["wrong_sure"] == 0 and got["unsure"] == 8

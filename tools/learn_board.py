@@ -23,9 +23,10 @@ turn with the camera) and their colour nudged a little (what the light's correct
 a fixed seed (the same data give the same weights on the same machine).
 
 Then, on TEMPER looks (varied and development, none trained on): the temperature of the scores,
-and the bars of a sure reading (``choose_sure``: apart for "empty" and for a piece, the lowest
-confidence at which the sure readings there were right at least SURE_RIGHT of the time and at
-most SURE_WRONG_SHARE of the places sure and wrong, never below the floors). The palette of
+and the bars of a sure reading (``choose_sure``: apart for "empty", a colour and a train, the
+train's for stops near a drink and clear of drinks, the lowest confidence at which the sure readings
+there were right at least SURE_RIGHT of the time and at most SURE_WRONG_SHARE of the places
+sure and wrong, never below the floors). The palette of
 the player colours (for "a piece of no player's colour") from the development looks' pieces
 clear of drinks.
 Reported on HELD_OUT development looks and VARIED_HELD_OUT varied looks -- the places, and the
@@ -73,6 +74,7 @@ SURE_FLOOR = 0.95             # ... or for a piece
 FAR_MARGIN = 1.6              # how far beyond its training pieces a colour still counts as that colour
 FAR_LEAST = 5.0               # ... and never nearer than this many spreads (a hue the training looks kept tight)
 PALETTE_CLEAR_MM = 40.0       # the palette's pieces stand at least this far from any drink (which may tint them)
+CLEAR_MM = PALETTE_CLEAR_MM   # ... and stops this far from every drink have a train's bar of their own
 VALUE_PEAK = 4.0              # a value marker's difference from the empty lane, in noise units (a grey marker on a grey lane shows ~5)
 EPOCHS = 14
 BATCH = 256
@@ -114,7 +116,8 @@ def centre_crop(squares: np.ndarray, size: int = board_net.PATCH) -> np.ndarray:
 
 
 def joined(*sets: dict) -> dict[str, np.ndarray]:
-    out = {k: np.concatenate([s[k] for s in sets]) for k in ("squares", "x", "y")}
+    keys = ("squares", "x", "y") + (("drink_mm",) if all("drink_mm" in s for s in sets) else ())
+    out = {k: np.concatenate([s[k] for s in sets]) for k in keys}
     out["counts"] = np.sum([s["counts"] for s in sets], axis=0)
     return out
 
@@ -249,25 +252,38 @@ def fit_temperature(net: board_net.PlaceNet, data: dict) -> float:
     return round(best[1], 4)
 
 
-def choose_sure(p: np.ndarray, y: np.ndarray, places: int) -> tuple[float, float, dict]:
-    """The bars of a sure reading, apart for "empty" and for a piece: for each, the lowest
-    confidence from its floor up at which the tempering places so read were right at least
-    SURE_RIGHT of the time and at most SURE_WRONG_SHARE of all ``places`` (every place of those
-    boards, the untouched ones read empty by the reader's gate included) sure and wrong."""
+def choose_sure(p: np.ndarray, y: np.ndarray, places: int, drink_mm: np.ndarray) -> tuple[dict, dict]:
+    """The bars of a sure reading, apart for "empty", a player colour and a train (a station or
+    field asks "which colour?", a stop "a train or nothing?": their mistakes lie at other
+    confidences), the train's apart again for stops with a drink within CLEAR_MM (``drink_mm``)
+    and stops clear of drinks (a drink's body beside a stop is what passes for a train). For
+    each, the lowest confidence from its floor up at which the tempering places so read were
+    right at least SURE_RIGHT of the time and at most SURE_WRONG_SHARE of the ``places`` (every
+    place of those boards, the untouched ones read empty by the reader's gate included; the
+    trains' share split between near and clear by their asked places) sure and wrong. Returns
+    the settings as the model names them."""
     conf, best = p.max(axis=1), p.argmax(axis=1)
     ok = best == y
-    bars = {}
-    for name, sel, floor in (("empty", best == 0, SURE_EMPTY_FLOOR), ("piece", best > 0, SURE_FLOOR)):
+    is_train = best == board_model.CLASSES.index("train")
+    clear = drink_mm >= CLEAR_MM
+    trains = max(int(is_train.sum()), 1)
+    groups = (("sure_empty", best == 0, SURE_EMPTY_FLOOR, 1.0), ("sure", (best > 0) & ~is_train, SURE_FLOOR, 1.0),
+              ("sure_train", is_train & ~clear, SURE_FLOOR, (is_train & ~clear).sum() / trains),
+              ("clear_train", is_train & clear, SURE_FLOOR, (is_train & clear).sum() / trains))
+    bars: dict = {}
+    sure = np.zeros(len(y), bool)
+    for name, sel, floor, share in groups:
         bar = 0.99999
         for t in np.round(np.arange(floor, 0.99999, 0.00025), 5):
-            sure = sel & (conf >= t)
-            if sure.any() and ok[sure].mean() >= SURE_RIGHT and (sure & ~ok).sum() <= SURE_WRONG_SHARE * places:
+            s = sel & (conf >= t)
+            if s.any() and ok[s].mean() >= SURE_RIGHT and (s & ~ok).sum() <= SURE_WRONG_SHARE * places * share:
                 bar = float(t)
                 break
         bars[name] = bar
-    sure = conf >= np.where(best == 0, bars["empty"], bars["piece"])
-    return bars["piece"], bars["empty"], {"asked": int(len(y)), "sure": int(sure.sum()),
-                                          "wrong_sure": int((sure & ~ok).sum()), "unsure": int((~sure).sum())}
+        sure |= sel & (conf >= bar)
+    bars["clear_of_drinks"] = {"mm": CLEAR_MM, "sure_train": bars.pop("clear_train")}
+    return bars, {"asked": int(len(y)), "sure": int(sure.sum()), "wrong_sure": int((sure & ~ok).sum()),
+                  "unsure": int((~sure).sum())}
 
 
 def palette(x: np.ndarray, y: np.ndarray, drink_mm: np.ndarray | None = None) -> tuple[dict, dict, dict]:
@@ -303,7 +319,7 @@ def report(model: board_model.SpotModel, data: dict, title: str) -> None:
     p = model.probabilities_of(data["squares"][gate], data["x"][gate])
     y = data["y"][gate].astype(int)
     conf, best = p.max(axis=1), p.argmax(axis=1)
-    sure = conf >= np.where(best == 0, model.sure_empty, model.sure)
+    sure = conf >= model.bars(best, data["drink_mm"][gate] >= model.clear_mm if "drink_mm" in data else None)
     ok = best == y
     places = int(data["counts"][0])
     missed = int((data["y"][~gate] > 0).sum())
@@ -377,12 +393,12 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     gate = board_model.asked(temper["x"])
     asked = {k: temper[k][gate] for k in ("squares", "x", "y")}
     temperature = fit_temperature(net, asked)
-    sure, sure_empty, got = choose_sure(probabilities(net, asked, temperature), asked["y"].astype(int),
-                                        int(temper["counts"][0]))
-    print(f"temperature {temperature}, sure from {sure} (empty {sure_empty}): {got}")
+    bars, got = choose_sure(probabilities(net, asked, temperature), asked["y"].astype(int), int(temper["counts"][0]),
+                            temper["drink_mm"][gate])
+    print(f"temperature {temperature}, bars {bars}: {got}")
     pal, spread, far = palette(dev["x"], dev["y"], dev.get("drink_mm"))
     settings = {"inputs": board_model.feature_names(), "classes": list(board_model.CLASSES),
-                "temperature": temperature, "sure": sure, "sure_empty": sure_empty,
+                "temperature": temperature, **bars,
                 "palette": pal, "palette_spread": spread, "far": far, "value_peak": VALUE_PEAK}
     before = board_model.spot_model.__wrapped__() if board_model.MODEL_PATH.exists() else None
     board_model.save(settings, weights)

@@ -36,6 +36,7 @@ def feature_names() -> list[str]:
 N_FEATURES = len(feature_names())
 _KIND_TRAIN = feature_names().index("kind_train")
 _BASE_CHANGED = feature_names().index("base_changed_3")
+_TRAIN = CLASSES.index("train")
 
 
 def asked(x: np.ndarray) -> np.ndarray:
@@ -57,8 +58,8 @@ def allowed_names(x: np.ndarray) -> np.ndarray:
 
 class SpotModel:
     """The exported model: the network (:class:`~.board_net.PlaceNet`) and its settings: the
-    temperature of its scores, ``sure`` the bar of a confident piece and ``sure_empty`` of a
-    confident "empty", ``palette`` the player colours' chroma against the paper as the
+    temperature of its scores, ``sure`` the bar of a confident player colour, ``sure_train`` of
+    a confident train and ``sure_empty`` of a confident "empty", ``palette`` the player colours' chroma against the paper as the
     development looks showed them (with its spread and the bar ``far`` of no player's colour),
     ``value_peak`` the least change along a lane that is a value marker."""
 
@@ -69,12 +70,35 @@ class SpotModel:
         self.temperature = float(settings.get("temperature", 1.0))
         self.sure = float(settings.get("sure", 0.98))                    # a piece's name
         self.sure_empty = float(settings.get("sure_empty", self.sure))  # "empty"
+        # a stop's question is "a train or nothing", not which colour: its errors are others
+        self.sure_train = float(settings.get("sure_train", self.sure))
+        # the bars above hold where a drink stands within ``clear_mm`` (METRO DRINKS: its body,
+        # tint or shadow over a place is what the network most often takes for a piece); these
+        # hold clear of every drink (the same three, set on the tempering places clear of drinks)
+        clear = settings.get("clear_of_drinks") or {}
+        self.clear_mm = float(clear.get("mm", 0.0))
+        self.clear_bars = tuple(float(clear.get(k, getattr(self, k))) for k in ("sure_empty", "sure_train", "sure"))
         # per player colour: its chroma (log b/g, log r/g against the paper), the spread of it,
         # and how many spreads away a piece is of no player's colour
         self.palette = {c: np.array(v) for c, v in settings.get("palette", {}).items()}
         self.palette_spread = {c: np.array(v) for c, v in settings.get("palette_spread", {}).items()}
         self.far = {c: float(v) for c, v in settings.get("far", {}).items()}
         self.value_peak = float(settings.get("value_peak", 6.0))
+
+    def bars(self, best: np.ndarray, clear: np.ndarray | None = None) -> np.ndarray:
+        """Per place, the bar its reading must reach to be sure, by the name it is read as
+        (``best``: indices into CLASSES) and, where ``clear`` says so, for a place clear of drinks.
+
+        >>> m = SpotModel({"inputs": feature_names(), "classes": CLASSES, "sure": 0.99, "sure_empty": 0.98,
+        ...                "sure_train": 0.995, "clear_of_drinks": {"mm": 40, "sure_empty": 0.9}}, None)
+        >>> m.bars(np.array([0, 1, 6, 0]), clear=np.array([False, True, True, True])).tolist()
+        [0.98, 0.99, 0.995, 0.9]
+        """
+        near = np.where(best == 0, self.sure_empty, np.where(best == _TRAIN, self.sure_train, self.sure))
+        if clear is None:
+            return near
+        empty, train, colour = self.clear_bars
+        return np.where(clear, np.where(best == 0, empty, np.where(best == _TRAIN, train, colour)), near)
 
     def probabilities_of(self, squares: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Per place, the probability of each name (CLASSES), names its kind cannot have at 0."""

@@ -114,6 +114,11 @@ class BoardReader:
         self.lanes = (LearnedLanes(layout, self.reference, self.paper, learned) if learned is not None
                       else ValueLanes(layout, self.reference, self.paper, self._probe))
         self.drink_spots = DrinkSpots(layout, self.reference, self.paper, PX_PER_MM)
+        # per place and drink place: whether a drink there stands within the model's clear_mm
+        # (the places beside it are read with the bars of places near a drink)
+        places = np.array([(spot.x, spot.y) for spot in self._sampling.spots], np.float64).reshape(-1, 2)
+        drinks = np.array([(spot.x, spot.y) for spot in self.drink_spots.spots], np.float64).reshape(-1, 2)
+        self._near_drink = np.hypot(*(places[:, None, :] - drinks[None, :, :]).transpose(2, 0, 1)) < self.model.clear_mm
         self.hand_search = HandSearch(self.reference, self.paper)
         # a frame held by fewer than three markers: its pose checked against the print (board_align.py)
         self.align = FrameAlign(layout, self.reference)
@@ -157,11 +162,10 @@ class BoardReader:
         maps = self.maps(sheet)
         x = self.features(sheet, noise, lean, maps)
         p = self.names(x, sheet, self._sampling.centres + lean)
+        # first with the bars of places near a drink everywhere: the pyramids the drinks stand by
         pieces, unsure, more, codes = self._assemble(p, x)
-        problems += more
-        values, v_unsure = self.lanes.read(sheet, pose, self.model.value_peak)
-        unsure += v_unsure
         drinks: dict[str, str] = {}
+        d_unsure: list[str] = []
         if self.drink_spots.spots:
             lean_of = partial(lean_at, pose)      # (centres, heights) -> how far those points show from them
             dx = self.drink_spots.features(sheet, maps, noise, lean_of)
@@ -172,9 +176,16 @@ class BoardReader:
             standing = self._surely_standing(p, doubtful)
             drinks, d_unsure = self.drink_spots.read(dx, set(pieces["pyramids"]) | standing, doubtful - standing,
                                                      lambda rows: self.drink_spots.squares(sheet, lean_of, rows))
-            unsure += d_unsure
-            if drinks:
-                unsure = self._beside_drinks(unsure, p, drinks, pose)
+        # then every place clear of the drinks read and of the drink places left in doubt with
+        # the bars of places clear of drinks (a station beside its own drink keeps the first's)
+        if self.model.clear_mm > 0:
+            pieces, unsure, more, codes = self._assemble(p, x, self._clear_of(drinks, d_unsure))
+        problems += more
+        unsure += d_unsure
+        if drinks:
+            unsure = self._beside_drinks(unsure, p, drinks, pose)
+        values, v_unsure = self.lanes.read(sheet, pose, self.model.value_peak)
+        unsure += v_unsure
         pieces = Pieces(pyramids=pieces["pyramids"], meeples=pieces["meeples"], trains=pieces["trains"],
                         values=values, drinks=drinks)
         return BoardReading(pieces=pieces, unsure=sorted(set(unsure))[:2000], hands=False, markers=pose.markers,
@@ -263,6 +274,12 @@ class BoardReader:
         tops = centres + lean_at(pose, centres, np.full(len(centres), DRINK_TOP_MM)) if len(centres) else centres
         return self.hand_search.find(sheet, centres, tops)
 
+    def _clear_of(self, drinks: dict[str, str], doubtful: list[str]) -> np.ndarray:
+        """Per place: no drink read, and no drink place left in doubt, within the model's clear_mm."""
+        at = {spot_id: i for i, spot_id in enumerate(self.drink_spots.ids)}
+        maybe = [at[f"drink:{sid}"] for sid in drinks] + [at[d] for d in doubtful if d in at]
+        return ~self._near_drink[:, maybe].any(axis=1)
+
     def _surely_standing(self, p: np.ndarray, stations: set[str]) -> set[str]:
         """Those of ``stations`` where a pyramid surely stands, whatever its colour: the place
         network's p(empty) at most 1 - its bar of a sure piece."""
@@ -326,11 +343,13 @@ class BoardReader:
                   for c, m in self.palette.items()]
         return np.min(ratios, axis=0)
 
-    def _assemble(self, p: np.ndarray, x: np.ndarray):
+    def _assemble(self, p: np.ndarray, x: np.ndarray, clear: np.ndarray | None = None):
+        """The pieces, the places read with doubt, problems and their codes, from the places'
+        probabilities ``p`` (``clear``: which places are read with the bars clear of drinks)."""
         s = self._sampling
         best = p.argmax(axis=1)
         conf = p[np.arange(len(p)), best]
-        sure = conf >= np.where(best == 0, self.model.sure_empty, self.model.sure)
+        sure = conf >= self.model.bars(best, clear)
         far = self._far_from_palette(x)
         unsure: list[str] = []
         problems: list[str] = []
