@@ -46,6 +46,7 @@ import numpy as np
 from ..board_layout import BoardLayout
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
 from .board_align import FrameAlign
+from .board_colours import TablePalette
 from .board_drinks import DrinkSpots, Maps
 from .board_hands import HandSearch
 from .board_model import CLASSES, SpotModel, feature_names, spot_model
@@ -55,6 +56,8 @@ from .board_pose import PX_PER_MM, BoardTracker, Pose, rectify
 from .board_sampling import ONES, edges_of, indices, lean_at, median_of, outside, relight, sampling
 from .board_value_net import LearnedLanes, value_model
 from .board_values import ValueLanes
+
+_CHROMA = [feature_names().index("chroma_bg"), feature_names().index("chroma_rg")]   # a place's hue
 
 DRINK_TOP_MM = 35.0      # the tallest drink (METRO DRINKS): how far up a drink place's change may reach
 BESIDE_DRINK_MM = 12.0   # a field whose middle lies this near a drink (base to leaning top) is in its way
@@ -109,6 +112,7 @@ class BoardReader:
         self._edge_hi = cv2.dilate(g, kernel).ravel()
         self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
         self.palette = self._palette(colours)
+        self.table_colours = TablePalette(self.players)     # the colours as this table shows them
         # the value markers: the learned lanes when a value model is committed, else the rules' way
         learned = value_model()
         self.lanes = (LearnedLanes(layout, self.reference, self.paper, learned) if learned is not None
@@ -162,8 +166,9 @@ class BoardReader:
         maps = self.maps(sheet)
         x = self.features(sheet, noise, lean, maps)
         p = self.names(x, sheet, self._sampling.centres + lean)
+        settled = self._settled_colours(p, x)
         # first with the bars of places near a drink everywhere: the pyramids the drinks stand by
-        pieces, unsure, more, codes = self._assemble(p, x)
+        pieces, unsure, more, codes = self._assemble(p, x, settled=settled)
         drinks: dict[str, str] = {}
         d_unsure: list[str] = []
         if self.drink_spots.spots:
@@ -179,7 +184,7 @@ class BoardReader:
         # then every place clear of the drinks read and of the drink places left in doubt with
         # the bars of places clear of drinks (a station beside its own drink keeps the first's)
         if self.model.clear_mm > 0:
-            pieces, unsure, more, codes = self._assemble(p, x, self._clear_of(drinks, d_unsure))
+            pieces, unsure, more, codes = self._assemble(p, x, self._clear_of(drinks, d_unsure), settled)
         problems += more
         unsure += d_unsure
         if drinks:
@@ -337,19 +342,38 @@ class BoardReader:
         colour's bar (above 1: no player's colour)."""
         if not self.palette:
             return np.zeros(len(x))
-        names = feature_names()
-        v = x[:, [names.index("chroma_bg"), names.index("chroma_rg")]]
+        v = x[:, _CHROMA]
         ratios = [np.sqrt((((v - m) / self.model.palette_spread[c]) ** 2).sum(axis=1)) / self.model.far[c]
                   for c, m in self.palette.items()]
         return np.min(ratios, axis=0)
 
-    def _assemble(self, p: np.ndarray, x: np.ndarray, clear: np.ndarray | None = None):
+    def _settled_colours(self, p: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """Per place: a piece surely standing whose colour, read below the bar, this table's own
+        pieces settle (``board_colours.py``); the pieces read surely first join what the table
+        has shown (those settled do not: the palette learns from the network's sure readings)."""
+        best = p.argmax(axis=1)
+        conf = p[np.arange(len(p)), best]
+        chroma = x[:, _CHROMA]
+        in_play = np.isin(best, [CLASSES.index(c) for c in self.players])
+        fits = in_play & (self._far_from_palette(x) <= 1.0)      # not "no player's colour"
+        sure = fits & (conf >= self.model.bars(best))
+        self.table_colours.learn([CLASSES[b] for b in best[sure]], chroma[sure])
+        doubted = np.flatnonzero(fits & ~sure & (p[:, 0] <= 1.0 - self.model.sure))
+        settled = np.zeros(len(p), bool)
+        settled[doubted] = [self.table_colours.settles(CLASSES[best[i]], chroma[i]) for i in doubted]
+        return settled
+
+    def _assemble(self, p: np.ndarray, x: np.ndarray, clear: np.ndarray | None = None,
+                  settled: np.ndarray | None = None):
         """The pieces, the places read with doubt, problems and their codes, from the places'
-        probabilities ``p`` (``clear``: which places are read with the bars clear of drinks)."""
+        probabilities ``p`` (``clear``: which places are read with the bars clear of drinks;
+        ``settled``: pieces whose colour the table's own settled, read as sure)."""
         s = self._sampling
         best = p.argmax(axis=1)
         conf = p[np.arange(len(p)), best]
         sure = conf >= self.model.bars(best, clear)
+        if settled is not None:
+            sure |= settled
         far = self._far_from_palette(x)
         unsure: list[str] = []
         problems: list[str] = []

@@ -1,0 +1,66 @@
+"""The player colours as this table shows them: learned from the pieces the place network read
+surely, they settle a piece whose colour alone the network left in doubt.
+
+The network names a piece's colour from looks it was trained on; a table's own lamp, paper and
+plastic shift the hues (blue against purple under a warm lamp), and the bar of a sure colour is
+set over every look at once. The pieces of one colour on one table, though, lie close together:
+a piece that surely stands, read below the bar, whose hue (log b/g, log r/g against the paper,
+the place's ``chroma_bg``/``chroma_rg``) lies among this table's pieces of the colour the network
+leans to and far from every other colour in play, is that colour. Anything less clear stays in
+doubt. The settings were chosen on the place network's tempering looks (tools/learn_board.py's
+TEMPER and DEV_TEMPER, boards in order as a table sees them: 835 of 1,839 doubted colours
+settled, none wrong; docs/board-camera.md, "The table's own colours").
+
+>>> palette = TablePalette(("red", "blue"))
+>>> palette.learn(["red", "red", "blue", "blue"], np.array([[0.1, 1.4], [0.12, 1.38], [0.7, -0.8], [0.72, -0.78]]))
+>>> palette.settles("blue", np.array([0.71, -0.79])), palette.settles("blue", np.array([0.4, 0.3]))
+(True, False)
+"""
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+KEEP = 100          # the latest pieces of each colour kept (the light may change during a game)
+LEAST = 2           # pieces of every colour in play needed before any is settled
+WITHIN = 2.5        # a settled piece lies within this many spreads of its colour's middle ...
+APART = 5.0         # ... and at least this many from every other colour's
+SPREAD_FLOOR = 0.05  # the least spread of a colour (log units): two pieces alone may lie very close
+
+
+class TablePalette:
+    """The hues of the pieces read surely on this table, per player colour in play."""
+
+    def __init__(self, players: tuple[str, ...]):
+        self.players = tuple(players)
+        self._seen = {c: deque(maxlen=KEEP) for c in self.players}
+        self._stats: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+
+    def learn(self, colours: list[str], chroma: np.ndarray) -> None:
+        """Pieces read surely: ``colours[i]`` at hue ``chroma[i]`` (log b/g, log r/g)."""
+        for c, v in zip(colours, np.asarray(chroma, np.float64).reshape(-1, 2)):
+            if c in self._seen and np.isfinite(v).all():
+                self._seen[c].append(v)
+                self._stats = None
+
+    def ready(self) -> bool:
+        return all(len(v) >= LEAST for v in self._seen.values())
+
+    def settles(self, colour: str, chroma: np.ndarray) -> bool:
+        """Whether a piece of hue ``chroma`` the network leans to read ``colour`` is that colour
+        on this table: among its pieces, far from every other colour's."""
+        if colour not in self._seen or not self.ready():
+            return False
+        distance = {c: float(np.sqrt((((np.asarray(chroma) - mid) / spread) ** 2).sum()))
+                    for c, (mid, spread) in self._middles().items()}
+        return distance[colour] <= WITHIN and all(d >= APART for c, d in distance.items() if c != colour)
+
+    def _middles(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        if self._stats is None:
+            self._stats = {}
+            for c, seen in self._seen.items():
+                a = np.array(seen)
+                mid = np.median(a, axis=0)
+                self._stats[c] = (mid, np.maximum(1.4826 * np.median(np.abs(a - mid), axis=0), SPREAD_FLOOR))
+        return self._stats
