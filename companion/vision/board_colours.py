@@ -1,5 +1,7 @@
-"""The player colours as this table shows them: learned from the pieces the place network read
-surely, they settle a piece whose colour alone the network left in doubt.
+"""The player colours on a table: where each colour's hue lies (the model's palette, or the
+table's calibrated colours) and which piece is of no player's colour; and the colours as this
+table shows them (``TablePalette``): learned from the pieces the place network read surely, they
+settle a piece whose colour alone the network left in doubt.
 
 The network names a piece's colour from looks it was trained on; a table's own lamp, paper and
 plastic shift the hues (blue against purple under a warm lamp), and the bar of a sure colour is
@@ -22,11 +24,38 @@ from collections import deque
 
 import numpy as np
 
+from .board_net import PAPER_EPS
+
 KEEP = 100          # the latest pieces of each colour kept (the light may change during a game)
 LEAST = 2           # pieces of every colour in play needed before any is settled
 WITHIN = 2.5        # a settled piece lies within this many spreads of its colour's middle ...
 APART = 5.0         # ... and at least this many from every other colour's
 SPREAD_FLOOR = 0.05  # the least spread of a colour (log units): two pieces alone may lie very close
+
+
+def hue_palette(colours: dict | None, paper: np.ndarray, model) -> dict[str, np.ndarray]:
+    """Each player colour's hue (log b/g, log r/g, against the ``paper``'s) on a sheet: from the
+    calibrated ``colours`` (colour -> BGR under the reference's light) when given, each with the
+    place model's spread and bar, else the model's palette."""
+    if colours:
+        paper = np.asarray(paper, np.float64) + PAPER_EPS
+        out = {}
+        for c, v in colours.items():
+            if c in model.palette_spread:
+                lc = np.log((np.asarray(v, np.float64) + PAPER_EPS) / paper)
+                out[c] = np.array([lc[0] - lc[1], lc[2] - lc[1]])
+        return out
+    return dict(model.palette)
+
+
+def far_from_palette(hues: np.ndarray, palette: dict[str, np.ndarray], model) -> np.ndarray:
+    """Per hue: its distance from the nearest colour of ``palette``, as a share of that colour's
+    bar in the place model (its spread, ``far``): above 1, no player's colour."""
+    if not palette:
+        return np.zeros(len(hues))
+    ratios = [np.sqrt((((hues - m) / model.palette_spread[c]) ** 2).sum(axis=1)) / model.far[c]
+              for c, m in palette.items()]
+    return np.min(ratios, axis=0)
 
 
 class TablePalette:

@@ -46,7 +46,7 @@ import numpy as np
 from ..board_layout import BoardLayout
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
 from .board_align import FrameAlign
-from .board_colours import TablePalette
+from .board_colours import TablePalette, far_from_palette, hue_palette
 from .board_drinks import DrinkSpots, Maps
 from .board_hands import HandSearch
 from .board_model import CLASSES, SpotModel, feature_names, spot_model
@@ -111,7 +111,7 @@ class BoardReader:
         self._edge_lo = cv2.erode(g, kernel).ravel()
         self._edge_hi = cv2.dilate(g, kernel).ravel()
         self._probe = np.random.default_rng(0).choice(len(flat), size=min(len(flat), 8000), replace=False)
-        self.palette = self._palette(colours)
+        self.palette = hue_palette(colours, self.paper, self.model)
         self.table_colours = TablePalette(self.players)     # the colours as this table shows them
         # the value markers: the learned lanes when a value model is committed, else the rules' way
         learned = value_model()
@@ -323,29 +323,10 @@ class BoardReader:
 
     # --- the whole board ----------------------------------------------------------------------
 
-    def _palette(self, colours: dict | None) -> dict[str, np.ndarray]:
-        """Each player colour's hue (log b/g, log r/g, against the paper's) on this sheet: from
-        the calibrated colours when given (each with the model's spread and bar), else the
-        model's palette."""
-        if colours:
-            paper = self.paper + PAPER_EPS
-            out = {}
-            for c, v in colours.items():
-                if c in self.model.palette_spread:
-                    lc = np.log((np.asarray(v, np.float64) + PAPER_EPS) / paper)
-                    out[c] = np.array([lc[0] - lc[1], lc[2] - lc[1]])
-            return out
-        return dict(self.model.palette)
-
     def _far_from_palette(self, x: np.ndarray) -> np.ndarray:
         """Per place: its colour's distance from the nearest player colour, as a share of that
         colour's bar (above 1: no player's colour)."""
-        if not self.palette:
-            return np.zeros(len(x))
-        v = x[:, _CHROMA]
-        ratios = [np.sqrt((((v - m) / self.model.palette_spread[c]) ** 2).sum(axis=1)) / self.model.far[c]
-                  for c, m in self.palette.items()]
-        return np.min(ratios, axis=0)
+        return far_from_palette(x[:, _CHROMA], self.palette, self.model)
 
     def _settled_colours(self, p: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Per place: a piece surely standing whose colour, read below the bar, this table's own
