@@ -7,7 +7,7 @@ import numpy as np
 
 from companion.board_layout import BoardLayout
 from companion.vision import board_model
-from companion.vision.board_colours import TablePalette
+from companion.vision.board_colours import STANDING, TablePalette
 from companion.vision.board_pose import PX_PER_MM
 from companion.vision.board_read import BoardReader
 
@@ -73,7 +73,7 @@ def test_the_reader_settles_a_doubted_colour_by_the_pieces_it_read_surely():
     assert [len(v) for v in reader.table_colours._seen.values()] == [2, 2, 2]
     # a place that may be empty is not settled, however its hue
     p2, x2 = _places(reader, {stations[12]: ("blue", doubt, BLUE)})
-    p2[stations[12], 0], p2[stations[12], board_model.CLASSES.index("blue")] = 0.05, doubt - 0.05
+    p2[stations[12], 0], p2[stations[12], board_model.CLASSES.index("blue")] = STANDING + 0.03, doubt - STANDING - 0.03
     assert not reader._settled_colours(p2, x2)[stations[12]]
 
 

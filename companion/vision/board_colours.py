@@ -10,8 +10,8 @@ a piece that surely stands, read below the bar, whose hue (log b/g, log r/g agai
 the place's ``chroma_bg``/``chroma_rg``) lies among this table's pieces of the colour the network
 leans to and far from every other colour in play, is that colour. Anything less clear stays in
 doubt. The settings were chosen on the place network's tempering looks (tools/learn_board.py's
-TEMPER and DEV_TEMPER, boards in order as a table sees them: 835 of 1,839 doubted colours
-settled, none wrong; docs/board-camera.md, "The table's own colours").
+TEMPER and DEV_TEMPER, boards in order as a table sees them: 1,171 of 2,639 doubted colours
+where p(empty) <= STANDING settled, none wrong; docs/board-camera.md, "Colours no player has").
 
 >>> palette = TablePalette(("red", "blue"))
 >>> palette.learn(["red", "red", "blue", "blue"], np.array([[0.1, 1.4], [0.12, 1.38], [0.7, -0.8], [0.72, -0.78]]))
@@ -31,6 +31,7 @@ LEAST = 2           # pieces of every colour in play needed before any is settle
 WITHIN = 2.5        # a settled piece lies within this many spreads of its colour's middle ...
 APART = 5.0         # ... and at least this many from every other colour's
 SPREAD_FLOOR = 0.05  # the least spread of a colour (log units): two pieces alone may lie very close
+STANDING = 0.02     # a piece stands where the place network's p(empty) is at most this (for settling its colour)
 
 
 def hue_palette(colours: dict | None, paper: np.ndarray, model) -> dict[str, np.ndarray]:

@@ -46,7 +46,7 @@ import numpy as np
 from ..board_layout import BoardLayout
 from ..board_pieces import PLAYER_COLOURS, BoardReading, Pieces
 from .board_align import FrameAlign
-from .board_colours import TablePalette, far_from_palette, hue_palette
+from .board_colours import STANDING, TablePalette, far_from_palette, hue_palette
 from .board_drinks import DrinkSpots, Maps
 from .board_hands import HandSearch
 from .board_model import CLASSES, SpotModel, feature_names, spot_model
@@ -339,7 +339,7 @@ class BoardReader:
         fits = in_play & (self._far_from_palette(x) <= 1.0)      # not "no player's colour"
         sure = fits & (conf >= self.model.bars(best))
         self.table_colours.learn([CLASSES[b] for b in best[sure]], chroma[sure])
-        doubted = np.flatnonzero(fits & ~sure & (p[:, 0] <= 1.0 - self.model.sure))
+        doubted = np.flatnonzero(fits & ~sure & (p[:, 0] <= STANDING))
         settled = np.zeros(len(p), bool)
         settled[doubted] = [self.table_colours.settles(CLASSES[best[i]], chroma[i]) for i in doubted]
         return settled
