@@ -287,10 +287,9 @@ class BoardReader:
 
     def _surely_standing(self, p: np.ndarray, stations: set[str]) -> set[str]:
         """Those of ``stations`` where a pyramid surely stands, whatever its colour: the place
-        network's p(empty) at most 1 - its bar of a sure piece."""
+        network's p(empty) at most STANDING (as for settling a colour by the table's own)."""
         index = self._station_index
-        return {sid for sid in stations if f"station:{sid}" in index
-                and p[index[f"station:{sid}"], 0] <= 1.0 - self.model.sure}
+        return {sid for sid in stations if f"station:{sid}" in index and p[index[f"station:{sid}"], 0] <= STANDING}
 
     def _beside_drinks(self, unsure: list[str], p: np.ndarray, drinks: dict[str, str], pose: Pose) -> list[str]:
         """A meeple field, station or train stop read with doubt, more likely empty, where a drink
