@@ -18,6 +18,9 @@ def test_a_colour_is_settled_only_among_its_own_and_far_from_the_others():
     palette = TablePalette(("red", "blue", "purple"))
     palette.learn(["red", "red", "blue", "blue"], np.array([RED, RED, BLUE, BLUE]) + [[0, 0], [0.02, 0], [0, 0], [0, 0.02]])
     assert not palette.ready() and not palette.settles("blue", np.array(BLUE))   # no purple piece seen yet
+    # purple, none of its pieces read surely yet, by elimination: far from both known colours ...
+    assert palette.settles("purple", np.array(PURPLE))
+    assert not palette.settles("purple", np.array(BLUE) + (0.0, 0.3))      # ... not merely outside blue's
     palette.learn(["purple", "purple", "yellow"], np.array([PURPLE, PURPLE, (-1.3, 0.16)]))   # yellow: not in play
     assert palette.ready()
     assert palette.settles("blue", np.array(BLUE) + 0.05)

@@ -11,7 +11,8 @@ the place's ``chroma_bg``/``chroma_rg``) lies among this table's pieces of the c
 leans to and far from every other colour in play, is that colour. Anything less clear stays in
 doubt. The settings were chosen on the place network's tempering looks (tools/learn_board.py's
 TEMPER and DEV_TEMPER, boards in order as a table sees them: 1,171 of 2,639 doubted colours
-where p(empty) <= STANDING settled, none wrong; docs/board-camera.md, "Colours no player has").
+where p(empty) <= STANDING settled, none wrong, and 159 more by elimination, none wrong;
+docs/board-camera.md, "Colours no player has").
 
 >>> palette = TablePalette(("red", "blue"))
 >>> palette.learn(["red", "red", "blue", "blue"], np.array([[0.1, 1.4], [0.12, 1.38], [0.7, -0.8], [0.72, -0.78]]))
@@ -31,6 +32,7 @@ LEAST = 2           # pieces of every colour in play needed before any is settle
 WITHIN = 2.5        # a settled piece lies within this many spreads of its colour's middle ...
 APART = 5.0         # ... and at least this many from every other colour's
 SPREAD_FLOOR = 0.05  # the least spread of a colour (log units): two pieces alone may lie very close
+ELIMINATION = 2 * APART   # ... or, its colour not yet seen surely, this many from every other colour's
 STANDING = 0.02     # a piece stands where the place network's p(empty) is at most this (for settling its colour)
 
 
@@ -79,17 +81,28 @@ class TablePalette:
 
     def settles(self, colour: str, chroma: np.ndarray) -> bool:
         """Whether a piece of hue ``chroma`` the network leans to read ``colour`` is that colour
-        on this table: among its pieces, far from every other colour's."""
-        if colour not in self._seen or not self.ready():
+        on this table: among its pieces, far from every other colour's. A colour none of whose
+        pieces was read surely yet (a table's lamp may shift one colour's pieces all below the
+        bar) is settled by elimination: every other colour in play known, and the piece twice as
+        far from each of them (ELIMINATION spreads)."""
+        if colour not in self._seen:
             return False
+        others_known = all(len(v) >= LEAST for c, v in self._seen.items() if c != colour)
+        if not others_known:
+            return False
+        middles = self._middles()
         distance = {c: float(np.sqrt((((np.asarray(chroma) - mid) / spread) ** 2).sum()))
-                    for c, (mid, spread) in self._middles().items()}
+                    for c, (mid, spread) in middles.items() if len(self._seen[c]) >= LEAST}
+        if colour not in distance:
+            return all(d >= ELIMINATION for d in distance.values())
         return distance[colour] <= WITHIN and all(d >= APART for c, d in distance.items() if c != colour)
 
     def _middles(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         if self._stats is None:
             self._stats = {}
             for c, seen in self._seen.items():
+                if not seen:
+                    continue
                 a = np.array(seen)
                 mid = np.median(a, axis=0)
                 self._stats[c] = (mid, np.maximum(1.4826 * np.median(np.abs(a - mid), axis=0), SPREAD_FLOOR))
