@@ -21,8 +21,10 @@ was kept) and reads every place of the layout against the empty board's own look
    ``models/board_net.npz``, trained by ``tools/learn_board.py`` on rendered boards of the
    training-only "varied" family and the development family; numpy alone at run time): empty,
    one of the five player colours, or a train. A reading less sure than the model's bar
-   (``models/board_spots.json``) is ``unsure``; a piece whose colour is far from every player's
-   colour of the palette (the model's, learned from the training looks, or the table's
+   (``models/board_spots.json``: for empty, a colour, a train -- the train's apart beside a
+   drink) is ``unsure``, unless it is a piece surely standing whose colour this table's own
+   pieces settle (``board_colours.TablePalette``); a piece whose colour is far from every
+   player's colour of the palette (the model's, learned from the training looks, or the table's
    calibrated ``colours``) is unsure and said in ``problems``.
 4. **Values.** Each line's value marker is found along its lane of the revenue track by the
    value network (``board_value_net.py``; the rules of ``board_values.py`` when no value model
