@@ -74,7 +74,10 @@ SURE_FLOOR = 0.95             # ... or for a piece
 FAR_MARGIN = 1.6              # how far beyond its training pieces a colour still counts as that colour
 FAR_LEAST = 5.0               # ... and never nearer than this many spreads (a hue the training looks kept tight)
 PALETTE_CLEAR_MM = 40.0       # the palette's pieces stand at least this far from any drink (which may tint them)
-CLEAR_MM = PALETTE_CLEAR_MM   # ... and stops this far from every drink have a train's bar of their own
+# stops this far from every drink have a train's bar of their own: the least of 20, 25, 30, 40 mm at
+# which that bar on the tempering looks stayed as low as at 40 (the sure wrong trains stood 9-15 mm
+# from a drink; a larger ring only leaves more trains asked)
+CLEAR_MM = 20.0
 VALUE_PEAK = 4.0              # a value marker's difference from the empty lane, in noise units (a grey marker on a grey lane shows ~5)
 EPOCHS = 14
 BATCH = 256
