@@ -28,7 +28,7 @@ import numpy as np
 from .board_net import PAPER_EPS
 
 KEEP = 100          # the latest pieces of each colour kept (the light may change during a game)
-LEAST = 2           # pieces of every colour in play needed before any is settled
+LEAST = 2           # pieces of a colour read surely before it counts as known on this table
 WITHIN = 2.5        # a settled piece lies within this many spreads of its colour's middle ...
 APART = 5.0         # ... and at least this many from every other colour's
 SPREAD_FLOOR = 0.05  # the least spread of a colour (log units): two pieces alone may lie very close
