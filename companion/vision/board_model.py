@@ -59,9 +59,10 @@ def allowed_names(x: np.ndarray) -> np.ndarray:
 class SpotModel:
     """The exported model: the network (:class:`~.board_net.PlaceNet`) and its settings: the
     temperature of its scores, ``sure`` the bar of a confident player colour, ``sure_train`` of
-    a confident train and ``sure_empty`` of a confident "empty", ``palette`` the player colours' chroma against the paper as the
-    development looks showed them (with its spread and the bar ``far`` of no player's colour),
-    ``value_peak`` the least change along a lane that is a value marker."""
+    a confident train and ``sure_empty`` of a confident "empty" (``clear_of_drinks``: any of them
+    apart for places clear of drinks), ``palette`` the player colours' chroma against the paper
+    as the development looks showed them (with its spread and the bar ``far`` of no player's
+    colour), ``value_peak`` the least change along a lane that is a value marker."""
 
     def __init__(self, settings: dict, net: PlaceNet):
         if settings.get("inputs") != feature_names() or tuple(settings.get("classes", ())) != CLASSES:
@@ -72,9 +73,9 @@ class SpotModel:
         self.sure_empty = float(settings.get("sure_empty", self.sure))  # "empty"
         # a stop's question is "a train or nothing", not which colour: its errors are others
         self.sure_train = float(settings.get("sure_train", self.sure))
-        # the bars above hold where a drink stands within ``clear_mm`` (METRO DRINKS: its body,
-        # tint or shadow over a place is what the network most often takes for a piece); these
-        # hold clear of every drink (the same three, set on the tempering places clear of drinks)
+        # the bars above hold where a drink stands within ``clear_mm`` (METRO DRINKS: a drink's
+        # body beside a stop is what the network takes for a train); those given here hold clear
+        # of every drink (tools/learn_board.py sets the train's; the others default to the above)
         clear = settings.get("clear_of_drinks") or {}
         self.clear_mm = float(clear.get("mm", 0.0))
         self.clear_bars = tuple(float(clear.get(k, getattr(self, k))) for k in ("sure_empty", "sure_train", "sure"))

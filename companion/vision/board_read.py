@@ -124,6 +124,7 @@ class BoardReader:
         # (the places beside it are read with the bars of places near a drink)
         places = np.array([(spot.x, spot.y) for spot in self._sampling.spots], np.float64).reshape(-1, 2)
         drinks = np.array([(spot.x, spot.y) for spot in self.drink_spots.spots], np.float64).reshape(-1, 2)
+        self._drink_index = {spot_id: i for i, spot_id in enumerate(self.drink_spots.ids)}
         self._near_drink = np.hypot(*(places[:, None, :] - drinks[None, :, :]).transpose(2, 0, 1)) < self.model.clear_mm
         self.hand_search = HandSearch(self.reference, self.paper)
         # a frame held by fewer than three markers: its pose checked against the print (board_align.py)
@@ -169,11 +170,11 @@ class BoardReader:
         x = self.features(sheet, noise, lean, maps)
         p = self.names(x, sheet, self._sampling.centres + lean)
         settled = self._settled_colours(p, x)
-        # first with the bars of places near a drink everywhere: the pyramids the drinks stand by
-        pieces, unsure, more, codes = self._assemble(p, x, settled=settled)
         drinks: dict[str, str] = {}
         d_unsure: list[str] = []
         if self.drink_spots.spots:
+            # first with the bars of places near a drink everywhere: the pyramids the drinks stand by
+            pieces, unsure, _, _ = self._assemble(p, x, settled=settled)
             lean_of = partial(lean_at, pose)      # (centres, heights) -> how far those points show from them
             dx = self.drink_spots.features(sheet, maps, noise, lean_of)
             # a vending machine stands only at a station with a pyramid; a station read with
@@ -183,10 +184,11 @@ class BoardReader:
             standing = self._surely_standing(p, doubtful)
             drinks, d_unsure = self.drink_spots.read(dx, set(pieces["pyramids"]) | standing, doubtful - standing,
                                                      lambda rows: self.drink_spots.squares(sheet, lean_of, rows))
-        # then every place clear of the drinks read and of the drink places left in doubt with
-        # the bars of places clear of drinks (a station beside its own drink keeps the first's)
-        if self.model.clear_mm > 0:
-            pieces, unsure, more, codes = self._assemble(p, x, self._clear_of(drinks, d_unsure), settled)
+        # then every place with its own bars: those clear of the drinks read and of the drink places
+        # left in doubt with the bars of places clear of drinks (a station beside its own drink
+        # keeps the first's)
+        clear = self._clear_of(drinks, d_unsure) if self.model.clear_mm > 0 else None
+        pieces, unsure, more, codes = self._assemble(p, x, clear, settled)
         problems += more
         unsure += d_unsure
         if drinks:
@@ -283,7 +285,7 @@ class BoardReader:
 
     def _clear_of(self, drinks: dict[str, str], doubtful: list[str]) -> np.ndarray:
         """Per place: no drink read, and no drink place left in doubt, within the model's clear_mm."""
-        at = {spot_id: i for i, spot_id in enumerate(self.drink_spots.ids)}
+        at = self._drink_index
         maybe = [at[f"drink:{sid}"] for sid in drinks] + [at[d] for d in doubtful if d in at]
         return ~self._near_drink[:, maybe].any(axis=1)
 
@@ -306,7 +308,7 @@ class BoardReader:
         if not doubtful:
             return unsure
         stations = list(drinks)
-        at = {spot_id: i for i, spot_id in enumerate(self.drink_spots.ids)}
+        at = self._drink_index
         base = self.drink_spots.centres[[at[f"drink:{sid}"] for sid in stations]]
         top = base + lean_at(pose, base, np.full(len(base), DRINK_TOP_MM))
         clear = set()
