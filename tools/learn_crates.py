@@ -251,7 +251,7 @@ def train(args) -> None:
         for b in range(n // args.batch):
             idx = perm[b * args.batch:(b + 1) * args.batch]
             x, f, y = P[idx], Fz[idx], Y[idx]
-            x = augment(x, gen)
+            x = augment(x, gen, args.looks)
             loss = nn.functional.cross_entropy(net(x, f), y, label_smoothing=0.02)
             opt.zero_grad()
             loss.backward()
@@ -278,15 +278,24 @@ def train(args) -> None:
     print(f"wrote the crate model: {settings}", file=sys.stderr)
 
 
-def augment(x, gen):
+def augment(x, gen, looks: bool = False):
     """Mirror across the lean (a mirrored crate is as real), a shift of a pixel or two (the
-    grid is found to a tenth of a pitch), and the white reference a little off."""
+    grid is found to a tenth of a pitch), and the white reference a little off. With ``looks``
+    also kinds of look the renders vary too little in: softness (JPEG, focus, a wide lens's
+    corners: a blur of up to about a pixel mixed in), contrast (another lamp, glossy plastic:
+    each patch's log colours scaled by 0.75-1.25) and sensor noise."""
     import torch
     n = len(x)
     flip = torch.rand(n, generator=gen) < 0.5
     x = torch.where(flip[:, None, None, None], x.flip(3), x)
     dx, dy = (int(v) for v in torch.randint(-1, 2, (2,), generator=gen))
     x = torch.roll(x, shifts=(dy, dx), dims=(2, 3))
+    if looks:
+        soft = torch.nn.functional.avg_pool2d(torch.nn.functional.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1)
+        mix = torch.rand(n, 1, 1, 1, generator=gen) * (torch.rand(n, 1, 1, 1, generator=gen) < 0.5)
+        x = x + mix * (soft - x)
+        x = x * (0.75 + 0.5 * torch.rand(n, 1, 1, 1, generator=gen))
+        x = x + torch.randn(x.shape, generator=gen) * 0.04 * torch.rand(n, 1, 1, 1, generator=gen)
     x = x + (torch.randn(n, 3, 1, 1, generator=gen) * 0.05 + torch.randn(n, 1, 1, 1, generator=gen) * 0.08)
     return x.clamp(-3.0, 1.0)
 
@@ -412,6 +421,8 @@ def main(argv=None) -> None:
     t.add_argument("--budget", type=float, default=0)
     t.add_argument("--init", type=Path, default=None, help="start from these weights (crate_net.npz)")
     t.add_argument("--per", type=int, default=3000, help="held-out fields per sure mistake allowed a kind (at least one)")
+    t.add_argument("--looks", action="store_true",
+                   help="augment with softness, contrast and noise too (kinds of look the renders vary little in)")
     t.set_defaults(func=train)
     b = sub.add_parser("bars", help="set the committed model's bars again on the held-out looks (no training)")
     b.add_argument("data", nargs="+")
