@@ -52,6 +52,7 @@ def test_the_fields_the_model_is_sure_of_are_right(scene, monkeypatch):
     there are some (the model says something), and every one of them is right."""
     import companion.vision.crates as crates
     monkeypatch.setattr(crates, "DOUBTFUL_SHARE", 1.0)
+    monkeypatch.setattr(crates, "LEARNT_GUARD", False)
     _, _, cal, frames = scene
     sure_total = 0
     for frame, truth in frames:
@@ -61,6 +62,26 @@ def test_the_fields_the_model_is_sure_of_are_right(scene, monkeypatch):
         assert cmp.differences == (), [d.say() for d in cmp.differences]
         sure_total += len(reading.fields) - len(reading.unsure)
     assert sure_total >= 10
+
+
+def test_a_frame_the_learnt_guard_doubts_is_not_read_and_one_it_trusts_is(scene, monkeypatch):
+    """The learnt frame guard (crate_guard.py) decides in place of the share of unsure fields."""
+    import companion.vision.crates as crates
+    from companion.vision.crate_guard import NUMBERS, FrameGuard
+    _, _, cal, frames = scene
+    frame = frames[0][0]
+
+    def guard(threshold):
+        n = len(NUMBERS)
+        return FrameGuard(np.zeros(n), np.ones(n), np.zeros(n), 0.0, threshold)   # every frame's chance: 0.5
+
+    monkeypatch.setattr(crates, "frame_guard", lambda: guard(0.4))
+    assert CrateReader(cal).read(frame).codes == ["unclear"]
+    monkeypatch.setattr(crates, "frame_guard", lambda: guard(0.6))
+    trusted = CrateReader(cal).read(frame)
+    monkeypatch.setattr(crates, "LEARNT_GUARD", False)
+    monkeypatch.setattr(crates, "DOUBTFUL_SHARE", 1.0)
+    assert trusted == CrateReader(cal).read(frame)          # as with no frame guard at all
 
 
 def test_each_drink_once_reads_more_fields_surely_and_still_right(scene, monkeypatch):

@@ -44,6 +44,7 @@ from .crate_calibrate import CrateCalibration
 from .crate_pinhole import camera_over
 from .crate_focal import CameraEstimate
 from .crate_grid import Grid, find_grid
+from .crate_guard import frame_guard, frame_numbers
 from .crate_net import CLASSES, DRINK_COLUMNS, GRID_COLUMNS, NONE, OFF, FieldModel, field_model
 from .crate_once import one_of_each
 from .crate_patches import exposure_gain, field_patches
@@ -84,6 +85,11 @@ ONE_OF_EACH = True
 # mistakes, once ONE_OF_EACH read such frames). Each field the network reads as a slot has its
 # neighbours asked too, this many rounds (0: the ring alone, as before).
 GROW_ROUNDS = 2
+# The frame's doubt learnt (crate_guard.py): where a guard is fitted (models/crate_guard.json),
+# it decides whether a frame is unsure as a whole, in place of DOUBTFUL_SHARE. None is committed:
+# fitted to read no frame holding a sure mistake, it read fewer fields right than the share
+# (docs/performance.md, "A frame guard learnt"). False: the share, whatever is fitted.
+LEARNT_GUARD = True
 
 
 @dataclass(frozen=True)
@@ -250,7 +256,11 @@ class CrateReader:
         # surely slots (a ring of maybe-no-slot fields round the crates is doubt about the
         # table beside them, not about the slots)
         slots = [c for c in fields if c not in {m for _, m in maybe}]
-        if sum(c in unsure for c in slots) > DOUBTFUL_SHARE * max(1, len(slots)):
+        guard = frame_guard() if LEARNT_GUARD else None
+        if guard is not None:
+            if guard.doubtful(frame_numbers(prob, len(set(fields) - set(unsure)))):
+                unsure = list(fields)
+        elif sum(c in unsure for c in slots) > DOUBTFUL_SHARE * max(1, len(slots)):
             unsure = list(fields)
         if not fields:
             return CrateReading(codes=["no_crates"])
