@@ -51,6 +51,8 @@ def frames(args) -> None:
     if last > EVAL_SEEDS_FROM:
         raise SystemExit("evaluation seeds are never read to fit the guard")
     crates.LEARNT_GUARD, crates.DOUBTFUL_SHARE = False, 1.0        # the frame guard off
+    # the reader keeps no frame's probabilities (it needs none after the frame): the tool takes
+    # them where the reader weighs them, the very array the guard sees inside CrateReader._read
     seen = {}
     weigh = crates.one_of_each
 
