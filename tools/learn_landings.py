@@ -21,7 +21,6 @@ still in the tower). The eval family (benchmarks/landings.py) is never rendered 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
