@@ -202,3 +202,32 @@ def truth(scene: LandingScene, asked: tuple[str, ...] | None = None) -> LandingR
         else:
             out.append(Landing(drink=name, spot=spot_of(scene, d), distance_mm=distance_of(d)))
     return LandingReading(landings=out)
+
+
+def edge_mm(scene: LandingScene, drink: PlacedDrink, limit: float = 3.0, step: float = 0.5) -> float:
+    """How far ``drink`` lies from another spot: the least shift (in ``step`` mm, eight
+    directions) that changes :func:`spot_of`, or ``limit`` when none up to it does. A lying drink
+    whose middle is a millimetre inside a crate's rim, or that a millimetre's turn of luck puts
+    wholly in a slot, is a knife's edge no camera tells for sure (the landing benchmark counts
+    them apart). A standing drink in a slot cannot be shifted through its walls: not asked.
+
+    >>> crate = PlacedCrate(x=0.0, y=60.0, pitch_mm=15.0, wall_mm=1.5)
+    >>> rim = PlacedDrink(drink="blue-tall_can", x=14.0, y=60.0, yaw=90.0, length_mm=26, width_mm=11)
+    >>> scene = LandingScene(crates=(crate,), drinks=(rim,))
+    >>> spot_of(scene, rim), edge_mm(scene, rim)
+    ('crate', 1.5)
+    >>> edge_mm(scene, rim.model_copy(update={"x": 0.0}))
+    3.0
+    """
+    here = spot_of(scene, drink)
+    diagonal = math.sqrt(0.5)
+    ways = ((1, 0), (-1, 0), (0, 1), (0, -1), (diagonal, diagonal), (-diagonal, diagonal), (diagonal, -diagonal),
+            (-diagonal, -diagonal))
+    shift = step
+    while shift <= limit + 1e-9:
+        for dx, dy in ways:
+            moved = drink.model_copy(update={"x": drink.x + dx * shift, "y": drink.y + dy * shift})
+            if spot_of(scene, moved) != here:
+                return shift
+        shift += step
+    return limit

@@ -38,6 +38,18 @@ def test_the_middle_decides_crate_or_outside():
     assert spot(can(21.0, 60.0)) == "outside"
 
 
+def test_how_far_a_drink_lies_from_another_spot():
+    crate = PlacedCrate(x=0.0, y=60.0, pitch_mm=15.0)
+    lying = PlacedDrink(drink="blue-tall_can", x=0.0, y=60.0, yaw=90.0, length_mm=26, width_mm=11)
+    scene = LandingScene(crates=(crate,), drinks=(lying,))
+    assert landing.edge_mm(scene, lying) == 3.0                     # mid-crate: nothing within 3 mm
+    for inside in (0.5, 1.0, 2.5):                                   # its middle this far inside the rim (15 mm)
+        rim = lying.model_copy(update={"x": 15.0 - inside})
+        assert landing.spot_of(scene, rim) == "crate" and landing.edge_mm(scene, rim) == pytest.approx(inside + 0.5, abs=0.01)
+    far = lying.model_copy(update={"x": 80.0})
+    assert landing.spot_of(scene, far) == "outside" and landing.edge_mm(scene, far, limit=10.0) == 10.0
+
+
 def test_a_turned_crate_turns_its_slots():
     turned = PlacedCrate(x=0.0, y=60.0, yaw=90.0, pitch_mm=15.0)
     assert spot(can(15.0, 52.5), turned) == "slot"    # its three slots now run along x

@@ -68,6 +68,29 @@ def test_the_frame_crop_shows_the_camera_s_look_with_the_table_s_vertical_up(set
     assert frame_crop(blank, centre, crop_basis(camera[:2], centre)).shape == (CROP, CROP, 3)
 
 
+def test_a_fine_crop_is_the_top_view_again_at_twice_the_detail(setup):
+    # a look's top view cut for one candidate in each layout: the same first six channels, the
+    # fine six the top view cut at FINE_MM around the same centre; a model reads only its own layout
+    from companion.vision.landing_crops import FINE_CHANNELS, FINE_MM, candidates, frame_projector, top_view
+    renderer, cal = setup
+    scene = LandingScene(crates=(PlacedCrate(x=0.0, y=70.0),),
+                         drinks=(PlacedDrink(drink="red-short_can", x=-40.0, y=160.0, length_mm=20, width_mm=11),))
+    frame = renderer.render(scene, np.random.default_rng(3))
+    size = (frame.shape[1], frame.shape[0])
+    view = top_view(frame, LandingReader(cal)._top_maps(size), cal.white_bgr, cal.camera_position,
+                    frame_projector(cal, size))
+    top, fine = candidates(view, "red-short_can")[0], candidates(view, "red-short_can", channels=FINE_CHANNELS)[0]
+    assert fine.crop.shape == (CROP, CROP, 12) and (fine.crop[..., :6] == top.crop).all()
+    assert (fine.crop[..., 6:] == cut(view.image, fine.centre, fine.basis, mm=FINE_MM)).all()
+    # the drink fills more of the fine crop (twice the detail, half the width)
+    assert (fine.crop[..., 9] > 0).sum() > 3 * (fine.crop[..., 3] > 0).sum()
+    with pytest.raises(ValueError, match="other inputs"):
+        LandingModel(LandingNet.random(seed=1), {"channels": list(FINE_CHANNELS)})
+    with pytest.raises(ValueError, match="channels"):
+        candidates(view, "red-short_can", channels=("b", "g"))
+    assert LandingModel(LandingNet.random(seed=1, channels=12), {"channels": list(FINE_CHANNELS)}).channels == FINE_CHANNELS
+
+
 def test_choose_reports_doubt():
     middles = np.array([[0.0, 100.0], [80.0, 200.0]])
     # two patches both likely the drink, far apart: which is it?
@@ -116,7 +139,7 @@ def test_a_model_whose_bars_nothing_clears_reads_everything_unsure(setup):
     renderer, cal = setup
     model = landing_model()
     doubtful = LandingEnsemble(model.members, {**model.settings, "sure": 1.01}) if isinstance(model, LandingEnsemble) \
-        else LandingModel(model.net, {"sure": 1.01})
+        else LandingModel(model.net, {**model.settings, "sure": 1.01})
     scene = LandingScene(drinks=(PlacedDrink(drink="red-short_can", x=-40.0, y=160.0, length_mm=20, width_mm=11),))
     got = LandingReader(cal, doubtful).read(renderer.render(scene, np.random.default_rng(3)), ("red-short_can",))
     assert got.landings[0].seen and not got.landings[0].sure
@@ -137,6 +160,18 @@ def test_an_ensemble_of_one_network_twice_reads_as_the_network():
     _, o2, s2 = LandingEnsemble([model, other]).read(crops, feats)
     assert np.allclose(o2, (off + o1) / 2) and (s2 >= (scale + s1) / 2 - 1e-9).all()
     assert LandingEnsemble([model]).read(crops[:0], feats[:0])[0].shape == (0, 4)
+
+
+def test_a_wider_network_is_read_by_its_weights_shapes(tmp_path):
+    from companion.vision.model_files import save_net
+    wide = LandingNet.random(seed=2, widths=(24, 48, 96, 128), hidden=256)
+    save_net({"widths": [24, 48, 96, 128], "hidden": 256}, wide.w, tmp_path / "landing_model.json", tmp_path / "landing_net.npz")
+    model = landing_model(str(tmp_path / "landing_model.json"), str(tmp_path / "landing_net.npz"))
+    landing_model.cache_clear()
+    crops = np.random.default_rng(1).integers(0, 256, (2, CROP, CROP, len(CHANNELS)), dtype=np.uint8)
+    p, off, scale = model.read(crops, np.zeros((2, len(FEATURES)), np.float32))
+    assert model.net.w["c4w"].shape[0] == 128 and p.shape == (2, 4) and np.allclose(p.sum(1), 1)
+    assert np.allclose(p, LandingModel(wide).read(crops, np.zeros((2, len(FEATURES)), np.float32))[0])
 
 
 def test_an_ensemble_is_loaded_from_its_settings(tmp_path):
@@ -164,7 +199,8 @@ def test_the_training_data_step_runs_on_a_tiny_set(tmp_path):
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     out = tmp_path / "tiny.npz"
-    tool.render(types.SimpleNamespace(family="dev", seeds="20000:20001", scenes=1, copies=1, budget=0, out=str(out)))
+    tool.render(types.SimpleNamespace(family="dev", seeds="20000:20001", scenes=1, copies=1, budget=0, channels="top",
+                                      out=str(out)))
     data = np.load(out)
     n = len(data["classes"])
     assert n >= 2 and data["crops"].shape == (n, CROP, CROP, len(CHANNELS)) and data["feats"].shape == (n, len(FEATURES))
@@ -172,4 +208,5 @@ def test_the_training_data_step_runs_on_a_tiny_set(tmp_path):
     assert (data["classes"] != 3).any()         # the scene's drinks are found and named
     assert int(data["groups"].max()) < len(data["group_spot"])
     with pytest.raises(SystemExit):
-        tool.render(types.SimpleNamespace(family="eval", seeds="940000:940001", scenes=1, copies=1, budget=0, out=str(out)))
+        tool.render(types.SimpleNamespace(family="eval", seeds="940000:940001", scenes=1, copies=1, budget=0,
+                                          channels="top", out=str(out)))

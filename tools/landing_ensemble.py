@@ -54,6 +54,7 @@ def cache(args) -> None:
     from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing
     from companion.vision.landing_crops import candidates, frame_projector, top_view
     from companion.vision.landings import LandingReader, _usable
+    from learn_landings import LAYOUT
 
     if args.family not in ("dev", "varied"):
         raise SystemExit("dev and varied looks only: the eval family is only ever scored")
@@ -83,7 +84,7 @@ def cache(args) -> None:
             group_look.append(seed)
             if cal is None:
                 continue                  # a refused calibration: its drinks not seen
-            for c in candidates(view, t.drink):
+            for c in candidates(view, t.drink, channels=LAYOUT[args.channels]):
                 crops.append(c.crop)
                 feats.append(c.features)
                 groups.append(len(group_spot) - 1)
@@ -103,8 +104,9 @@ def outputs(model, data) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A model's (or ensemble's) read of every crop: probabilities, middles on the table, scales."""
     n = len(data["groups"])
     p, off, scale = [], [], []
+    width = len(model.channels)          # a cache may hold more channels than a model reads
     for s in range(0, n, 512):
-        a, b, c = model.read(data["crops"][s:s + 512], data["feats"][s:s + 512])
+        a, b, c = model.read(data["crops"][s:s + 512, ..., :width], data["feats"][s:s + 512])
         p.append(a), off.append(b), scale.append(c)
     if not n:
         return np.zeros((0, 4)), np.zeros((0, 2)), np.zeros(0)
@@ -188,7 +190,7 @@ class Remembered:
     """A model whose reads of the same crops are kept (an ensemble's members read once)."""
 
     def __init__(self, model):
-        self.model, self.memo = model, {}
+        self.model, self.memo, self.channels = model, {}, model.channels
         self.temperature, self.settings = getattr(model, "temperature", 1.0), getattr(model, "settings", {})
 
     def read(self, crops, feats):
@@ -206,7 +208,9 @@ def fit_temperature(members, tune, combine: str = "product") -> float:
         return 1.0
 
     def nll(t):
-        p = np.concatenate([LandingEnsemble(members, {"temperature": t}).read(tune["crops"][s:s + 512], tune["feats"][s:s + 512])[0]
+        width = len(members[0].channels)
+        p = np.concatenate([LandingEnsemble(members, {"temperature": t}).read(tune["crops"][s:s + 512, ..., :width],
+                                                                               tune["feats"][s:s + 512])[0]
                             for s in range(0, len(tune["classes"]), 512)])
         return float(-np.log(np.clip(p[np.arange(len(p)), tune["classes"]], 1e-12, 1)).mean())
     return round(float(min(np.arange(0.5, 3.01, 0.1), key=nll)), 2)
@@ -221,8 +225,8 @@ def load_model(folder: str):
 def compare(args) -> None:
     from companion.vision.landing_net import LandingEnsemble
     from learn_landings import load
-    tune = load([args.tune_on])
-    held = {Path(h).stem: load([h]) for h in args.held_out}
+    tune = load([args.tune_on], whole=True)
+    held = {Path(h).stem: load([h], whole=True) for h in args.held_out}
     models = dict(m.split("=", 1) for m in args.model)
     loaded = {name: Remembered(load_model(path)) for name, path in models.items()}
     runs = [([name], None) for name in models] + [(e.split("+"), k) for e in args.ensemble for k in args.combine]
@@ -289,6 +293,8 @@ def main() -> int:
     c.add_argument("--first", type=int, default=20000)
     c.add_argument("--looks", type=int, default=40)
     c.add_argument("--candidates", type=int, default=4)
+    c.add_argument("--channels", choices=("top", "frame", "fine"), default="top",
+                   help="the crops' channels (learn_landings.LAYOUT)")
     c.add_argument("--out", required=True)
     m = sub.add_parser("compare", help="models and ensembles: bars on the tuning crops, then the held-out sets")
     m.add_argument("--tune-on", required=True)

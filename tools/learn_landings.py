@@ -21,7 +21,6 @@ still in the tower). The eval family (benchmarks/landings.py) is never rendered 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -34,7 +33,9 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from companion.vision.landing_crops import CHANNELS, FINE_CHANNELS, FRAME_CHANNELS  # noqa: E402
 
+LAYOUT = {"top": CHANNELS, "frame": FRAME_CHANNELS, "fine": FINE_CHANNELS}     # --channels
 MATCH_MM = 4.0
 SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
 NONE = 3
@@ -127,7 +128,8 @@ def render(args) -> None:
                 group_spot.append(SPOT_INDEX[spot_of(scene, placed)] if placed else -1)
                 group_distance.append(distance_of(placed) if placed else 0)
                 for mirror, cand in ((m, c) for copy in range(args.copies) for m in [first != bool(copy % 2)]
-                                     for c in candidates(view, name, mirror=m, jitter=rng.normal(0, 1.5, 2))):
+                                     for c in candidates(view, name, mirror=m, jitter=rng.normal(0, 1.5, 2),
+                                                         channels=LAYOUT[args.channels])):
                     k, middle = label(cand, scene, name, look, camera)
                     crops.append(cand.crop)
                     feats.append(cand.features)
@@ -148,7 +150,9 @@ def render(args) -> None:
           f"classes {np.bincount(np.array(classes, np.int64), minlength=4).tolist()}, {time.time() - t0:.0f} s")
 
 
-def load(paths) -> dict:
+def load(paths, channels: tuple[str, ...] | None = None, whole: bool = False) -> dict:
+    """Renders joined (their groups apart), their crops cut to ``channels`` (the top view's by
+    default; ``whole``: not cut): a render's crops hold its layout's channels, the top view's first."""
     parts = [dict(np.load(p)) for p in paths]
     out, groups_seen = {}, 0
     for part in parts:
@@ -156,28 +160,32 @@ def load(paths) -> dict:
         groups_seen += len(part["group_spot"])
     for key in parts[0]:
         out[key] = np.concatenate([p[key] for p in parts])
-    # crops cut with the camera's own look too read by a network of the top view's channels alone
-    from companion.vision.landing_crops import CHANNELS
-    out["crops"] = np.ascontiguousarray(out["crops"][..., :len(CHANNELS)])
+    channels = channels or CHANNELS
+    if whole:
+        return out
+    if out["crops"].shape[-1] < len(channels):
+        raise SystemExit(f"{paths[0]} holds {out['crops'].shape[-1]} channels, not {len(channels)}: render it with --channels")
+    out["crops"] = np.ascontiguousarray(out["crops"][..., :len(channels)])
     return out
 
 
-def torch_net():
+def torch_net(widths: tuple[int, ...] | None = None, hidden: int | None = None, channels: int | None = None):
     import torch
     from torch import nn
-    from companion.vision.landing_crops import CHANNELS, FEATURES
+    from companion.vision.landing_crops import FEATURES
     from companion.vision.landing_net import HIDDEN, OUTPUTS, WIDTHS, flat_size
+    widths, hidden = tuple(widths or WIDTHS), hidden or HIDDEN
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
-            c_in, convs = len(CHANNELS), []
-            for c in WIDTHS:
+            c_in, convs = channels or len(CHANNELS), []
+            for c in widths:
                 convs.append(nn.Conv2d(c_in, c, 3))
                 c_in = c
             self.convs = nn.ModuleList(convs)
-            self.f1 = nn.Linear(flat_size() + len(FEATURES), HIDDEN)
-            self.f2 = nn.Linear(HIDDEN, OUTPUTS)
+            self.f1 = nn.Linear(flat_size(widths) + len(FEATURES), hidden)
+            self.f2 = nn.Linear(hidden, OUTPUTS)
 
         def forward(self, x, z):
             for i, conv in enumerate(self.convs):
@@ -254,13 +262,17 @@ def train(args) -> None:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    data = load(args.data)
-    tune = load([args.tune_on])
+    channels = LAYOUT[args.channels]
+    data = load(args.data, channels)
+    tune = load([args.tune_on], channels)
     print(f"training on {len(data['classes'])} crops {np.bincount(data['classes'], minlength=4).tolist()}, "
           f"tuning on {len(tune['classes'])}", flush=True)
     mean = data["feats"].mean(0)
     std = np.maximum(data["feats"].std(0), 1e-3)
-    net = torch_net()
+    widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else None
+    if widths is not None and len(widths) != 4:
+        raise SystemExit("--widths takes four numbers, the convolutions' channels: 24,48,96,128")
+    net = torch_net(widths, args.hidden, len(channels))
     if args.init:
         with np.load(args.init) as w:
             load_into(net, w)
@@ -292,7 +304,8 @@ def train(args) -> None:
 
             def looked(c):
                 return (c * gain + torch.randn_like(c) * noise).clamp(0, 1)
-            x = torch.cat([looked(x[:, :3]), x[:, 3:6]] + ([looked(x[:, 6:9])] if x.shape[1] > 6 else []), 1)
+            # a second colour crop (the frame's, or the fine one: channels 6-8) is lit alike
+            x = torch.cat([looked(x[:, :3]), x[:, 3:6]] + ([looked(x[:, 6:9]), x[:, 9:]] if x.shape[1] > 6 else []), 1)
             flip = torch.rand(len(b)) < 0.5
             x[flip] = x[flip].flip(3)
             y = targets[b].clone()
@@ -315,15 +328,17 @@ def train(args) -> None:
     net.eval()
     weights = exported(net, mean, std)
     tune_bars(weights, tune, args, {"trained_on": int(n), "epochs": args.epochs, "seed": args.seed,
-                                    "data": [Path(p).name for p in args.data]})
+                                    "data": [Path(p).name for p in args.data],
+                                    **({"widths": list(widths)} if widths else {}),
+                                    **({"hidden": args.hidden} if args.hidden else {})})
 
 
 def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> None:
     """The temperature (the held-out spots' likeliest) and the bars of a sure reading (the most
     right with at most ``--max-wrong`` sure mistakes on the held-out drinks); writes the model."""
-    from companion.vision.landing_crops import CHANNELS, FEATURES
+    from companion.vision.landing_crops import FEATURES
     from companion.vision.landing_net import SPOTS, LandingModel, LandingNet, save
-    base = {"spots": list(SPOTS), "features": list(FEATURES), "channels": list(CHANNELS)}
+    base = {"spots": list(SPOTS), "features": list(FEATURES), "channels": list(LAYOUT[args.channels])}
     model = LandingModel(LandingNet(weights), base)
     logits = np.concatenate([model.net.raw(tune["crops"][s:s + 512], tune["feats"][s:s + 512])
                              for s in range(0, len(tune["classes"]), 512)])[:, :len(SPOTS)].astype(np.float64)
@@ -365,8 +380,10 @@ def retune(args) -> None:
     settings_path = net_path.with_name("landing_model.json")
     import json
     old = json.loads(settings_path.read_text()) if settings_path.exists() else {}
-    keep = {k: old[k] for k in ("trained_on", "epochs", "seed", "data") if k in old}
-    tune_bars(weights, load([args.tune_on]), args, keep)
+    keep = {k: old[k] for k in ("trained_on", "epochs", "seed", "data", "widths", "hidden") if k in old}
+    layouts = {v: k for k, v in LAYOUT.items()}
+    args.channels = layouts.get(tuple(old.get("channels", CHANNELS)), "top")
+    tune_bars(weights, load([args.tune_on], LAYOUT[args.channels]), args, keep)
 
 
 def load_into(net, w) -> None:
@@ -388,6 +405,7 @@ def main() -> int:
     r.add_argument("--scenes", type=int, default=4, help="scenes per look")
     r.add_argument("--copies", type=int, default=1, help="crops cut of each candidate (mirrored in turn, jittered)")
     r.add_argument("--budget", type=float, default=0, help="stop after this many seconds (0: no limit)")
+    r.add_argument("--channels", choices=tuple(LAYOUT), default="top", help="the crops' channels (landing_crops.LAYOUTS)")
     r.add_argument("--out", required=True)
     t = sub.add_parser("train", help="train with PyTorch, tune the bars, write the model")
     t.add_argument("data", nargs="+")
@@ -399,6 +417,9 @@ def main() -> int:
     t.add_argument("--init", help="go on from an earlier landing_net.npz")
     t.add_argument("--exposure", type=float, default=0.0, help="sd of a crop's brightness varied in training (log)")
     t.add_argument("--noise", type=float, default=0.0, help="the most pixel noise added in training (0-1 levels)")
+    t.add_argument("--channels", choices=tuple(LAYOUT), default="top", help="the channels the network reads")
+    t.add_argument("--widths", help="the four convolutions' channels (landing_net.WIDTHS by default), e.g. 24,48,96,128")
+    t.add_argument("--hidden", type=int, help="the hidden layer's width (landing_net.HIDDEN by default)")
     t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")
     t.add_argument("--max-wrong", type=float, default=0.002, help="sure mistakes allowed on the held-out drinks (share)")
     u = sub.add_parser("tune", help="set the temperature and the bars of an existing model on held-out crops")

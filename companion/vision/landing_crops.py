@@ -11,8 +11,9 @@ Channels of a crop (``CHANNELS``), uint8: the balanced colour (B, G, R; the squa
 the albedo against the paper), the asked colour's mask, the crates' yellow mask, and where the
 table is in view. ``frame_crop`` cuts the same place as the camera itself saw it (B, G, R
 balanced alike, the table's vertical up: a drink standing or lying along the camera's ray
-smear alike in the top view, not in the frame); a network trained with CHANNELS extended by
-three gets it beside the top view's (tried, not better: docs/performance.md). Numbers (``FEATURES``): the asked drink's shape (one-hot), the candidate's
+smear alike in the top view, not in the frame); a model of ``FRAME_CHANNELS`` reads it beside
+the top view's, one of ``FINE_CHANNELS`` the top view again at twice the detail over half the
+width (both tried: docs/performance.md). Numbers (``FEATURES``): the asked drink's shape (one-hot), the candidate's
 distance from the camera's foot and the camera's height (so the net knows how long a smear a
 drink of that height makes), the patch's size against a drink's, and its colour margin.
 
@@ -38,7 +39,14 @@ BEHIND_MM = 6.0                     # the top view nearer the tower than this is
 CROP = 56                           # a crop's side, px
 CROP_MM = 1.6                       # mm a crop's pixel: 90 mm across, a standing tall bottle's smear and a crate
 CHANNELS = ("b", "g", "r", "asked", "yellow", "in_view")
-TOP_CHANNELS = 6                    # the top view's; any more are the frame crop's
+TOP_CHANNELS = 6                    # the top view's
+# what a model may read beside them (its settings' "channels" say which): the camera's own look
+# (``frame_crop``), or the top view again at FINE_MM a pixel (the crate's walls, 1.5 mm, a pixel
+# and more there), both tried in docs/performance.md
+FRAME_CHANNELS = CHANNELS + ("frame_b", "frame_g", "frame_r")
+FINE_CHANNELS = CHANNELS + tuple(f"fine_{c}" for c in CHANNELS)
+LAYOUTS = (CHANNELS, FRAME_CHANNELS, FINE_CHANNELS)
+FINE_MM = 0.8                       # mm a fine crop's pixel: 45 mm across, a crate's width and a wall's steps
 FRAME_MM = 1.2                      # mm a frame crop's pixel at the candidate: 67 mm across
 FRAME_LIFT_MM = 15.0                # the frame crop's centre over the table: a standing drink's middle
 FEATURES = tuple(f"shape_{s.value}" for s in SHAPES) + ("reach", "height", "share", "margin")
@@ -76,7 +84,7 @@ class TopView:
 class Candidate:
     centre: np.ndarray          # landing mm (x, y) of the patch's middle
     pixels: int
-    crop: np.ndarray            # (CROP, CROP, len(CHANNELS)) uint8
+    crop: np.ndarray            # (CROP, CROP, channels) uint8
     features: np.ndarray        # (len(FEATURES),) float32
     basis: tuple                # (right, up) unit vectors of the crop in landing mm
 
@@ -120,16 +128,17 @@ def crop_basis(camera_xy: np.ndarray, centre: np.ndarray) -> tuple[np.ndarray, n
     return np.array([up[1], -up[0]]), up
 
 
-def cut(image: np.ndarray, centre: np.ndarray, basis, mirror: bool = False) -> np.ndarray:
-    """The turned crop of ``image`` (the top view, any channels) around ``centre`` (mm)."""
+def cut(image: np.ndarray, centre: np.ndarray, basis, mirror: bool = False, mm: float = CROP_MM) -> np.ndarray:
+    """The turned crop of ``image`` (the top view, any channels) around ``centre`` (mm), ``mm``
+    a pixel."""
     right, up = basis
     x0, _, _, y1 = VIEW_MM
     s = TOP_PX_PER_MM
-    half = CROP * CROP_MM / 2
+    half = CROP * mm / 2
     sign = -1.0 if mirror else 1.0
     # crop px (j, i) -> mm: centre + right * (j - half) + up * (half - i), then -> top-view px
-    a = np.column_stack([right * sign, -up]) * CROP_MM
-    b = np.asarray(centre, np.float64) + (right * sign - up) * (0.5 * CROP_MM) + (up - right * sign) * half
+    a = np.column_stack([right * sign, -up]) * mm
+    b = np.asarray(centre, np.float64) + (right * sign - up) * (0.5 * mm) + (up - right * sign) * half
     to_px = np.array([[s, 0.0], [0.0, -s]])
     A = to_px @ a
     t = to_px @ b + np.array([-x0 * s - 0.5, y1 * s - 0.5])
@@ -209,10 +218,12 @@ def patches(view: TopView, colour: str, loose: bool = False, limit: int | None =
 
 
 def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarray | None = None,
-               loose: bool = False, limit: int | None = None) -> list[Candidate]:
+               loose: bool = False, limit: int | None = None, channels: tuple[str, ...] = CHANNELS) -> list[Candidate]:
     """The turned crops of the asked drink's candidate patches (``jitter``: mm added to each
     centre, for training; ``loose``, ``limit``: as ``patches``, the crops' asked channel the
-    loose mask)."""
+    loose mask; ``channels``: one of ``LAYOUTS``, the model's)."""
+    if tuple(channels) not in LAYOUTS:
+        raise ValueError(f"no landing crop has the channels {channels}")
     d = Drink.parse(drink)
     colour = d.colour.value
     length, width = SIZE_MM[d.shape.value]
@@ -228,8 +239,10 @@ def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarr
             centre = centre + jitter
         basis = crop_basis(view.camera[:2], centre)
         crop = cut(image, centre, basis, mirror)
-        if len(CHANNELS) > TOP_CHANNELS:
+        if tuple(channels) == FRAME_CHANNELS:
             crop = np.concatenate([crop, frame_crop(view, centre, basis, mirror)], axis=2)
+        elif tuple(channels) == FINE_CHANNELS:
+            crop = np.concatenate([crop, cut(image, centre, basis, mirror, FINE_MM)], axis=2)
         reach = float(np.linalg.norm(centre - view.camera[:2]))
         expected = length * width + length * reach * width / max(H - width, 1.0) * 0.5
         margin = float(np.mean(view.margin[y:y + sel.shape[0], x:x + sel.shape[1]][sel]))

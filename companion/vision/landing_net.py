@@ -27,25 +27,25 @@ from pathlib import Path
 import numpy as np
 
 from .board_net import _conv, _pool, dense_head, float_weights
-from .landing_crops import CHANNELS, CROP, FEATURES
+from .landing_crops import CHANNELS, CROP, FEATURES, LAYOUTS
 from .landing_reading import RIVAL
 from .model_files import load_net, save_net
 
 NET_PATH = Path(__file__).with_name("models") / "landing_net.npz"
 MODEL_PATH = Path(__file__).with_name("models") / "landing_model.json"
 SPOTS = ("slot", "crate", "outside", "none")
-WIDTHS = (12, 24, 48, 64)
-HIDDEN = 128
+WIDTHS = (12, 24, 48, 64)           # the committed network's; a model trained wider (``learn_landings.py train
+HIDDEN = 128                        # --widths --hidden``) is read alike: the run-time layers take the weights' shapes
 OFFSET_MM = 10.0
 OUTPUTS = len(SPOTS) + 3
 KEYS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "c4w", "c4b", "f1w", "f1b", "f2w", "f2b", "mean", "std")
 
 
-def flat_size() -> int:
+def flat_size(widths: tuple[int, ...] = WIDTHS) -> int:
     side = CROP
     for _ in range(3):
         side = (side - 2) // 2
-    return WIDTHS[3] * (side - 2) ** 2
+    return widths[3] * (side - 2) ** 2
 
 
 class LandingNet:
@@ -56,15 +56,16 @@ class LandingNet:
         self.w = float_weights(weights, KEYS, "landing network", "tools/learn_landings.py")
 
     @classmethod
-    def random(cls, seed: int = 0) -> "LandingNet":
+    def random(cls, seed: int = 0, widths: tuple[int, ...] = WIDTHS, hidden: int = HIDDEN,
+               channels: int = len(CHANNELS)) -> "LandingNet":
         """A network of the right shapes with random weights (for tests of the plumbing)."""
         rng = np.random.default_rng(seed)
-        shapes, c_in = {}, len(CHANNELS)
-        for i, c in enumerate(WIDTHS, 1):
+        shapes, c_in = {}, channels
+        for i, c in enumerate(widths, 1):
             shapes[f"c{i}w"], shapes[f"c{i}b"] = (c, c_in, 3, 3), (c,)
             c_in = c
-        shapes.update({"f1w": (HIDDEN, flat_size() + len(FEATURES)), "f1b": (HIDDEN,),
-                       "f2w": (OUTPUTS, HIDDEN), "f2b": (OUTPUTS,)})
+        shapes.update({"f1w": (hidden, flat_size(widths) + len(FEATURES)), "f1b": (hidden,),
+                       "f2w": (OUTPUTS, hidden), "f2b": (OUTPUTS,)})
         w = {k: rng.normal(0, 0.05, s) for k, s in shapes.items()}
         return cls({**w, "mean": np.zeros(len(FEATURES)), "std": np.ones(len(FEATURES))})
 
@@ -110,8 +111,9 @@ class LandingModel(_Bars):
 
     def __init__(self, net: LandingNet, settings: dict | None = None):
         settings = settings or {}
+        self.channels = tuple(settings.get("channels", CHANNELS))
         if tuple(settings.get("spots", SPOTS)) != SPOTS or tuple(settings.get("features", FEATURES)) != FEATURES \
-                or tuple(settings.get("channels", CHANNELS)) != CHANNELS:
+                or self.channels not in LAYOUTS or net.w["c1w"].shape[1] != len(self.channels):
             raise ValueError("the landing model was trained on other inputs: run tools/learn_landings.py")
         self.net = net
         self._take_bars(settings)
@@ -144,6 +146,9 @@ class LandingEnsemble(_Bars):
             raise ValueError("an ensemble of no landing models")
         settings = settings or {}
         self.members = list(members)
+        self.channels = members[0].channels
+        if any(m.channels != self.channels for m in members):
+            raise ValueError("a landing ensemble's members read crops of other channels")
         self.combine = str(settings.get("combine", "product"))
         if self.combine not in ("product", "mean"):
             raise ValueError(f"an ensemble combines by product or mean, not {self.combine}")

@@ -69,7 +69,8 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
     camera = calibration.camera_position
     view = top_view(frame, maps, calibration.white_bgr, camera,
                     frame_projector(calibration, (frame.shape[1], frame.shape[0])))
-    found = {name: candidates(view, name) for name in asked}
+    channels = getattr(model, "channels", landing_crops.CHANNELS)
+    found = {name: candidates(view, name, channels=channels) for name in asked}
     flat = [c for name in asked for c in found[name]]
     if flat:
         p, off, scale = model.read(np.stack([c.crop for c in flat]), np.stack([c.features for c in flat]))
@@ -86,7 +87,7 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
             # nothing of its colour read as the drink: look again, at twice as many patches, each
             # filled in where its colour is the runner-up of a pixel that is not the table (an
             # off-tint plastic reads partly as its neighbour)
-            cands = candidates(view, name, loose=True, limit=2 * landing_crops.MAX_CANDIDATES)
+            cands = candidates(view, name, loose=True, limit=2 * landing_crops.MAX_CANDIDATES, channels=channels)
             if cands:
                 pick = pick_of(cands, *model.read(np.stack([c.crop for c in cands]),
                                                   np.stack([c.features for c in cands])), model)
