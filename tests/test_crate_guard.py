@@ -12,6 +12,7 @@ from companion.vision.crate_guard import NUMBERS, FrameGuard, frame_guard, frame
 from companion.vision.crate_net import CLASSES
 
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "learn_crate_guard.py"
+NONE, EMPTY, OFF = CLASSES.index("none"), CLASSES.index("empty"), CLASSES.index("off")
 
 
 def learn_guard(argv: list) -> None:
@@ -19,8 +20,6 @@ def learn_guard(argv: list) -> None:
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     tool.main(argv)
-
-NONE, EMPTY, OFF = CLASSES.index("none"), CLASSES.index("empty"), CLASSES.index("off")
 
 
 def probabilities(*rows: dict) -> np.ndarray:

@@ -54,7 +54,6 @@ def cache(args) -> None:
     from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing
     from companion.vision.landing_crops import candidates, frame_projector, top_view
     from companion.vision.landings import LandingReader, _usable
-    from learn_landings import LAYOUT
 
     if args.family not in ("dev", "varied"):
         raise SystemExit("dev and varied looks only: the eval family is only ever scored")
@@ -84,7 +83,7 @@ def cache(args) -> None:
             group_look.append(seed)
             if cal is None:
                 continue                  # a refused calibration: its drinks not seen
-            for c in candidates(view, t.drink, channels=LAYOUT[args.channels]):
+            for c in candidates(view, t.drink, channels=landing_crops.LAYOUTS[args.channels]):
                 crops.append(c.crop)
                 feats.append(c.features)
                 groups.append(len(group_spot) - 1)
@@ -286,6 +285,7 @@ def write(args) -> None:
 
 
 def main() -> int:
+    from companion.vision.landing_crops import LAYOUTS
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="step", required=True)
     c = sub.add_parser("cache", help="cut the benchmark's draws into candidate crops")
@@ -293,8 +293,7 @@ def main() -> int:
     c.add_argument("--first", type=int, default=20000)
     c.add_argument("--looks", type=int, default=40)
     c.add_argument("--candidates", type=int, default=4)
-    c.add_argument("--channels", choices=("top", "frame", "fine"), default="top",
-                   help="the crops' channels (learn_landings.LAYOUT)")
+    c.add_argument("--channels", choices=tuple(LAYOUTS), default="top", help="the crops' channels (landing_crops.LAYOUTS)")
     c.add_argument("--out", required=True)
     m = sub.add_parser("compare", help="models and ensembles: bars on the tuning crops, then the held-out sets")
     m.add_argument("--tune-on", required=True)

@@ -11,7 +11,8 @@ Two steps, the project's venv (numpy alone):
     # 2. fit a logistic regression on them and pick its threshold, write models/crate_guard.json:
     .venv/bin/python tools/learn_crate_guard.py fit build/guard-varied1.jsonl build/guard-varied2.jsonl build/guard-dev.jsonl
 
-(The committed guard: exactly these, about 5 minutes a process on a loaded 2-core machine.)
+(The guard measured in docs/performance.md, "A frame guard learnt": exactly these, about 5 minutes a
+process on a loaded 2-core machine; none is committed.)
 
 The threshold is the largest under which at most one in ``--per`` of the frames holding a sure
 mistake (none, when fewer than that) would be read. Evaluation seeds are refused.

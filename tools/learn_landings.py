@@ -33,9 +33,9 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from companion.vision.landing_crops import CHANNELS, FINE_CHANNELS, FRAME_CHANNELS  # noqa: E402
+from companion.vision.landing_crops import CHANNELS  # noqa: E402
+from companion.vision.landing_crops import LAYOUTS as LAYOUT  # noqa: E402  (--channels: a name, its channels)
 
-LAYOUT = {"top": CHANNELS, "frame": FRAME_CHANNELS, "fine": FINE_CHANNELS}     # --channels
 MATCH_MM = 4.0
 SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
 NONE = 3

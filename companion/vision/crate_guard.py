@@ -6,7 +6,7 @@ whole (a lattice off by part of a field, a column beside the crates read as slot
 several fields come out sure and wrong together. The network says so in its own way: patches
 cut between two fields ("off"), slots read with middling certainty, fields torn about being a
 slot at all. A logistic regression over those numbers, fitted on frames of the development
-and training families read with the frame guard off (``tools/learn_crates.py guard``), gives
+and training families read with the frame guard off (``tools/learn_crate_guard.py``), gives
 each frame a chance of a sure mistake; a frame at or over the threshold is unsure as a whole.
 No guard is committed yet (measured against the share of unsure fields, ``crates.DOUBTFUL_SHARE``,
 it read fewer fields right: docs/performance.md, "A frame guard learnt"); the reader uses one

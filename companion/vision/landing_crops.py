@@ -45,7 +45,7 @@ TOP_CHANNELS = 6                    # the top view's
 # and more there), both tried in docs/performance.md
 FRAME_CHANNELS = CHANNELS + ("frame_b", "frame_g", "frame_r")
 FINE_CHANNELS = CHANNELS + tuple(f"fine_{c}" for c in CHANNELS)
-LAYOUTS = (CHANNELS, FRAME_CHANNELS, FINE_CHANNELS)
+LAYOUTS = {"top": CHANNELS, "frame": FRAME_CHANNELS, "fine": FINE_CHANNELS}     # by the tools' --channels
 FINE_MM = 0.8                       # mm a fine crop's pixel: 45 mm across, a crate's width and a wall's steps
 FRAME_MM = 1.2                      # mm a frame crop's pixel at the candidate: 67 mm across
 FRAME_LIFT_MM = 15.0                # the frame crop's centre over the table: a standing drink's middle
@@ -222,7 +222,7 @@ def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarr
     """The turned crops of the asked drink's candidate patches (``jitter``: mm added to each
     centre, for training; ``loose``, ``limit``: as ``patches``, the crops' asked channel the
     loose mask; ``channels``: one of ``LAYOUTS``, the model's)."""
-    if tuple(channels) not in LAYOUTS:
+    if tuple(channels) not in LAYOUTS.values():
         raise ValueError(f"no landing crop has the channels {channels}")
     d = Drink.parse(drink)
     colour = d.colour.value

@@ -113,7 +113,7 @@ class LandingModel(_Bars):
         settings = settings or {}
         self.channels = tuple(settings.get("channels", CHANNELS))
         if tuple(settings.get("spots", SPOTS)) != SPOTS or tuple(settings.get("features", FEATURES)) != FEATURES \
-                or self.channels not in LAYOUTS or net.w["c1w"].shape[1] != len(self.channels):
+                or self.channels not in LAYOUTS.values() or net.w["c1w"].shape[1] != len(self.channels):
             raise ValueError("the landing model was trained on other inputs: run tools/learn_landings.py")
         self.net = net
         self._take_bars(settings)

@@ -69,7 +69,7 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
     camera = calibration.camera_position
     view = top_view(frame, maps, calibration.white_bgr, camera,
                     frame_projector(calibration, (frame.shape[1], frame.shape[0])))
-    channels = getattr(model, "channels", landing_crops.CHANNELS)
+    channels = getattr(model, "channels", landing_crops.CHANNELS)      # a stand-in reader of crops: the top view's
     found = {name: candidates(view, name, channels=channels) for name in asked}
     flat = [c for name in asked for c in found[name]]
     if flat:
