@@ -68,10 +68,12 @@ def test_a_still_board_is_read_with_the_empty_boards_own_pose(table, monkeypatch
     doubts, poses = _doubts(layout, renderer, tracker, reference)
     assert all(np.allclose(H, home.H) for H in poses), "a still board's pose was fitted again"
     assert tracker.kept == kept + 5
-    # the same frames with the pose fitted afresh on each (as before): the corners' noise moves the
-    # far side of the sheet millimetres, and empty places by the dozen read as changed
+    # the same frames with the pose fitted afresh on each (as before), the small far markers found
+    # at the frame's own scale: the corners' noise moves the far side of the sheet millimetres,
+    # and empty places by the dozen read as changed
     monkeypatch.setattr(board_pose, "STILL_PX", 0.0)
     monkeypatch.setattr(board_pose, "STILL_MM", 0.0)
+    monkeypatch.setattr(board_pose, "SMALL_MARKER_PX", 0.0)
     fitted, poses = _doubts(layout, renderer, *_located(layout, renderer)[::2])
     assert not all(np.allclose(H, home.H) for H in poses)
     assert 3 * sum(doubts) < sum(fitted), (doubts, fitted)
@@ -88,3 +90,23 @@ def test_a_knocked_board_is_followed_and_put_back_has_its_first_pose(table):
     frame, _ = renderer.render(PIECES, rng=rng)
     back = tracker.locate(frame)
     assert np.allclose(back.H, home.H), "the board put back should be read as the empty board was"
+
+
+def test_a_small_far_marker_missed_at_the_frames_scale_is_found_in_its_window_enlarged(monkeypatch):
+    """A 960x540 wide view with two markers under hands: one of the two left in view is small and
+    soft, and in some frames both searches miss it at the frame's own scale (the board then held
+    on one marker); its window enlarged finds it in every frame, and the board stays locked."""
+    layout = BoardLayout.default()
+    renderer = BoardRenderer(layout, BoardLook.from_seed(2, "varied"))
+    assert renderer.look.image_size == (960, 540)
+    small = board_pose.SMALL_MARKER_PX
+
+    def hidden_pair(small_px):
+        monkeypatch.setattr(board_pose, "SMALL_MARKER_PX", small_px)
+        tracker = BoardTracker(layout)
+        rng = np.random.default_rng(1)
+        assert tracker.locate(renderer.render(Pieces(), rng=rng)[0]).state == "locked"
+        return [tracker.locate(renderer.render(Pieces(), hide_markers=(21, 22), rng=rng)[0]) for _ in range(6)]
+
+    assert any(p.state == "held" and p.markers == 1 for p in hidden_pair(0.0))
+    assert all(p.state == "locked" and p.markers == 2 for p in hidden_pair(small))

@@ -73,6 +73,8 @@ SIDE_RATIO = 3.0         # a marker's longest side against its shortest (perspec
 SIZE_SPREAD = 4.0        # two markers' sizes may differ by this factor at most (a tilted camera)
 FIT_TOL = 0.12           # a marker's corners may miss the fit by this share of its side (and 2 px)
 ROI_MARGIN = 2.5         # the window searched around a marker's predicted place, in marker sides
+SMALL_MARKER_PX = 40.0   # a marker predicted smaller than this (its longest side) and missed ...
+UPSCALE = 2.0            # ... is looked for again in its window enlarged this many times
 REFINE_REGIONS = 8       # regions of the print found: enough to say which lens (board_refine.fit_lens)
 LENS_MARKERS = 3         # the lens is measured on the first frame locked by at least this many markers
 # A still board keeps its pose: the markers' corners found again within this of where they were
@@ -243,27 +245,44 @@ class BoardTracker:
 
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         """The board's markers: searched first in small windows around where the last pose puts
-        them (a fraction of the frame's cost), then, if any is missing, in the whole frame."""
+        them (a fraction of the frame's cost), then, if any is missing, in the whole frame, and a
+        small one still missing in its window enlarged (SMALL_MARKER_PX, UPSCALE)."""
         found: dict[int, np.ndarray] = {}
-        if self._last is not None:
-            h, w = gray.shape
-            for mid, mm in self._mm.items():
-                px = distort_points(_project(self._last, mm), self.k, (w, h))
-                side = float(np.max(np.linalg.norm(px - np.roll(px, 1, axis=0), axis=1)))
-                lo = np.floor(px.min(axis=0) - ROI_MARGIN * side).astype(int)
-                hi = np.ceil(px.max(axis=0) + ROI_MARGIN * side).astype(int)
-                x0, y0 = max(lo[0], 0), max(lo[1], 0)
-                x1, y1 = min(hi[0], w), min(hi[1], h)
-                if x1 - x0 < 16 or y1 - y0 < 16:
-                    continue
-                got = detect_markers(gray[y0:y1, x0:x1])
-                if mid in got:
-                    found[mid] = got[mid] + np.array([x0, y0], np.float32)
-            if len(found) == len(self._mm):
-                return found
+        windows = self._windows(gray.shape) if self._last is not None else {}
+        for mid, (x0, y0, x1, y1, _) in windows.items():
+            got = detect_markers(gray[y0:y1, x0:x1])
+            if mid in got:
+                found[mid] = got[mid] + np.array([x0, y0], np.float32)
+        if windows and len(found) == len(self._mm):
+            return found
         whole = board_markers(gray, self.layout)
         whole.update(found)
+        # a small, soft marker (a far corner of a wide, low-resolution view) both searches missed:
+        # looked for again in its window enlarged, where its cells span more pixels (a frame the
+        # searches above read fully is read as it was)
+        for mid, (x0, y0, x1, y1, side) in windows.items():
+            if mid not in whole and side < SMALL_MARKER_PX:
+                window = cv2.resize(gray[y0:y1, x0:x1], None, fx=UPSCALE, fy=UPSCALE, interpolation=cv2.INTER_CUBIC)
+                got = detect_markers(window)
+                if mid in got:
+                    whole[mid] = got[mid] / UPSCALE + np.array([x0, y0], np.float32)
         return whole
+
+    def _windows(self, shape: tuple[int, ...]) -> dict[int, tuple[int, int, int, int, float]]:
+        """Per marker, the window round where the last pose puts it (x0, y0, x1, y1 in frame px)
+        and its predicted size (its longest side, px); none for a marker off the frame."""
+        h, w = shape[:2]
+        out = {}
+        for mid, mm in self._mm.items():
+            px = distort_points(_project(self._last, mm), self.k, (w, h))
+            side = float(np.max(np.linalg.norm(px - np.roll(px, 1, axis=0), axis=1)))
+            lo = np.floor(px.min(axis=0) - ROI_MARGIN * side).astype(int)
+            hi = np.ceil(px.max(axis=0) + ROI_MARGIN * side).astype(int)
+            x0, y0 = max(lo[0], 0), max(lo[1], 0)
+            x1, y1 = min(hi[0], w), min(hi[1], h)
+            if x1 - x0 >= 16 and y1 - y0 >= 16:
+                out[mid] = (x0, y0, x1, y1, side)
+        return out
 
     @staticmethod
     def _sane(found: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
