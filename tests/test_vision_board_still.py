@@ -110,3 +110,17 @@ def test_a_small_far_marker_missed_at_the_frames_scale_is_found_in_its_window_en
 
     assert any(p.state == "held" and p.markers == 1 for p in hidden_pair(0.0))
     assert all(p.state == "locked" and p.markers == 2 for p in hidden_pair(small))
+
+
+def test_a_first_frame_at_960x540_finds_its_far_markers_in_the_frame_enlarged(monkeypatch):
+    """The first frame has no last pose to look round: a small frame's far markers the search at
+    its own scale missed are looked for in the whole frame enlarged (a steep, wide 960x540 view:
+    two of the four found at its own scale, three enlarged -- enough to measure the lens)."""
+    layout = BoardLayout.default()
+    renderer = BoardRenderer(layout, BoardLook.from_seed(36, "varied"))
+    assert renderer.look.image_size == (960, 540)
+    frame = renderer.render(Pieces(), rng=np.random.default_rng([36, 7]))[0]
+    enlarged = BoardTracker(layout).locate(frame)
+    monkeypatch.setattr(board_pose, "FIRST_ENLARGED_PX", 0)
+    native = BoardTracker(layout).locate(frame)
+    assert native.markers == 2 and enlarged.state == "locked" and enlarged.markers == 3

@@ -75,6 +75,7 @@ FIT_TOL = 0.12           # a marker's corners may miss the fit by this share of 
 ROI_MARGIN = 2.5         # the window searched around a marker's predicted place, in marker sides
 SMALL_MARKER_PX = 40.0   # a marker predicted smaller than this (its longest side) and missed ...
 UPSCALE = 2.0            # ... is looked for again in its window enlarged this many times
+FIRST_ENLARGED_PX = 1280  # a frame with no last pose this long or shorter is searched enlarged too
 REFINE_REGIONS = 8       # regions of the print found: enough to say which lens (board_refine.fit_lens)
 LENS_MARKERS = 3         # the lens is measured on the first frame locked by at least this many markers
 # A still board keeps its pose: the markers' corners found again within this of where they were
@@ -257,6 +258,12 @@ class BoardTracker:
             return found
         whole = board_markers(gray, self.layout)
         whole.update(found)
+        if not windows and len(whole) < len(self._mm) and max(gray.shape) <= FIRST_ENLARGED_PX:
+            # no last pose to look round (the first frame, the calibration's): a small frame's far
+            # markers looked for in it enlarged, the ones the search at its own scale missed
+            enlarged = cv2.resize(gray, None, fx=UPSCALE, fy=UPSCALE, interpolation=cv2.INTER_CUBIC)
+            for mid, c in board_markers(enlarged, self.layout).items():
+                whole.setdefault(mid, c / UPSCALE)
         # a small, soft marker (a far corner of a wide, low-resolution view) both searches missed:
         # looked for again in its window enlarged, where its cells span more pixels (a frame the
         # searches above read fully is read as it was)
