@@ -124,3 +124,16 @@ def test_a_first_frame_at_960x540_finds_its_far_markers_in_the_frame_enlarged(mo
     monkeypatch.setattr(board_pose, "FIRST_ENLARGED_PX", 0)
     native = BoardTracker(layout).locate(frame)
     assert native.markers == 2 and enlarged.state == "locked" and enlarged.markers == 3
+
+
+def test_a_frame_without_the_board_is_not_searched_enlarged(monkeypatch):
+    """A camera looking elsewhere (no marker at all) costs one search a frame, not an enlarged one."""
+    layout = BoardLayout.default()
+    calls = []
+    search = board_pose.board_markers
+    monkeypatch.setattr(board_pose, "board_markers", lambda image, lay: calls.append(image.shape) or search(image, lay))
+    tracker = BoardTracker(layout)
+    table = np.random.default_rng(0).integers(90, 160, (540, 960, 3), dtype=np.uint8)
+    for _ in range(3):
+        assert tracker.locate(table).state == "lost"
+    assert calls == [(540, 960)] * 3

@@ -258,9 +258,11 @@ class BoardTracker:
             return found
         whole = board_markers(gray, self.layout)
         whole.update(found)
-        if not windows and len(whole) < len(self._mm) and max(gray.shape) <= FIRST_ENLARGED_PX:
+        if not windows and 0 < len(whole) < len(self._mm) and max(gray.shape) <= FIRST_ENLARGED_PX:
             # no last pose to look round (the first frame, the calibration's): a small frame's far
-            # markers looked for in it enlarged, the ones the search at its own scale missed
+            # markers looked for in it enlarged, the ones the search at its own scale missed (only
+            # where some marker shows the board is in view: a camera looking elsewhere would pay
+            # ~70-120 ms a frame for nothing)
             enlarged = cv2.resize(gray, None, fx=UPSCALE, fy=UPSCALE, interpolation=cv2.INTER_CUBIC)
             for mid, c in board_markers(enlarged, self.layout).items():
                 whole.setdefault(mid, c / UPSCALE)
