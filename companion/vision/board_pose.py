@@ -246,8 +246,10 @@ class BoardTracker:
 
     def _detect(self, gray: np.ndarray) -> dict[int, np.ndarray]:
         """The board's markers: searched first in small windows around where the last pose puts
-        them (a fraction of the frame's cost), then, if any is missing, in the whole frame, and a
-        small one still missing in its window enlarged (SMALL_MARKER_PX, UPSCALE)."""
+        them (a fraction of the frame's cost), then, if any is missing, in the whole frame; what
+        those searches at the frame's own scale missed, in the image enlarged (UPSCALE): a small
+        marker in its window (SMALL_MARKER_PX), or, with no last pose, in a small frame
+        (FIRST_ENLARGED_PX) where some marker shows the board in view."""
         found: dict[int, np.ndarray] = {}
         windows = self._windows(gray.shape) if self._last is not None else {}
         for mid, (x0, y0, x1, y1, _) in windows.items():
@@ -263,18 +265,17 @@ class BoardTracker:
             # markers looked for in it enlarged, the ones the search at its own scale missed (only
             # where some marker shows the board is in view: a camera looking elsewhere would pay
             # ~70-120 ms a frame for nothing)
-            enlarged = cv2.resize(gray, None, fx=UPSCALE, fy=UPSCALE, interpolation=cv2.INTER_CUBIC)
-            for mid, c in board_markers(enlarged, self.layout).items():
-                whole.setdefault(mid, c / UPSCALE)
+            for mid, c in _enlarged_markers(gray).items():
+                if mid in self._mm:
+                    whole.setdefault(mid, c)
         # a small, soft marker (a far corner of a wide, low-resolution view) both searches missed:
         # looked for again in its window enlarged, where its cells span more pixels (a frame the
         # searches above read fully is read as it was)
         for mid, (x0, y0, x1, y1, side) in windows.items():
             if mid not in whole and side < SMALL_MARKER_PX:
-                window = cv2.resize(gray[y0:y1, x0:x1], None, fx=UPSCALE, fy=UPSCALE, interpolation=cv2.INTER_CUBIC)
-                got = detect_markers(window)
+                got = _enlarged_markers(gray[y0:y1, x0:x1])
                 if mid in got:
-                    whole[mid] = got[mid] / UPSCALE + np.array([x0, y0], np.float32)
+                    whole[mid] = got[mid] + np.array([x0, y0], np.float32)
         return whole
 
     def _windows(self, shape: tuple[int, ...]) -> dict[int, tuple[int, int, int, int, float]]:
@@ -410,6 +411,13 @@ class BoardTracker:
         # orientation kept: the sheet's corners go round the same way as in board mm
         a, b = px[1] - px[0], px[3] - px[0]
         return bool(a[0] * b[1] - a[1] * b[0] > 0)
+
+
+def _enlarged_markers(gray: np.ndarray) -> dict[int, np.ndarray]:
+    """The markers found in ``gray`` enlarged UPSCALE times (a small marker's cells then span
+    more pixels), their corners in ``gray``'s own pixels."""
+    enlarged = cv2.resize(gray, None, fx=UPSCALE, fy=UPSCALE, interpolation=cv2.INTER_CUBIC)
+    return {m: c / UPSCALE for m, c in detect_markers(enlarged).items()}
 
 
 def _project(H: np.ndarray, pts: np.ndarray) -> np.ndarray:
