@@ -12,7 +12,8 @@ from companion.board_pieces import PLAYER_COLOURS, Pieces
 from companion.sim.board_camera import SimBoardCamera
 from companion.sim.board_looks import BoardHand, BoardLook, Bump
 from companion.sim.board_render import BoardRenderer, Placed
-from companion.vision.board_pose import BoardTracker, camera_above, rectify
+from companion.vision.board_pose import BoardTracker, rectify
+from companion.vision.board_viewpoint import camera_above
 from companion.vision.radial_lens import distort_points, undistort_points
 from companion.vision.board_read import BoardReader
 from rendered_board import located_empty_board

@@ -34,7 +34,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from companion.vision.landing_crops import CHANNELS  # noqa: E402
-from companion.vision.landing_crops import LAYOUTS as LAYOUT  # noqa: E402  (--channels: a name, its channels)
+from companion.vision.landing_crops import LAYOUTS  # noqa: E402  (--channels: a name, its channels)
 
 MATCH_MM = 4.0
 SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
@@ -129,7 +129,7 @@ def render(args) -> None:
                 group_distance.append(distance_of(placed) if placed else 0)
                 for mirror, cand in ((m, c) for copy in range(args.copies) for m in [first != bool(copy % 2)]
                                      for c in candidates(view, name, mirror=m, jitter=rng.normal(0, 1.5, 2),
-                                                         channels=LAYOUT[args.channels])):
+                                                         channels=LAYOUTS[args.channels])):
                     k, middle = label(cand, scene, name, look, camera)
                     crops.append(cand.crop)
                     feats.append(cand.features)
@@ -262,7 +262,7 @@ def train(args) -> None:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
-    channels = LAYOUT[args.channels]
+    channels = LAYOUTS[args.channels]
     data = load(args.data, channels)
     tune = load([args.tune_on], channels)
     print(f"training on {len(data['classes'])} crops {np.bincount(data['classes'], minlength=4).tolist()}, "
@@ -338,7 +338,7 @@ def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> Non
     right with at most ``--max-wrong`` sure mistakes on the held-out drinks); writes the model."""
     from companion.vision.landing_crops import FEATURES
     from companion.vision.landing_net import SPOTS, LandingModel, LandingNet, save
-    base = {"spots": list(SPOTS), "features": list(FEATURES), "channels": list(LAYOUT[args.channels])}
+    base = {"spots": list(SPOTS), "features": list(FEATURES), "channels": list(LAYOUTS[args.channels])}
     model = LandingModel(LandingNet(weights), base)
     logits = np.concatenate([model.net.raw(tune["crops"][s:s + 512], tune["feats"][s:s + 512])
                              for s in range(0, len(tune["classes"]), 512)])[:, :len(SPOTS)].astype(np.float64)
@@ -381,9 +381,9 @@ def retune(args) -> None:
     import json
     old = json.loads(settings_path.read_text()) if settings_path.exists() else {}
     keep = {k: old[k] for k in ("trained_on", "epochs", "seed", "data", "widths", "hidden") if k in old}
-    layouts = {v: k for k, v in LAYOUT.items()}
+    layouts = {v: k for k, v in LAYOUTS.items()}
     args.channels = layouts.get(tuple(old.get("channels", CHANNELS)), "top")
-    tune_bars(weights, load([args.tune_on], LAYOUT[args.channels]), args, keep)
+    tune_bars(weights, load([args.tune_on], LAYOUTS[args.channels]), args, keep)
 
 
 def load_into(net, w) -> None:
@@ -405,7 +405,7 @@ def main() -> int:
     r.add_argument("--scenes", type=int, default=4, help="scenes per look")
     r.add_argument("--copies", type=int, default=1, help="crops cut of each candidate (mirrored in turn, jittered)")
     r.add_argument("--budget", type=float, default=0, help="stop after this many seconds (0: no limit)")
-    r.add_argument("--channels", choices=tuple(LAYOUT), default="top", help="the crops' channels (landing_crops.LAYOUTS)")
+    r.add_argument("--channels", choices=tuple(LAYOUTS), default="top", help="the crops' channels (landing_crops.LAYOUTS)")
     r.add_argument("--out", required=True)
     t = sub.add_parser("train", help="train with PyTorch, tune the bars, write the model")
     t.add_argument("data", nargs="+")
@@ -417,7 +417,7 @@ def main() -> int:
     t.add_argument("--init", help="go on from an earlier landing_net.npz")
     t.add_argument("--exposure", type=float, default=0.0, help="sd of a crop's brightness varied in training (log)")
     t.add_argument("--noise", type=float, default=0.0, help="the most pixel noise added in training (0-1 levels)")
-    t.add_argument("--channels", choices=tuple(LAYOUT), default="top", help="the channels the network reads")
+    t.add_argument("--channels", choices=tuple(LAYOUTS), default="top", help="the channels the network reads")
     t.add_argument("--widths", help="the four convolutions' channels (landing_net.WIDTHS by default), e.g. 24,48,96,128")
     t.add_argument("--hidden", type=int, help="the hidden layer's width (landing_net.HIDDEN by default)")
     t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")

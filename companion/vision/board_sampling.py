@@ -14,7 +14,8 @@ import numpy as np
 from ..board_layout import BoardLayout, Spot
 from .board_model import KINDS
 from .board_net import PAPER_EPS, disc_offsets
-from .board_pose import PX_PER_MM, Pose, camera_above
+from .board_pose import PX_PER_MM, Pose
+from .board_viewpoint import camera_above
 
 INNER = 0.55             # the disc read at a place's middle, as a share of its base radius
 # the height (mm) a piece of each kind is looked at: the middle of what the camera sees of it (a

@@ -38,7 +38,8 @@ import numpy as np
 from ..board_layout import BoardLayout
 from .board_net import CLIP, PAPER_EPS, float_weights
 from .board_net import NET_PATH as PLACE_NET_PATH
-from .board_pose import PX_PER_MM, Pose, camera_above
+from .board_pose import PX_PER_MM, Pose
+from .board_viewpoint import camera_above
 from .model_files import load_net
 
 NET_PATH = PLACE_NET_PATH.with_name("board_values.npz")

@@ -15,7 +15,8 @@ import numpy as np
 
 from ..board_layout import BoardLayout
 from .board_net import PAPER_EPS
-from .board_pose import PX_PER_MM, Pose, camera_above
+from .board_pose import PX_PER_MM, Pose
+from .board_viewpoint import camera_above
 
 CHROMA_MARKER = 0.04     # a change of colour (share of the brightness) this strong: a coloured marker's face
 VALUE_OFF = 0.4          # a value marker's centre further than this share of a space from one: unsure
