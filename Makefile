@@ -153,30 +153,27 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 	$(VENV)/bin/python tools/choose_network_names.py
 
 # The crate reader's field network (companion/vision/crate_net.py, issue 31): renders the training
-# looks (varied 0-233 and dev 0-127, 4 frames each; a look whose calibration photo is refused is
+# looks (varied 0-433 and dev 0-127, 4 frames each; a look whose calibration photo is refused is
 # calibrated from the renderer's truth, for training only) into build/learn_crates/, then trains
-# with PyTorch (TRAIN_PY, one thread, 12 epochs) and writes models/crate_net.npz and
-# crate_model.json; the bars are set on the last quarter of both families' looks, held out (one sure
-# mistake a kind per 3,000 held-out fields). The patches depend on the reader's camera (the frames' grids).
-# Fixed seeds. About 30 min of rendering and 20 of training on one loaded core: a target of its
-# own, as the landing network's. The calibrations are made as the reader's are, with the later
-# guesses of the plastic's colour (--guess-plastic; calibration_crate.GUESS_PLASTIC, on since
-# branch crates7): the committed model is branch crates3's, rendered and trained so
-# (docs/performance.md, "The field network retrained with the plastic's colour guessed" and "The
-# plastic guessed, judged by a new rule"; its dev renders were taken from a cache of the same
-# looks without the guesses, which the guesses were checked not to change). One training run of
-# one seed: a rebuild gives another model, to be measured before it is committed. Its bars were
-# set again for the frame's fields weighed together (each drink once, crates.ONE_OF_EACH) on
-# these renders, `tools/learn_crates.py bars $(CRATES)/varied.npz $(CRATES)/dev.npz --tune-on dev
-# varied` (docs/performance.md, "One drink of each"); the renders keep each patch's frame for it
-# (older renders, without, are refused: delete them and render again).
+# with PyTorch (TRAIN_PY, one thread, 12 epochs, no label smoothing) and writes models/crate_net.npz
+# and crate_model.json; the bars are set on the last quarter of both families' looks, held out (one
+# sure mistake a kind per 3,000 held-out fields), for the frame's fields weighed together (each
+# drink once, crates.ONE_OF_EACH: the renders keep each patch's frame; older renders, without, are
+# refused). The patches depend on the reader's camera (the frames' grids). The calibrations are
+# made as the reader's are, with the later guesses of the plastic's colour (--guess-plastic).
+# Fixed seeds. About 40 min of rendering and 15 of training on one core: a target of its own, as
+# the landing network's. The committed model is this recipe's (36th session, docs/performance.md,
+# "Without label smoothing"), trained on the renders of the 29th and 33rd sessions (varied 0-233,
+# 234-333, 334-433 rendered apart with these commands and joined in seed order: a look's patches
+# are its seed's, whatever the range). One training run of one seed: a rebuild gives another model,
+# to be measured before it is committed.
 CRATES := build/learn_crates
 .PHONY: crate-model
 crate-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
 	mkdir -p $(CRATES)
-	test -f $(CRATES)/varied.npz || $(VENV)/bin/python tools/learn_crates.py render --guess-plastic --family varied --seeds 0:234 --frames 4 --out $(CRATES)/varied.npz
+	test -f $(CRATES)/varied434.npz || $(VENV)/bin/python tools/learn_crates.py render --guess-plastic --family varied --seeds 0:434 --frames 4 --out $(CRATES)/varied434.npz
 	test -f $(CRATES)/dev.npz || $(VENV)/bin/python tools/learn_crates.py render --guess-plastic --family dev --seeds 0:128 --frames 4 --out $(CRATES)/dev.npz
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_crates.py train $(CRATES)/varied.npz $(CRATES)/dev.npz --tune-on dev varied --epochs 12
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_crates.py train $(CRATES)/varied434.npz $(CRATES)/dev.npz --tune-on dev varied --epochs 12
 
 # The landing reader's network (companion/vision/landing_net.py, issue 32 item 9): renders the
 # training looks (varied 0-919, 5 scenes each, in two halves side by side) and the held-out dev

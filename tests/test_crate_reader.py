@@ -95,6 +95,8 @@ def test_each_drink_once_reads_more_fields_surely_and_still_right(scene, monkeyp
         sure[on] = 0
         for frame, truth in frames:
             reading = CrateReader(cal).read(frame)
+            if reading.codes:           # not read (``unclear``: nothing sure): nothing claimed
+                continue
             fields = {tuple(k): v for k, v in truth["fields"].items()}
             cmp = compare(fields, reading.grid(), reading.unsure_fields())
             assert cmp.differences == (), [d.say() for d in cmp.differences]
