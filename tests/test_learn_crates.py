@@ -73,6 +73,12 @@ def test_the_evaluation_family_is_refused(tool, tmp_path):
         tool.main(["render", "--family", "eval", "--seeds", "910000:910001", "--out", str(tmp_path / "x.npz")])
 
 
+def test_a_label_smoothing_out_of_bounds_is_refused_in_words(tool, tmp_path):
+    for bad in ("-0.1", "1.0"):
+        with pytest.raises(SystemExit, match="label-smoothing"):
+            tool.main(["train", str(tmp_path / "x.npz"), "--label-smoothing", bad])
+
+
 def test_a_refused_look_is_calibrated_from_the_truth_for_training(tool):
     """A training look whose calibration photo the calibration refuses still gives patches: its
     calibration from the renderer's truth finds the frame's grid, and the fields are named."""

@@ -185,6 +185,8 @@ def render(args) -> None:
 
 
 def train(args) -> None:
+    if not 0.0 <= args.label_smoothing < 1.0:       # (before PyTorch: said in the project's venv too)
+        raise SystemExit(f"--label-smoothing {args.label_smoothing}: from 0 (none) up to, not including, 1")
     import torch
     from torch import nn
 
