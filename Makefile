@@ -80,13 +80,12 @@ PYTEST_WORKERS := -n 2 --dist loadgroup --no-loadscope-reorder
 # (tests/prerender.py): the browser tests that run first leave the cores idle while they wait
 # on pages, and the vision tests that run later find their tables built (or wait for the one
 # being built). Built on first use, in a fresh clone, they held up one worker instead.
-# On a fresh machine the venv's packages (pip) and the Debian ones (apt) are fetched side by
-# side: each takes some 20-25 s and neither needs the other (docs/performance.md, "The suite's
-# setup"); the two apt steps run one after the other (`system-debs`).
+# On a fresh machine the venv (pip, then the kernels) and the Debian packages (apt) are made
+# side by side: each takes some 20-30 s and neither needs the other (docs/performance.md, "The
+# suite's setup"); the two apt steps run one after the other (`system-debs`).
 test:
-	@$(MAKE) --no-print-directory -j2 $(VENV)/.installed system-debs
+	@$(MAKE) --no-print-directory -j2 warm system-debs
 	@$(MAKE) --no-print-directory firmware
-	$(VENV)/bin/python -m companion.vision.warm
 	@$(VENV)/bin/python tests/prerender.py --jobs 2 & prerender=$$!; \
 	trap 'kill $$prerender 2>/dev/null' INT TERM; \
 	echo "$(VENV)/bin/python -m pytest $(PYTEST_WORKERS) $(TEST_ARGS)"; \
@@ -98,8 +97,12 @@ test:
 test-fast: $(VENV)/.installed
 	$(VENV)/bin/python -m pytest -n 2 -m "not browser and not vision and not device" $(TEST_ARGS)
 
-run: $(VENV)/.installed
+# The vision's numba kernels compiled, or loaded from numba's cache (companion/vision/warm.py).
+.PHONY: warm
+warm: $(VENV)/.installed
 	$(VENV)/bin/python -m companion.vision.warm
+
+run: warm
 	$(VENV)/bin/companion serve --port 8000 $(ARGS)
 
 bench: $(VENV)/.installed
