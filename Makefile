@@ -3,6 +3,9 @@ PY ?= python3
 VENV := .venv
 ARGS ?=
 TEST_ARGS ?=
+# apt-get one at a time (flock): `make test` fetches the venv and the Debian packages side by
+# side, and a second apt-get at once would fail on dpkg's lock.
+APT_GET := flock /tmp/tokyo-table-companion-apt.lock env DEBIAN_FRONTEND=noninteractive apt-get
 
 .PHONY: venv .venv chromium test run bench model clean
 
@@ -13,7 +16,7 @@ venv .venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	@if ! $(PY) -c 'import ensurepip' >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv; \
+	    $(APT_GET) update && $(APT_GET) install -y python3-venv; \
 	  else \
 	    echo "$(PY) cannot create virtual environments: install Debian's python3-venv (sudo apt-get install python3-venv)" >&2; \
 	    exit 1; \
@@ -33,7 +36,7 @@ chromium test-debs:
 	if [ -z "$$missing" ]; then \
 	  :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
+	  $(APT_GET) update && $(APT_GET) install -y $$missing; \
 	else \
 	  echo "the tests need Debian packages that are missing: sudo apt-get install" $$missing "-- then run make again" >&2; \
 	  exit 1; \
@@ -43,13 +46,13 @@ chromium test-debs:
 # Debian's Arduino IDE (Java); recommends are skipped so libsimavr-examples and friends stay out;
 # gcc and libc6-dev build the simavr bridge and the host build of the protocol code.
 FIRMWARE_DEBS := gcc-avr avr-libc binutils-avr arduino-core-avr arduino-mk simavr libsimavr-dev libsimavrparts1 socat gcc libc6-dev
-.PHONY: firmware-deps firmware
+.PHONY: firmware-deps firmware system-debs
 firmware-deps:
 	@missing=$$(for p in $(FIRMWARE_DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -z "$$missing" ]; then \
 	  :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	  $(APT_GET) update && $(APT_GET) install -y --no-install-recommends $$missing; \
 	else \
 	  echo "the firmware needs Debian packages that are missing: sudo apt-get install --no-install-recommends" $$missing >&2; \
 	  exit 1; \
@@ -57,6 +60,11 @@ firmware-deps:
 
 firmware: firmware-deps
 	$(MAKE) -C firmware
+
+# Every Debian package the tests and the firmware need, one apt step after the other.
+system-debs:
+	@$(MAKE) --no-print-directory test-debs
+	@$(MAKE) --no-print-directory firmware-deps
 
 # Two workers (pytest-xdist), one a core. tests/suite_plan.py orders the modules longest first
 # and groups the tests that share a costly fixture (loadgroup; kept in that order, not re-sorted
@@ -72,8 +80,12 @@ PYTEST_WORKERS := -n 2 --dist loadgroup --no-loadscope-reorder
 # (tests/prerender.py): the browser tests that run first leave the cores idle while they wait
 # on pages, and the vision tests that run later find their tables built (or wait for the one
 # being built). Built on first use, in a fresh clone, they held up one worker instead.
-test: $(VENV)/.installed test-debs firmware-deps firmware
-	$(VENV)/bin/python -m companion.vision.warm
+# On a fresh machine the venv (pip, then the kernels) and the Debian packages (apt) are made
+# side by side: each takes some 20-30 s and neither needs the other (docs/performance.md, "The
+# suite's setup"); the two apt steps run one after the other (`system-debs`).
+test:
+	@$(MAKE) --no-print-directory -j2 warm system-debs
+	@$(MAKE) --no-print-directory firmware
 	@$(VENV)/bin/python tests/prerender.py --jobs 2 & prerender=$$!; \
 	trap 'kill $$prerender 2>/dev/null' INT TERM; \
 	echo "$(VENV)/bin/python -m pytest $(PYTEST_WORKERS) $(TEST_ARGS)"; \
@@ -85,8 +97,12 @@ test: $(VENV)/.installed test-debs firmware-deps firmware
 test-fast: $(VENV)/.installed
 	$(VENV)/bin/python -m pytest -n 2 -m "not browser and not vision and not device" $(TEST_ARGS)
 
-run: $(VENV)/.installed
+# The vision's numba kernels compiled, or loaded from numba's cache (companion/vision/warm.py).
+.PHONY: warm
+warm: $(VENV)/.installed
 	$(VENV)/bin/python -m companion.vision.warm
+
+run: warm
 	$(VENV)/bin/companion serve --port 8000 $(ARGS)
 
 bench: $(VENV)/.installed
