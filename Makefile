@@ -26,21 +26,27 @@ $(VENV)/.installed: pyproject.toml
 	$(VENV)/bin/pip install -q -e '.[test]'
 	touch $@
 
+# $(call install-missing-debs,PACKAGES,APT OPTIONS,WHO NEEDS THEM,MORE WORDS): installs those of
+# PACKAGES that are missing, with apt-get as root; as another user, says what to install and fails.
+define install-missing-debs
+@missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+if [ -z "$$missing" ]; then \
+  :; \
+elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+  $(APT_GET) update && $(APT_GET) install -y $(2) $$missing; \
+else \
+  echo "$(3) Debian packages that are missing: sudo apt-get install$(if $(2), $(2))" $$missing $(4) >&2; \
+  exit 1; \
+fi
+endef
+
 # The browser tests drive Debian's headless Chromium shell (not a Playwright-downloaded build:
 # tests/browser_support.py says why not the full browser); the mat test renders the calibration
 # mat's PDF back to an image with poppler's pdftoppm.
 TEST_DEBS := chromium-headless-shell poppler-utils
 .PHONY: test-debs
 chromium test-debs:
-	@missing=$$(for p in $(TEST_DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
-	if [ -z "$$missing" ]; then \
-	  :; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  $(APT_GET) update && $(APT_GET) install -y $$missing; \
-	else \
-	  echo "the tests need Debian packages that are missing: sudo apt-get install" $$missing "-- then run make again" >&2; \
-	  exit 1; \
-	fi
+	$(call install-missing-debs,$(TEST_DEBS),,the tests need,"-- then run make again")
 
 # The sensor firmware and its simulator bridge, from Debian's packages only. arduino-mk pulls in
 # Debian's Arduino IDE (Java); recommends are skipped so libsimavr-examples and friends stay out;
@@ -48,15 +54,7 @@ chromium test-debs:
 FIRMWARE_DEBS := gcc-avr avr-libc binutils-avr arduino-core-avr arduino-mk simavr libsimavr-dev libsimavrparts1 socat gcc libc6-dev
 .PHONY: firmware-deps firmware system-debs
 firmware-deps:
-	@missing=$$(for p in $(FIRMWARE_DEBS); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
-	if [ -z "$$missing" ]; then \
-	  :; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  $(APT_GET) update && $(APT_GET) install -y --no-install-recommends $$missing; \
-	else \
-	  echo "the firmware needs Debian packages that are missing: sudo apt-get install --no-install-recommends" $$missing >&2; \
-	  exit 1; \
-	fi
+	$(call install-missing-debs,$(FIRMWARE_DEBS),--no-install-recommends,the firmware needs,)
 
 firmware: firmware-deps
 	$(MAKE) -C firmware
