@@ -91,9 +91,10 @@ def test_a_soft_shadow_band_across_half_the_tray_is_read_not_refused(monkeypatch
     shaded = shadow_band(img, colour=colour)
     ref = segment.reference(profile)
     small = cv2.resize(shaded, profile.work_size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    lr = np.log(cv2.resize(small, segment.TINY, interpolation=cv2.INTER_AREA) + 1.0) - ref["bg_tiny_log"]
+    tiny = cv2.resize(small, segment.TINY, interpolation=cv2.INTER_AREA)
+    lr = np.log(tiny + 1.0) - ref["bg_tiny_log"]
     grid = lr.reshape(-1, 3)
-    noise = segment._grid_noise(lr)
+    noise = segment._grid_noise(lr, tiny)
     assert segment._tray_plane(grid, segment.column_medians(grid), ref, noise)[1].mean() < segment.TRAY_SHARE
     found = identify(shaded, profile)
     assert_read_right(found, truth)

@@ -97,8 +97,9 @@ def reference(profile: Profile):
 def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, float]:
     """Per-channel gain of this frame over the empty tray, smooth, at working scale."""
     c = reference(profile)
-    lr = np.log(cv2.resize(small, TINY, interpolation=cv2.INTER_AREA) + 1.0) - c["bg_tiny_log"]
-    noise = _grid_noise(lr)
+    tiny = cv2.resize(small, TINY, interpolation=cv2.INTER_AREA)
+    lr = np.log(tiny + 1.0) - c["bg_tiny_log"]
+    noise = _grid_noise(lr, tiny)
     flat = lr.reshape(-1, 3)
     med = column_medians(flat)
 
@@ -161,13 +162,22 @@ def _tray_plane(flat: np.ndarray, start: np.ndarray, c: dict, noise: np.ndarray)
     return coef, inl
 
 
-def _grid_noise(lr: np.ndarray) -> np.ndarray:
+GRID_NOISE_LEVELS = 0.67  # a cell's noise is at most this many of 255 levels: three times it is within the fixed
+                          # tolerances on a tray brighter than 100 (a cell averages 256 pixels)
+
+
+def _grid_noise(lr: np.ndarray, tiny: np.ndarray) -> np.ndarray:
     """The noise of the lighting grid's cells per channel (log units), from how far each cell
     lies from the mean of the 3x3 cells around it: the median over the grid, most of which is
     tray (a cell of pure noise lies sqrt(8/9) of its sd from that mean, and the median of a
-    normal's absolute value is 0.674 of its sd)."""
+    normal's absolute value is 0.674 of its sd). ``tiny``: the frame's grid. At most
+    GRID_NOISE_LEVELS levels at the frame's median level: on a dark tray a few levels of JPEG's
+    noise are a large ratio, but a frame of something else than the tray, which differs from
+    it cell by cell, must not pass for a noisy one."""
     rough = np.abs(lr - cv2.blur(lr, (3, 3))).reshape(-1, 3)
-    return column_medians(rough.astype(np.float32)) / np.float32(0.674 * math.sqrt(8 / 9))
+    noise = column_medians(rough.astype(np.float32)) / np.float32(0.674 * math.sqrt(8 / 9))
+    level = column_medians(tiny.reshape(-1, 3).astype(np.float32))
+    return np.minimum(noise, GRID_NOISE_LEVELS / (level + 1.0)).astype(np.float32)
 
 
 def _densest_level(flat: np.ndarray) -> np.ndarray:
