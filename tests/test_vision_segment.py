@@ -137,3 +137,15 @@ def assert_read_right(found: list[dict], truth: list[dict]) -> None:
     """All drinks but one at most read right and sure, and nothing read sure that is not there."""
     assert sum(read_right(found, t) for t in truth) >= len(truth) - 1, (found, truth)
     assert not [f for f in found if not f["unsure"] and f"{f['color']}-{f['shape']}" not in {t["id"] for t in truth}]
+
+
+def test_the_lighting_grids_noise_is_measured_and_capped():
+    # On a dark tray under JPEG a cell's log ratio to the empty tray is that noisy, and the light
+    # field's tolerances widen with it; on a bright one the same spread is no noise (a frame of
+    # something else than the tray differs from it cell by cell), so the noise is capped at
+    # GRID_NOISE_LEVELS of 255 levels.
+    lr = np.random.default_rng(0).normal(0, 0.05, (45, 80, 3)).astype(np.float32)
+    dark = np.full((45, 80, 3), 12.0, np.float32)
+    assert np.allclose(segment._grid_noise(lr, dark), 0.05, rtol=0.15)
+    bright = np.full((45, 80, 3), 150.0, np.float32)
+    assert np.allclose(segment._grid_noise(lr, bright), segment.GRID_NOISE_LEVELS / 151.0)
