@@ -192,9 +192,15 @@ def _densest_level(flat: np.ndarray) -> np.ndarray:
     return column_medians(flat[near])
 
 
-SHADE_DRINKS = 6    # a shade is broader than this many of the largest drink ..
+SHADE_DRINKS = 3    # a shade is broader than this many of the largest drink (a drink's smooth
+#                     cells are fewer than one drink's: its rim, and the silhouette between two
+#                     touching drinks, are not smooth; with six, the lit corner beyond a band
+#                     was taken for drinks: docs/performance.md) ..
 SHADE_GREY = 0.06   # .. of one colour: each cell within this of the region's shade colour ..
 SHADE_SMOOTH = 0.02  # .. and smooth: each channel within this of its mean over the 3x3 cells around
+SHADE_COLOUR = (0.25, 1.75)  # a shade's change per channel over its mean change lies within these:
+#                              it takes light away from every channel, as a lamp of some colour
+#                              gives it (the training family's bands: 0.32-1.58); a hand does not
 
 
 def _broad_shade(resid: np.ndarray, inl: np.ndarray, profile: Profile, noise: np.ndarray) -> np.ndarray:
@@ -225,6 +231,8 @@ def _broad_shade(resid: np.ndarray, inl: np.ndarray, profile: Profile, noise: np
         if deep.sum() < least / 2:
             continue
         colour = column_medians((resid[deep] / level[deep][:, None]).astype(np.float32))
+        if colour.min() < SHADE_COLOUR[0] or colour.max() > SHADE_COLOUR[1]:
+            continue
         off = _channel_max(np.abs(resid[part] - level[part][:, None] * colour[None, :]) / np.maximum(SHADE_GREY, 3 * noise))
         same = np.zeros(level.shape, bool)
         same[part] = off < 1.0
