@@ -214,12 +214,14 @@ BUILDERS = {"calset": calibration_set_path, "profile": profile_path, "photo": ph
 
 
 def shadow_band(image: np.ndarray, start: float = 300.0, width: float = 600.0, depth: float = 0.5,
-                soft: float = 60.0, angle: float = 0.3) -> np.ndarray:
+                soft: float = 60.0, angle: float = 0.3, colour=(1.0, 1.0, 1.0)) -> np.ndarray:
     """The photo with a soft shadow band across it (a person leaning over the tray): ``depth`` of
     the light taken within ``width`` px from ``start`` along the direction ``angle`` (radians),
-    its edges soft over ``soft`` px."""
+    its edges soft over ``soft`` px; ``colour``: the share of each channel (BGR) taken, when
+    the lamp the person blocks has another colour than the rest of the room's light."""
     h, w = image.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     u = xx * np.cos(angle) + yy * np.sin(angle)
     inside = 1 / (1 + np.exp(-(u - start) / soft)) / (1 + np.exp((u - start - width) / soft))
-    return np.clip(image.astype(np.float32) * (1 - depth * inside)[..., None], 0, 255).astype(np.uint8)
+    gain = 1 - depth * inside[..., None] * np.asarray(colour, np.float32)
+    return np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)

@@ -2,8 +2,9 @@
 
 1. Lighting of the moment: the empty tray is the reference. The ratio of this frame to the
    empty tray, on a coarse grid and with the drinks' own pixels rejected as outliers, gives
-   a smooth gain field per channel; dividing by it shows the frame as if lit like the
-   calibration photos (colours are measured on that corrected view).
+   a smooth gain field per channel, which follows a person's shadow band of any one colour;
+   dividing by it shows the frame as if lit like the calibration photos (colours are measured
+   on that corrected view).
 2. Segmentation: pixels that differ from the (relit) empty tray by more than the frame's
    own noise, and are not merely darker in every channel alike (a shadow), belong to drinks;
    so do the thin dark lines of a drink's silhouette where its body looks like the tray, and
@@ -96,23 +97,34 @@ def reference(profile: Profile):
 def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, float]:
     """Per-channel gain of this frame over the empty tray, smooth, at working scale."""
     c = reference(profile)
-    lr = np.log(cv2.resize(small, TINY, interpolation=cv2.INTER_AREA) + 1.0) - c["bg_tiny_log"]
+    tiny = cv2.resize(small, TINY, interpolation=cv2.INTER_AREA)
+    lr = np.log(tiny + 1.0) - c["bg_tiny_log"]
+    noise = _grid_noise(lr, tiny)
     flat = lr.reshape(-1, 3)
     med = column_medians(flat)
-    coef, inl = _tray_plane(flat, med, c)
+
+    def shade_beside(coef, inl):
+        resid = lr - (c["design"] @ coef).reshape(lr.shape)
+        return _broad_shade(resid, inl.reshape(TINY[1], TINY[0]), profile, noise)
+
+    coef, inl = _tray_plane(flat, med, c, noise)
     shade = None
     if inl.mean() < TRAY_SHARE:
         # Little of the frame fits one plane of light from the median's level: a shadow band
         # across about half the tray puts the median between the lit and the shaded tray.
-        # Start again from the level most cells share, and take broad, smooth, colourless
-        # departures from that plane as shade (_broad_shade).
-        # Taken only with such a shade: a frame of something else than the tray (the camera
-        # moved) may also have a level many cells share, but no smooth step beside it.
-        coef2, inl2 = _tray_plane(flat, _densest_level(flat), c)
+        # Start again from the level most cells share; taken only with a shade beside it
+        # (_broad_shade): a frame of something else than the tray (the camera moved) may also
+        # have a level many cells share, but no smooth step beside it.
+        coef2, inl2 = _tray_plane(flat, _densest_level(flat), c, noise)
         if coef2 is not None:
-            found = _broad_shade(lr - (c["design"] @ coef2).reshape(lr.shape), inl2.reshape(TINY[1], TINY[0]), profile)
+            found = shade_beside(coef2, inl2)
             if found.any():
                 coef, inl, shade = coef2, inl2, found
+    elif coef is not None:
+        # A narrower band (a person leaning over part of the table) leaves most of the tray on
+        # the plane; its shade is followed all the same, or the drinks in it are lost in one
+        # blob of "drink" the size of the band.
+        shade = shade_beside(coef, inl)
     w = inl.reshape(TINY[1], TINY[0]).astype(np.float32)
     if shade is not None:
         w = np.maximum(w, shade.astype(np.float32))
@@ -134,18 +146,38 @@ def lighting_field(small: np.ndarray, profile: Profile) -> tuple[np.ndarray, flo
 TRAY_SHARE = 0.25   # less of the frame than this looks like the calibrated tray: it is not shown
 
 
-def _tray_plane(flat: np.ndarray, start: np.ndarray, c: dict):
+def _tray_plane(flat: np.ndarray, start: np.ndarray, c: dict, noise: np.ndarray):
     """The plane of light over the cells near the level ``start`` (per channel), refitted over
-    those it then explains; (coefficients or None, the cells it explains)."""
-    inl = _channel_max(np.abs(flat - start)) < 0.15
+    those it then explains; (coefficients or None, the cells it explains). ``noise``: the
+    grid's noise per channel (_grid_noise); a channel's tolerances are never below three times it
+    (a dark tray's weak channel under JPEG is that noisy)."""
+    near, explained = np.maximum(0.15, 3 * noise), np.maximum(0.06, 3 * noise)
+    inl = _channel_max(np.abs(flat - start) / near) < 1.0
     coef = None
     for _ in range(2):
         if inl.sum() < 30:
             break
         coef = _plane_fit(c["design64"], flat, inl)
-        resid = _channel_max(np.abs(flat - c["design"] @ coef))
-        inl = resid < 0.06
+        inl = _channel_max(np.abs(flat - c["design"] @ coef) / explained) < 1.0
     return coef, inl
+
+
+GRID_NOISE_LEVELS = 0.67  # a cell's noise is at most this many of 255 levels: three times it is within the fixed
+                          # tolerances on a tray brighter than 100 (a cell averages 256 pixels)
+
+
+def _grid_noise(lr: np.ndarray, tiny: np.ndarray) -> np.ndarray:
+    """The noise of the lighting grid's cells per channel (log units), from how far each cell
+    lies from the mean of the 3x3 cells around it: the median over the grid, most of which is
+    tray (a cell of pure noise lies sqrt(8/9) of its sd from that mean, and the median of a
+    normal's absolute value is 0.674 of its sd). ``tiny``: the frame's grid. At most
+    GRID_NOISE_LEVELS levels at the frame's median level: on a dark tray a few levels of JPEG's
+    noise are a large ratio, but a frame of something else than the tray, which differs from
+    it cell by cell, must not pass for a noisy one."""
+    rough = np.abs(lr - cv2.blur(lr, (3, 3))).reshape(-1, 3)
+    noise = column_medians(rough.astype(np.float32)) / np.float32(0.674 * math.sqrt(8 / 9))
+    level = column_medians(tiny.reshape(-1, 3).astype(np.float32))
+    return np.minimum(noise, GRID_NOISE_LEVELS / (level + 1.0)).astype(np.float32)
 
 
 def _densest_level(flat: np.ndarray) -> np.ndarray:
@@ -160,26 +192,53 @@ def _densest_level(flat: np.ndarray) -> np.ndarray:
     return column_medians(flat[near])
 
 
-SHADE_DRINKS = 6    # a shade is broader than this many of the largest drink ..
-SHADE_GREY = 0.06   # .. darker or lighter than the plane of light in every channel alike ..
-SHADE_SMOOTH = 0.02  # .. and smooth: each cell within this of the mean of the 3x3 cells around it
+SHADE_DRINKS = 3    # a shade is broader than this many of the largest drink (a drink's smooth
+#                     cells are fewer than one drink's: its rim, and the silhouette between two
+#                     touching drinks, are not smooth; with six, the lit corner beyond a band
+#                     was taken for drinks: docs/performance.md) ..
+SHADE_GREY = 0.06   # .. of one colour: each cell within this of the region's shade colour ..
+SHADE_SMOOTH = 0.02  # .. and smooth: each channel within this of its mean over the 3x3 cells around
+SHADE_COLOUR = (0.25, 1.75)  # a shade's change per channel over its mean change lies within these:
+#                              it takes light away from every channel, as a lamp of some colour
+#                              gives it (the training family's bands: 0.32-1.58); a hand does not
 
 
-def _broad_shade(resid: np.ndarray, inl: np.ndarray, profile: Profile) -> np.ndarray:
+def _broad_shade(resid: np.ndarray, inl: np.ndarray, profile: Profile, noise: np.ndarray) -> np.ndarray:
     """Cells of the lighting grid (bool, rows x columns) that the plane of light misses by a
-    broad, smooth, colourless step: a shadow band, or the lit tray beside one, soft edges
+    broad, smooth step of one colour: a shadow band, or the lit tray beside one, soft edges
     included. ``resid``: the grid's log ratio to the empty tray less the plane; ``inl``: the
-    cells the plane explains. A drink is narrower, has a colour of its own against the tray
-    and an edge; another scene than the tray (the camera moved) differs from it cell by cell.
+    cells the plane explains. A shade blocks part of one lamp, so it takes the colour of the
+    rest of the room's light: not grey, but one colour over the whole band (the log change of
+    each channel in a fixed proportion to the mean's). A drink is narrower, has an edge and
+    a colour of its own against the tray; another scene than the tray (the camera moved)
+    differs from it cell by cell. ``noise``: the grid's noise per channel (_grid_noise); the
+    tolerances are never below three times it.
     """
     level = resid.mean(axis=2)
-    grey = _channel_max(np.abs(resid - level[..., None]).reshape(-1, 3)).reshape(level.shape) < SHADE_GREY
-    grey &= np.abs(level - cv2.blur(level, (3, 3))) < SHADE_SMOOTH
+    rough = np.abs(resid - cv2.blur(resid, (3, 3))).reshape(-1, 3) / np.maximum(SHADE_SMOOTH, 3 * noise)
+    smooth = _channel_max(rough).reshape(level.shape) < 1.0
     cell = (profile.work_size[0] / TINY[0]) * (profile.work_size[1] / TINY[1])
     least = SHADE_DRINKS * profile.stats.get("max_area", 0.012 * profile.work_size[0] * profile.work_size[1]) / cell
-    n, lab, stats, _ = cv2.connectedComponentsWithStats((grey & ~inl).astype(np.uint8), connectivity=8)
-    broad = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least)
-    return np.isin(lab, broad[broad > 0])
+    n, lab, stats, _ = cv2.connectedComponentsWithStats((smooth & ~inl).astype(np.uint8), connectivity=8)
+    out = np.zeros(level.shape, bool)
+    for k in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least):
+        if k == 0:
+            continue
+        part = lab == k
+        # the shade's colour: each channel's change per unit of the mean change, over the cells
+        # that differ clearly (the proportions are those of the light the shade takes away)
+        deep = part & (np.abs(level) > 0.05)
+        if deep.sum() < least / 2:
+            continue
+        colour = column_medians((resid[deep] / level[deep][:, None]).astype(np.float32))
+        if colour.min() < SHADE_COLOUR[0] or colour.max() > SHADE_COLOUR[1]:
+            continue
+        off = _channel_max(np.abs(resid[part] - level[part][:, None] * colour[None, :]) / np.maximum(SHADE_GREY, 3 * noise))
+        same = np.zeros(level.shape, bool)
+        same[part] = off < 1.0
+        if same.sum() >= least:
+            out |= same
+    return out
 
 
 def _plane_fit(design: np.ndarray, values: np.ndarray, rows: np.ndarray) -> np.ndarray:
