@@ -162,8 +162,9 @@ def _tray_plane(flat: np.ndarray, start: np.ndarray, c: dict, noise: np.ndarray)
     return coef, inl
 
 
-GRID_NOISE_LEVELS = 0.67  # a cell's noise is at most this many of 255 levels: three times it is within the fixed
-                          # tolerances on a tray brighter than 100 (a cell averages 256 pixels)
+# A cell's noise is at most this many of 255 levels (a cell averages 256 pixels): three times it
+# is then within the fixed tolerances on a tray brighter than 100.
+GRID_NOISE_LEVELS = 0.67
 
 
 def _grid_noise(lr: np.ndarray, tiny: np.ndarray) -> np.ndarray:
@@ -196,7 +197,7 @@ SHADE_DRINKS = 3    # a shade is broader than this many of the largest drink (a 
 #                     cells are fewer than one drink's: its rim, and the silhouette between two
 #                     touching drinks, are not smooth; with six, the lit corner beyond a band
 #                     was taken for drinks: docs/performance.md) ..
-SHADE_GREY = 0.06   # .. of one colour: each cell within this of the region's shade colour ..
+SHADE_SAME_COLOUR = 0.06  # .. of one colour: each cell within this of the region's shade colour ..
 SHADE_SMOOTH = 0.02  # .. and smooth: each channel within this of its mean over the 3x3 cells around
 SHADE_COLOUR = (0.25, 1.75)  # a shade's change per channel over its mean change lies within these:
 #                              it takes light away from every channel, as a lamp of some colour
@@ -233,7 +234,8 @@ def _broad_shade(resid: np.ndarray, inl: np.ndarray, profile: Profile, noise: np
         colour = column_medians((resid[deep] / level[deep][:, None]).astype(np.float32))
         if colour.min() < SHADE_COLOUR[0] or colour.max() > SHADE_COLOUR[1]:
             continue
-        off = _channel_max(np.abs(resid[part] - level[part][:, None] * colour[None, :]) / np.maximum(SHADE_GREY, 3 * noise))
+        tolerance = np.maximum(SHADE_SAME_COLOUR, 3 * noise)
+        off = _channel_max(np.abs(resid[part] - level[part][:, None] * colour[None, :]) / tolerance)
         same = np.zeros(level.shape, bool)
         same[part] = off < 1.0
         if same.sum() >= least:
