@@ -14,7 +14,7 @@ from companion.sim.camera import SIM_SEED
 from companion.sim.looks import Look
 from companion.sim.render import Renderer
 from companion.sim.scenes import render_sample
-from companion.vision import placing, segment
+from companion.vision import light_field, placing, segment
 from companion.vision.profile import Profile
 
 from vision_support import benchmark_photo, reading_at, shadow_band, rules_reading as identify  # the rules' own steps are tested here
@@ -91,15 +91,15 @@ def test_a_soft_shadow_band_across_half_the_tray_is_read_not_refused(monkeypatch
     shaded = shadow_band(img, colour=colour)
     ref = segment.reference(profile)
     small = cv2.resize(shaded, profile.work_size, interpolation=cv2.INTER_AREA).astype(np.float32)
-    tiny = cv2.resize(small, segment.TINY, interpolation=cv2.INTER_AREA)
+    tiny = cv2.resize(small, light_field.TINY, interpolation=cv2.INTER_AREA)
     lr = np.log(tiny + 1.0) - ref["bg_tiny_log"]
     grid = lr.reshape(-1, 3)
-    noise = segment._grid_noise(lr, tiny)
-    assert segment._tray_plane(grid, segment.column_medians(grid), ref, noise)[1].mean() < segment.TRAY_SHARE
+    noise = light_field._grid_noise(lr, tiny)
+    assert light_field._tray_plane(grid, light_field.column_medians(grid), ref, noise)[1].mean() < light_field.TRAY_SHARE
     found = identify(shaded, profile)
     assert_read_right(found, truth)
     # without the shade, the same frame is refused whole
-    monkeypatch.setattr(segment, "_broad_shade", lambda resid, inl, profile, noise: np.zeros(inl.shape, bool))
+    monkeypatch.setattr(light_field, "_broad_shade", lambda resid, inl, profile, noise: np.zeros(inl.shape, bool))
     profile._cache.clear()
     with pytest.raises(segment.FrameError, match="does not show the calibrated tray"):
         identify(shaded, profile)
@@ -121,7 +121,7 @@ def test_a_narrower_coloured_shadow_band_over_drinks_is_followed_as_shade(monkey
     found = identify(shaded, profile)
     assert_read_right(found, truth)
     # without following the band, the drinks in it are not read
-    monkeypatch.setattr(segment, "_broad_shade", lambda resid, inl, profile, noise: np.zeros(inl.shape, bool))
+    monkeypatch.setattr(light_field, "_broad_shade", lambda resid, inl, profile, noise: np.zeros(inl.shape, bool))
     profile._cache.clear()
     lost = identify(shaded, profile)
     assert not all(read_right(lost, t) for t in inside), lost
@@ -146,6 +146,6 @@ def test_the_lighting_grids_noise_is_measured_and_capped():
     # GRID_NOISE_LEVELS of 255 levels.
     lr = np.random.default_rng(0).normal(0, 0.05, (45, 80, 3)).astype(np.float32)
     dark = np.full((45, 80, 3), 12.0, np.float32)
-    assert np.allclose(segment._grid_noise(lr, dark), 0.05, rtol=0.15)
+    assert np.allclose(light_field._grid_noise(lr, dark), 0.05, rtol=0.15)
     bright = np.full((45, 80, 3), 150.0, np.float32)
-    assert np.allclose(segment._grid_noise(lr, bright), segment.GRID_NOISE_LEVELS / 151.0)
+    assert np.allclose(light_field._grid_noise(lr, bright), light_field.GRID_NOISE_LEVELS / 151.0)
