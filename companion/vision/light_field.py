@@ -16,11 +16,11 @@ from .selection import column_medians
 TINY = (80, 45)               # grid of the lighting estimate
 
 
-def lighting_field(small: np.ndarray, profile: Profile, c: dict) -> tuple[np.ndarray, float]:
+def lighting_field(small: np.ndarray, profile: Profile, c: dict) -> tuple[np.ndarray, float, float]:
     """Per-channel gain of this frame over the empty tray, smooth, at working scale; the
-    frame's mean gain. ``c``: segment.reference(profile) (the empty tray on the grid, the
-    grid's design); the share of the grid that still looks like the tray is left in it as
-    ``last_tray_share``."""
+    frame's mean gain; the share of the grid that still looks like the tray (below TRAY_SHARE
+    the frame does not show it). ``c``: segment.reference(profile) (the empty tray on the grid,
+    the grid's design)."""
     tiny = cv2.resize(small, TINY, interpolation=cv2.INTER_AREA)
     lr = np.log(tiny + 1.0) - c["bg_tiny_log"]
     noise = _grid_noise(lr, tiny)
@@ -63,8 +63,7 @@ def lighting_field(small: np.ndarray, profile: Profile, c: dict) -> tuple[np.nda
         field_ = plane + num / den * np.minimum(1.0, den / 0.3)
     wsz = (small.shape[1], small.shape[0])
     gain = cv2.resize(np.exp(field_).astype(np.float32), wsz, interpolation=cv2.INTER_LINEAR)
-    c["last_tray_share"] = float(w.mean())     # share of the frame that still looks like the tray
-    return gain, float(np.exp(med.mean()))
+    return gain, float(np.exp(med.mean())), float(w.mean())
 
 
 TRAY_SHARE = 0.25   # less of the frame than this looks like the calibrated tray: it is not shown
@@ -139,11 +138,11 @@ def _broad_shade(resid: np.ndarray, inl: np.ndarray, profile: Profile, noise: np
     differs from it cell by cell. ``noise``: the grid's noise per channel (_grid_noise); the
     tolerances are never below three times it.
     """
+    cell = (profile.work_size[0] / TINY[0]) * (profile.work_size[1] / TINY[1])
+    least = SHADE_DRINKS * profile.stats.get("max_area", 0.012 * profile.work_size[0] * profile.work_size[1]) / cell
     level = resid.mean(axis=2)
     rough = np.abs(resid - cv2.blur(resid, (3, 3))).reshape(-1, 3) / np.maximum(SHADE_SMOOTH, 3 * noise)
     smooth = _channel_max(rough).reshape(level.shape) < 1.0
-    cell = (profile.work_size[0] / TINY[0]) * (profile.work_size[1] / TINY[1])
-    least = SHADE_DRINKS * profile.stats.get("max_area", 0.012 * profile.work_size[0] * profile.work_size[1]) / cell
     n, lab, stats, _ = cv2.connectedComponentsWithStats((smooth & ~inl).astype(np.uint8), connectivity=8)
     out = np.zeros(level.shape, bool)
     for k in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least):

@@ -99,11 +99,11 @@ def analyse(image: np.ndarray, profile: Profile) -> Analysis:
     wsz = profile.work_size
     small8 = cv2.resize(image, wsz, interpolation=cv2.INTER_AREA)
     small = small8.astype(np.float32)
-    gain, light = lighting_field(small, profile, c)
+    gain, light, tray_share = lighting_field(small, profile, c)
     problem = exposure_problem(small8, light)
     if problem:
         raise FrameError(problem)
-    if c.get("last_tray_share", 1.0) < TRAY_SHARE:
+    if tray_share < TRAY_SHARE:
         raise FrameError("the frame does not show the calibrated tray (was the camera or the tray moved? "
                          "calibrate again)")
     # the noise: the median difference from the lit tray over every 4th pixel of every 4th
