@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from .outline import STEP, Outline, template
+from .pose_votes import inside_votes, rim_support
 
 OTHER = -1.5               # vote of a pixel that belongs to another drink
 EDGE_WEIGHT = 6.0          # votes per boundary sample for lying on an edge (or against lying on none)
@@ -89,11 +90,8 @@ class Window:
 
     def _place(self, o: Outline, dangle: float, direction: int, t0: float, v0: float) -> Placement:
         u, v = self.frame(dangle)
-        tt = (u - t0) * direction
-        # (np.minimum and np.maximum: np.clip's wrapper costs more than the clipping, hundreds of poses a piece)
-        idx = np.minimum(np.maximum(tt, 0), o.length - 1).astype(np.int32)
-        inside = (tt >= 0) & (tt < o.length) & (np.abs(v - v0) < o.widths[idx] * 0.5)
-        score = float(self.weights @ inside) - self.n_target     # bool as 0/1: a fast masked sum
+        inside, votes = inside_votes(u, v, float(t0), float(v0), int(direction), o.widths, self.weights)
+        score = votes - self.n_target
         pose = (dangle, direction, t0, v0)
         edge = self.edge_votes(o, pose)
         return Placement(o, score + edge, 0.0, 0.0, inside, self.cx, self.cy, pose, edge,
@@ -116,13 +114,8 @@ class Window:
         pts, normals = self._rims[key]
         a = self.angle0 + dangle
         ca, sa = math.cos(a), math.sin(a)
-        h, w = gx.shape
-        xi = np.minimum(np.maximum(np.rint(pts[:, 0] + (t0 * ca - v0 * sa)).astype(np.int32), 0), w - 1)
-        yi = np.minimum(np.maximum(np.rint(pts[:, 1] + (t0 * sa + v0 * ca)).astype(np.int32), 0), h - 1)
-        at = yi * w + xi              # gathered by flat index: faster than by row and column
-        s = np.abs(gx.ravel()[at] * normals[:, 0] + gy.ravel()[at] * normals[:, 1])
-        support = s / (s + EDGE_HALF)
-        return EDGE_WEIGHT * float(np.sum(support - 0.5))
+        return EDGE_WEIGHT * rim_support(pts, normals, float(t0 * ca - v0 * sa), float(t0 * sa + v0 * ca),
+                                          gx, gy, EDGE_HALF)
 
     def finish(self, p: Placement) -> Placement:
         """Fill in how well a (chosen) placement explains its pixels, and where it lies."""

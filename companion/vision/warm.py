@@ -1,5 +1,5 @@
-"""Compiles the vision's numba kernels (difference.py, piece_profile.py) before any frame
-needs them, or loads them from numba's cache beside the code: ``python -m
+"""Compiles the vision's numba kernels (difference.py, piece_profile.py, pose_votes.py) before
+any frame needs them, or loads them from numba's cache beside the code: ``python -m
 companion.vision.warm``. make runs it before the tests and the service: compiling takes some
 20 s on a slow machine, and a service that met it on its first frames would fall that far
 behind the camera (a test watching the tray would give up on the drop). Cached, it takes
@@ -12,6 +12,7 @@ import numpy as np
 
 from .difference import difference_sample, noise_units, shadow_like_at
 from .piece_profile import profiles
+from .pose_votes import inside_votes, rim_support
 
 
 def warm() -> float:
@@ -29,6 +30,9 @@ def warm() -> float:
     difference_sample(frame, tray, gain, 4)
     noise_units(frame, tray, gain, np.ones(3, np.float32))
     shadow_like_at(frame, tray, gain, np.arange(12 * 16), 2.0)
+    inside_votes(t, s, 1.0, 0.0, 1, np.full(30, 8.0, np.float32), col[:, 0].copy())
+    rim_support(col[:, :2].astype(np.float64), np.ones((n, 2)), 1.0, 0.0, tray[..., 0].copy(),
+                tray[..., 1].copy(), 3.0)
     return time.monotonic() - start
 
 
