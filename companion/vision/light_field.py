@@ -98,8 +98,7 @@ def _grid_noise(lr: np.ndarray, tiny: np.ndarray) -> np.ndarray:
     GRID_NOISE_LEVELS levels at the frame's median level: on a dark tray a few levels of JPEG's
     noise are a large ratio, but a frame of something else than the tray, which differs from
     it cell by cell, must not pass for a noisy one."""
-    rough = np.abs(lr - cv2.blur(lr, (3, 3))).reshape(-1, 3)
-    noise = column_medians(rough.astype(np.float32)) / np.float32(0.674 * math.sqrt(8 / 9))
+    noise = column_medians(_off_neighbours(lr).astype(np.float32)) / np.float32(0.674 * math.sqrt(8 / 9))
     level = column_medians(tiny.reshape(-1, 3).astype(np.float32))
     return np.minimum(noise, GRID_NOISE_LEVELS / (level + 1.0)).astype(np.float32)
 
@@ -141,8 +140,9 @@ def _broad_shade(resid: np.ndarray, inl: np.ndarray, profile: Profile, noise: np
     cell = (profile.work_size[0] / TINY[0]) * (profile.work_size[1] / TINY[1])
     least = SHADE_DRINKS * profile.stats.get("max_area", 0.012 * profile.work_size[0] * profile.work_size[1]) / cell
     level = resid.mean(axis=2)
-    rough = np.abs(resid - cv2.blur(resid, (3, 3))).reshape(-1, 3) / np.maximum(SHADE_SMOOTH, 3 * noise)
+    rough = _off_neighbours(resid) / np.maximum(SHADE_SMOOTH, 3 * noise)
     smooth = _channel_max(rough).reshape(level.shape) < 1.0
+    tolerance = np.maximum(SHADE_SAME_COLOUR, 3 * noise)
     n, lab, stats, _ = cv2.connectedComponentsWithStats((smooth & ~inl).astype(np.uint8), connectivity=8)
     out = np.zeros(level.shape, bool)
     for k in np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least):
@@ -157,7 +157,6 @@ def _broad_shade(resid: np.ndarray, inl: np.ndarray, profile: Profile, noise: np
         colour = column_medians((resid[deep] / level[deep][:, None]).astype(np.float32))
         if colour.min() < SHADE_COLOUR[0] or colour.max() > SHADE_COLOUR[1]:
             continue
-        tolerance = np.maximum(SHADE_SAME_COLOUR, 3 * noise)
         off = _channel_max(np.abs(resid[part] - level[part][:, None] * colour[None, :]) / tolerance)
         same = np.zeros(level.shape, bool)
         same[part] = off < 1.0
@@ -191,6 +190,13 @@ def _plane_fit(design: np.ndarray, values: np.ndarray, rows: np.ndarray) -> np.n
     if vx * vy - cxy * cxy < 1e-12:
         return np.linalg.lstsq(design[rows], values[rows], rcond=None)[0].astype(np.float32)
     return np.linalg.solve(normal, weighted @ values).astype(np.float32)
+
+
+def _off_neighbours(grid: np.ndarray) -> np.ndarray:
+    """How far each cell of the grid (rows x columns x 3) lies from the mean of the 3x3 cells
+    around it, per channel, as (cells, 3): the grid's noise where it is plain, a step's edge
+    where it is not."""
+    return np.abs(grid - cv2.blur(grid, (3, 3))).reshape(-1, 3)
 
 
 def _channel_max(d: np.ndarray) -> np.ndarray:
