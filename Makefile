@@ -208,24 +208,23 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied_a.npz $(LANDINGS)/varied_b.npz --tune-on $(LANDINGS)/dev.npz --epochs 18 --seed 0
 
 # The board reader's place network (companion/vision/board_net.py, issue 29): renders the
-# training looks (varied 300000-300099 and dev 200000-200039, 6 boards each, METRO DRINKS'
+# training looks (varied 300000-300199 and dev 200000-200039, 6 boards each, METRO DRINKS'
 # drinks beside some pyramids; a frame held by two markers aligned to the print as the reader's),
 # the tempering looks (varied 300200-300239, dev 210000-210009) and the held-out report looks
-# (dev 220000-220009, varied 320000-320007) into build/learn_board/ (one process; a look cached
+# (dev 220000-220009, varied 320000-320007) into build/learn_board/ (two processes; a look cached
 # is not rendered again), then trains with PyTorch (TRAIN_PY; one thread) and writes
-# models/board_net.npz and board_spots.json: 12 epochs on the 100 varied and 40 dev looks
-# (233,574 places), each square cut up to 2 mm off its middle at random, then the temperature,
+# models/board_net.npz and board_spots.json: 12 epochs on the 200 varied and 40 dev looks
+# (384,616 places), each square cut up to 2 mm off its middle at random, then the temperature,
 # the bars and the palette, and the report: the held-out places, the pieces apart, the model
 # before on the same places, every station x player colour on three dev looks (the simulated
-# table's first; benchmarks/board_stations.py, ~5 min). Fixed seeds. About 25 min of rendering
-# and 11-20 of training on the shared machine (load 3-11): a target of its own. The committed
-# network is NOT this recipe's output: its rebuild of 2026-12-03 read the held-out places better
-# but left more pieces unsure (held-out varied pieces 91 -> 83 % sure and right; 8 station x
-# colour holes against 1, Iidabashi purple on every look), so the network before it (data
-# version 12, squares cut at their middles) stays; docs/performance.md, "Seventh session".
+# table's first; benchmarks/board_stations.py, ~5 min). Fixed seeds. On all 200 varied training
+# looks: about 11 min of rendering (two workers) and 15 of training (one thread), a target of
+# its own. The committed network is this recipe's output (2026-12-05; docs/performance.md,
+# "Eleventh session"); on the first 100 looks (2026-12-03) it had left more pieces unsure than
+# the network before.
 .PHONY: board-model
 board-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_board.py --looks 100 --epochs 12
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_board.py --looks 200 --epochs 12 --workers 2
 
 # The board reader's value-marker network (companion/vision/board_value_net.py, issue 29): renders
 # the lanes of the training looks (varied 370000-370199 and dev 250000-250039, 8 boards each),
