@@ -52,6 +52,7 @@ from companion.board_pieces import BoardReading, Pieces, drink_colour  # noqa: E
 from companion.sim import board_dataset  # noqa: E402
 from companion.sim.board_looks import BoardLook, Bump  # noqa: E402
 from companion.sim.board_render import BoardRenderer  # noqa: E402
+from companion.vision.board_calibrate import MIN_MARKERS  # noqa: E402
 from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
 from companion.vision.board_read import BoardReader  # noqa: E402
 
@@ -120,11 +121,13 @@ def reference_of(renderer: BoardRenderer, layout: BoardLayout, seed: int, refine
     (it keeps the lens it measured there). The simulated sheet is drawn from the board file's
     own layout, so that layout is what a perfect calibration would fit (the taps' fit is
     measured by tests/test_board_calibrate.py); with ``refine`` the pose is corrected from that
-    print (board_refine.py), as the simulated board camera's reference is."""
+    print (board_refine.py), as the simulated board camera's reference is. An empty board with
+    fewer than the calibration's MIN_MARKERS markers found gives none: the calibration refuses
+    such a photo (two markers on one side leave the far side of the sheet centimetres off)."""
     empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
     tracker = BoardTracker(layout, refine=refine)
     pose = tracker.locate(empty)
-    if pose.H is None:
+    if pose.H is None or pose.markers < MIN_MARKERS:
         return None, tracker
     return rectify(empty, pose, layout), tracker
 
@@ -217,7 +220,8 @@ def total(results: list[dict]) -> dict:
     t["ms"] = [m for r in results for m in r["ms"]]
     t["ms_by_size"] = {}
     for r in results:
-        t["ms_by_size"].setdefault("x".join(map(str, r["size"])), []).extend(r["ms"])
+        if r["ms"]:         # a look without a reference reads no frame
+            t["ms_by_size"].setdefault("x".join(map(str, r["size"])), []).extend(r["ms"])
     t["relock"] = [n for r in results for n in r["relock"]]
     t["misses"] = [m for r in results for m in r["misses"]]
     t["by_kind"] = {}
@@ -252,6 +256,9 @@ def report(family: str, seeds: range, t: dict, verbose: bool) -> dict:
                          for size, v in sorted(t["ms_by_size"].items())},
     }
     print(f"\n== {family}: {out['looks']} looks from seed {seeds.start}, {out['boards']} boards ==")
+    if out["looks_without_reference"]:
+        print(f"{out['looks_without_reference']} looks without a reference (an empty board the calibration refuses: "
+              f"fewer than {MIN_MARKERS} markers found), their boards not read")
     print(f"per-field error {out['per_field_error_pct']:.4f} % (sure and wrong {out['sure_wrong_pct']:.4f} %, "
           f"unsure {out['unsure_pct']:.4f} %), boards fully right {out['boards_fully_right_pct']:.2f} %")
     print("by kind of field (totals): " + "; ".join(
