@@ -21,11 +21,11 @@ import numpy as np
 from .board_pose import PX_PER_MM
 
 COARSE = 4               # mm per cell of the grid hands are looked for on
-HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
+HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) that reaches the rim is a hand, not pieces
 RIM_MM = 8.0             # the sheet's rim left out of the search for hands
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across, if it reaches the rim
 REACH_MM = 8.0           # a region whose cells come this near the rim's inner edge comes in from beyond the sheet
-ISLAND_MM2 = 4 * HAND_MM2   # a region clear of the rim larger than this is a hand all the same (an arm too pale to see)
+ISLAND_MM2 = 4 * HAND_MM2   # a region clear of the rim larger than this is a hand all the same (its arm too pale)
 PRINT_MISMATCH = 0.15    # a frame whose print differs from the reference by more than this share of its contrast ...
 PRINT_DISCOUNT = 2.0     # ... has that many times its share of each cell's print contrast forgiven in the search for hands
 DRINK_HALF_MM = 7.0      # half a drink's width and a little: the band left out of the search for hands
