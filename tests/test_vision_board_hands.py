@@ -4,7 +4,7 @@ is pieces."""
 import numpy as np
 import pytest
 
-from companion.vision.board_hands import HAND_SPAN, ISLAND_MM2, HandSearch
+from companion.vision.board_hands import HAND_MM2, HAND_SPAN, HandSearch
 
 PAPER = np.array([200.0, 205.0, 210.0], np.float32)
 W, H = 967, 540          # the default sheet, 1 px a mm
@@ -44,11 +44,11 @@ def test_the_same_row_reaching_the_sheets_rim_is_an_arm(search):
 
 
 def test_a_hand_over_the_middle_with_its_arm_unseen_is_still_a_hand(search):
-    side = int(np.sqrt(ISLAND_MM2)) + 12          # larger than any group of pieces
+    side = int(np.sqrt(HAND_MM2)) + 12          # larger than any group of pieces
     hands, _ = search.find(sheet_with((400, 150, 400 + side, 150 + side)), NO_DRINKS, NO_DRINKS)
     assert hands
 
 
-def test_a_small_island_of_change_is_pieces(search):
-    hands, _ = search.find(sheet_with((400, 150, 440, 190)), NO_DRINKS, NO_DRINKS)
+def test_small_regions_of_change_are_pieces_in_the_middle_and_at_the_rim(search):
+    hands, _ = search.find(sheet_with((400, 150, 440, 190), (0, 300, 40, 340)), NO_DRINKS, NO_DRINKS)
     assert not hands

@@ -3,11 +3,11 @@ pieces -- an arm, a hand, its shadow -- lies over the board in a frame, so that 
 none of that frame's pieces (:class:`~.board_read.BoardReader`, step 2).
 
 What differs from the empty board is marked on a coarse grid (``COARSE`` mm a cell); a
-connected region's area and span decide, and where it lies: a hand comes with its arm from
-beyond the sheet, so its region reaches the sheet's rim. A region that does not (a row of
-pyramids and drinks along a line, as long as a hand is wide) is pieces, unless it is larger
-than any group of pieces could be (``ISLAND_MM2``). Left out of it: the sheet's rim (its edge
-against the table changes with a pixel of pose) and the drink places of METRO DRINKS, where a
+connected region larger than any group of pieces is a hand wherever it lies (a camera that
+sees a raised arm outside the sheet sees only the hand inside it); a long thin one is a hand
+only if it comes in over the sheet's rim, as an arm does: a row of pyramids and drinks along a
+line in the board's middle can be as long as a hand is wide. Left out of it: the sheet's rim
+(its edge against the table changes with a pixel of pose) and the drink places of METRO DRINKS, where a
 drink up to 35 mm tall, leaning away from the camera, would join the pyramids either side of it
 into a region as wide as a hand. A look whose printed lines differ from the reference along
 their whole length (a soft lens, a tube's glare) has that share of each cell's print contrast
@@ -21,11 +21,10 @@ import numpy as np
 from .board_pose import PX_PER_MM
 
 COARSE = 4               # mm per cell of the grid hands are looked for on
-HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) that reaches the rim is a hand, not pieces
+HAND_MM2 = 2500.0        # a region of change larger than this (mm^2) is a hand, not pieces
 RIM_MM = 8.0             # the sheet's rim left out of the search for hands
 HAND_SPAN = 110.0        # ... or one spanning more than this (mm) across, if it reaches the rim
 REACH_MM = 8.0           # a region whose cells come this near the rim's inner edge comes in from beyond the sheet
-ISLAND_MM2 = 4 * HAND_MM2   # a region clear of the rim larger than this is a hand all the same (its arm too pale)
 PRINT_MISMATCH = 0.15    # a frame whose print differs from the reference by more than this share of its contrast ...
 PRINT_DISCOUNT = 2.0     # ... has that many times its share of each cell's print contrast forgiven in the search for hands
 DRINK_HALF_MM = 7.0      # half a drink's width and a little: the band left out of the search for hands
@@ -73,7 +72,7 @@ class HandSearch:
         gh, gw = mask.shape
         # a region's box reaches a side only where one of its own cells does
         at_rim = (x0 < near) | (y0 < near) | (x1 > gw - near) | (y1 > gh - near)
-        hand = (at_rim & ((areas > HAND_MM2) | (spans > HAND_SPAN))) | (areas > ISLAND_MM2)
+        hand = (areas > HAND_MM2) | (at_rim & (spans > HAND_SPAN))
         return bool(hand.any()), mask
 
 
