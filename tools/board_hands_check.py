@@ -8,8 +8,8 @@ mismatch forgiven (now) and without (before: ``PRINT_MISMATCH`` infinite).
 Per look: the empty board as the reference (as benchmarks/board.py makes it), then per board
 one frame without a hand (a hand seen there is false) and one with the simulator's hand (a
 missed one lets a half-changed board be read). Never the evaluation family. Seeds used so far
-(docs/performance.md): varied 380100-380115 (the rule chosen) and 380200-380223, dev 2000-2011
-and 2100-2111 (checked).
+(docs/performance.md): varied 380100-380115 (the rule chosen), 380200-380223 and 380300-380395
+(the rim rule, eleventh board session), dev 2000-2011 and 2100-2111 (checked).
 """
 from __future__ import annotations
 
