@@ -7,9 +7,9 @@ connected region larger than any group of pieces is a hand wherever it lies (a c
 sees a raised arm outside the sheet sees only the hand inside it); a long thin one is a hand
 only if it comes in over the sheet's rim, as an arm does: a row of pyramids and drinks along a
 line in the board's middle can be as long as a hand is wide. Left out of it: the sheet's rim
-(its edge against the table changes with a pixel of pose) and the drink places of METRO DRINKS, where a
-drink up to 35 mm tall, leaning away from the camera, would join the pyramids either side of it
-into a region as wide as a hand. A look whose printed lines differ from the reference along
+(its edge against the table changes with a pixel of pose) and the drink places of METRO
+DRINKS, where a drink up to 35 mm tall, leaning away from the camera, would join the pyramids
+either side of it into a region as wide as a hand. A look whose printed lines differ from the reference along
 their whole length (a soft lens, a tube's glare) has that share of each cell's print contrast
 forgiven: a hand differs from the print by about its whole contrast, and more.
 """
@@ -66,12 +66,11 @@ class HandSearch:
             return False, mask
         areas = stats[1:, cv2.CC_STAT_AREA] * COARSE * COARSE
         spans = np.maximum(stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]) * COARSE
+        # a region's box reaches a side only where one of its own cells does
         near = m + int(round(REACH_MM / COARSE))      # cells from the grid's border
         x0, y0 = stats[1:, cv2.CC_STAT_LEFT], stats[1:, cv2.CC_STAT_TOP]
         x1, y1 = x0 + stats[1:, cv2.CC_STAT_WIDTH], y0 + stats[1:, cv2.CC_STAT_HEIGHT]
-        gh, gw = mask.shape
-        # a region's box reaches a side only where one of its own cells does
-        at_rim = (x0 < near) | (y0 < near) | (x1 > gw - near) | (y1 > gh - near)
+        at_rim = (x0 < near) | (y0 < near) | (x1 > mask.shape[1] - near) | (y1 > mask.shape[0] - near)
         hand = (areas > HAND_MM2) | (at_rim & (spans > HAND_SPAN))
         return bool(hand.any()), mask
 
