@@ -79,6 +79,23 @@ def test_a_label_smoothing_out_of_bounds_is_refused_in_words(tool, tmp_path):
             tool.main(["train", str(tmp_path / "x.npz"), "--label-smoothing", bad])
 
 
+def test_a_network_shape_out_of_bounds_is_refused_in_words(tool, tmp_path):
+    for args, said in ((["--channels", "24,48"], "channels"), (["--channels", "24,0,64"], "channels"),
+                       (["--hidden", "0"], "hidden")):
+        with pytest.raises(SystemExit, match=said):
+            tool.main(["train", str(tmp_path / "x.npz"), *args])
+
+
+def test_a_wider_network_is_read_by_the_run_time_layers():
+    """A network trained wider (``--channels --hidden``) needs no change at run time: the numpy
+    layers take the weights' shapes."""
+    from companion.vision.crate_net import FieldNet
+
+    net = FieldNet.random(seed=1, channels=(24, 48, 64), hidden=192)
+    out = net.logits(np.zeros((2, SIZE[1], SIZE[0], 3), np.float32), np.zeros((2, len(FEATURES)), np.float32))
+    assert out.shape == (2, len(CLASSES)) and np.isfinite(out).all()
+
+
 def test_a_refused_look_is_calibrated_from_the_truth_for_training(tool):
     """A training look whose calibration photo the calibration refuses still gives patches: its
     calibration from the renderer's truth finds the frame's grid, and the fields are named."""

@@ -187,6 +187,11 @@ def render(args) -> None:
 def train(args) -> None:
     if not 0.0 <= args.label_smoothing < 1.0:       # (before PyTorch: said in the project's venv too)
         raise SystemExit(f"--label-smoothing {args.label_smoothing}: from 0 (none) up to, not including, 1")
+    if args.channels and (len(args.channels.split(",")) != 3 or not all(v.strip().isdigit() and 0 < int(v) <= 256
+                                                                         for v in args.channels.split(","))):
+        raise SystemExit(f"--channels {args.channels}: three widths of 1-256, the convolutions' channels, e.g. 24,48,64")
+    if args.hidden is not None and not 1 <= args.hidden <= 1024:
+        raise SystemExit(f"--hidden {args.hidden}: the hidden layer's width, 1-1024")
     import torch
     from torch import nn
 
@@ -214,13 +219,15 @@ def train(args) -> None:
     Fz = torch.tensor((Fe - mean) / std)
     print(f"train {len(Y)} patches; classes {np.bincount(Y.numpy(), minlength=len(CLASSES)).tolist()}", file=sys.stderr)
 
-    c1, c2, c3 = CHANNELS
+    channels = tuple(int(v) for v in args.channels.split(",")) if args.channels else CHANNELS
+    hidden = args.hidden or HIDDEN
+    c1, c2, c3 = channels
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
             self.c1, self.c2, self.c3 = nn.Conv2d(3, c1, 3), nn.Conv2d(c1, c2, 3), nn.Conv2d(c2, c3, 3)
-            self.f1, self.f2 = nn.Linear(flat_size() + len(FEATURES), HIDDEN), nn.Linear(HIDDEN, len(CLASSES))
+            self.f1, self.f2 = nn.Linear(flat_size(channels) + len(FEATURES), hidden), nn.Linear(hidden, len(CLASSES))
             self.drop = nn.Dropout(0.2)
 
         def forward(self, x, f):
@@ -276,7 +283,7 @@ def train(args) -> None:
         settings.update(bars(net, Pho, Fho, Yho, Nho, mean, std, CLASSES, args.per))
         settings["bars"] = {"fields_per_sure_mistake": args.per, "held_out": int(sum(len(y) for y in Yho))}
     settings["trained"] = {"patches": int(n), "epochs": args.epochs, "data": [Path(p).name for p in args.data],
-                           "label_smoothing": args.label_smoothing}
+                           "label_smoothing": args.label_smoothing, "channels": list(channels), "hidden": hidden}
     save(settings, weights)
     print(f"wrote the crate model: {settings}", file=sys.stderr)
 
@@ -429,6 +436,9 @@ def main(argv=None) -> None:
     # "Without label smoothing")
     t.add_argument("--label-smoothing", type=float, default=0.0,
                    help="the targets' smoothing (0: none; the models before the 36th session took 0.02)")
+    t.add_argument("--channels", default=None,
+                   help="the three convolutions' widths, e.g. 24,48,64 (default: crate_net.CHANNELS)")
+    t.add_argument("--hidden", type=int, default=None, help="the hidden layer's width (default: crate_net.HIDDEN)")
     t.add_argument("--looks", action="store_true",
                    help="augment with softness, contrast and noise too (kinds of look the renders vary little in)")
     t.set_defaults(func=train)

@@ -39,15 +39,15 @@ OFF = "off"                  # a patch cut between fields (the grid found wrong 
 CLASSES = (NONE, EMPTY) + tuple(DRINK_IDS) + (OFF,)
 DRINK_COLUMNS = np.arange(2, 2 + len(DRINK_IDS))       # the drinks' columns of the probabilities
 GRID_COLUMNS = (CLASSES.index(NONE), CLASSES.index(OFF))    # the names of the grid, not of a slot's drink
-CHANNELS = (16, 32, 48)
-HIDDEN = 128
+CHANNELS = (16, 32, 48)        # the default network's; one trained wider (``learn_crates.py train
+HIDDEN = 128                   # --channels --hidden``) is read alike: the layers take the weights' shapes
 KEYS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "f1w", "f1b", "f2w", "f2b", "mean", "std")
 
 
-def flat_size() -> int:
+def flat_size(channels: tuple[int, int, int] = CHANNELS) -> int:
     w, h = SIZE
     h, w = ((h - 2) // 2 - 2) // 2 - 2, ((w - 2) // 2 - 2) // 2 - 2
-    return CHANNELS[2] * h * w
+    return channels[2] * h * w
 
 
 class FieldNet:
@@ -58,14 +58,14 @@ class FieldNet:
         self.w = float_weights(weights, KEYS, "crate field network", "tools/learn_crates.py")
 
     @classmethod
-    def random(cls, seed: int = 0) -> "FieldNet":
-        """A network of the right shapes with random weights (for tests of the plumbing)."""
+    def random(cls, seed: int = 0, channels: tuple[int, int, int] = CHANNELS, hidden: int = HIDDEN) -> "FieldNet":
+        """A network of the given shapes with random weights (for tests of the plumbing)."""
         rng = np.random.default_rng(seed)
-        c1, c2, c3 = CHANNELS
+        c1, c2, c3 = channels
         nf = len(FEATURES)
         shapes = {"c1w": (c1, 3, 3, 3), "c1b": (c1,), "c2w": (c2, c1, 3, 3), "c2b": (c2,),
-                  "c3w": (c3, c2, 3, 3), "c3b": (c3,), "f1w": (HIDDEN, flat_size() + nf), "f1b": (HIDDEN,),
-                  "f2w": (len(CLASSES), HIDDEN), "f2b": (len(CLASSES),)}
+                  "c3w": (c3, c2, 3, 3), "c3b": (c3,), "f1w": (hidden, flat_size(channels) + nf), "f1b": (hidden,),
+                  "f2w": (len(CLASSES), hidden), "f2b": (len(CLASSES),)}
         w = {k: rng.normal(0, 0.1, s) for k, s in shapes.items()}
         return cls({**w, "mean": np.zeros(nf), "std": np.ones(nf)})
 
