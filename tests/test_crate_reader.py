@@ -165,6 +165,23 @@ def test_a_reading_with_nothing_sure_is_not_read(scene, monkeypatch):
     assert CrateReader(cal).read(frames[0][0]).usable             # the committed model's reading: read
 
 
+def test_a_mirrored_reading_averages_the_patch_and_its_mirror():
+    """With ``mirror`` set, a field's probabilities are those of its patch and of the patch
+    mirrored across the lean, averaged: a patch and its mirror read alike."""
+    from companion.vision.crate_net import FieldNet
+    from companion.vision.crate_patches import FEATURES, SIZE
+
+    rng = np.random.default_rng(3)
+    patches = rng.uniform(-2, 1, (3, SIZE[1], SIZE[0], 3)).astype(np.float32)
+    feats = rng.normal(0, 1, (3, len(FEATURES))).astype(np.float32)
+    net = FieldNet.random(seed=2)
+    plain, mirrored = FieldModel(net), FieldModel(net, {"mirror": True})
+    both = mirrored.probabilities(patches, feats)
+    assert np.allclose(both, (plain.probabilities(patches, feats) + plain.probabilities(patches[:, :, ::-1], feats)) / 2)
+    assert np.allclose(both, mirrored.probabilities(patches[:, :, ::-1], feats))
+    assert not np.allclose(both, plain.probabilities(patches, feats))
+
+
 def test_a_frame_without_crates(scene):
     _, _, cal, frames = scene
     h, w = frames[0][0].shape[:2]

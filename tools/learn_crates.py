@@ -398,11 +398,13 @@ def rebar(args) -> None:
     model = field_model()
     if model is None:
         raise SystemExit("no crate model to set the bars of: run the train step first")
+    if args.mirror is not None:
+        model.mirror = args.mirror
     P, F, Y, N = held_out(args.data, args.tune_on)
     prob = np.concatenate([model.probabilities(p.astype(np.float32), f) for p, f in zip(P, F)])
     out = bars_from(as_read(prob, np.concatenate(N)), np.concatenate(Y), CLASSES, args.per)
     settings = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
-    settings.update(out)
+    settings.update(out, mirror=model.mirror)
     settings["bars"] = {"fields_per_sure_mistake": args.per, "held_out": int(len(prob))}
     MODEL_PATH.write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     print(f"bars {out} -> {MODEL_PATH}", file=sys.stderr)
@@ -446,6 +448,8 @@ def main(argv=None) -> None:
     b.add_argument("data", nargs="+")
     b.add_argument("--tune-on", nargs="+", default=["dev"])
     b.add_argument("--per", type=int, default=3000)
+    b.add_argument("--mirror", action=argparse.BooleanOptionalAction, default=None,
+                   help="read each patch mirrored too, the probabilities averaged (default: as the model reads now)")
     b.set_defaults(func=rebar)
     args = ap.parse_args(argv)
     args.func(args)

@@ -93,8 +93,17 @@ class FieldModel:
         self.sure = float(settings.get("sure", 0.995))
         self.sure_empty = float(settings.get("sure_empty", self.sure))
         self.sure_none = float(settings.get("sure_none", 0.9))
+        # each patch read twice, as cut and mirrored across the lean (a mirrored crate is as
+        # real; the training mirrors at random), the probabilities averaged
+        self.mirror = bool(settings.get("mirror", False))
 
     def probabilities(self, patches: np.ndarray, feats: np.ndarray) -> np.ndarray:
+        prob = self._probabilities(patches, feats)
+        if self.mirror and len(patches):
+            prob = (prob + self._probabilities(patches[:, :, ::-1], feats)) / 2
+        return prob
+
+    def _probabilities(self, patches: np.ndarray, feats: np.ndarray) -> np.ndarray:
         out = [self.net.logits(patches[s:s + 256], feats[s:s + 256]) for s in range(0, len(patches), 256)]
         z = (np.concatenate(out) if out else np.zeros((0, len(CLASSES)), np.float32)).astype(np.float64)
         z = z / self.temperature
