@@ -10,9 +10,10 @@ beside it, a hidden layer and a score per class. The layers are those of
 ``tools/learn_crates.py`` (PyTorch, training only), with the same weights' layout; the
 convolution and pooling are :mod:`.board_net`'s.
 
-The model's settings (``models/crate_model.json``): the temperature of its scores and the bars
+The model's settings (``models/crate_model.json``): the temperature of its scores, the bars
 of a sure reading (``sure``: a drink; ``sure_empty``; ``sure_none``), set on development frames
-for next to no sure mistakes.
+for next to no sure mistakes, and ``mirror``: each patch read mirrored too, the probabilities
+averaged (off in the committed model; ``tools/learn_crates.py bars --mirror`` sets the bars so).
 
 >>> import numpy as np
 >>> net = FieldNet.random(seed=0)
