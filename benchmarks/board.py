@@ -53,7 +53,7 @@ from companion.sim import board_dataset  # noqa: E402
 from companion.sim.board_looks import BoardLook, Bump  # noqa: E402
 from companion.sim.board_render import BoardRenderer  # noqa: E402
 from companion.vision.board_calibrate import MIN_MARKERS  # noqa: E402
-from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
+from companion.vision.board_pose import empty_reference  # noqa: E402
 from companion.vision.board_read import BoardReader  # noqa: E402
 
 SEEDS = {"dev": 1000, "eval": 900000, "varied": 330000}
@@ -125,11 +125,7 @@ def reference_of(renderer: BoardRenderer, layout: BoardLayout, seed: int, refine
     fewer than the calibration's MIN_MARKERS markers found gives none: the calibration refuses
     such a photo (two markers on one side leave the far side of the sheet centimetres off)."""
     empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
-    tracker = BoardTracker(layout, refine=refine)
-    pose = tracker.locate(empty)
-    if pose.H is None or pose.markers < MIN_MARKERS:
-        return None, tracker
-    return rectify(empty, pose, layout), tracker
+    return empty_reference(empty, layout, refine, min_markers=MIN_MARKERS)
 
 
 def run_look(seed: int, family: str, boards: int, layout: BoardLayout, drinks: bool = True) -> dict:

@@ -43,7 +43,7 @@ from companion.board_layout import BoardLayout  # noqa: E402
 from companion.board_pieces import PLAYER_COLOURS, Pieces  # noqa: E402
 from companion.sim.board_camera import SIM_BOARD_SEED, SimBoardCamera  # noqa: E402
 from companion.vision.board_model import SpotModel, spot_model  # noqa: E402
-from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
+from companion.vision.board_pose import empty_reference  # noqa: E402
 from companion.vision.board_read import BoardReader  # noqa: E402
 
 LOOKS = (SIM_BOARD_SEED, 1000, 1001)   # dev looks: the simulated table's own, two of the benchmark's
@@ -78,11 +78,9 @@ def sweep(models: dict[str, SpotModel], looks=LOOKS, repeats: int = REPEATS, gro
     for look in looks:
         cam = SimBoardCamera(seed=look, look_seed=look)
         empty = cam.empty_frame()
-        tracker = BoardTracker(layout, refine=True)
-        pose = tracker.locate(empty)
-        if pose.H is None:
+        reference, tracker = empty_reference(empty, layout, refine=True)
+        if reference is None:
             continue
-        reference = rectify(empty, pose, layout)
         readers = {name: BoardReader(layout, reference, model=m, tracker=tracker) for name, m in models.items()}
         first = next(iter(readers.values()))
         for pieces in boards(layout, repeats, groups):

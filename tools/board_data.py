@@ -43,7 +43,7 @@ from companion.board_layout import BoardLayout  # noqa: E402
 from companion.board_pieces import PLAYER_COLOURS, Pieces  # noqa: E402
 from companion.sim.board_dataset import with_drinks  # noqa: E402
 from companion.vision import board_model, board_net, board_read  # noqa: E402
-from companion.vision.board_pose import BoardTracker, rectify  # noqa: E402
+from companion.vision.board_pose import empty_reference  # noqa: E402
 
 BOARDS = 6                     # boards per look
 STORED_PATCH = 28              # mm a side of the squares kept: the network reads board_net.PATCH of it, moved a little at random in training (a pose a mm or two off)
@@ -195,11 +195,11 @@ def _reference(seed: int, family: str, layout: BoardLayout):
     renderer.camera = camera
     empty, _ = renderer.render(Pieces(), rng=np.random.default_rng([seed, 1]))
     empty = camera(empty, np.random.default_rng([seed, 3]))
-    tracker = BoardTracker(layout, refine=True)      # the pose corrected from the print, as the benchmarks read
-    pose = tracker.locate(empty)
-    if pose.H is None:
+    # the pose corrected from the print, as the benchmarks read
+    reference, tracker = empty_reference(empty, layout, refine=True)
+    if reference is None:
         raise RuntimeError(f"look {family} {seed}: the empty board's markers were not found")
-    return renderer, rectify(empty, pose, layout), tracker
+    return renderer, reference, tracker
 
 
 

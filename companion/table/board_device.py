@@ -149,16 +149,14 @@ class BoardDevice(CameraDevice):
         camera = self.simulated_camera() or (self.source if self.simulated else None)
         if camera is None or not hasattr(camera, "empty_frame"):
             return None
-        from ..vision.board_pose import BoardTracker, rectify
+        from ..vision.board_pose import empty_reference
 
         layout = BoardLayout.default()
-        empty = camera.empty_frame()
         # the simulated sheet is drawn from this very layout: the pose may be corrected by its print
-        tracker = BoardTracker(layout, refine=True)
-        pose = tracker.locate(empty)
-        if pose.H is None:
+        reference, tracker = empty_reference(camera.empty_frame(), layout, refine=True)
+        if reference is None:
             raise RuntimeError("the simulated board's empty frame shows no markers")
-        return layout, rectify(empty, pose, layout), None, tracker
+        return layout, reference, None, tracker
 
     def picture(self, image: np.ndarray, reading: BoardReading | None) -> np.ndarray:
         """The sheet seen from above with the pieces read drawn (the frame as it is when the

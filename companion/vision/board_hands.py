@@ -9,9 +9,9 @@ only if it comes in over the sheet's rim, as an arm does: a row of pyramids and 
 line in the board's middle can be as long as a hand is wide. Left out of it: the sheet's rim
 (its edge against the table changes with a pixel of pose) and the drink places of METRO
 DRINKS, where a drink up to 35 mm tall, leaning away from the camera, would join the pyramids
-either side of it into a region as wide as a hand. A look whose printed lines differ from the reference along
-their whole length (a soft lens, a tube's glare) has that share of each cell's print contrast
-forgiven: a hand differs from the print by about its whole contrast, and more.
+either side of it into a region as wide as a hand. A look whose printed lines differ from the
+reference along their whole length (a soft lens, a tube's glare) has that share of each cell's
+print contrast forgiven: a hand differs from the print by about its whole contrast, and more.
 """
 from __future__ import annotations
 

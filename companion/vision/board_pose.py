@@ -437,3 +437,16 @@ def _similarity(src: np.ndarray, dst: np.ndarray) -> np.ndarray:
     R = np.array([[z.real, -z.imag], [z.imag, z.real]])
     t = md - R @ ms
     return np.array([[R[0, 0], R[0, 1], t[0]], [R[1, 0], R[1, 1], t[1]], [0.0, 0.0, 1.0]])
+
+
+def empty_reference(empty: np.ndarray, layout: BoardLayout, refine: bool = True,
+                    min_markers: int = 1) -> tuple[np.ndarray | None, BoardTracker]:
+    """The empty board seen from above (the reference a reader compares its frames with) and the
+    tracker that located it (it keeps the lens it measured there); None for the reference where
+    fewer than ``min_markers`` of the board's markers were found. With ``refine`` the pose is
+    corrected from the print, as a simulated sheet (drawn from ``layout`` itself) allows."""
+    tracker = BoardTracker(layout, refine=refine)
+    pose = tracker.locate(empty)
+    if pose.H is None or pose.markers < min_markers:
+        return None, tracker
+    return rectify(empty, pose, layout), tracker
