@@ -187,8 +187,8 @@ def render(args) -> None:
 def train(args) -> None:
     if not 0.0 <= args.label_smoothing < 1.0:       # (before PyTorch: said in the project's venv too)
         raise SystemExit(f"--label-smoothing {args.label_smoothing}: from 0 (none) up to, not including, 1")
-    if args.channels and (len(args.channels.split(",")) != 3 or not all(v.strip().isdigit() and 0 < int(v) <= 256
-                                                                         for v in args.channels.split(","))):
+    widths = [v.strip() for v in args.channels.split(",")] if args.channels else None
+    if widths is not None and (len(widths) != 3 or not all(v.isdigit() and 0 < int(v) <= 256 for v in widths)):
         raise SystemExit(f"--channels {args.channels}: three widths of 1-256, the convolutions' channels, e.g. 24,48,64")
     if args.hidden is not None and not 1 <= args.hidden <= 1024:
         raise SystemExit(f"--hidden {args.hidden}: the hidden layer's width, 1-1024")
@@ -219,7 +219,7 @@ def train(args) -> None:
     Fz = torch.tensor((Fe - mean) / std)
     print(f"train {len(Y)} patches; classes {np.bincount(Y.numpy(), minlength=len(CLASSES)).tolist()}", file=sys.stderr)
 
-    channels = tuple(int(v) for v in args.channels.split(",")) if args.channels else CHANNELS
+    channels = tuple(int(v) for v in widths) if widths else CHANNELS
     hidden = args.hidden or HIDDEN
     c1, c2, c3 = channels
 
