@@ -194,7 +194,9 @@ crate-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRA
 # looks the bars are set on (dev 10000-10033) into build/learn_landings/, then trains with PyTorch
 # (TRAIN_PY: a training venv of its own, never a run-time dependency; one thread) and writes
 # models/landing_net.npz and landing_model.json. Fixed seeds: the committed model is this recipe's
-# (seed 0, chosen of seeds 0 and 3 on held-out looks; docs/performance.md, "Twice the looks").
+# (seed 0, chosen of seeds 0 and 3 on held-out looks; docs/performance.md, "Twice the looks"), but a
+# run on 6 December 2026 gave other weights that read held-out looks a little worse (same numbers a
+# crop; the libraries or the pixels differ: docs/performance.md, 42nd session): compare before committing.
 # About 25 min of rendering on two cores and 11 of training on one quiet core. One run's spread
 # is large: train several seeds and compare them with tools/landing_ensemble.py compare.
 LANDINGS := build/learn_landings

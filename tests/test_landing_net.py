@@ -12,7 +12,7 @@ import pytest
 from companion.landing import LandingScene, PlacedCrate, PlacedDrink, truth
 from companion.sim.landing_render import LandingLook, LandingRenderer, calibration_photo
 from companion.vision.landing_calibrate import calibrate_landing
-from companion.vision.landing_crops import CHANNELS, CROP, CROP_MM, FEATURES, crop_basis, cut, to_crop
+from companion.vision.landing_crops import ALL_FEATURES, CHANNELS, CROP, CROP_MM, FEATURES, crop_basis, cut, to_crop
 from companion.vision.landing_net import LandingEnsemble, LandingModel, LandingNet, landing_model
 from companion.vision.landing_reading import choose
 from companion.vision.landings import LandingReader
@@ -174,6 +174,27 @@ def test_a_wider_network_is_read_by_its_weights_shapes(tmp_path):
     assert np.allclose(p, LandingModel(wide).read(crops, np.zeros((2, len(FEATURES)), np.float32))[0])
 
 
+def test_a_model_reads_the_numbers_its_settings_name():
+    # a candidate carries ALL_FEATURES; a model trained with the asked colour reads all 16, the
+    # committed kind the first 10, and a model given the wrong count is told what it reads
+    rng = np.random.default_rng(6)
+    crops = rng.integers(0, 256, (2, CROP, CROP, len(CHANNELS)), dtype=np.uint8)
+    carried = rng.normal(0, 1, (2, len(ALL_FEATURES))).astype(np.float32)
+    base = LandingModel(LandingNet.random(seed=1))
+    assert np.allclose(base.read(crops, carried)[0], base.read(crops, carried[:, :len(FEATURES)])[0])
+    w = LandingNet.random(seed=1).w
+    w = {**w, "f1w": np.concatenate([w["f1w"], rng.normal(0, 1, (w["f1w"].shape[0], 6))], axis=1),
+         "mean": np.zeros(len(ALL_FEATURES)), "std": np.ones(len(ALL_FEATURES))}
+    coloured = LandingModel(LandingNet(w), {"features": list(ALL_FEATURES)})
+    other = carried.copy()
+    other[:, len(FEATURES):] = 0
+    assert not np.allclose(coloured.read(crops, carried)[0], coloured.read(crops, other)[0])     # the colour counts
+    with pytest.raises(ValueError, match="reads 16 of a candidate's 16"):
+        coloured.read(crops, carried[:, :12])
+    with pytest.raises(ValueError, match="other inputs"):
+        LandingModel(LandingNet(w))             # 16 numbers' weights, settings naming 10
+
+
 def test_an_ensemble_is_loaded_from_its_settings(tmp_path):
     import json
     from companion.vision.model_files import save_net
@@ -203,7 +224,10 @@ def test_the_training_data_step_runs_on_a_tiny_set(tmp_path):
                                       out=str(out)))
     data = np.load(out)
     n = len(data["classes"])
-    assert n >= 2 and data["crops"].shape == (n, CROP, CROP, len(CHANNELS)) and data["feats"].shape == (n, len(FEATURES))
+    assert n >= 2 and data["crops"].shape == (n, CROP, CROP, len(CHANNELS)) and data["feats"].shape == (n, len(ALL_FEATURES))
+    # each crop carries its asked colour, once: one asked drink of each colour a scene
+    colours = data["feats"][:, len(FEATURES):]
+    assert (colours.sum(1) == 1).all() and len(set(colours.argmax(1).tolist())) == 6
     assert set(data["classes"].tolist()) - {0, 1, 2, 3} == set()
     assert (data["classes"] != 3).any()         # the scene's drinks are found and named
     assert int(data["groups"].max()) < len(data["group_spot"])

@@ -35,6 +35,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from companion.vision.landing_crops import CHANNELS  # noqa: E402
 from companion.vision.landing_crops import LAYOUTS  # noqa: E402  (--channels: a name, its channels)
+from companion.vision.landing_crops import ALL_FEATURES, FEATURES  # noqa: E402
+
+FEATURE_SETS = {"base": FEATURES, "colour": ALL_FEATURES}      # --features: the numbers a network reads
 
 MATCH_MM = 4.0
 SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
@@ -169,10 +172,18 @@ def load(paths, channels: tuple[str, ...] | None = None, whole: bool = False) ->
     return out
 
 
-def torch_net(widths: tuple[int, ...] | None = None, hidden: int | None = None, channels: int | None = None):
+def own_features(feats: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """A render's numbers cut to ``names`` (a render made before the colour carries FEATURES only)."""
+    have = ALL_FEATURES if feats.shape[1] == len(ALL_FEATURES) else FEATURES
+    if not set(names) <= set(have):
+        raise SystemExit(f"the render holds {feats.shape[1]} numbers a crop, not {', '.join(names)}: render it again")
+    return np.ascontiguousarray(feats[:, [have.index(n) for n in names]])
+
+
+def torch_net(widths: tuple[int, ...] | None = None, hidden: int | None = None, channels: int | None = None,
+              features: int = len(FEATURES)):
     import torch
     from torch import nn
-    from companion.vision.landing_crops import FEATURES
     from companion.vision.landing_net import HIDDEN, OUTPUTS, WIDTHS, flat_size
     widths, hidden = tuple(widths or WIDTHS), hidden or HIDDEN
 
@@ -184,7 +195,7 @@ def torch_net(widths: tuple[int, ...] | None = None, hidden: int | None = None, 
                 convs.append(nn.Conv2d(c_in, c, 3))
                 c_in = c
             self.convs = nn.ModuleList(convs)
-            self.f1 = nn.Linear(flat_size(widths) + len(FEATURES), hidden)
+            self.f1 = nn.Linear(flat_size(widths) + features, hidden)
             self.f2 = nn.Linear(hidden, OUTPUTS)
 
         def forward(self, x, z):
@@ -265,6 +276,8 @@ def train(args) -> None:
     channels = LAYOUTS[args.channels]
     data = load(args.data, channels)
     tune = load([args.tune_on], channels)
+    args.feature_names = FEATURE_SETS[args.features]
+    data["feats"], tune["feats"] = (own_features(d["feats"], args.feature_names) for d in (data, tune))
     print(f"training on {len(data['classes'])} crops {np.bincount(data['classes'], minlength=4).tolist()}, "
           f"tuning on {len(tune['classes'])}", flush=True)
     mean = data["feats"].mean(0)
@@ -272,7 +285,7 @@ def train(args) -> None:
     widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else None
     if widths is not None and len(widths) != 4:
         raise SystemExit("--widths takes four numbers, the convolutions' channels: 24,48,96,128")
-    net = torch_net(widths, args.hidden, len(channels))
+    net = torch_net(widths, args.hidden, len(channels), len(args.feature_names))
     if args.init:
         with np.load(args.init) as w:
             load_into(net, w)
@@ -336,9 +349,8 @@ def train(args) -> None:
 def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> None:
     """The temperature (the held-out spots' likeliest) and the bars of a sure reading (the most
     right with at most ``--max-wrong`` sure mistakes on the held-out drinks); writes the model."""
-    from companion.vision.landing_crops import FEATURES
     from companion.vision.landing_net import SPOTS, LandingModel, LandingNet, save
-    base = {"spots": list(SPOTS), "features": list(FEATURES), "channels": list(LAYOUTS[args.channels])}
+    base = {"spots": list(SPOTS), "features": list(args.feature_names), "channels": list(LAYOUTS[args.channels])}
     model = LandingModel(LandingNet(weights), base)
     logits = np.concatenate([model.net.raw(tune["crops"][s:s + 512], tune["feats"][s:s + 512])
                              for s in range(0, len(tune["classes"]), 512)])[:, :len(SPOTS)].astype(np.float64)
@@ -383,7 +395,10 @@ def retune(args) -> None:
     keep = {k: old[k] for k in ("trained_on", "epochs", "seed", "data", "widths", "hidden") if k in old}
     layouts = {v: k for k, v in LAYOUTS.items()}
     args.channels = layouts.get(tuple(old.get("channels", CHANNELS)), "top")
-    tune_bars(weights, load([args.tune_on], LAYOUTS[args.channels]), args, keep)
+    args.feature_names = tuple(old.get("features", FEATURES))
+    tune = load([args.tune_on], LAYOUTS[args.channels])
+    tune["feats"] = own_features(tune["feats"], args.feature_names)
+    tune_bars(weights, tune, args, keep)
 
 
 def load_into(net, w) -> None:
@@ -418,6 +433,8 @@ def main() -> int:
     t.add_argument("--exposure", type=float, default=0.0, help="sd of a crop's brightness varied in training (log)")
     t.add_argument("--noise", type=float, default=0.0, help="the most pixel noise added in training (0-1 levels)")
     t.add_argument("--channels", choices=tuple(LAYOUTS), default="top", help="the channels the network reads")
+    t.add_argument("--features", choices=tuple(FEATURE_SETS), default="base",
+                   help="the numbers the network reads: base, or colour (the asked colour too)")
     t.add_argument("--widths", help="the four convolutions' channels (landing_net.WIDTHS by default), e.g. 24,48,96,128")
     t.add_argument("--hidden", type=int, help="the hidden layer's width (landing_net.HIDDEN by default)")
     t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")

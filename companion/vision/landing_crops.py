@@ -15,7 +15,8 @@ smear alike in the top view, not in the frame); a model of ``FRAME_CHANNELS`` re
 the top view's, one of ``FINE_CHANNELS`` the top view again at twice the detail over half the
 width (both tried: docs/performance.md). Numbers (``FEATURES``): the asked drink's shape (one-hot), the candidate's
 distance from the camera's foot and the camera's height (so the net knows how long a smear a
-drink of that height makes), the patch's size against a drink's, and its colour margin.
+drink of that height makes), the patch's size against a drink's, and its colour margin; a
+candidate also carries the asked colour (one-hot, ``COLOUR_FEATURES``) for a model that reads it.
 
 >>> crop_basis(np.array([0.0, -300.0]), np.array([0.0, 100.0]))[1].round(3).tolist()
 [0.0, 1.0]
@@ -29,7 +30,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from ..drinks import SHAPES, Drink
+from ..drinks import COLOURS, SHAPES, Drink
 from .landing_colour_adapt import adapted_references
 from .landing_colours import CLASSES, REFERENCES, balanced, cost_stack, costs_of, features, labels, runner_up
 
@@ -50,6 +51,11 @@ FINE_MM = 0.8                       # mm a fine crop's pixel: 45 mm across, a cr
 FRAME_MM = 1.2                      # mm a frame crop's pixel at the candidate: 67 mm across
 FRAME_LIFT_MM = 15.0                # the frame crop's centre over the table: a standing drink's middle
 FEATURES = tuple(f"shape_{s.value}" for s in SHAPES) + ("reach", "height", "share", "margin")
+# the asked drink's colour (one-hot): which plastic the patch should be, so that a network can
+# learn each colour's own look-alikes (a black drink's are shadows, a purple one's a blue drink);
+# a candidate carries ALL_FEATURES and a model reads the ones its settings name
+COLOUR_FEATURES = tuple(f"colour_{c.value}" for c in COLOURS)
+ALL_FEATURES = FEATURES + COLOUR_FEATURES
 MAX_CANDIDATES = 4                  # patches of the asked colour looked at, the biggest first (8: a wash, docs/performance.md)
 MIN_PIXELS = 6
 ADAPT = False                       # the plastics' colours from the view itself (``landing_colour_adapt``): not kept
@@ -85,7 +91,7 @@ class Candidate:
     centre: np.ndarray          # landing mm (x, y) of the patch's middle
     pixels: int
     crop: np.ndarray            # (CROP, CROP, channels) uint8
-    features: np.ndarray        # (len(FEATURES),) float32
+    features: np.ndarray        # (len(ALL_FEATURES),) float32
     basis: tuple                # (right, up) unit vectors of the crop in landing mm
 
 
@@ -248,7 +254,9 @@ def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarr
         margin = float(np.mean(view.margin[y:y + sel.shape[0], x:x + sel.shape[1]][sel]))
         shape = np.zeros(len(SHAPES), np.float32)
         shape[[s.value for s in SHAPES].index(d.shape.value)] = 1
+        tint = np.zeros(len(COLOURS), np.float32)
+        tint[[c.value for c in COLOURS].index(colour)] = 1
         feats = np.concatenate([shape, np.array([reach / 500, H / 500, math.log(count / TOP_PX_PER_MM ** 2 / expected),
-                                                 min(margin, 30.0) / 10], np.float32)])
+                                                 min(margin, 30.0) / 10], np.float32), tint])
         out.append(Candidate(centre, count, crop, feats, basis))
     return out
