@@ -174,10 +174,11 @@ def load(paths, channels: tuple[str, ...] | None = None, whole: bool = False) ->
 
 def own_features(feats: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
     """A render's numbers cut to ``names`` (a render made before the colour carries FEATURES only)."""
-    have = ALL_FEATURES if feats.shape[1] == len(ALL_FEATURES) else FEATURES
-    if not set(names) <= set(have):
-        raise SystemExit(f"the render holds {feats.shape[1]} numbers a crop, not {', '.join(names)}: render it again")
-    return np.ascontiguousarray(feats[:, [have.index(n) for n in names]])
+    from companion.vision.landing_crops import numbers
+    try:
+        return numbers(feats, names)
+    except ValueError as e:
+        raise SystemExit(f"{e}: render it again") from None
 
 
 def torch_net(widths: tuple[int, ...] | None = None, hidden: int | None = None, channels: int | None = None,

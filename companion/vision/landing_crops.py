@@ -185,6 +185,18 @@ def from_crop(offset: np.ndarray, centre: np.ndarray, basis) -> np.ndarray:
     return np.asarray(centre, np.float64) + basis[0] * offset[0] + basis[1] * offset[1]
 
 
+def numbers(feats: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """The numbers ``names`` of crops' numbers (n, width): a candidate's (``ALL_FEATURES``), a
+    render's made before the colour (``FEATURES``), or ``names`` already."""
+    feats = np.asarray(feats)
+    names = tuple(names)
+    for have in (names, ALL_FEATURES, FEATURES):
+        if feats.shape[-1] == len(have) and set(names) <= set(have):
+            return feats if have == names else np.ascontiguousarray(feats[..., [have.index(n) for n in names]])
+    raise ValueError(f"{feats.shape[-1]} numbers a crop: the landing model reads {len(names)} "
+                     f"of a candidate's {len(ALL_FEATURES)}")
+
+
 def colour_mask(view: TopView, colour: str, loose: bool = False) -> np.ndarray:
     """Where the top view is ``colour`` (uint8 0/1): its likeliest class; ``loose``: also where
     it is the runner-up of a pixel that is not the table (an off-tint plastic that reads as its
@@ -240,6 +252,11 @@ def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarr
     image[..., 3] = mask * 255
     out = []
     H = float(view.camera[2])
+    # the asked drink's shape and colour (one-hot), the same for each of its candidates
+    shape = np.zeros(len(SHAPES), np.float32)
+    shape[[s.value for s in SHAPES].index(d.shape.value)] = 1
+    tint = np.zeros(len(COLOURS), np.float32)
+    tint[[c.value for c in COLOURS].index(colour)] = 1
     for centre, count, (y, x, sel) in found:
         if jitter is not None:
             centre = centre + jitter
@@ -252,10 +269,6 @@ def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarr
         reach = float(np.linalg.norm(centre - view.camera[:2]))
         expected = length * width + length * reach * width / max(H - width, 1.0) * 0.5
         margin = float(np.mean(view.margin[y:y + sel.shape[0], x:x + sel.shape[1]][sel]))
-        shape = np.zeros(len(SHAPES), np.float32)
-        shape[[s.value for s in SHAPES].index(d.shape.value)] = 1
-        tint = np.zeros(len(COLOURS), np.float32)
-        tint[[c.value for c in COLOURS].index(colour)] = 1
         feats = np.concatenate([shape, np.array([reach / 500, H / 500, math.log(count / TOP_PX_PER_MM ** 2 / expected),
                                                  min(margin, 30.0) / 10], np.float32), tint])
         out.append(Candidate(centre, count, crop, feats, basis))

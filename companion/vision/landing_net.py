@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from .board_net import _conv, _pool, dense_head, float_weights
-from .landing_crops import ALL_FEATURES, CHANNELS, CROP, FEATURES, LAYOUTS
+from .landing_crops import ALL_FEATURES, CHANNELS, CROP, FEATURES, LAYOUTS, numbers
 from .landing_reading import RIVAL
 from .model_files import load_net, save_net
 
@@ -117,25 +117,15 @@ class LandingModel(_Bars):
                 or self.channels not in LAYOUTS.values() or net.w["c1w"].shape[1] != len(self.channels) \
                 or len(net.w["mean"]) != len(self.features):
             raise ValueError("the landing model was trained on other inputs: run tools/learn_landings.py")
-        self.columns = [ALL_FEATURES.index(f) for f in self.features]
         self.net = net
         self._take_bars(settings)
 
-    def own(self, feats: np.ndarray) -> np.ndarray:
-        """The numbers this model reads, of a candidate's (``ALL_FEATURES``) or its own already."""
-        feats = np.asarray(feats)
-        if feats.shape[-1] == len(self.features):
-            return feats
-        if feats.shape[-1] != len(ALL_FEATURES):
-            raise ValueError(f"{feats.shape[-1]} numbers a crop: the landing model reads {len(self.features)} "
-                             f"of a candidate's {len(ALL_FEATURES)}")
-        return feats[..., self.columns]
-
     def read(self, crops: np.ndarray, feats: np.ndarray):
         """As :meth:`LandingNet.forward`, each crop read as it is and mirrored (the scene's mirror
-        image is as likely), the two averaged; ``feats`` a candidate's numbers (``own``)."""
+        image is as likely), the two averaged; ``feats`` a candidate's numbers (those the model's
+        settings name are read: ``landing_crops.numbers``)."""
         crops = np.asarray(crops)
-        feats = self.own(feats)
+        feats = numbers(feats, self.features)
         n = len(crops)
         both = np.concatenate([crops, crops[:, :, ::-1]]) if n else crops
         p, off, scale = self.net.forward(both, np.concatenate([feats, feats]) if n else feats, self.temperature)
