@@ -61,7 +61,11 @@ class Renderer:
         self.canvas_size = (int(math.ceil((hi[0] - lo[0]) * self.cppm)), int(math.ceil((hi[1] - lo[1]) * self.cppm)))
         S = np.array([[self.cppm, 0, -lo[0] * self.cppm], [0, self.cppm, -lo[1] * self.cppm], [0, 0, 1]])
         self.canvas_to_image = self.H @ np.linalg.inv(S)
-        self.mm_half = (abs(corners[:, 0]).min() , abs(corners[:, 1]).min())  # visible half-extent (mm)
+        # The visible half-extent (mm), rounded to a nanometre: the inverse above comes from LAPACK,
+        # whose kernels differ from one kind of CPU to another in the last bits, and every scene is
+        # drawn within these bounds (a drink's place scales with them), so unrounded, the same seed
+        # placed its drinks a few ulps apart on an Intel and an AMD machine.
+        self.mm_half = tuple(round(float(abs(corners[:, i]).min()), 6) for i in (0, 1))
         self.tray = self._tray()                          # linear BGR albedo on the canvas
         self.vignette = self._vignette()
         self._sprite_cache: dict = {}
