@@ -111,7 +111,8 @@ def score(detections: list[dict], truth: list[dict], tally: dict, log_errors: li
             tally["wrong"] += 1
             kind = "WRONG"
         if log_errors is not None:
-            log_errors.append(f"{tag} {kind} {t['id']} read as {got} ({d['confidence']:.2f})")
+            why = f" [{d['_why']}]" if d.get("_why") else ""    # what made it unsure, or what a wrong one weighed
+            log_errors.append(f"{tag} {kind} {t['id']} read as {got} ({d['confidence']:.2f}){why}")
     extra = len(detections) - len(used)
     tally["extra"] += extra
     # An extra reading that is sure is a drink that is not there, taken without asking: as bad as

@@ -292,6 +292,32 @@ def test_the_network_names_what_is_left_unsure_only_where_it_is_sure(pool):
     assert got["bare"]["unsure"] and "_named" not in got["bare"]
 
 
+@pytest.mark.parametrize("pool", checked.Naming.POOLS)
+def test_one_of_the_rules_two_is_named_from_the_lower_bar_only_where_the_rules_doubted_it(pool):
+    """``Naming.agreeing``: a reading the rules doubted only between two drinks (``_second``,
+    classify's runner-up) is named from the lower bar where the network names one of the two;
+    a third drink, a reading doubted for its outline (no ``_second``) and a reading the check
+    asked about need the main bar, whatever the pool."""
+    rows = {"runner_up": _row("purple-stubby_can", 0.95), "own": _row("purple-short_can", 0.95),
+            "third": _row("blue-short_can", 0.95), "outline": _row("purple-short_can", 0.95),
+            "asked": _row("purple-stubby_can", 0.95), "low": _row("purple-stubby_can", 0.85)}
+    doubt = {"color": "purple", "shape": "short_can", "confidence": 0.55, "unsure": True, "_f": {},
+             "_second": "purple-stubby_can"}
+    readings = [{**doubt, "id": k} for k in ("runner_up", "own", "third", "low")] + [
+        {**doubt, "id": "outline", "_second": None},
+        {**doubt, "id": "asked", "unsure": False, "confidence": 0.97}]
+    got = {d["id"]: d for d in checked.check(copy.deepcopy(readings), None, None, _opinion_of(rows), "pixels",
+                                             naming=checked.Naming(0.99, pool, agreeing=0.9))}
+    assert {k for k, d in got.items() if not d["unsure"]} == {"runner_up", "own"}
+    assert got["runner_up"]["shape"] == "stubby_can" and got["runner_up"]["confidence"] == pytest.approx(0.95)
+    assert got["runner_up"]["_why"].startswith(f"named by pixels at 0.950, {checked.AGREED} "
+                                               "(purple-short_can, purple-stubby_can); the rules: purple-short_can at 0.55")
+    assert got["asked"]["_why"] == "pixels: purple-stubby_can?"
+    no_lower_bar = checked.check(copy.deepcopy(readings), None, None, _opinion_of(rows), "pixels",
+                                 naming=checked.Naming(0.99, pool))
+    assert all(d["unsure"] for d in no_lower_bar)
+
+
 def test_readings_the_rules_doubt_are_named_again_by_the_set_network_on_a_real_frame():
     """The whole check with the committed set network and its naming, on a development table's
     frame: the rules' sure readings are made doubtful by hand and renamed to a wrong drink (as the
@@ -311,13 +337,18 @@ def test_readings_the_rules_doubt_are_named_again_by_the_set_network_on_a_real_f
         doubted[i]["color"], doubted[i]["shape"] = checked.drink_name((own + 6) % 36).split("-", 1)
         doubted[i]["unsure"], doubted[i]["confidence"] = True, 0.4
     p = checked.pixel_opinion([rules[i] for i in sure], an, profile, model, mirror)
-    expect = {i for i, row in zip(sure, p) if row[:36].max() >= naming.bar}
+
+    def bar(i, row):       # one of the rules' two (the doubted name or the runner-up) from the lower bar
+        top = checked.drink_name(int(np.argmax(row[:36])))
+        two = (f"{doubted[i]['color']}-{doubted[i]['shape']}", doubted[i].get("_second"))
+        return min(naming.bar, naming.agreeing) if naming.agreeing and two[1] and top in two else naming.bar
+    expect = {i for i, row in zip(sure, p) if row[:36].max() >= bar(i, row)}
     assert len(expect) >= len(sure) // 2, "the network is sure of too few of a plain table's drinks to test"
     got = checked.check_set(copy.deepcopy(doubted), an, profile)
-    for i in sure:
+    for i, row in zip(sure, p):
         if i in expect:
-            assert not got[i]["unsure"] and (got[i]["color"], got[i]["shape"]) == (rules[i]["color"], rules[i]["shape"])
-            assert got[i]["confidence"] >= naming.bar
+            assert not got[i]["unsure"] and f"{got[i]['color']}-{got[i]['shape']}" == checked.drink_name(int(np.argmax(row[:36])))
+            assert got[i]["confidence"] >= bar(i, row) - 1e-4
         else:
             assert got[i]["unsure"] and (got[i]["color"], got[i]["shape"]) == (doubted[i]["color"], doubted[i]["shape"])
 

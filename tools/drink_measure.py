@@ -9,6 +9,8 @@ from __future__ import annotations
 import copy
 from types import SimpleNamespace
 
+from companion.vision.checked import AGREED
+
 DIFFICULTIES = ("separated", "touching", "drift", "hard")
 BINS = [(0.0, 0.5, "< 0.5"), (0.5, 0.7, "0.5-0.7"), (0.7, 0.9, "0.7-0.9"), (0.9, 0.97, "0.9-0.97"),
         (0.97, 1.01, ">= 0.97")]
@@ -36,9 +38,10 @@ def measure(tabs: list[dict], how: str, model=None, read=readings_of) -> dict:
     ``readings_of``)."""
     res = {}
     for difficulty in (*DIFFICULTIES, "all"):
-        # by_network: sure readings on drinks that the check's naming named (checked.Naming)
+        # by_network: sure readings on drinks that the check's naming named (checked.Naming);
+        # by_agreement: those of them named under the lower bar, one of the rules' two drinks
         tally = dict(drinks=0, correct=0, wrong=0, unsure=0, extra=0, extra_sure=0, fitted=0, named=0,
-                     by_network=0, by_network_right=0)
+                     by_network=0, by_network_right=0, by_agreement=0, by_agreement_right=0)
         conf = []
         for tab in tabs:
             for ph in tab["photos"]:
@@ -47,13 +50,16 @@ def measure(tabs: list[dict], how: str, model=None, read=readings_of) -> dict:
                 tally["drinks"] += ph["drinks"]
                 for d, truth in zip(read(tab, ph, how, model), ph["truth"]):
                     by_network = "_named" in d and not d["unsure"]
+                    by_agreement = by_network and AGREED in d["_named"]
                     tally["by_network"] += by_network
+                    tally["by_agreement"] += by_agreement
                     if truth is None:
                         tally["extra"] += 1
                         tally["extra_sure"] += not d["unsure"]
                         continue
                     right = f"{d['color']}-{d['shape']}" == truth
                     tally["by_network_right"] += by_network and right
+                    tally["by_agreement_right"] += by_agreement and right
                     tally["fitted"] += bool(d.get("_fitted"))
                     tally["named"] += right         # the name right, sure or not
                     tally["unsure" if d["unsure"] else "correct" if right else "wrong"] += 1

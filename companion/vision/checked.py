@@ -46,7 +46,9 @@ tools/choose_network_names.py): a reading the rules doubted, or the check asked 
 the network's top drink, sure, where the network gives that drink at least the bar (0.999). On
 the 61 training-family tables it was chosen on (none of them trained on) the 82 readings it named
 were all right, on the TEST tables 25 of 26; the one-drink-one-reading check still doubts a
-repeat after.
+repeat after. A reading the rules doubted only between two drinks (classify's runner-up, kept
+as ``_second``) is named from a lower bar (``agreeing``, chosen by the same tool) where the
+network names one of those two: two readers that fail apart, pointing at the same pair.
 
 A reading the checker cannot judge stays as the rules made it: one without measured features,
 and (unless the checker's settings say it judges them) one the second look fitted: the learned
@@ -66,6 +68,7 @@ from ..drinks import COLOURS, SHAPES
 
 ALONE_PATH = Path(__file__).with_name("models") / "drink_pixels_alone.npz"
 SET_PATH = Path(__file__).with_name("models") / "drink_pixels_set.npz"
+AGREED = "one of the rules' two"     # in a reading's _named: named under Naming's lower bar, ``agreeing``
 COLOUR_NAMES = [c.value for c in COLOURS]
 SHAPE_NAMES = [s.value for s in SHAPES]
 
@@ -118,8 +121,10 @@ def check(readings: list[dict], an, profile, opinion, label: str, agree: float |
             ask(d, f"{label}: {drink_name(best)}?")
             asked.append((d, row))
     if naming is not None:
-        for d, row in (asked if naming.names_asked else []) + list(zip(doubted, p[len(todo):])):
+        for d, row in (asked if naming.names_asked else []):
             naming.name(d, row, taught, label)
+        for d, row in zip(doubted, p[len(todo):]):
+            naming.name(d, row, taught, label, doubted=True)
     return readings
 
 
@@ -173,9 +178,23 @@ class Naming:
     True
     >>> d["color"], d["shape"], d["confidence"], d["unsure"], d["_named"]
     ('blue', 'short_can', 0.995, False, 'named by pixels at 0.995; the rules: white-tall_can at 0.5 (far)')
+
+    ``agreeing``: a lower bar for a reading the rules doubted only between two drinks (its
+    ``_second``, classify's runner-up) where the network names one of those two. Two readers
+    that fail apart both pointing at one drink of two is more than the network alone; the bar
+    is chosen on training-family tables as the main one is.
+
+    >>> d = {"color": "white", "shape": "short_can", "confidence": 0.6, "unsure": True, "_second": "white-stubby_can"}
+    >>> third = np.zeros(37); third[8] = 0.95; third[36] = 0.05          # white-tall_can: a third drink
+    >>> Naming(0.999, "both", agreeing=0.9).name(d, third, set(), "pixels", doubted=True)
+    False
+    >>> one = np.zeros(37); one[6] = 0.95; one[36] = 0.05                # white-stubby_can: the runner-up
+    >>> Naming(0.999, "both", agreeing=0.9).name(d, one, set(), "pixels", doubted=True), d["shape"]
+    (True, 'stubby_can')
     """
     bar: float
     pool: str = "both"
+    agreeing: float | None = None
 
     POOLS = ("doubted", "asked", "both")
 
@@ -185,22 +204,29 @@ class Naming:
 
     @property
     def names_doubted(self) -> bool:
-        return self.pool in ("doubted", "both")
+        return self.pool in ("doubted", "both") or self.agreeing is not None
 
     @property
     def names_asked(self) -> bool:
         return self.pool in ("asked", "both")
 
-    def name(self, d: dict, row: np.ndarray, taught: set[str], label: str) -> bool:
+    def name(self, d: dict, row: np.ndarray, taught: set[str], label: str, doubted: bool = False) -> bool:
         """Name the unsure reading ``d`` by ``row`` (36 drinks, then "no single drink") when the
-        network is sure enough; returns whether it did."""
+        network is sure enough; ``doubted``: the rules left it unsure (not the check). Returns
+        whether it did."""
         n = len(COLOURS) * len(SHAPES)
         best = int(np.argmax(row[:n]))
         rules = f"{d['color']}-{d['shape']}"
-        if float(row[best]) < self.bar or drink_name(best) in taught or rules in taught:
+        bar = self.bar if not doubted or self.pool in ("doubted", "both") else float("inf")
+        agrees = doubted and self.agreeing is not None and d.get("_second") is not None \
+            and drink_name(best) in (rules, d["_second"])
+        if agrees:
+            bar = min(bar, self.agreeing)
+        if float(row[best]) < bar or drink_name(best) in taught or rules in taught:
             return False
-        d["_named"] = f"named by {label} at {float(row[best]):.3f}; the rules: {rules} at {d['confidence']:.3g}" \
-            + (f" ({d['_why']})" if d.get("_why") else "")
+        d["_named"] = f"named by {label} at {float(row[best]):.3f}" \
+            + (f", {AGREED} ({rules}, {d['_second']})" if agrees and float(row[best]) < self.bar else "") \
+            + f"; the rules: {rules} at {d['confidence']:.3g}" + (f" ({d['_why']})" if d.get("_why") else "")
         ci, si = divmod(best, len(SHAPES))
         d["color"], d["shape"] = COLOURS[ci].value, SHAPES[si].value
         d["confidence"] = round(float(row[best]), 4)
@@ -213,7 +239,10 @@ def naming_settings(model) -> Naming | None:
     """The naming a pixel model's check settings carry (``check["name"]``: {"bar", "pool"},
     chosen by tools/choose_network_names.py; None: the unsure readings stay unsure)."""
     name = model.settings.get("check", {}).get("name")
-    return Naming(float(name["bar"]), str(name.get("pool", "both"))) if name else None
+    if not name:
+        return None
+    agreeing = name.get("agreeing")
+    return Naming(float(name["bar"]), str(name.get("pool", "both")), None if agreeing is None else float(agreeing))
 
 
 def learned_opinion(todo: list[dict], an, profile, model=None) -> np.ndarray:

@@ -142,7 +142,8 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
     # a dark drink's lit face on a dark tray reads lighter than calibrated: far off, but much
     # nearer its own colour than any other, and with its outline fitting well, it is that drink
     plain = d_s <= SHAPE_SURE and d_c <= 2 * OUTLIER_COLOUR and runner_up >= COLOUR_APART * d_c
-    if d_c > OUTLIER_COLOUR and not plain:
+    colour_far = d_c > OUTLIER_COLOUR and not plain
+    if colour_far:
         reasons.append("colour fits no drink")
         conf = min(conf, 0.3)
     # motion blur smears both ends outwards by a few pixels, whatever the drink's length
@@ -153,8 +154,13 @@ def classify(f: dict, profile: Profile, sharpness: float = 1.0) -> dict:
         # end, or a drink and its neighbour's end, read as one
         reasons.append(f"longer than a {colour} {shape.replace('_', ' ')}: two drinks?")
         conf = min(conf, 0.3)
+    c2, s2 = divmod(second, len(shps))
     if p[best] < 0.9:
-        c2, s2 = divmod(second, len(shps))
         reasons.append(f"or {cols[c2]}-{shps[s2]}?")
+    # "second": the runner-up, where the only doubt is which of the two it is (the outline and the
+    # colour fit, and the piece is no longer than the drink): a second opinion that names one of
+    # the two settles more than one that names a third (checked.Naming's ``agreeing``)
+    only_the_margin = not (no_fit or colour_far or too_long)
     return {"color": colour, "shape": shape, "confidence": round(conf, 3), "unsure": conf < UNSURE_BELOW,
-            "why": "; ".join(reasons), "d_shape": d_s, "d_colour": d_c, "too_long": too_long, "no_fit": no_fit}
+            "why": "; ".join(reasons), "d_shape": d_s, "d_colour": d_c, "too_long": too_long, "no_fit": no_fit,
+            "second": f"{cols[c2]}-{shps[s2]}" if only_the_margin else None}
