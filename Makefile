@@ -141,9 +141,10 @@ bench: $(VENV)/.installed
 # training-family tables of its own (rendered here, ~8 minutes on 2 cores; docs/performance.md,
 # "Vision: a learned sureness").
 #
-# Last, whether and from which bar the set network names what checked-set leaves unsure
-# (checked.Naming: tools/choose_network_names.py, on the same training-family tables, a minute;
-# written into drink_pixels_set.npz; docs/performance.md, "The network names what the rules doubt").
+# Last, whether and from which bar the set network names what checked-set leaves unsure, and from
+# which lower bar one of the rules' two drinks (checked.Naming: tools/choose_network_names.py, on the
+# same training-family tables, a minute; written into drink_pixels_set.npz; docs/performance.md,
+# "The network names what the rules doubt", "One of the rules' two named from a lower bar").
 #
 # PyTorch lives in a venv of its own, .train-venv (the project with its `train` extra: torch
 # 2.13.0, the CPU build where one lies on the machine); TRAIN_PY=... takes another.

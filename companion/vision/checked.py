@@ -236,8 +236,8 @@ class Naming:
 
 
 def naming_settings(model) -> Naming | None:
-    """The naming a pixel model's check settings carry (``check["name"]``: {"bar", "pool"},
-    chosen by tools/choose_network_names.py; None: the unsure readings stay unsure)."""
+    """The naming a pixel model's check settings carry (``check["name"]``: {"bar", "pool"[,
+    "agreeing"]}, chosen by tools/choose_network_names.py; None: the unsure readings stay unsure)."""
     name = model.settings.get("check", {}).get("name")
     if not name:
         return None
