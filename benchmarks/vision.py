@@ -75,11 +75,11 @@ BINS = [(0.0, 0.5, "< 0.5"), (0.5, 0.7, "0.5-0.7"), (0.7, 0.9, "0.7-0.9"), (0.9,
         (0.97, float("inf"), ">= 0.97")]
 
 
-def score(detections: list[dict], truth: list[dict], tally: dict, log_errors: list | None = None, tag: str = "",
-          readings: list | None = None):
-    """Tally the detections of one photo against its truth; ``readings`` gets (confidence,
-    unsure, right) of every detection that lies on a drink."""
-    used = set()
+def match(detections: list[dict], truth: list[dict]) -> tuple[list[tuple[dict, int | None]], set[int]]:
+    """Each drink of the truth with the index of the detection on it (its centroid within 3 px
+    of the drink's outline; of several, the nearest to its middle; each detection used once), or
+    None where none lies on it; and the indices used."""
+    used, pairs = set(), []
     for t in truth:
         box = np.array(t["box"], np.float32)
         best = None
@@ -90,14 +90,25 @@ def score(detections: list[dict], truth: list[dict], tally: dict, log_errors: li
                 dist = float(np.hypot(d["x"] - t["x"], d["y"] - t["y"]))
                 if best is None or dist < best[0]:
                     best = (dist, j)
+        if best is not None:
+            used.add(best[1])
+        pairs.append((t, None if best is None else best[1]))
+    return pairs, used
+
+
+def score(detections: list[dict], truth: list[dict], tally: dict, log_errors: list | None = None, tag: str = "",
+          readings: list | None = None):
+    """Tally the detections of one photo against its truth; ``readings`` gets (confidence,
+    unsure, right) of every detection that lies on a drink."""
+    pairs, used = match(detections, truth)
+    for t, j in pairs:
         tally["drinks"] += 1
-        if best is None:
+        if j is None:
             tally["missed"] += 1
             if log_errors is not None:
                 log_errors.append(f"{tag} missed {t['id']}")
             continue
-        used.add(best[1])
-        d = detections[best[1]]
+        d = detections[j]
         got = f"{d['color']}-{d['shape']}"
         if readings is not None:
             readings.append((float(d["confidence"]), bool(d["unsure"]), got == t["id"]))
