@@ -138,7 +138,8 @@ def main(argv=None) -> int:
     res = chooser.measured(tabs, probs, model, ways)
     dev_tabs = [t for t in pixels_tool.data(pixels_tool.TEMPER, base.TRAIN_PHOTOS, base.HARSH, args.jobs)
                 if t["family"] == "dev"]
-    dev = chooser.measured(dev_tabs, {mirror: chooser.photo_probabilities(dev_tabs, model, mirror)}, model, ways)
+    dev_probs = {mirror: chooser.photo_probabilities(dev_tabs, model, mirror)}
+    dev = chooser.measured(dev_tabs, dev_probs, model, ways)
     print(f"{len(tabs)} tables ({time.perf_counter() - t0:.0f} s)", flush=True)
     table("choosing tables (held-out, temperature and the sureness's own; training family)", res)
     verdicts = {how: allowed(res[how], res["checked-set"], dev[how], dev["rules"]) for how in namings}
@@ -159,7 +160,7 @@ def main(argv=None) -> int:
                      for a in AGREEING}
         ways2 = {best: chosen, **agreeings}
         res2 = chooser.measured(tabs, probs, model, ways2)
-        dev2 = chooser.measured(dev_tabs, {mirror: chooser.photo_probabilities(dev_tabs, model, mirror)}, model, ways2)
+        dev2 = chooser.measured(dev_tabs, dev_probs, model, ways2)
         table("the rules' two, named from a lower bar (choosing tables)", res2)
         print("\n| way | named by agreement (right) | allowed | why not |\n|---|---|---|---|")
         fair2 = []

@@ -182,7 +182,7 @@ CUT_OFF_PART = 0.6   # ... and below this share of the smallest drink
 def _found(piece: Region, f: dict, c: dict) -> dict:
     """A reading as identify_analysis keeps it until the end (with its piece and features)."""
     return {"color": c["color"], "shape": c["shape"], "cx": f["cx"], "cy": f["cy"], "confidence": c["confidence"],
-            "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f, "_r": piece, "_second": c.get("second"),
+            "unsure": bool(c["unsure"]), "_why": c["why"], "_f": f, "_r": piece, "_second": c["second"],
             "_outline_bad": (c["no_fit"] or c["too_long"]) and c["d_colour"] <= OUTLIER_COLOUR}
 
 
