@@ -67,17 +67,26 @@ def test_the_reader_settles_a_doubted_colour_by_the_pieces_it_read_surely():
     doubted = {stations[10]: ("blue", doubt, BLUE), stations[11]: ("blue", doubt, PURPLE)}
     p, x = _places(reader, {**seen, **doubted})
     settled = reader._settled_colours(p, x)
-    assert settled[stations[10]] and not settled[stations[11]] and settled.sum() == 1
+    # the first is blue as the network leans; the second's hue is this table's purple, the
+    # network's runner-up, far from its blue: purple
+    blue, purple = board_model.CLASSES.index("blue"), board_model.CLASSES.index("purple")
+    assert settled[stations[10]] == blue and settled[stations[11]] == purple and (settled >= 0).sum() == 2
     pieces, unsure, _, _ = reader._assemble(p, x, settled=settled)
     sid = reader._sampling.spots[stations[10]].id
     assert pieces["pyramids"][sid.partition(":")[2]] == "blue" and sid not in unsure
-    assert reader._sampling.spots[stations[11]].id in unsure
+    sid = reader._sampling.spots[stations[11]].id
+    assert pieces["pyramids"][sid.partition(":")[2]] == "purple" and sid not in unsure
     # what a table settles it does not learn from: only the network's sure readings teach it
     assert [len(v) for v in reader.table_colours._seen.values()] == [2, 2, 2]
+    # a hue between the two (neither colour's on this table) stays in doubt
+    p3, x3 = _places(reader, {**seen, stations[13]: ("blue", doubt, tuple((np.array(BLUE) + PURPLE) / 2))})
+    settled = reader._settled_colours(p3, x3)
+    assert settled[stations[13]] == -1
+    assert reader._sampling.spots[stations[13]].id in reader._assemble(p3, x3, settled=settled)[1]
     # a place that may be empty is not settled, however its hue
     p2, x2 = _places(reader, {stations[12]: ("blue", doubt, BLUE)})
     p2[stations[12], 0], p2[stations[12], board_model.CLASSES.index("blue")] = STANDING + 0.03, doubt - STANDING - 0.03
-    assert not reader._settled_colours(p2, x2)[stations[12]]
+    assert reader._settled_colours(p2, x2)[stations[12]] == -1
 
 
 def test_a_fresh_table_settles_nothing_until_every_colour_in_play_was_seen():
@@ -86,4 +95,4 @@ def test_a_fresh_table_settles_nothing_until_every_colour_in_play_was_seen():
     doubt = reader.model.sure - 0.002
     p, x = _places(reader, {stations[0]: ("blue", 0.9999, BLUE), stations[1]: ("blue", 0.9999, BLUE),
                             stations[2]: ("blue", doubt, BLUE)})
-    assert not reader._settled_colours(p, x).any()
+    assert (reader._settled_colours(p, x) == -1).all()

@@ -8,7 +8,8 @@ plastic shift the hues (blue against purple under a warm lamp), and the bar of a
 set over every look at once. The pieces of one colour on one table, though, lie close together:
 a piece that surely stands, read below the bar, whose hue (log b/g, log r/g against the paper,
 the place's ``chroma_bg``/``chroma_rg``) lies among this table's pieces of the colour the network
-leans to and far from every other colour in play, is that colour. Anything less clear stays in
+leans to -- or of its runner-up, where a lamp moves one colour's pieces towards another's look --
+and far from every other colour in play, is that colour. Anything less clear stays in
 doubt. The settings were chosen on the place network's tempering looks (tools/learn_board.py's
 TEMPER and DEV_TEMPER, boards in order as a table sees them: 1,171 of 2,639 doubted colours
 where p(empty) <= STANDING settled, none wrong, and 159 more by elimination, none wrong;

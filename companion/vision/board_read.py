@@ -332,32 +332,42 @@ class BoardReader:
         return far_from_palette(x[:, _CHROMA], self.palette, self.model)
 
     def _settled_colours(self, p: np.ndarray, x: np.ndarray) -> np.ndarray:
-        """Per place: a piece surely standing whose colour, read below the bar, this table's own
-        pieces settle (``board_colours.py``); the pieces read surely first join what the table
-        has shown (those settled do not: the palette learns from the network's sure readings)."""
-        best = p.argmax(axis=1)
+        """Per place: the colour (a CLASSES index; -1: none) of a piece surely standing whose
+        colour, read below the bar, this table's own pieces settle (``board_colours.py``): the
+        colour the network leans to, or else its runner-up (a table's lamp can push one colour's
+        pieces towards another's look on every piece of it; the table's own hues still part
+        them). The pieces read surely first join what the table has shown (those settled do
+        not: the palette learns from the network's sure readings)."""
+        order = np.argsort(-p, axis=1)
+        best, second = order[:, 0], order[:, 1]
         conf = p[np.arange(len(p)), best]
         chroma = x[:, _CHROMA]
-        in_play = np.isin(best, [CLASSES.index(c) for c in self.players])
+        colours = [CLASSES.index(c) for c in self.players]
+        in_play = np.isin(best, colours)
         fits = in_play & (self._far_from_palette(x) <= 1.0)      # not "no player's colour"
         sure = fits & (conf >= self.model.bars(best))
         self.table_colours.learn([CLASSES[b] for b in best[sure]], chroma[sure])
         doubted = np.flatnonzero(fits & ~sure & (p[:, 0] <= STANDING))
-        settled = np.zeros(len(p), bool)
-        settled[doubted] = [self.table_colours.settles(CLASSES[best[i]], chroma[i]) for i in doubted]
+        settled = np.full(len(p), -1)
+        for i in doubted:
+            for c in (best[i], second[i]):
+                if c in colours and self.table_colours.settles(CLASSES[c], chroma[i]):
+                    settled[i] = c
+                    break
         return settled
 
     def _assemble(self, p: np.ndarray, x: np.ndarray, clear: np.ndarray | None = None,
                   settled: np.ndarray | None = None):
         """The pieces, the places read with doubt, problems and their codes, from the places'
         probabilities ``p`` (``clear``: which places are read with the bars clear of drinks;
-        ``settled``: pieces whose colour the table's own settled, read as sure)."""
+        ``settled``: per place the colour the table's own settled, read as sure; -1: none)."""
         s = self._sampling
         best = p.argmax(axis=1)
         conf = p[np.arange(len(p)), best]
         sure = conf >= self.model.bars(best, clear)
         if settled is not None:
-            sure |= settled
+            sure |= settled >= 0
+            best = np.where(settled >= 0, settled, best)
         far = self._far_from_palette(x)
         unsure: list[str] = []
         problems: list[str] = []
