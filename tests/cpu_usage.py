@@ -62,6 +62,8 @@ class _Sampler:
             except OSError:          # gone between the listing and the read
                 continue
             fields = text[text.rfind(")") + 2:].split()
+            if len(fields) < 20:     # read while the process was exiting: its stat came back cut short
+                continue
             key = (int(name), int(fields[19]))
             parents[key[0]] = int(fields[1])
             own[key[0]] = (key, int(fields[11]) + int(fields[12]))   # utime + stime
