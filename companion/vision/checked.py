@@ -217,7 +217,9 @@ class Naming:
         n = len(COLOURS) * len(SHAPES)
         best = int(np.argmax(row[:n]))
         rules = f"{d['color']}-{d['shape']}"
-        bar = self.bar if not doubted or self.pool in ("doubted", "both") else float("inf")
+        # a doubted reading outside the pool is named only from the lower bar, where the two agree
+        in_pool = self.pool in ("doubted", "both") if doubted else True
+        bar = self.bar if in_pool else float("inf")
         agrees = doubted and self.agreeing is not None and d.get("_second") is not None \
             and drink_name(best) in (rules, d["_second"])
         if agrees:
