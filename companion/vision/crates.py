@@ -45,6 +45,7 @@ from .crate_pinhole import camera_over
 from .crate_focal import CameraEstimate
 from .crate_grid import Grid, find_grid
 from .crate_guard import frame_guard, frame_numbers
+from .crate_choices import choices as colour_choices
 from .crate_net import CLASSES, DRINK_COLUMNS, GRID_COLUMNS, NONE, OFF, FieldModel, field_model
 from .crate_once import one_of_each
 from .crate_patches import exposure_gain, field_patches
@@ -90,6 +91,12 @@ GROW_ROUNDS = 2
 # fitted to read no frame holding a sure mistake, it read fewer fields right than the share
 # (docs/performance.md, "A frame guard learnt"). False: the share, whatever is fitted.
 LEARNT_GUARD = True
+# A field whose colour is sure and whose shape is in doubt is reported with its choices
+# (crate_choices.py: a drink of this colour, one of these shapes), in a frame the guard reads.
+# Counted as read by the guard as well, such fields let in frames whose few sure fields were
+# wrong (docs/performance.md, "A sure colour, its shapes asked"): the guard counts them as doubt.
+# False: no choices (kept to measure against).
+SURE_COLOURS = True
 
 
 @dataclass(frozen=True)
@@ -251,24 +258,31 @@ class CrateReader:
                 break
             del fields[c]
             unsure.remove(c)
+        # a field of a sure colour whose shape is in doubt: the few drinks it may be
+        choices = {}
+        if SURE_COLOURS:
+            for c, p in zip(found.cells, prob):
+                names = colour_choices(p) if c in unsure and c in fields else None
+                if names and names[0] == fields[c]:
+                    choices[c] = names
         # a frame read mostly with doubt (its grid, its light unlike any learnt) is no ground
         # for the few fields that cleared their bars either; counted over the fields that are
         # surely slots (a ring of maybe-no-slot fields round the crates is doubt about the
-        # table beside them, not about the slots)
+        # table beside them, not about the slots); a frame so doubted keeps no choices either
         slots = [c for c in fields if c not in {m for _, m in maybe}]
         guard = frame_guard() if LEARNT_GUARD else None
         if guard is not None:
             if guard.doubtful(frame_numbers(prob, len(set(fields) - set(unsure)))):
-                unsure = list(fields)
+                unsure, choices = list(fields), {}
         elif sum(c in unsure for c in slots) > DOUBTFUL_SHARE * max(1, len(slots)):
-            unsure = list(fields)
+            unsure, choices = list(fields), {}
         if not fields:
             return CrateReading(codes=["no_crates"])
         if len(fields) > MAX_FIELDS:
             return CrateReading(codes=["too_many"])
         if SURE_OR_UNREAD and set(fields) <= set(unsure):
             return CrateReading(codes=["unclear"])
-        return CrateReading.of(fields, unsure=unsure)
+        return CrateReading.of(fields, unsure=unsure, choices=choices)
 
 
 def _as_bgr(frame) -> np.ndarray | None:
