@@ -180,6 +180,27 @@ def test_a_sure_colour_is_reported_with_its_shapes_as_choices(scene, monkeypatch
     assert asked >= 10
 
 
+def test_a_drink_is_sure_only_over_the_raised_bar_and_the_frame_guard_counts_by_the_model_s(scene, monkeypatch):
+    """crates.SURE_DRINK: a drink the model's own bar calls sure but under the raised bar is read
+    with doubt (asked among its shapes where its colour is sure); empty slots are read as before,
+    and the frames read are the same (the guard counts doubt by the model's bars)."""
+    import companion.vision.crates as crates
+    _, _, cal, frames = scene
+    demoted = 0
+    for frame, _ in frames:
+        monkeypatch.setattr(crates, "SURE_DRINK", None)
+        before = CrateReader(cal).read(frame)
+        monkeypatch.setattr(crates, "SURE_DRINK", 0.999)
+        after = CrateReader(cal).read(frame)
+        assert after.usable == before.usable
+        sure = {k: v for k, v in before.fields.items() if k not in before.unsure}
+        now = {k: v for k, v in after.fields.items() if k not in after.unsure}
+        assert now.items() <= sure.items()
+        assert all(v != "empty" for k, v in sure.items() if k not in now)      # only drinks lose their sureness
+        demoted += len(sure) - len(now)
+    assert demoted >= 1
+
+
 def test_a_reading_with_nothing_sure_is_not_read(scene, monkeypatch):
     """A frame whose every field is unsure gives no fields, only the problem code: it tells
     nothing surely, yet a layout field its grid missed would read as taken away (every sure
