@@ -149,6 +149,21 @@ def test_a_drink_whose_colour_alone_is_sure_is_a_question_of_its_shapes():
     assert [(d.field, d.game, d.seen) for d in diffs] == [(short, "purple-short_can", "red-tall_can")]
 
 
+def test_a_ring_of_doubtful_fields_beyond_the_crates_does_not_hide_a_move():
+    """The reader reports the fields round the crates that may or may not be slots as read with
+    doubt: the game's crates lie inside them, and a drink put in is still explained (a field beyond
+    the crates read surely, or narrowed to some drinks, is a crate the game does not have)."""
+    s = GRAPE.setup({"names": ["A", "B"]})
+    placed = game_fields(GRAPE, after(GRAPE, s, Move("place", 0, {"drink": "purple-tall_can", "x": 2, "y": 1})))
+    ring = {(-1, y): "empty" for y in range(7)} | {(x, 6): "empty" for x in range(6)}
+    seen = {**placed, **ring}
+    found = explain(GRAPE, s, seen, unsure=ring, quarters=0)
+    assert found.verdict == "one" and found.explanations[0][0].args == {"drink": "purple-tall_can", "x": 2, "y": 1}
+    assert explain(GRAPE, s, seen, unsure=[], quarters=0).verdict == "none"
+    assert explain(GRAPE, s, seen, unsure=ring, quarters=0,
+                   choices={(-1, 0): ["red-tall_can", "red-short_can"]}).verdict == "none"
+
+
 def test_a_turned_yuzu_crate_and_a_chain_of_exploding_cans_are_one_move_each():
     yuzu = GAMES["yuzu"]
     s = yuzu.setup({"names": ["A", "B"]})

@@ -81,10 +81,10 @@ class InProcess:
 # reader reads the simulated crates well enough it is expected to fail, and the table's side (the
 # watch, the device, the routes and the dashboard) is played through with the truth reader.
 # Run it by hand while working on the reader: COMPANION_CRATE_READER_TEST=1 (it fails today, 45th
-# session: the empty square matches and Aki's drink is read, but the fields of the crate he moved
-# are read with doubt, so no legal turn explains the crates and the drink shows as a difference
-# two fields off). Kept out of the suite meanwhile: a run that is expected to fail tells nothing
-# and costs a minute.
+# session: the empty square matches and Aki's drink is seen, its shape asked (short or tall can),
+# but the fields of the crate he moved are read with doubt, so the drink alone explains the crates:
+# a question of the drink placed, not of the whole turn). Kept out of the suite meanwhile: a run
+# that is expected to fail tells nothing and costs a minute.
 READER_NOT_YET = pytest.mark.skipif(os.environ.get("COMPANION_CRATE_READER_TEST") != "1",
                                     reason="the crate reader does not read the simulated crates well enough yet "
                                            "(issue 31's reader); COMPANION_CRATE_READER_TEST=1 runs it")

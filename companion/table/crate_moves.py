@@ -73,9 +73,11 @@ class Seen:
         return cls((turns[quarters % 4],), (quarters % 4,))
 
     def turns_matching(self, game: Mapping[Pos, str]) -> list[int]:
-        """The quarter turns under which the game's fields (shifted to 0, 0) are the ones seen."""
-        return [q for q, seen in zip(self.quarters, self.turns)
-                if seen.keys() == game.keys() and all(fits(m, game[f]) for f, m in seen.items())]
+        """The quarter turns under which the game's fields (shifted to 0, 0) are the ones seen: each
+        of the game's fields seen and fitting, and any seen field beyond the game's crates read with
+        doubt and no choices (the reader's ring of maybe-no-slot fields round the crates), the
+        grids shifted by as much as those lie beyond."""
+        return [q for q, seen in zip(self.quarters, self.turns) if _covered(game, seen)]
 
     def matches(self, game: Mapping[Pos, str]) -> bool:
         """Whether the game's fields (shifted to 0, 0) are the ones seen, up to a quarter turn."""
@@ -100,13 +102,40 @@ class Seen:
         return best
 
 
+def _covered(game: Mapping[Pos, str], seen: Mapping[Pos, tuple]) -> bool:
+    """Whether the seen fields, at some shift, hold each of the game's fields (fitting) and beyond
+    them only fields read with doubt and no choices."""
+    if len(seen) < len(game):
+        return False
+    if not game:
+        return all(doubt is True for _, doubt in seen.values())
+    gw, gh = max(x for x, _ in game) + 1, max(y for _, y in game) + 1
+    sw, sh = max(x for x, _ in seen) + 1, max(y for _, y in seen) + 1
+    for dx in range(sw - gw + 1):
+        for dy in range(sh - gh + 1):
+            covered = 0
+            for (x, y), mark in seen.items():
+                g = game.get((x - dx, y - dy))
+                if g is None:
+                    if mark[1] is not True:
+                        break
+                elif not fits(mark, g):
+                    break
+                else:
+                    covered += 1
+            else:
+                if covered == len(game):
+                    return True
+    return False
+
+
 def _mismatches(game: Mapping[Pos, str], seen: Mapping[Pos, tuple], dx: int, dy: int) -> int:
     d = 0
     covered = 0
     for (x, y), mark in seen.items():
         g = game.get((x + dx, y + dy))
         if g is None:
-            d += 1
+            d += mark[1] is not True       # a field read with doubt beyond the game's crates may be none
             continue
         covered += 1
         if not fits(mark, g):
