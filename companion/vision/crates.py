@@ -265,6 +265,8 @@ class CrateReader:
                     worse = c if score < best[name][0] else best[name][1]
                     if worse not in unsure:
                         unsure.append(worse)
+                    if worse in raised:         # doubt about the frame after all: two fields, one drink
+                        raised.remove(worse)
                     if score > best[name][0]:
                         best[name] = (score, c)
                 else:
