@@ -19,7 +19,9 @@ A field of the layout is "right" when the reading (matched to the layout up to a
 quarter turn, crate_fields.compare) has it, with the layout's drink or ``empty``, and does not
 call it unsure; "unsure" when the reading calls it unsure, or when the frame has a problem code
 (nothing of it is used); "wrong" when the reading is sure of something else there, or lacks
-the field, or claims a field where no crate is (the number that must stay at zero). A frame is
+the field, or claims a field where no crate is (the number that must stay at zero); of the
+unsure fields, "asked" are those the reading narrowed to a few drinks of one colour (its
+``choices``) that hold the layout's drink (choices that miss it make the field wrong). A frame is
 "fully right" when all its fields are right. A look whose calibration photo is refused counts
 all its frames' fields as unsure (and is counted apart).
 
@@ -54,22 +56,26 @@ from companion.vision.crates import CrateReader  # noqa: E402
 SEEDS = {"dev": 800000, "eval": 910000, "varied": 700000}
 
 
-def score(truth_fields: dict, reading) -> tuple[int, int, int]:
-    """(right, unsure, wrong) fields of one frame."""
+def score(truth_fields: dict, reading) -> tuple[int, int, int, int]:
+    """(right, unsure, wrong, asked) fields of one frame; ``asked``: of the unsure ones, those
+    narrowed to a few drinks (choices) that hold the layout's (choices that miss it are wrong)."""
     n = len(truth_fields)
     if reading.codes or not reading.fields:
-        return 0, n, 0
+        return 0, n, 0, 0
     seen = reading.grid()
     unsure = reading.unsure_fields()
-    cmp = compare(truth_fields, seen, unsure)
+    choices = reading.choice_sets()
+    cmp = compare(truth_fields, seen, unsure, choices=choices)
     wrong = len(cmp.differences)
     # the fields read with doubt that lie over the layout's fields, after the same turn and shift
     # (a field read with doubt beside the crates, over no field of the layout, is no unsure field
     # of the layout: counting every unsure field, as before, made a frame all unsure as soon as
     # the ring round the crates held as many doubtful fields as the crates have)
-    n_unsure = len(over_layout(truth_fields, seen, unsure, cmp))
+    wrong_at = {d.field for d in cmp.differences}
+    n_unsure = len(over_layout(truth_fields, seen, unsure, cmp) - wrong_at)
+    asked = len(over_layout(truth_fields, seen, choices, cmp) - wrong_at)
     right = max(0, n - wrong - n_unsure)
-    return right, n_unsure, wrong
+    return right, n_unsure, wrong, asked
 
 
 def over_layout(truth_fields: dict, seen: dict, unsure, cmp) -> set:
@@ -90,7 +96,7 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=
     cv2.setNumThreads(1)
     kept = crates.DOUBTFUL_SHARE
     guard = {sh: {"right": 0, "unsure": 0, "wrong": 0} for sh in shares}
-    tot = {"fields": 0, "right": 0, "unsure": 0, "wrong": 0, "frames": 0, "fully_right": 0,
+    tot = {"fields": 0, "right": 0, "unsure": 0, "asked": 0, "wrong": 0, "frames": 0, "fully_right": 0,
            "looks": 0, "calibration_refused": 0, "frames_with_codes": 0}
     times = []
     for seed in range(first, first + looks):
@@ -120,25 +126,27 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=
             t0 = time.perf_counter()
             reading = reader.read(frame)
             times.append(time.perf_counter() - t0)
-            right, unsure, wrong = score(fields, reading)
+            right, unsure, wrong, asked = score(fields, reading)
             for sh, g in guard.items():
                 crates.DOUBTFUL_SHARE = sh
-                for key, v in zip(("right", "unsure", "wrong"), score(fields, reader.read(frame))):
+                for key, v in zip(("right", "unsure", "wrong"), score(fields, reader.read(frame))[:3]):
                     g[key] += v
                 crates.DOUBTFUL_SHARE = kept
             tot["right"] += right
             tot["unsure"] += unsure
             tot["wrong"] += wrong
+            tot["asked"] += asked
             tot["frames_with_codes"] += bool(reading.codes)
             tot["fully_right"] += right == len(fields)
             if verbose and family != "eval":
-                print(f"  {family} {seed}: {right} right, {unsure} unsure, {wrong} wrong of {len(fields)}"
+                print(f"  {family} {seed}: {right} right, {unsure} unsure ({asked} asked), {wrong} wrong of {len(fields)}"
                       f"{' codes ' + ','.join(reading.codes) if reading.codes else ''}; {times[-1] * 1000:.0f} ms",
                       file=sys.stderr)
     n = max(1, tot["fields"])
     ms = np.array(times) * 1000 if times else np.zeros(1)
     return {"family": family, "seeds": f"{first}-{first + looks - 1}", **tot,
             "wrong_pct": round(100 * tot["wrong"] / n, 3), "unsure_pct": round(100 * tot["unsure"] / n, 2),
+            "asked_pct": round(100 * tot["asked"] / n, 2),
             "fully_right_pct": round(100 * tot["fully_right"] / max(1, tot["frames"]), 1),
             "ms_median": round(float(np.median(ms)), 1), "ms_p95": round(float(np.percentile(ms, 95)), 1),
             **({"guard": {str(sh): {k: round(100 * v / n, 2) for k, v in g.items()} for sh, g in guard.items()}}

@@ -9,7 +9,8 @@ the bottle square). A *field* is one slot of one crate, named by its place on th
   turns) and which drink stands in which field: what a game's state has (the game's ``crates``
   hook in its declaration) and what the simulated crate camera is told to show.
 - :class:`CrateReading` is one frame of the crate camera: each field it sees (a crate's slot) as
-  a drink id or ``empty``, the fields read with doubt, and the problems of the frame.
+  a drink id or ``empty``, the fields read with doubt (some of them narrowed to a few drinks of
+  one colour: its ``choices``), and the problems of the frame.
 - The camera does not know which way round the game's grid lies, nor where on the table it
   stands: :func:`compare` matches the two up to a shift and a quarter turn of the whole grid.
 
@@ -28,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from .drinks import DRINK_IDS
 
@@ -37,6 +38,7 @@ WIDTH, LENGTH = 2, 3           # a crate's fields across and down, unturned
 MAX_CRATES = 12                # crates on the table at most (the game has six; a second box, twelve)
 MAX_FIELDS = MAX_CRATES * WIDTH * LENGTH
 MAX_SPAN = 80                  # fields from one end of the grid to the other, at most
+MAX_CHOICES = 6                # drinks a field read with doubt may be narrowed to (one colour's shapes)
 KEY = re.compile(r"^(\d{1,2}),(\d{1,2})$")
 CODES = ("no_crates", "unclear", "hand", "not_calibrated", "camera_error", "too_many")
 
@@ -121,7 +123,9 @@ class CrateReading(BaseModel):
     """One frame of the crate camera. ``fields``: ``"x,y"`` -> drink id or ``empty`` for every
     crate slot seen, on the grid the camera found (shifted to 0, 0; its quarter turn against the
     game's grid unknown); ``unsure``: the fields whose reading is a guess (their value in
-    ``fields`` is the likeliest); ``codes``: what kept the frame from being read whole (no crates
+    ``fields`` is the likeliest); ``choices``: of those, the ones the camera narrowed surely to a
+    few drinks (a colour sure, its shape in doubt: the drinks likeliest first, the likeliest the
+    field's value); an unsure field without choices may hold anything; ``codes``: what kept the frame from being read whole (no crates
     seen, a hand over them, no calibration, the camera failing, more crates than a table has).
     A reading with codes or with no fields is not *usable*: nothing it shows is proposed."""
 
@@ -129,6 +133,7 @@ class CrateReading(BaseModel):
 
     fields: dict[str, str] = Field(default_factory=dict, max_length=MAX_FIELDS)
     unsure: list[str] = Field(default_factory=list, max_length=MAX_FIELDS)
+    choices: dict[str, list[str]] = Field(default_factory=dict, max_length=MAX_FIELDS)
     codes: list[str] = Field(default_factory=list, max_length=len(CODES))
 
     @field_validator("fields")
@@ -146,6 +151,25 @@ class CrateReading(BaseModel):
         for k in value:
             parse_key(k)
         return value
+
+    @field_validator("choices")
+    @classmethod
+    def _choices(cls, value: dict) -> dict:
+        for k, names in value.items():
+            parse_key(k)
+            if not 1 <= len(names) <= MAX_CHOICES:
+                raise ValueError(f"field {k}: choices name 1 to {MAX_CHOICES} drinks, not {len(names)}")
+            bad = [n for n in names if n not in DRINK_IDS]
+            if bad:
+                raise ValueError(f"field {k}: choices are drink ids (colour-shape, e.g. 'red-tall_can'), not {bad[0]!r}")
+        return value
+
+    @model_validator(mode="after")
+    def _choices_unsure(self) -> "CrateReading":
+        for k, names in self.choices.items():
+            if k not in self.unsure or self.fields.get(k) != names[0]:
+                raise ValueError(f"field {k}: choices belong to a field read with doubt, its likeliest drink first")
+        return self
 
     @field_validator("codes")
     @classmethod
@@ -165,8 +189,13 @@ class CrateReading(BaseModel):
     def unsure_fields(self) -> set[Pos]:
         return {parse_key(k) for k in self.unsure}
 
+    def choice_sets(self) -> dict[Pos, frozenset[str]]:
+        """The fields read with doubt that are narrowed to a few drinks -> those drinks."""
+        return {parse_key(k): frozenset(v) for k, v in self.choices.items()}
+
     @classmethod
-    def of(cls, fields: Mapping[Pos, str], unsure: Iterable[Pos] = (), codes: Iterable[str] = ()) -> "CrateReading":
+    def of(cls, fields: Mapping[Pos, str], unsure: Iterable[Pos] = (), codes: Iterable[str] = (),
+           choices: Mapping[Pos, Iterable[str]] | None = None) -> "CrateReading":
         """A reading from a grid (shifted to 0, 0 here)."""
         fields = dict(fields)
         if not fields:
@@ -174,6 +203,7 @@ class CrateReading(BaseModel):
         ox, oy = min(x for x, _ in fields), min(y for _, y in fields)
         return cls(fields={field_key((x - ox, y - oy)): v for (x, y), v in sorted(fields.items())},
                    unsure=sorted(field_key((x - ox, y - oy)) for x, y in unsure),
+                   choices={field_key((x - ox, y - oy)): list(v) for (x, y), v in sorted((choices or {}).items())},
                    codes=list(codes))
 
 
@@ -201,25 +231,56 @@ class Compared:
     differences: tuple[FieldDifference, ...]
 
 
+def doubts(seen: Mapping[Pos, str], unsure: Iterable[Pos] = (),
+           choices: Mapping[Pos, Iterable[str]] | None = None) -> dict[Pos, tuple[str, "bool | frozenset[str]"]]:
+    """Each seen field with its doubt: False (read surely), True (read with doubt: anything may
+    stand there) or the few drinks it was narrowed to (``choices``, for fields read with doubt)."""
+    unsure, choices = set(unsure), choices or {}
+    return {f: (v, (frozenset(choices[f]) if f in choices else True) if f in unsure else False)
+            for f, v in seen.items()}
+
+
+def fits(mark: tuple[str, "bool | frozenset[str]"], game: str | None) -> bool:
+    """Whether a seen field (its value and doubt, as :func:`doubts` marks it) may be the game's
+    ``game`` there (a drink id, ``empty``, or None: no crate).
+
+    >>> fits(("red-tall_can", frozenset({"red-tall_can", "red-short_can"})), "red-short_can")
+    True
+    >>> fits(("red-tall_can", frozenset({"red-tall_can", "red-short_can"})), "empty")
+    False
+    """
+    value, doubt = mark
+    if doubt is True:
+        return True
+    if doubt is False:
+        return game == value
+    return game in doubt
+
+
 def compare(game: Mapping[Pos, str], seen: Mapping[Pos, str], unsure: Iterable[Pos] = (),
-            quarters: int | None = None) -> Compared:
+            quarters: int | None = None, choices: Mapping[Pos, Iterable[str]] | None = None) -> Compared:
     """Match what the camera saw with what the game has, up to a shift and a quarter turn of the
     whole grid: the turn and shift with the fewest differing fields (ties: fewer quarter turns,
     then the smaller shift), and those differences, in reading order. ``unsure`` fields (in the
-    seen grid's coordinates) do not count as differences. ``quarters``: the one quarter turn to
+    seen grid's coordinates) do not count as differences, unless ``choices`` narrows one to a few
+    drinks and the game has another there. ``quarters``: the one quarter turn to
     try, when the table knows how the camera's grid lies against the game's (a symmetric grid,
     such as the empty 6x6 square, would otherwise match a drink in the opposite corner).
 
     >>> compare({(0, 0): "empty", (1, 0): "red-tall_can"}, {(0, 0): "empty", (1, 0): "empty"}).differences[0].say()
     'field 1,0: game red-tall_can, crates empty'
+    >>> compare({(0, 0): "empty"}, {(0, 0): "red-tall_can"}, unsure=[(0, 0)]).differences
+    ()
+    >>> compare({(0, 0): "empty"}, {(0, 0): "red-tall_can"}, unsure=[(0, 0)],
+    ...         choices={(0, 0): ["red-tall_can", "red-short_can"]}).differences[0].say()
+    'field 0,0: game empty, crates red-tall_can'
     """
     game = normalized(game)
-    unsure = set(unsure)
     best: Compared | None = None
     for q in (range(4) if quarters is None else (quarters % 4,)):
         # turn the seen grid (with its unsure fields) and shift it to 0, 0, then try the shifts
         # that put its fields over the game's (a move may add or take crates at either end)
-        marked = {f: (v, f in unsure) for f, v in seen.items()}
+        marked = doubts(seen, unsure, choices)
         for _ in range(q):
             marked = {(-y, x): m for (x, y), m in marked.items()}
         if marked:
@@ -252,9 +313,10 @@ def _differences(game: Mapping[Pos, str], marked: Mapping[Pos, tuple], shift: Po
     out = []
     for f in sorted(set(game) | set(seen), key=lambda p: (p[1], p[0])):
         s = seen.get(f)
-        if s is not None and s[1]:
-            continue
-        g, v = game.get(f), (s[0] if s is not None else None)
-        if g != v:
-            out.append(FieldDifference(f, g, v))
+        g = game.get(f)
+        if s is None:
+            if g is not None:
+                out.append(FieldDifference(f, g, None))
+        elif not fits(s, g):
+            out.append(FieldDifference(f, g, s[0]))
     return tuple(out)

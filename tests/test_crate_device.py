@@ -24,16 +24,20 @@ WAIT_S = 60.0   # a hang guard, not a timing: the loop is read at 8 frames a sec
 
 
 class TruthReader:
-    """Reads what the simulated camera shows now (its truth), a quarter turn round."""
+    """Reads what the simulated camera shows now (its truth), a quarter turn round. ``doubt``: drinks
+    read with their shape in doubt, each -> the choices reported for it (itself first)."""
 
-    def __init__(self, device: CrateDevice):
+    def __init__(self, device: CrateDevice, doubt: dict[str, list[str]] | None = None):
         self.device = device
+        self.doubt = doubt or {}
 
     def read(self, frame) -> CrateReading:
         camera = self.device.source
         if camera.status()["hand"]:
             return CrateReading(codes=["hand"])
-        return CrateReading.of(turned(camera.truth()["fields"], 1))
+        fields = turned(camera.truth()["fields"], 1)
+        choices = {f: self.doubt[v] for f, v in fields.items() if v in self.doubt}
+        return CrateReading.of(fields, unsure=choices, choices=choices)
 
 
 def until(what: str, check) -> None:

@@ -41,8 +41,9 @@ def test_a_development_frame_is_read_right_where_sure(scene):
         reading = reader.read(frame)
         assert reading.usable, reading.codes
         fields = {tuple(k): v for k, v in truth["fields"].items()}
-        # every field of the crates is in the reading, and whatever it is sure of is right
-        cmp = compare(fields, reading.grid(), reading.unsure_fields())
+        # every field of the crates is in the reading, and whatever it is sure of is right (a
+        # field narrowed to a few drinks among them)
+        cmp = compare(fields, reading.grid(), reading.unsure_fields(), choices=reading.choice_sets())
         assert cmp.differences == (), [d.say() for d in cmp.differences]
         assert len(reading.fields) >= len(fields)
 
@@ -147,6 +148,57 @@ def test_doubt_is_reported_as_unsure(scene, monkeypatch):
     assert reading.fields and set(reading.unsure) == set(reading.fields)
     assert compare({tuple(k): v for k, v in frames[0][1]["fields"].items()}, reading.grid(),
                    reading.unsure_fields()).differences == ()
+
+
+def test_a_sure_colour_is_reported_with_its_shapes_as_choices(scene, monkeypatch):
+    """A model that is never sure of a drink (its bar over 1) still knows their colours: each such
+    field is reported unsure with its choices (one colour's drinks, likeliest first) and the
+    choices hold the layout's drink. Without choices (crates.SURE_COLOURS off) none are reported;
+    a frame the guard doubts as a whole keeps none either."""
+    import companion.vision.crates as crates
+    _, _, cal, frames = scene
+    model = field_model()
+    shapes_doubted = FieldModel(model.net, {"sure": 1.01, "sure_empty": model.sure_empty})
+    monkeypatch.setattr(crates, "LEARNT_GUARD", False)
+    asked = 0
+    for frame, truth in frames:
+        fields = {tuple(k): v for k, v in truth["fields"].items()}
+        monkeypatch.setattr(crates, "DOUBTFUL_SHARE", 1.0)          # the guard off: the fields as read
+        monkeypatch.setattr(crates, "SURE_COLOURS", False)
+        assert not CrateReader(cal, shapes_doubted).read(frame).choices
+        monkeypatch.setattr(crates, "SURE_COLOURS", True)
+        reading = CrateReader(cal, shapes_doubted).read(frame)
+        assert reading.usable and reading.choices
+        for key, names in reading.choices.items():
+            assert key in reading.unsure and names[0] == reading.fields[key]
+            assert len({n.split("-")[0] for n in names}) == 1       # one colour's drinks
+        cmp = compare(fields, reading.grid(), reading.unsure_fields(), choices=reading.choice_sets())
+        assert cmp.differences == (), [d.say() for d in cmp.differences]
+        asked += len(reading.choices)
+        monkeypatch.setattr(crates, "DOUBTFUL_SHARE", 0.4)          # these frames hold more drinks than that
+        assert CrateReader(cal, shapes_doubted).read(frame).codes == ["unclear"]
+    assert asked >= 10
+
+
+def test_a_drink_is_sure_only_over_the_raised_bar_and_the_frame_guard_counts_by_the_model_s(scene, monkeypatch):
+    """crates.SURE_DRINK: a drink the model's own bar calls sure but under the raised bar is read
+    with doubt (asked among its shapes where its colour is sure); empty slots are read as before,
+    and the frames read are the same (the guard counts doubt by the model's bars)."""
+    import companion.vision.crates as crates
+    _, _, cal, frames = scene
+    demoted = 0
+    for frame, _ in frames:
+        monkeypatch.setattr(crates, "SURE_DRINK", None)
+        before = CrateReader(cal).read(frame)
+        monkeypatch.setattr(crates, "SURE_DRINK", 0.999)
+        after = CrateReader(cal).read(frame)
+        assert after.usable == before.usable
+        sure = {k: v for k, v in before.fields.items() if k not in before.unsure}
+        now = {k: v for k, v in after.fields.items() if k not in after.unsure}
+        assert now.items() <= sure.items()
+        assert all(v != "empty" for k, v in sure.items() if k not in now)      # only drinks lose their sureness
+        demoted += len(sure) - len(now)
+    assert demoted >= 1
 
 
 def test_a_reading_with_nothing_sure_is_not_read(scene, monkeypatch):

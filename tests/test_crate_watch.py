@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.crate_fields import CrateLayout, CrateReading, crate_fields, turned
+from companion.crate_fields import CrateLayout, CrateReading, compare, crate_fields, turned
 from companion.rules.engine import Move
 from companion.rules.games import GAMES
 from companion.sim.table import SIM_TABLE
@@ -20,8 +20,9 @@ GRAPE = GAMES["grape_soda"]
 TURN = 1   # the camera sees the game's grid a quarter turn clockwise: the watch has to learn it back (3)
 
 
-def seen(fields, quarters: int = TURN, unsure=()) -> CrateReading:
-    return CrateReading.of(turned(fields, quarters), unsure=unsure)
+def seen(fields, quarters: int = TURN, unsure=(), choices=None) -> CrateReading:
+    """``unsure`` and ``choices`` in the turned grid's fields (as the camera sees them)."""
+    return CrateReading.of(turned(fields, quarters), unsure=unsure, choices=choices)
 
 
 def settle(watch, fields, t0: float, frames: int = 3, **more) -> str | None:
@@ -74,6 +75,21 @@ def test_yuzu_and_exploding_cans_hooks_agree_with_their_grids():
     assert GAMES["bottle_square"].crates is None   # its drinks stand on the table, not in crates
 
 
+@pytest.mark.parametrize("choices, words", [
+    ({"0,0": ["red-tall_can", "red-short_can"]}, "read with doubt"),              # not an unsure field
+    ({"1,0": ["red-short_can", "red-tall_can"]}, "likeliest drink first"),       # not the field's value first
+    ({"1,0": ["red-tall_can", "red-pint"]}, "drink ids"),
+    ({"1,0": []}, "1 to 6"),
+    ({"1,0": ["red-tall_can"] * 7}, "1 to 6"),
+])
+def test_a_reading_s_choices_are_checked_and_refused_in_words(choices, words):
+    fields = {"0,0": "empty", "1,0": "red-tall_can"}
+    assert CrateReading(fields=fields, unsure=["1,0"], choices={"1,0": ["red-tall_can", "red-short_can"]}).choice_sets() \
+        == {(1, 0): frozenset({"red-tall_can", "red-short_can"})}
+    with pytest.raises(ValueError, match=words):
+        CrateReading(fields=fields, unsure=["1,0"], choices=choices)
+
+
 # --- the search ---------------------------------------------------------------------------------
 
 def test_the_drink_put_in_is_proposed_not_the_one_the_buttons_offer():
@@ -105,6 +121,47 @@ def test_a_change_no_move_explains_and_a_field_read_with_doubt():
     assert explain(GRAPE, s, knocked, quarters=0).verdict == "none"
     placed = game_fields(GRAPE, after(GRAPE, s, Move("place", 1, {"drink": "red-short_can", "x": 1, "y": 5})))
     assert explain(GRAPE, s, placed, unsure=[(0, 0)], quarters=0).verdict == "one"
+
+
+def test_a_drink_whose_colour_alone_is_sure_is_a_question_of_its_shapes():
+    """The camera sure of a purple drink in a field, not of its shape (choices: two purple cans):
+    both drinks are tried, each a move; a shape already on the grid is no candidate, and a field
+    whose choices the game's drink is not among is a difference."""
+    s = after(GRAPE, GRAPE.setup({"names": ["A", "B"]}), Move("place", 0, {"drink": "purple-short_can", "x": 0, "y": 0}),
+              Move("move_crate", 0, {"crate": 5, "x": 6, "y": 0}), Move("place", 1, {"drink": "red-short_can", "x": 1, "y": 5}),
+              Move("move_crate", 1, {"crate": 0, "x": 6, "y": 3}))
+    placed = game_fields(GRAPE, after(GRAPE, s, Move("place", 0, {"drink": "purple-tall_can", "x": 3, "y": 3})))
+    two = {(3, 3): ["purple-tall_can", "purple-tallest_bottle"]}
+    found = explain(GRAPE, s, placed, unsure=[(3, 3)], choices=two, quarters=0)
+    assert found.verdict == "several"
+    assert sorted(m[-1].args["drink"] for m in found.explanations) == ["purple-tall_can", "purple-tallest_bottle"]
+    # the short can stands on the grid already: only the tall can is left to have been put in
+    found = explain(GRAPE, s, placed, unsure=[(3, 3)], choices={(3, 3): ["purple-tall_can", "purple-short_can"]}, quarters=0)
+    assert found.verdict == "one" and found.explanations[0][-1].args["drink"] == "purple-tall_can"
+    # read with doubt and no choices, the field may be the empty slot the game has: nothing to explain
+    assert compare(game_fields(GRAPE, s), placed, [(3, 3)], quarters=0).differences == ()
+    # a sure colour the game's drink is not: a difference
+    wrong = dict(game_fields(GRAPE, s))
+    short = next(f for f, v in wrong.items() if v == "purple-short_can")
+    wrong[short] = "red-tall_can"
+    diffs = compare(game_fields(GRAPE, s), wrong, [short], quarters=0,
+                    choices={short: ["red-tall_can", "red-tallest_bottle"]}).differences
+    assert [(d.field, d.game, d.seen) for d in diffs] == [(short, "purple-short_can", "red-tall_can")]
+
+
+def test_a_ring_of_doubtful_fields_beyond_the_crates_does_not_hide_a_move():
+    """The reader reports the fields round the crates that may or may not be slots as read with
+    doubt: the game's crates lie inside them, and a drink put in is still explained (a field beyond
+    the crates read surely, or narrowed to some drinks, is a crate the game does not have)."""
+    s = GRAPE.setup({"names": ["A", "B"]})
+    placed = game_fields(GRAPE, after(GRAPE, s, Move("place", 0, {"drink": "purple-tall_can", "x": 2, "y": 1})))
+    ring = {(-1, y): "empty" for y in range(7)} | {(x, 6): "empty" for x in range(6)}
+    seen = {**placed, **ring}
+    found = explain(GRAPE, s, seen, unsure=ring, quarters=0)
+    assert found.verdict == "one" and found.explanations[0][0].args == {"drink": "purple-tall_can", "x": 2, "y": 1}
+    assert explain(GRAPE, s, seen, unsure=[], quarters=0).verdict == "none"
+    assert explain(GRAPE, s, seen, unsure=ring, quarters=0,
+                   choices={(-1, 0): ["red-tall_can", "red-short_can"]}).verdict == "none"
 
 
 def test_a_turned_yuzu_crate_and_a_chain_of_exploding_cans_are_one_move_each():
@@ -160,6 +217,24 @@ def test_a_placed_drink_becomes_a_question_then_the_turn_is_known_and_moves_are_
     watch.dismiss(proposal["id"], 1)
     assert watch.to_json()["proposal"] is None and watch.to_json()["cause"] == "board"
     assert settle(watch, fields_after(session, *ben), 40.0) in (None, "differences")   # not proposed again
+
+
+def test_the_watch_asks_which_shape_when_the_camera_is_sure_of_a_colour_alone(store):
+    """Settled readings whose new drink is read with doubt: without choices they match the game
+    (the doubtful field may be the empty slot), with choices they become a question of the shapes."""
+    session = grape(store)
+    watch = session.crate_watch
+    watch.quarters = 4 - TURN
+    settle(watch, game_fields(GRAPE, session.state), 0.0)
+    fields = fields_after(session, Move("place", 0, {"drink": "purple-square_bottle", "x": 3, "y": 4}))
+    doubt = [next(f for f, v in turned(fields, TURN).items() if v == "purple-square_bottle")]
+    assert settle(watch, fields, 10.0, unsure=doubt) is None      # the same crates as before, as far as known
+    choices = {doubt[0]: ["purple-square_bottle", "purple-not_tallest_bottle"]}
+    assert settle(watch, fields, 20.0, unsure=doubt, choices=choices) == "question"
+    shown = watch.to_json()
+    assert shown["choices"] == {f"{doubt[0][0]},{doubt[0][1]}": choices[doubt[0]]}
+    drinks = sorted(c["moves"][0]["args"]["drink"] for c in shown["candidates"])
+    assert drinks == ["purple-not_tallest_bottle", "purple-square_bottle"]
 
 
 def test_a_move_made_on_the_dashboard_is_a_to_do_until_the_crates_match(store):

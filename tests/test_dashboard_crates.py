@@ -47,6 +47,8 @@ REPLY_MS = 30_000   # crates read and settled, a move proposed: a few seconds (f
 TABLE_SIZE = {"width": 1280, "height": 800}
 PHONE_SIZE = {"width": 390, "height": 844}
 ASKED = "[data-testid=crates-proposal], [data-testid=crates-question]"
+# the truth reader sure of the red tall can's colour only, as the crate reader often is of a drink
+DOUBTED = {"red-tall_can": ["red-tall_can", "red-short_can"]}
 
 
 class InProcess:
@@ -55,7 +57,7 @@ class InProcess:
     def __init__(self, data: Path):
         self.store = EventStore(data)
         app = create_app(self.store, automation=SimTable(), crate_camera="sim:1", open_crate_camera=open_crate_camera,
-                         make_crate_reader=lambda calibration: TruthReader(app.state.crate_device))
+                         make_crate_reader=lambda calibration: TruthReader(app.state.crate_device, doubt=DOUBTED))
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
@@ -78,9 +80,11 @@ class InProcess:
 # The whole pipeline (the reader on the rendered crates) is what the issue asks for; until the crate
 # reader reads the simulated crates well enough it is expected to fail, and the table's side (the
 # watch, the device, the routes and the dashboard) is played through with the truth reader.
-# Run it by hand while working on the reader: COMPANION_CRATE_READER_TEST=1 (it fails today: the reader
-# leaves nearly every field unsure, so the crates of the first turn settle as the old square). Kept out
-# of the suite meanwhile: a run that is expected to fail tells nothing and costs a minute.
+# Run it by hand while working on the reader: COMPANION_CRATE_READER_TEST=1 (it fails today, 45th
+# session: the empty square matches and Aki's drink is seen, its shape asked (short or tall can),
+# but the fields of the crate he moved are read with doubt, so the drink alone explains the crates:
+# a question of the drink placed, not of the whole turn). Kept out of the suite meanwhile: a run
+# that is expected to fail tells nothing and costs a minute.
 READER_NOT_YET = pytest.mark.skipif(os.environ.get("COMPANION_CRATE_READER_TEST") != "1",
                                     reason="the crate reader does not read the simulated crates well enough yet "
                                            "(issue 31's reader); COMPANION_CRATE_READER_TEST=1 runs it")
@@ -166,8 +170,14 @@ def test_grape_soda_played_to_the_end_by_the_crates_and_a_yuzu_crate_turned(crat
     phone.goto(created["players"][1]["url"])
     confirm(phone, base, gid, [{"kind": "move_crate", "player": 1, "args": {"crate": 5, "x": 4, "y": 3}}],
             [{"kind": "move", "crate": 5, "x": 4, "y": 3}])
-    confirm(phone, base, gid, [{"kind": "place", "player": 1, "args": {"drink": "red-tall_can", "x": 3, "y": 1}}],
-            [{"kind": "put", "field": "3,1", "drink": "red-tall_can"}])
+    asked = confirm(phone, base, gid, [{"kind": "place", "player": 1, "args": {"drink": "red-tall_can", "x": 3, "y": 1}}],
+                    [{"kind": "put", "field": "3,1", "drink": "red-tall_can"}])
+    if isinstance(crate_server, InProcess):
+        # the camera sure of a red drink, not of its shape: a question of the two, and the
+        # dashboard names the field's choices
+        assert list(asked["choices"].values()) == [DOUBTED["red-tall_can"]]
+        assert sorted(c["moves"][0]["args"]["drink"] for c in asked["candidates"]) == ["red-short_can", "red-tall_can"]
+        expect(page.get_by_test_id("crates-choices")).to_have_attribute("data-n", "1")
     # Aki steps next to Ben's can (and moves the crate back)
     confirm(page, base, gid, [
         {"kind": "move_crate", "player": 0, "args": {"crate": 5, "x": 6, "y": 0}},

@@ -3,7 +3,8 @@
 The crate camera settles on a reading (:class:`~companion.crate_fields.CrateReading`: every
 field seen, as a drink id or empty, with the fields read with doubt); :func:`explain` searches
 the engine's legal moves for the sequences that turn the game's crates into the ones read
-(``crate_fields.compare(...)`` with no differences; a field read with doubt matches anything):
+(``crate_fields.compare(...)`` with no differences; a field read with doubt matches anything, or,
+narrowed to a few drinks, any of those):
 best first, the number of differing fields as the distance, at most MAX_DEPTH moves (a GRAPE
 SODA turn is a crate moved and a drink placed, in either order), a bounded number of states
 tried, the same answer for the same input. The camera does not know which way round the game's
@@ -27,7 +28,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from ..crate_fields import EMPTY, CrateLayout, Pos, normalized
+from ..crate_fields import EMPTY, CrateLayout, Pos, doubts, fits, normalized
 from ..rules.engine import Move
 from .board_moves import Budget, Explained, Node, acting_moves, state_key
 
@@ -51,17 +52,18 @@ def game_fields(game: Any, state: Any) -> dict[Pos, str]:
 @dataclass(frozen=True)
 class Seen:
     """A settled reading, prepared for many comparisons: the seen grid in each of its four quarter
-    turns (shifted to 0, 0), each field with whether it was read with doubt."""
+    turns (shifted to 0, 0), each field with its doubt (``crate_fields.doubts``)."""
 
-    turns: tuple[dict[Pos, tuple[str, bool]], ...]
+    turns: tuple[dict[Pos, tuple[str, "bool | frozenset[str]"]], ...]
     quarters: tuple[int, ...] = (0, 1, 2, 3)
 
     @classmethod
-    def of(cls, fields: Mapping[Pos, str], unsure: Iterable[Pos] = (), quarters: int | None = None) -> "Seen":
+    def of(cls, fields: Mapping[Pos, str], unsure: Iterable[Pos] = (), quarters: int | None = None,
+           choices: Mapping[Pos, Iterable[str]] | None = None) -> "Seen":
         """``quarters``: the one quarter turn that brings the camera's grid onto the game's, when the
-        table knows it (None: any of the four)."""
-        unsure = set(unsure)
-        marked = {f: (v, f in unsure) for f, v in fields.items()}
+        table knows it (None: any of the four); ``choices``: fields read with doubt narrowed to a
+        few drinks."""
+        marked = doubts(fields, unsure, choices)
         turns = []
         for _ in range(4):
             turns.append(normalized(marked))
@@ -71,9 +73,11 @@ class Seen:
         return cls((turns[quarters % 4],), (quarters % 4,))
 
     def turns_matching(self, game: Mapping[Pos, str]) -> list[int]:
-        """The quarter turns under which the game's fields (shifted to 0, 0) are the ones seen."""
-        return [q for q, seen in zip(self.quarters, self.turns)
-                if seen.keys() == game.keys() and all(u or game[f] == v for f, (v, u) in seen.items())]
+        """The quarter turns under which the game's fields (shifted to 0, 0) are the ones seen: each
+        of the game's fields seen and fitting, and any seen field beyond the game's crates read with
+        doubt and no choices (the reader's ring of maybe-no-slot fields round the crates), the
+        grids shifted by as much as those lie beyond."""
+        return [q for q, seen in zip(self.quarters, self.turns) if _covered(game, seen)]
 
     def matches(self, game: Mapping[Pos, str]) -> bool:
         """Whether the game's fields (shifted to 0, 0) are the ones seen, up to a quarter turn."""
@@ -98,22 +102,51 @@ class Seen:
         return best
 
 
-def _mismatches(game: Mapping[Pos, str], seen: Mapping[Pos, tuple[str, bool]], dx: int, dy: int) -> int:
+def _covered(game: Mapping[Pos, str], seen: Mapping[Pos, tuple]) -> bool:
+    """Whether the seen fields, at some shift, hold each of the game's fields (fitting) and beyond
+    them only fields read with doubt and no choices."""
+    if len(seen) < len(game):
+        return False
+    if not game:
+        return all(doubt is True for _, doubt in seen.values())
+    gw, gh = max(x for x, _ in game) + 1, max(y for _, y in game) + 1
+    sw, sh = max(x for x, _ in seen) + 1, max(y for _, y in seen) + 1
+    for dx in range(sw - gw + 1):
+        for dy in range(sh - gh + 1):
+            covered = 0
+            for (x, y), mark in seen.items():
+                g = game.get((x - dx, y - dy))
+                if g is None:
+                    if mark[1] is not True:
+                        break
+                elif not fits(mark, g):
+                    break
+                else:
+                    covered += 1
+            else:
+                if covered == len(game):
+                    return True
+    return False
+
+
+def _mismatches(game: Mapping[Pos, str], seen: Mapping[Pos, tuple], dx: int, dy: int) -> int:
     d = 0
     covered = 0
-    for (x, y), (v, unsure) in seen.items():
+    for (x, y), mark in seen.items():
         g = game.get((x + dx, y + dy))
         if g is None:
-            d += 1
+            d += mark[1] is not True       # a field read with doubt beyond the game's crates may be none
             continue
         covered += 1
-        if not unsure and g != v:
+        if not fits(mark, g):
             d += 1
     return d + len(game) - covered
 
 
-def new_drinks(game: Mapping[Pos, str], seen: Mapping[Pos, str]) -> list[str]:
-    """The drinks the crates show more of than the game has (in id order): the ones put in."""
+def new_drinks(game: Mapping[Pos, str], seen: Mapping[Pos, str],
+               choices: Mapping[Pos, Iterable[str]] | None = None) -> list[str]:
+    """The drinks the crates show more of than the game has (in id order): the ones put in; with
+    each drink a field read with doubt was narrowed to that the game has nowhere (``choices``)."""
     counts: dict[str, int] = {}
     for v in seen.values():
         if v != EMPTY:
@@ -121,7 +154,9 @@ def new_drinks(game: Mapping[Pos, str], seen: Mapping[Pos, str]) -> list[str]:
     for v in game.values():
         if v in counts:
             counts[v] -= 1
-    return sorted(d for d, n in counts.items() if n > 0)
+    there = set(game.values())
+    maybe = {d for names in (choices or {}).values() for d in names if d not in there}
+    return sorted({d for d, n in counts.items() if n > 0} | maybe)
 
 
 def with_drinks(moves: list[Move], drinks: list[str]) -> list[Move]:
@@ -143,13 +178,16 @@ def with_drinks(moves: list[Move], drinks: list[str]) -> list[Move]:
 
 def explain(game: Any, state: Any, seen: Mapping[Pos, str], unsure: Iterable[Pos] = (),
             may: Callable[[Move], bool] = lambda m: True, quarters: int | None = None,
-            max_depth: int = MAX_DEPTH, max_expanded: int = MAX_EXPANDED, max_tried: int = MAX_TRIED) -> Explained:
+            max_depth: int = MAX_DEPTH, max_expanded: int = MAX_EXPANDED, max_tried: int = MAX_TRIED,
+            choices: Mapping[Pos, Iterable[str]] | None = None) -> Explained:
     """The move sequences that turn ``state``'s crates into the ``seen`` fields (see the module);
     ``quarters``: the quarter turn from the camera's grid to the game's, once the table knows it
-    (a symmetric grid, such as the empty 6x6 square, otherwise looks the same four ways round).
+    (a symmetric grid, such as the empty 6x6 square, otherwise looks the same four ways round);
+    ``choices``: fields read with doubt narrowed to a few drinks (each of them is tried: a drink
+    of a sure colour whose shape is in doubt is a question of which).
     Crates equal to the game's already are explained by no move: compare them first."""
-    target = Seen.of(seen, unsure, quarters)
-    drinks = new_drinks(game_fields(game, state), seen)
+    target = Seen.of(seen, unsure, quarters, choices)
+    drinks = new_drinks(game_fields(game, state), seen, choices)
     start = Node(target.distance(game_fields(game, state)), 0, 0, state, ())
     heap, order = [start], 1
     visited = {state_key(state)}

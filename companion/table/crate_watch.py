@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
-from ..crate_fields import CrateReading, FieldDifference, compare, field_key
+from ..crate_fields import CrateReading, FieldDifference, compare, doubts, field_key, fits
 from .crate_moves import Seen, explain, game_fields
 from .watch import Watch
 
@@ -40,6 +40,14 @@ _AT_ONCE = {"not_calibrated", "camera_error", "too_many"}   # codes shown from t
 def _unread(codes: list[str]) -> str | None:
     """Why a frame gave no crates to read: none seen, or seen but read surely nowhere."""
     return next((c for c in ("unclear", "no_crates") if c in codes), None)
+
+
+def _choices(settled: CrateReading) -> dict:
+    """The settled reading's fields narrowed to a few drinks: those of its latest frame, for the
+    fields the run still has in doubt (a field read surely in the latest frame but with doubt
+    earlier in the run keeps no choices: it may hold anything)."""
+    unsure = settled.unsure_fields()
+    return {f: names for f, names in settled.choice_sets().items() if f in unsure}
 
 
 class CrateWatch(Watch):
@@ -64,23 +72,54 @@ class CrateWatch(Watch):
         return game_fields(self.session.game, state)
 
     def differences(self, game: dict, settled: CrateReading) -> list[FieldDifference]:
-        seen, unsure = settled.grid(), settled.unsure_fields()
-        diffs = list(compare(game, seen, unsure, quarters=self.quarters).differences)
+        seen, unsure, choices = settled.grid(), settled.unsure_fields(), _choices(settled)
+        diffs = list(compare(game, seen, unsure, quarters=self.quarters, choices=choices).differences)
         if not diffs and self.quarters is None and game:
-            turns = Seen.of(seen, unsure).turns_matching(game)
+            turns = Seen.of(seen, unsure, choices=choices).turns_matching(game)
             if len(turns) == 1:   # only one way round: how the camera's grid lies, from now on
                 self.quarters = turns[0]
         return diffs
 
     def same(self, a: CrateReading, b: CrateReading) -> bool:
+        """The same crates: the same fields, each read alike where both read it surely; a field
+        narrowed to a few drinks in one is among them in the other (a drink put into a slot read
+        surely empty before is news even when its shape is in doubt); a field read with doubt and
+        no choices in either may be anything."""
         if a.fields.keys() != b.fields.keys():
             return False
-        doubt = set(a.unsure) | set(b.unsure)
-        return all(k in doubt or v == b.fields[k] for k, v in a.fields.items())
+        marks = [doubts(r.grid(), r.unsure_fields(), r.choice_sets()) for r in (a, b)]
+        return all(marks[0][f][1] is True or marks[1][f][1] is True
+                   or (fits(marks[0][f], marks[1][f][0]) and fits(marks[1][f], marks[0][f][0])) for f in marks[0])
+
+    def merge(self, run: CrateReading, reading: CrateReading) -> CrateReading:
+        """A field the newest frame reads with doubt keeps what the run knew of it (read surely, or
+        narrowed to a few drinks: the drinks both narrowed it to), so that a drink put into a slot
+        read surely empty is news even when frames between read that slot with doubt and no
+        choices. Fields read surely now are the newest frame's."""
+        fields, unsure, choices = {}, [], {}
+        for k, v in reading.fields.items():
+            now, before = reading.choices.get(k), run.choices.get(k)
+            if k not in reading.unsure:                # read surely now
+                fields[k] = v
+                continue
+            if k not in run.unsure and now is not None:    # sure before, and among the choices now
+                fields[k] = run.fields[k]
+                continue
+            if now is None:                            # doubt and no choices now: what the run knew
+                fields[k] = run.fields[k]
+                if k in run.unsure:
+                    unsure.append(k)
+                    if before is not None:
+                        choices[k] = before
+                continue
+            kept = [n for n in now if before is None or n in before] or now
+            fields[k], choices[k] = kept[0], kept
+            unsure.append(k)
+        return CrateReading(fields=fields, unsure=sorted(unsure), choices=choices, codes=list(reading.codes))
 
     def search(self, state: Any, settled: CrateReading):
         return explain(self.session.game, state, settled.grid(), settled.unsure_fields(), may=self._may,
-                       quarters=self.quarters)
+                       quarters=self.quarters, choices=_choices(settled))
 
     def observe(self, reading: CrateReading, now: float) -> bool:
         codes = list(reading.codes)
@@ -105,6 +144,17 @@ class CrateWatch(Watch):
         return {"field": field_key(d.field), "game": d.game, "seen": d.seen}
 
     def extra_json(self) -> dict:
-        """The "crate_camera" object of a crate game's view adds the turn learnt (null: not yet)."""
-        return {"quarters": self.quarters}
+        """The "crate_camera" object of a crate game's view adds the turn learnt (null: not yet) and
+        the fields read with doubt that the camera narrowed to a few drinks (``choices``: field ->
+        drink ids, likeliest first; the first MAX_UNSURE_SHOWN fields, as ``unsure``)."""
+        return {"quarters": self.quarters, "choices": self._choices_shown()}
+
+    def shown_extra(self) -> tuple:
+        return tuple((k, tuple(v)) for k, v in self._choices_shown().items())
+
+    def _choices_shown(self) -> dict[str, list[str]]:
+        if self.settled is None:
+            return {}
+        shown = set(self._unsure())
+        return {k: v for k, v in sorted(self.settled.choices.items()) if k in shown}
 

@@ -148,6 +148,12 @@ class Watch:
         """The reading as it is compared (the board: drinks left out where the game has none)."""
         return reading
 
+    def merge(self, run: Any, reading: Any) -> Any:
+        """What a run of the same pieces shows, given its reading so far and the newest frame's
+        (which ``same`` found to agree): the newest frame's by default; the crates keep what
+        earlier frames knew of a field the newest reads with doubt."""
+        return reading
+
     def extra_json(self) -> dict:
         return {}
 
@@ -176,12 +182,12 @@ class Watch:
             run = self._run
             if run is not None and self.same(run.reading, reading):
                 run.count += 1
-                run.reading = reading
+                run.reading = self.merge(run.reading, reading)
                 run.recent = (run.recent + [set(reading.unsure)])[-SETTLE_FRAMES:]
                 clearer = run.clearer()
                 if clearer is not None:
                     run.unsure = clearer
-                    self.settled = reading.model_copy(update={"unsure": sorted(clearer)})
+                    self.settled = run.reading.model_copy(update={"unsure": sorted(clearer)})
                     self._recheck = True
                 elif not run.settled:
                     run.unsure |= set(reading.unsure)
@@ -194,7 +200,7 @@ class Watch:
                 return None
             if settles:
                 run.settled = True
-                self.settled = reading.model_copy(update={"unsure": sorted(run.unsure)})
+                self.settled = run.reading.model_copy(update={"unsure": sorted(run.unsure)})
                 self.settled_at = now
             self._recheck = False
             settled, settled_at = self.settled, self.settled_at

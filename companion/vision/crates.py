@@ -45,6 +45,7 @@ from .crate_pinhole import camera_over
 from .crate_focal import CameraEstimate
 from .crate_grid import Grid, find_grid
 from .crate_guard import frame_guard, frame_numbers
+from .crate_choices import choices as colour_choices
 from .crate_net import CLASSES, DRINK_COLUMNS, GRID_COLUMNS, NONE, OFF, FieldModel, field_model
 from .crate_once import one_of_each
 from .crate_patches import exposure_gain, field_patches
@@ -90,6 +91,21 @@ GROW_ROUNDS = 2
 # fitted to read no frame holding a sure mistake, it read fewer fields right than the share
 # (docs/performance.md, "A frame guard learnt"). False: the share, whatever is fitted.
 LEARNT_GUARD = True
+# A field whose colour is sure and whose shape is in doubt is reported with its choices
+# (crate_choices.py: a drink of this colour, one of these shapes), in a frame the guard reads.
+# Counted as read by the guard as well, such fields let in frames whose few sure fields were
+# wrong (docs/performance.md, "A sure colour, its shapes asked"): the guard counts them as doubt.
+# False: no choices (kept to measure against).
+SURE_COLOURS = True
+# A drink is read surely only when its probability clears this too (over the model's own bar,
+# set for one sure mistake a kind per 3,000 held-out fields, most of them easy empty slots): on
+# fresh dev and varied frames that bar left drinks of a neighbouring height read surely
+# (docs/performance.md, "A drink's bar raised"). Below it, a drink of a sure colour is asked
+# among its shapes (SURE_COLOURS). None: the model's bar alone.
+SURE_DRINK: float | None = 0.999
+# The frame guard's share counts the fields unsure by the model's own bars (the ones it was set
+# with): a drink unsure by SURE_DRINK alone is no doubt about the frame. False: every unsure field.
+GUARD_ON_MODEL_BARS = True
 
 
 @dataclass(frozen=True)
@@ -187,6 +203,11 @@ class CrateReader:
             prob = np.concatenate([prob, self.model.probabilities(patches, feats)])
         return found, prob
 
+    def _bar(self, name: str) -> float:
+        """The probability a field's name must reach to be read surely."""
+        bar = self.model.bar(name)
+        return max(bar, SURE_DRINK) if SURE_DRINK is not None and name not in (EMPTY, NONE) else bar
+
     def read(self, frame) -> CrateReading:
         """One frame (BGR uint8) -> its reading; never raises for a bad frame."""
         if self.calibration is None:
@@ -216,6 +237,7 @@ class CrateReader:
         if ONE_OF_EACH:
             prob = one_of_each(prob, DRINK_COLUMNS, GRID_COLUMNS)
         fields, unsure, maybe = {}, [], []
+        raised = []         # unsure by SURE_DRINK alone: sure by the model's bar
         for c, p in zip(found.cells, prob):
             k = int(np.argmax(p[:OFF_INDEX]))        # "off": the likeliest other name, unsure
             name = CLASSES[k]
@@ -229,8 +251,10 @@ class CrateReader:
                 maybe.append((float(p[0]), c))
                 continue
             fields[c] = name
-            if p[k] < self.model.bar(name):
+            if p[k] < self._bar(name):
                 unsure.append(c)
+                if p[k] >= self.model.bar(name):
+                    raised.append(c)
         # each drink is there once: of two fields read as one drink, only the surer may be sure
         best: dict = {}
         for c, p in zip(found.cells, prob):
@@ -241,6 +265,8 @@ class CrateReader:
                     worse = c if score < best[name][0] else best[name][1]
                     if worse not in unsure:
                         unsure.append(worse)
+                    if worse in raised:         # doubt about the frame after all: two fields, one drink
+                        raised.remove(worse)
                     if score > best[name][0]:
                         best[name] = (score, c)
                 else:
@@ -251,24 +277,32 @@ class CrateReader:
                 break
             del fields[c]
             unsure.remove(c)
+        # a field of a sure colour whose shape is in doubt: the few drinks it may be
+        choices = {}
+        if SURE_COLOURS:
+            for c, p in zip(found.cells, prob):
+                names = colour_choices(p) if c in unsure and c in fields else None
+                if names and names[0] == fields[c]:
+                    choices[c] = names
         # a frame read mostly with doubt (its grid, its light unlike any learnt) is no ground
         # for the few fields that cleared their bars either; counted over the fields that are
         # surely slots (a ring of maybe-no-slot fields round the crates is doubt about the
-        # table beside them, not about the slots)
+        # table beside them, not about the slots); a frame so doubted keeps no choices either
         slots = [c for c in fields if c not in {m for _, m in maybe}]
         guard = frame_guard() if LEARNT_GUARD else None
         if guard is not None:
             if guard.doubtful(frame_numbers(prob, len(set(fields) - set(unsure)))):
-                unsure = list(fields)
-        elif sum(c in unsure for c in slots) > DOUBTFUL_SHARE * max(1, len(slots)):
-            unsure = list(fields)
+                unsure, choices = list(fields), {}
+        elif sum(c in unsure and (c not in raised or not GUARD_ON_MODEL_BARS) for c in slots) \
+                > DOUBTFUL_SHARE * max(1, len(slots)):
+            unsure, choices = list(fields), {}
         if not fields:
             return CrateReading(codes=["no_crates"])
         if len(fields) > MAX_FIELDS:
             return CrateReading(codes=["too_many"])
         if SURE_OR_UNREAD and set(fields) <= set(unsure):
             return CrateReading(codes=["unclear"])
-        return CrateReading.of(fields, unsure=unsure)
+        return CrateReading.of(fields, unsure=unsure, choices=choices)
 
 
 def _as_bgr(frame) -> np.ndarray | None:

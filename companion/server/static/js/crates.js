@@ -108,11 +108,20 @@ function differencesPart(cc) {
       game: fieldValue(d.game), seen: fieldValue(d.seen) }))))));
 }
 
+// Fields read with doubt: those the camera narrowed to one colour's drinks are compared with
+// those drinks (named here), the rest with nothing.
 function unsurePart(cc) {
-  const fields = Array.isArray(cc.unsure) ? cc.unsure : [];
-  if (!fields.length || cc.state !== "reading") return null;
-  return h("p", { class: "bc-sub bc-unsure", testid: "crates-unsure", dataset: { n: String(fields.length) } },
-    t("crates.unsure", { fields: fields.map((f) => f.replace(",", "·")).join(" · ") }));
+  const choices = cc.choices && typeof cc.choices === "object" ? cc.choices : {};
+  const all = Array.isArray(cc.unsure) ? cc.unsure : [];
+  if (!all.length || cc.state !== "reading") return null;
+  const fields = all.filter((f) => !Array.isArray(choices[f]));
+  const narrowed = all.filter((f) => Array.isArray(choices[f]));
+  return h("div", {},
+    fields.length ? h("p", { class: "bc-sub bc-unsure", testid: "crates-unsure", dataset: { n: String(fields.length) } },
+      t("crates.unsure", { fields: fields.map((f) => f.replace(",", "·")).join(" · ") })) : null,
+    narrowed.length ? h("p", { class: "bc-sub bc-unsure", testid: "crates-choices", dataset: { n: String(narrowed.length) } },
+      t("crates.choices", { fields: narrowed.map((f) => t("crates.choice", { field: f.replace(",", "·"),
+        drinks: choices[f].map(drinkName).join(t("crates.or")) })).join(" · ") })) : null);
 }
 
 function autoPart(me, cc) {
