@@ -27,16 +27,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..drinks import DRINK_IDS
+from ..drinks import COLOURS, SHAPES, Drink
 from .crate_net import CLASSES
 
 COLOUR_BAR = 0.999      # the share of a field's probability one colour's drinks hold: its colour sure
 SHAPES_HELD = 0.999     # the choices hold this share of that colour's probability
-# the columns of each colour's drinks in the network's probabilities (colour-shape ids)
-_COLOURS: dict[str, list[int]] = {}
-for _id in DRINK_IDS:
-    _COLOURS.setdefault(_id.split("-")[0], []).append(CLASSES.index(_id))
-COLOUR_COLUMNS = np.array(list(_COLOURS.values()))       # colours x shapes
+# the columns of each colour's drinks in the network's probabilities: colours x shapes
+COLOUR_COLUMNS = np.array([[CLASSES.index(Drink(c, s).id) for s in SHAPES] for c in COLOURS])
 
 
 def choices(p: np.ndarray) -> list[str] | None:
