@@ -274,14 +274,17 @@ function startTable(id) {
           early ? null : join)));
   }
 
-  onLangChange(() => { joinEl = null; render(); if (codesEl) joinCodes(); });
+  // The join panel and, when open, the codes drawn anew: the players' and the spectators' links
+  // arrive one after the other, and the codes may be opened between the two.
+  const joinChanged = () => { joinEl = null; render(); if (codesEl) joinCodes(); };
+  onLangChange(joinChanged);
 
   const connect = () => {
     liveView(id, { onView: accept, onState: (s) => badge.show(s),
       onRefused: (why, code) => (code === 4403 ? notice("trust.needKey", "need-key") : toast(t("error.nogame", { why }))) });
     if (!isHost()) return;
-    api.players(id, { quiet: true }).then((p) => { links = p; joinEl = null; render(); }).catch(() => {});
-    api.spectators(id, { quiet: true }).then((w) => { watchLink = w; joinEl = null; render(); }).catch(() => {});
+    api.players(id, { quiet: true }).then((p) => { links = p; joinChanged(); }).catch(() => {});
+    api.spectators(id, { quiet: true }).then((w) => { watchLink = w; joinChanged(); }).catch(() => {});
   };
   api.view(id, { quiet: true }).then((v) => { accept(v); connect(); }).catch((err) => {
     if (err.status === 0) { badge.show("reconnecting"); connect(); return; } // the WebSocket keeps trying
