@@ -269,6 +269,9 @@ def test_real_table_pickers(base_url, browser):
     tap_and_wait(phone, f"enter-secret-{card}")
     expect(phone.get_by_test_id("secret-card")).to_have_attribute("data-card", card)
     for seat in (1, 2):
+        # the table first shows the move made on another screen: otherwise that move's late
+        # update could pass for the reply to this tap (a race a busy machine caught)
+        shown(table, call(base_url, "GET", f"/api/games/{gid}/view")["seq"])
         tap_and_wait(table, "move-draw-colour")
         chance = call(base_url, "GET", f"/api/games/{gid}/view", token=tokens[seat])["chance"]
         call(base_url, "POST", f"/api/games/{gid}/moves", {"move": chance["outcomes"][0]["move"]}, token=tokens[seat])

@@ -12,7 +12,8 @@ import pytest
 from companion.landing import LandingScene, PlacedCrate, PlacedDrink, truth
 from companion.sim.landing_render import LandingLook, LandingRenderer, calibration_photo
 from companion.vision.landing_calibrate import calibrate_landing
-from companion.vision.landing_crops import ALL_FEATURES, CHANNELS, CROP, CROP_MM, FEATURES, crop_basis, cut, to_crop
+from companion.vision.landing_crops import (ALL_FEATURES, ALSO_FEATURES, CHANNELS, CROP, CROP_MM, FEATURES, crop_basis, cut,
+                                          to_crop)
 from companion.vision.landing_net import LandingEnsemble, LandingModel, LandingNet, landing_model
 from companion.vision.landing_reading import choose
 from companion.vision.landings import LandingReader
@@ -175,24 +176,51 @@ def test_a_wider_network_is_read_by_its_weights_shapes(tmp_path):
 
 
 def test_a_model_reads_the_numbers_its_settings_name():
-    # a candidate carries ALL_FEATURES; a model trained with the asked colour reads all 16, the
-    # committed kind the first 10, and a model given the wrong count is told what it reads
+    # a candidate carries ALL_FEATURES; a model trained with the asked colour and the others asked
+    # reads all 22, the committed kind the first 10, and a model given the wrong count is told what it reads
     rng = np.random.default_rng(6)
     crops = rng.integers(0, 256, (2, CROP, CROP, len(CHANNELS)), dtype=np.uint8)
     carried = rng.normal(0, 1, (2, len(ALL_FEATURES))).astype(np.float32)
     base = LandingModel(LandingNet.random(seed=1))
     assert np.allclose(base.read(crops, carried)[0], base.read(crops, carried[:, :len(FEATURES)])[0])
     w = LandingNet.random(seed=1).w
-    w = {**w, "f1w": np.concatenate([w["f1w"], rng.normal(0, 1, (w["f1w"].shape[0], 6))], axis=1),
+    extra = len(ALL_FEATURES) - len(FEATURES)
+    w = {**w, "f1w": np.concatenate([w["f1w"], rng.normal(0, 1, (w["f1w"].shape[0], extra))], axis=1),
          "mean": np.zeros(len(ALL_FEATURES)), "std": np.ones(len(ALL_FEATURES))}
     coloured = LandingModel(LandingNet(w), {"features": list(ALL_FEATURES)})
     other = carried.copy()
     other[:, len(FEATURES):] = 0
     assert not np.allclose(coloured.read(crops, carried)[0], coloured.read(crops, other)[0])     # the colour counts
-    with pytest.raises(ValueError, match="reads 16 of a candidate's 16"):
+    with pytest.raises(ValueError, match=f"reads {len(ALL_FEATURES)} of a candidate's {len(ALL_FEATURES)}"):
         coloured.read(crops, carried[:, :12])
     with pytest.raises(ValueError, match="other inputs"):
-        LandingModel(LandingNet(w))             # 16 numbers' weights, settings naming 10
+        LandingModel(LandingNet(w))             # 22 numbers' weights, settings naming 10
+    # a render made before the others were carried (16 numbers) is read as it was
+    w16 = {**w, "f1w": w["f1w"][:, :-len(ALSO_FEATURES)], "mean": np.zeros(16), "std": np.ones(16)}
+    names16 = list(ALL_FEATURES[:16])
+    assert np.allclose(LandingModel(LandingNet(w16), {"features": names16}).read(crops, carried[:, :16])[0],
+                       LandingModel(LandingNet(w16), {"features": names16}).read(crops, carried)[0])
+
+
+def test_a_candidate_carries_the_other_drinks_asked_about(setup):
+    # the game knows which drinks came out: a candidate carries its own colour and, apart, the
+    # colours of the other drinks asked about with it (never its own), for a model that reads them
+    from companion.drinks import COLOURS
+    from companion.vision.landing_crops import COLOUR_FEATURES, candidates, frame_projector, top_view
+    renderer, cal = setup
+    scene = LandingScene(crates=(), drinks=(PlacedDrink(drink="white-short_can", x=-40.0, y=160.0, length_mm=20, width_mm=11),))
+    frame = renderer.render(scene, np.random.default_rng(3))
+    size = (frame.shape[1], frame.shape[0])
+    view = top_view(frame, LandingReader(cal)._top_maps(size), cal.white_bgr, cal.camera_position,
+                    frame_projector(cal, size))
+    names = [c.value for c in COLOURS]
+    alone = candidates(view, "white-short_can")[0].features
+    beside = candidates(view, "white-short_can", also=("white", "blue", "red"))[0].features
+    own = alone[len(FEATURES):len(FEATURES) + len(COLOUR_FEATURES)]
+    assert own.tolist() == [float(n == "white") for n in names]
+    assert alone[-len(ALSO_FEATURES):].sum() == 0
+    assert beside[-len(ALSO_FEATURES):].tolist() == [float(n in ("blue", "red")) for n in names]
+    assert np.array_equal(alone[:-len(ALSO_FEATURES)], beside[:-len(ALSO_FEATURES)])
 
 
 def test_an_ensemble_is_loaded_from_its_settings(tmp_path):
@@ -225,9 +253,14 @@ def test_the_training_data_step_runs_on_a_tiny_set(tmp_path):
     data = np.load(out)
     n = len(data["classes"])
     assert n >= 2 and data["crops"].shape == (n, CROP, CROP, len(CHANNELS)) and data["feats"].shape == (n, len(ALL_FEATURES))
-    # each crop carries its asked colour, once: one asked drink of each colour a scene
-    colours = data["feats"][:, len(FEATURES):]
+    # each crop carries its asked colour, once: one asked drink of each colour a scene; and the
+    # other colours asked with it, never its own, each of them the colour of a drink in the scene
+    colours = data["feats"][:, len(FEATURES):len(FEATURES) + 6]
     assert (colours.sum(1) == 1).all() and len(set(colours.argmax(1).tolist())) == 6
+    also = data["feats"][:, len(FEATURES) + 6:]
+    assert also.shape[1] == 6 and not (also * colours).any() and also.any()
+    present = data["group_spot"] >= 0       # one scene: a group a colour, in COLOURS' order, -1 when not there
+    assert not (also.max(0) > present).any()
     assert set(data["classes"].tolist()) - {0, 1, 2, 3} == set()
     assert (data["classes"] != 3).any()         # the scene's drinks are found and named
     assert int(data["groups"].max()) < len(data["group_spot"])

@@ -83,7 +83,8 @@ def cache(args) -> None:
             group_look.append(seed)
             if cal is None:
                 continue                  # a refused calibration: its drinks not seen
-            for c in candidates(view, t.drink, channels=landing_crops.LAYOUTS[args.channels]):
+            colours = tuple(x.drink.partition("-")[0] for x in true)
+            for c in candidates(view, t.drink, channels=landing_crops.LAYOUTS[args.channels], also=colours):
                 crops.append(c.crop)
                 feats.append(c.features)
                 groups.append(len(group_spot) - 1)

@@ -16,7 +16,10 @@ within ``MATCH_MM`` of) that drink's outline as the calibrated camera lays it on
 spot and its middle on the table as an offset in the crop's turned frame; otherwise ``none``
 (a coin, a card, a shadow or another drink read as that colour). Every colour is cut in every
 scene (a colour not in the scene: its patches are all ``none``, as a drink asked for that is
-still in the tower). The eval family (benchmarks/landings.py) is never rendered here.
+still in the tower). Each crop also carries the colours asked with it (``--features also``): the
+scene's drinks (in one scene of ``1 / LEFT_OVER_SHARE`` one of them left over, not asked) and,
+when the queried colour is not there, it too (thrown, still in the tower). The eval family
+(benchmarks/landings.py) is never rendered here.
 """
 from __future__ import annotations
 
@@ -35,9 +38,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from companion.vision.landing_crops import CHANNELS  # noqa: E402
 from companion.vision.landing_crops import LAYOUTS  # noqa: E402  (--channels: a name, its channels)
-from companion.vision.landing_crops import ALL_FEATURES, FEATURES  # noqa: E402
+from companion.vision.landing_crops import ALSO_FEATURES, COLOUR_FEATURES, FEATURES  # noqa: E402
 
-FEATURE_SETS = {"base": FEATURES, "colour": ALL_FEATURES}      # --features: the numbers a network reads
+FEATURE_SETS = {"base": FEATURES, "colour": FEATURES + COLOUR_FEATURES,     # --features: the numbers a network reads
+                "also": FEATURES + ALSO_FEATURES, "colour_also": FEATURES + COLOUR_FEATURES + ALSO_FEATURES}
+LEFT_OVER_SHARE = 0.2       # scenes with a drink on the table the game did not ask about (--features also)
 
 MATCH_MM = 4.0
 SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
@@ -124,15 +129,22 @@ def render(args) -> None:
             size = (frame.shape[1], frame.shape[0])
             view = top_view(frame, reader._top_maps(size), cal.white_bgr, camera, frame_projector(cal, size))
             present = {d.drink.partition("-")[0]: d.drink for d in scene.drinks}
+            # which drinks the game asked about (--features also): the scene's own, one of them now and
+            # then a left-over drink nobody asked about; a colour queried that is not there was asked
+            # too (stuck in the tower). Its own rng: the crops and scenes stay the recipe's
+            asked_rng = np.random.default_rng([seed, 4343, len(group_spot)])
+            left_over = sorted(present)[int(asked_rng.integers(0, len(present)))] \
+                if len(present) > 1 and asked_rng.random() < LEFT_OVER_SHARE else None
             for colour in COLOURS:
                 name = present.get(colour.value) or f"{colour.value}-{SHAPES[int(rng.integers(0, len(SHAPES)))].value}"
+                also = tuple(c for c in present if c != left_over) + (colour.value,)
                 first = bool(rng.random() < 0.5)
                 placed = next((d for d in scene.drinks if d.drink == name), None)
                 group_spot.append(SPOT_INDEX[spot_of(scene, placed)] if placed else -1)
                 group_distance.append(distance_of(placed) if placed else 0)
                 for mirror, cand in ((m, c) for copy in range(args.copies) for m in [first != bool(copy % 2)]
                                      for c in candidates(view, name, mirror=m, jitter=rng.normal(0, 1.5, 2),
-                                                         channels=LAYOUTS[args.channels])):
+                                                         channels=LAYOUTS[args.channels], also=also)):
                     k, middle = label(cand, scene, name, look, camera)
                     crops.append(cand.crop)
                     feats.append(cand.features)
@@ -435,7 +447,8 @@ def main() -> int:
     t.add_argument("--noise", type=float, default=0.0, help="the most pixel noise added in training (0-1 levels)")
     t.add_argument("--channels", choices=tuple(LAYOUTS), default="top", help="the channels the network reads")
     t.add_argument("--features", choices=tuple(FEATURE_SETS), default="base",
-                   help="the numbers the network reads: base, or colour (the asked colour too)")
+                   help="the numbers the network reads: base; colour (the asked colour too); also (the other "
+                        "colours asked with it); colour_also (both)")
     t.add_argument("--widths", help="the four convolutions' channels (landing_net.WIDTHS by default), e.g. 24,48,96,128")
     t.add_argument("--hidden", type=int, help="the hidden layer's width (landing_net.HIDDEN by default)")
     t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")

@@ -55,7 +55,10 @@ FEATURES = tuple(f"shape_{s.value}" for s in SHAPES) + ("reach", "height", "shar
 # learn each colour's own look-alikes (a black drink's are shadows, a purple one's a blue drink);
 # a candidate carries ALL_FEATURES and a model reads the ones its settings name
 COLOUR_FEATURES = tuple(f"colour_{c.value}" for c in COLOURS)
-ALL_FEATURES = FEATURES + COLOUR_FEATURES
+# the other drinks asked about beside it (one a colour: the game knows which drinks came out): a
+# patch that could be a white or a mint drink is the white one when no mint drink was thrown
+ALSO_FEATURES = tuple(f"also_{c.value}" for c in COLOURS)
+ALL_FEATURES = FEATURES + COLOUR_FEATURES + ALSO_FEATURES
 MAX_CANDIDATES = 4                  # patches of the asked colour looked at, the biggest first (8: a wash, docs/performance.md)
 MIN_PIXELS = 6
 ADAPT = False                       # the plastics' colours from the view itself (``landing_colour_adapt``): not kept
@@ -190,7 +193,7 @@ def numbers(feats: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
     render's made before the colour (``FEATURES``), or ``names`` already."""
     feats = np.asarray(feats)
     names = tuple(names)
-    for have in (names, ALL_FEATURES, FEATURES):
+    for have in (names, ALL_FEATURES, FEATURES + COLOUR_FEATURES, FEATURES):    # renders made before the others
         if feats.shape[-1] == len(have) and set(names) <= set(have):
             return feats if have == names else np.ascontiguousarray(feats[..., [have.index(n) for n in names]])
     raise ValueError(f"{feats.shape[-1]} numbers a crop: the landing model reads {len(names)} "
@@ -236,10 +239,12 @@ def patches(view: TopView, colour: str, loose: bool = False, limit: int | None =
 
 
 def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarray | None = None,
-               loose: bool = False, limit: int | None = None, channels: tuple[str, ...] = CHANNELS) -> list[Candidate]:
+               loose: bool = False, limit: int | None = None, channels: tuple[str, ...] = CHANNELS,
+               also: tuple[str, ...] = ()) -> list[Candidate]:
     """The turned crops of the asked drink's candidate patches (``jitter``: mm added to each
     centre, for training; ``loose``, ``limit``: as ``patches``, the crops' asked channel the
-    loose mask; ``channels``: one of ``LAYOUTS``, the model's)."""
+    loose mask; ``channels``: one of ``LAYOUTS``, the model's; ``also``: the colours of the
+    other drinks asked about with it)."""
     if tuple(channels) not in LAYOUTS.values():
         raise ValueError(f"no landing crop has the channels {channels}")
     d = Drink.parse(drink)
@@ -257,6 +262,7 @@ def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarr
     shape[[s.value for s in SHAPES].index(d.shape.value)] = 1
     tint = np.zeros(len(COLOURS), np.float32)
     tint[[c.value for c in COLOURS].index(colour)] = 1
+    others = np.array([float(c.value in also and c.value != colour) for c in COLOURS], np.float32)
     for centre, count, (y, x, sel) in found:
         if jitter is not None:
             centre = centre + jitter
@@ -270,6 +276,6 @@ def candidates(view: TopView, drink: str, mirror: bool = False, jitter: np.ndarr
         expected = length * width + length * reach * width / max(H - width, 1.0) * 0.5
         margin = float(np.mean(view.margin[y:y + sel.shape[0], x:x + sel.shape[1]][sel]))
         feats = np.concatenate([shape, np.array([reach / 500, H / 500, math.log(count / TOP_PX_PER_MM ** 2 / expected),
-                                                 min(margin, 30.0) / 10], np.float32), tint])
+                                                 min(margin, 30.0) / 10], np.float32), tint, others])
         out.append(Candidate(centre, count, crop, feats, basis))
     return out

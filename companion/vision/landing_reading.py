@@ -70,7 +70,8 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
     view = top_view(frame, maps, calibration.white_bgr, camera,
                     frame_projector(calibration, (frame.shape[1], frame.shape[0])))
     channels = getattr(model, "channels", landing_crops.CHANNELS)      # a stand-in reader of crops: the top view's
-    found = {name: candidates(view, name, channels=channels) for name in asked}
+    colours = tuple(name.partition("-")[0] for name in asked)
+    found = {name: candidates(view, name, channels=channels, also=colours) for name in asked}
     flat = [c for name in asked for c in found[name]]
     if flat:
         p, off, scale = model.read(np.stack([c.crop for c in flat]), np.stack([c.features for c in flat]))
@@ -87,7 +88,8 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
             # nothing of its colour read as the drink: look again, at twice as many patches, each
             # filled in where its colour is the runner-up of a pixel that is not the table (an
             # off-tint plastic reads partly as its neighbour)
-            cands = candidates(view, name, loose=True, limit=2 * landing_crops.MAX_CANDIDATES, channels=channels)
+            cands = candidates(view, name, loose=True, limit=2 * landing_crops.MAX_CANDIDATES, channels=channels,
+                               also=colours)
             if cands:
                 pick = pick_of(cands, *model.read(np.stack([c.crop for c in cands]),
                                                   np.stack([c.features for c in cands])), model)
