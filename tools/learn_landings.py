@@ -17,7 +17,7 @@ spot and its middle on the table as an offset in the crop's turned frame; otherw
 (a coin, a card, a shadow or another drink read as that colour). Every colour is cut in every
 scene (a colour not in the scene: its patches are all ``none``, as a drink asked for that is
 still in the tower). Each crop also carries the colours asked with it (``--features also``): the
-scene's drinks (in one scene of ``1 / LEFT_OVER_SHARE`` one of them left over, not asked) and,
+scene's drinks (in one scene of five, ``LEFT_OVER_SHARE``, one of them left over, not asked) and,
 when the queried colour is not there, it too (thrown, still in the tower). The eval family
 (benchmarks/landings.py) is never rendered here.
 """

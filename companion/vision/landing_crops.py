@@ -55,7 +55,7 @@ FEATURES = tuple(f"shape_{s.value}" for s in SHAPES) + ("reach", "height", "shar
 # learn each colour's own look-alikes (a black drink's are shadows, a purple one's a blue drink);
 # a candidate carries ALL_FEATURES and a model reads the ones its settings name
 COLOUR_FEATURES = tuple(f"colour_{c.value}" for c in COLOURS)
-# the other drinks asked about beside it (one a colour: the game knows which drinks came out): a
+# the other drinks asked about beside it (a number a colour: the game knows which drinks came out): a
 # patch that could be a white or a mint drink is the white one when no mint drink was thrown
 ALSO_FEATURES = tuple(f"also_{c.value}" for c in COLOURS)
 ALL_FEATURES = FEATURES + COLOUR_FEATURES + ALSO_FEATURES
@@ -190,7 +190,8 @@ def from_crop(offset: np.ndarray, centre: np.ndarray, basis) -> np.ndarray:
 
 def numbers(feats: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
     """The numbers ``names`` of crops' numbers (n, width): a candidate's (``ALL_FEATURES``), a
-    render's made before the colour (``FEATURES``), or ``names`` already."""
+    render's made before the colour (``FEATURES``) or before the other asked colours (``FEATURES +
+    COLOUR_FEATURES``), or ``names`` already."""
     feats = np.asarray(feats)
     names = tuple(names)
     for have in (names, ALL_FEATURES, FEATURES + COLOUR_FEATURES, FEATURES):    # renders made before the others
