@@ -42,14 +42,6 @@ def _unread(codes: list[str]) -> str | None:
     return next((c for c in ("unclear", "no_crates") if c in codes), None)
 
 
-def _choices(settled: CrateReading) -> dict:
-    """The settled reading's fields narrowed to a few drinks: those of its latest frame, for the
-    fields the run still has in doubt (a field read surely in the latest frame but with doubt
-    earlier in the run keeps no choices: it may hold anything)."""
-    unsure = settled.unsure_fields()
-    return {f: names for f, names in settled.choice_sets().items() if f in unsure}
-
-
 class CrateWatch(Watch):
     """The crate camera's account of one crate game (see the module)."""
 
@@ -72,7 +64,7 @@ class CrateWatch(Watch):
         return game_fields(self.session.game, state)
 
     def differences(self, game: dict, settled: CrateReading) -> list[FieldDifference]:
-        seen, unsure, choices = settled.grid(), settled.unsure_fields(), _choices(settled)
+        seen, unsure, choices = settled.grid(), settled.unsure_fields(), settled.choice_sets()
         diffs = list(compare(game, seen, unsure, quarters=self.quarters, choices=choices).differences)
         if not diffs and self.quarters is None and game:
             turns = Seen.of(seen, unsure, choices=choices).turns_matching(game)
@@ -91,23 +83,23 @@ class CrateWatch(Watch):
         return all(marks[0][f][1] is True or marks[1][f][1] is True
                    or (fits(marks[0][f], marks[1][f][0]) and fits(marks[1][f], marks[0][f][0])) for f in marks[0])
 
-    def merge(self, run: CrateReading, reading: CrateReading) -> CrateReading:
+    def merge(self, so_far: CrateReading, reading: CrateReading) -> CrateReading:
         """A field the newest frame reads with doubt keeps what the run knew of it (read surely, or
         narrowed to a few drinks: the drinks both narrowed it to), so that a drink put into a slot
         read surely empty is news even when frames between read that slot with doubt and no
         choices. Fields read surely now are the newest frame's."""
         fields, unsure, choices = {}, [], {}
         for k, v in reading.fields.items():
-            now, before = reading.choices.get(k), run.choices.get(k)
+            now, before = reading.choices.get(k), so_far.choices.get(k)
             if k not in reading.unsure:                # read surely now
                 fields[k] = v
                 continue
-            if k not in run.unsure and now is not None:    # sure before, and among the choices now
-                fields[k] = run.fields[k]
+            if k not in so_far.unsure and now is not None:    # sure before, and among the choices now
+                fields[k] = so_far.fields[k]
                 continue
             if now is None:                            # doubt and no choices now: what the run knew
-                fields[k] = run.fields[k]
-                if k in run.unsure:
+                fields[k] = so_far.fields[k]
+                if k in so_far.unsure:
                     unsure.append(k)
                     if before is not None:
                         choices[k] = before
@@ -117,9 +109,16 @@ class CrateWatch(Watch):
             unsure.append(k)
         return CrateReading(fields=fields, unsure=sorted(unsure), choices=choices, codes=list(reading.codes))
 
+    def settle(self, reading: CrateReading, unsure: set) -> CrateReading:
+        """As the watch settles it, keeping choices only for fields still in doubt (a field read
+        surely in the latest frame but with doubt earlier in the run keeps none: it may hold
+        anything), so that the settled reading holds what ``CrateReading`` checks."""
+        return reading.model_copy(update={"unsure": sorted(unsure),
+                                          "choices": {k: v for k, v in reading.choices.items() if k in unsure}})
+
     def search(self, state: Any, settled: CrateReading):
         return explain(self.session.game, state, settled.grid(), settled.unsure_fields(), may=self._may,
-                       quarters=self.quarters, choices=_choices(settled))
+                       quarters=self.quarters, choices=settled.choice_sets())
 
     def observe(self, reading: CrateReading, now: float) -> bool:
         codes = list(reading.codes)

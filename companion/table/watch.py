@@ -148,11 +148,15 @@ class Watch:
         """The reading as it is compared (the board: drinks left out where the game has none)."""
         return reading
 
-    def merge(self, run: Any, reading: Any) -> Any:
+    def merge(self, so_far: Any, reading: Any) -> Any:
         """What a run of the same pieces shows, given its reading so far and the newest frame's
         (which ``same`` found to agree): the newest frame's by default; the crates keep what
         earlier frames knew of a field the newest reads with doubt."""
         return reading
+
+    def settle(self, reading: Any, unsure: set) -> Any:
+        """The settled reading: the run's, with the pieces the run still doubts as its ``unsure``."""
+        return reading.model_copy(update={"unsure": sorted(unsure)})
 
     def extra_json(self) -> dict:
         return {}
@@ -187,7 +191,7 @@ class Watch:
                 clearer = run.clearer()
                 if clearer is not None:
                     run.unsure = clearer
-                    self.settled = run.reading.model_copy(update={"unsure": sorted(clearer)})
+                    self.settled = self.settle(run.reading, clearer)
                     self._recheck = True
                 elif not run.settled:
                     run.unsure |= set(reading.unsure)
@@ -200,7 +204,7 @@ class Watch:
                 return None
             if settles:
                 run.settled = True
-                self.settled = run.reading.model_copy(update={"unsure": sorted(run.unsure)})
+                self.settled = self.settle(run.reading, run.unsure)
                 self.settled_at = now
             self._recheck = False
             settled, settled_at = self.settled, self.settled_at
