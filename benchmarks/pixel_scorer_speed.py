@@ -12,7 +12,10 @@ scorer's, and the difference, and of the difference alone the pixel scorer's own
 inputs, the network). ``--scorer checked-pixels``: the rules checked by the network over the
 pixels alone (vision/checked.py) in its place, its own part ``checked.check_pixels``; ``--scorer
 checked-set``: the same with the network that knows the set's sizes (``checked.check_set``);
-``--scorer checked-sure``: that network's view weighed by the learned sureness (``sure.check_sure``).
+``--scorer checked-sure``: that network's view weighed by the learned sureness (``sure.check_sure``);
+``--scorer checked-set=PATH``: checked-set with a candidate set network. ``--base`` replaces the
+rules as what it is compared with (``--base checked-set --scorer checked-set=PATH``: a candidate
+against the committed network, by turns on the same frames).
 """
 from __future__ import annotations
 
@@ -36,9 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from companion.sim.looks import Look  # noqa: E402
 from companion.sim.render import Renderer  # noqa: E402
 from companion.sim.scenes import DIFFICULTIES, DIFFICULTY_TITLES, render_sample  # noqa: E402
-from companion.vision.drinks import identify_analysis, scorer_hook  # noqa: E402
+from companion.vision.drinks import identify_analysis  # noqa: E402
 from companion.vision.segment import analyse  # noqa: E402
-from vision import calibrated  # noqa: E402
+from vision import calibrated, candidate, hook  # noqa: E402
 
 
 def cpu_ms(fn) -> float:
@@ -52,25 +55,35 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=29800, help="the development-family table")
     ap.add_argument("--frames", type=int, default=3, help="photos per difficulty")
     ap.add_argument("--repeats", type=int, default=7, help="readings of each frame by each scorer")
-    ap.add_argument("--scorer", choices=["pixels", "checked-pixels", "checked-set", "checked-sure"], default="pixels",
-                    help="what is compared with the rules")
+    ap.add_argument("--scorer", default="pixels",
+                    help="what is compared: pixels, checked-pixels, checked-set, checked-sure, or checked-set=PATH "
+                         "(checked-set with a candidate set network, as benchmarks/vision.py reads it)")
+    ap.add_argument("--base", default="rules",
+                    help="what it is compared with (default the rules; e.g. checked-set, to time a candidate "
+                         "network against the committed one by turns)")
     args = ap.parse_args(argv)
+    known = ("rules", "pixels", "checked-pixels", "checked-set", "checked-sure")
+    for name in (args.scorer, args.base):
+        if name not in known and not candidate(name):
+            ap.error(f"{name}: one of {', '.join(known)} or checked-set=PATH (an existing file)")
+    if args.scorer == args.base:
+        ap.error("--scorer and --base are the same: nothing to compare")
     cv2.setNumThreads(1)
     look = Look.from_seed(args.seed, family="dev")
     profile = calibrated(look, args.seed)
     renderer = Renderer(look)
     rng = np.random.default_rng([args.seed, 31337])
-    hooks = {"rules": scorer_hook("rules"), args.scorer: scorer_hook(args.scorer)}
+    hooks = {args.base: hook(args.base), args.scorer: hook(args.scorer)}
     own_part = hooks[args.scorer]
     print(f"pixel scorer speed: dev table {args.seed}, {args.frames} frames per difficulty, "
           f"{args.repeats} readings each, one core (CPU ms of the reading thread, medians)")
-    print(f"| difficulty | rules ms | {args.scorer} ms | added ms | of it the scorer's own part ms |")
+    print(f"| difficulty | {args.base} ms | {args.scorer} ms | added ms | of it the scorer's own part ms |")
     print("|---|---|---|---|---|")
     for diff in DIFFICULTIES:
         frames = [render_sample(renderer, rng, diff)[0] for _ in range(args.frames)]
         for img in frames:                      # warm-up (caches), not counted
-            for hook in hooks.values():
-                identify_analysis(analyse(img, profile), profile, hook)
+            for reader in hooks.values():
+                identify_analysis(analyse(img, profile), profile, reader)
         rules, pixels, own = [], [], []
         for img in frames:
             times = {k: [] for k in hooks}
@@ -79,11 +92,11 @@ def main(argv=None) -> int:
                               lambda r, an, _p: kept.update(pieces=copy.deepcopy(r), an=an))
             rescoring = []
             for _ in range(args.repeats):
-                for k, hook in hooks.items():
-                    times[k].append(cpu_ms(lambda: identify_analysis(analyse(img, profile), profile, hook)))
+                for k, reader in hooks.items():
+                    times[k].append(cpu_ms(lambda: identify_analysis(analyse(img, profile), profile, reader)))
                 pieces = copy.deepcopy(kept["pieces"])
                 rescoring.append(cpu_ms(lambda: own_part(pieces, kept["an"], profile)))
-            rules.append(np.median(times["rules"]))
+            rules.append(np.median(times[args.base]))
             pixels.append(np.median(times[args.scorer]))
             own.append(np.median(rescoring))
         r, p = float(np.median(rules)), float(np.median(pixels))

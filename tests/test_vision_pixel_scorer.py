@@ -75,6 +75,33 @@ def test_the_model_is_small_loads_and_was_trained_on_other_tables():
                       np.zeros((1, len(model.net.w["mean"])))).shape == (1, 37)
 
 
+def test_a_network_of_other_widths_loads_as_its_weights_say(tmp_path):
+    """A model file's layer widths are its weights' shapes (tools/learn_drink_pixels.py
+    --widths): a wider network saved and loaded again scores as before, 37 scores a piece."""
+    net = pixel_scorer.PixelNet.random(side=pixel_scorer.N_SIDE, seed=1, conv=(24, 48, 64), hidden=128)
+    x = np.random.default_rng(2).normal(size=(3, drink_crops.H, drink_crops.W, drink_crops.CHANNELS))
+    side = np.ones((3, pixel_scorer.N_SIDE), np.float32)
+    pixel_scorer.save(tmp_path / "wide.npz", net.w, {"features": False})
+    again = pixel_scorer.load(tmp_path / "wide.npz")
+    assert again.net.w["c3b"].shape == (64,) and again.net.w["f1b"].shape == (128,)
+    assert np.allclose(again.net.logits(x, side), net.logits(x, side), atol=1e-5)
+    assert again.net.logits(x, side).shape == (3, 37)
+
+
+def test_the_set_network_is_the_wide_one_and_reads_each_crop_once():
+    """checked-set's network (make model: --widths 24,48,64 --hidden 128, its check chosen with
+    --single-read): its widths are in its settings and its weights alike, and its check reads a
+    crop once, since a second, mirrored read of the wide network costs more time a frame than
+    the speed target leaves (docs/performance.md, "A wider set network")."""
+    from companion.vision.checked import SET_PATH, alone_model, pixel_check_settings
+    model = alone_model(str(SET_PATH))
+    widths = [len(model.net.w[f"c{k}b"]) for k in (1, 2, 3)]
+    assert widths == model.settings["widths"] == [24, 48, 64]
+    assert len(model.net.w["f1b"]) == model.settings["hidden"] == 128
+    _agree, _fitted, mirror = pixel_check_settings(model)
+    assert mirror is False
+
+
 def test_the_fast_convolution_and_pooling_are_plain_ones():
     """The channel-first convolution (nine shifted copies, one product) and pooling give what a
     3x3 convolution without padding, ReLU and 2x2 max pooling give, written out directly."""

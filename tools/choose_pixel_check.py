@@ -165,6 +165,9 @@ def main(argv=None) -> int:
                          "bound, no guard against phantoms")
     ap.add_argument("--test", action="store_true",
                     help="then measure the kept check on the TEST tables (used for nothing else; rendered if missing)")
+    ap.add_argument("--single-read", action="store_true",
+                    help="choose among checks that read each crop once (no mirror image): a wider network's "
+                         "second read costs more time a frame than the speed target leaves (make model's set network)")
     ap.add_argument("--before", default=None,
                     help="with --test: another model file (its own check's settings) measured beside it there")
     args = ap.parse_args(argv)
@@ -182,7 +185,7 @@ def main(argv=None) -> int:
     held = pixels_tool.data(pixels_tool.HELD_OUT, base.PHOTOS, 0) if args.plain else held_out_tables()
     probs = {m: photo_probabilities(held, model, m) for m in (False, True)}
     ways = {"rules": ("rules",), "checked (learned)": ("learned-check",), "pixels alone": ("pixels",)}
-    for mirror in (False, True):
+    for mirror in (False,) if args.single_read else (False, True):
         for fitted in (False, True):
             for agree in AGREES:
                 ways[label(agree, fitted, mirror)] = ("check", agree, fitted, mirror)

@@ -150,18 +150,19 @@ def examples(tabs: list[dict], features: bool, with_sizes: bool = False) -> dict
 
 # --- the network in PyTorch (the same layers as pixel_scorer.PixelNet) ----------------------------
 
-def torch_net(n_side: int, residual: bool):
+def torch_net(n_side: int, residual: bool, conv: tuple[int, int, int] | None = None, hidden: int | None = None):
     import torch
     from torch import nn
     from companion.vision.drink_crops import CHANNELS
     from companion.vision.pixel_scorer import CONV, HIDDEN, N_DRINKS, flat_size
+    c1, c2, c3 = conv or CONV
+    hidden = hidden or HIDDEN
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
-            c1, c2, c3 = CONV
             self.c1, self.c2, self.c3 = nn.Conv2d(CHANNELS, c1, 3), nn.Conv2d(c1, c2, 3), nn.Conv2d(c2, c3, 3)
-            self.f1, self.f2 = nn.Linear(flat_size() + n_side, HIDDEN), nn.Linear(HIDDEN, N_DRINKS + 1)
+            self.f1, self.f2 = nn.Linear(flat_size(c3) + n_side, hidden), nn.Linear(hidden, N_DRINKS + 1)
             self.drop = nn.Dropout(0.3)
             self.res = nn.Parameter(torch.ones(1)) if residual else None
 
@@ -202,9 +203,10 @@ def augmented(raw: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | None = None) -> dict:
+def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | None = None,
+          conv: tuple[int, int, int] | None = None, hidden: int | None = None) -> dict:
     """AdamW with a one-cycle rate, minibatches of BATCH, every batch augmented; the weights
-    in PixelNet's layout."""
+    in PixelNet's layout (``conv``, ``hidden``: the layers' widths, pixel_scorer's by default)."""
     import torch
     from companion.vision.drink_crops import channels
     from companion.vision.pixel_scorer import N_DRINKS, N_SIDE
@@ -218,7 +220,7 @@ def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | N
         residual = side.shape[1] > N_SIDE
     logp = torch.tensor(side[:, -(N_DRINKS + 1):] if residual else side[:, :0])
     y = torch.tensor(ex["y"])
-    net = torch_net(side.shape[1], residual)
+    net = torch_net(side.shape[1], residual, conv, hidden)
     n = len(y)
     steps = epochs * ((n + BATCH - 1) // BATCH)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-3)
@@ -314,14 +316,14 @@ def measured(tabs: list[dict], models: dict) -> dict:
 
 
 def build(train_tabs, temper_tabs, features: bool, epochs: int, with_sizes: bool = False,
-          seed: int = SEED) -> tuple[dict, dict]:
+          seed: int = SEED, conv: tuple[int, int, int] | None = None, hidden: int | None = None) -> tuple[dict, dict]:
     """Train one variant; its weights and settings (temperature and bar from the temperature tables)."""
     from companion.vision.pixel_scorer import PixelModel, PixelNet
     ex = examples(train_tabs, features, with_sizes)
     print(f"{len(ex['y'])} pieces ({int((ex['y'] == 36).sum())} on no drink), features={features}, "
           f"set sizes={with_sizes}", flush=True)
     t0 = time.perf_counter()
-    weights = train(ex, epochs, seed, log=lambda m: print(m, flush=True), residual=features)
+    weights = train(ex, epochs, seed, log=lambda m: print(m, flush=True), residual=features, conv=conv, hidden=hidden)
     took = time.perf_counter() - t0
     settings = {"kind": "tokyo-table-companion/drink-pixels", "features": features, "set_sizes": with_sizes,
                 "temperature": 1.0}
@@ -337,6 +339,7 @@ def build(train_tabs, temper_tabs, features: bool, epochs: int, with_sizes: bool
     at = {**at, "family": fam, "bars": {f: b for f, (b, _) in bars.items()}}
     settings.update(sure=model.sure, temperature_tables_at_sure=at, epochs=epochs, seed=seed,
                     pieces=int(len(ex["y"])), training_s=round(took),
+                    widths=[int(len(weights[f"c{k}b"])) for k in (1, 2, 3)], hidden=int(len(weights["f1b"])),
                     trained={"tables": [[t["family"], t["seed"], t["seed"]] for t in train_tabs],
                              "temperature_tables": [[fam, seeds.start, seeds[-1]] for fam, seeds in TEMPER]})
     print(f"temperature {settings['temperature']}, sure from {model.sure}: {at}; trained in {took:.0f} s", flush=True)
@@ -366,6 +369,10 @@ def main(argv=None) -> int:
     ap.add_argument("--more-looks", action="store_true",
                     help="train on the looks of MORE_LOOKS too (rendered if missing)")
     ap.add_argument("--seed", type=int, default=SEED, help="the training run's seed")
+    ap.add_argument("--widths", default=None,
+                    help="the three convolutions' widths, e.g. 24,48,64 (default: pixel_scorer's CONV)")
+    ap.add_argument("--hidden", type=int, default=None,
+                    help="the hidden layer's width (default: pixel_scorer's HIDDEN)")
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--out", default=None, help="where to write the model (default: the committed file)")
     args = ap.parse_args(argv)
@@ -394,7 +401,14 @@ def main(argv=None) -> int:
         train_tabs = train_tables(args.train_tables, args.rendered_only, args.more_looks)
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
-        built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs, args.set_sizes, args.seed)
+        conv = tuple(int(v) for v in args.widths.split(",")) if args.widths else None
+        if conv is not None and (len(conv) != 3 or not all(1 <= v <= 512 for v in conv)):
+            ap.error("--widths takes three numbers from 1 to 512, the convolutions' widths")
+        if args.hidden is not None and not 1 <= args.hidden <= 1024:
+            ap.error("--hidden takes a number from 1 to 1024")
+        hidden = args.hidden
+        built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs, args.set_sizes, args.seed,
+                          conv, hidden)
                  for v in variants}
         models = {f"pixels ({v})": PixelModel(PixelNet(w), st) for v, (w, st) in built.items()}
     res = measured(held_tabs, models)

@@ -19,7 +19,9 @@ Layers (PyTorch's weights' layout, run with numpy channel-first, ``_conv`` and `
 three 3x3 convolutions with ReLU, 2x2 max pooling after the first two (28x56 -> 26x54 ->
 13x27 -> 11x25 -> 5x12 -> 3x10), the map averaged across the piece but kept whole along it
 (where along the axis a neck or a shoulder lies is what tells the shapes apart), the side
-numbers standardised beside it, a hidden layer and 37 scores; in the ``features`` variant the
+numbers standardised beside it, a hidden layer and 37 scores (the widths are the weights' own:
+12/24/32 and 64 for the first networks, 24/48/64 and 128 for the set network of ``checked-set``,
+which reads more pieces right and sure on looks it never saw); in the ``features`` variant the
 feature scorer's log-probabilities, times a learned weight (``res``), are added to the scores:
 the network learns a correction to that scorer's reading from the pixels, not a reading
 from nothing (trained from nothing on the few tables rendered, it named fewer pieces right
@@ -43,17 +45,18 @@ from .board_net import float_weights
 from .drink_crops import CHANNELS, SET_SIZES, H, W, channels, raw_crops, references, set_sizes, side_inputs
 
 NET_PATH = Path(__file__).with_name("models") / "drink_pixels.npz"
-CONV = (12, 24, 32)            # the convolutions' widths
-HIDDEN = 64
+CONV = (12, 24, 32)            # the convolutions' widths by default (the training tool's; a model
+HIDDEN = 64                    # file's own are its weights' shapes, so a wider network loads alike)
 N_DRINKS = len(COLOURS) * len(SHAPES)
 N_SIDE = 3                     # drink_crops.side_inputs
 LOGP_FLOOR = -12.0             # the feature scorer's log-probabilities below this say no more
 KEYS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "f1w", "f1b", "f2w", "f2b", "mean", "std")
 
 
-def flat_size() -> int:
-    """The last map's size once averaged across the piece (along it stays whole)."""
-    return CONV[2] * (((W - 2) // 2 - 2) // 2 - 2)
+def flat_size(last: int = CONV[2]) -> int:
+    """The last map's size once averaged across the piece (along it stays whole), for ``last``
+    channels."""
+    return last * (((W - 2) // 2 - 2) // 2 - 2)
 
 
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -99,13 +102,15 @@ class PixelNet:
         self._f2 = np.ascontiguousarray(self.w["f2w"].T)
 
     @classmethod
-    def random(cls, side: int = N_SIDE, seed: int = 0) -> "PixelNet":
-        """A network of the right shapes with random weights (for tests of the plumbing)."""
+    def random(cls, side: int = N_SIDE, seed: int = 0, conv: tuple[int, int, int] = CONV,
+               hidden: int = HIDDEN) -> "PixelNet":
+        """A network of the right shapes (of these widths) with random weights (for tests of the
+        plumbing)."""
         rng = np.random.default_rng(seed)
-        c1, c2, c3 = CONV
+        c1, c2, c3 = conv
         shapes = {"c1w": (c1, CHANNELS, 3, 3), "c1b": (c1,), "c2w": (c2, c1, 3, 3), "c2b": (c2,),
-                  "c3w": (c3, c2, 3, 3), "c3b": (c3,), "f1w": (HIDDEN, flat_size() + side), "f1b": (HIDDEN,),
-                  "f2w": (N_DRINKS + 1, HIDDEN), "f2b": (N_DRINKS + 1,)}
+                  "c3w": (c3, c2, 3, 3), "c3b": (c3,), "f1w": (hidden, flat_size(c3) + side), "f1b": (hidden,),
+                  "f2w": (N_DRINKS + 1, hidden), "f2b": (N_DRINKS + 1,)}
         w = {k: rng.normal(0, 0.1, s) for k, s in shapes.items()}
         return cls({**w, "mean": np.zeros(side), "std": np.ones(side)})
 
