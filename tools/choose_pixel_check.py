@@ -183,9 +183,10 @@ def main(argv=None) -> int:
     global EXTRAS_COUNT
     EXTRAS_COUNT = not args.plain
     held = pixels_tool.data(pixels_tool.HELD_OUT, base.PHOTOS, 0) if args.plain else held_out_tables()
-    probs = {m: photo_probabilities(held, model, m) for m in (False, True)}
+    reads = (False,) if args.single_read else (False, True)      # the crop once; mirrored too
+    probs = {m: photo_probabilities(held, model, m) for m in reads}
     ways = {"rules": ("rules",), "checked (learned)": ("learned-check",), "pixels alone": ("pixels",)}
-    for mirror in (False,) if args.single_read else (False, True):
+    for mirror in reads:
         for fitted in (False, True):
             for agree in AGREES:
                 ways[label(agree, fitted, mirror)] = ("check", agree, fitted, mirror)
@@ -193,7 +194,7 @@ def main(argv=None) -> int:
     # the development family's temperature tables: a check must leave their readings nearly as
     # the rules make them (the network's temperature was fitted on them, nothing else)
     dev_tabs = [t for t in pixels_tool.data(pixels_tool.TEMPER, base.TRAIN_PHOTOS, base.HARSH) if t["family"] == "dev"]
-    dev_probs = {m: photo_probabilities(dev_tabs, model, m) for m in (False, True)}
+    dev_probs = {m: photo_probabilities(dev_tabs, model, m) for m in reads}
     dev_res = measured(dev_tabs, dev_probs, model, ways)
     bound = None if args.plain else dev_res
     seeds = ", ".join(f"{s.start}..{s[-1]}" for _, s in pixels_tool.HELD_OUT)
