@@ -376,6 +376,12 @@ def main(argv=None) -> int:
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--out", default=None, help="where to write the model (default: the committed file)")
     args = ap.parse_args(argv)
+    # the widths checked before any table is loaded: a wrong one is told at once, not after minutes
+    conv = tuple(int(v) for v in args.widths.split(",") if v.strip().isdigit()) if args.widths else None
+    if conv is not None and (len(conv) != 3 or len(args.widths.split(",")) != 3 or not all(1 <= v <= 512 for v in conv)):
+        ap.error("--widths takes three whole numbers from 1 to 512, the convolutions' widths, e.g. 24,48,64")
+    if args.hidden is not None and not 1 <= args.hidden <= 1024:
+        ap.error("--hidden takes a number from 1 to 1024")
     cv2.setNumThreads(1)
     import logging
     logging.basicConfig(level=logging.ERROR)
@@ -401,14 +407,8 @@ def main(argv=None) -> int:
         train_tabs = train_tables(args.train_tables, args.rendered_only, args.more_looks)
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
-        conv = tuple(int(v) for v in args.widths.split(",")) if args.widths else None
-        if conv is not None and (len(conv) != 3 or not all(1 <= v <= 512 for v in conv)):
-            ap.error("--widths takes three numbers from 1 to 512, the convolutions' widths")
-        if args.hidden is not None and not 1 <= args.hidden <= 1024:
-            ap.error("--hidden takes a number from 1 to 1024")
-        hidden = args.hidden
         built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs, args.set_sizes, args.seed,
-                          conv, hidden)
+                          conv, args.hidden)
                  for v in variants}
         models = {f"pixels ({v})": PixelModel(PixelNet(w), st) for v, (w, st) in built.items()}
     res = measured(held_tabs, models)
