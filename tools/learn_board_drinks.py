@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import board_data  # noqa: E402
+from net_widths import conv_widths, hidden_width  # noqa: E402
 from torch_epochs import run_epochs  # noqa: E402
 
 from companion.board_layout import BoardLayout  # noqa: E402
@@ -57,6 +58,7 @@ SEEDS = {"train": {"dev": 230000, "varied": 350000}, "bars": {"dev": 240000, "va
          "measure": {"dev": 250000, "varied": 370000}}
 HIDDEN = 64
 NET_EPOCHS = 40          # the network over the squares (--net)
+NET_SEED = 2029
 LEAST_BAR = 0.98         # the sure bar is at least this
 
 
@@ -159,10 +161,11 @@ def train(x: np.ndarray, y: np.ndarray, epochs: int = 4000, seed: int = 0) -> di
 
 
 def train_net(x: np.ndarray, y: np.ndarray, squares: np.ndarray, epochs: int = NET_EPOCHS,
-              seed: int = 2029) -> dict:
+              seed: int = NET_SEED, channels: tuple[int, int, int] | None = None, hidden: int | None = None) -> dict:
     """A board_net.PlaceNet over the drink places' squares beside the same numbers (PyTorch,
     one thread): the place network's layers and augmentation (tools/learn_board.py: turned,
-    mirrored, the frame's half nudged in colour), the classes weighed as :func:`train` weighs them."""
+    mirrored, the frame's half nudged in colour), the classes weighed as :func:`train` weighs them;
+    ``channels`` and ``hidden`` the layers' widths (board_net's by default)."""
     import torch
     from torch import nn
 
@@ -178,7 +181,8 @@ def train_net(x: np.ndarray, y: np.ndarray, squares: np.ndarray, epochs: int = N
     counts = np.bincount(y, minlength=k).astype(np.float64)
     weight = torch.from_numpy(np.sqrt(len(y) / (k * np.maximum(counts, 1)))[y].astype(np.float32))
     target = torch.from_numpy(y.astype(np.int64))
-    net = place_net_module(x.shape[1], k)
+    net = place_net_module(x.shape[1], k, **({"channels": channels} if channels else {}),
+                           **({"hidden": hidden} if hidden else {}))
 
     def loss_of(idx, gen):
         logits = net(augment(sq[idx], gen, 0.0), feats[idx])
@@ -229,8 +233,15 @@ def main(argv=None) -> int:
     ap.add_argument("--measure", action="store_true", help="score the committed model on held-out looks")
     ap.add_argument("--net", action="store_true",
                     help="a network over the drink places' squares beside the numbers (PyTorch: the training venv)")
+    ap.add_argument("--widths", type=conv_widths(3), default=None,
+                    help="with --net: the three convolutions' widths, e.g. 24,48,64 (default: board_net.CHANNELS)")
+    ap.add_argument("--hidden", type=hidden_width, default=None,
+                    help="with --net: the hidden layer's width (default: board_net.HIDDEN)")
+    ap.add_argument("--seed", type=int, default=NET_SEED, help="with --net: the training's seed")
     ap.add_argument("--out", type=Path, default=board_drinks.MODEL_PATH, help="where the model is written")
     args = ap.parse_args(argv)
+    if (args.widths or args.hidden) and not args.net:
+        ap.error("--widths and --hidden shape the network over the squares: give --net too")
     if args.measure:
         x, y, sq = gather("measure", args.bar_looks, args.workers)
         report(board_drinks.drink_model(), x, y, "held-out looks", sq)
@@ -239,7 +250,7 @@ def main(argv=None) -> int:
     xb, yb, sqb = gather("bars", args.bar_looks, args.workers, families=("dev",))
     xv, yv, sqv = gather("bars", args.bar_looks, args.workers, families=("varied",))
     xm, ym, sqm = gather("measure", args.bar_looks, args.workers)
-    weights = train_net(x, y, sq) if args.net else train(x, y)
+    weights = train_net(x, y, sq, seed=args.seed, channels=args.widths, hidden=args.hidden) if args.net else train(x, y)
     settings = {"inputs": board_drinks.feature_names(), "classes": list(board_drinks.DRINK_CLASSES),
                 "temperature": 1.0, "sure": 0.99}
     model = board_drinks.DrinkModel(weights, settings)
