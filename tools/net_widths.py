@@ -20,7 +20,7 @@ def conv_widths(count: int):
     def parse(text: str) -> tuple[int, ...]:
         parts = [p.strip() for p in text.split(",")]
         if len(parts) != count or not all(p.isdigit() and 1 <= int(p) <= MOST for p in parts):
-            example = ",".join(str(24 * 2 ** min(i, 2)) for i in range(count))
+            example = ",".join(str(v) for v in (24, 48, 64, 128, 256)[:count])
             raise argparse.ArgumentTypeError(
                 f"{text!r}: give {count} whole numbers from 1 to {MOST}, the convolutions' widths, e.g. {example}")
         return tuple(int(p) for p in parts)
