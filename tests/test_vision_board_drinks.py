@@ -156,3 +156,25 @@ def test_a_train_beside_a_drink_needs_the_surer_bar(look):
     # no drink near: both read
     pieces, unsure, _, _ = reader._assemble(p, x, reader._clear_of({}, []))
     assert ids[beside] not in unsure and len(pieces["trains"]) == 2
+
+
+def test_more_drinks_of_a_colour_than_the_game_has_are_all_left_in_doubt():
+    """METRO DRINKS has six drinks of each colour: a board read with seven white drinks is wrong
+    somewhere (a lamp that turns empty paper or mint lids white), so none of the seven is sure."""
+    from companion.vision.board_drinks import DRINK_CLASSES, PER_COLOUR, DrinkModel, DrinkSpots, feature_names
+    names = feature_names()
+    k = len(DRINK_CLASSES)
+    # a classifier of the numbers' kind that names every place it is asked about white, surely
+    always_white = DrinkModel({"mean": np.zeros(len(names)), "std": np.ones(len(names)),
+                               "w1": np.zeros((len(names), 4)), "b1": np.zeros(4), "w2": np.zeros((4, k)),
+                               "b2": np.where(np.arange(k) == DRINK_CLASSES.index("white"), 20.0, 0.0)},
+                              {"inputs": names, "classes": list(DRINK_CLASSES), "sure": 0.99})
+    spots = DrinkSpots(LAYOUT, np.full((20, 20, 3), 200, np.uint8), np.array([200.0] * 3), 1.0, model=always_white)
+    x = np.zeros((len(spots.ids), len(names)))
+    x[:, names.index("base_changed_3")] = 1.0                 # every place changed: all are asked
+    stations = [sid.partition(":")[2] for sid in spots.ids]
+    assert PER_COLOUR == 6
+    drinks, unsure = spots.read(x, set(stations[:PER_COLOUR]))
+    assert drinks == {sid: "white" for sid in stations[:PER_COLOUR]} and unsure == []
+    drinks, unsure = spots.read(x, set(stations[:PER_COLOUR + 1]))
+    assert drinks == {} and unsure == [f"drink:{sid}" for sid in stations[:PER_COLOUR + 1]]

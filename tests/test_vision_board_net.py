@@ -56,6 +56,31 @@ def test_the_numpy_network_computes_the_layers_pytorch_trained():
     assert net.logits(squares[:0], feats[:0]).shape == (0, 4)
 
 
+def test_a_network_of_other_widths_runs_as_its_weights_say():
+    """The tools train wider networks (--widths, --hidden): the numpy layers take the weights'
+    shapes, so one loads and computes the same layers without a setting of its own."""
+    rng = np.random.default_rng(6)
+    wide = board_net.PlaceNet.random(features=5, classes=7, seed=4, channels=(24, 48, 64), hidden=128)
+    assert wide.w["c3w"].shape == (64, 48, 3, 3) and wide.w["f1w"].shape == (128, 64 + 5)
+    squares = rng.normal(0, 1, (3, board_net.PATCH, board_net.PATCH, 6)).astype(np.float32)
+    feats = rng.normal(0, 1, (3, 5)).astype(np.float32)
+    np.testing.assert_allclose(wide.logits(squares, feats), _reference_logits(wide, squares.astype(np.float64),
+                                                                                feats.astype(np.float64)),
+                               rtol=1e-4, atol=1e-4)
+
+
+def test_the_training_tools_refuse_widths_they_cannot_build(capsys):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    import learn_board_drinks
+    for bad in ("24,48", "24,x,64", "24,48,0"):
+        with pytest.raises(SystemExit):
+            learn_board_drinks.main(["--net", "--widths", bad])
+        assert "give 3 whole numbers from 1 to 512" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        learn_board_drinks.main(["--widths", "24,48,64"])           # widths without the network they shape
+    assert "give --net too" in capsys.readouterr().err
+
+
 def test_squares_are_cut_round_each_point_as_log_colour_against_the_paper():
     sheet = np.full((60, 80, 3), 200.0, np.float32)
     sheet[30, 40] = (20.0, 100.0, 200.0)            # one dark-ish pixel

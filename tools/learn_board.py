@@ -56,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import board_data  # noqa: E402
+from net_widths import conv_widths, hidden_width  # noqa: E402
 from torch_epochs import run_epochs  # noqa: E402
 
 from companion.board_pieces import PLAYER_COLOURS  # noqa: E402
@@ -129,10 +130,12 @@ def joined(*sets: dict) -> dict[str, np.ndarray]:
 
 def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEED,
               init: dict[str, np.ndarray] | None = None, max_lr: float = 3e-3,
-              jitter: float = JITTER_MM, piece_weight: float = 1.0) -> dict[str, np.ndarray]:
+              jitter: float = JITTER_MM, piece_weight: float = 1.0, channels: tuple[int, int, int] = board_net.CHANNELS,
+              hidden: int = board_net.HIDDEN) -> dict[str, np.ndarray]:
     """The network's weights (board_net.PlaceNet's keys), trained on ``data`` (from ``init``'s
     weights and standardisation when given: a run continued on more looks); ``jitter``: the
-    spread (mm) of the training squares' cut about their middle."""
+    spread (mm) of the training squares' cut about their middle; ``channels``, ``hidden``: the
+    layers' widths (``init``'s must be the same)."""
     import torch
     from torch import nn
     torch.manual_seed(seed)
@@ -153,7 +156,7 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
     weight = torch.where(y == board_model.CLASSES.index("train"), TRAIN_WEIGHT, 1.0) * \
         torch.from_numpy(np.where(lone & (data["y"] > 0), MEEPLE_WEIGHT, 1.0).astype(np.float32)) * \
         torch.where(y > 0, piece_weight, 1.0)
-    net = place_net_module(x.shape[1], len(board_model.CLASSES))
+    net = place_net_module(x.shape[1], len(board_model.CLASSES), channels, hidden)
     if init is not None:
         net.load_state_dict({f"{layer}.{part}": torch.from_numpy(np.asarray(init[f"{layer}{part[0]}"], np.float32))
                              for layer in ("c1", "c2", "c3", "f1", "f2") for part in ("weight", "bias")})
@@ -167,20 +170,23 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
     return place_net_weights(net, mean, std)
 
 
-def place_net_module(features: int, classes: int):
+def place_net_module(features: int, classes: int, channels: tuple[int, int, int] = board_net.CHANNELS,
+                     hidden: int = board_net.HIDDEN):
     """The place network (board_net.PlaceNet's layers) as a PyTorch module: three 3x3
-    convolutions with pooling over the squares, their maximum beside ``features`` standardised
-    numbers, a hidden layer, ``classes`` scores (the drink network is the same with its own)."""
+    convolutions (``channels`` wide) with pooling over the squares, their maximum beside
+    ``features`` standardised numbers, a hidden layer (``hidden``), ``classes`` scores (the drink
+    network is the same with its own). Any widths load alike at run time: PlaceNet takes the
+    weights' shapes."""
     import torch
     from torch import nn
-    c1, c2, c3 = board_net.CHANNELS
+    c1, c2, c3 = channels
 
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
             self.c1, self.c2, self.c3 = nn.Conv2d(6, c1, 3), nn.Conv2d(c1, c2, 3), nn.Conv2d(c2, c3, 3)
-            self.f1 = nn.Linear(c3 + features, board_net.HIDDEN)
-            self.f2 = nn.Linear(board_net.HIDDEN, classes)
+            self.f1 = nn.Linear(c3 + features, hidden)
+            self.f2 = nn.Linear(hidden, classes)
 
         def forward(self, sq, z):
             h = nn.functional.max_pool2d(torch.relu(self.c1(sq)), 2)
@@ -355,6 +361,10 @@ def main(argv=None) -> int:
     ap.add_argument("--empty-share", type=float, default=1.0,
                     help="train on this share of the kept empty places (all pieces are kept)")
     ap.add_argument("--workers", type=int, default=1, help="processes rendering the looks not cached yet")
+    ap.add_argument("--widths", type=conv_widths(3), default=board_net.CHANNELS,
+                    help="the three convolutions' widths, e.g. 24,48,64 (default: board_net.CHANNELS)")
+    ap.add_argument("--hidden", type=hidden_width, default=board_net.HIDDEN,
+                    help="the hidden layer's width (default: board_net.HIDDEN)")
     args = ap.parse_args(argv)
     looks = list(TRAIN)[:args.looks] if args.looks is not None else list(TRAIN)
     jobs = [(s, "varied") for s in (*([] if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT)] + \
@@ -382,7 +392,7 @@ def main(argv=None) -> int:
         with np.load(args.init) as d:
             init = {k: d[k] for k in d.files}
     weights = train_net(data, epochs=args.epochs, init=init, max_lr=1.5e-3 if init else 3e-3, jitter=args.jitter,
-                        piece_weight=args.piece_weight)
+                        piece_weight=args.piece_weight, channels=args.widths, hidden=args.hidden)
     np.savez(board_data.CACHE / "last_weights.npz", **weights)
     finish(weights, dev)
     return 0

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from ..board_layout import BoardLayout
-from ..drinks import COLOURS
+from ..drinks import ALL_DRINKS, COLOURS
 from .board_net import PAPER_EPS, PlaceNet, disc_offsets, patches
 
 MODEL_PATH = Path(__file__).with_name("models") / "board_drinks.npz"
@@ -56,6 +56,8 @@ RING_MM = (8.0, 11.0)    # the ring round the base (the drink's shadow, a neighb
 # the empty board's range) is empty: the classifier is not asked (of ~9000 training drinks one
 # changed less; three in four empty places are untouched)
 NO_CHANGE = 0.02
+# METRO DRINKS plays with JIDOHANBAIKI's 36 drinks: six of each colour (six shapes)
+PER_COLOUR = len(ALL_DRINKS) // len(COLOURS)
 
 
 def feature_names() -> list[str]:
@@ -63,6 +65,21 @@ def feature_names() -> list[str]:
                   "spread", "lift", "top_bright"]
     return ([f"{n}@{int(h)}" for h in LOOK_HEIGHTS for n in per_height]
             + ["base_changed_3", "base_edges", "base_darker", "base_lighter", "ring_change", "ring_bright", "noise"])
+
+
+def over_counted(best: np.ndarray, sure: np.ndarray) -> np.ndarray:
+    """Per drink place, whether it is surely named a colour that more places are surely named
+    than the game has drinks of (PER_COLOUR): a board cannot show them all, so the reading of
+    that colour is wrong somewhere -- a lamp that turns every white lid mint, or a look that
+    makes empty paper read as white -- and none of those places is sure (``best``: class index
+    per place, 0 empty; ``sure``: sure per place).
+
+    >>> over_counted(np.array([1] * 7 + [2]), np.ones(8, bool)).tolist()
+    [True, True, True, True, True, True, True, False]
+    """
+    counts = np.bincount(best[sure], minlength=len(DRINK_CLASSES))
+    counts[0] = 0
+    return sure & (counts[best] > PER_COLOUR)
 
 
 def asked_places(x: np.ndarray) -> np.ndarray:
@@ -235,6 +252,7 @@ class DrinkSpots:
         best = p.argmax(axis=1)
         sure = p[np.arange(len(p)), best] >= self.model.sure
         sure &= ~(changed & np.array([sid.partition(":")[2] in doubtful for sid in self.ids], bool))
+        sure &= ~over_counted(best, sure)
         drinks: dict[str, str] = {}
         unsure: list[str] = []
         for i, sid in enumerate(self.ids):

@@ -30,8 +30,8 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 NET_PATH = Path(__file__).with_name("models") / "board_net.npz"
 PATCH = 24               # mm (px) a side of the square read round a place: a piece's body and base, and room for a lean misjudged
-CHANNELS = (12, 24, 32)  # the three convolutions' widths
-HIDDEN = 64
+CHANNELS = (12, 24, 32)  # the three convolutions' widths, and the hidden layer's, of a network trained by
+HIDDEN = 64              # default (the tools' --widths/--hidden make others; the layers here take the weights' shapes)
 PAPER_EPS = 8.0          # added to colours before ratios (dark noise; the board reader's too)
 CLIP = (-3.0, 1.0)       # log colour against the paper: black ink is about -2.5, nothing is 2.7x the paper
 
@@ -119,13 +119,14 @@ class PlaceNet:
                                          "std"), "board place network", "tools/learn_board.py")
 
     @classmethod
-    def random(cls, features: int, classes: int, seed: int = 0) -> "PlaceNet":
+    def random(cls, features: int, classes: int, seed: int = 0, channels: tuple[int, int, int] = CHANNELS,
+               hidden: int = HIDDEN) -> "PlaceNet":
         """A network of the right shapes with random weights (for tests of the plumbing)."""
         rng = np.random.default_rng(seed)
-        c1, c2, c3 = CHANNELS
+        c1, c2, c3 = channels
         shapes = {"c1w": (c1, 6, 3, 3), "c1b": (c1,), "c2w": (c2, c1, 3, 3), "c2b": (c2,),
-                  "c3w": (c3, c2, 3, 3), "c3b": (c3,), "f1w": (HIDDEN, c3 + features), "f1b": (HIDDEN,),
-                  "f2w": (classes, HIDDEN), "f2b": (classes,)}
+                  "c3w": (c3, c2, 3, 3), "c3b": (c3,), "f1w": (hidden, c3 + features), "f1b": (hidden,),
+                  "f2w": (classes, hidden), "f2b": (classes,)}
         w = {k: rng.normal(0, 0.1, s) for k, s in shapes.items()}
         return cls({**w, "mean": np.zeros(features), "std": np.ones(features)})
 
