@@ -45,6 +45,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+from net_widths import conv_widths, hidden_width  # noqa: E402
 
 EVAL_SEEDS_FROM = 910_000
 
@@ -187,11 +189,6 @@ def render(args) -> None:
 def train(args) -> None:
     if not 0.0 <= args.label_smoothing < 1.0:       # (before PyTorch: said in the project's venv too)
         raise SystemExit(f"--label-smoothing {args.label_smoothing}: from 0 (none) up to, not including, 1")
-    widths = [v.strip() for v in args.channels.split(",")] if args.channels else None
-    if widths is not None and (len(widths) != 3 or not all(v.isdigit() and 0 < int(v) <= 256 for v in widths)):
-        raise SystemExit(f"--channels {args.channels}: three widths of 1-256, the convolutions' channels, e.g. 24,48,64")
-    if args.hidden is not None and not 1 <= args.hidden <= 1024:
-        raise SystemExit(f"--hidden {args.hidden}: the hidden layer's width, 1-1024")
     import torch
     from torch import nn
 
@@ -219,7 +216,7 @@ def train(args) -> None:
     Fz = torch.tensor((Fe - mean) / std)
     print(f"train {len(Y)} patches; classes {np.bincount(Y.numpy(), minlength=len(CLASSES)).tolist()}", file=sys.stderr)
 
-    channels = tuple(int(v) for v in widths) if widths else CHANNELS
+    channels = args.channels or CHANNELS
     hidden = args.hidden or HIDDEN
     c1, c2, c3 = channels
 
@@ -438,9 +435,9 @@ def main(argv=None) -> None:
     # "Without label smoothing")
     t.add_argument("--label-smoothing", type=float, default=0.0,
                    help="the targets' smoothing (0: none; the models before the 36th session took 0.02)")
-    t.add_argument("--channels", default=None,
+    t.add_argument("--channels", type=conv_widths(3), default=None,
                    help="the three convolutions' widths, e.g. 24,48,64 (default: crate_net.CHANNELS)")
-    t.add_argument("--hidden", type=int, default=None, help="the hidden layer's width (default: crate_net.HIDDEN)")
+    t.add_argument("--hidden", type=hidden_width, default=None, help="the hidden layer's width (default: crate_net.HIDDEN)")
     t.add_argument("--looks", action="store_true",
                    help="augment with softness, contrast and noise too (kinds of look the renders vary little in)")
     t.set_defaults(func=train)

@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import drink_pixel_data as extras  # noqa: E402
 import learn_drinks as base  # noqa: E402
+from net_widths import conv_widths, hidden_width  # noqa: E402
 
 # (family, seeds, photos per difficulty, harsh photos). Training tables: of the training family
 # (its looks vary far more than dev's) and of the development family. The first two are
@@ -369,19 +370,13 @@ def main(argv=None) -> int:
     ap.add_argument("--more-looks", action="store_true",
                     help="train on the looks of MORE_LOOKS too (rendered if missing)")
     ap.add_argument("--seed", type=int, default=SEED, help="the training run's seed")
-    ap.add_argument("--widths", default=None,
+    ap.add_argument("--widths", type=conv_widths(3), default=None,
                     help="the three convolutions' widths, e.g. 24,48,64 (default: pixel_scorer's CONV)")
-    ap.add_argument("--hidden", type=int, default=None,
+    ap.add_argument("--hidden", type=hidden_width, default=None,
                     help="the hidden layer's width (default: pixel_scorer's HIDDEN)")
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--out", default=None, help="where to write the model (default: the committed file)")
     args = ap.parse_args(argv)
-    # the widths checked before any table is loaded: a wrong one is told at once, not after minutes
-    conv = tuple(int(v) for v in args.widths.split(",") if v.strip().isdigit()) if args.widths else None
-    if conv is not None and (len(conv) != 3 or len(args.widths.split(",")) != 3 or not all(1 <= v <= 512 for v in conv)):
-        ap.error("--widths takes three whole numbers from 1 to 512, the convolutions' widths, e.g. 24,48,64")
-    if args.hidden is not None and not 1 <= args.hidden <= 1024:
-        ap.error("--hidden takes a number from 1 to 1024")
     cv2.setNumThreads(1)
     import logging
     logging.basicConfig(level=logging.ERROR)
@@ -408,7 +403,7 @@ def main(argv=None) -> int:
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
         built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs, args.set_sizes, args.seed,
-                          conv, args.hidden)
+                          args.widths, args.hidden)
                  for v in variants}
         models = {f"pixels ({v})": PixelModel(PixelNet(w), st) for v, (w, st) in built.items()}
     res = measured(held_tabs, models)

@@ -36,6 +36,8 @@ import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+from net_widths import conv_widths, hidden_width  # noqa: E402
 from companion.vision.landing_crops import CHANNELS  # noqa: E402
 from companion.vision.landing_crops import LAYOUTS  # noqa: E402  (--channels: a name, its channels)
 from companion.vision.landing_crops import ALSO_FEATURES, COLOUR_FEATURES, FEATURES  # noqa: E402
@@ -295,10 +297,7 @@ def train(args) -> None:
           f"tuning on {len(tune['classes'])}", flush=True)
     mean = data["feats"].mean(0)
     std = np.maximum(data["feats"].std(0), 1e-3)
-    widths = tuple(int(w) for w in args.widths.split(",")) if args.widths else None
-    if widths is not None and len(widths) != 4:
-        raise SystemExit("--widths takes four numbers, the convolutions' channels: 24,48,96,128")
-    net = torch_net(widths, args.hidden, len(channels), len(args.feature_names))
+    net = torch_net(args.widths, args.hidden, len(channels), len(args.feature_names))
     if args.init:
         with np.load(args.init) as w:
             load_into(net, w)
@@ -355,7 +354,7 @@ def train(args) -> None:
     weights = exported(net, mean, std)
     tune_bars(weights, tune, args, {"trained_on": int(n), "epochs": args.epochs, "seed": args.seed,
                                     "data": [Path(p).name for p in args.data],
-                                    **({"widths": list(widths)} if widths else {}),
+                                    **({"widths": list(args.widths)} if args.widths else {}),
                                     **({"hidden": args.hidden} if args.hidden else {})})
 
 
@@ -449,8 +448,9 @@ def main() -> int:
     t.add_argument("--features", choices=tuple(FEATURE_SETS), default="base",
                    help="the numbers the network reads: base; colour (the asked colour too); also (the other "
                         "colours asked with it); colour_also (both)")
-    t.add_argument("--widths", help="the four convolutions' channels (landing_net.WIDTHS by default), e.g. 24,48,96,128")
-    t.add_argument("--hidden", type=int, help="the hidden layer's width (landing_net.HIDDEN by default)")
+    t.add_argument("--widths", type=conv_widths(4),
+                   help="the four convolutions' channels (landing_net.WIDTHS by default), e.g. 24,48,64,128")
+    t.add_argument("--hidden", type=hidden_width, help="the hidden layer's width (landing_net.HIDDEN by default)")
     t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")
     t.add_argument("--max-wrong", type=float, default=0.002, help="sure mistakes allowed on the held-out drinks (share)")
     u = sub.add_parser("tune", help="set the temperature and the bars of an existing model on held-out crops")
