@@ -258,7 +258,9 @@ board-values-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)
 # 360000-360011, the report's dev 250000-250011 and varied 370000-370011: four boards each) into
 # build/learn_board_drinks/ (two processes; 2-8 s a look), then trains the network over the drink
 # places' squares (TRAIN_PY, one thread, 40 epochs of ~12 s; the tool's NET_CHANNELS 24-48-64,
-# hidden 128, seed 2031: the 48th session's, docs/performance.md "Thirteenth session") and writes models/board_drinks.npz. Fixed seeds.
+# hidden 128, seed 2031: the 48th session's, docs/performance.md "Thirteenth session"; a rerun
+# does not give the same network bit for bit, nor as few sure mistakes: judge it by that
+# section's rule before committing it) and writes models/board_drinks.npz. Fixed seeds.
 # About 20 minutes on 2 cores.
 .PHONY: board-drinks-model
 board-drinks-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)

@@ -60,7 +60,8 @@ HIDDEN = 64
 NET_EPOCHS = 40          # the network over the squares (--net)
 # the committed network's widths and seed (48th session: twice the place network's widths left
 # half as many asked places unsure on held-out looks; the seed chosen among three by those looks'
-# sure mistakes, docs/performance.md "Thirteenth session")
+# sure mistakes, docs/performance.md "Thirteenth session"; a rerun does not repeat that network
+# exactly, so judge a retrain by that section's rule before it replaces the committed file)
 NET_CHANNELS = (24, 48, 64)
 NET_HIDDEN = 128
 NET_SEED = 2031
