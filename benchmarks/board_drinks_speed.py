@@ -21,7 +21,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
+from functools import partial  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -29,8 +29,10 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import learn_board_drinks  # noqa: E402
+from by_turns import by_turns  # noqa: E402
 
 from companion.vision import board_drinks  # noqa: E402
 
@@ -65,13 +67,7 @@ def main(argv=None) -> int:
     data = boards(args.looks)
     times = np.zeros((len(models), len(data)))
     for i, (x, squares) in enumerate(data):
-        runs = np.zeros((len(models), args.repeats))
-        for r in range(args.repeats):
-            for m, model in enumerate(models):
-                t0 = time.process_time()
-                model.probabilities(x, squares)
-                runs[m, r] = time.process_time() - t0
-        times[:, i] = np.median(runs, axis=1)
+        times[:, i] = by_turns([partial(model.probabilities, x, squares) for model in models], args.repeats)
     asked = [len(x) for x, _ in data]
     print(f"{len(data)} boards, asked drink places per board: median {int(np.median(asked))}, most {max(asked)}")
     for path, t in zip(paths, times):

@@ -22,7 +22,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import argparse  # noqa: E402
 import copy  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
+from functools import partial  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import cv2  # noqa: E402
@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import board  # noqa: E402
+from by_turns import by_turns  # noqa: E402
 
 from companion.board_layout import BoardLayout  # noqa: E402
 from companion.sim.board_looks import BoardLook  # noqa: E402
@@ -66,14 +67,8 @@ def main(argv=None) -> int:
             frame, _ = renderer.render(board.sample_board(rng, layout, drink_rng), rng=rng)
             for reader in readers:
                 reader.read(frame)                  # the pose followed to this frame before timing
-            runs = np.zeros((len(models), args.repeats))
-            for r in range(args.repeats):
-                for m, reader in enumerate(readers):
-                    t0 = time.process_time()
-                    reader.read(frame)
-                    runs[m, r] = time.process_time() - t0
-            for m in range(len(models)):
-                times[m].append(float(np.median(runs[m])))
+            for m, secs in enumerate(by_turns([partial(reader.read, frame) for reader in readers], args.repeats)):
+                times[m].append(float(secs))
     for name, t in zip(names, times):
         print(f"{name}: {len(t)} frames, median {1000 * np.median(t):.1f} ms, p90 {1000 * np.quantile(t, 0.9):.1f} ms")
     return 0
