@@ -66,6 +66,7 @@ def test_the_render_step_writes_patches_of_the_network_shape(tool, tmp_path):
         assert set(np.unique(d["labels"])) <= set(range(len(CLASSES)))
         assert str(d["family"]) == "dev" and set(d["seeds"]) == {3}
         assert set(d["frames"].tolist()) == {300}        # each patch's frame (seed * 100 + its number)
+        assert not tool.cut_on_truth(d)                  # cut on the reader's own grid: the bars may be set on it
 
 
 def test_the_evaluation_family_is_refused(tool, tmp_path):

@@ -131,6 +131,7 @@ def render(args) -> None:
     from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibrationError, calibrate_crates
     from companion.vision.crate_net import CLASSES
     from companion.vision.crates import CrateReader
+    from crate_truth_patches import truth_patches
 
     if args.guess_plastic:        # the calibration's later guesses of the plastic's colour on, as the reader's
         from companion.vision import calibration_crate
@@ -165,6 +166,15 @@ def render(args) -> None:
             fill = float(rng.uniform(0.0, 0.5)) if rng.random() < 0.33 else None
             frame, truth = r.render(random_layout(rng, fill=fill), rng)
             stats["frames"] += 1
+            if args.truth_grid:             # cut on the true grid, a little off (crate_truth_patches.py)
+                cut = truth_patches(frame, truth, cal, rng)
+                if cut is None:
+                    continue
+                p, f, y = cut
+                stats["cells"] += len(y)
+                P.append(p.astype(np.float16)); F.append(f); Y.append(y)
+                S.append(np.full(len(y), seed)); N.append(np.full(len(y), seed * 100 + k))
+                continue
             found = reader.locate(frame)
             if found is None or len(found.patches) != len(found.cells):
                 stats["no_grid"] += 1
@@ -181,7 +191,8 @@ def render(args) -> None:
         if stats["looks"] % 10 == 0:
             print(f"{args.family} seed {seed}: {stats} {time.time() - t0:.0f} s", file=sys.stderr, flush=True)
     np.savez_compressed(args.out, patches=np.concatenate(P), feats=np.concatenate(F), labels=np.concatenate(Y),
-                        seeds=np.concatenate(S), frames=np.concatenate(N), family=args.family)
+                        seeds=np.concatenate(S), frames=np.concatenate(N), family=args.family,
+                        cut="truth" if args.truth_grid else "found")
     print(f"{args.family}: {stats}, {sum(len(y) for y in Y)} patches, {time.time() - t0:.0f} s -> {args.out}",
           file=sys.stderr)
 
@@ -199,7 +210,7 @@ def train(args) -> None:
     torch.manual_seed(0)          # the first weights and the dropout: the same model from the same data
     data = [np.load(p) for p in args.data]
     fams = [str(d["family"]) for d in data]
-    tune = [i for i, f in enumerate(fams) if f in args.tune_on]
+    tune = [i for i, (f, d) in enumerate(zip(fams, data)) if f in args.tune_on and not cut_on_truth(d)]
     # the tuning families' last quarter of looks is held out: the bars are set on it
     Ptr, Ftr, Ytr, Pho, Fho, Yho, Nho = [], [], [], [], [], [], []
     for i, d in enumerate(data):
@@ -374,12 +385,19 @@ def held_out_rows(seeds: np.ndarray) -> np.ndarray:
     return seeds > np.quantile(np.unique(seeds), 0.75)
 
 
+def cut_on_truth(d) -> bool:
+    """Whether a render's patches were cut on the true grid (``render --truth-grid``): trained on,
+    never held out, for they lack the reader's own grid's mistakes and the bars would be set too low."""
+    return "cut" in d and str(d["cut"]) == "truth"
+
+
 def held_out(paths, tune_on) -> tuple[list, list, list, list]:
-    """The tuning families' last quarter of looks (by seed): patches, numbers, labels, frames."""
+    """The tuning families' last quarter of looks (by seed) cut on the reader's own grid: patches,
+    numbers, labels, frames."""
     P, F, Y, N = [], [], [], []
     for i, path in enumerate(paths):
         d = np.load(path)
-        if str(d["family"]) not in tune_on:
+        if str(d["family"]) not in tune_on or cut_on_truth(d):
             continue
         ho = held_out_rows(d["seeds"])
         P.append(d["patches"][ho]); F.append(d["feats"][ho]); Y.append(d["labels"][ho])
@@ -420,6 +438,9 @@ def main(argv=None) -> None:
     r.add_argument("--guess-plastic", action="store_true",
                    help="calibrate each look with the photo's commonest warm colours tried as the plastic's "
                         "(calibration_crate.GUESS_PLASTIC; default: the module's own)")
+    r.add_argument("--truth-grid", action="store_true",
+                   help="cut every frame's patches on its true grid and camera, moved a little as the reader's "
+                        "are off (crate_truth_patches.py), not on the grid the reader finds")
     r.add_argument("--out", type=Path, required=True)
     r.set_defaults(func=render)
     t = sub.add_parser("train")
