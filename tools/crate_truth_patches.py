@@ -11,7 +11,8 @@ the grid by a few hundredths of a pitch and a degree or two, the camera's height
 so that the network does not learn a precision the reader never has.
 
 Each frame gives its layout's fields (their drink or ``empty``), the ring of fields round them
-(``none``: no slot) and a few patches cut half a pitch off a field (``off``)."""
+(``none``: no slot) and a few patches cut half a pitch off a field (``off``). Here too: the
+calibration a refused look's photo is given from the truth (:func:`truth_calibration`)."""
 from __future__ import annotations
 
 import math
@@ -94,3 +95,41 @@ def truth_patches(frame: np.ndarray, truth: dict, cal, rng: np.random.Generator)
         F = np.concatenate([F] + [o[1] for o in offs])
         Y += [CLASSES.index("off")] * len(offs)
     return P, F, np.array(Y, np.int64)
+
+
+def truth_calibration(photo: np.ndarray, truth: dict, focal_px: float):
+    """For TRAINING only: the calibration a look's photo would give if the calibration read it
+    right, from the renderer's truth (the rim plane, the camera's focal length, the white can's
+    top) and the photo's own colours (the plastic where the crate stands, the white can's top as
+    the photo shows it). A look whose photo the calibration refuses still teaches the network
+    what its crates look like (the refusals are the calibration's problem, measured apart in
+    benchmarks/crates.py); None when the photo shows too little of the crate's yellow."""
+    from companion.vision.crate_calibrate import CrateCalibration
+    from companion.vision.crate_grid import Plastic, to_frame, yellow_map
+
+    p = float(truth["pitch_mm"])
+    H = np.array(truth["rim_to_frame"], np.float64) @ np.diag([p, p, 1.0])
+    H = H / H[2, 2]
+    outline = np.round(to_frame(H, [(0, 0), (2, 0), (2, 3), (0, 3)])).astype(np.int32)
+    inside = np.zeros(photo.shape[:2], np.uint8)
+    cv2.fillPoly(inside, [outline], 1)
+    yel = (yellow_map(photo) >= 0.5) & (inside > 0)
+    if yel.sum() < 50:
+        return None
+    hsv = cv2.cvtColor(photo, cv2.COLOR_BGR2HSV)[yel]
+    bright = hsv[:, 2] >= np.median(hsv[:, 2])
+    lit, bgr = hsv[bright], photo[yel][bright]
+    hue = float(np.degrees(np.angle(np.exp(1j * np.radians(lit[:, 0].astype(np.float64) * 2)).mean())) / 2) % 180
+    plastic = Plastic(hue, float(np.median(lit[:, 1])), float(np.median(lit[:, 2])), tuple(float(v) for v in bgr.mean(0)))
+    top = next(d["top_px"] for d in truth["drinks"] if tuple(d["field"]) == (0, 0))
+    pitch_px = float(np.linalg.norm(to_frame(H, [(0.5, 0.5)]) - to_frame(H, [(1.5, 0.5)])))
+    r = max(1, int(0.2 * pitch_px))
+    x, y = (int(round(v)) for v in top)
+    disc = photo[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1].reshape(-1, 3)
+    if not len(disc):
+        return None
+    white = np.median(disc, axis=0)
+    h, w = photo.shape[:2]
+    return CrateCalibration(image_size=(w, h), rim_to_frame=np.round(H, 9).tolist(), focal_px=round(focal_px, 3),
+                            plastic_hsv=(plastic.hue, plastic.sat, plastic.val), plastic_bgr=plastic.bgr,
+                            white_bgr=tuple(float(v) for v in white), pitch_px=pitch_px, notes="truth (training)")
