@@ -62,7 +62,7 @@ def test_a_later_guess_of_the_plastic_is_measured_again_over_the_placed_crates_w
     import cv2
 
     import companion.vision.calibration_crate as cc
-    from companion.vision.crate_grid import Plastic
+    from companion.vision.crate_plastic import Plastic
 
     pitch, x0, y0 = 60.0, 110.0, 50.0
     H = np.array([[pitch, 0, x0], [0, pitch, y0], [0, 0, 1.0]])

@@ -48,17 +48,14 @@ def true_grid(truth: dict) -> np.ndarray:
     keys = sorted(tuple(k) for k in truth["centres"])
     src = np.array([(i + 0.5, j + 0.5) for i, j in keys], np.float64)
     dst = np.array([truth["centres"][k] for k in keys], np.float64)
-    if len(keys) < 4:
-        p = float(truth["pitch_mm"])
-        return np.array(truth["rim_to_frame"], np.float64) @ np.diag([p, p, 1.0])
-    H, _ = cv2.findHomography(src, dst, 0)
+    H, _ = cv2.findHomography(src, dst, 0)         # a layout has a crate at least: six middles
     return H
 
 
 def truth_patches(frame: np.ndarray, truth: dict, cal, rng: np.random.Generator):
     """(patches, numbers, labels) of one rendered frame, cut on its true grid moved a little
     (see the module's words); ``cal``: the look's calibration (its white can and plastic)."""
-    from companion.vision.crate_grid import canvas_round, coverage, yellow_map
+    from companion.vision.crate_grid import field_coverage
     from companion.vision.crate_net import CLASSES
     from companion.vision.crate_patches import exposure_gain, field_patches
 
@@ -75,10 +72,7 @@ def truth_patches(frame: np.ndarray, truth: dict, cal, rng: np.random.Generator)
     nadir = np.array(cam[:2], np.float64) / p + rng.normal(0, NADIR * height, 2)
     height *= math.exp(rng.normal(0, HEIGHT))
     ring = sorted({(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - set(cells))
-    small = yellow_map(cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4), interpolation=cv2.INTER_AREA),
-                       cal.plastic)
-    canvas = canvas_round(H, frame.shape, small)
-    cov = coverage(yellow_map(canvas.warp(frame), cal.plastic), canvas) if canvas is not None else {}
+    cov = field_coverage(frame, H, cal.plastic) or {}
     white = np.asarray(cal.white_bgr, np.float64) * exposure_gain(frame, cal.plastic_bgr, cal.plastic)
     P, F = field_patches(frame, H, cells + ring, nadir, height, white, cov)
     Y = [CLASSES.index(fields[c]) for c in cells] + [CLASSES.index("none")] * len(ring)
@@ -105,7 +99,8 @@ def truth_calibration(photo: np.ndarray, truth: dict, focal_px: float):
     what its crates look like (the refusals are the calibration's problem, measured apart in
     benchmarks/crates.py); None when the photo shows too little of the crate's yellow."""
     from companion.vision.crate_calibrate import CrateCalibration
-    from companion.vision.crate_grid import Plastic, to_frame, yellow_map
+    from companion.vision.crate_grid import to_frame
+    from companion.vision.crate_plastic import Plastic, yellow_map
 
     p = float(truth["pitch_mm"])
     H = np.array(truth["rim_to_frame"], np.float64) @ np.diag([p, p, 1.0])

@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from ..crate_fields import CrateLayout
-from .crate_grid import Plastic, to_frame, yellow_map
+from .crate_grid import to_frame
+from .crate_plastic import Plastic, yellow_map
 from .crate_pinhole import as_camera
 
 # slot -> drink (slots row by row: 0 1 / 2 3 / 4 5): the six stubby cans, the lowest drinks (their
@@ -82,7 +83,7 @@ def _small(image: np.ndarray) -> np.ndarray:
 def find_crate(image: np.ndarray, guess: Plastic | None = None) -> tuple[np.ndarray, Plastic]:
     """The patch of crate yellow most like a crate full of cans (a mask at full size) and the
     plastic's colour there; ``guess``: what the plastic looks like (None: the most saturated
-    warm colour of the photo, :func:`.crate_grid.yellow_map`)."""
+    warm colour of the photo, :func:`.crate_plastic.yellow_map`)."""
     h, w = image.shape[:2]
     small = _small(image)
     mask = (yellow_map(small, guess) >= 0.5).astype(np.uint8)

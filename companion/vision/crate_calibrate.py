@@ -4,7 +4,7 @@ The host stands ONE crate on the table where the camera sees it, with the six dr
 :data:`CALIBRATION_DRINKS` in its slots (shown to the host by ``companion calibrate crates
 --help`` and the dashboard), and takes one photo with the camera in its place. From it:
 
-- the crate's plastic (:class:`~.crate_grid.Plastic`): what "yellow" is under this lamp (a
+- the crate's plastic (:class:`~.crate_plastic.Plastic`): what "yellow" is under this lamp (a
   pale crate or a tinted lamp: the colour its cans are found standing in), and the rim plane's
   homography (crate units: the slot pitch is 1, slot 0's field spans [0, 1] x [0, 1], the crate
   is 2 wide and 3 long) -> photo px from the cans' tops in their slots: the crate found in the
@@ -39,9 +39,10 @@ from .photo import PhotoRefused, decode_photo
 # the setup's words are the calibration's too: callers import them from here
 from .calibration_crate import (CALIBRATION_DRINKS, CALIBRATION_FIELDS, CALIBRATION_LAYOUT,  # noqa: F401
                                 CrateCalibrationError, find_crate, place_crate, what_to_do)
-from .crate_grid import Plastic, to_frame
+from .crate_grid import to_frame
 from .crate_outline import crate_by_outline
 from .crate_pinhole import as_camera
+from .crate_plastic import Plastic
 
 FORMAT = "tokyo-table-companion/crate-calibration"
 VERSION = 1

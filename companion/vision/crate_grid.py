@@ -7,7 +7,7 @@ looked at through it on a *canvas*: the rim plane seen straight from above at :d
 per slot pitch. There the walls of the slots repeat with the pitch in two perpendicular
 directions, whatever way the crates were turned or moved, so
 
-1. of the canvas's yellowness (:func:`yellow_map`, against the calibrated plastic) and its
+1. of the canvas's yellowness (:func:`.crate_plastic.yellow_map`, against the calibrated plastic) and its
    brightness, the fine detail only, the turn and pitch whose two perpendicular waves and their
    second harmonics carry the most power give the lattice (:func:`global_lattice`);
 2. the local phase of each wave (demodulated and smoothed) tells how far the lattice there is
@@ -37,52 +37,13 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .crate_plastic import Plastic, yellow_map
+
 UNIT_PX = 10.0          # canvas px per slot pitch while the lattice is looked for
 MAX_UNITS = 36          # a canvas spans at most this many pitches a side (a grid spans 6-20)
 PAD_UNITS = 2.0         # round the yellow seen, the canvas reaches this much further
 SMOOTH_UNITS = 0.8      # the local phase is averaged over a Gaussian of this many pitches
 MIN_YELLOW = 0.5        # a pixel this yellow (0..1) counts as crate plastic
-
-
-@dataclass(frozen=True)
-class Plastic:
-    """The crates' plastic as the calibration photo showed it: hue (OpenCV 0-180), saturation
-    and value (0-255) of its lit parts, and its mean BGR."""
-
-    hue: float
-    sat: float
-    val: float
-    bgr: tuple[float, float, float]
-
-
-def yellow_map(bgr: np.ndarray, plastic: Plastic | None = None) -> np.ndarray:
-    """How much each pixel looks like the crates' plastic, 0..1 (float32): near its hue and about
-    as saturated (a shaded face keeps both; a wooden table is of a near hue, but far paler).
-    Without ``plastic``: the most saturated yellow of the picture (what calibration looks for)."""
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV).astype(np.float32)
-    h, s, v = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    if plastic is None:
-        # under a coloured lamp the plastic's hue and saturation move: the most saturated warm
-        # colour of the picture is taken as the plastic's
-        warm = (h >= 10) & (h <= 48) & (v > 60) & (s > 45)
-        cand_h, cand_s = h[warm], s[warm]
-        if len(cand_s) > 20:
-            top = cand_s >= np.percentile(cand_s, 99.7)
-            centre = float(np.median(cand_h[top]))
-            s_lo = max(45.0, 0.72 * float(np.median(cand_s[top])))
-        else:
-            centre, s_lo = 26.0, 90.0
-        half = 12.0
-        v_lo = 60.0
-    else:
-        centre, half, s_lo = plastic.hue, 7.0, 0.68 * plastic.sat
-        v_lo = max(30.0, 0.22 * plastic.val)     # dark noise is of any hue, and often saturated
-    dh = np.abs(h - centre)
-    dh = np.minimum(dh, 180.0 - dh)
-    wh = np.clip((half - dh) / (0.4 * half), 0, 1)
-    ws = np.clip((s - s_lo) / max(12.0, 0.12 * s_lo), 0, 1)
-    wv = np.clip((v - v_lo) / 25.0, 0, 1)
-    return (wh * ws * wv).astype(np.float32)
 
 
 # --- canvases ---------------------------------------------------------------------------------
@@ -403,11 +364,24 @@ def find_grid(frame: np.ndarray, H0: np.ndarray, plastic: Plastic | None, spread
         H = c2.canvas_to_frame() @ np.linalg.inv(G)
         refined += 1
     H = H / H[2, 2]
-    c3 = canvas_round(H, frame.shape, small)
-    if c3 is None:
+    cells = field_coverage(frame, H, plastic, small, shrunk)
+    return Grid(H, cells, lat.strength, refined) if cells is not None else None
+
+
+def field_coverage(frame: np.ndarray, H: np.ndarray, plastic: Plastic | None, small: np.ndarray | None = None,
+                   shrunk: dict | None = None) -> dict | None:
+    """Each whole field of the grid ``H`` (grid units -> frame px) -> its share of crate plastic in
+    ``frame`` (None: the grid is not in view). ``small``: the frame's yellowness a quarter the size,
+    ``shrunk``: the frame averaged down (both kept by a caller that has them already)."""
+    if shrunk is None:
+        shrunk = {}
+    if small is None:
+        shrunk.setdefault(4, cv2.resize(frame, (frame.shape[1] // 4, frame.shape[0] // 4), interpolation=cv2.INTER_AREA))
+        small = yellow_map(shrunk[4], plastic)
+    canvas = canvas_round(H, frame.shape, small)
+    if canvas is None:
         return None
-    y = yellow_map(c3.warp(frame, shrunk=shrunk), plastic)
-    return Grid(H, coverage(y, c3), lat.strength, refined)
+    return coverage(yellow_map(canvas.warp(frame, shrunk=shrunk), plastic), canvas)
 
 
 def lattice_signal(img: np.ndarray, plastic: Plastic | None, px: float) -> tuple[np.ndarray, np.ndarray]:

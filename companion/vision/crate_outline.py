@@ -28,7 +28,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from .crate_grid import Plastic, to_frame, yellow_map
+from .crate_grid import to_frame
+from .crate_plastic import Plastic, yellow_map
 
 CRATE = np.array([(0, 0), (2, 0), (2, 3), (0, 3)], np.float64)     # crate units, the outline's corners
 CORNER_SLOTS = ((0, 0), (1, 0), (0, 2), (1, 2))

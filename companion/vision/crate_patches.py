@@ -34,7 +34,8 @@ import math
 import cv2
 import numpy as np
 
-from .crate_grid import frame_px_per_unit, to_frame, yellow_map
+from .crate_grid import frame_px_per_unit, to_frame
+from .crate_plastic import yellow_map
 
 # 20 px a pitch across: a bottle's top (two thirds of a pitch) is 13 px across, enough to tell the
 # square bottle's corners from a round one's
