@@ -198,10 +198,10 @@ crate-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRA
 # looks the bars are set on (dev 10000-10033) into build/learn_landings/, then trains with PyTorch
 # (TRAIN_PY: a training venv of its own, never a run-time dependency; one thread) and writes
 # models/landing_net.npz and landing_model.json. Fixed seeds: the committed model is this recipe's
-# (batch-normalised, 30 epochs, seed 0, its bars given; trained on the 46th session's renders of these
-# commands: docs/performance.md, "A batch-normalised network, its bars given"). The renders of
+# (batch-normalised, twice the committed widths, 30 epochs, seed 0, its bars given; trained on the 46th
+# session's renders of these commands: docs/performance.md, "A batch-normalised network, its bars given"). The renders of
 # another machine or library may differ in a pixel (docs/performance.md, 42nd session): compare
-# before committing. About 25 min of rendering on two cores and 23 of training on one core. One
+# before committing. About 25 min of rendering on two cores and 40-50 of training on one core. One
 # run's spread is large: train several seeds and compare them with tools/landing_ensemble.py compare.
 LANDINGS := build/learn_landings
 .PHONY: landing-model
@@ -212,7 +212,7 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 	wait $$a && wait $$b
 	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --out $(LANDINGS)/dev.npz
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied_a.npz $(LANDINGS)/varied_b.npz --tune-on $(LANDINGS)/dev.npz \
-	    --epochs 30 --seed 0 --norm batch --bars 0.9,7,0.9
+	    --epochs 30 --seed 0 --norm batch --widths 24,48,96,128 --hidden 256 --bars 0.9,7,0.9
 
 # The board reader's place network (companion/vision/board_net.py, issue 29): renders the
 # training looks (varied 300000-300199 and dev 200000-200039, 6 boards each, METRO DRINKS'
