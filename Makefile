@@ -198,11 +198,11 @@ crate-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRA
 # looks the bars are set on (dev 10000-10033) into build/learn_landings/, then trains with PyTorch
 # (TRAIN_PY: a training venv of its own, never a run-time dependency; one thread) and writes
 # models/landing_net.npz and landing_model.json. Fixed seeds: the committed model is this recipe's
-# (seed 0, chosen of seeds 0 and 3 on held-out looks; docs/performance.md, "Twice the looks"), but a
-# run on 6 December 2026 gave other weights that read held-out looks a little worse (same numbers a
-# crop; the libraries or the pixels differ: docs/performance.md, 42nd session): compare before committing.
-# About 25 min of rendering on two cores and 11 of training on one quiet core. One run's spread
-# is large: train several seeds and compare them with tools/landing_ensemble.py compare.
+# (batch-normalised, twice the committed widths, 30 epochs, seed 0, its bars given; trained on the 46th
+# session's renders of these commands: docs/performance.md, "A batch-normalised network, its bars given"). The renders of
+# another machine or library may differ in a pixel (docs/performance.md, 42nd session): compare
+# before committing. About 25 min of rendering on two cores and 40-50 of training on one core. One
+# run's spread is large: train several seeds and compare them with tools/landing_ensemble.py compare.
 LANDINGS := build/learn_landings
 .PHONY: landing-model
 landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
@@ -211,7 +211,8 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 	test -f $(LANDINGS)/varied_b.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 460:920 --scenes 5 --out $(LANDINGS)/varied_b.npz & b=$$!; \
 	wait $$a && wait $$b
 	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --out $(LANDINGS)/dev.npz
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied_a.npz $(LANDINGS)/varied_b.npz --tune-on $(LANDINGS)/dev.npz --epochs 18 --seed 0
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied_a.npz $(LANDINGS)/varied_b.npz --tune-on $(LANDINGS)/dev.npz \
+	    --epochs 30 --seed 0 --norm batch --widths 24,48,96,128 --hidden 256 --bars 0.9,7,0.9
 
 # The board reader's place network (companion/vision/board_net.py, issue 29): renders the
 # training looks (varied 300000-300199 and dev 200000-200039, 6 boards each, METRO DRINKS'

@@ -267,3 +267,57 @@ def test_the_training_data_step_runs_on_a_tiny_set(tmp_path):
     with pytest.raises(SystemExit):
         tool.render(types.SimpleNamespace(family="eval", seeds="940000:940001", scenes=1, copies=1, budget=0,
                                           channels="top", out=str(out)))
+
+
+def test_a_batch_normalised_network_is_exported_as_the_plain_one_the_reader_runs():
+    """``learn_landings --norm batch`` trains conv-norm-ReLU; its export folds each norm's
+    running statistics into the convolution, so the numpy network computes the same outputs."""
+    torch = pytest.importorskip("torch")
+    spec = importlib.util.spec_from_file_location("learn_landings", ROOT / "tools" / "learn_landings.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    torch.manual_seed(0)
+    net = tool.torch_net(norm=True)
+    for norm in net.norms:          # statistics of a trained network, not the identity
+        norm.running_mean.uniform_(-0.5, 0.5)
+        norm.running_var.uniform_(0.2, 3.0)
+        norm.weight.data.uniform_(0.5, 1.5)
+        norm.bias.data.uniform_(-0.3, 0.3)
+    net.eval()
+    crops = np.random.default_rng(3).integers(0, 256, (3, CROP, CROP, len(CHANNELS)), dtype=np.uint8)
+    feats = np.random.default_rng(4).normal(0, 1, (3, len(FEATURES))).astype(np.float32)
+    with torch.no_grad():
+        want = net(torch.from_numpy(crops).float().permute(0, 3, 1, 2) / 255.0, torch.from_numpy(feats)).numpy()
+    weights = tool.exported(net, np.zeros(len(FEATURES)), np.ones(len(FEATURES)))
+    assert set(weights) == {"c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "c4w", "c4b", "f1w", "f1b", "f2w", "f2b", "mean", "std"}
+    got = LandingNet(weights).raw(crops, feats)
+    assert np.allclose(got, want, atol=1e-4)
+    plain = tool.exported(tool.torch_net(), np.zeros(len(FEATURES)), np.ones(len(FEATURES)))
+    assert not np.allclose(LandingNet(plain).raw(crops, feats), want, atol=1e-2)     # the fold is what matches
+
+
+def test_given_bars_are_kept_and_reported_on_the_tuning_drinks(tmp_path):
+    """``learn_landings tune --bars``: the bars are the ones given (the search over a few hundred
+    tuning drinks is a lottery), the temperature is still fitted, the tuning drinks still counted."""
+    import argparse
+    import json
+    from companion.vision.model_files import save_net
+    spec = importlib.util.spec_from_file_location("learn_landings", ROOT / "tools" / "learn_landings.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    assert tool.bars_given("0.9,7,0.9") == (0.9, 7.0, 0.9)
+    for bad in ("0.9,7", "0.9,seven,0.9", "1.5,7,0.9", "0.9,0,0.9"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            tool.bars_given(bad)
+    data = tmp_path / "tune.npz"
+    tool.render(types.SimpleNamespace(family="dev", seeds="20000:20001", scenes=1, copies=1, budget=0, channels="top",
+                                      out=str(data)))
+    net = LandingNet.random(seed=5)
+    save_net({"channels": list(CHANNELS), "features": list(FEATURES), "seed": 5}, net.w,
+             tmp_path / "landing_model.json", tmp_path / "landing_net.npz")
+    tool.retune(types.SimpleNamespace(tune_on=str(data), out_dir=str(tmp_path), max_wrong=0.002, bars=(0.93, 6.0, 0.8)))
+    settings = json.loads((tmp_path / "landing_model.json").read_text())
+    assert (settings["sure"], settings["sure_scale_mm"], settings["rival"]) == (0.93, 6.0, 0.8)
+    assert settings["tuned_on"]["bars"] == "given" and settings["seed"] == 5 and 0.5 <= settings["temperature"] <= 3.0
+    counted = sum(settings["tuned_on"][k] for k in ("right", "sure_wrong", "unsure", "not_seen"))
+    assert counted == int((np.load(data)["group_spot"] >= 0).sum())

@@ -41,6 +41,7 @@ from net_widths import conv_widths, hidden_width  # noqa: E402
 from companion.vision.landing_crops import CHANNELS  # noqa: E402
 from companion.vision.landing_crops import LAYOUTS  # noqa: E402  (--channels: a name, its channels)
 from companion.vision.landing_crops import ALSO_FEATURES, COLOUR_FEATURES, FEATURES  # noqa: E402
+from landing_torch import exported, load_into, torch_net  # noqa: E402,F401  (the network, its export)
 
 FEATURE_SETS = {"base": FEATURES, "colour": FEATURES + COLOUR_FEATURES,     # --features: the numbers a network reads
                 "also": FEATURES + ALSO_FEATURES, "colour_also": FEATURES + COLOUR_FEATURES + ALSO_FEATURES}
@@ -195,44 +196,6 @@ def own_features(feats: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
         raise SystemExit(f"{e}: render it again") from None
 
 
-def torch_net(widths: tuple[int, ...] | None = None, hidden: int | None = None, channels: int | None = None,
-              features: int = len(FEATURES)):
-    import torch
-    from torch import nn
-    from companion.vision.landing_net import HIDDEN, OUTPUTS, WIDTHS, flat_size
-    widths, hidden = tuple(widths or WIDTHS), hidden or HIDDEN
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            c_in, convs = channels or len(CHANNELS), []
-            for c in widths:
-                convs.append(nn.Conv2d(c_in, c, 3))
-                c_in = c
-            self.convs = nn.ModuleList(convs)
-            self.f1 = nn.Linear(flat_size(widths) + features, hidden)
-            self.f2 = nn.Linear(hidden, OUTPUTS)
-
-        def forward(self, x, z):
-            for i, conv in enumerate(self.convs):
-                x = torch.relu(conv(x))
-                if i < 3:
-                    x = nn.functional.max_pool2d(x, 2)
-            return self.f2(torch.relu(self.f1(torch.cat([x.flatten(1), z], 1))))
-
-    return Net()
-
-
-def exported(net, mean, std) -> dict:
-    w = {}
-    for i, conv in enumerate(net.convs, 1):
-        w[f"c{i}w"], w[f"c{i}b"] = conv.weight.detach().numpy(), conv.bias.detach().numpy()
-    for name in ("f1", "f2"):
-        layer = getattr(net, name)
-        w[f"{name}w"], w[f"{name}b"] = layer.weight.detach().numpy(), layer.bias.detach().numpy()
-    return {**w, "mean": mean, "std": std}
-
-
 def decide(model, data) -> dict:
     """Each asked drink (group) read as the reader does from its candidates' outputs
     (``landing_reading.choose``)."""
@@ -297,8 +260,10 @@ def train(args) -> None:
           f"tuning on {len(tune['classes'])}", flush=True)
     mean = data["feats"].mean(0)
     std = np.maximum(data["feats"].std(0), 1e-3)
-    net = torch_net(args.widths, args.hidden, len(channels), len(args.feature_names))
+    net = torch_net(args.widths, args.hidden, len(channels), len(args.feature_names), args.norm == "batch")
     if args.init:
+        if args.norm == "batch":
+            raise SystemExit("--init goes on from folded weights: train a batch-normalised network from nothing")
         with np.load(args.init) as w:
             load_into(net, w)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
@@ -355,7 +320,8 @@ def train(args) -> None:
     tune_bars(weights, tune, args, {"trained_on": int(n), "epochs": args.epochs, "seed": args.seed,
                                     "data": [Path(p).name for p in args.data],
                                     **({"widths": list(args.widths)} if args.widths else {}),
-                                    **({"hidden": args.hidden} if args.hidden else {})})
+                                    **({"hidden": args.hidden} if args.hidden else {}),
+                                    **({"norm": args.norm} if args.norm != "none" else {})})
 
 
 def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> None:
@@ -375,9 +341,12 @@ def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> Non
     model = LandingModel(LandingNet(weights), {**base, "temperature": temperature})
     decided = decide(model, tune)
     best = None
-    for rival in RIVALS:
-        for sure in (0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999):
-            for scale in (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0, 10.0):
+    # --bars: one setting given, not searched (the search on a few hundred drinks is a lottery:
+    # docs/performance.md, 50th session); what it reads on the tuning drinks is reported all the same
+    fixed = getattr(args, "bars", None)
+    for rival in ((fixed[2],) if fixed else RIVALS):
+        for sure in ((fixed[0],) if fixed else (0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)):
+            for scale in ((fixed[1],) if fixed else (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0, 10.0)):
                 c = score(decided, tune, sure, scale, rival)
                 drinks = max(1, c["right"] + c["sure_wrong"] + c["unsure"] + c["not_seen"])
                 # next to no sure mistakes first, then the most right (a tie: the stricter bars)
@@ -386,7 +355,8 @@ def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> Non
                     best = (key, sure, scale, rival, c)
     _, sure, scale, rival, c = best
     settings = {**base, "temperature": temperature, "sure": sure, "sure_scale_mm": scale, "rival": rival,
-                "tuned_on": {"data": Path(args.tune_on).name, **{k: int(v) for k, v in c.items()}}, **(extra or {})}
+                "tuned_on": {"data": Path(args.tune_on).name, **{k: int(v) for k, v in c.items()},
+                             **({"bars": "given"} if fixed else {})}, **(extra or {})}
     out = Path(args.out_dir) if args.out_dir else None
     if out:
         out.mkdir(parents=True, exist_ok=True)
@@ -404,7 +374,7 @@ def retune(args) -> None:
     settings_path = net_path.with_name("landing_model.json")
     import json
     old = json.loads(settings_path.read_text()) if settings_path.exists() else {}
-    keep = {k: old[k] for k in ("trained_on", "epochs", "seed", "data", "widths", "hidden") if k in old}
+    keep = {k: old[k] for k in ("trained_on", "epochs", "seed", "data", "widths", "hidden", "norm") if k in old}
     layouts = {v: k for k, v in LAYOUTS.items()}
     args.channels = layouts.get(tuple(old.get("channels", CHANNELS)), "top")
     args.feature_names = tuple(old.get("features", FEATURES))
@@ -413,14 +383,15 @@ def retune(args) -> None:
     tune_bars(weights, tune, args, keep)
 
 
-def load_into(net, w) -> None:
-    import torch
-    for i, conv in enumerate(net.convs, 1):
-        conv.weight.data = torch.from_numpy(w[f"c{i}w"])
-        conv.bias.data = torch.from_numpy(w[f"c{i}b"])
-    for name in ("f1", "f2"):
-        getattr(net, name).weight.data = torch.from_numpy(w[f"{name}w"])
-        getattr(net, name).bias.data = torch.from_numpy(w[f"{name}b"])
+def bars_given(text: str) -> tuple[float, float, float]:
+    """``--bars 0.9,7,0.9``: the spot's probability, the middle's error scale (mm), the rival's."""
+    try:
+        sure, scale, rival = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"three numbers sure,scale_mm,rival (e.g. 0.9,7,0.9), not {text!r}") from None
+    if not (0.0 < sure <= 1.0 and 0.0 < scale <= 100.0 and 0.0 < rival <= 1.0):
+        raise argparse.ArgumentTypeError("sure and rival within (0, 1], the scale within (0, 100] mm")
+    return sure, scale, rival
 
 
 def main() -> int:
@@ -451,12 +422,16 @@ def main() -> int:
     t.add_argument("--widths", type=conv_widths(4),
                    help="the four convolutions' channels (landing_net.WIDTHS by default), e.g. 24,48,64,128")
     t.add_argument("--hidden", type=hidden_width, help="the hidden layer's width (landing_net.HIDDEN by default)")
+    t.add_argument("--norm", choices=("none", "batch"), default="none",
+                   help="batch-normalise each convolution in training (folded into its weights at export)")
     t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")
     t.add_argument("--max-wrong", type=float, default=0.002, help="sure mistakes allowed on the held-out drinks (share)")
+    t.add_argument("--bars", type=bars_given, help="sure,scale_mm,rival: these bars, not the ones the rule finds")
     u = sub.add_parser("tune", help="set the temperature and the bars of an existing model on held-out crops")
     u.add_argument("--tune-on", required=True)
     u.add_argument("--out-dir", help="the model's folder (companion/vision/models by default)")
     u.add_argument("--max-wrong", type=float, default=0.002)
+    u.add_argument("--bars", type=bars_given, help="sure,scale_mm,rival: these bars, not the ones the rule finds")
     args = ap.parse_args()
     if args.step == "render":
         render(args)

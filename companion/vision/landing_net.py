@@ -34,8 +34,8 @@ from .model_files import load_net, save_net
 NET_PATH = Path(__file__).with_name("models") / "landing_net.npz"
 MODEL_PATH = Path(__file__).with_name("models") / "landing_model.json"
 SPOTS = ("slot", "crate", "outside", "none")
-WIDTHS = (12, 24, 48, 64)           # the committed network's; a model trained wider (``learn_landings.py train
-HIDDEN = 128                        # --widths --hidden``) is read alike: the run-time layers take the weights' shapes
+WIDTHS = (12, 24, 48, 64)           # the training's default; the committed network is twice as wide (``learn_landings.py
+HIDDEN = 128                        # train --widths --hidden``): the run-time layers take the weights' shapes
 OFFSET_MM = 10.0
 OUTPUTS = len(SPOTS) + 3
 KEYS = ("c1w", "c1b", "c2w", "c2b", "c3w", "c3b", "c4w", "c4b", "f1w", "f1b", "f2w", "f2b", "mean", "std")
