@@ -321,3 +321,28 @@ def test_given_bars_are_kept_and_reported_on_the_tuning_drinks(tmp_path):
     assert settings["tuned_on"]["bars"] == "given" and settings["seed"] == 5 and 0.5 <= settings["temperature"] <= 3.0
     counted = sum(settings["tuned_on"][k] for k in ("right", "sure_wrong", "unsure", "not_seen"))
     assert counted == int((np.load(data)["group_spot"] >= 0).sum())
+
+
+def test_models_are_compared_at_their_own_bars_or_at_searched_ones(tmp_path, capsys):
+    """``landing_ensemble compare --own-bars`` reads each model at the bars its settings name (as
+    the reader does); without it the bars are searched on the tuning crops."""
+    import json
+    from companion.vision.model_files import save_net
+    spec = importlib.util.spec_from_file_location("landing_ensemble", ROOT / "tools" / "landing_ensemble.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    data = tmp_path / "dev.npz"
+    tool.cache(types.SimpleNamespace(family="dev", first=0, looks=1, candidates=4, channels="top", out=str(data)))
+    folder = tmp_path / "m"
+    settings = {"channels": list(CHANNELS), "features": list(FEATURES), "sure": 0.999, "sure_scale_mm": 1.0, "rival": 0.3}
+    save_net(settings, LandingNet.random(seed=7).w, folder / "landing_model.json", folder / "landing_net.npz")
+    landing_model.cache_clear()
+    rows = {}
+    for own in (True, False):
+        tool.compare(types.SimpleNamespace(tune_on=str(data), held_out=[str(data)], model=[f"r={folder}"], ensemble=[],
+                                           combine=["product"], max_wrong=0.002, rivals=None, own_bars=own))
+        rows[own] = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert (rows[True]["sure"], rows[True]["scale"], rows[True]["rival"]) == (0.999, 1.0, 0.3)
+    searched = (rows[False]["sure"], rows[False]["scale"], rows[False]["rival"])
+    assert searched != (0.999, 1.0, 0.3) and rows[False]["dev"] != "" and rows[True]["bars"].count("/") == 3
+    landing_model.cache_clear()

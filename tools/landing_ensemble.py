@@ -7,8 +7,9 @@ Three steps:
     #    (dev and varied only: the eval family is only ever scored by the benchmark):
     PYTHONPATH=$PWD .venv/bin/python tools/landing_ensemble.py cache --family varied --first 20000 --looks 40 --out build/land2/varied-20000.npz
     # 2. each model and each ensemble: its bars set on the held-out dev crops (tools/learn_landings.py's
-    #    way: the most right with at most 0.2 % sure mistakes; --rivals 0.3: the rival bar fixed),
-    #    then the held-out sets read:
+    #    way: the most right with at most 0.2 % sure mistakes; --rivals 0.3: the rival bar fixed;
+    #    --own-bars: each model at the bars its settings name, as the reader reads it), then the
+    #    held-out sets read:
     PYTHONPATH=$PWD .venv/bin/python tools/landing_ensemble.py compare --tune-on build/land2/dev.npz \\
         --held-out build/land2/varied-20000.npz --model committed=companion/vision/models \\
         --model s1=build/land2/model_s1 --ensemble committed+s1 --combine product mean
@@ -241,7 +242,14 @@ def compare(args) -> None:
             model = LandingEnsemble(group, {"combine": combine, "temperature": temperature})
             label = "+".join(members) + f" ({combine}, T {temperature})"
         chosen = picks(outputs(model, tune), tune)
-        sure, scale, rival, c = bars(chosen, tune, args.max_wrong, args.rivals)
+        if getattr(args, "own_bars", False) and len(members) == 1:
+            # the bars the model's settings name, as the reader reads it (a search on a few hundred
+            # tuning drinks is a lottery: docs/performance.md, 50th session); the tuning drinks counted
+            own = loaded[members[0]].model
+            sure, scale, rival = own.sure, own.sure_scale_mm, own.rival
+            c = score(chosen, tune, sure, scale, rival)
+        else:
+            sure, scale, rival, c = bars(chosen, tune, args.max_wrong, args.rivals)
         row = {"model": label, "sure": sure, "scale": scale, "rival": rival,
                "bars": f"{c['right']} / {c['sure_wrong']} / {c['unsure']} / {c['not_seen']}"}
         for name, data in held.items():
@@ -305,6 +313,9 @@ def main() -> int:
                    help="how an ensemble's probabilities are combined (landing_net.LandingEnsemble)")
     m.add_argument("--max-wrong", type=float, default=0.002)
     m.add_argument("--rivals", type=float, nargs="+", help="the rival bars tried (learn_landings.RIVALS by default)")
+    m.add_argument("--own-bars", action="store_true",
+                   help="read each model at its own settings' bars, not at bars searched on the tuning crops "
+                        "(an ensemble's are searched all the same)")
     w = sub.add_parser("write", help="write an ensemble of model folders as the committed model")
     w.add_argument("folders", nargs="+", help="model folders, the first's weights become landing_net.npz")
     w.add_argument("--tune-on", required=True)
