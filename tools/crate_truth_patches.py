@@ -100,7 +100,7 @@ def truth_calibration(photo: np.ndarray, truth: dict, focal_px: float):
     benchmarks/crates.py); None when the photo shows too little of the crate's yellow."""
     from companion.vision.crate_calibrate import CrateCalibration
     from companion.vision.crate_grid import to_frame
-    from companion.vision.crate_plastic import Plastic, yellow_map
+    from companion.vision.crate_plastic import plastic_of, yellow_map
 
     p = float(truth["pitch_mm"])
     H = np.array(truth["rim_to_frame"], np.float64) @ np.diag([p, p, 1.0])
@@ -111,11 +111,7 @@ def truth_calibration(photo: np.ndarray, truth: dict, focal_px: float):
     yel = (yellow_map(photo) >= 0.5) & (inside > 0)
     if yel.sum() < 50:
         return None
-    hsv = cv2.cvtColor(photo, cv2.COLOR_BGR2HSV)[yel]
-    bright = hsv[:, 2] >= np.median(hsv[:, 2])
-    lit, bgr = hsv[bright], photo[yel][bright]
-    hue = float(np.degrees(np.angle(np.exp(1j * np.radians(lit[:, 0].astype(np.float64) * 2)).mean())) / 2) % 180
-    plastic = Plastic(hue, float(np.median(lit[:, 1])), float(np.median(lit[:, 2])), tuple(float(v) for v in bgr.mean(0)))
+    plastic = plastic_of(photo, yel)
     top = next(d["top_px"] for d in truth["drinks"] if tuple(d["field"]) == (0, 0))
     pitch_px = float(np.linalg.norm(to_frame(H, [(0.5, 0.5)]) - to_frame(H, [(1.5, 0.5)])))
     r = max(1, int(0.2 * pitch_px))

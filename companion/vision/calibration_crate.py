@@ -21,7 +21,7 @@ import numpy as np
 
 from ..crate_fields import CrateLayout
 from .crate_grid import to_frame
-from .crate_plastic import Plastic, yellow_map
+from .crate_plastic import Plastic, mean_hue, plastic_of, yellow_map
 from .crate_pinhole import as_camera
 
 # slot -> drink (slots row by row: 0 1 / 2 3 / 4 5): the six stubby cans, the lowest drinks (their
@@ -97,16 +97,9 @@ def find_crate(image: np.ndarray, guess: Plastic | None = None) -> tuple[np.ndar
         raise CrateCalibrationError(f"the yellow crate is too small in the photo (or there is none): {what_to_do()}")
     blob = cv2.resize(((labels == best) & (mask > 0)).astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST) > 0
     yellow = blob & (yellow_map(image, guess) >= 0.5)
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[yellow]
-    if len(hsv) < 20:
+    if yellow.sum() < 20:
         raise CrateCalibrationError(f"no yellow crate in the photo: {what_to_do()}")
-    lit = hsv[hsv[:, 2] >= np.median(hsv[:, 2])]
-    bgr = image[yellow]
-    bgr = bgr[cv2.cvtColor(bgr.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)[:, 2] >= np.median(hsv[:, 2])]
-    hue = float(np.degrees(np.angle(np.exp(1j * np.radians(lit[:, 0].astype(np.float64) * 2)).mean())) / 2) % 180
-    plastic = Plastic(hue, float(np.median(lit[:, 1])), float(np.median(lit[:, 2])),
-                      tuple(float(v) for v in bgr.mean(axis=0)))
-    return blob, plastic
+    return blob, plastic_of(image, yellow)
 
 
 def plastic_guesses(image: np.ndarray, most: int = GUESSES) -> list[Plastic]:
@@ -300,8 +293,7 @@ def wall_plastic(image: np.ndarray, H: np.ndarray, tops) -> Plastic | None:
         return None
     px, col = hsv[near], bgr[near].astype(np.float64)
     lit = px[:, 2] >= np.median(px[:, 2])
-    hue = float(np.degrees(np.angle(np.exp(1j * np.radians(px[:, 0].astype(np.float64) * 2)).mean())) / 2) % 180
-    return Plastic(hue, float(np.median(px[:, 1])), float(np.median(px[lit, 2])),
+    return Plastic(mean_hue(px[:, 0]), float(np.median(px[:, 1])), float(np.median(px[lit, 2])),
                    tuple(float(v) for v in col[lit].mean(axis=0)))
 
 

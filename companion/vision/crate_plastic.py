@@ -1,5 +1,6 @@
 """The crates' plastic as a colour (issue 31): what the calibration photo showed it as, and how
-much each pixel of a frame looks like it. The grid search (:mod:`.crate_grid`), the calibration
+much each pixel of a frame looks like it (:func:`yellow_map`), and what a patch of it shows it as
+(:func:`plastic_of`). The grid search (:mod:`.crate_grid`), the calibration
 (:mod:`.calibration_crate`, :mod:`.crate_outline`) and the patches' exposure
 (:mod:`.crate_patches`) all ask it.
 
@@ -55,3 +56,17 @@ def yellow_map(bgr: np.ndarray, plastic: Plastic | None = None) -> np.ndarray:
     ws = np.clip((s - s_lo) / max(12.0, 0.12 * s_lo), 0, 1)
     wv = np.clip((v - v_lo) / 25.0, 0, 1)
     return (wh * ws * wv).astype(np.float32)
+
+
+def mean_hue(hue: np.ndarray) -> float:
+    """The mean of OpenCV hues (0-180) taken round the circle (a red's 178 and 2 average to 0)."""
+    return float(np.degrees(np.angle(np.exp(1j * np.radians(np.asarray(hue, np.float64) * 2)).mean())) / 2) % 180
+
+
+def plastic_of(image: np.ndarray, mask: np.ndarray) -> Plastic:
+    """The plastic as the pixels of ``mask`` (bool, at least one) show it: the hue (round the
+    circle), saturation and value of their lit half (value at least their median), and its mean BGR."""
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)[mask]
+    lit = hsv[:, 2] >= np.median(hsv[:, 2])
+    return Plastic(mean_hue(hsv[lit, 0]), float(np.median(hsv[lit, 1])), float(np.median(hsv[lit, 2])),
+                   tuple(float(v) for v in image[mask][lit].mean(axis=0)))
