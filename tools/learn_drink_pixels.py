@@ -151,7 +151,10 @@ def examples(tabs: list[dict], features: bool, with_sizes: bool = False) -> dict
 
 # --- the network in PyTorch (the same layers as pixel_scorer.PixelNet) ----------------------------
 
-def torch_net(n_side: int, residual: bool, conv: tuple[int, int, int] | None = None, hidden: int | None = None):
+def torch_net(n_side: int, residual: bool, conv: tuple[int, int, int] | None = None, hidden: int | None = None,
+              norm: bool = False):
+    """``norm``: each convolution batch-normalised before its ReLU (``--norm batch``); the export
+    folds it into the convolution (tools/torch_fold.py), so the run time's layers are the same."""
     import torch
     from torch import nn
     from companion.vision.drink_crops import CHANNELS
@@ -166,22 +169,36 @@ def torch_net(n_side: int, residual: bool, conv: tuple[int, int, int] | None = N
             self.f1, self.f2 = nn.Linear(flat_size(c3) + n_side, hidden), nn.Linear(hidden, N_DRINKS + 1)
             self.drop = nn.Dropout(0.3)
             self.res = nn.Parameter(torch.ones(1)) if residual else None
+            self.norms = nn.ModuleList(nn.BatchNorm2d(c) for c in (c1, c2, c3)) if norm else None
+
+        def conv(self, k, x):
+            x = getattr(self, f"c{k}")(x)
+            return torch.relu(x if self.norms is None else self.norms[k - 1](x))
 
         def forward(self, x, side, logp=None):
-            x = nn.functional.max_pool2d(torch.relu(self.c1(x)), 2)
-            x = nn.functional.max_pool2d(torch.relu(self.c2(x)), 2)
-            x = torch.relu(self.c3(x)).mean(2).flatten(1)
+            x = nn.functional.max_pool2d(self.conv(1, x), 2)
+            x = nn.functional.max_pool2d(self.conv(2, x), 2)
+            x = self.conv(3, x).mean(2).flatten(1)
             out = self.f2(self.drop(torch.relu(self.f1(torch.cat([x, side], 1)))))
             return out if self.res is None else out + self.res * logp
 
     return Net()
 
 
-def augmented(raw: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+# How far the training batches are relit and blurred (``--augment``): "plain", the committed
+# network's; "strong", wider (each channel ~9 %, all ~18 %, blurred more often and more, with
+# sensor noise): a lamp or camera further from the renders' than the plain one reaches.
+AUGMENT = {"plain": {"channel": 0.06, "all": 0.12, "blur": 0.3, "sigma": (0.4, 1.2), "noise": 0.0},
+           "strong": {"channel": 0.09, "all": 0.18, "blur": 0.45, "sigma": (0.4, 1.6), "noise": 0.03}}
+
+
+def augmented(raw: np.ndarray, rng: np.random.Generator, how: str = "plain") -> np.ndarray:
     """Raw crops (n, H, W, RAW) turned a little (up to 6 degrees), scaled (up to 5 %), moved (up to
     1.5 px), mirrored across the axis (a drink mirrored is the same drink), relit (the plastic's
     colour against the calibration: each channel by up to ~6 %, all by ~12 %) and some blurred:
-    what another lamp, camera or table does to a piece that the renders did not."""
+    what another lamp, camera or table does to a piece that the renders did not (``how``: one of
+    AUGMENT)."""
+    a_ = AUGMENT[how]
     import cv2
     from companion.vision.drink_crops import H, W
     out = np.empty_like(raw, dtype=np.float32)
@@ -197,17 +214,22 @@ def augmented(raw: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         warped = np.empty_like(img)
         warped[..., :3] = cv2.warpAffine(img[..., :3], m, (W, H), borderMode=cv2.BORDER_REPLICATE)
         warped[..., 3:] = cv2.warpAffine(img[..., 3:], m, (W, H), borderMode=cv2.BORDER_CONSTANT).reshape(H, W, -1)
-        if rng.random() < 0.3:
-            warped[..., :3] = cv2.GaussianBlur(warped[..., :3], (0, 0), float(rng.uniform(0.4, 1.2)))
-        warped[..., :3] *= np.exp(rng.normal(0, 0.06, 3) + rng.normal(0, 0.12))
+        if rng.random() < a_["blur"]:
+            warped[..., :3] = cv2.GaussianBlur(warped[..., :3], (0, 0), float(rng.uniform(*a_["sigma"])))
+        warped[..., :3] *= np.exp(rng.normal(0, a_["channel"], 3) + rng.normal(0, a_["all"]))
+        if a_["noise"]:
+            # the sensor's noise, relative to the level (the relit colour is ~0-255)
+            warped[..., :3] *= np.exp(rng.normal(0, a_["noise"], warped[..., :3].shape)).astype(np.float32)
         out[k] = warped
     return out
 
 
 def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | None = None,
-          conv: tuple[int, int, int] | None = None, hidden: int | None = None) -> dict:
-    """AdamW with a one-cycle rate, minibatches of BATCH, every batch augmented; the weights
-    in PixelNet's layout (``conv``, ``hidden``: the layers' widths, pixel_scorer's by default)."""
+          conv: tuple[int, int, int] | None = None, hidden: int | None = None, norm: bool = False,
+          augment: str = "plain") -> dict:
+    """AdamW with a one-cycle rate, minibatches of BATCH, every batch augmented (``augment``: one
+    of AUGMENT); the weights in PixelNet's layout (``conv``, ``hidden``: the layers' widths,
+    pixel_scorer's by default; ``norm``: batch-normalised while training, folded at the export)."""
     import torch
     from companion.vision.drink_crops import channels
     from companion.vision.pixel_scorer import N_DRINKS, N_SIDE
@@ -221,7 +243,7 @@ def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | N
         residual = side.shape[1] > N_SIDE
     logp = torch.tensor(side[:, -(N_DRINKS + 1):] if residual else side[:, :0])
     y = torch.tensor(ex["y"])
-    net = torch_net(side.shape[1], residual, conv, hidden)
+    net = torch_net(side.shape[1], residual, conv, hidden, norm)
     n = len(y)
     steps = epochs * ((n + BATCH - 1) // BATCH)
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-3)
@@ -232,7 +254,7 @@ def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | N
         total = 0.0
         for s in range(0, n, BATCH):
             idx = order[s:s + BATCH]
-            x = channels(augmented(ex["raw"][idx], rng), ex["refs"][idx])
+            x = channels(augmented(ex["raw"][idx], rng, augment), ex["refs"][idx])
             x = torch.tensor(x).permute(0, 3, 1, 2)
             loss = torch.nn.functional.cross_entropy(net(x, sidez[idx], logp[idx]), y[idx])
             opt.zero_grad()
@@ -241,14 +263,17 @@ def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | N
             sched.step()
             total += float(loss.detach()) * len(idx)
         log(f"  epoch {epoch + 1}: training loss {total / n:.4f}")
+    from torch_fold import folded
+    net.eval()
     sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
     weights = {f"{layer}{kind}": sd[f"{layer}.{'weight' if kind == 'w' else 'bias'}"]
-               for layer in ("c1", "c2", "c3", "f1", "f2") for kind in ("w", "b")}
+               for layer in ("f1", "f2") for kind in ("w", "b")}
+    for k in (1, 2, 3):
+        weights[f"c{k}w"], weights[f"c{k}b"] = folded(getattr(net, f"c{k}"), net.norms[k - 1] if net.norms else None)
     weights.update(mean=mean, std=std)
     if residual:
         weights["res"] = sd["res"]
     # the numpy network must give PyTorch's scores (the same layers, the same layout)
-    net.eval()
     from companion.vision.pixel_scorer import PixelNet
     k = min(64, n)
     x = channels(ex["raw"][:k].astype(np.float32), ex["refs"][:k])
@@ -317,14 +342,16 @@ def measured(tabs: list[dict], models: dict) -> dict:
 
 
 def build(train_tabs, temper_tabs, features: bool, epochs: int, with_sizes: bool = False,
-          seed: int = SEED, conv: tuple[int, int, int] | None = None, hidden: int | None = None) -> tuple[dict, dict]:
+          seed: int = SEED, conv: tuple[int, int, int] | None = None, hidden: int | None = None,
+          norm: bool = False, augment: str = "plain") -> tuple[dict, dict]:
     """Train one variant; its weights and settings (temperature and bar from the temperature tables)."""
     from companion.vision.pixel_scorer import PixelModel, PixelNet
     ex = examples(train_tabs, features, with_sizes)
     print(f"{len(ex['y'])} pieces ({int((ex['y'] == 36).sum())} on no drink), features={features}, "
           f"set sizes={with_sizes}", flush=True)
     t0 = time.perf_counter()
-    weights = train(ex, epochs, seed, log=lambda m: print(m, flush=True), residual=features, conv=conv, hidden=hidden)
+    weights = train(ex, epochs, seed, log=lambda m: print(m, flush=True), residual=features, conv=conv, hidden=hidden,
+                    norm=norm, augment=augment)
     took = time.perf_counter() - t0
     settings = {"kind": "tokyo-table-companion/drink-pixels", "features": features, "set_sizes": with_sizes,
                 "temperature": 1.0}
@@ -339,7 +366,8 @@ def build(train_tabs, temper_tabs, features: bool, epochs: int, with_sizes: bool
     model.sure, at = bars[fam]
     at = {**at, "family": fam, "bars": {f: b for f, (b, _) in bars.items()}}
     settings.update(sure=model.sure, temperature_tables_at_sure=at, epochs=epochs, seed=seed,
-                    pieces=int(len(ex["y"])), training_s=round(took),
+                    pieces=int(len(ex["y"])), training_s=round(took), norm="batch" if norm else "none",
+                    augment=augment,
                     widths=[int(len(weights[f"c{k}b"])) for k in (1, 2, 3)], hidden=int(len(weights["f1b"])),
                     trained={"tables": [[t["family"], t["seed"], t["seed"]] for t in train_tabs],
                              "temperature_tables": [[fam, seeds.start, seeds[-1]] for fam, seeds in TEMPER]})
@@ -374,6 +402,10 @@ def main(argv=None) -> int:
                     help="the three convolutions' widths, e.g. 24,48,64 (default: pixel_scorer's CONV)")
     ap.add_argument("--hidden", type=hidden_width, default=None,
                     help="the hidden layer's width (default: pixel_scorer's HIDDEN)")
+    ap.add_argument("--norm", choices=["none", "batch"], default="none",
+                    help="batch-normalise each convolution while training (folded into it at the export)")
+    ap.add_argument("--augment", choices=sorted(AUGMENT), default="plain",
+                    help="how far the training batches are relit and blurred (AUGMENT)")
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--out", default=None, help="where to write the model (default: the committed file)")
     args = ap.parse_args(argv)
@@ -403,7 +435,7 @@ def main(argv=None) -> int:
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
         built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs, args.set_sizes, args.seed,
-                          args.widths, args.hidden)
+                          args.widths, args.hidden, args.norm == "batch", args.augment)
                  for v in variants}
         models = {f"pixels ({v})": PixelModel(PixelNet(w), st) for v, (w, st) in built.items()}
     res = measured(held_tabs, models)
