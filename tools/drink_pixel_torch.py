@@ -59,7 +59,7 @@ def augmented(raw: np.ndarray, rng: np.random.Generator, how: str = "plain") -> 
     colour against the calibration: each channel by up to ~6 %, all by ~12 %) and some blurred:
     what another lamp, camera or table does to a piece that the renders did not (``how``: one of
     AUGMENT)."""
-    a_ = AUGMENT[how]
+    amount = AUGMENT[how]
     import cv2
     from companion.vision.drink_crops import H, W
     out = np.empty_like(raw, dtype=np.float32)
@@ -75,12 +75,12 @@ def augmented(raw: np.ndarray, rng: np.random.Generator, how: str = "plain") -> 
         warped = np.empty_like(img)
         warped[..., :3] = cv2.warpAffine(img[..., :3], m, (W, H), borderMode=cv2.BORDER_REPLICATE)
         warped[..., 3:] = cv2.warpAffine(img[..., 3:], m, (W, H), borderMode=cv2.BORDER_CONSTANT).reshape(H, W, -1)
-        if rng.random() < a_["blur"]:
-            warped[..., :3] = cv2.GaussianBlur(warped[..., :3], (0, 0), float(rng.uniform(*a_["sigma"])))
-        warped[..., :3] *= np.exp(rng.normal(0, a_["channel"], 3) + rng.normal(0, a_["all"]))
-        if a_["noise"]:
+        if rng.random() < amount["blur"]:
+            warped[..., :3] = cv2.GaussianBlur(warped[..., :3], (0, 0), float(rng.uniform(*amount["sigma"])))
+        warped[..., :3] *= np.exp(rng.normal(0, amount["channel"], 3) + rng.normal(0, amount["all"]))
+        if amount["noise"]:
             # the sensor's noise, relative to the level (the relit colour is ~0-255)
-            warped[..., :3] *= np.exp(rng.normal(0, a_["noise"], warped[..., :3].shape)).astype(np.float32)
+            warped[..., :3] *= np.exp(rng.normal(0, amount["noise"], warped[..., :3].shape)).astype(np.float32)
         out[k] = warped
     return out
 
