@@ -167,6 +167,31 @@ def test_the_training_tools_data_step_and_network_on_a_tiny_set(tmp_path, monkey
     bar, _ = tool.choose_sure(model, ex)
     assert model.temperature > 0 and 0.9 <= bar <= 0.999
     json.dumps({"sure": bar})
+    # batch-normalised while training, folded at the export: train() checks the numpy network's
+    # scores against PyTorch's in eval mode, and the layers are the run time's own
+    folded = tool.train(ex, epochs=1, log=lambda _m: None, norm=True, augment="strong")
+    assert {k: v.shape for k, v in folded.items()} == {k: v.shape for k, v in weights.items()}
+
+
+def test_the_strong_augmentation_relights_further_and_keeps_the_masks():
+    """``--augment strong`` (tools/learn_drink_pixels.py) spreads a crop's colour wider than the
+    plain augmentation from the same draws, and neither touches what the masks say: a piece
+    relit is the same piece. Numpy and OpenCV only (the batches are made before PyTorch)."""
+    tool = _tool()
+    raw = np.zeros((400, drink_crops.H, drink_crops.W, drink_crops.RAW), np.float32)
+    raw[..., :3] = 120.0
+    raw[:, 8:20, 10:46, 3] = 1.0                       # the piece
+    raw[:, 8:20, 10:46, 4] = 1.0                       # segmented pixels: the piece's own
+    spread = {}
+    for how in ("plain", "strong"):
+        out = tool.augmented(raw, np.random.default_rng(5), how)
+        assert out.shape == raw.shape and np.isfinite(out).all()
+        # the masks are only moved with the crop: what lay deep inside the piece still does
+        assert (out[:, 13:15, 26:30, 3] > 0.99).all() and (out[:, 13:15, 26:30, 4] > 0.99).all()
+        spread[how] = float(np.log(out[:, 14, 28, :3]).std())
+    assert spread["strong"] > 1.3 * spread["plain"]
+    again = tool.augmented(raw[:8], np.random.default_rng(5), "strong")
+    assert np.array_equal(again, tool.augmented(raw[:8], np.random.default_rng(5), "strong"))
 
 
 def test_a_training_table_gives_its_calibration_photos_as_pieces(tmp_path, monkeypatch):

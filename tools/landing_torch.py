@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.landing_crops import CHANNELS, FEATURES
+from torch_fold import folded  # noqa: F401  (the export folds each normalisation in)
 
 
 def torch_net(widths: tuple[int, ...] | None = None, hidden: int | None = None, channels: int | None = None,
@@ -43,17 +44,6 @@ def torch_net(widths: tuple[int, ...] | None = None, hidden: int | None = None, 
             return self.f2(torch.relu(self.f1(torch.cat([x.flatten(1), z], 1))))
 
     return Net()
-
-
-def folded(conv, norm) -> tuple[np.ndarray, np.ndarray]:
-    """A convolution's weights and bias with the batch normalisation after it (its running
-    statistics, as in eval mode) folded in: one convolution that computes both."""
-    w, b = conv.weight.detach().numpy().astype(np.float64), conv.bias.detach().numpy().astype(np.float64)
-    if norm is None:
-        return w.astype(np.float32), b.astype(np.float32)
-    gain = norm.weight.detach().numpy() / np.sqrt(norm.running_var.detach().numpy() + norm.eps)
-    shift = norm.bias.detach().numpy() - norm.running_mean.detach().numpy() * gain
-    return (w * gain[:, None, None, None]).astype(np.float32), (b * gain + shift).astype(np.float32)
 
 
 def exported(net, mean, std) -> dict:

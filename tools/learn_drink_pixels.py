@@ -18,6 +18,8 @@ sure readings there were right SURE_RIGHT of the time; each family's tables on t
 higher bar kept). ``--variant both`` trains the network
 with the feature scorer's view among its side numbers and without, and keeps the one with more
 correct readings (a wrong one counted ten times) on the held-out training-family tables.
+The network, its batches and its export: tools/drink_pixel_torch.py (``--norm batch``: each
+convolution batch-normalised while training, folded in at the export; ``--augment strong``).
 """
 from __future__ import annotations
 
@@ -43,6 +45,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import drink_pixel_data as extras  # noqa: E402
 import learn_drinks as base  # noqa: E402
 from net_widths import conv_widths, hidden_width  # noqa: E402
+from drink_pixel_torch import AUGMENT, BATCH, SEED, augmented, torch_net, train  # noqa: E402,F401  (the network, its batches)
 
 # (family, seeds, photos per difficulty, harsh photos). Training tables: of the training family
 # (its looks vary far more than dev's) and of the development family. The first two are
@@ -92,9 +95,7 @@ def render_order() -> list[tuple[str, int, int, int]]:
     return out
 
 
-SEED = 2026
 EPOCHS = 14
-BATCH = 128
 SURE_RIGHT = base.SURE_RIGHT          # the share right the sure bar must give on the temperature tables
 
 
@@ -147,116 +148,6 @@ def examples(tabs: list[dict], features: bool, with_sizes: bool = False) -> dict
             ys.extend(N_DRINKS if t is None else index[t] for t in ph["truth"])
     return {"raw": np.concatenate(raw), "refs": np.concatenate(refs), "side": np.concatenate(side),
             "y": np.array(ys, np.int64)}
-
-
-# --- the network in PyTorch (the same layers as pixel_scorer.PixelNet) ----------------------------
-
-def torch_net(n_side: int, residual: bool, conv: tuple[int, int, int] | None = None, hidden: int | None = None):
-    import torch
-    from torch import nn
-    from companion.vision.drink_crops import CHANNELS
-    from companion.vision.pixel_scorer import CONV, HIDDEN, N_DRINKS, flat_size
-    c1, c2, c3 = conv or CONV
-    hidden = hidden or HIDDEN
-
-    class Net(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.c1, self.c2, self.c3 = nn.Conv2d(CHANNELS, c1, 3), nn.Conv2d(c1, c2, 3), nn.Conv2d(c2, c3, 3)
-            self.f1, self.f2 = nn.Linear(flat_size(c3) + n_side, hidden), nn.Linear(hidden, N_DRINKS + 1)
-            self.drop = nn.Dropout(0.3)
-            self.res = nn.Parameter(torch.ones(1)) if residual else None
-
-        def forward(self, x, side, logp=None):
-            x = nn.functional.max_pool2d(torch.relu(self.c1(x)), 2)
-            x = nn.functional.max_pool2d(torch.relu(self.c2(x)), 2)
-            x = torch.relu(self.c3(x)).mean(2).flatten(1)
-            out = self.f2(self.drop(torch.relu(self.f1(torch.cat([x, side], 1)))))
-            return out if self.res is None else out + self.res * logp
-
-    return Net()
-
-
-def augmented(raw: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Raw crops (n, H, W, RAW) turned a little (up to 6 degrees), scaled (up to 5 %), moved (up to
-    1.5 px), mirrored across the axis (a drink mirrored is the same drink), relit (the plastic's
-    colour against the calibration: each channel by up to ~6 %, all by ~12 %) and some blurred:
-    what another lamp, camera or table does to a piece that the renders did not."""
-    import cv2
-    from companion.vision.drink_crops import H, W
-    out = np.empty_like(raw, dtype=np.float32)
-    for k in range(len(raw)):
-        a = np.deg2rad(rng.uniform(-6, 6))
-        sc = float(np.exp(rng.uniform(-0.05, 0.05)))
-        m = cv2.getRotationMatrix2D(((W - 1) / 2, (H - 1) / 2), float(np.rad2deg(a)), sc)
-        m[:, 2] += rng.uniform(-1.5, 1.5, 2)
-        img = raw[k].astype(np.float32)
-        if rng.random() < 0.5:
-            img = img[::-1]
-        img = np.ascontiguousarray(img)
-        warped = np.empty_like(img)
-        warped[..., :3] = cv2.warpAffine(img[..., :3], m, (W, H), borderMode=cv2.BORDER_REPLICATE)
-        warped[..., 3:] = cv2.warpAffine(img[..., 3:], m, (W, H), borderMode=cv2.BORDER_CONSTANT).reshape(H, W, -1)
-        if rng.random() < 0.3:
-            warped[..., :3] = cv2.GaussianBlur(warped[..., :3], (0, 0), float(rng.uniform(0.4, 1.2)))
-        warped[..., :3] *= np.exp(rng.normal(0, 0.06, 3) + rng.normal(0, 0.12))
-        out[k] = warped
-    return out
-
-
-def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | None = None,
-          conv: tuple[int, int, int] | None = None, hidden: int | None = None) -> dict:
-    """AdamW with a one-cycle rate, minibatches of BATCH, every batch augmented; the weights
-    in PixelNet's layout (``conv``, ``hidden``: the layers' widths, pixel_scorer's by default)."""
-    import torch
-    from companion.vision.drink_crops import channels
-    from companion.vision.pixel_scorer import N_DRINKS, N_SIDE
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
-    side = ex["side"].astype(np.float32)
-    mean, std = side.mean(axis=0), side.std(axis=0)
-    std[std < 1e-6] = 1.0
-    sidez = torch.tensor((side - mean) / std)
-    if residual is None:                  # the piece's numbers and the feature scorer's view only
-        residual = side.shape[1] > N_SIDE
-    logp = torch.tensor(side[:, -(N_DRINKS + 1):] if residual else side[:, :0])
-    y = torch.tensor(ex["y"])
-    net = torch_net(side.shape[1], residual, conv, hidden)
-    n = len(y)
-    steps = epochs * ((n + BATCH - 1) // BATCH)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-3)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps))
-    for epoch in range(epochs):
-        net.train()
-        order = rng.permutation(n)
-        total = 0.0
-        for s in range(0, n, BATCH):
-            idx = order[s:s + BATCH]
-            x = channels(augmented(ex["raw"][idx], rng), ex["refs"][idx])
-            x = torch.tensor(x).permute(0, 3, 1, 2)
-            loss = torch.nn.functional.cross_entropy(net(x, sidez[idx], logp[idx]), y[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-        log(f"  epoch {epoch + 1}: training loss {total / n:.4f}")
-    sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-    weights = {f"{layer}{kind}": sd[f"{layer}.{'weight' if kind == 'w' else 'bias'}"]
-               for layer in ("c1", "c2", "c3", "f1", "f2") for kind in ("w", "b")}
-    weights.update(mean=mean, std=std)
-    if residual:
-        weights["res"] = sd["res"]
-    # the numpy network must give PyTorch's scores (the same layers, the same layout)
-    net.eval()
-    from companion.vision.pixel_scorer import PixelNet
-    k = min(64, n)
-    x = channels(ex["raw"][:k].astype(np.float32), ex["refs"][:k])
-    with torch.no_grad():
-        want = net(torch.tensor(x).permute(0, 3, 1, 2), sidez[:k], logp[:k]).numpy()
-    got = PixelNet(weights).logits(x, side[:k])
-    assert np.allclose(got, want, atol=1e-3), float(np.abs(got - want).max())
-    return weights
 
 
 def probabilities(model, ex: dict) -> np.ndarray:
@@ -317,14 +208,16 @@ def measured(tabs: list[dict], models: dict) -> dict:
 
 
 def build(train_tabs, temper_tabs, features: bool, epochs: int, with_sizes: bool = False,
-          seed: int = SEED, conv: tuple[int, int, int] | None = None, hidden: int | None = None) -> tuple[dict, dict]:
+          seed: int = SEED, conv: tuple[int, int, int] | None = None, hidden: int | None = None,
+          norm: bool = False, augment: str = "plain") -> tuple[dict, dict]:
     """Train one variant; its weights and settings (temperature and bar from the temperature tables)."""
     from companion.vision.pixel_scorer import PixelModel, PixelNet
     ex = examples(train_tabs, features, with_sizes)
     print(f"{len(ex['y'])} pieces ({int((ex['y'] == 36).sum())} on no drink), features={features}, "
           f"set sizes={with_sizes}", flush=True)
     t0 = time.perf_counter()
-    weights = train(ex, epochs, seed, log=lambda m: print(m, flush=True), residual=features, conv=conv, hidden=hidden)
+    weights = train(ex, epochs, seed, log=lambda m: print(m, flush=True), residual=features, conv=conv, hidden=hidden,
+                    norm=norm, augment=augment)
     took = time.perf_counter() - t0
     settings = {"kind": "tokyo-table-companion/drink-pixels", "features": features, "set_sizes": with_sizes,
                 "temperature": 1.0}
@@ -339,7 +232,8 @@ def build(train_tabs, temper_tabs, features: bool, epochs: int, with_sizes: bool
     model.sure, at = bars[fam]
     at = {**at, "family": fam, "bars": {f: b for f, (b, _) in bars.items()}}
     settings.update(sure=model.sure, temperature_tables_at_sure=at, epochs=epochs, seed=seed,
-                    pieces=int(len(ex["y"])), training_s=round(took),
+                    pieces=int(len(ex["y"])), training_s=round(took), norm="batch" if norm else "none",
+                    augment=augment,
                     widths=[int(len(weights[f"c{k}b"])) for k in (1, 2, 3)], hidden=int(len(weights["f1b"])),
                     trained={"tables": [[t["family"], t["seed"], t["seed"]] for t in train_tabs],
                              "temperature_tables": [[fam, seeds.start, seeds[-1]] for fam, seeds in TEMPER]})
@@ -374,6 +268,10 @@ def main(argv=None) -> int:
                     help="the three convolutions' widths, e.g. 24,48,64 (default: pixel_scorer's CONV)")
     ap.add_argument("--hidden", type=hidden_width, default=None,
                     help="the hidden layer's width (default: pixel_scorer's HIDDEN)")
+    ap.add_argument("--norm", choices=["none", "batch"], default="none",
+                    help="batch-normalise each convolution while training (folded into it at the export)")
+    ap.add_argument("--augment", choices=sorted(AUGMENT), default="plain",
+                    help="how far the training batches are relit and blurred (AUGMENT)")
     ap.add_argument("--measure", action="store_true", help="only measure the committed model")
     ap.add_argument("--out", default=None, help="where to write the model (default: the committed file)")
     args = ap.parse_args(argv)
@@ -403,7 +301,7 @@ def main(argv=None) -> int:
         temper_tabs = data(TEMPER, base.TRAIN_PHOTOS, base.HARSH)
         variants = ["features", "pixels"] if args.variant == "both" else [args.variant]
         built = {v: build(train_tabs, temper_tabs, v == "features", args.epochs, args.set_sizes, args.seed,
-                          args.widths, args.hidden)
+                          args.widths, args.hidden, args.norm == "batch", args.augment)
                  for v in variants}
         models = {f"pixels ({v})": PixelModel(PixelNet(w), st) for v, (w, st) in built.items()}
     res = measured(held_tabs, models)
