@@ -242,7 +242,7 @@ def compare(args) -> None:
             model = LandingEnsemble(group, {"combine": combine, "temperature": temperature})
             label = "+".join(members) + f" ({combine}, T {temperature})"
         chosen = picks(outputs(model, tune), tune)
-        if getattr(args, "own_bars", False) and len(members) == 1:
+        if args.own_bars and len(members) == 1:
             # the bars the model's settings name, as the reader reads it (a search on a few hundred
             # tuning drinks is a lottery: docs/performance.md, 50th session); the tuning drinks counted
             own = loaded[members[0]].model

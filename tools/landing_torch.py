@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.landing_crops import CHANNELS, FEATURES
-from torch_fold import folded  # noqa: F401  (the export folds each normalisation in)
+from torch_fold import folded  # the export folds each normalisation in
 
 
 def torch_net(widths: tuple[int, ...] | None = None, hidden: int | None = None, channels: int | None = None,

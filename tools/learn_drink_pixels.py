@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import drink_pixel_data as extras  # noqa: E402
 import learn_drinks as base  # noqa: E402
 from net_widths import conv_widths, hidden_width  # noqa: E402
-from drink_pixel_torch import AUGMENT, BATCH, SEED, augmented, torch_net, train  # noqa: E402,F401  (the network, its batches)
+from drink_pixel_torch import AUGMENT, SEED, augmented, train  # noqa: E402,F401  (the network, its batches; augmented for the tests)
 
 # (family, seeds, photos per difficulty, harsh photos). Training tables: of the training family
 # (its looks vary far more than dev's) and of the development family. The first two are
