@@ -28,6 +28,11 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 # failure that says what it waited for.
 REPLY_MS = 60_000     # a page's answer to a tap (a move takes well under a second)
 TAP_TRIES = 5         # a tap swallowed by a redraw between finger down and up is tapped again
+# Every wait for something on a page looks on a timer, not on Playwright's default animation frames:
+# a busy machine can starve a page's frames (a page drawing the METRO trains' glide most), and a
+# wait polled on frames then runs out with the page long right (twice in full runs: the page "still
+# at view 91", the server at 92, its answer sent after 54 ms, no error on the page).
+POLL_MS = 50
 # What a page must show (a push, a redraw) comes within a second or two on a busy machine, not
 # Playwright's default 5 s: every `expect` of the browser tests waits up to 30 s.
 EXPECT_MS = 30_000
@@ -136,14 +141,16 @@ AFTER_TAP = """([before, id, newer]) => {
 def _after(page, before: dict, testid: str, newer: bool, what: str) -> str:
     for _ in range(10):
         try:
-            return page.wait_for_function(AFTER_TAP, arg=[before, testid, newer], timeout=REPLY_MS).json_value()
+            return page.wait_for_function(AFTER_TAP, arg=[before, testid, newer], polling=POLL_MS,
+                                          timeout=REPLY_MS).json_value()
         except PlaywrightError as exc:
             if "context was destroyed" in str(exc) or "navigat" in str(exc):
                 page.wait_for_load_state("domcontentloaded", timeout=REPLY_MS)  # the tap led to another page
                 continue
             if "Timeout" in str(exc):
-                raise AssertionError(f"{what}: the page still shows view {before['seq']} {REPLY_MS // 1000} s "
-                                     f"after the tap (waited for the server's answer to reach it)") from None
+                raise AssertionError(f"{what}: the page showed view {before['seq']} when tapped, and still shows "
+                                     f"{seq_of(page)} {REPLY_MS // 1000} s after the tap (waited for the server's "
+                                     f"answer to reach it)") from None
             raise
     raise AssertionError(f"{what}: the page kept navigating after the tap")
 
@@ -200,7 +207,7 @@ def wait_until(page, js: str, what: str, arg=None, timeout_ms: int = REPLY_MS):
     """Wait until the page function ``js`` (given ``arg``) answers something true, and return it;
     a failure says what was waited for."""
     try:
-        return page.wait_for_function(js, arg=arg, timeout=timeout_ms).json_value()
+        return page.wait_for_function(js, arg=arg, polling=POLL_MS, timeout=timeout_ms).json_value()
     except PlaywrightError as exc:
         if "Timeout" not in str(exc):
             raise
@@ -286,7 +293,7 @@ def shown(page, seq: int, what: str = "the page") -> None:
     """Wait until the page shows the view with sequence number ``seq`` (or later)."""
     try:
         page.wait_for_function("n => Number(document.getElementById('app').dataset.seq) >= n", arg=seq,
-                               timeout=REPLY_MS)
+                               polling=POLL_MS, timeout=REPLY_MS)
     except PlaywrightError as exc:
         if "Timeout" not in str(exc):
             raise
