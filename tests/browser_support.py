@@ -30,8 +30,9 @@ REPLY_MS = 60_000     # a page's answer to a tap (a move takes well under a seco
 TAP_TRIES = 5         # a tap swallowed by a redraw between finger down and up is tapped again
 # Every wait for something on a page looks on a timer, not on Playwright's default animation frames:
 # a busy machine can starve a page's frames (a page drawing the METRO trains' glide most), and a
-# wait polled on frames then runs out with the page long right (twice in full runs: the page "still
-# at view 91", the server at 92, its answer sent after 54 ms, no error on the page).
+# wait polled on frames can then run out with the page right (the likeliest reading of two full
+# runs: the page "still at view 91", the server at 92, its answer sent after 54 ms, no error on the
+# page; the message now says what the page shows, should it happen again).
 POLL_MS = 50
 # What a page must show (a push, a redraw) comes within a second or two on a busy machine, not
 # Playwright's default 5 s: every `expect` of the browser tests waits up to 30 s.

@@ -178,3 +178,21 @@ def test_the_training_step_gives_weights_the_reader_loads():
     p = np.array([[0.97, 0.03]] * 1000 + [[0.96, 0.04], [0.93, 0.07]])
     y = np.array([0] * 1000 + [1, 1])
     assert learn_board_values.choose_sure(p, y) == pytest.approx(0.9605)   # the wrong ones below the bar
+
+
+def test_a_shifted_training_strip_moves_its_frame_half_along_the_lane_alone():
+    torch = pytest.importorskip("torch")
+    import learn_board_values
+    strips = torch.zeros(64, 6, 40, 3)
+    strips[:, :, 20] = 1.0                                          # a tick across the lane, row 20, both halves
+    moved = learn_board_values.shifted(strips, torch.Generator().manual_seed(1), 1.2)
+    at = moved[:, 0, :, 0].argmax(dim=1) - 20                       # where each frame half's tick went
+    assert torch.equal(moved[:, 3:], strips[:, 3:])                 # the reference half as cut
+    assert torch.equal(moved[:, :3].amax(dim=1), moved[:, 0])       # the frame's channels moved together
+    assert int(at.abs().max()) <= learn_board_values.SHIFT_MAX_MM and int(at.abs().max()) >= 1
+    assert (at == 0).any() and (at > 0).any() and (at < 0).any()
+    assert torch.equal(learn_board_values.shifted(strips, torch.Generator(), 0.0), strips)   # 0: as cut
+    data = {"strips": np.random.default_rng(0).normal(0, 0.3, (8, 70, bvn.WIDTH // 2, 6)).astype(np.float16),
+            "rows": np.tile(np.linspace(bvn.REACH, 70 - bvn.REACH - 1, 5), (8, 1)).astype(np.float32),
+            "y": np.arange(8) % 6}
+    assert set(learn_board_values.train_net(data, epochs=1, shift_mm=1.2)) == set(bvn.KEYS)
