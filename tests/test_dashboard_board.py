@@ -36,7 +36,7 @@ from pathlib import Path
 from urllib.error import HTTPError
 
 import pytest
-from browser_support import assert_fits, call, move_testid, shown, tap, wait_until
+from browser_support import POLL_MS, assert_fits, call, move_testid, shown, tap, wait_until
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 from server_support import Server
@@ -50,7 +50,6 @@ from companion.table.store import EventStore
 
 pytestmark = pytest.mark.browser
 
-LOOK_MS = 50
 SHOWN_JS = "css => [...document.querySelectorAll(css)].some(el => el.getClientRects().length > 0)"
 REPLY_MS = 20_000  # a board read and settled, a move proposed: about a second (far more on a busy machine)
 TABLE_SIZE = {"width": 1280, "height": 800}
@@ -135,11 +134,11 @@ def panel_text(page) -> str:
 
 
 def appears(page, css: str) -> None:
-    """Wait until an element ``css`` selects shows on ``page``, looking every LOOK_MS (``expect``
+    """Wait until an element ``css`` selects shows on ``page``, looking every POLL_MS (``expect``
     looks only every half second once it has waited a while: up to half a second lost per board
     change), then ``expect`` it visible."""
     try:
-        page.wait_for_function(SHOWN_JS, arg=css, polling=LOOK_MS, timeout=REPLY_MS)
+        page.wait_for_function(SHOWN_JS, arg=css, polling=POLL_MS, timeout=REPLY_MS)
     except PlaywrightTimeout:
         raise AssertionError(f"waited {REPLY_MS // 1000} s for {css} to show, in vain") from None
     expect(page.locator(css).first).to_be_visible()
