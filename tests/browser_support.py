@@ -150,7 +150,7 @@ def _after(page, before: dict, testid: str, newer: bool, what: str) -> str:
                 continue
             if "Timeout" in str(exc):
                 raise AssertionError(f"{what}: the page showed view {before['seq']} when tapped, and still shows "
-                                     f"{seq_of(page)} {REPLY_MS // 1000} s after the tap (waited for the server's "
+                                     f"{shows(page)} {REPLY_MS // 1000} s after the tap (waited for the server's "
                                      f"answer to reach it)") from None
             raise
     raise AssertionError(f"{what}: the page kept navigating after the tap")
@@ -290,6 +290,14 @@ def seq_of(page) -> int | None:
     return None if seq is None else int(seq)
 
 
+def shows(page) -> str:
+    """For a failure's message: the view the page shows (never a second failure hiding the first)."""
+    try:
+        return str(seq_of(page))
+    except PlaywrightError as exc:
+        return f"(could not ask the page: {exc})"
+
+
 def shown(page, seq: int, what: str = "the page") -> None:
     """Wait until the page shows the view with sequence number ``seq`` (or later)."""
     try:
@@ -299,7 +307,7 @@ def shown(page, seq: int, what: str = "the page") -> None:
         if "Timeout" not in str(exc):
             raise
         raise AssertionError(f"{what}: no view with seq >= {seq} reached the page by WebSocket within "
-                             f"{REPLY_MS // 1000} s (it shows {seq_of(page)})") from None
+                             f"{REPLY_MS // 1000} s (it shows {shows(page)})") from None
 
 
 def move_testid(move: dict) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from browser_support import POLL_MS, for_a_person, tap
+from browser_support import for_a_person, tap, wait_until
 from playwright.sync_api import expect
 
 # Screenshots of the map for a person to look at (build/ is not committed).
@@ -157,8 +157,8 @@ def pan_and_zoom(page) -> None:
     expect(svg).to_have_attribute("data-zoom", "1")
     page.get_by_test_id("map-box").hover()
     page.mouse.wheel(0, -400)
-    page.wait_for_function("() => Number(document.querySelector('[data-testid=metro-map]').dataset.zoom) > 1.5",
-                           polling=POLL_MS)
+    wait_until(page, "() => Number(document.querySelector('[data-testid=metro-map]').dataset.zoom) > 1.5",
+               "the map zoomed in by the wheel")
     tap(page, "map-zoom-reset")
     expect(svg).to_have_attribute("data-zoom", "1")
 

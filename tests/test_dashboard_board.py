@@ -36,8 +36,7 @@ from pathlib import Path
 from urllib.error import HTTPError
 
 import pytest
-from browser_support import POLL_MS, assert_fits, call, move_testid, shown, tap, wait_until
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from browser_support import assert_fits, call, move_testid, shown, tap, wait_until
 from playwright.sync_api import expect
 from server_support import Server
 
@@ -134,13 +133,10 @@ def panel_text(page) -> str:
 
 
 def appears(page, css: str) -> None:
-    """Wait until an element ``css`` selects shows on ``page``, looking every POLL_MS (``expect``
-    looks only every half second once it has waited a while: up to half a second lost per board
-    change), then ``expect`` it visible."""
-    try:
-        page.wait_for_function(SHOWN_JS, arg=css, polling=POLL_MS, timeout=REPLY_MS)
-    except PlaywrightTimeout:
-        raise AssertionError(f"waited {REPLY_MS // 1000} s for {css} to show, in vain") from None
+    """Wait until an element ``css`` selects shows on ``page``, looking every 50 ms (``wait_until``;
+    ``expect`` looks only every half second once it has waited a while: up to half a second lost
+    per board change), then ``expect`` it visible."""
+    wait_until(page, SHOWN_JS, f"{css} to show", arg=css, timeout_ms=REPLY_MS)
     expect(page.locator(css).first).to_be_visible()
 
 

@@ -4,7 +4,7 @@ race's time, stamped by the service, is shown with the winner."""
 from __future__ import annotations
 
 import pytest
-from browser_support import POLL_MS, call, tap_and_wait, wait_until
+from browser_support import call, tap_and_wait, wait_until
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
@@ -29,8 +29,8 @@ def test_the_big_clock_runs_from_go_and_the_race_time_is_the_services(base_url, 
     expect(clock).to_be_visible()
     first = clock.evaluate(SECONDS)
     # the clock runs: its text grows (the wait only bounds a hang)
-    table.wait_for_function(f"([el, first]) => ({SECONDS})(el) > first + 0.3", arg=[clock.element_handle(), first],
-                            polling=POLL_MS, timeout=30_000)
+    wait_until(table, f"([el, first]) => ({SECONDS})(el) > first + 0.3", "the big clock to run",
+               arg=[clock.element_handle(), first], timeout_ms=30_000)
 
     phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     phone.on("pageerror", lambda err: errors.append(f"phone: {err}"))

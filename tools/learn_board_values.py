@@ -129,9 +129,8 @@ def shifted(sq, gen, spread_mm: float):
     n, _, length, _ = sq.shape
     step = (torch.randn(n, generator=gen) * spread_mm).round().clamp(-SHIFT_MAX_MM, SHIFT_MAX_MM).long()
     rows = (torch.arange(length)[None, :] - step[:, None]).clamp(0, length - 1)     # (n, length): edge kept
-    out = sq.clone()
-    out[:, :3] = sq[:, :3].gather(2, rows[:, None, :, None].expand(n, 3, length, sq.shape[3]))
-    return out
+    frame = sq[:, :3].gather(2, rows[:, None, :, None].expand(n, 3, length, sq.shape[3]))
+    return torch.cat([frame, sq[:, 3:]], dim=1)
 
 
 def augment(sq, at, length: int, gen):
