@@ -83,8 +83,10 @@ class InProcess:
 # Run it by hand while working on the reader: COMPANION_CRATE_READER_TEST=1 (it fails today, 45th
 # session: the empty square matches and Aki's drink is seen, its shape asked (short or tall can),
 # but the fields of the crate he moved are read with doubt, so the drink alone explains the crates:
-# a question of the drink placed, not of the whole turn). Kept out of the suite meanwhile: a run
-# that is expected to fail tells nothing and costs a minute.
+# a question of the drink placed, not of the whole turn; so still in the 53rd). With the grid set
+# right by the aligner (vision/crates.py ALIGN, off: it reads more frames surely and wrong on
+# varied looks) the game is played to the end. Kept out of the suite meanwhile: a run that is
+# expected to fail tells nothing and costs a minute.
 READER_NOT_YET = pytest.mark.skipif(os.environ.get("COMPANION_CRATE_READER_TEST") != "1",
                                     reason="the crate reader does not read the simulated crates well enough yet "
                                            "(issue 31's reader); COMPANION_CRATE_READER_TEST=1 runs it")
