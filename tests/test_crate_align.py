@@ -4,30 +4,17 @@ near the fields' true middles; a grid it cannot judge is left as it was; the tra
 its patches with the right answer and never renders an evaluation look."""
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
+from test_crate_truth_patches import load
 
 from companion.sim.crate_layouts import random_layout
 from companion.sim.crate_looks import CrateLook
 from companion.sim.crate_render import CrateRenderer
 from companion.vision import crate_align
 from companion.vision.crate_grid import to_frame
-
-TOOLS = Path(__file__).resolve().parents[1] / "tools"
-
-
-def load(name: str):
-    sys.path.insert(0, str(TOOLS))
-    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.fixture(scope="module")
 def truth_cut():

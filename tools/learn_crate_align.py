@@ -14,7 +14,7 @@ Two steps, two interpreters:
 The grid is moved as the lattice search's finds are off and a little further (a shift of
 ``SHIFT`` pitches sd, a turn, a scale, a tilt of the plane: docs/performance.md measures the
 lattice's grid at a median 0.10 pitch off, a seventh of the fields beyond a quarter), and the
-camera's nadir and height as the reader's estimates are. The target is exact per field, the
+camera's nadir and height as the reader's estimates are (``crate_truth_patches.camera_estimate``). The target is exact per field, the
 lens's bend included: the field's true middle (the renderer's) in the moved grid's units,
 as (across, along the lean) pitches from the patch's middle.
 """
@@ -38,8 +38,6 @@ MAX_SHIFT = 0.4
 TURN = 2.5              # degrees (sd)
 SCALE = 0.04            # relative (sd)
 TILT = 0.004            # the plane's perspective terms, per pitch (sd)
-HEIGHT = 0.12           # the camera's height (sd, log)
-NADIR = 0.08            # the camera's nadir, share of its height (sd)
 
 
 def moved(rng: np.random.Generator, mid: np.ndarray) -> np.ndarray:
@@ -56,22 +54,18 @@ def moved(rng: np.random.Generator, mid: np.ndarray) -> np.ndarray:
 
 def frame_samples(frame: np.ndarray, truth: dict, rng: np.random.Generator):
     """(patches, numbers, targets) of one rendered frame: every field, its grid moved (see above)."""
-    from crate_truth_patches import true_grid
+    from crate_truth_patches import camera_estimate, true_grid
 
     from companion.vision.crate_align import align_patches, axes
     from companion.vision.crate_grid import to_frame
 
-    p = float(truth["pitch_mm"])
     cells = sorted(tuple(k) for k in truth["fields"])
     if len(cells) < 6:
         return None
     mid = np.array(cells, np.float64).mean(axis=0) + 0.5
     H = true_grid(truth) @ moved(rng, mid)
     H = H / H[2, 2]
-    cam = truth["camera"]
-    height = (cam[2] - truth["rim_height_mm"]) / p
-    nadir = np.array(cam[:2], np.float64) / p + rng.normal(0, NADIR * height, 2)
-    height *= math.exp(rng.normal(0, HEIGHT))
+    nadir, height = camera_estimate(truth, rng)
     P, F = align_patches(frame, H, cells, nadir, height)
     true_px = np.array([truth["centres"][c] for c in cells], np.float64)
     true_units = to_frame(np.linalg.inv(H), true_px)
