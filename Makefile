@@ -193,6 +193,22 @@ crate-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRA
 	test -f $(CRATES)/dev.npz || $(VENV)/bin/python tools/learn_crates.py render --guess-plastic --family dev --seeds 0:128 --frames 4 --out $(CRATES)/dev.npz
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_crates.py train $(CRATES)/varied434.npz $(CRATES)/dev.npz --tune-on dev varied --epochs 12
 
+# The crate grid's aligner (companion/vision/crate_align.py, issue 31): renders training looks
+# (varied 2100-2559, dev 200-329, three frames each; never the evaluation family) and cuts round
+# every field a patch on the true grid moved a few tenths of a pitch, with where the true middle
+# lies; then PyTorch (TRAIN_PY, one thread) trains the small network and writes
+# models/crate_align.npz and crate_align.json. About 8 minutes of rendering on two cores and 10 of
+# training on one (docs/performance.md, "The grid set right by a network").
+ALIGN_DATA := build/learn_crate_align
+.PHONY: crate-align-model
+crate-align-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
+	mkdir -p $(ALIGN_DATA)
+	test -f $(ALIGN_DATA)/varied-a.npz || $(VENV)/bin/python tools/learn_crate_align.py render --family varied --seeds 2100:2420 --out $(ALIGN_DATA)/varied-a.npz & a=$$!; \
+	{ test -f $(ALIGN_DATA)/dev.npz || $(VENV)/bin/python tools/learn_crate_align.py render --family dev --seeds 200:330 --out $(ALIGN_DATA)/dev.npz; } && \
+	{ test -f $(ALIGN_DATA)/varied-b.npz || $(VENV)/bin/python tools/learn_crate_align.py render --family varied --seeds 2420:2560 --out $(ALIGN_DATA)/varied-b.npz; } & b=$$!; \
+	wait $$a && wait $$b
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_crate_align.py train $(ALIGN_DATA)/varied-a.npz $(ALIGN_DATA)/varied-b.npz $(ALIGN_DATA)/dev.npz --epochs 12
+
 # The landing reader's network (companion/vision/landing_net.py, issue 32 item 9): renders the
 # training looks (varied 0-919, 5 scenes each, in two halves side by side) and the held-out dev
 # looks the bars are set on (dev 10000-10033) into build/learn_landings/, then trains with PyTorch

@@ -45,6 +45,7 @@ KINDS = {  # module name prefix -> kind
     "test_crate_outline": "vision",     # a rendered calibration crate found by its outline
     "test_crate_patches": "vision",     # a rendered frame's drinks' tops on their heights' patch rows
     "test_crate_focal": "vision",       # a rendered look's camera told by three frames' grids
+    "test_crate_align": "vision",       # rendered frames' grids set right by the aligner network
     "test_landings_api": "device",      # the simulated landing camera's thread, rendering frames
     "test_metro_osaka_data": "device",  # runs build_osaka.py in a subprocess
 }
@@ -81,7 +82,7 @@ TYPICAL_SECONDS = {
     "test_dashboard_table_cards": 4.0, "test_table_cards": 1.0,
     "test_dashboard_metro_variants": 18.0,
     "test_dashboard_addons": 4.0, "test_dashboard_entries": 4.0,
-    "test_crate_reader": 8.0, "test_learn_crates": 6.0, "test_crate_outline": 2.0, "test_crate_patches": 1.5, "test_crate_focal": 3.0,
+    "test_crate_reader": 8.0, "test_learn_crates": 6.0, "test_crate_outline": 2.0, "test_crate_patches": 1.5, "test_crate_focal": 3.0, "test_crate_align": 2.0,
     "test_landing_reader": 1.5, "test_landing_net": 4.0,
 }
 

@@ -41,6 +41,16 @@ def jitter(rng: np.random.Generator, mid: np.ndarray) -> np.ndarray:
     return move @ to_mid @ R @ from_mid
 
 
+def camera_estimate(truth: dict, rng: np.random.Generator) -> tuple[np.ndarray, float]:
+    """The camera's nadir (grid units) and height over the rim (pitches), moved as the reader's
+    estimates of them are off."""
+    p = float(truth["pitch_mm"])
+    cam = truth["camera"]
+    height = (cam[2] - truth["rim_height_mm"]) / p
+    nadir = np.array(cam[:2], np.float64) / p + rng.normal(0, NADIR * height, 2)
+    return nadir, height * math.exp(rng.normal(0, HEIGHT))
+
+
 def true_grid(truth: dict) -> np.ndarray:
     """Grid units -> frame px: the homography through the fields' true middles (the frame's lens
     bends the rim plane's pinhole map; this is the best one homography over the crates, as the
@@ -59,7 +69,6 @@ def truth_patches(frame: np.ndarray, truth: dict, cal, rng: np.random.Generator)
     from companion.vision.crate_net import CLASSES
     from companion.vision.crate_patches import exposure_gain, field_patches
 
-    p = float(truth["pitch_mm"])
     fields = {tuple(k): v for k, v in truth["fields"].items()}
     cells = sorted(fields)
     if not cells:
@@ -67,10 +76,7 @@ def truth_patches(frame: np.ndarray, truth: dict, cal, rng: np.random.Generator)
     mid = np.array(cells, np.float64).mean(axis=0) + 0.5
     H = true_grid(truth) @ jitter(rng, mid)
     H = H / H[2, 2]
-    cam = truth["camera"]
-    height = (cam[2] - truth["rim_height_mm"]) / p
-    nadir = np.array(cam[:2], np.float64) / p + rng.normal(0, NADIR * height, 2)
-    height *= math.exp(rng.normal(0, HEIGHT))
+    nadir, height = camera_estimate(truth, rng)
     ring = sorted({(x + dx, y + dy) for x, y in cells for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - set(cells))
     cov = field_coverage(frame, H, cal.plastic) or {}
     white = np.asarray(cal.white_bgr, np.float64) * exposure_gain(frame, cal.plastic_bgr, cal.plastic)

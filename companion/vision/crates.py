@@ -41,9 +41,10 @@ import numpy as np
 
 from ..crate_fields import EMPTY, MAX_FIELDS, CrateReading
 from .crate_calibrate import CrateCalibration
+from .crate_align import align_net, refit
 from .crate_pinhole import camera_over
 from .crate_focal import CameraEstimate
-from .crate_grid import Grid, find_grid
+from .crate_grid import Grid, field_coverage, find_grid
 from .crate_guard import frame_guard, frame_numbers
 from .crate_choices import choices as colour_choices
 from .crate_net import CLASSES, DRINK_COLUMNS, GRID_COLUMNS, NONE, OFF, FieldModel, field_model
@@ -84,8 +85,16 @@ ONE_OF_EACH = True
 # is one field wide, and where drinks hide a crate's plastic over two fields in a row (a corner
 # of tall drinks) the crate's outer fields lie beyond it, lacking from the reading (sure
 # mistakes, once ONE_OF_EACH read such frames). Each field the network reads as a slot has its
-# neighbours asked too, this many rounds (0: the ring alone, as before).
-GROW_ROUNDS = 2
+# neighbours asked too, up to this many rounds (0: the ring alone, as before); a round that finds
+# no new slot ends the growing. Five, not two (53rd session): crates full of drinks (YUZU's start)
+# show so little plastic that their far corner lies four fields beyond the first patch.
+GROW_ROUNDS = 5
+# A round that would ask more fields than twice a table's crates asks those with the most slots
+# round them, up to that many, instead of none: crates full of drinks show little plastic, so
+# the first patch of fields is small, its ring wide, and the round that reaches their far corner
+# was the one dropped (YUZU's start: a crate of bottles lacking from the reading, 53rd session).
+# False: such a round is dropped whole (as before).
+GROW_WITHIN_ROOM = True
 # The frame's doubt learnt (crate_guard.py): where a guard is fitted (models/crate_guard.json),
 # it decides whether a frame is unsure as a whole, in place of DOUBTFUL_SHARE. None is committed:
 # fitted to read no frame holding a sure mistake, it read fewer fields right than the share
@@ -97,6 +106,16 @@ LEARNT_GUARD = True
 # wrong (docs/performance.md, "A sure colour, its shapes asked"): the guard counts them as doubt.
 # False: no choices (kept to measure against).
 SURE_COLOURS = True
+# The grid set right field by field (crate_align.py): each field with at least ALIGN_PLASTIC of
+# crate plastic says where its true middle lies and the grid is fitted anew through them. OFF:
+# measured (docs/performance.md, "The grid set right by a network"), it halves how far the fields'
+# middles lie off and reads 30-40 % more fields right, but more of them sure and wrong (fresh dev
+# and varied: 8 and 32 against main's 1, with main's network and with one retrained on aligned
+# patches): a frame whose lattice is a pitch off, which the aligner cannot see, is then read
+# surely where the network's doubt had kept it unread. With it on, the simulated GRAPE SODA game
+# is played through by the crate reader (tests/test_dashboard_crates.py, COMPANION_CRATE_READER_TEST).
+ALIGN = False
+ALIGN_PLASTIC = 0.5
 # A drink is read surely only when its probability clears this too (over the model's own bar,
 # set for one sure mistake a kind per 3,000 held-out fields, most of them easy empty slots): on
 # fresh dev and varied frames that bar left drinks of a neighbouring height read surely
@@ -119,6 +138,16 @@ class Located:
     nadir: np.ndarray
     height: float
     white: np.ndarray | None = None     # the white can's colour in this frame (the patches' reference)
+
+
+def slots_round(cell: tuple[int, int], slots) -> int:
+    """How many of ``slots`` touch ``cell`` (its eight neighbours).
+
+    >>> slots_round((0, 0), {(1, 0), (1, 1), (0, 0), (5, 5)})
+    2
+    """
+    x, y = cell
+    return sum((x + dx, y + dy) in slots for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 
 
 def candidate_cells(coverage: dict) -> list:
@@ -169,11 +198,13 @@ class CrateReader:
         if len(cells) > 2 * MAX_FIELDS:             # more than a table's crates: not cut up
             empty = np.zeros((0,), np.float32)
             return Located(grid, cells, empty, empty, np.zeros(2), 0.0)
-        if FOCAL_FROM_FRAMES:
-            self.camera.add_grid(grid.H, sum(v >= SOME_PLASTIC for v in grid.cells.values()))
-            nadir, height = self.camera.over(grid.H)
-        else:
-            nadir, height = camera_over(grid.H, cal.focal_px, cal.image_size)
+        net = align_net() if ALIGN else None
+        if net is not None:
+            nadir, height = self._camera(grid, count=False)
+            H = refit(net, frame, grid.H, [c for c, v in grid.cells.items() if v >= ALIGN_PLASTIC], nadir, height)
+            if H is not grid.H:
+                grid = replace(grid, H=H, cells=field_coverage(frame, H, cal.plastic) or grid.cells)
+        nadir, height = self._camera(grid)
         mid = np.array([(i + 0.5, j + 0.5) for i, j in cells]).mean(axis=0)
         away = mid - nadir
         away = away / max(1e-6, float(np.linalg.norm(away)))
@@ -185,6 +216,15 @@ class CrateReader:
         patches, feats = field_patches(frame, grid.H, cells, nadir, height, white, grid.cells)
         return Located(grid, cells, patches, feats, nadir, height, white)
 
+    def _camera(self, grid: Grid, count: bool = True) -> tuple[np.ndarray, float]:
+        """The camera's nadir and height over the rim plane of ``grid`` (``count``: the grid
+        counted into the camera's estimate first)."""
+        if not FOCAL_FROM_FRAMES:
+            return camera_over(grid.H, self.calibration.focal_px, self.calibration.image_size)
+        if count:
+            self.camera.add_grid(grid.H, sum(v >= SOME_PLASTIC for v in grid.cells.values()))
+        return self.camera.over(grid.H)
+
     def _grown(self, frame: np.ndarray, found: Located) -> tuple[Located, np.ndarray]:
         """The fields asked about and the network's probabilities, grown round every field read
         as a slot (GROW_ROUNDS; see there), within a table's crates and their ring."""
@@ -192,8 +232,11 @@ class CrateReader:
         none = CLASSES.index(NONE)
         for _ in range(GROW_ROUNDS):
             asked = set(found.cells)
-            slots = [c for c, p in zip(found.cells, prob) if int(np.argmax(p[:OFF_INDEX])) != none]
+            slots = {c for c, p in zip(found.cells, prob) if int(np.argmax(p[:OFF_INDEX])) != none}
             new = sorted({(x + dx, y + dy) for x, y in slots for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - asked)
+            room = 2 * MAX_FIELDS - len(asked)
+            if len(new) > room and GROW_WITHIN_ROOM:
+                new = sorted(sorted(new, key=lambda c: -slots_round(c, slots))[:max(0, room)])
             if not new or len(asked) + len(new) > 2 * MAX_FIELDS:
                 break
             patches, feats = field_patches(frame, found.grid.H, new, found.nadir, found.height, found.white,
