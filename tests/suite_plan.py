@@ -57,7 +57,7 @@ KINDS = {  # module name prefix -> kind
 # building its table when it is the first to need it.
 TYPICAL_SECONDS = {
     "test_dashboard_metro": 50.0, "test_dashboard_board": 30.0, "test_dashboard_games": 12.0, "test_dashboard_devices": 15.0,
-    "test_dashboard_crates": 30.0, "test_crate_device": 6.0, "test_dashboard_landings": 22.0, "test_landings_api": 5.0,
+    "test_dashboard_crates": 25.0, "test_crate_device": 6.0, "test_dashboard_landings": 22.0, "test_landings_api": 5.0,
     "test_dashboard_browser": 6.0, "test_dashboard_compose": 5.0, "test_dashboard_trust": 6.0,
     "test_dashboard_drop": 6.0, "test_dashboard_broken": 3.0, "test_dashboard_learning": 10.0,
     "test_dashboard_i18n": 6.0, "test_dashboard_izakaya": 7.0, "test_dashboard_race": 5.0, "test_dashboard_shopping_mall": 10.0, "test_i18n_catalogues": 3.0, "test_error_messages": 3.0,

@@ -107,12 +107,14 @@ LEARNT_GUARD = True
 # False: no choices (kept to measure against).
 SURE_COLOURS = True
 # The grid set right field by field (crate_align.py): each field with at least ALIGN_PLASTIC of
-# crate plastic says where its true middle lies and the grid is fitted anew through them
-# (docs/performance.md, "The grid set right by a network"). On fresh dev 800150.. and varied
-# 700515.. looks: 1,112 fields right against 894, none sure and wrong against 1. With it, the
-# simulated GRAPE SODA game is played to the end by the crate reader. False: the lattice's grid
-# alone (kept to measure against).
-ALIGN = True
+# crate plastic says where its true middle lies and the grid is fitted anew through them. OFF:
+# measured (docs/performance.md, "The grid set right by a network"), it halves how far the fields'
+# middles lie off and reads 30-40 % more fields right, but more of them sure and wrong (fresh dev
+# and varied: 8 and 32 against main's 1, with main's network and with one retrained on aligned
+# patches): a frame whose lattice is a pitch off, which the aligner cannot see, is then read
+# surely where the network's doubt had kept it unread. With it on, the simulated GRAPE SODA game
+# is played through by the crate reader (tests/test_dashboard_crates.py, COMPANION_CRATE_READER_TEST).
+ALIGN = False
 ALIGN_PLASTIC = 0.5
 # A drink is read surely only when its probability clears this too (over the model's own bar,
 # set for one sure mistake a kind per 3,000 held-out fields, most of them easy empty slots): on
