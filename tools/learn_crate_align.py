@@ -175,7 +175,7 @@ def train(args) -> None:
                for k, v in (("w", m.weight), ("b", m.bias))}
     weights.update(mean=mean, std=std)
     settings = {"trained": {"data": [Path(p).name for p in args.data], "epochs": args.epochs, "patches": int(len(tr))},
-                "held_out": held_out_error(net, X, Fz, Y, ho)}
+                "held_out": err}
     save_net(settings, weights, out / MODEL_PATH.name if out else MODEL_PATH, out / NET_PATH.name if out else NET_PATH)
     print("wrote", out or NET_PATH.parent)
 

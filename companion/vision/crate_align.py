@@ -34,6 +34,7 @@ import numpy as np
 
 from .board_net import _conv, _pool, dense_head, float_weights
 from .crate_grid import frame_px_per_unit, to_frame
+from .crate_patches import lean_of
 from .model_files import load_net
 
 NET_PATH = Path(__file__).with_name("models") / "crate_align.npz"
@@ -57,10 +58,9 @@ def flat_size(channels: tuple[int, int, int] = CHANNELS) -> int:
 
 
 def axes(centres: np.ndarray, nadir: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each field's lean direction (unit, away from the camera's nadir) and the direction across it."""
-    d = centres - nadir[None, :]
-    dist = np.linalg.norm(d, axis=1)
-    along = np.where(dist[:, None] > 1e-3, d / np.maximum(dist, 1e-3)[:, None], np.array([0.0, 1.0]))
+    """Each field's lean direction (unit, away from the camera's nadir, as the field patches'
+    :func:`.crate_patches.lean_of`) and the direction across it."""
+    along, _ = lean_of(centres, nadir, 1.0)
     return along, np.column_stack([-along[:, 1], along[:, 0]])
 
 
@@ -88,7 +88,7 @@ def align_patches(frame: np.ndarray, H: np.ndarray, cells: list, nadir: np.ndarr
     img = np.log(img.reshape(n, SIDE, SIDE, 3).astype(np.float32) + 8.0)
     img -= img.mean(axis=(1, 2), keepdims=True)
     np.clip(img, -3.0, 3.0, out=img)
-    lean = np.linalg.norm(centres - nadir[None, :], axis=1) / max(height, 1e-3)
+    _, lean = lean_of(centres, nadir, height)
     feats = np.column_stack([lean, np.full(n, math.log(max(ppu, 1.0) / 50.0))]).astype(np.float32)
     return img, feats
 
