@@ -14,7 +14,8 @@ lean points up (the walls' inner faces then always show on the same side), colou
 brightness less the patch's own mean (no colour reference needed). The network (numpy; trained
 by ``tools/learn_crate_align.py`` on rendered training looks, their true grid moved by a few
 tenths of a pitch) says where the field's true middle lies in that square. The grid is then fitted
-anew through the moved middles (a homography, RANSAC: a field it misjudges is left out), twice.
+anew through the moved middles (a homography, RANSAC: a field it misjudges is left out), once
+(a second fit measured no better).
 A fit that leaves out more than half the fields, or moves the grid by more than half a pitch
 anywhere, is not taken: the lattice's grid stands.
 
