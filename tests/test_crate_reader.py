@@ -124,6 +124,23 @@ def test_the_fields_asked_grow_where_the_network_sees_slots(scene, monkeypatch):
     assert lacking[0] >= 10 and lacking[2] == 0, lacking
 
 
+def test_a_reading_of_more_slots_than_the_game_s_crates_hold_is_too_many(scene, monkeypatch):
+    """Told how many crates stand there (the game in play knows), the reader with COUNT_SLOTS
+    takes no reading of more slots than they hold: six crates are not five. The fields round the
+    crates that may be no slot are not counted: told six, the reading is the one read untold,
+    though it holds more than 36 fields. Without COUNT_SLOTS (the default) the count changes nothing."""
+    import companion.vision.crates as crates
+    _, _, cal, frames = scene
+    frame, truth = frames[0]
+    assert len(truth["fields"]) == 36
+    untold = CrateReader(cal).read(frame)
+    assert untold.usable and len(untold.fields) > 36         # a ring field or more read as maybe a slot
+    assert CrateReader(cal).read(frame, crates=5) == untold
+    monkeypatch.setattr(crates, "COUNT_SLOTS", True)
+    assert CrateReader(cal).read(frame, crates=6) == untold
+    assert CrateReader(cal).read(frame, crates=5).codes == ["too_many"]
+
+
 def test_crates_full_of_drinks_are_read_whole():
     """YUZU's start: every slot holds a drink, so the crates show little plastic and the patch of
     fields first asked is small; their far corner lies several rounds of growing away. Read with
