@@ -339,3 +339,45 @@ def test_the_calibrate_crates_command(scene, tmp_path, capsys):
     assert cli_main(["calibrate", "crates", str(src), "--out", str(tmp_path / "no.json")]) == 1
     assert "stubby cans" in capsys.readouterr().err
     assert not (tmp_path / "no.json").exists()
+
+
+@pytest.fixture(scope="module")
+def edge_frames():
+    """A development look's frames, the last one's crates running out of the picture at its bottom
+    edge (the benchmark's dev look 800198, its third frame, read after the two before it: the
+    camera's estimate as the benchmark had it)."""
+    seed = 800198
+    renderer = CrateRenderer(CrateLook.from_seed(seed, "dev"))
+    rng = np.random.default_rng([seed, 7031])           # the benchmark's draws
+    cal = calibrate_crates(renderer.render(CALIBRATION_LAYOUT, rng)[0])
+    frames = [renderer.render(random_layout(rng), rng) for _ in range(3)]
+    return cal, [f for f, _ in frames], {tuple(k): v for k, v in frames[-1][1]["fields"].items()}
+
+
+def read_last(cal, frames):
+    reader = CrateReader(cal)
+    for frame in frames[:-1]:
+        reader.read(frame)
+    return reader, reader.read(frames[-1])
+
+
+def test_fields_beyond_the_picture_are_not_read_but_left_in_doubt(edge_frames, monkeypatch):
+    """The fields asked about whose middle lies beyond the picture's edge are not shown to the
+    network (their patch is the edge's pixels): they are reported unsure, and whatever the reading
+    is sure of is right. Shown to the network, as before, they were read as slots and drinks and
+    the frame came out with many fields sure and wrong."""
+    import companion.vision.crates as crates
+    from companion.vision.crate_grid import to_frame
+    cal, frames, fields = edge_frames
+    reader, reading = read_last(cal, frames)
+    h, w = frames[-1].shape[:2]
+    found = reader.locate(frames[-1])
+    assert found.unseen
+    for cells, inside in ((found.cells, True), (found.unseen, False)):
+        mids = to_frame(found.grid.H, [(i + 0.5, j + 0.5) for i, j in cells])
+        assert all(((0 <= x < w) and (0 <= y < h)) == inside for x, y in mids)
+    assert reading.usable
+    assert compare(fields, reading.grid(), reading.unsure_fields(), choices=reading.choice_sets()).differences == ()
+    monkeypatch.setattr(crates, "IN_VIEW_ONLY", False)
+    _, before = read_last(cal, frames)
+    assert len(compare(fields, before.grid(), before.unsure_fields(), choices=before.choice_sets()).differences) > 10

@@ -45,7 +45,7 @@ from .crate_calibrate import CrateCalibration
 from .crate_align import align_net, refit
 from .crate_pinhole import camera_over
 from .crate_focal import CameraEstimate
-from .crate_grid import Grid, field_coverage, find_grid
+from .crate_grid import Grid, field_coverage, find_grid, to_frame
 from .crate_guard import frame_guard, frame_numbers
 from .crate_choices import choices as colour_choices
 from .crate_net import CLASSES, DRINK_COLUMNS, GRID_COLUMNS, NONE, OFF, FieldModel, field_model
@@ -84,6 +84,11 @@ SURE_OR_UNREAD = True
 # fields in 3 frames) but refused 8 good frames with them: 6.0 % fewer fields read right on the
 # looks it was judged on, over the bound written before measuring. True: counted.
 COUNT_SLOTS = False
+# Only fields whose middle lies in the picture are asked of the network: a field beyond its edge
+# (crates that run out of view) shows nothing of itself, and its patch of the edge's pixels was
+# read as slots and drinks. Such a field is reported as one that may be no slot (unsure: the
+# table's comparison takes it as either). False: asked as any other (before).
+IN_VIEW_ONLY = True
 # Each drink stands once: the network's probabilities weighed by what the other fields of the
 # frame hold (crate_once.py); the model's bars are set with it (tools/learn_crates.py, when on).
 # With GROW_ROUNDS, on varied 700000-049 and dev 800000-009 it reads 756 fields right and sure
@@ -148,6 +153,7 @@ class Located:
     nadir: np.ndarray
     height: float
     white: np.ndarray | None = None     # the white can's colour in this frame (the patches' reference)
+    unseen: tuple = ()                  # fields to ask about whose middle lies beyond the picture (IN_VIEW_ONLY)
 
 
 def slots_round(cell: tuple[int, int], slots) -> int:
@@ -158,6 +164,19 @@ def slots_round(cell: tuple[int, int], slots) -> int:
     """
     x, y = cell
     return sum((x + dx, y + dy) in slots for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+
+
+def in_view(H: np.ndarray, cells: list, shape) -> list:
+    """Those of ``cells`` whose middle (grid ``H``) lies in a picture of ``shape``.
+
+    >>> in_view(np.diag([10.0, 10.0, 1.0]), [(0, 0), (4, 1), (-1, 0)], (20, 50, 3))
+    [(0, 0), (4, 1)]
+    """
+    if not cells:
+        return []
+    mids = to_frame(H, [(i + 0.5, j + 0.5) for i, j in cells])
+    h, w = shape[:2]
+    return [c for c, (x, y) in zip(cells, mids) if 0 <= x < w and 0 <= y < h]
 
 
 def candidate_cells(coverage: dict) -> list:
@@ -225,8 +244,14 @@ class CrateReader:
         nadir = nadir + CREST_SHIFT * away
         gain = exposure_gain(frame, cal.plastic_bgr, cal.plastic)
         white = np.asarray(cal.white_bgr, np.float64) * gain
+        unseen: tuple = ()
+        if IN_VIEW_ONLY:
+            seen = in_view(grid.H, cells, frame.shape)
+            cells, unseen = seen, tuple(c for c in cells if c not in set(seen))
+            if not cells:
+                return None
         patches, feats = field_patches(frame, grid.H, cells, nadir, height, white, grid.cells)
-        return Located(grid, cells, patches, feats, nadir, height, white)
+        return Located(grid, cells, patches, feats, nadir, height, white, unseen)
 
     def _camera(self, grid: Grid, count: bool = True) -> tuple[np.ndarray, float]:
         """The camera's nadir and height over the rim plane of ``grid`` (``count``: the grid
@@ -243,7 +268,7 @@ class CrateReader:
         prob = self.model.probabilities(found.patches, found.feats)
         none = CLASSES.index(NONE)
         for _ in range(GROW_ROUNDS):
-            asked = set(found.cells)
+            asked = set(found.cells) | set(found.unseen)
             slots = {c for c, p in zip(found.cells, prob) if int(np.argmax(p[:OFF_INDEX])) != none}
             new = sorted({(x + dx, y + dy) for x, y in slots for dx in (-1, 0, 1) for dy in (-1, 0, 1)} - asked)
             room = 2 * MAX_FIELDS - len(asked)
@@ -251,6 +276,12 @@ class CrateReader:
                 new = sorted(sorted(new, key=lambda c: -slots_round(c, slots))[:max(0, room)])
             if not new or len(asked) + len(new) > 2 * MAX_FIELDS:
                 break
+            if IN_VIEW_ONLY:
+                seen = in_view(found.grid.H, new, frame.shape)
+                found = replace(found, unseen=found.unseen + tuple(c for c in new if c not in set(seen)))
+                new = seen
+                if not new:
+                    break
             patches, feats = field_patches(frame, found.grid.H, new, found.nadir, found.height, found.white,
                                            found.grid.cells)
             found = replace(found, cells=found.cells + new, patches=np.concatenate([found.patches, patches]),
@@ -329,6 +360,11 @@ class CrateReader:
                         best[name] = (score, c)
                 else:
                     best[name] = (score, c)
+        # the fields beyond the picture's edge: may be slots, may be none (left out first below)
+        for c in found.unseen:
+            fields[c] = EMPTY
+            unsure.append(c)
+            maybe.append((1.0, c))
         # more fields than a table has: the likeliest to be no slot at all are left out first
         for _, c in sorted(maybe, reverse=True):
             if len(fields) <= MAX_FIELDS:
