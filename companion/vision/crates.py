@@ -252,7 +252,8 @@ class CrateReader:
         unseen: tuple = ()
         if IN_VIEW_ONLY:
             seen = in_view(grid.H, cells, frame.shape)
-            cells, unseen = seen, tuple(c for c in cells if c not in set(seen))
+            unseen = tuple(sorted(set(cells) - set(seen)))
+            cells = seen
             if not cells:
                 return None
         patches, feats = field_patches(frame, grid.H, cells, nadir, height, white, grid.cells)
@@ -283,7 +284,7 @@ class CrateReader:
                 break
             if IN_VIEW_ONLY:
                 seen = in_view(found.grid.H, new, frame.shape)
-                found = replace(found, unseen=found.unseen + tuple(c for c in new if c not in set(seen)))
+                found = replace(found, unseen=found.unseen + tuple(sorted(set(new) - set(seen))))
                 new = seen
                 if not new:
                     break
