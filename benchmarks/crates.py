@@ -6,7 +6,8 @@ plastic and drinks) it renders the calibration crate (``CALIBRATION_LAYOUT``), c
 that photo as a table would (``calibrate_crates``), then renders random crate layouts
 (``sim/crate_layouts.py``: six crates, GRAPE SODA's square with 0-4 crates moved, sometimes
 turned as in YUZU, 50-80 % of the fields holding drinks, each drink once) at a random pose and
-reads them on ONE core (cv2.setNumThreads(1), one BLAS thread) with ``CrateReader``.
+reads them on ONE core (cv2.setNumThreads(1), one BLAS thread) with ``CrateReader``, told how
+many crates the layout has as the crate device tells it the game's (``--crates-untold``: not).
 
 Families (companion/sim/crate_looks.py): "dev" is what the reader was tuned on; "eval" differs
 in kind (other lamps, two lamps, glossy or pale plastic, other tables, wide lenses with
@@ -91,7 +92,7 @@ def over_layout(truth_fields: dict, seen: dict, unsure, cmp) -> set:
     return {(x - ox + dx, y - oy + dy) for (x, y), o in turned.items() if o in doubt} & set(game)
 
 
-def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=()) -> dict:
+def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=(), told: bool = True) -> dict:
     import companion.vision.crates as crates
     cv2.setNumThreads(1)
     kept = crates.DOUBTFUL_SHARE
@@ -123,13 +124,14 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=
                 for g in guard.values():
                     g["unsure"] += len(fields)
                 continue
+            crates_told = len(layout.crates) if told else None      # the game in play knows them
             t0 = time.perf_counter()
-            reading = reader.read(frame)
+            reading = reader.read(frame, crates_told)
             times.append(time.perf_counter() - t0)
             right, unsure, wrong, asked = score(fields, reading)
             for sh, g in guard.items():
                 crates.DOUBTFUL_SHARE = sh
-                for key, v in zip(("right", "unsure", "wrong"), score(fields, reader.read(frame))[:3]):
+                for key, v in zip(("right", "unsure", "wrong"), score(fields, reader.read(frame, crates_told))[:3]):
                     g[key] += v
                 crates.DOUBTFUL_SHARE = kept
             tot["right"] += right
@@ -165,6 +167,8 @@ def main(argv=None) -> None:
     ap.add_argument("--guard-shares", default="",
                     help="also score the same frames with the frame guard at these shares (crates.DOUBTFUL_SHARE, "
                          "comma-separated; 1.0: off), to set it on dev and varied; never with --family eval")
+    ap.add_argument("--crates-untold", action="store_true",
+                    help="read without telling the reader how many crates stand there (as a reader outside a game)")
     guess_plastic_arg(ap)
     args = ap.parse_args(argv)
     guess_plastic(args)
@@ -177,7 +181,7 @@ def main(argv=None) -> None:
         first = args.seeds if args.seeds is not None else SEEDS[fam]
         if fam == "eval" and first < SEEDS["eval"]:
             raise SystemExit(f"evaluation seeds start at {SEEDS['eval']}")
-        res = run(fam, args.looks, args.frames, first, args.verbose, shares)
+        res = run(fam, args.looks, args.frames, first, args.verbose, shares, told=not args.crates_untold)
         out.append(res)
         if not args.json:
             print(f"{fam} {res['seeds']}: {res['fields']} fields in {res['frames']} frames; sure and wrong "

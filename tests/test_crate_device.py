@@ -30,8 +30,10 @@ class TruthReader:
     def __init__(self, device: CrateDevice, doubt: dict[str, list[str]] | None = None):
         self.device = device
         self.doubt = doubt or {}
+        self.crates_told: list = []         # how many crates the device said stand there, frame by frame
 
-    def read(self, frame) -> CrateReading:
+    def read(self, frame, crates: int | None = None) -> CrateReading:
+        self.crates_told.append(crates)
         camera = self.device.source
         if camera.status()["hand"]:
             return CrateReading(codes=["hand"])
@@ -69,6 +71,7 @@ def test_crates_changed_by_hand_are_proposed_and_a_dashboard_move_is_copied_onto
     watch = session.crate_watch
     until("the empty square to match", lambda: watch.matches is True)
     assert watch.to_json()["state"] == "reading" and device.status()["calibrated"] is True
+    assert device.reader.crates_told[-1] == 6           # the game's six crates, told to the reader
     # Aki takes the crate at the bottom right to the top right and puts a can into the first crate
     device.sim_hands([{"kind": "put", "field": "1,1", "drink": "purple-short_can"},
                       {"kind": "move", "crate": 5, "x": 6, "y": 0}])

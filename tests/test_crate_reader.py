@@ -124,6 +124,23 @@ def test_the_fields_asked_grow_where_the_network_sees_slots(scene, monkeypatch):
     assert lacking[0] >= 10 and lacking[2] == 0, lacking
 
 
+def test_a_reading_of_more_slots_than_the_game_s_crates_hold_is_too_many(scene, monkeypatch):
+    """Told how many crates stand there (the game in play knows), the reader with COUNT_SLOTS
+    takes no reading of more slots than they hold: six crates are not five. The fields round the
+    crates that may be no slot are not counted: told six, the reading is the one read untold,
+    though it holds more than 36 fields. Without COUNT_SLOTS (the default) the count changes nothing."""
+    import companion.vision.crates as crates
+    _, _, cal, frames = scene
+    frame, truth = frames[0]
+    assert len(truth["fields"]) == 36
+    untold = CrateReader(cal).read(frame)
+    assert untold.usable and len(untold.fields) > 36         # a ring field or more read as maybe a slot
+    assert CrateReader(cal).read(frame, crates=5) == untold
+    monkeypatch.setattr(crates, "COUNT_SLOTS", True)
+    assert CrateReader(cal).read(frame, crates=6) == untold
+    assert CrateReader(cal).read(frame, crates=5).codes == ["too_many"]
+
+
 def test_crates_full_of_drinks_are_read_whole():
     """YUZU's start: every slot holds a drink, so the crates show little plastic and the patch of
     fields first asked is small; their far corner lies several rounds of growing away. Read with
@@ -322,3 +339,46 @@ def test_the_calibrate_crates_command(scene, tmp_path, capsys):
     assert cli_main(["calibrate", "crates", str(src), "--out", str(tmp_path / "no.json")]) == 1
     assert "stubby cans" in capsys.readouterr().err
     assert not (tmp_path / "no.json").exists()
+
+
+@pytest.fixture(scope="module")
+def edge_frames():
+    """A development look's frames, the last one's crates running out of the picture at its bottom
+    edge (the benchmark's dev look 800198, its third frame, read after the two before it: the
+    camera's estimate as the benchmark had it)."""
+    seed = 800198
+    renderer = CrateRenderer(CrateLook.from_seed(seed, "dev"))
+    rng = np.random.default_rng([seed, 7031])           # the benchmark's draws
+    cal = calibrate_crates(renderer.render(CALIBRATION_LAYOUT, rng)[0])
+    frames = [renderer.render(random_layout(rng), rng) for _ in range(3)]
+    return cal, [f for f, _ in frames], {tuple(k): v for k, v in frames[-1][1]["fields"].items()}
+
+
+def read_last(cal, frames):
+    reader = CrateReader(cal)
+    for frame in frames[:-1]:
+        reader.read(frame)
+    return reader, reader.read(frames[-1])
+
+
+def test_fields_beyond_the_picture_are_not_read_but_left_in_doubt(edge_frames, monkeypatch):
+    """With crates.IN_VIEW_ONLY (off by default, measured), the fields asked about whose middle
+    lies beyond the picture's edge are not shown to the network (their patch is the edge's
+    pixels): they are reported unsure, and whatever the reading is sure of is right. Shown to the
+    network (the default), they are read as slots and drinks and the frame comes out with many
+    fields sure and wrong."""
+    import companion.vision.crates as crates
+    from companion.vision.crate_grid import to_frame
+    cal, frames, fields = edge_frames
+    _, before = read_last(cal, frames)
+    assert len(compare(fields, before.grid(), before.unsure_fields(), choices=before.choice_sets()).differences) > 10
+    monkeypatch.setattr(crates, "IN_VIEW_ONLY", True)
+    reader, reading = read_last(cal, frames)
+    h, w = frames[-1].shape[:2]
+    found = reader.locate(frames[-1])
+    assert found.unseen
+    for cells, inside in ((found.cells, True), (found.unseen, False)):
+        mids = to_frame(found.grid.H, [(i + 0.5, j + 0.5) for i, j in cells])
+        assert all(((0 <= x < w) and (0 <= y < h)) == inside for x, y in mids)
+    assert reading.usable
+    assert compare(fields, reading.grid(), reading.unsure_fields(), choices=reading.choice_sets()).differences == ()

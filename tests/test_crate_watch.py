@@ -271,6 +271,12 @@ def test_auto_applies_a_proposal_and_hands_and_problems(store):
     assert watch.problem["code"] == "unclear"
     watch.feed(CrateReading(codes=["no_crates"]), at=72.0 + LOST_S)
     assert watch.problem["code"] == "no_crates"
+    # more slots read than the game's crates have: a frame's misreading passes unsaid, a lasting one is said
+    settle(watch, game_fields(GRAPE, session.state), 80.0)
+    assert watch.problem is None
+    assert watch.feed(CrateReading(codes=["too_many"]), at=90.0) == "skipped" and watch.problem is None
+    watch.feed(CrateReading(codes=["too_many"]), at=91.0 + LOST_S)
+    assert watch.problem["code"] == "too_many"
 
 
 def test_a_proposal_is_stale_once_the_game_moved(store):

@@ -165,6 +165,15 @@ class CrateDevice(CameraDevice):
     def route(self, reading: Any, at: float) -> None:
         self.tables.crate_route(reading, at=at)
 
+    def asked_now(self) -> int | None:
+        """How many crates the game in play stands on the table (the reader reads no more slots
+        than they hold: ``CrateReader.read(frame, crates)``); None when no crate game is in play."""
+        session = self.in_play()
+        if session is None:
+            return None
+        places, _ = session.game.crates(session.state)
+        return len(places) or None
+
     def reload_calibration(self) -> None:
         self._refused = None
         super().reload_calibration()

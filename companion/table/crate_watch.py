@@ -34,12 +34,13 @@ from .watch import Watch
 
 HANDS_STUCK_S = 20.0    # a hand over the crates this long is a problem to show (the game goes on by taps)
 LOST_S = 2.0            # no crates seen this long is a problem to show
-_AT_ONCE = {"not_calibrated", "camera_error", "too_many"}   # codes shown from the first frame
+_AT_ONCE = {"not_calibrated", "camera_error"}   # codes shown from the first frame
 
 
 def _unread(codes: list[str]) -> str | None:
-    """Why a frame gave no crates to read: none seen, or seen but read surely nowhere."""
-    return next((c for c in ("unclear", "no_crates") if c in codes), None)
+    """Why a frame gave no crates to read: none seen, seen but read surely nowhere, or more
+    slots seen than the game's crates have (other crates, or something of their colour beside)."""
+    return next((c for c in ("unclear", "no_crates", "too_many") if c in codes), None)
 
 
 class CrateWatch(Watch):
@@ -123,8 +124,8 @@ class CrateWatch(Watch):
     def observe(self, reading: CrateReading, now: float) -> bool:
         codes = list(reading.codes)
         self._hands_since = (self._hands_since or now) if "hand" in codes else None
-        # crates not seen, or seen but read surely nowhere: shown once it lasts (a glare, a hand's
-        # shadow passes), each by its own words
+        # crates not seen, seen but read surely nowhere, or more slots than the game's crates:
+        # shown once it lasts (a glare, a hand's shadow passes), each by its own words
         self._none_since = (self._none_since or now) if _unread(codes) else None
         self.problem = self._problem_now(codes, now)
         return reading.usable
