@@ -78,8 +78,8 @@ REFINED_ONLY = True
 SURE_OR_UNREAD = True
 # A frame with more fields read as slots than the game's crates have (``read(frame, crates=N)``,
 # the crate device telling the game's count; maybe-no-slot fields not counted) is ``too_many``:
-# some of its slots are something else (a table near the plastic's colour read as empty slots)
-# and its sure drinks were wrong as well. OFF: measured on fresh dev and varied looks
+# some of its slots are something else (fields beyond the picture's edge, the table beside the
+# crates) and its sure drinks were wrong as well. OFF: measured on fresh dev and varied looks
 # (docs/performance.md, "The game's crates told"), it took every sure mistake of those looks (42
 # fields in 3 frames) but refused 8 good frames with them: 6.0 % fewer fields read right on the
 # looks it was judged on, over the bound written before measuring. True: counted.
