@@ -125,20 +125,20 @@ def test_the_fields_asked_grow_where_the_network_sees_slots(scene, monkeypatch):
 
 
 def test_a_reading_of_more_slots_than_the_game_s_crates_hold_is_too_many(scene, monkeypatch):
-    """Told how many crates stand there (the game in play knows), the reader with COUNT_SLOTS
-    takes no reading of more slots than they hold: six crates are not five. The fields round the
-    crates that may be no slot are not counted: told six, the reading is the one read untold,
-    though it holds more than 36 fields. Without COUNT_SLOTS (the default) the count changes nothing."""
+    """Told how many crates stand there (the game in play knows), the reader (COUNT_SLOTS) takes no
+    reading of more slots than they hold: six crates are not five. The fields round the crates that
+    may be no slot are not counted: told six, the reading is the one read untold. Without
+    COUNT_SLOTS the count changes nothing."""
     import companion.vision.crates as crates
     _, _, cal, frames = scene
     frame, truth = frames[0]
     assert len(truth["fields"]) == 36
     untold = CrateReader(cal).read(frame)
-    assert untold.usable and len(untold.fields) > 36         # a ring field or more read as maybe a slot
-    assert CrateReader(cal).read(frame, crates=5) == untold
-    monkeypatch.setattr(crates, "COUNT_SLOTS", True)
+    assert untold.usable and len(untold.fields) >= 36
     assert CrateReader(cal).read(frame, crates=6) == untold
     assert CrateReader(cal).read(frame, crates=5).codes == ["too_many"]
+    monkeypatch.setattr(crates, "COUNT_SLOTS", False)
+    assert CrateReader(cal).read(frame, crates=5) == untold
 
 
 def test_crates_full_of_drinks_are_read_whole():
@@ -354,22 +354,27 @@ def edge_frames():
     return cal, [f for f, _ in frames], {tuple(k): v for k, v in frames[-1][1]["fields"].items()}
 
 
-def read_last(cal, frames):
+def read_last(cal, frames, crates=None):
     reader = CrateReader(cal)
     for frame in frames[:-1]:
-        reader.read(frame)
-    return reader, reader.read(frames[-1])
+        reader.read(frame, crates)
+    return reader, reader.read(frames[-1], crates)
 
 
 def test_fields_beyond_the_picture_are_not_read_but_left_in_doubt(edge_frames, monkeypatch):
     """With crates.IN_VIEW_ONLY (off by default, measured), the fields asked about whose middle
     lies beyond the picture's edge are not shown to the network (their patch is the edge's
     pixels): they are reported unsure, and whatever the reading is sure of is right. Shown to the
-    network (the default), they are read as slots and drinks and the frame comes out with many
-    fields sure and wrong."""
+    network, they are read as slots and drinks: with neither the aligner nor the crates' count
+    (as the reader was before the 54th session) the frame comes out with many fields sure and
+    wrong; with the count told (the crate device tells the game's six), it is not read (too_many)."""
     import companion.vision.crates as crates
     from companion.vision.crate_grid import to_frame
     cal, frames, fields = edge_frames
+    _, told = read_last(cal, frames, crates=6)
+    assert told.codes == ["too_many"]                  # more slots than six crates: not read, asked
+    monkeypatch.setattr(crates, "ALIGN", False)
+    monkeypatch.setattr(crates, "COUNT_SLOTS", False)
     _, before = read_last(cal, frames)
     assert len(compare(fields, before.grid(), before.unsure_fields(), choices=before.choice_sets()).differences) > 10
     monkeypatch.setattr(crates, "IN_VIEW_ONLY", True)

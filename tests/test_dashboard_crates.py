@@ -16,12 +16,10 @@ winning jump (applied by the host's auto mode, without a tap).
 
 Played twice (the fixture's params): ``reader``, the whole pipeline as above, and ``table``, the
 same app served in this process with a reader that reads the simulated camera's truth: the
-table's side and the dashboard alone. The first runs only when asked (READER_NOT_YET) until the
-crate reader reads the simulated crates well enough.
+table's side and the dashboard alone.
 """
 from __future__ import annotations
 
-import os
 import socket
 import threading
 import time
@@ -77,22 +75,13 @@ class InProcess:
         self.store.close()
 
 
-# The whole pipeline (the reader on the rendered crates) is what the issue asks for; until the crate
-# reader reads the simulated crates well enough it is expected to fail, and the table's side (the
-# watch, the device, the routes and the dashboard) is played through with the truth reader.
-# Run it by hand while working on the reader: COMPANION_CRATE_READER_TEST=1 (it fails today, 45th
-# session: the empty square matches and Aki's drink is seen, its shape asked (short or tall can),
-# but the fields of the crate he moved are read with doubt, so the drink alone explains the crates:
-# a question of the drink placed, not of the whole turn; so still in the 53rd). With the grid set
-# right by the aligner (vision/crates.py ALIGN, off: it reads more frames surely and wrong on
-# varied looks) the game is played to the end. Kept out of the suite meanwhile: a run that is
-# expected to fail tells nothing and costs a minute.
-READER_NOT_YET = pytest.mark.skipif(os.environ.get("COMPANION_CRATE_READER_TEST") != "1",
-                                    reason="the crate reader does not read the simulated crates well enough yet "
-                                           "(issue 31's reader); COMPANION_CRATE_READER_TEST=1 runs it")
+# The whole pipeline (the reader on the rendered crates) is what the issue asks for. It runs in the
+# suite since the 54th session: with the grid set right by the aligner and the game's crate count
+# told (vision/crates.py ALIGN, COUNT_SLOTS) the moved crate is read surely and the game is played
+# to the end; before, its fields were read with doubt and the turn was asked as the drink alone.
 
 
-@pytest.fixture(scope="module", params=[pytest.param("reader", marks=READER_NOT_YET), "table"])
+@pytest.fixture(scope="module", params=["reader", "table"])
 def crate_server(request, tmp_path_factory):
     """``reader``: `companion serve --crate-camera sim:1`, the crate reader reading the rendered
     crates; ``table``: the same app in this process with the truth reader."""

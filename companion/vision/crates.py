@@ -79,11 +79,12 @@ SURE_OR_UNREAD = True
 # A frame with more fields read as slots than the game's crates have (``read(frame, crates=N)``,
 # the crate device telling the game's count; maybe-no-slot fields not counted) is ``too_many``:
 # some of its slots are something else (fields beyond the picture's edge, the table beside the
-# crates) and its sure drinks were wrong as well. OFF: measured on fresh dev and varied looks
-# (docs/performance.md, "The game's crates told"), it took every sure mistake of those looks (42
-# fields in 3 frames) but refused 8 good frames with them: 6.0 % fewer fields read right on the
-# looks it was judged on, over the bound written before measuring. True: counted.
-COUNT_SLOTS = False
+# crates) and its sure drinks were wrong as well. Alone it took every sure mistake of fresh dev
+# and varied looks but refused good frames (6.0 % fewer fields right); ON with ALIGN, the two
+# measured together (docs/performance.md, "The aligner and the count together"): on fresh dev
+# 800280-309 and varied 700775-834 1,713 fields right and none sure and wrong against main's 1,354
+# and 2; fresh eval 910380-399 146 and 0 against 126 and 0. False: not counted.
+COUNT_SLOTS = True
 # Only fields whose middle lies in the picture are asked of the network: a field beyond its edge
 # (crates that run out of view) shows nothing of itself, and its patch of the edge's pixels was
 # read as slots and drinks (dev 800198's third frame: 30 fields sure and wrong). Such a field is
@@ -126,15 +127,15 @@ LEARNT_GUARD = True
 # False: no choices (kept to measure against).
 SURE_COLOURS = True
 # The grid set right field by field (crate_align.py): each field with at least ALIGN_PLASTIC of
-# crate plastic says where its true middle lies and the grid is fitted anew through them. OFF:
-# measured (docs/performance.md, "The grid set right by a network" and "The game's crates
-# told"), it reads 5-70 % more fields right but, on fresh looks of the 54th session, more of them
-# sure and wrong than main (dev 800170-189 and varied 700555-594: 47 against 36, most in frames
-# that read table as empty slots either way). With it on, the simulated GRAPE SODA game is played
-# through by the crate reader (tests/test_dashboard_crates.py, COMPANION_CRATE_READER_TEST).
-# The camera's estimate counts the lattice's grid, not the refitted one: a refit made through a
-# far-off first camera no longer keeps a frame out of it (tests/test_crate_focal.py passes on).
-ALIGN = False
+# crate plastic says where its true middle lies and the grid is fitted anew through them. ON, with
+# COUNT_SLOTS (see there for the measure of the two together): alone it read more fields right but
+# more sure and wrong too (fresh dev 800170-189 and varied 700555-594: 1,247 and 47 against main's
+# 1,039 and 36; docs/performance.md, "The grid set right by a network", "The game's crates told"),
+# in frames with more slots than the crates have, which the count refuses. With it the simulated
+# GRAPE SODA game is played through by the crate reader (tests/test_dashboard_crates.py). The
+# camera's estimate counts the lattice's grid, not the refitted one: a refit made through a
+# far-off first camera keeps no frame out of it (tests/test_crate_focal.py). False: the lattice's grid.
+ALIGN = True
 ALIGN_PLASTIC = 0.5
 # A drink is read surely only when its probability clears this too (over the model's own bar,
 # set for one sure mistake a kind per 3,000 held-out fields, most of them easy empty slots): on
