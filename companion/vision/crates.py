@@ -389,7 +389,8 @@ class CrateReader:
         # for the few fields that cleared their bars either; counted over the fields that are
         # surely slots (a ring of maybe-no-slot fields round the crates is doubt about the
         # table beside them, not about the slots); a frame so doubted keeps no choices either
-        slots = [c for c in fields if c not in {m for _, m in maybe}]
+        maybe_slot = {m for _, m in maybe}
+        slots = [c for c in fields if c not in maybe_slot]
         # a field beyond the picture is doubt about the frame as a slot read with doubt is (read
         # from the edge's pixels, as before, it mostly was one; uncounted, frames of crates
         # running out of view were let in with their sure mistakes: docs/performance.md)
@@ -403,10 +404,10 @@ class CrateReader:
             unsure, choices = list(fields), {}
         if not fields:
             return CrateReading(codes=["no_crates"])
-        # more fields read as slots than the table's crates have: some are something else (a
-        # table of the plastic's colour read as empty slots), and the fields sure of a drink in
-        # such a frame were wrong in it as well (docs/performance.md, "The game's crates told").
-        # Fields that may be no slot are not counted: a ring of them round the crates is usual
+        # more fields read as slots than the table's crates have (COUNT_SLOTS): some are something
+        # else (fields beyond the picture's edge, the table beside the crates), and the fields sure
+        # of a drink in such a frame were wrong in it as well. Fields that may be no slot are not
+        # counted: a ring of them round the crates is usual
         if len(fields) > MAX_FIELDS or (COUNT_SLOTS and len(slots) > max_fields):
             return CrateReading(codes=["too_many"])
         if SURE_OR_UNREAD and set(fields) <= set(unsure):
