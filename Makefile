@@ -209,6 +209,21 @@ crate-align-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY))
 	wait $$a && wait $$b
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_crate_align.py train $(ALIGN_DATA)/varied-a.npz $(ALIGN_DATA)/varied-b.npz $(ALIGN_DATA)/dev.npz --epochs 12
 
+# The landing reader's pixel classes (companion/vision/landing_pixels.py, issue 32 item 9): renders
+# varied looks 0-399 (3 scenes each, in two halves side by side) with each top-view pixel's truth
+# (the renderer's label picture) into build/landing_pixels/, trains the small network with PyTorch
+# (TRAIN_PY, one thread, about a minute) and writes models/landing_pixels.npz and .json. About 3 min
+# of rendering on two cores. The landing network's crops are cut with these classes (landing-model).
+PIXELS := build/landing_pixels
+.PHONY: landing-pixels
+landing-pixels: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
+	mkdir -p $(PIXELS)
+	test -f $(PIXELS)/varied-a.npz || $(VENV)/bin/python tools/learn_landing_pixels.py render --family varied --seeds 0:200 --scenes 3 --out $(PIXELS)/varied-a.npz & a=$$!; \
+	test -f $(PIXELS)/varied-b.npz || $(VENV)/bin/python tools/learn_landing_pixels.py render --family varied --seeds 200:400 --scenes 3 --out $(PIXELS)/varied-b.npz & b=$$!; \
+	wait $$a && wait $$b
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_landing_pixels.py train $(PIXELS)/varied-a.npz $(PIXELS)/varied-b.npz \
+	    --epochs 6 --batch 2048 --hidden 64,32 --seed 0 --table-bias 0.3
+
 # The landing reader's network (companion/vision/landing_net.py, issue 32 item 9): renders the
 # training looks (varied 0-919, 5 scenes each, in two halves side by side) and the held-out dev
 # looks the bars are set on (dev 10000-10033) into build/learn_landings/, then trains with PyTorch
