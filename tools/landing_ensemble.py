@@ -195,6 +195,7 @@ class Remembered:
 
     def __init__(self, model):
         self.model, self.memo, self.channels = model, {}, model.channels
+        self.pixels = getattr(model, "pixels", None)
         self.temperature, self.settings = getattr(model, "temperature", 1.0), getattr(model, "settings", {})
 
     def read(self, crops, feats):
