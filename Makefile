@@ -209,24 +209,40 @@ crate-align-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY))
 	wait $$a && wait $$b
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_crate_align.py train $(ALIGN_DATA)/varied-a.npz $(ALIGN_DATA)/varied-b.npz $(ALIGN_DATA)/dev.npz --epochs 12
 
+# The landing reader's pixel classes (companion/vision/landing_pixels.py, issue 32 item 9): renders
+# varied looks 0-399 (3 scenes each, in two halves side by side) with each top-view pixel's truth
+# (the renderer's label picture) into build/landing_pixels/, trains the small network with PyTorch
+# (TRAIN_PY, one thread, about a minute) and writes models/landing_pixels.npz and .json. About 3 min
+# of rendering on two cores. The landing network's crops are cut with these classes (landing-model).
+PIXELS := build/landing_pixels
+.PHONY: landing-pixels
+landing-pixels: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
+	mkdir -p $(PIXELS)
+	test -f $(PIXELS)/varied-a.npz || $(VENV)/bin/python tools/learn_landing_pixels.py render --family varied --seeds 0:200 --scenes 3 --out $(PIXELS)/varied-a.npz & a=$$!; \
+	test -f $(PIXELS)/varied-b.npz || $(VENV)/bin/python tools/learn_landing_pixels.py render --family varied --seeds 200:400 --scenes 3 --out $(PIXELS)/varied-b.npz & b=$$!; \
+	wait $$a && wait $$b
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_landing_pixels.py train $(PIXELS)/varied-a.npz $(PIXELS)/varied-b.npz \
+	    --epochs 6 --batch 2048 --hidden 64,32 --seed 0 --table-bias 0.3
+
 # The landing reader's network (companion/vision/landing_net.py, issue 32 item 9): renders the
 # training looks (varied 0-919, 5 scenes each, in two halves side by side) and the held-out dev
-# looks the bars are set on (dev 10000-10033) into build/learn_landings/, then trains with PyTorch
-# (TRAIN_PY: a training venv of its own, never a run-time dependency; one thread) and writes
+# looks the bars are set on (dev 10000-10033), each candidate cut with the committed learned pixel
+# classes (landing-pixels), into build/learn_landings_px/, then trains with PyTorch (TRAIN_PY: a
+# training venv of its own, never a run-time dependency; one thread) and writes
 # models/landing_net.npz and landing_model.json. Fixed seeds: the committed model is this recipe's
-# (batch-normalised, twice the committed widths, 30 epochs, seed 0, its bars given; trained on the 46th
-# session's renders of these commands: docs/performance.md, "A batch-normalised network, its bars given"). The renders of
-# another machine or library may differ in a pixel (docs/performance.md, 42nd session): compare
-# before committing. About 25 min of rendering on two cores and 40-50 of training on one core. One
-# run's spread is large: train several seeds and compare them with tools/landing_ensemble.py compare.
-LANDINGS := build/learn_landings
+# (batch-normalised, 30 epochs, seed 0, its bars given; 55th session: docs/performance.md, "Learned
+# pixel classes"). The renders of another machine or library may differ in a pixel (docs/performance.md,
+# 42nd session): compare before committing. About 13 min of rendering on two cores and 20 of training
+# on one core (this machine, 2026-12-07). One run's spread is large: train several seeds and compare
+# them with tools/landing_ensemble.py compare.
+LANDINGS := build/learn_landings_px
 .PHONY: landing-model
 landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
 	mkdir -p $(LANDINGS)
-	test -f $(LANDINGS)/varied_a.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 0:460 --scenes 5 --out $(LANDINGS)/varied_a.npz & a=$$!; \
-	test -f $(LANDINGS)/varied_b.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 460:920 --scenes 5 --out $(LANDINGS)/varied_b.npz & b=$$!; \
+	test -f $(LANDINGS)/varied_a.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 0:460 --scenes 5 --pixels learned --out $(LANDINGS)/varied_a.npz & a=$$!; \
+	test -f $(LANDINGS)/varied_b.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 460:920 --scenes 5 --pixels learned --out $(LANDINGS)/varied_b.npz & b=$$!; \
 	wait $$a && wait $$b
-	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --out $(LANDINGS)/dev.npz
+	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --pixels learned --out $(LANDINGS)/dev.npz
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied_a.npz $(LANDINGS)/varied_b.npz --tune-on $(LANDINGS)/dev.npz \
 	    --epochs 30 --seed 0 --norm batch --widths 24,48,96,128 --hidden 256 --bars 0.9,7,0.9
 

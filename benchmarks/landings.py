@@ -94,6 +94,7 @@ def run(family: str, looks: int, show: bool = False, learned: bool = True, first
     return {"family": family, "looks": looks, "drinks": total, "refused_calibrations": refused,
             "refused_frames": refused_frames,
             **{k: round(100 * v / max(total, 1), 1) for k, v in counts.items()},
+            "counts": dict(counts),
             "on_edge": round(100 * (total - clear["drinks"]) / max(total, 1), 1),
             "clear_right": round(100 * clear["right"] / max(clear["drinks"], 1), 1),
             "clear_sure_wrong": round(100 * clear["sure_wrong"] / max(clear["drinks"], 1), 1),
@@ -115,7 +116,8 @@ def main() -> int:
     for family in (("dev", "eval") if args.family == "both" else (args.family,)):
         r = run(family, args.looks, args.show, not args.rules, args.first)
         print(f"{family}: {r['drinks']} drinks in {r['looks']} looks: right {r['right']} %, sure-wrong "
-              f"{r['sure_wrong']} %, unsure {r['unsure']} %, not seen {r['not_seen']} %; calibrations refused "
+              f"{r['sure_wrong']} %, unsure {r['unsure']} %, not seen {r['not_seen']} % ({' / '.join(str(v) for v in r['counts'].values())}); "
+              f"calibrations refused "
               f"{r['refused_calibrations']}, frames refused {r['refused_frames']}; ms a frame median {r['ms_median']}, p95 {r['ms_p95']} "
               f"(CPU ms median {r['cpu_ms_median']}); on a knife's edge (lying within {EDGE_MM:g} mm of another spot) "
               f"{r['on_edge']} %, the others right {r['clear_right']} %, sure-wrong {r['clear_sure_wrong']} %")

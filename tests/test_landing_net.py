@@ -249,8 +249,9 @@ def test_the_training_data_step_runs_on_a_tiny_set(tmp_path):
     spec.loader.exec_module(tool)
     out = tmp_path / "tiny.npz"
     tool.render(types.SimpleNamespace(family="dev", seeds="20000:20001", scenes=1, copies=1, budget=0, channels="top",
-                                      out=str(out)))
+                                      pixels="learned", out=str(out)))
     data = np.load(out)
+    assert str(data["pixels"]) == "learned"      # the crops say which pixel classes cut them
     n = len(data["classes"])
     assert n >= 2 and data["crops"].shape == (n, CROP, CROP, len(CHANNELS)) and data["feats"].shape == (n, len(ALL_FEATURES))
     # each crop carries its asked colour, once: one asked drink of each colour a scene; and the
@@ -266,7 +267,7 @@ def test_the_training_data_step_runs_on_a_tiny_set(tmp_path):
     assert int(data["groups"].max()) < len(data["group_spot"])
     with pytest.raises(SystemExit):
         tool.render(types.SimpleNamespace(family="eval", seeds="940000:940001", scenes=1, copies=1, budget=0,
-                                          channels="top", out=str(out)))
+                                          channels="top", pixels="rules", out=str(out)))
 
 
 def test_a_batch_normalised_network_is_exported_as_the_plain_one_the_reader_runs():
@@ -310,7 +311,7 @@ def test_given_bars_are_kept_and_reported_on_the_tuning_drinks(tmp_path):
         with pytest.raises(argparse.ArgumentTypeError):
             tool.bars_given(bad)
     data = tmp_path / "tune.npz"
-    tool.render(types.SimpleNamespace(family="dev", seeds="20000:20001", scenes=1, copies=1, budget=0, channels="top",
+    tool.render(types.SimpleNamespace(family="dev", seeds="20000:20001", scenes=1, copies=1, budget=0, channels="top", pixels="rules",
                                       out=str(data)))
     net = LandingNet.random(seed=5)
     save_net({"channels": list(CHANNELS), "features": list(FEATURES), "seed": 5}, net.w,
@@ -332,7 +333,8 @@ def test_models_are_compared_at_their_own_bars_or_at_searched_ones(tmp_path, cap
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
     data = tmp_path / "dev.npz"
-    tool.cache(types.SimpleNamespace(family="dev", first=0, looks=1, candidates=4, channels="top", out=str(data)))
+    tool.cache(types.SimpleNamespace(family="dev", first=0, looks=1, candidates=4, channels="top", pixels="rules",
+                                     out=str(data)))
     folder = tmp_path / "m"
     settings = {"channels": list(CHANNELS), "features": list(FEATURES), "sure": 0.999, "sure_scale_mm": 1.0, "rival": 0.3}
     save_net(settings, LandingNet.random(seed=7).w, folder / "landing_model.json", folder / "landing_net.npz")

@@ -58,8 +58,10 @@ def cache(args) -> None:
 
     if args.family not in ("dev", "varied"):
         raise SystemExit("dev and varied looks only: the eval family is only ever scored")
+    from companion.vision.landing_net import pixels_of
     cv2.setNumThreads(1)
     landing_crops.MAX_CANDIDATES = args.candidates
+    pixels = pixels_of({"pixels": args.pixels})
     crops, feats, groups, places = [], [], [], []
     group_spot, group_distance, group_look = [], [], []
     seed, done, refused, t0, unusable = args.first, 0, 0, time.time(), []
@@ -77,7 +79,7 @@ def cache(args) -> None:
                 unusable.append(seed)
                 continue                  # the benchmark counts no drink of a frame read as a camera error
             view = top_view(frame, reader._top_maps((frame.shape[1], frame.shape[0])), cal.white_bgr,
-                            cal.camera_position, frame_projector(cal, (frame.shape[1], frame.shape[0])))
+                            cal.camera_position, frame_projector(cal, (frame.shape[1], frame.shape[0])), pixels)
         for t in true:
             group_spot.append(SPOT_INDEX[t.spot])
             group_distance.append(int(t.distance_mm))
@@ -96,7 +98,8 @@ def cache(args) -> None:
                         classes=np.full(n, -1, np.int64), offsets=np.zeros((n, 2), np.float32),
                         looks=np.array([group_look[g] for g in groups], np.int64), groups=np.array(groups, np.int64),
                         places=np.array(places, np.float32).reshape(-1, 5),
-                        group_spot=np.array(group_spot, np.int64), group_distance=np.array(group_distance, np.int64))
+                        group_spot=np.array(group_spot, np.int64), group_distance=np.array(group_distance, np.int64),
+                        pixels=np.array(args.pixels))
     print(f"{args.out}: {args.family} {args.first}-{seed}, {done} looks ({refused} calibrations refused, frames unusable "
           f"{unusable}), {len(group_spot)} drinks, {n} crops, {time.time() - t0:.0f} s")
 
@@ -192,6 +195,7 @@ class Remembered:
 
     def __init__(self, model):
         self.model, self.memo, self.channels = model, {}, model.channels
+        self.pixels = getattr(model, "pixels", None)
         self.temperature, self.settings = getattr(model, "temperature", 1.0), getattr(model, "settings", {})
 
     def read(self, crops, feats):
@@ -303,6 +307,7 @@ def main() -> int:
     c.add_argument("--looks", type=int, default=40)
     c.add_argument("--candidates", type=int, default=4)
     c.add_argument("--channels", choices=tuple(LAYOUTS), default="top", help="the crops' channels (landing_crops.LAYOUTS)")
+    c.add_argument("--pixels", choices=("rules", "learned"), default="rules", help="the pixel classes cut with")
     c.add_argument("--out", required=True)
     m = sub.add_parser("compare", help="models and ensembles: bars on the tuning crops, then the held-out sets")
     m.add_argument("--tune-on", required=True)

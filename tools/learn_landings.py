@@ -99,9 +99,11 @@ def render(args) -> None:
     from companion.sim.landing_render import LandingLook, LandingRenderer
     from companion.vision.landing_calibrate import LandingCalibrationError, calibrate_landing
     from companion.vision.landing_crops import candidates, frame_projector, to_crop, top_view
+    from companion.vision.landing_net import pixels_of
     from companion.vision.landings import LandingReader
 
     cv2.setNumThreads(1)
+    pixels = pixels_of({"pixels": args.pixels})
     lo, hi = (int(v) for v in args.seeds.split(":"))
     if args.family not in ("varied", "dev"):
         raise SystemExit("only varied and dev looks are rendered for training (eval is only ever scored)")
@@ -130,7 +132,7 @@ def render(args) -> None:
                 continue
             frame = renderer.render(scene, rng, renderer.random_loose(scene, rng, int(rng.integers(0, 4))))
             size = (frame.shape[1], frame.shape[0])
-            view = top_view(frame, reader._top_maps(size), cal.white_bgr, camera, frame_projector(cal, size))
+            view = top_view(frame, reader._top_maps(size), cal.white_bgr, camera, frame_projector(cal, size), pixels)
             present = {d.drink.partition("-")[0]: d.drink for d in scene.drinks}
             # which drinks the game asked about (--features also): the scene's own, one of them now and
             # then a left-over drink nobody asked about; a colour queried that is not there was asked
@@ -163,7 +165,8 @@ def render(args) -> None:
                         classes=np.array(classes, np.int64), offsets=np.array(offsets, np.float32),
                         looks=np.array(looks, np.int64), groups=np.array(groups, np.int64),
                         places=np.array(places, np.float32).reshape(-1, 5),
-                        group_spot=np.array(group_spot, np.int64), group_distance=np.array(group_distance, np.int64))
+                        group_spot=np.array(group_spot, np.int64), group_distance=np.array(group_distance, np.int64),
+                        pixels=np.array(args.pixels))
     print(f"{args.out}: seeds {lo}:{end}, {done} looks ({refused} calibrations refused), {len(crops)} crops, "
           f"classes {np.bincount(np.array(classes, np.int64), minlength=4).tolist()}, {time.time() - t0:.0f} s")
 
@@ -172,7 +175,10 @@ def load(paths, channels: tuple[str, ...] | None = None, whole: bool = False) ->
     """Renders joined (their groups apart), their crops cut to ``channels`` (the top view's by
     default; ``whole``: not cut): a render's crops hold its layout's channels, the top view's first."""
     parts = [dict(np.load(p)) for p in paths]
-    out, groups_seen = {}, 0
+    kinds = {str(p.pop("pixels", "rules")) for p in parts}       # renders made before --pixels: the rules'
+    if len(kinds) > 1:
+        raise SystemExit(f"{', '.join(map(str, paths))}: crops cut with different pixel classes ({sorted(kinds)})")
+    out, groups_seen = {"pixels": kinds.pop()}, 0
     for part in parts:
         part["groups"] = part["groups"] + groups_seen
         groups_seen += len(part["group_spot"])
@@ -255,6 +261,8 @@ def train(args) -> None:
     data = load(args.data, channels)
     tune = load([args.tune_on], channels)
     args.feature_names = FEATURE_SETS[args.features]
+    if data["pixels"] != tune["pixels"]:
+        raise SystemExit(f"the training crops were cut with {data['pixels']} pixel classes, the tuning crops with {tune['pixels']}")
     data["feats"], tune["feats"] = (own_features(d["feats"], args.feature_names) for d in (data, tune))
     print(f"training on {len(data['classes'])} crops {np.bincount(data['classes'], minlength=4).tolist()}, "
           f"tuning on {len(tune['classes'])}", flush=True)
@@ -328,7 +336,8 @@ def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> Non
     """The temperature (the held-out spots' likeliest) and the bars of a sure reading (the most
     right with at most ``--max-wrong`` sure mistakes on the held-out drinks); writes the model."""
     from companion.vision.landing_net import SPOTS, LandingModel, LandingNet, save
-    base = {"spots": list(SPOTS), "features": list(args.feature_names), "channels": list(LAYOUTS[args.channels])}
+    base = {"spots": list(SPOTS), "features": list(args.feature_names), "channels": list(LAYOUTS[args.channels]),
+            **({"pixels": tune["pixels"]} if tune["pixels"] != "rules" else {})}
     model = LandingModel(LandingNet(weights), base)
     logits = np.concatenate([model.net.raw(tune["crops"][s:s + 512], tune["feats"][s:s + 512])
                              for s in range(0, len(tune["classes"]), 512)])[:, :len(SPOTS)].astype(np.float64)
@@ -404,6 +413,8 @@ def main() -> int:
     r.add_argument("--copies", type=int, default=1, help="crops cut of each candidate (mirrored in turn, jittered)")
     r.add_argument("--budget", type=float, default=0, help="stop after this many seconds (0: no limit)")
     r.add_argument("--channels", choices=tuple(LAYOUTS), default="top", help="the crops' channels (landing_crops.LAYOUTS)")
+    r.add_argument("--pixels", choices=("rules", "learned"), default="rules",
+                   help="the pixel classes the candidates are cut with (landing_pixels.py: learned)")
     r.add_argument("--out", required=True)
     t = sub.add_parser("train", help="train with PyTorch, tune the bars, write the model")
     t.add_argument("data", nargs="+")

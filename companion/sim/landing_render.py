@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from ..crate_fields import CrateLayout
+from ..drinks import COLOURS
 from ..landing import LandingScene, PlacedCrate, PlacedDrink, spot_of, truth
 from . import board_solids as solids
 from .crate_render import CrateRenderer
@@ -51,6 +52,8 @@ PLINTH = (-45.0, -80.0, 45.0, 0.0, 8.0)       # the tower's base: landing x0, y0
 PLINTH_SRGB = (46, 44, 48)
 MAT_DPI = 150
 ONE_CRATE = CrateLayout(crates=((0, 0, 0),), drinks={})
+# what a pixel of ``label_picture`` shows: the drinks' colours, the crates, the table (and all else)
+LABELS = tuple(c.value for c in COLOURS) + ("crate", "table")
 
 
 def landing_to_table(x: float, y: float) -> tuple[float, float]:
@@ -89,6 +92,38 @@ class LandingRenderer(CrateRenderer):
         fresh noise to each time (``sim/still_camera.py``)."""
         img = self._optics(self._scene_picture(scene, loose))
         img *= self._vignette() * np.float32(self.exposure(rng))
+        return img
+
+    def label_picture(self, scene: LandingScene, loose: tuple[Loose, ...] = ()) -> np.ndarray:
+        """What each pixel of ``render``'s frame shows (uint8, the frame's size): the index into
+        ``LABELS`` (a drink's colour, the crates, or the table and all else on it). Painted as
+        ``_scene_picture`` paints, far to near, each thing flat in its label and without
+        softening, so that a pixel's label is the thing nearest the camera there: the truth a
+        pixel classifier learns from (``tools/learn_landing_pixels.py``)."""
+        table, crate = LABELS.index("table"), LABELS.index("crate")
+        img = np.full(self.pin_size[::-1], table, np.uint8)
+        walls = [self._crate_walls(c, i) for i, c in enumerate(scene.crates)]
+        for w in walls:
+            for p in w.floors:
+                cv2.fillPoly(img, [np.round(p * 16).astype(np.int32)], crate, cv2.LINE_8, 4)
+        faces, distance = [f for w in walls for f in w.faces], [d for w in walls for d in w.distance]
+        foot = self.C[:2]
+        order = [(d, i, None) for i, d in enumerate(distance)]
+        for d in scene.drinks:
+            s = self.drink_solid(scene, d)
+            order.append((float(np.hypot(*(s.verts[:, :2].mean(0) - foot))), len(order),
+                          (s, LABELS.index(d.drink.partition("-")[0]))))
+        for _, i, thing in sorted(order, key=lambda o: -o[0]):
+            if thing is None:
+                for pts, _, _ in faces[i]:
+                    cv2.fillPoly(img, [pts], crate, cv2.LINE_8, 4)
+                continue
+            solid, label = thing
+            px16 = np.round(self.project(solid.verts) * 16).astype(np.int32)
+            for face in solid.faces:
+                cv2.fillPoly(img, [px16[face]], label, cv2.LINE_8, 4)
+        if self.look.distortion > 0:
+            img = cv2.remap(img, self._remap[0], self._remap[1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_REFLECT)
         return img
 
     def random_loose(self, scene: LandingScene, rng: np.random.Generator, count: int) -> tuple[Loose, ...]:

@@ -110,15 +110,21 @@ def frame_projector(calibration, size: tuple[int, int]) -> Callable:
     return lambda pts: calibration.project(pts) * scale
 
 
-def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray, project: Callable | None = None) -> TopView:
+def top_view(frame: np.ndarray, maps, white_bgr, camera: np.ndarray, project: Callable | None = None,
+             pixels=None) -> TopView:
     """``maps``: (mx, my, valid, gx, gy) of the frame's size (``LandingReader._top_maps``);
-    ``project`` (``frame_projector``) lets the crops show the frame too (blank without)."""
+    ``project`` (``frame_projector``) lets the crops show the frame too (blank without);
+    ``pixels``: a ``landing_pixels.PixelClassNet`` that gives each pixel's class costs instead
+    of the distances to the nominal plastics."""
     mx, my, valid, gx, gy = maps
     top = cv2.remap(frame, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     lin = balanced(top, white_bgr)
     feats = features(lin, TOP_PX_PER_MM)
-    refs = adapted_references(feats, valid & (gy >= BEHIND_MM)) if ADAPT else REFERENCES
-    costs = cost_stack(costs_of(feats, refs))
+    if pixels is not None:
+        costs = pixels.costs(lin, TOP_PX_PER_MM, feats)
+    else:
+        refs = adapted_references(feats, valid & (gy >= BEHIND_MM)) if ADAPT else REFERENCES
+        costs = cost_stack(costs_of(feats, refs))
     label, margin = labels(costs)
     table = CLASSES.index("table")
     label[~valid] = table

@@ -28,6 +28,7 @@ import numpy as np
 
 from .board_net import _conv, _pool, dense_head, float_weights
 from .landing_crops import ALL_FEATURES, CHANNELS, CROP, FEATURES, LAYOUTS, numbers
+from .landing_pixels import PixelClassNet, pixel_net
 from .landing_reading import RIVAL
 from .model_files import load_net, save_net
 
@@ -118,6 +119,7 @@ class LandingModel(_Bars):
                 or len(net.w["mean"]) != len(self.features):
             raise ValueError("the landing model was trained on other inputs: run tools/learn_landings.py")
         self.net = net
+        self.pixels = pixels_of(settings)
         self._take_bars(settings)
 
     def read(self, crops: np.ndarray, feats: np.ndarray):
@@ -153,6 +155,9 @@ class LandingEnsemble(_Bars):
         self.channels = members[0].channels
         if any(m.channels != self.channels for m in members):
             raise ValueError("a landing ensemble's members read crops of other channels")
+        self.pixels = members[0].pixels
+        if any(m.pixels is not self.pixels for m in members):
+            raise ValueError("a landing ensemble's members read crops of other pixel classes")
         self.combine = str(settings.get("combine", "product"))
         if self.combine not in ("product", "mean"):
             raise ValueError(f"an ensemble combines by product or mean, not {self.combine}")
@@ -169,6 +174,19 @@ class LandingEnsemble(_Bars):
         off = np.mean([r[1] for r in reads], axis=0)
         spread = np.mean([np.linalg.norm(r[1] - off, axis=1) for r in reads], axis=0) if len(off) else np.zeros(0)
         return p, off, np.mean([r[2] for r in reads], axis=0) + spread
+
+
+def pixels_of(settings: dict) -> "PixelClassNet | None":
+    """The pixel classes a model's crops were cut with: the hand-written ones (None) or, where
+    its settings say ``pixels: "learned"``, the committed pixel network (``landing_pixels.py``)."""
+    kind = settings.get("pixels", "rules")
+    if kind == "rules":
+        return None
+    net = pixel_net() if kind == "learned" else None
+    if net is None:
+        raise ValueError(f"the landing model reads {kind} pixel classes, and none are committed: "
+                         "run tools/learn_landing_pixels.py")
+    return net
 
 
 def save(settings: dict, weights: dict[str, np.ndarray], settings_path: Path = MODEL_PATH,

@@ -68,7 +68,7 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
     """The reading of one (usable) frame: ``maps`` the top view's (``LandingReader._top_maps``)."""
     camera = calibration.camera_position
     view = top_view(frame, maps, calibration.white_bgr, camera,
-                    frame_projector(calibration, (frame.shape[1], frame.shape[0])))
+                    frame_projector(calibration, (frame.shape[1], frame.shape[0])), getattr(model, "pixels", None))
     channels = getattr(model, "channels", landing_crops.CHANNELS)      # a stand-in reader of crops: the top view's
     colours = tuple(name.partition("-")[0] for name in asked)
     found = {name: candidates(view, name, channels=channels, also=colours) for name in asked}
