@@ -81,7 +81,7 @@ def test_a_landing_model_says_which_pixel_classes_its_crops_were_cut_with():
     assert pixels_of({}) is None and pixels_of({"pixels": "rules"}) is None
     if lp.pixel_net() is not None:
         assert pixels_of({"pixels": "learned"}) is lp.pixel_net()
-    with pytest.raises(ValueError, match="learn_landing_pixels"):
+    with pytest.raises(ValueError, match="'rules' or 'learned'"):
         pixels_of({"pixels": "guessed"})
 
 

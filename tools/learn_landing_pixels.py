@@ -39,8 +39,9 @@ SCENES = 4
 
 
 def _look_views(family: str, seeds, scenes: int):
-    """(seed, scene's drinks, top view's inputs, truth labels (255: not judged), TopView maker) of
-    each scene of the looks ``seeds`` whose mat was found."""
+    """(seed, scene, frame, the top view's maps, the calibration, each top-view pixel's true class
+    (``LABELS``' index; 255: out of view or the tower's base)) of each scene of the looks ``seeds``
+    whose mat was found."""
     import cv2
     from learn_landings import random_crates
     from companion.sim.landing_layouts import compose, random_wants

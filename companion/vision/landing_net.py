@@ -182,10 +182,13 @@ def pixels_of(settings: dict) -> "PixelClassNet | None":
     kind = settings.get("pixels", "rules")
     if kind == "rules":
         return None
-    net = pixel_net() if kind == "learned" else None
+    if kind != "learned":
+        raise ValueError(f"a landing model's pixel classes are 'rules' or 'learned', not {kind!r}: "
+                         "run tools/learn_landings.py")
+    net = pixel_net()
     if net is None:
-        raise ValueError(f"the landing model reads {kind} pixel classes, and none are committed: "
-                         "run tools/learn_landing_pixels.py")
+        raise ValueError("the landing model reads learned pixel classes, and none are committed: "
+                         "run tools/learn_landing_pixels.py (make landing-pixels)")
     return net
 
 
