@@ -107,21 +107,16 @@ class LandingRenderer(CrateRenderer):
             for p in w.floors:
                 cv2.fillPoly(img, [np.round(p * 16).astype(np.int32)], crate, cv2.LINE_8, 4)
         faces, distance = [f for w in walls for f in w.faces], [d for w in walls for d in w.distance]
-        foot = self.C[:2]
-        order = [(d, i, None) for i, d in enumerate(distance)]
-        for d in scene.drinks:
-            s = self.drink_solid(scene, d)
-            order.append((float(np.hypot(*(s.verts[:, :2].mean(0) - foot))), len(order),
-                          (s, LABELS.index(d.drink.partition("-")[0]))))
-        for _, i, thing in sorted(order, key=lambda o: -o[0]):
-            if thing is None:
+        solids = [self.drink_solid(scene, d) for d in scene.drinks]
+        kinds = [LABELS.index(d.drink.partition("-")[0]) for d in scene.drinks]
+        for i, is_solid in self._far_to_near(distance, solids):
+            if not is_solid:
                 for pts, _, _ in faces[i]:
                     cv2.fillPoly(img, [pts], crate, cv2.LINE_8, 4)
                 continue
-            solid, label = thing
-            px16 = np.round(self.project(solid.verts) * 16).astype(np.int32)
-            for face in solid.faces:
-                cv2.fillPoly(img, [px16[face]], label, cv2.LINE_8, 4)
+            px16 = np.round(self.project(solids[i].verts) * 16).astype(np.int32)
+            for face in solids[i].faces:
+                cv2.fillPoly(img, [px16[face]], kinds[i], cv2.LINE_8, 4)
         if self.look.distortion > 0:
             img = cv2.remap(img, self._remap[0], self._remap[1], cv2.INTER_NEAREST, borderMode=cv2.BORDER_REFLECT)
         return img
@@ -217,16 +212,22 @@ class LandingRenderer(CrateRenderer):
                 img[y0:y1, x0:x1] = self._lit(floors, contacts, shadows, None, (x0, y0, x1, y1))
         for solid, colour, gloss in flat:
             self._paint(img, solid, colour, gloss)
-        foot = self.C[:2]
-        order = [(d, i, None) for i, d in enumerate(distance)]
-        order += [(float(np.hypot(*(s.verts[:, :2].mean(0) - foot))), i, s) for i, (s, _, _) in enumerate(things)]
-        for _, i, solid in sorted(order, key=lambda o: -o[0]):
-            if solid is None:
+        for i, is_solid in self._far_to_near(distance, [s for s, _, _ in things]):
+            if is_solid:
+                self._paint(img, *things[i])
+            else:
                 for pts, colour, _ in faces[i]:
                     cv2.fillPoly(img, [pts], colour, cv2.LINE_AA, 4)
-            else:
-                self._paint(img, solid, things[i][1], things[i][2])
         return img
+
+    def _far_to_near(self, wall_distances: list[float], solids: list) -> list[tuple[int, bool]]:
+        """The order things are painted in, farthest from the camera's foot point first: each
+        crate wall piece (by its distance) and each solid (by its middle's), as (index, is a
+        solid). The frame and its label picture share it, so a pixel's label is what it shows."""
+        foot = self.C[:2]
+        order = [(d, i, False) for i, d in enumerate(wall_distances)]
+        order += [(float(np.hypot(*(s.verts[:, :2].mean(0) - foot))), i, True) for i, s in enumerate(solids)]
+        return [(i, is_solid) for _, i, is_solid in sorted(order, key=lambda o: -o[0])]
 
     # --- the calibration photo --------------------------------------------------------------
 
