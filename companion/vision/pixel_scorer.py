@@ -197,9 +197,10 @@ class PixelModel:
         if not self.net.compares or not pieces:
             return None
         cached = profile._cache.setdefault("prototypes", {})
-        if id(self) not in cached:
-            cached[id(self)] = self.net.prototypes(*self.piece_inputs(profile))
-        return cached[id(self)]
+        got = cached.get(id(self))
+        if got is None or got[0] is not self:        # (the model kept beside them: an id is reused)
+            got = cached[id(self)] = (self, self.net.prototypes(*self.piece_inputs(profile)))
+        return got[1]
 
     def piece_inputs(self, profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The profile's calibration pieces as the network takes them: their channels, side
