@@ -89,7 +89,7 @@ def test_a_network_of_other_widths_loads_as_its_weights_say(tmp_path):
 
 
 def test_the_set_network_is_the_wide_one_and_reads_each_crop_once():
-    """checked-set's network (make model: --widths 24,48,64 --hidden 128, its check chosen with
+    """checked-set's network (make model: widths 24/48/64, hidden 128, its check chosen with
     --single-read): its widths are in its settings and its weights alike, and its check reads a
     crop once, since a second, mirrored read of the wide network costs more time a frame than
     the speed target leaves (docs/performance.md, "A wider set network")."""
@@ -100,6 +100,12 @@ def test_the_set_network_is_the_wide_one_and_reads_each_crop_once():
     assert len(model.net.w["f1b"]) == model.settings["hidden"] == 128
     _agree, _fitted, mirror = pixel_check_settings(model)
     assert mirror is False
+    # and it compares a piece with the set's own drinks (56th session): the simulated table's
+    # profile carries their pieces, so the demo reads with them
+    from companion.vision.profile import Profile
+    assert model.net.compares and model.settings["compares"]
+    sim = Profile.load(ROOT / "calibration" / "sim-profile.json")
+    assert len(sim.pieces) == 36 and model.prototypes(sim).shape == (36, len(model.net.w["eb"]))
 
 
 def test_the_fast_convolution_and_pooling_are_plain_ones():

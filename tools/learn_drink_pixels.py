@@ -298,8 +298,9 @@ def main(argv=None) -> int:
                           False, args.jobs, log)
         extras.render_all([(fam, s, base.PHOTOS, 0) for fam, seeds in HELD_OUT for s in seeds], False, args.jobs, log)
         extras.render_all(render_order(), True, args.jobs, log)
+        # with their calibration pieces: the set network compares with them (tools/drink_protos.py)
         extras.render_all([(fam, s, photos, harsh) for fam, seeds, photos, harsh in MORE_LOOKS for s in seeds],
-                          False, args.jobs, log)
+                          True, args.jobs, log)
         print(f"data: {time.perf_counter() - t0:.0f} s", flush=True)
         return 0
     import torch
