@@ -134,9 +134,12 @@ bench: $(VENV)/.installed
 # minutes on 2 cores), and its check with the guard against phantoms, chosen on the held-out and
 # the training family's temperature tables, among checks that read each crop once. Its layers are
 # twice as wide as the other networks' (24/48/64, hidden 128: 47th session, fewer sure mistakes on
-# fresh evaluation tables for ~2-4 ms more a frame). About 37 more minutes of training on one core
+# fresh evaluation tables for ~2-4 ms more a frame). It compares each piece with the table's own
+# drinks (tools/drink_protos.py: a prototype head over each drink's calibration piece, which the
+# profile keeps; trained on the tables' calibration pieces too, which the data step renders for
+# MORE_LOOKS as well, ~14 minutes on 2 cores). About 38 minutes of training on one core
 # (docs/performance.md, "Vision: phantoms and heights checked", "The set network on more looks",
-# "A wider set network").
+# "A wider set network", "The set network compares a piece with the table's own drinks").
 #
 # Then the learned sureness over that network's and the rules' signals ("checked-sure":
 # vision/sure.py, companion/vision/models/drink_sure.json), a logistic regression in numpy fitted
@@ -165,7 +168,7 @@ model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VEN
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant features
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --epochs 30 --out companion/vision/models/drink_pixels_alone.npz
 	$(VENV)/bin/python tools/choose_pixel_check.py --plain
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_drink_pixels.py --variant pixels --set-sizes --epochs 30 --more-looks --widths 24,48,64 --hidden 128 --out companion/vision/models/drink_pixels_set.npz
+	PYTHONPATH=. $(TRAIN_PY) tools/drink_protos.py --variant proto --more-looks --drop --epochs 30 --out build/protos/proto30.pt --export companion/vision/models/drink_pixels_set.npz
 	$(VENV)/bin/python tools/choose_pixel_check.py --model companion/vision/models/drink_pixels_set.npz --single-read
 	$(VENV)/bin/python tools/choose_sureness.py --jobs 2
 	$(VENV)/bin/python tools/choose_network_names.py

@@ -201,3 +201,29 @@ def test_a_drink_hard_to_see_against_the_tray_is_named(calset, tmp_path, caplog)
 def test_a_good_calibration_names_no_drink(calibrated_set):
     _, said = calibrated_set
     assert not [m for m in said if "than its shape and colour predict" in m]
+
+
+def test_calibration_keeps_each_drinks_piece_for_the_set_network(profile, tmp_path):
+    """Each drink's calibration photo, read again with the finished profile, gives its piece as
+    the set network sees one (calibration_pieces.py): the crop of the largest piece, centred on
+    the drink (its own mask fills the crop's middle), and its side numbers; the profile file
+    keeps them, and a damaged or foreign entry is refused with a reason."""
+    from companion.vision.drink_crops import H, RAW, W
+    assert set(profile.pieces) == set(DRINK_IDS)
+    for crops, side in profile.pieces.values():
+        assert crops.shape == (1, H, W, RAW) and side.shape == (1, 3)
+        assert crops[0, H // 2 - 2:H // 2 + 2, W // 2 - 4:W // 2 + 4, 3].mean() > 0.9
+    path = tmp_path / "p.json"
+    profile.save(path)
+    again = Profile.load(path)
+    assert set(again.pieces) == set(DRINK_IDS)
+    for d, (crops, side) in profile.pieces.items():
+        assert np.array_equal(again.pieces[d][0], crops) and np.allclose(again.pieces[d][1], side)
+    data = json.loads(path.read_text())
+    data["pieces_npz"] = data["pieces_npz"][:200]
+    path.write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="calibration pieces are damaged"):
+        Profile.load(path)
+    data.pop("pieces_npz")
+    path.write_text(json.dumps(data))
+    assert Profile.load(path).pieces == {}          # a profile made before them still loads

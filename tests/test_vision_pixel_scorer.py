@@ -89,7 +89,7 @@ def test_a_network_of_other_widths_loads_as_its_weights_say(tmp_path):
 
 
 def test_the_set_network_is_the_wide_one_and_reads_each_crop_once():
-    """checked-set's network (make model: --widths 24,48,64 --hidden 128, its check chosen with
+    """checked-set's network (make model: widths 24/48/64, hidden 128, its check chosen with
     --single-read): its widths are in its settings and its weights alike, and its check reads a
     crop once, since a second, mirrored read of the wide network costs more time a frame than
     the speed target leaves (docs/performance.md, "A wider set network")."""
@@ -100,6 +100,12 @@ def test_the_set_network_is_the_wide_one_and_reads_each_crop_once():
     assert len(model.net.w["f1b"]) == model.settings["hidden"] == 128
     _agree, _fitted, mirror = pixel_check_settings(model)
     assert mirror is False
+    # and it compares a piece with the set's own drinks (56th session): the simulated table's
+    # profile carries their pieces, so the demo reads with them
+    from companion.vision.profile import Profile
+    assert model.net.compares and model.settings["compares"]
+    sim = Profile.load(ROOT / "calibration" / "sim-profile.json")
+    assert len(sim.pieces) == 36 and model.prototypes(sim).shape == (36, len(model.net.w["eb"]))
 
 
 def test_the_fast_convolution_and_pooling_are_plain_ones():
@@ -217,3 +223,39 @@ def test_a_training_table_gives_its_calibration_photos_as_pieces(tmp_path, monke
     assert right >= 0.9 * len(named)
     both = tool.extras.with_extras([tab])[0]
     assert len(both["photos"]) == len(tab["photos"]) + len(calib)
+
+
+def test_a_network_that_compares_reads_a_piece_against_the_sets_own_drinks():
+    """A set network with a prototype head (tools/drink_protos.py) adds to each drink's score its
+    likeness to that drink's calibration pieces (the profile's ``pieces``); a drink without one
+    gains nothing, a profile without pieces is read by the network alone, and a network without
+    the head ignores them. Random weights: the plumbing, not the reading."""
+    rng = np.random.default_rng(3)
+    side_n = pixel_scorer.N_SIDE + drink_crops.SET_SIZES
+    net = pixel_scorer.PixelNet.random(side=side_n, seed=4, conv=(8, 8, 8), hidden=16)
+    plain = pixel_scorer.PixelModel(net, {"set_sizes": True})
+    weights = {**net.w, "ew": rng.normal(0, 0.3, (6, 16)), "eb": rng.normal(0, 0.1, 6), "scale": np.array([5.0])}
+    comparing = pixel_scorer.PixelModel(pixel_scorer.PixelNet(weights), {"set_sizes": True})
+    assert comparing.net.compares and not plain.net.compares
+    profile, an, pieces, _truth = _pieces()
+    profile = copy.copy(profile)
+    profile._cache = {}
+    raw = rng.uniform(0, 1, (2, drink_crops.H, drink_crops.W, drink_crops.RAW)).astype(np.float16)
+    profile.pieces = {"red-short_can": (raw, np.zeros((2, 3), np.float32))}
+    protos = comparing.prototypes(profile)
+    red_short = [c.value for c in pixel_scorer.COLOURS].index("red") * 6 + [s.value for s in pixel_scorer.SHAPES].index("short_can")
+    assert protos.shape == (36, 6) and np.isclose(np.linalg.norm(protos[red_short]), 1.0)
+    assert np.count_nonzero(np.linalg.norm(protos, axis=1)) == 1
+    assert comparing.prototypes(profile) is protos                       # made once a profile
+    assert plain.prototypes(profile) is None
+    x = drink_crops.channels(rng.uniform(0, 255, (3, drink_crops.H, drink_crops.W, drink_crops.RAW)).astype(np.float32),
+                             drink_crops.references(profile))
+    side = np.ones((3, side_n), np.float32)
+    alone, compared = comparing.net.logits(x, side), comparing.net.logits(x, side, protos)
+    moved = np.abs(compared - alone) > 1e-6
+    assert moved[:, red_short].all() and moved.sum() == 3
+    assert np.allclose(plain.net.logits(x, side, protos), plain.net.logits(x, side))
+    got = pixel_scorer.probabilities(pieces, an, profile, comparing)
+    profile.pieces = {}
+    profile._cache = {}
+    assert not np.allclose(got, pixel_scorer.probabilities(pieces, an, profile, comparing))

@@ -62,31 +62,24 @@ def augment_photo(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def read_single(img: np.ndarray, drink: str, profile) -> dict | None:
     """One photo of one drink read by the real pipeline, as ``learn_drinks.read_photos`` keeps a
-    photo; None when the frame was refused or nothing was found."""
-    from companion.vision.drink_crops import raw_crops
-    from companion.vision.drinks import identify_analysis
-    from companion.vision.segment import FrameError, analyse
-    kept = {}
-
-    def keep(readings, an, _profile):
-        kept["sharpness"] = float(an.sharpness)
-        kept["crops"] = raw_crops(readings, an, profile).astype(np.float16)
-        kept["pieces"] = [{k: v for k, v in d.items() if k != "_piece"} for d in copy.deepcopy(readings)]
-
+    photo; None when the frame was refused or nothing was found (the reading as the run time's
+    calibration reads it: companion/vision/calibration_pieces.py)."""
+    from companion.vision.calibration_pieces import read_pieces
+    from companion.vision.segment import FrameError
     try:
-        identify_analysis(analyse(img, profile), profile, keep)
+        sharpness, crops, pieces = read_pieces(img, profile)
     except FrameError:
         return None
     except Exception as exc:               # a reader's failure: said, and the photo left out
         print(f"  calibration photo of {drink}: reading failed: {exc!r}", flush=True)
         return None
-    if not kept.get("pieces"):
+    if not pieces:
         return None
-    areas = [float(d["_f"].get("area", 0.0)) for d in kept["pieces"]]
+    areas = [float(d["_f"].get("area", 0.0)) for d in pieces]
     biggest = int(np.argmax(areas))
     truth = [drink if k == biggest else None for k in range(len(areas))]
-    return {"difficulty": "calibration", "sharpness": kept["sharpness"], "pieces": kept["pieces"],
-            "crops": kept["crops"], "truth": truth, "drinks": 1}
+    return {"difficulty": "calibration", "sharpness": sharpness, "pieces": pieces,
+            "crops": crops.astype(np.float16), "truth": truth, "drinks": 1}
 
 
 def _calibration_path(family: str, seed: int):
@@ -151,6 +144,27 @@ def render_all(tables: list[tuple[str, int, int, int]], extras: bool, jobs: int 
         for i, job in enumerate(work):
             fam, seed, took = _pixel_table_job(job)
             log(f"  {fam} table {seed} ({i + 1}/{len(work)}): {took:.1f} s")
+
+
+def attach_pieces(tab: dict) -> dict:
+    """The table with its profile's calibration pieces (``Profile.pieces``, as ``calibrate_photos``
+    now keeps them) where the cached profile was made before them: each drink's first calibration
+    piece (the photo as taken, unless the reader refused it), its crop and side numbers."""
+    profile = tab["profile"]
+    if getattr(profile, "pieces", None):
+        return tab
+    from companion.vision.drink_crops import side_inputs
+    pieces = {}
+    for photo in calibration_pieces(tab):
+        drink = next((t for t in photo["truth"] if t is not None), None)
+        if drink is None or drink in pieces:
+            continue
+        k = photo["truth"].index(drink)
+        side = side_inputs([photo["pieces"][k]], photo["sharpness"], profile)
+        pieces[drink] = (np.asarray(photo["crops"][k:k + 1], np.float16), side.astype(np.float32))
+    profile.pieces = pieces
+    profile._cache.pop("prototypes", None)
+    return tab
 
 
 def with_extras(tabs: list[dict], rendered_only: bool = False) -> list[dict]:

@@ -96,6 +96,7 @@ def render_order() -> list[tuple[str, int, int, int]]:
 
 
 EPOCHS = 14
+N_NAMES = 37                          # the 36 drinks and "no single drink"
 SURE_RIGHT = base.SURE_RIGHT          # the share right the sure bar must give on the temperature tables
 
 
@@ -109,14 +110,17 @@ def train_tables(limit: int | None = None, rendered_only: bool = False, more_loo
 
 
 def data(plan, photos: int, harsh: int, jobs: int = 1, limit: int | None = None,
-         rendered_only: bool = False) -> list[dict]:
+         rendered_only: bool = False, pieces: bool = True) -> list[dict]:
     """The tables of a plan of (family, seeds), with their crops; ``rendered_only``: only those
-    already in the cache (a training run while the data step goes on)."""
+    already in the cache (a training run while the data step goes on); ``pieces``: each profile
+    with its calibration pieces (a network that compares needs them; drink_pixel_data.attach_pieces)."""
     if rendered_only:
         plan = [(fam, [s for s in (seeds[:limit] if limit else seeds)
                        if base.cache_path(s, fam, photos, harsh, True).exists()]) for fam, seeds in plan]
-        return [t for fam, seeds in plan for t in base.tables(seeds, fam, photos, False, harsh, jobs, crops=True)]
-    return base.family_tables(plan, photos, False, harsh, jobs, limit, crops=True)
+        tabs = [t for fam, seeds in plan for t in base.tables(seeds, fam, photos, False, harsh, jobs, crops=True)]
+    else:
+        tabs = base.family_tables(plan, photos, False, harsh, jobs, limit, crops=True)
+    return [extras.attach_pieces(t) for t in tabs] if pieces else tabs
 
 
 # --- examples -----------------------------------------------------------------------------------
@@ -129,8 +133,8 @@ def examples(tabs: list[dict], features: bool, with_sizes: bool = False) -> dict
     from companion.vision.drink_crops import references, set_sizes, side_inputs
     from companion.vision.pixel_scorer import N_DRINKS, feature_logp
     index = {f"{c.value}-{s.value}": i * len(SHAPES) + j for i, c in enumerate(COLOURS) for j, s in enumerate(SHAPES)}
-    raw, refs, side, ys = [], [], [], []
-    for tab in tabs:
+    raw, refs, side, ys, table = [], [], [], [], []
+    for t, tab in enumerate(tabs):
         ref = references(tab["profile"])
         for ph in tab["photos"]:
             pieces = ph["pieces"]
@@ -145,18 +149,27 @@ def examples(tabs: list[dict], features: bool, with_sizes: bool = False) -> dict
             if features:
                 sd = np.concatenate([sd, feature_logp(pieces, ph["sharpness"], tab["profile"])], axis=1)
             side.append(sd)
-            ys.extend(N_DRINKS if t is None else index[t] for t in ph["truth"])
+            ys.extend(N_DRINKS if name is None else index[name] for name in ph["truth"])
+            table.extend([t] * len(pieces))
     return {"raw": np.concatenate(raw), "refs": np.concatenate(refs), "side": np.concatenate(side),
-            "y": np.array(ys, np.int64)}
+            "y": np.array(ys, np.int64), "table": np.array(table, np.int64),
+            "profiles": [tab["profile"] for tab in tabs]}
 
 
 def probabilities(model, ex: dict) -> np.ndarray:
+    """The model's probabilities of every piece of ``examples``; a network that compares, with
+    each piece's own table's prototypes."""
     from companion.vision.drink_crops import channels
-    out = []
-    for s in range(0, len(ex["y"]), 256):
-        x = channels(ex["raw"][s:s + 256].astype(np.float32), ex["refs"][s:s + 256])
-        out.append(model.probabilities(x, ex["side"][s:s + 256]))
-    return np.concatenate(out)
+    out = np.zeros((len(ex["y"]), N_NAMES), np.float64)
+    groups = [np.arange(len(ex["y"]))] if not model.net.compares else \
+        [np.flatnonzero(ex["table"] == t) for t in range(len(ex["profiles"]))]
+    for k, rows in enumerate(groups):
+        protos = model.prototypes(ex["profiles"][k]) if model.net.compares else None
+        for s in range(0, len(rows), 256):
+            r = rows[s:s + 256]
+            x = channels(ex["raw"][r].astype(np.float32), ex["refs"][r])
+            out[r] = model.probabilities(x, ex["side"][r], protos)
+    return out
 
 
 def fit_temperature(model, ex: dict) -> float:
@@ -285,8 +298,9 @@ def main(argv=None) -> int:
                           False, args.jobs, log)
         extras.render_all([(fam, s, base.PHOTOS, 0) for fam, seeds in HELD_OUT for s in seeds], False, args.jobs, log)
         extras.render_all(render_order(), True, args.jobs, log)
+        # with their calibration pieces: the set network compares with them (tools/drink_protos.py)
         extras.render_all([(fam, s, photos, harsh) for fam, seeds, photos, harsh in MORE_LOOKS for s in seeds],
-                          False, args.jobs, log)
+                          True, args.jobs, log)
         print(f"data: {time.perf_counter() - t0:.0f} s", flush=True)
         return 0
     import torch

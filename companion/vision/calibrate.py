@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from ..drinks import COLOURS, DRINK_IDS, SHAPES
+from .calibration_pieces import add_pieces
 from .drinks import regions_of
 from .features import COLOUR_FEATURES, SHAPE_FEATURES, Region, colour_vector, measure, shape_vector, size_units
 from .profile import Model, Profile, work_scale
@@ -181,9 +182,15 @@ def calibrate_dir(directory: str | Path) -> Profile:
 
 def calibrate_photos(background: np.ndarray, photos, source: str) -> Profile:
     """The profile from the empty tray and one photo per drink, given as (drink id, name for
-    messages, BGR image) for each of the 36 drinks (read one at a time: a generator will do)."""
+    messages, BGR image) for each of the 36 drinks (a generator will do). The photos are kept
+    until the profile is made: each is then read again with it, for its drink's calibration
+    piece (calibration_pieces.py)."""
     profile = _bare_profile(background)
-    features = {d: single_drink(img, profile, name) for d, name, img in photos}
+    shots = []
+    features = {}
+    for d, name, img in photos:
+        features[d] = single_drink(img, profile, name)
+        shots.append((d, img))
     field = fit_size_field(features, (profile.work_size[1], profile.work_size[0]))
     features = {d: as_in_the_middle(f, field, (profile.work_size[1], profile.work_size[0]))
                 for d, f in features.items()}
@@ -201,6 +208,7 @@ def calibrate_photos(background: np.ndarray, photos, source: str) -> Profile:
     profile.source = source
     _check_separable(profile)
     _check_sizes(profile)
+    add_pieces(profile, shots)
     return profile
 
 

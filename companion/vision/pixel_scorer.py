@@ -114,25 +114,54 @@ class PixelNet:
         w = {k: rng.normal(0, 0.1, s) for k, s in shapes.items()}
         return cls({**w, "mean": np.zeros(side), "std": np.ones(side)})
 
-    def logits(self, x: np.ndarray, side: np.ndarray) -> np.ndarray:
-        """Scores (n, 37) for crops' channels (n, H, W, CHANNELS) and side numbers (n, S)."""
+    @property
+    def compares(self) -> bool:
+        """Whether the network also compares a piece with the set's own calibration pieces
+        (its prototype head: ``ew``, ``eb``, ``scale``)."""
+        return "ew" in self.w
+
+    def hidden(self, x: np.ndarray, side: np.ndarray) -> np.ndarray:
+        """The hidden layer (n, hidden) for crops' channels (n, H, W, CHANNELS) and side numbers."""
         w = self.w
-        if not len(x):
-            return np.zeros((0, len(w["f2b"])), np.float32)
         (k1, b1), (k2, b2), (k3, b3) = self._convs
         x = np.ascontiguousarray(np.asarray(x, np.float32).transpose(3, 0, 1, 2))    # (c, n, h, w)
         h = _pool(_conv(x, k1, b1))
         h = _pool(_conv(h, k2, b2))
         h = _conv(h, k3, b3).mean(axis=2)            # across the piece: a drink mirrored is the same
         flat = h.transpose(1, 0, 2).reshape(h.shape[1], -1)          # PyTorch's (c, w) order
+        z = (np.asarray(side, np.float32) - w["mean"]) / w["std"]
+        return np.maximum(np.concatenate([flat, z], axis=1) @ self._f1 + w["f1b"], 0)
+
+    def embedded(self, hidden: np.ndarray) -> np.ndarray:
+        """The prototype head's unit-length embedding of hidden layers (n, E)."""
+        e = hidden @ self.w["ew"].T + self.w["eb"]
+        return e / np.maximum(np.linalg.norm(e, axis=1, keepdims=True), 1e-12)
+
+    def prototypes(self, x: np.ndarray, side: np.ndarray, drinks: np.ndarray) -> np.ndarray:
+        """The 36 drinks' prototypes (36, E) from calibration pieces' channels and side numbers
+        and their drinks' rows: each drink's mean embedding, unit length; a drink without a piece
+        has a row of zeros (it then gains nothing from comparing)."""
+        e = self.embedded(self.hidden(x, side)) if len(x) else np.zeros((0, len(self.w["eb"])), np.float32)
+        sums = np.zeros((N_DRINKS, e.shape[1]), np.float32)
+        np.add.at(sums, np.asarray(drinks, np.int64), e)
+        norm = np.linalg.norm(sums, axis=1, keepdims=True)
+        return np.where(norm > 1e-12, sums / np.maximum(norm, 1e-12), 0.0).astype(np.float32)
+
+    def logits(self, x: np.ndarray, side: np.ndarray, protos: np.ndarray | None = None) -> np.ndarray:
+        """Scores (n, 37) for crops' channels (n, H, W, CHANNELS) and side numbers (n, S);
+        ``protos``: the set's prototypes (``prototypes``), for a network that compares."""
+        w = self.w
+        if not len(x):
+            return np.zeros((0, len(w["f2b"])), np.float32)
         side = np.asarray(side, np.float32)
-        z = (side - w["mean"]) / w["std"]
-        hidden = np.maximum(np.concatenate([flat, z], axis=1) @ self._f1 + w["f1b"], 0)
+        hidden = self.hidden(x, side)
         out = hidden @ self._f2 + w["f2b"]
         if "res" in w:
             # the features variant: the feature scorer's log-probabilities (the last side
             # numbers) are the start, the pixels a correction to them
             out += w["res"] * side[:, -(N_DRINKS + 1):]
+        if protos is not None and self.compares:
+            out[:, :N_DRINKS] += float(w["scale"].reshape(-1)[0]) * (self.embedded(hidden) @ protos.T)
         return out
 
 
@@ -161,8 +190,36 @@ class PixelModel:
             parts.append(feature_logp(readings, sharpness, profile))
         return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
 
-    def probabilities(self, x: np.ndarray, side: np.ndarray) -> np.ndarray:
-        out = [self.net.logits(x[s:s + 128], side[s:s + 128]) for s in range(0, len(x), 128)]
+    def prototypes(self, profile) -> np.ndarray | None:
+        """The set's prototypes from the profile's calibration pieces (cached in the profile);
+        None for a network that does not compare, or a profile without pieces."""
+        pieces = getattr(profile, "pieces", None)
+        if not self.net.compares or not pieces:
+            return None
+        cached = profile._cache.setdefault("prototypes", {})
+        got = cached.get(id(self))
+        if got is None or got[0] is not self:        # (the model kept beside them: an id is reused)
+            got = cached[id(self)] = (self, self.net.prototypes(*self.piece_inputs(profile)))
+        return got[1]
+
+    def piece_inputs(self, profile) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The profile's calibration pieces as the network takes them: their channels, side
+        numbers (their own three, then the set's sizes; a network that compares takes no feature
+        scorer's view, which the pieces do not keep) and drinks' rows (colour-major)."""
+        colours, shapes = [c.value for c in COLOURS], [s.value for s in SHAPES]
+        rows, crops, sides = [], [], []
+        for drink, (raw, side) in profile.pieces.items():
+            colour, shape = drink.split("-", 1)
+            rows += [colours.index(colour) * len(SHAPES) + shapes.index(shape)] * len(raw)
+            crops.append(np.asarray(raw, np.float32))
+            side = np.asarray(side, np.float32)
+            if self.set_sizes:
+                side = np.concatenate([side, np.repeat(set_sizes(profile)[None], len(side), axis=0)], axis=1)
+            sides.append(side)
+        return channels(np.concatenate(crops), references(profile)), np.concatenate(sides), np.array(rows)
+
+    def probabilities(self, x: np.ndarray, side: np.ndarray, protos: np.ndarray | None = None) -> np.ndarray:
+        out = [self.net.logits(x[s:s + 128], side[s:s + 128], protos) for s in range(0, len(x), 128)]
         z = (np.concatenate(out) if out else np.zeros((0, N_DRINKS + 1), np.float32)).astype(np.float64)
         z = z / self.temperature
         if not len(z):
@@ -221,10 +278,11 @@ def probabilities(readings: list[dict], an, profile, model: PixelModel | None = 
         raw = raw_crops(readings, an, profile)
     x = channels(np.asarray(raw, np.float32), references(profile))
     side = model.side(readings, an.sharpness, profile)
+    protos = model.prototypes(profile)
     if not mirror:
-        return model.probabilities(x, side)
+        return model.probabilities(x, side, protos)
     n = len(x)
-    both = model.probabilities(np.concatenate([x, x[:, ::-1]]), np.concatenate([side, side]))
+    both = model.probabilities(np.concatenate([x, x[:, ::-1]]), np.concatenate([side, side]), protos)
     return 0.5 * (both[:n] + both[n:])
 
 

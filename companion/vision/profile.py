@@ -2,7 +2,10 @@
 
 A profile is a JSON file. It holds the empty tray (downscaled, as a base64 PNG: the
 reference for segmentation and for the lighting of the moment), each drink's measured
-features, and per-colour and per-shape models (means and spreads) learnt from them.
+features, and per-colour and per-shape models (means and spreads) learnt from them, and each
+drink's calibration piece as the set network sees it (``pieces``: its raw crop and side numbers,
+the network's prototypes of the set's own drinks; absent in profiles made before them or from
+the mat).
 Sizes are in working pixels of this camera, or in millimetres when the profile came from
 the printable mat and the tray's scale is known.
 """
@@ -21,6 +24,7 @@ from ..drinks import COLOURS, DRINK_IDS, SHAPES
 KIND = "tokyo-table-companion/drink-profile"
 VERSION = 1
 WORK_WIDTH = 640          # frames are analysed at about this width
+MAX_PIECES = 4            # calibration pieces kept per drink (poses)
 
 
 class ProfileError(Exception):
@@ -80,6 +84,9 @@ class Profile:
     mm_homography: list | None = None      # image px -> tray mm, when known
     source: str = ""
     stats: dict = field(default_factory=dict)   # single-drink area range, noise, ...
+    # drink id -> (raw crops (k, H, W, RAW) float16, side numbers (k, 3) float32): its calibration
+    # pieces as drink_crops cuts them (calibration_pieces.py)
+    pieces: dict = field(default_factory=dict)
 
     # derived, not stored
     _cache: dict = field(default_factory=dict, repr=False)
@@ -106,6 +113,8 @@ class Profile:
         if self.background is not None:
             ok, buf = cv2.imencode(".png", self.background, [cv2.IMWRITE_PNG_COMPRESSION, 9])
             d["background_png"] = base64.b64encode(buf.tobytes()).decode("ascii")
+        if self.pieces:
+            d["pieces_npz"] = _pieces_text(self.pieces)
         return d
 
     def save(self, path: str | Path) -> None:
@@ -140,6 +149,8 @@ class Profile:
             raise ProfileError("the drink profile lacks " + ", ".join(sorted(missing_c | missing_s)))
         if bg is not None and (bg.shape[1], bg.shape[0]) != p.work_size:
             raise ProfileError("the profile's empty-tray image does not match its frame size; calibrate again")
+        if d.get("pieces_npz"):
+            p.pieces = _pieces_from_text(d["pieces_npz"])
         return p
 
     @classmethod
@@ -166,9 +177,48 @@ class Profile:
             raise ProfileError(f"the empty-tray photo is {image.shape[1]}x{image.shape[0]}, the profile expects "
                                f"{self.image_size[0]}x{self.image_size[1]}")
         p = Profile(**{k: getattr(self, k) for k in ("image_size", "background", "colour_model", "shape_model",
-                                                     "drinks", "units", "mm_homography", "source", "stats")})
+                                                     "drinks", "units", "mm_homography", "source", "stats",
+                                                     "pieces")})
         p.background = cv2.resize(image, p.work_size, interpolation=cv2.INTER_AREA)
         return p
+
+
+def _pieces_text(pieces: dict) -> str:
+    import io
+    buf = io.BytesIO()
+    arrays = {}
+    for drink, (crops, side) in pieces.items():
+        arrays[f"{drink}/crops"] = np.asarray(crops, np.float16)
+        arrays[f"{drink}/side"] = np.asarray(side, np.float32)
+    np.savez_compressed(buf, **arrays)
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _pieces_from_text(text: str) -> dict:
+    """The calibration pieces of a profile file, checked: every drink a known id, at most
+    MAX_PIECES crops of the crop's shape each."""
+    import io
+    import zipfile
+    from .drink_crops import H, RAW, W
+    try:
+        with np.load(io.BytesIO(base64.b64decode(text)), allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except (ValueError, OSError, zipfile.BadZipFile) as exc:
+        raise ProfileError(f"the profile's calibration pieces are damaged ({exc}); calibrate again") from None
+    out = {}
+    for key in arrays:
+        drink, _, part = key.partition("/")
+        if drink not in DRINK_IDS or part not in ("crops", "side"):
+            raise ProfileError(f"the profile's calibration pieces name {key!r}, not a drink; calibrate again")
+        if drink in out:
+            continue
+        crops, side = arrays.get(f"{drink}/crops"), arrays.get(f"{drink}/side")
+        if (crops is None or side is None or crops.ndim != 4 or crops.shape[1:] != (H, W, RAW)
+                or not 1 <= len(crops) <= MAX_PIECES or side.shape != (len(crops), 3)
+                or not np.isfinite(crops).all() or not np.isfinite(side).all()):
+            raise ProfileError(f"the profile's calibration pieces of {drink} are damaged; calibrate again")
+        out[drink] = (crops.astype(np.float16), side.astype(np.float32))
+    return out
 
 
 def all_drinks_present(drinks: dict) -> list[str]:
