@@ -1,11 +1,11 @@
-"""An experiment (issue 26, 56th session): does the set network name new looks better when it
-also compares a piece with the table's own calibration pieces?
+"""The set network that compares a piece with the table's own drinks (issue 26, 56th session):
+trained here, exported for ``pixel_scorer`` (make model's ``models/drink_pixels_set.npz``).
 
 The rules name a piece against the table's calibration (its colours and sizes measured from the
 table's own 36 photos); the set network sees only the set's sizes and plastic colours as numbers,
 and on a look it never met it disagrees with right rules' readings more often than it catches
 wrong ones (benchmarks/drink_doubts.py). Here two networks are trained alike on TRAIN's tables
-with their calibration pieces:
+with their calibration pieces (``base`` is there to measure what the head brings):
 
 * ``base``: the set network's layers (tools/drink_pixel_torch.py);
 * ``proto``: the same, plus a prototype head: the hidden layer embedded (64 numbers, unit
@@ -30,7 +30,7 @@ The tables are learn_drink_pixels.py's (its data step renders them; MORE_LOOKS' 
 are rendered here when missing, some 7 s a table). Results: docs/performance.md, "The set network
 compares a piece with the table's own drinks".
 
-Training only; nothing of the service uses it.
+PyTorch only here (the train extra); the service runs the exported numpy network.
 """
 from __future__ import annotations
 
@@ -83,6 +83,10 @@ def load(plan, photos: int, harsh: int, training: bool) -> list[tuple[dict, dict
 
 
 def model(n_side: int, variant: str):
+    """The network in PyTorch: the set network's layers (``torch_net``, 24/48/64, hidden 128) and,
+    for ``proto``, the prototype head. ``forward`` takes a batch's pieces with their tables'
+    local numbers (``tid``) and those tables' calibration pieces (``px``, ``pside``, their drinks
+    ``py`` and tables ``ptid``); a drink without a calibration piece in the batch gains nothing."""
     import torch
     from torch import nn
 
@@ -118,6 +122,7 @@ def model(n_side: int, variant: str):
 
 
 def tensors(raw, refs, rng, augment: bool):
+    """Raw crops as the network's input, augmented (``drink_pixel_torch.augmented``) if asked."""
     import torch
     from companion.vision.drink_crops import channels
     x = augmented(raw, rng) if augment else raw.astype(np.float32)
@@ -126,6 +131,10 @@ def tensors(raw, refs, rng, augment: bool):
 
 def train(tables, variant: str, epochs: int, seed: int, log=print, drop_table: float = 0.0,
           drop_drink: float = 0.0):
+    """AdamW with a one-cycle rate over ``epochs`` passes' worth of steps; each step TABLES tables
+    drawn by their pieces' share, PER_TABLE pieces of each and one calibration piece of each of
+    their drinks (a table's all left out at ``drop_table``, a drink's at ``drop_drink``), every
+    crop augmented. Returns the network and the side numbers' standardisation."""
     import torch
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -178,7 +187,7 @@ def train(tables, variant: str, epochs: int, seed: int, log=print, drop_table: f
 
 
 def top_right(net, norm, tables, variant: str) -> dict:
-    """Per table family: pieces on drinks, the share whose top name is right, and the mean
+    """Per table: pieces on drinks, the share whose top name is right, and the mean
     log-likelihood of the truth."""
     import torch
     mean, std = norm
