@@ -227,3 +227,5 @@ def test_calibration_keeps_each_drinks_piece_for_the_set_network(profile, tmp_pa
     data.pop("pieces_npz")
     path.write_text(json.dumps(data))
     assert Profile.load(path).pieces == {}          # a profile made before them still loads
+    # another empty tray's photo: the pieces were cut against the old one, so they go
+    assert profile.with_background(np.zeros((720, 1280, 3), np.uint8)).pieces == {}

@@ -4,8 +4,8 @@ A profile is a JSON file. It holds the empty tray (downscaled, as a base64 PNG: 
 reference for segmentation and for the lighting of the moment), each drink's measured
 features, and per-colour and per-shape models (means and spreads) learnt from them, and each
 drink's calibration piece as the set network sees it (``pieces``: its raw crop and side numbers,
-the network's prototypes of the set's own drinks; absent in profiles made before them or from
-the mat).
+the network's prototypes of the set's own drinks; absent in profiles made before them, from
+the mat, or given another empty tray's photo).
 Sizes are in working pixels of this camera, or in millimetres when the profile came from
 the printable mat and the tray's scale is known.
 """
@@ -176,9 +176,10 @@ class Profile:
         if (image.shape[1], image.shape[0]) != tuple(self.image_size):
             raise ProfileError(f"the empty-tray photo is {image.shape[1]}x{image.shape[0]}, the profile expects "
                                f"{self.image_size[0]}x{self.image_size[1]}")
+        # without the calibration pieces: they were cut against the old tray and its light, which
+        # the new photo's crops are not (the set network then reads a piece alone)
         p = Profile(**{k: getattr(self, k) for k in ("image_size", "background", "colour_model", "shape_model",
-                                                     "drinks", "units", "mm_homography", "source", "stats",
-                                                     "pieces")})
+                                                     "drinks", "units", "mm_homography", "source", "stats")})
         p.background = cv2.resize(image, p.work_size, interpolation=cv2.INTER_AREA)
         return p
 
