@@ -36,14 +36,29 @@ def torch_net(n_side: int, residual: bool, conv: tuple[int, int, int] | None = N
             x = getattr(self, f"c{k}")(x)
             return torch.relu(x if self.norms is None else self.norms[k - 1](x))
 
-        def forward(self, x, side, logp=None):
+        def hidden(self, x, side):
+            """The hidden layer (tools/drink_protos.py's prototype head embeds it)."""
             x = nn.functional.max_pool2d(self.conv(1, x), 2)
             x = nn.functional.max_pool2d(self.conv(2, x), 2)
             x = self.conv(3, x).mean(2).flatten(1)
-            out = self.f2(self.drop(torch.relu(self.f1(torch.cat([x, side], 1)))))
+            return torch.relu(self.f1(torch.cat([x, side], 1)))
+
+        def forward(self, x, side, logp=None):
+            out = self.f2(self.drop(self.hidden(x, side)))
             return out if self.res is None else out + self.res * logp
 
     return Net()
+
+
+def layer_weights(net) -> dict:
+    """A ``torch_net``'s layers in pixel_scorer.PixelNet's layout (a batch normalisation folded
+    into its convolution)."""
+    from torch_fold import folded
+    weights = {f"{layer}{kind}": getattr(getattr(net, layer), "weight" if kind == "w" else "bias").detach().numpy()
+               for layer in ("f1", "f2") for kind in ("w", "b")}
+    for k in (1, 2, 3):
+        weights[f"c{k}w"], weights[f"c{k}b"] = folded(getattr(net, f"c{k}"), net.norms[k - 1] if net.norms else None)
+    return weights
 
 
 # How far the training batches are relit and blurred (``--augment``): "plain", the committed
@@ -124,14 +139,9 @@ def train(ex: dict, epochs: int, seed: int = SEED, log=print, residual: bool | N
             sched.step()
             total += float(loss.detach()) * len(idx)
         log(f"  epoch {epoch + 1}: training loss {total / n:.4f}")
-    from torch_fold import folded
     net.eval()
     sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-    weights = {f"{layer}{kind}": sd[f"{layer}.{'weight' if kind == 'w' else 'bias'}"]
-               for layer in ("f1", "f2") for kind in ("w", "b")}
-    for k in (1, 2, 3):
-        weights[f"c{k}w"], weights[f"c{k}b"] = folded(getattr(net, f"c{k}"), net.norms[k - 1] if net.norms else None)
-    weights.update(mean=mean, std=std)
+    weights = {**layer_weights(net), "mean": mean, "std": std}
     if residual:
         weights["res"] = sd["res"]
     # the numpy network must give PyTorch's scores (the same layers, the same layout)

@@ -54,7 +54,7 @@ import drink_pixel_data as extras  # noqa: E402
 import learn_drink_pixels as lp  # noqa: E402
 import learn_drinks as base  # noqa: E402
 from choose_pixel_check import TEST  # noqa: E402
-from drink_pixel_torch import SEED, augmented, torch_net  # noqa: E402
+from drink_pixel_torch import SEED, augmented, layer_weights, torch_net  # noqa: E402
 
 N = 36
 EMBED = 64
@@ -97,20 +97,13 @@ def model(n_side: int, variant: str):
             self.emb = nn.Linear(128, EMBED) if variant == "proto" else None
             self.scale = nn.Parameter(torch.tensor(10.0)) if variant == "proto" else None
 
-        def hidden(self, x, side):
-            n = self.net
-            x = nn.functional.max_pool2d(n.conv(1, x), 2)
-            x = nn.functional.max_pool2d(n.conv(2, x), 2)
-            x = n.conv(3, x).mean(2).flatten(1)
-            return torch.relu(n.f1(torch.cat([x, side], 1)))
-
         def forward(self, x, side, tid, px=None, pside=None, py=None, ptid=None, n_tables=1):
-            h = self.hidden(x, side)
+            h = self.net.hidden(x, side)
             logits = self.net.f2(self.net.drop(h))
             if self.emb is None or px is None:
                 return logits
             e = nn.functional.normalize(self.emb(h), dim=1)
-            ep = nn.functional.normalize(self.emb(self.hidden(px, pside)), dim=1)
+            ep = nn.functional.normalize(self.emb(self.net.hidden(px, pside)), dim=1)
             slot = ptid * N + py
             sums = torch.zeros(n_tables * N, EMBED).index_add(0, slot, ep)
             counts = torch.zeros(n_tables * N).index_add(0, slot, torch.ones(len(slot)))
@@ -218,17 +211,16 @@ def top_right(net, norm, tables, variant: str) -> dict:
 def committed_right(tables) -> dict:
     """top_right's numbers for the committed set network (numpy, no prototypes)."""
     from companion.vision.checked import SET_PATH
-    from companion.vision.drink_crops import channels
     from companion.vision.pixel_scorer import load as load_model
     m = load_model(SET_PATH)
     res = {}
     for p, _, name in tables:
         on = p["y"] < N
-        if not on.any():
-            continue
-        pr = m.probabilities(channels(p["raw"][on].astype(np.float32), p["refs"][on]), p["side"][on])
-        y = p["y"][on]
-        res[name] = [len(y), int((pr.argmax(1) == y).sum()), float(np.log(np.maximum(pr[np.arange(len(y)), y], 1e-300)).sum())]
+        if on.any():
+            pr = lp.probabilities(m, p)[on]
+            y = p["y"][on]
+            res[name] = [len(y), int((pr.argmax(1) == y).sum()),
+                         float(np.log(np.maximum(pr[np.arange(len(y)), y], 1e-300)).sum())]
     return res
 
 
@@ -245,12 +237,10 @@ def report(title: str, res: dict) -> None:
 def exported(net, norm) -> dict:
     """The trained network's weights in pixel_scorer.PixelNet's layout, the prototype head's too."""
     mean, std = norm
-    sd = {k: v.detach().numpy() for k, v in net.state_dict().items()}
-    weights = {f"{layer}{kind}": sd[f"net.{layer}.{'weight' if kind == 'w' else 'bias'}"]
-               for layer in ("c1", "c2", "c3", "f1", "f2") for kind in ("w", "b")}
-    weights.update(mean=mean, std=std)
+    weights = {**layer_weights(net.net), "mean": mean, "std": std}
     if net.emb is not None:
-        weights.update(ew=sd["emb.weight"], eb=sd["emb.bias"], scale=sd["scale"].reshape(1))
+        weights.update(ew=net.emb.weight.detach().numpy(), eb=net.emb.bias.detach().numpy(),
+                       scale=net.scale.detach().numpy().reshape(1))
     return weights
 
 

@@ -183,12 +183,14 @@ class PixelModel:
 
     def side(self, readings: list[dict], sharpness: float, profile) -> np.ndarray:
         """The side numbers of readings (with the feature scorer's view when the model takes it)."""
-        parts = [side_inputs(readings, sharpness, profile)]
-        if self.set_sizes:
-            parts.append(np.repeat(set_sizes(profile)[None], len(readings), axis=0))
-        if self.features:
-            parts.append(feature_logp(readings, sharpness, profile))
-        return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=1)
+        own = self.with_set_sizes(side_inputs(readings, sharpness, profile), profile)
+        return np.concatenate([own, feature_logp(readings, sharpness, profile)], axis=1) if self.features else own
+
+    def with_set_sizes(self, own: np.ndarray, profile) -> np.ndarray:
+        """Pieces' own side numbers (``side_inputs``), then the set's sizes when the model takes them."""
+        if not self.set_sizes:
+            return own
+        return np.concatenate([own, np.repeat(set_sizes(profile)[None], len(own), axis=0)], axis=1)
 
     def prototypes(self, profile) -> np.ndarray | None:
         """The set's prototypes from the profile's calibration pieces (cached in the profile);
@@ -212,10 +214,7 @@ class PixelModel:
             colour, shape = drink.split("-", 1)
             rows += [colours.index(colour) * len(SHAPES) + shapes.index(shape)] * len(raw)
             crops.append(np.asarray(raw, np.float32))
-            side = np.asarray(side, np.float32)
-            if self.set_sizes:
-                side = np.concatenate([side, np.repeat(set_sizes(profile)[None], len(side), axis=0)], axis=1)
-            sides.append(side)
+            sides.append(self.with_set_sizes(np.asarray(side, np.float32), profile))
         return channels(np.concatenate(crops), references(profile)), np.concatenate(sides), np.array(rows)
 
     def probabilities(self, x: np.ndarray, side: np.ndarray, protos: np.ndarray | None = None) -> np.ndarray:
