@@ -81,6 +81,19 @@ def test_the_training_tools_refuse_widths_they_cannot_build(capsys):
     assert "give --net too" in capsys.readouterr().err
 
 
+def test_the_place_tool_refuses_more_looks_or_threads_than_it_has(capsys):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+    import learn_board
+    most = len(learn_board.TRAIN) + len(learn_board.TRAIN_MORE)
+    assert set(learn_board.TRAIN).isdisjoint(learn_board.TRAIN_MORE)
+    assert set(learn_board.TRAIN_MORE).isdisjoint([*learn_board.TEMPER, *learn_board.VARIED_HELD_OUT])
+    for args, words in ((["--looks", str(most + 1)], f"give 1 to {most}"), (["--looks", "0"], f"give 1 to {most}"),
+                        (["--threads", "0"], "give 1 to 64")):
+        with pytest.raises(SystemExit):
+            learn_board.main(args)
+        assert words in capsys.readouterr().err
+
+
 def test_squares_are_cut_round_each_point_as_log_colour_against_the_paper():
     sheet = np.full((60, 80, 3), 200.0, np.float32)
     sheet[30, 40] = (20.0, 100.0, 200.0)            # one dark-ish pixel

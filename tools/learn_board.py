@@ -12,8 +12,9 @@ numpy alone.
 
 Data (tools/board_data.py, cached under build/learn_board/): every place with a piece, every
 empty place whose base changed, a few untouched ones, of BOARDS boards of each look: TRAIN looks
-of the training-only "varied" family (``board_looks.py``: every property a real table varies
-drawn widely) and DEV_TRAIN development looks (every other one through a camera of its own).
+(then TRAIN_MORE's, for ``--looks`` beyond 200) of the training-only "varied" family
+(``board_looks.py``: every property a real table varies drawn widely) and DEV_TRAIN development
+looks (every other one through a camera of its own).
 
 Training: the network of board_net.py, Adam on the cross-entropy over the names a place may
 have (a stop: empty or a train; any other place: empty or a player colour), the squares cut a
@@ -63,6 +64,7 @@ from companion.board_pieces import PLAYER_COLOURS  # noqa: E402
 from companion.vision import board_model, board_net  # noqa: E402
 
 TRAIN = range(300_000, 300_200)        # varied looks for the weights
+TRAIN_MORE = range(310_000, 310_200)   # ... and more of them, after TRAIN's (--looks beyond 200)
 TEMPER = range(300_200, 300_240)       # ... and for the temperature and the bars
 DEV_TRAIN = range(200_000, 200_040)    # development looks for the weights (and the palette)
 DEV_TEMPER = range(210_000, 210_010)   # ... and for the temperature and the bars
@@ -131,7 +133,7 @@ def joined(*sets: dict) -> dict[str, np.ndarray]:
 def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEED,
               init: dict[str, np.ndarray] | None = None, max_lr: float = 3e-3,
               jitter: float = JITTER_MM, piece_weight: float = 1.0, channels: tuple[int, int, int] = board_net.CHANNELS,
-              hidden: int = board_net.HIDDEN) -> dict[str, np.ndarray]:
+              hidden: int = board_net.HIDDEN, threads: int = 1) -> dict[str, np.ndarray]:
     """The network's weights (board_net.PlaceNet's keys), trained on ``data`` (from ``init``'s
     weights and standardisation when given: a run continued on more looks); ``jitter``: the
     spread (mm) of the training squares' cut about their middle; ``channels``, ``hidden``: the
@@ -139,7 +141,7 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
     import torch
     from torch import nn
     torch.manual_seed(seed)
-    torch.set_num_threads(1)        # the machine is shared: one thread, as every training tool
+    torch.set_num_threads(threads)  # one by default: the machine is shared, as every training tool's
     x = data["x"].astype(np.float32)
     if init is not None:
         mean, std = init["mean"], init["std"]
@@ -147,8 +149,9 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
         mean, std = x.mean(axis=0), x.std(axis=0)
         std[std < 1e-6] = 1.0
     feats = torch.from_numpy((x - mean) / std)
-    # NCHW, kept in half precision (as cached: a quarter of a million larger squares) until a batch is cut
-    squares = torch.from_numpy(data["squares"].astype(np.float16)).permute(0, 3, 1, 2).contiguous()
+    # kept in half precision and as cached (NHWC: no copy of several GB for 400 looks) until a
+    # batch is cut, then NCHW
+    squares = torch.from_numpy(data["squares"].astype(np.float16, copy=False))
     y = torch.from_numpy(data["y"].astype(np.int64))
     mask = torch.from_numpy(board_model.allowed_names(x))
     names = board_model.feature_names()
@@ -162,7 +165,7 @@ def train_net(data: dict[str, np.ndarray], epochs: int = EPOCHS, seed: int = SEE
                              for layer in ("c1", "c2", "c3", "f1", "f2") for part in ("weight", "bias")})
 
     def loss_of(idx, gen):
-        sq = augment(squares[idx], gen, jitter)
+        sq = augment(squares[idx].permute(0, 3, 1, 2), gen, jitter)
         logits = net(sq, feats[idx]).masked_fill(~mask[idx], -1e9)
         return (nn.functional.cross_entropy(logits, y[idx], reduction="none") * weight[idx]).sum() / weight[idx].sum()
 
@@ -351,7 +354,9 @@ def main(argv=None) -> int:
     ap.add_argument("--model", help="with --measure: report this model instead (<spots.json>,<net.npz>)")
     ap.add_argument("--bars", action="store_true",
                     help="only set the temperature, the bars and the palette again (the committed network kept)")
-    ap.add_argument("--looks", type=int, default=None, help="how many training looks (of TRAIN)")
+    ap.add_argument("--looks", type=int, default=None,
+                    help=f"how many training looks (of TRAIN, then TRAIN_MORE: at most {len(TRAIN) + len(TRAIN_MORE)})")
+    ap.add_argument("--threads", type=int, default=1, help="PyTorch's threads (1: the machine is shared)")
     ap.add_argument("--epochs", type=int, default=EPOCHS)
     ap.add_argument("--jitter", type=float, default=JITTER_MM,
                     help="spread (mm) of the training squares' cut about their middle (0: cut in the middle)")
@@ -366,7 +371,12 @@ def main(argv=None) -> int:
     ap.add_argument("--hidden", type=hidden_width, default=board_net.HIDDEN,
                     help="the hidden layer's width (default: board_net.HIDDEN)")
     args = ap.parse_args(argv)
-    looks = list(TRAIN)[:args.looks] if args.looks is not None else list(TRAIN)
+    most = len(TRAIN) + len(TRAIN_MORE)
+    if args.looks is not None and not 1 <= args.looks <= most:
+        ap.error(f"--looks {args.looks}: give 1 to {most} (the training looks TRAIN and TRAIN_MORE hold)")
+    if not 1 <= args.threads <= 64:
+        ap.error(f"--threads {args.threads}: give 1 to 64")
+    looks = [*TRAIN, *TRAIN_MORE][:args.looks] if args.looks is not None else list(TRAIN)
     jobs = [(s, "varied") for s in (*([] if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT)] + \
         [(s, "dev") for s in (*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT)]
     board_data.render_all(jobs, args.workers)
@@ -392,7 +402,7 @@ def main(argv=None) -> int:
         with np.load(args.init) as d:
             init = {k: d[k] for k in d.files}
     weights = train_net(data, epochs=args.epochs, init=init, max_lr=1.5e-3 if init else 3e-3, jitter=args.jitter,
-                        piece_weight=args.piece_weight, channels=args.widths, hidden=args.hidden)
+                        piece_weight=args.piece_weight, channels=args.widths, hidden=args.hidden, threads=args.threads)
     np.savez(board_data.CACHE / "last_weights.npz", **weights)
     finish(weights, dev)
     return 0
