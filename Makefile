@@ -259,14 +259,14 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 # (384,616 places), each square cut up to 2 mm off its middle at random, then the temperature,
 # the bars and the palette, and the report: the held-out places, the pieces apart, the model
 # before on the same places, every station x player colour on three dev looks (the simulated
-# table's first; benchmarks/board_stations.py, ~5 min). Fixed seeds. On 400 varied training
-# looks (TRAIN and TRAIN_MORE): about 12 min of rendering (two workers) and 10 of training (two
-# threads; ~13 GB of memory at its peak), a target of its own. The committed network is this
-# recipe's output (2026-12-07; docs/performance.md, "Fifteenth session"); on 200 looks
-# (2026-12-05) and 100 (2026-12-03) it had left more pieces unsure.
+# table's first; benchmarks/board_stations.py, ~5 min). Fixed seeds. On 600 varied training
+# looks (TRAIN and TRAIN_MORE): about 15 min of rendering (two workers) and 15 of training (two
+# threads; ~19 GB of memory at its peak), a target of its own. The committed network is this
+# recipe's output (2026-12-07; docs/performance.md, "Fifteenth session"); on 400, 200 and 100
+# looks it had left more pieces unsure.
 .PHONY: board-model
 board-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_board.py --looks 400 --epochs 12 --workers 2 --threads 2
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_board.py --looks 600 --epochs 12 --workers 2 --threads 2
 
 # The board reader's value-marker network (companion/vision/board_value_net.py, issue 29): renders
 # the lanes of the training looks (varied 370000-370199 and dev 250000-250039, 8 boards each),

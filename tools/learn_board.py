@@ -64,7 +64,7 @@ from companion.board_pieces import PLAYER_COLOURS  # noqa: E402
 from companion.vision import board_model, board_net  # noqa: E402
 
 TRAIN = range(300_000, 300_200)        # varied looks for the weights
-TRAIN_MORE = range(310_000, 310_200)   # ... and more of them, after TRAIN's (--looks beyond 200)
+TRAIN_MORE = range(310_000, 310_400)   # ... and more of them, after TRAIN's (--looks beyond 200)
 TEMPER = range(300_200, 300_240)       # ... and for the temperature and the bars
 DEV_TRAIN = range(200_000, 200_040)    # development looks for the weights (and the palette)
 DEV_TEMPER = range(210_000, 210_010)   # ... and for the temperature and the bars
@@ -92,26 +92,41 @@ JITTER_MM = 1.0               # the spread of the random move of a training squa
                               # network trained on squares cut exactly would be surer than it may be
 
 
-def collect(seeds, family: str, crop: bool = True) -> dict[str, np.ndarray]:
-    """The kept places of the looks ``seeds`` of ``family`` (rendered now if not cached); their
-    squares cut to the network's size about their middle (``crop``), or as stored (training
-    moves the cut at random: :func:`augment`)."""
+def collect(seeds, family: str | None, crop: bool = True) -> dict[str, np.ndarray]:
+    """The kept places of the looks ``seeds`` of ``family`` (or, ``family`` None, of the
+    (seed, family) pairs ``seeds``; rendered now if not cached); their squares cut to the
+    network's size about their middle (``crop``), or as stored (training moves the cut at
+    random: :func:`augment`)."""
     parts = []
-    for s in seeds:
+    for s, fam in (seeds if family is None else ((s, family) for s in seeds)):
         t0 = time.perf_counter()
-        d = board_data.look_data(s, family)
+        d = board_data.look_data(s, fam)
         if d is None:
-            print(f"  look {family} {s}: no reference, left out", file=sys.stderr, flush=True)
+            print(f"  look {fam} {s}: no reference, left out", file=sys.stderr, flush=True)
             continue
         parts.append(d)
         if time.perf_counter() - t0 > 1.0:
-            print(f"  look {family} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
-    out = {k: np.concatenate([p[k] for p in parts]) for k in ("squares", "x", "y")}
-    if all("drink_mm" in p for p in parts):
-        out["drink_mm"] = np.concatenate([p["drink_mm"] for p in parts])
+            print(f"  look {fam} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+    keys = ("squares", "x", "y") + (("drink_mm",) if all("drink_mm" in p for p in parts) else ())
+    counts = np.sum([p["counts"] for p in parts], axis=0)
+    out = {k: _stacked(parts, k) for k in keys}
     if crop:
         out["squares"] = centre_crop(out["squares"])
-    out["counts"] = np.sum([p["counts"] for p in parts], axis=0)
+    out["counts"] = counts
+    return out
+
+
+def _stacked(parts: list[dict], key: str) -> np.ndarray:
+    """The parts' arrays under ``key`` one after another, each part's let go once copied: the
+    squares of 400 looks are ~6 GB, and two copies of them at once (np.concatenate's) were more
+    than the machine had."""
+    first = parts[0][key]
+    out = np.empty((sum(len(p[key]) for p in parts), *first.shape[1:]), first.dtype)
+    at = 0
+    for p in parts:
+        part = p.pop(key)
+        out[at:at + len(part)] = part
+        at += len(part)
     return out
 
 
@@ -119,13 +134,6 @@ def centre_crop(squares: np.ndarray, size: int = board_net.PATCH) -> np.ndarray:
     """Squares kept larger than the network reads, cut to its size about the same middle."""
     lo = squares.shape[1] // 2 - size // 2
     return squares[:, lo:lo + size, lo:lo + size] if squares.shape[1] != size else squares
-
-
-def joined(*sets: dict) -> dict[str, np.ndarray]:
-    keys = ("squares", "x", "y") + (("drink_mm",) if all("drink_mm" in s for s in sets) else ())
-    out = {k: np.concatenate([s[k] for s in sets]) for k in keys}
-    out["counts"] = np.sum([s["counts"] for s in sets], axis=0)
-    return out
 
 
 # --- training (PyTorch) -------------------------------------------------------------------------
@@ -392,7 +400,8 @@ def main(argv=None) -> int:
         finish(weights, collect(DEV_TRAIN, "dev"))
         return 0
     dev = collect(DEV_TRAIN, "dev", crop=False)
-    data = joined(collect(looks, "varied", crop=False), dev)
+    # the varied and dev looks gathered in one (two gathered apart and joined would be a second copy)
+    data = collect([*((s, "varied") for s in looks), *((s, "dev") for s in DEV_TRAIN)], None, crop=False)
     if args.empty_share < 1.0:
         keep = (data["y"] > 0) | (np.random.default_rng(SEED).random(len(data["y"])) < args.empty_share)
         data = {**{k: data[k][keep] for k in ("squares", "x", "y")}, "counts": data["counts"]}
@@ -412,7 +421,7 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     """The temperature and the bars (on the tempering looks), the palette (the development
     training looks), the model written, and its report on the held-out looks."""
     net = board_net.PlaceNet(weights)
-    temper = joined(collect(TEMPER, "varied"), collect(DEV_TEMPER, "dev"))
+    temper = collect([*((s, "varied") for s in TEMPER), *((s, "dev") for s in DEV_TEMPER)], None)
     gate = board_model.asked(temper["x"])
     asked = {k: temper[k][gate] for k in ("squares", "x", "y")}
     temperature = fit_temperature(net, asked)
