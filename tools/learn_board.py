@@ -92,13 +92,17 @@ JITTER_MM = 1.0               # the spread of the random move of a training squa
                               # network trained on squares cut exactly would be surer than it may be
 
 
-def collect(seeds, family: str | None, crop: bool = True) -> dict[str, np.ndarray]:
-    """The kept places of the looks ``seeds`` of ``family`` (or, ``family`` None, of the
-    (seed, family) pairs ``seeds``; rendered now if not cached); their squares cut to the
-    network's size about their middle (``crop``), or as stored (training moves the cut at
-    random: :func:`augment`)."""
+def looks_of(varied=(), dev=()) -> list[tuple[int, str]]:
+    """The looks ``varied`` then ``dev`` (seeds) as (seed, family): the order they are gathered in."""
+    return [*((s, "varied") for s in varied), *((s, "dev") for s in dev)]
+
+
+def collect(looks: list[tuple[int, str]], crop: bool = True) -> dict[str, np.ndarray]:
+    """The kept places of ``looks`` (:func:`looks_of`; rendered now if not cached), in one
+    array each; their squares cut to the network's size about their middle (``crop``), or as
+    stored (training moves the cut at random: :func:`augment`)."""
     parts = []
-    for s, fam in (seeds if family is None else ((s, family) for s in seeds)):
+    for s, fam in looks:
         t0 = time.perf_counter()
         d = board_data.look_data(s, fam)
         if d is None:
@@ -385,23 +389,23 @@ def main(argv=None) -> int:
     if not 1 <= args.threads <= 64:
         ap.error(f"--threads {args.threads}: give 1 to 64")
     looks = [*TRAIN, *TRAIN_MORE][:args.looks] if args.looks is not None else list(TRAIN)
-    jobs = [(s, "varied") for s in (*([] if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT)] + \
-        [(s, "dev") for s in (*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT)]
+    jobs = looks_of(varied=(*([] if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT),
+                    dev=(*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT))
     board_data.render_all(jobs, args.workers)
     if args.measure:
         model = board_model.spot_model(*args.model.split(",")) if args.model else board_model.spot_model()
-        report(model, collect(HELD_OUT, "dev"), "held-out dev looks")
-        report(model, collect(VARIED_HELD_OUT, "varied"), "held-out varied looks")
+        report(model, collect(looks_of(dev=HELD_OUT)), "held-out dev looks")
+        report(model, collect(looks_of(varied=VARIED_HELD_OUT)), "held-out varied looks")
         station_report({args.model or "committed": model})
         return 0
     if args.bars:
         with np.load(board_net.NET_PATH) as d:
             weights = {k: d[k] for k in d.files}
-        finish(weights, collect(DEV_TRAIN, "dev"))
+        finish(weights, collect(looks_of(dev=DEV_TRAIN)))
         return 0
-    dev = collect(DEV_TRAIN, "dev", crop=False)
+    dev = collect(looks_of(dev=DEV_TRAIN), crop=False)
     # the varied and dev looks gathered in one (two gathered apart and joined would be a second copy)
-    data = collect([*((s, "varied") for s in looks), *((s, "dev") for s in DEV_TRAIN)], None, crop=False)
+    data = collect(looks_of(varied=looks, dev=DEV_TRAIN), crop=False)
     if args.empty_share < 1.0:
         keep = (data["y"] > 0) | (np.random.default_rng(SEED).random(len(data["y"])) < args.empty_share)
         data = {**{k: data[k][keep] for k in ("squares", "x", "y")}, "counts": data["counts"]}
@@ -421,7 +425,7 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     """The temperature and the bars (on the tempering looks), the palette (the development
     training looks), the model written, and its report on the held-out looks."""
     net = board_net.PlaceNet(weights)
-    temper = collect([*((s, "varied") for s in TEMPER), *((s, "dev") for s in DEV_TEMPER)], None)
+    temper = collect(looks_of(varied=TEMPER, dev=DEV_TEMPER))
     gate = board_model.asked(temper["x"])
     asked = {k: temper[k][gate] for k in ("squares", "x", "y")}
     temperature = fit_temperature(net, asked)
@@ -435,9 +439,9 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     before = board_model.spot_model.__wrapped__() if board_model.MODEL_PATH.exists() else None
     board_model.save(settings, weights)
     model = board_model.spot_model.__wrapped__()
-    for seeds, family, title in ((HELD_OUT, "dev", "held-out dev looks"),
-                                 (VARIED_HELD_OUT, "varied", "held-out varied looks")):
-        data = collect(seeds, family)
+    for held_out, title in ((looks_of(dev=HELD_OUT), "held-out dev looks"),
+                            (looks_of(varied=VARIED_HELD_OUT), "held-out varied looks")):
+        data = collect(held_out)
         report(model, data, title)
         if before is not None:
             report(before, data, "  ... the model before, on the same places")
