@@ -24,7 +24,11 @@ the field, or claims a field where no crate is (the number that must stay at zer
 unsure fields, "asked" are those the reading narrowed to a few drinks of one colour (its
 ``choices``) that hold the layout's drink (choices that miss it make the field wrong). A frame is
 "fully right" when all its fields are right. A look whose calibration photo is refused counts
-all its frames' fields as unsure (and is counted apart).
+all its frames' fields as unsure (and is counted apart). ``lost`` says where the fields not read
+right went (totals, for every family): a refused calibration, a frame's problem code (``unclear``,
+``too_many``, ...), asked, unsure with the likeliest name right (``likeliest_right``: the bars, not
+the name, held it back), unsure otherwise, wrong (with ``right`` they add up to the fields, or to
+more where a reading claims fields where no crate is).
 
 Run:   .venv/bin/python benchmarks/crates.py                          (both families, 10 looks x 4 frames)
        .venv/bin/python benchmarks/crates.py --family dev --looks 2 --frames 2      (quick)
@@ -57,12 +61,14 @@ from companion.vision.crates import CrateReader  # noqa: E402
 SEEDS = {"dev": 800000, "eval": 910000, "varied": 700000}
 
 
-def score(truth_fields: dict, reading) -> tuple[int, int, int, int]:
-    """(right, unsure, wrong, asked) fields of one frame; ``asked``: of the unsure ones, those
-    narrowed to a few drinks (choices) that hold the layout's (choices that miss it are wrong)."""
+def score(truth_fields: dict, reading) -> tuple[int, int, int, int, int]:
+    """(right, unsure, wrong, asked, likeliest_right) fields of one frame; ``asked``: of the unsure
+    ones, those narrowed to a few drinks (choices) that hold the layout's (choices that miss it are
+    wrong); ``likeliest_right``: of the unsure ones not asked, those whose likeliest name is the
+    layout's."""
     n = len(truth_fields)
     if reading.codes or not reading.fields:
-        return 0, n, 0, 0
+        return 0, n, 0, 0, 0
     seen = reading.grid()
     unsure = reading.unsure_fields()
     choices = reading.choice_sets()
@@ -73,14 +79,19 @@ def score(truth_fields: dict, reading) -> tuple[int, int, int, int]:
     # of the layout: counting every unsure field, as before, made a frame all unsure as soon as
     # the ring round the crates held as many doubtful fields as the crates have)
     wrong_at = {d.field for d in cmp.differences}
-    n_unsure = len(over_layout(truth_fields, seen, unsure, cmp) - wrong_at)
-    asked = len(over_layout(truth_fields, seen, choices, cmp) - wrong_at)
+    doubted = over_layout(truth_fields, seen, unsure, cmp)
+    n_unsure = len(set(doubted) - wrong_at)
+    asked = len(set(over_layout(truth_fields, seen, choices, cmp)) - wrong_at)
+    game = normalized(truth_fields)
+    likeliest_right = sum(1 for g, o in doubted.items()
+                          if g not in wrong_at and o not in choices and seen[o] == game[g])
     right = max(0, n - wrong - n_unsure)
-    return right, n_unsure, wrong, asked
+    return right, n_unsure, wrong, asked, likeliest_right
 
 
-def over_layout(truth_fields: dict, seen: dict, unsure, cmp) -> set:
-    """The unsure fields of the reading that land on the layout's fields (as compare matched)."""
+def over_layout(truth_fields: dict, seen: dict, unsure, cmp) -> dict:
+    """The unsure fields of the reading that land on the layout's fields (as compare matched):
+    the layout's field -> the reading's."""
     game = normalized(truth_fields)
     marked = set(seen)
     doubt = set(unsure)
@@ -89,7 +100,8 @@ def over_layout(truth_fields: dict, seen: dict, unsure, cmp) -> set:
         turned = {(-y, x): o for (x, y), o in turned.items()}
     ox, oy = min(x for x, _ in turned), min(y for _, y in turned)
     dx, dy = cmp.shift
-    return {(x - ox + dx, y - oy + dy) for (x, y), o in turned.items() if o in doubt} & set(game)
+    placed = {(x - ox + dx, y - oy + dy): o for (x, y), o in turned.items() if o in doubt}
+    return {g: o for g, o in placed.items() if g in game}
 
 
 def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=(), told: bool = True) -> dict:
@@ -99,6 +111,7 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=
     guard = {sh: {"right": 0, "unsure": 0, "wrong": 0} for sh in shares}
     tot = {"fields": 0, "right": 0, "unsure": 0, "asked": 0, "wrong": 0, "frames": 0, "fully_right": 0,
            "looks": 0, "calibration_refused": 0, "frames_with_codes": 0}
+    lost = {"calibration_refused": 0, "asked": 0, "likeliest_right": 0, "unsure_otherwise": 0, "wrong": 0}
     times = []
     for seed in range(first, first + looks):
         look = CrateLook.from_seed(seed, family)
@@ -121,6 +134,7 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=
             tot["fields"] += len(fields)
             if reader is None:
                 tot["unsure"] += len(fields)
+                lost["calibration_refused"] += len(fields)
                 for g in guard.values():
                     g["unsure"] += len(fields)
                 continue
@@ -128,7 +142,15 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=
             t0 = time.perf_counter()
             reading = reader.read(frame, crates_told)
             times.append(time.perf_counter() - t0)
-            right, unsure, wrong, asked = score(fields, reading)
+            right, unsure, wrong, asked, likeliest_right = score(fields, reading)
+            if reading.codes:
+                for code in reading.codes[:1]:          # a frame's fields go to its first code
+                    lost[code] = lost.get(code, 0) + len(fields)
+            else:
+                lost["asked"] += asked
+                lost["likeliest_right"] += likeliest_right
+                lost["unsure_otherwise"] += unsure - asked - likeliest_right
+            lost["wrong"] += wrong
             for sh, g in guard.items():
                 crates.DOUBTFUL_SHARE = sh
                 for key, v in zip(("right", "unsure", "wrong"), score(fields, reader.read(frame, crates_told))[:3]):
@@ -151,6 +173,7 @@ def run(family: str, looks: int, frames: int, first: int, verbose: bool, shares=
             "asked_pct": round(100 * tot["asked"] / n, 2),
             "fully_right_pct": round(100 * tot["fully_right"] / max(1, tot["frames"]), 1),
             "ms_median": round(float(np.median(ms)), 1), "ms_p95": round(float(np.percentile(ms, 95)), 1),
+            "lost": lost,
             **({"guard": {str(sh): {k: round(100 * v / n, 2) for k, v in g.items()} for sh, g in guard.items()}}
                if guard else {})}
 
@@ -187,7 +210,7 @@ def main(argv=None) -> None:
             print(f"{fam} {res['seeds']}: {res['fields']} fields in {res['frames']} frames; sure and wrong "
                   f"{res['wrong_pct']} %, unsure {res['unsure_pct']} %, frames fully right {res['fully_right_pct']} %; "
                   f"calibration refused {res['calibration_refused']} of {res['looks']} looks; "
-                  f"{res['ms_median']} ms a frame (p95 {res['ms_p95']}) on one core")
+                  f"{res['ms_median']} ms a frame (p95 {res['ms_p95']}) on one core; fields not read right: {res['lost']}")
     if args.json:
         print(json.dumps(out, indent=1))
 
