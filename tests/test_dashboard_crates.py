@@ -116,7 +116,11 @@ def wait_for(page, base: str, gid: str, css: str, what: str) -> None:
     try:
         page.wait_for_selector(css, state="visible", timeout=REPLY_MS)
     except Exception:
-        raise AssertionError(f"{what}: the crate camera says {crates_of(base, gid)}") from None
+        # the device's own counts too (frames read, given again, failed; the source; calibrated):
+        # a run that once never matched the empty square at the suite's busy start (58th session)
+        # showed only a view that had not changed since the start
+        device = call(base, "GET", "/api/devices")["crate_camera"]
+        raise AssertionError(f"{what}: the crate camera says {crates_of(base, gid)}; its device: {device}") from None
 
 
 def as_set(moves: list[dict]) -> set:
