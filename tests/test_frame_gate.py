@@ -55,3 +55,29 @@ def test_a_still_board_seen_by_a_real_camera_is_read_seldom_and_a_new_pyramid_at
         assert device.status()["read"] > read_before
     finally:
         device.stop()
+
+
+class _CountingReader:
+    """Says how many times it has read: a reader whose readings change as it reads (as the crate
+    reader's camera does, learnt from its frames' grids)."""
+
+    def __init__(self):
+        self.reads = 0
+
+    def read(self, image):
+        self.reads += 1
+        return self.reads
+
+
+def test_a_frame_given_again_is_read_again_once_the_gate_would_read_it():
+    import numpy as np
+
+    from companion.table.camera_device import CameraDevice
+
+    device = CameraDevice(tables=None, spec="sim")
+    device.reader = _CountingReader()
+    copies = [np.full((48, 64, 3), v, np.uint8) for v in (10, 90)]     # a still scene's two copies, in turn
+    seen = [device._read(copies[k % 2], at=0.5 * k) for k in range(4)]
+    assert seen == [1, 2, 1, 2] and device.repeated_frames == 2, "copies within the gate's time: their readings"
+    later = device._read(copies[0], at=frame_gate.REREAD_S + 0.5)
+    assert later == 3, "a copy read long ago is read again: the reader may read it better now"

@@ -5,7 +5,8 @@ The source (``open_camera(spec)``, the composition root's, which knows ``sim``) 
 ``vision.sources.LatestFrame`` (only the newest frame, at most ``fps`` a second, resting while
 nothing is wanted); each frame is read by the device's reader and the reading handed to the game
 the camera feeds. The reader is made on the first frame (and again when the calibration is saved
-anew); a frame given again bit for bit (a simulated still scene's copies) has the reading it had,
+anew); a frame given again bit for bit (a simulated still scene's copies) has the reading it had
+(for the gate's REREAD_S: the reader may read it better later),
 and so has a frame that shows nothing new since the last one read (``frame_gate.FrameGate``: a
 real camera's noise never repeats, while the pieces stand still most of a game).
 A failing camera or reader never stops the service: it shows as a problem code in the views
@@ -67,7 +68,7 @@ class CameraDevice:
         self.unchanged_frames = 0              # frames that showed nothing new since the last one read
         self.gate = FrameGate()
         self.failed_frames = 0
-        self._readings: OrderedDict[tuple, Any] = OrderedDict()   # (frame digest, what was asked) -> reading
+        self._readings: OrderedDict[tuple, Any] = OrderedDict()   # (frame digest, what was asked) -> (reading, when read)
         self._latest: np.ndarray | None = None
         self._latest_at = float("-inf")       # when it was taken (monotonic)
         self._jpeg: bytes | None = None
@@ -250,10 +251,14 @@ class CameraDevice:
         asked = self.asked_now()
         key = (hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).digest(), asked)
         known = self._readings.get(key)
-        if known is not None:
+        # ... for as long as the frame gate keeps a reading (REREAD_S): a reader that learns from
+        # the frames it reads (the crate reader's camera, from its frames' grids) reads the same
+        # pixels better later; kept for ever, a still scene's few copies kept the readings of the
+        # reader's first frames, which may never settle (the crate browser test at a busy start)
+        if known is not None and at - known[1] < self.gate.reread_s:
             self._readings.move_to_end(key)
             self.repeated_frames += 1
-            return known
+            return known[0]
         known = self.gate.known(image, asked, at)
         if known is not None:
             self.unchanged_frames += 1
@@ -261,7 +266,8 @@ class CameraDevice:
         reading = self.reader.read(image) if asked is None else self.reader.read(image, asked)
         self.read_frames += 1
         self.gate.remember(image, asked, at, reading)
-        self._readings[key] = reading
+        self._readings[key] = (reading, at)
+        self._readings.move_to_end(key)
         while len(self._readings) > SAME_FRAMES:
             self._readings.popitem(last=False)
         return reading
