@@ -251,10 +251,10 @@ class CameraDevice:
         asked = self.asked_now()
         key = (hashlib.blake2b(np.ascontiguousarray(image).data, digest_size=16).digest(), asked)
         known = self._readings.get(key)
-        # ... for as long as the frame gate keeps a reading (REREAD_S): a reader that learns from
-        # the frames it reads (the crate reader's camera, from its frames' grids) reads the same
-        # pixels better later; kept for ever, a still scene's few copies kept the readings of the
-        # reader's first frames, which may never settle (the crate browser test at a busy start)
+        # a copy seen before has its reading while the frame gate would keep one (REREAD_S): a
+        # reader that learns from the frames it reads (the crate reader's camera, from its frames'
+        # grids) reads the same pixels better later; kept for ever, a still scene's few copies kept
+        # the readings of the reader's first frames, which may never settle (58th session)
         if known is not None and at - known[1] < self.gate.reread_s:
             self._readings.move_to_end(key)
             self.repeated_frames += 1
