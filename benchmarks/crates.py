@@ -79,20 +79,19 @@ def score(truth_fields: dict, reading) -> tuple[int, int, int, int, int]:
     # of the layout: counting every unsure field, as before, made a frame all unsure as soon as
     # the ring round the crates held as many doubtful fields as the crates have)
     wrong_at = {d.field for d in cmp.differences}
-    doubted = over_layout(truth_fields, seen, unsure, cmp)
-    n_unsure = len(set(doubted) - wrong_at)
-    asked = len(set(over_layout(truth_fields, seen, choices, cmp)) - wrong_at)
     game = normalized(truth_fields)
+    doubted = over_layout(game, seen, unsure, cmp)
+    n_unsure = len(set(doubted) - wrong_at)
+    asked = len(set(over_layout(game, seen, choices, cmp)) - wrong_at)
     likeliest_right = sum(1 for g, o in doubted.items()
                           if g not in wrong_at and o not in choices and seen[o] == game[g])
     right = max(0, n - wrong - n_unsure)
     return right, n_unsure, wrong, asked, likeliest_right
 
 
-def over_layout(truth_fields: dict, seen: dict, unsure, cmp) -> dict:
-    """The unsure fields of the reading that land on the layout's fields (as compare matched):
-    the layout's field -> the reading's."""
-    game = normalized(truth_fields)
+def over_layout(game: dict, seen: dict, unsure, cmp) -> dict:
+    """The unsure fields of the reading that land on the layout's fields (``game``: the layout's,
+    normalized; as compare matched): the layout's field -> the reading's."""
     marked = set(seen)
     doubt = set(unsure)
     turned = {f: f for f in marked}

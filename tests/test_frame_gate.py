@@ -2,16 +2,20 @@
 camera's thread with the real simulated board camera made to behave as a real one (fresh noise on
 every frame, so no frame ever repeats) and the real board reader. On a still board the reader
 reads a frame every REREAD_S at most while the frames flow; a pyramid set down is read at once and
-becomes the proposal."""
+becomes the proposal. A frame given again bit for bit (a simulated still scene's copies) keeps its
+reading for REREAD_S, then is read again (table/camera_device.py)."""
 from __future__ import annotations
 
 import doctest
 import time
 
+import numpy as np
+
 from companion.sim.board_source import open_board_camera
 from companion.sim.table import SIM_TABLE
 from companion.table import frame_gate
 from companion.table.board_device import BoardDevice
+from companion.table.camera_device import CameraDevice
 from companion.table.tables import Tables
 from tests.test_board_device import wait_for
 from tests.test_board_watch import COLOURS, bid_all, to_actions, unique
@@ -70,10 +74,6 @@ class _CountingReader:
 
 
 def test_a_frame_given_again_is_read_again_once_the_gate_would_read_it():
-    import numpy as np
-
-    from companion.table.camera_device import CameraDevice
-
     device = CameraDevice(tables=None, spec="sim")
     device.reader = _CountingReader()
     copies = [np.full((48, 64, 3), v, np.uint8) for v in (10, 90)]     # a still scene's two copies, in turn
