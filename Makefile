@@ -228,15 +228,16 @@ landing-pixels: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(
 	    --epochs 6 --batch 2048 --hidden 64,32 --seed 0 --table-bias 0.3
 
 # The landing reader's network (companion/vision/landing_net.py, issue 32 item 9): renders the
-# training looks (varied 0-919, 5 scenes each, in two halves side by side) and the held-out dev
+# training looks (varied 0-1839, 5 scenes each, in four quarters, two side by side) and the held-out dev
 # looks the bars are set on (dev 10000-10033), each candidate cut with the committed learned pixel
 # classes (landing-pixels), into build/learn_landings_px/, then trains with PyTorch (TRAIN_PY: a
 # training venv of its own, never a run-time dependency; one thread) and writes
 # models/landing_net.npz and landing_model.json. Fixed seeds: the committed model is this recipe's
 # (batch-normalised, 30 epochs, seed 0, its bars given; 55th session: docs/performance.md, "Learned
-# pixel classes"). The renders of another machine or library may differ in a pixel (docs/performance.md,
-# 42nd session): compare before committing. About 13 min of rendering on two cores and 20 of training
-# on one core (this machine, 2026-12-07). One run's spread is large: train several seeds and compare
+# pixel classes"; on twice the looks since the 59th: "The landing network on twice the looks"). The
+# renders of another machine or library may differ in a pixel (docs/performance.md, 42nd session):
+# compare before committing. About 28 min of rendering on two cores and 45 of training on one core
+# (this machine, 2026-12-07). One run's spread is large: train several seeds and compare
 # them with tools/landing_ensemble.py compare.
 LANDINGS := build/learn_landings_px
 .PHONY: landing-model
@@ -245,8 +246,12 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 	test -f $(LANDINGS)/varied_a.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 0:460 --scenes 5 --pixels learned --out $(LANDINGS)/varied_a.npz & a=$$!; \
 	test -f $(LANDINGS)/varied_b.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 460:920 --scenes 5 --pixels learned --out $(LANDINGS)/varied_b.npz & b=$$!; \
 	wait $$a && wait $$b
+	test -f $(LANDINGS)/varied_c.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 920:1380 --scenes 5 --pixels learned --out $(LANDINGS)/varied_c.npz & c=$$!; \
+	test -f $(LANDINGS)/varied_d.npz || $(VENV)/bin/python tools/learn_landings.py render --family varied --seeds 1380:1840 --scenes 5 --pixels learned --out $(LANDINGS)/varied_d.npz & d=$$!; \
+	wait $$c && wait $$d
 	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --pixels learned --out $(LANDINGS)/dev.npz
-	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied_a.npz $(LANDINGS)/varied_b.npz --tune-on $(LANDINGS)/dev.npz \
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied_a.npz $(LANDINGS)/varied_b.npz \
+	    $(LANDINGS)/varied_c.npz $(LANDINGS)/varied_d.npz --tune-on $(LANDINGS)/dev.npz \
 	    --epochs 30 --seed 0 --norm batch --widths 24,48,96,128 --hidden 256 --bars 0.9,7,0.9
 
 # The board reader's place network (companion/vision/board_net.py, issue 29): renders the
