@@ -151,13 +151,13 @@ def test_the_lobby_starts_every_game(base_url, browser):
         # The box names the tower only where the game throws into one (not TOKYO METRO's).
         expect(page.get_by_test_id("simulated-label")).to_contain_text("tower" if GAMES[game].uses_tower else "chance")
         tap(page, "start-game")
-        # The table view of the game started opens (committed is enough: each game's table view is
-        # the play-through's below; not drawing it here saves Chromium a page load a game).
+        # The started game's table view opens; waiting for it to be committed, not drawn, spares
+        # Chromium a page load a game (each game's table view is drawn by its play-through below).
         page.wait_for_url(re.compile(r"/\?game=\w+"), wait_until="commit")
         gid = page.url.split("game=")[1]
         info = next(g for g in call(base_url, "GET", "/api/games") if g["id"] == gid)
         assert (info["game"], info["bots"], len(info["names"]), info["simulated"]) == (game, bots, seats, True), info
-    expect(page.get_by_test_id("phase")).to_be_visible()     # the last one drawn, as a start
+    expect(page.get_by_test_id("phase")).to_be_visible()     # the last game's table view, drawn
     assert not errors, errors
 
 
