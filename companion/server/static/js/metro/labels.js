@@ -10,6 +10,8 @@ const GAP = 1.5;          // units kept free around a label (its halo)
 const SIZES = [1, 0.85, 0.72];
 const LAST = 0.6;          // the size of a last resort, far out on a leader
 const CELL = 40;          // the spatial index's bucket, in map units
+const BLOCKERS = 2;       // a stuck name may move this many others out of a spot ...
+const DEPTH = 1;          // ... and each of them may in turn move others this many times over
 
 export const overlaps = (a, b) => a.x1 < b.x2 && b.x1 < a.x2 && a.y1 < b.y2 && b.y1 < a.y2;
 
@@ -193,29 +195,35 @@ export function placeLabels(stations, opts) {
     return best ? best.c : null;
   }
 
-  const put = (p, c) => { p.chosen = c; names.add(c.box); owner.set(c.box, p); };
-  const lift = (p) => { names.remove(p.chosen.box); owner.delete(p.chosen.box); p.chosen = null; };
+  // Every put and lift is journaled, so that a repair that fails is undone to where it began.
+  const journal = [];
+  const put = (p, c) => { p.chosen = c; names.add(c.box); owner.set(c.box, p); journal.push([p, null, c]); };
+  const lift = (p) => { const was = p.chosen; names.remove(was.box); owner.delete(was.box); p.chosen = null; journal.push([p, was, null]); };
+  const undoTo = (mark) => {
+    while (journal.length > mark) {
+      const [p, was, c] = journal.pop();
+      if (c) { names.remove(c.box); owner.delete(c.box); p.chosen = null; }
+      if (was) { p.chosen = was; names.add(was.box); owner.set(was.box, p); }
+    }
+  };
 
-  // A station with no free spot: take a spot held by one or two other names, if they can move.
-  function repair(p) {
-    for (const c of [...p.cands, ...p.far]) {
+  // A station with no free spot: take a spot held by up to BLOCKERS other names, if each of them
+  // finds another spot, or (DEPTH permitting) makes room for itself the same way.
+  function repair(p, depth = 0) {
+    for (const c of [...p.cands, ...(p.far || (p.far = farCandidates(p)))]) {
       if (!clear(c.box)) continue;
       const blockers = names.hitting(grow(c.box, GAP)).map((b) => owner.get(b));
-      if (blockers.length > 2) continue;
-      const was = blockers.map((q) => q.chosen);
+      if (blockers.length > BLOCKERS) continue;
+      const mark = journal.length;
       blockers.forEach(lift);
       put(p, c);
-      const moved = [];
-      for (const q of blockers) {
+      const placed = blockers.every((q) => {
         const other = choose(q);
-        if (!other) break;
-        put(q, other);
-        moved.push(q);
-      }
-      if (moved.length === blockers.length) return true;
-      moved.forEach(lift);
-      lift(p);
-      blockers.forEach((q, i) => put(q, was[i]));
+        if (other) { put(q, other); return true; }
+        return depth < DEPTH && repair(q, depth + 1);
+      });
+      if (placed) return true;
+      undoTo(mark);
     }
     return false;
   }
