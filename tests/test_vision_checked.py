@@ -318,6 +318,41 @@ def test_one_of_the_rules_two_is_named_from_the_lower_bar_only_where_the_rules_d
     assert all(d["unsure"] for d in no_lower_bar)
 
 
+def _split(shares: dict[str, float]) -> np.ndarray:
+    """A row holding the given drinks' shares, the rest spread over the other 34 and no drink."""
+    row = np.full(37, (1.0 - sum(shares.values())) / (37 - len(shares)))
+    for drink, p in shares.items():
+        colour, shape = drink.split("-", 1)
+        row[checked.drink_index({"color": colour, "shape": shape})] = p
+    return row
+
+
+def test_each_drink_once_names_a_reading_whose_other_drinks_are_read_surely_elsewhere():
+    """``Naming.once`` (issue 26, item 4: each drink exists once): a reading left unsure is named
+    from its row without the drinks the frame reads surely elsewhere, at the naming's bar; a
+    reading so named takes its drink too, so a third torn between it and another is named in
+    turn; one whose other drink is not taken stays unsure; a sure reading is never changed.
+    Without ``once`` nothing is named."""
+    rows = {"sure": _split({"red-stubby_can": 0.999}),
+            "torn": _split({"red-stubby_can": 0.7, "red-short_can": 0.2995}),           # stubby is taken
+            "chain": _split({"red-short_can": 0.6, "red-tall_can": 0.3995}),            # short, once torn is named
+            "free": _split({"blue-tall_can": 0.5, "blue-short_can": 0.4995})}           # neither is taken
+    readings = [{"id": "sure", "color": "red", "shape": "stubby_can", "confidence": 0.99, "unsure": False, "_f": {}}] + [
+        {"id": k, "color": "red", "shape": "stubby_can", "confidence": 0.5, "unsure": True, "_f": {}}
+        for k in ("chain", "torn", "free")]
+    got = {d["id"]: d for d in checked.check(copy.deepcopy(readings), None, None, _opinion_of(rows), "pixels",
+                                             naming=checked.Naming(0.99, "both", once=True))}
+    assert (got["torn"]["shape"], got["torn"]["unsure"]) == ("short_can", False)
+    assert got["torn"]["_why"].startswith("named by pixels, each drink once at 0.998")
+    assert (got["chain"]["shape"], got["chain"]["unsure"]) == ("tall_can", False)
+    assert got["free"]["unsure"] and got["free"]["color"] == "red"
+    assert got["sure"] == readings[0]
+    plain = checked.check(copy.deepcopy(readings), None, None, _opinion_of(rows), "pixels",
+                          naming=checked.Naming(0.99, "both"))
+    assert [d["unsure"] for d in plain] == [False, True, True, True]
+    assert checked.naming_settings(checked.alone_model(str(checked.SET_PATH))).once   # the committed check's
+
+
 def test_readings_the_rules_doubt_are_named_again_by_the_set_network_on_a_real_frame():
     """The whole check with the committed set network and its naming, on a development table's
     frame: the rules' sure readings are made doubtful by hand and renamed to a wrong drink (as the

@@ -50,6 +50,12 @@ chosen on (none of them trained on) the 216 readings it named were all right, on
 as ``_second``) is named from a lower bar (``agreeing``, chosen by the same tool) where the
 network names one of those two: two readers that fail apart, pointing at the same pair.
 
+Each drink once (``Naming.once``, issue 26, item 4): the set holds each drink once, so a drink the
+frame reads surely elsewhere is not what a doubtful piece shows. What the naming left unsure is
+named again from the network's probabilities without those drinks (``name_once``): on fresh
+evaluation tables a few more drinks right at three difficulties and no sure mistake more
+(docs/performance.md, "Each drink once in a frame").
+
 A reading the checker cannot judge stays as the rules made it: one without measured features,
 and (unless the checker's settings say it judges them) one the second look fitted: the learned
 scorer sees the features of the piece the outline replaced (two drinks of one colour as one);
@@ -121,11 +127,45 @@ def check(readings: list[dict], an, profile, opinion, label: str, agree: float |
             ask(d, f"{label}: {drink_name(best)}?")
             asked.append((d, row))
     if naming is not None:
+        left = []   # (reading, row, doubted by the rules) still unsure after naming
         for d, row in (asked if naming.names_asked else []):
-            naming.name(d, row, taught, label)
+            if not naming.name(d, row, taught, label):
+                left.append((d, row, False))
         for d, row in zip(doubted, p[len(todo):]):
-            naming.name(d, row, taught, label, doubted=True)
+            if not naming.name(d, row, taught, label, doubted=True):
+                left.append((d, row, True))
+        if naming.once:
+            name_once(readings, left, naming, taught, label)
     return readings
+
+
+def name_once(readings: list[dict], left: list[tuple[dict, np.ndarray, bool]], naming: "Naming",
+              taught: set[str], label: str) -> None:
+    """Each drink once (issue 26, item 4): the set holds every drink once, so a drink read surely
+    elsewhere in the frame is not what an unsure reading shows. Each reading of ``left`` (reading,
+    the opinion's row, whether the rules doubted it) is named as ``naming`` would, from its row
+    without the drinks the frame's sure readings name (renormalised); a reading so named takes its
+    drink too, and the rest are tried again, until none more is named.
+
+    >>> sure = {"color": "red", "shape": "stubby_can", "confidence": 0.99, "unsure": False}
+    >>> torn = {"color": "red", "shape": "stubby_can", "confidence": 0.5, "unsure": True}
+    >>> row = np.zeros(37); row[24] = 0.5; row[25] = 0.495; row[36] = 0.005   # red stubby or short can
+    >>> name_once([sure, torn], [(torn, row, True)], Naming(0.99), set(), "pixels")
+    >>> torn["shape"], torn["unsure"], torn["confidence"]
+    ('short_can', False, 0.99)
+    """
+    left = list(left)
+    while left:
+        taken = [i for i in (drink_index(d) for d in readings if not d["unsure"]) if i is not None]
+        for k, (d, row, doubted) in enumerate(left):
+            rest = np.asarray(row, np.float64).copy()
+            rest[taken] = 0.0
+            total = float(rest.sum())
+            if total > 0.0 and naming.name(d, rest / total, taught, f"{label}, each drink once", doubted=doubted):
+                del left[k]
+                break             # its drink is taken now: the others are judged again
+        else:
+            return
 
 
 def ask(d: dict, why: str) -> None:
@@ -195,6 +235,7 @@ class Naming:
     bar: float
     pool: str = "both"
     agreeing: float | None = None
+    once: bool = False      # then the readings left unsure are named again, each drink once (``name_once``)
 
     POOLS = ("doubted", "asked", "both")
 
@@ -244,7 +285,8 @@ def naming_settings(model) -> Naming | None:
     if not name:
         return None
     agreeing = name.get("agreeing")
-    return Naming(float(name["bar"]), str(name.get("pool", "both")), None if agreeing is None else float(agreeing))
+    return Naming(float(name["bar"]), str(name.get("pool", "both")), None if agreeing is None else float(agreeing),
+                  bool(name.get("once", False)))
 
 
 def learned_opinion(todo: list[dict], an, profile, model=None) -> np.ndarray:
