@@ -164,10 +164,22 @@ def calibration_photos(look: Look, seed: int):
     rng = np.random.default_rng([seed, 7003])
     yield "background", r.render([], Lighting.steady(rng), rng=rng)[0]
     for d in DRINK_IDS:
-        lay = Layout(look, r, rng)
-        lay.hx, lay.hy = lay.hx * 0.8, lay.hy * 0.8
-        p = lay.place_apart(d)
-        yield d, r.render([p], Lighting.steady(rng), rng=rng)[0]
+        yield d, r.render([calibration_placement(look, r, rng, d)], Lighting.steady(rng), rng=rng)[0]
+
+
+def calibration_placement(look: Look, renderer: Renderer, rng: np.random.Generator, drink: str) -> Placement:
+    """Where ``drink`` lies in its calibration photo: anywhere on the middle of the tray, or, for a
+    long drink on a tray the camera sees narrow (one look in a few hundred), anywhere on it with
+    more tries (the looks that found a place at once keep their photos)."""
+    lay = Layout(look, renderer, rng)
+    lay.hx, lay.hy = lay.hx * 0.8, lay.hy * 0.8
+    p = lay.place_apart(drink)
+    if p is None:
+        lay.hx, lay.hy = lay.hx / 0.8, lay.hy / 0.8
+        p = lay.place_apart(drink, gap=0.0, tries=3000)
+    if p is None:
+        raise ValueError(f"{drink} finds no place of its own on this look's tray")
+    return p
 
 
 def write_calibration_set(out: Path, look: Look, seed: int) -> None:
