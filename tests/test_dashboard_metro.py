@@ -443,6 +443,21 @@ def action_choice(view: dict, offered: list[dict], acted: int) -> dict:
     return next(m["move"] for m in offered if m["move"]["kind"] == "pass")
 
 
+def person_move(view: dict, offered: list[dict], acted: dict[tuple[int, int], int]) -> dict:
+    """What a person of the four-player game does with the moves ``offered``: an action
+    (``action_choice``; ``acted`` counts each seat's actions a round), a field to place or walk
+    to, else a rider's or a meeple's decision at a station (riding on, or letting the train go)."""
+    st = view["state"]
+    kinds = {m["move"]["kind"] for m in offered}
+    if st["phase"] == "actions" and "pass" in kinds:
+        key = (offered[0]["move"]["player"], st["round"])
+        acted[key] = acted.get(key, 0) + 1
+        return action_choice(view, offered, acted[key] - 1)
+    if kinds & {"place", "walk"}:
+        return field_choice(view, [m["move"] for m in offered if m["move"]["kind"] in ("place", "walk")])
+    return next((m["move"] for m in offered if m["move"]["kind"] in ("skip", "ride_on")), offered[0]["move"])
+
+
 def check_estimates(page, base: str, gid: str, token: str | None) -> None:
     """Tap "Estimate final yen": the figures appear on the moves, labelled as an estimate from N
     random playouts, and they are the API's (same log: the same answer)."""
@@ -607,13 +622,7 @@ def test_a_four_player_game_from_start_to_final_scoring(base_url, browser):
                 no_raw(table, "estimates, German")
                 tap(table, "lang-en")
                 estimated_table = True
-            key = (seat, st["round"])
-            move = action_choice(view, offered, acted.get(key, 0))
-            acted[key] = acted.get(key, 0) + 1
-        elif kinds & {"place", "walk"}:
-            move = field_choice(view, [m["move"] for m in offered if m["move"]["kind"] in ("place", "walk")])
-        else:  # riders and meeples at a station in the train phase; a rider in the movement phase
-            move = next((m["move"] for m in offered if m["move"]["kind"] in ("skip", "ride_on")), offered[0]["move"])
+        move = person_move(view, offered, acted)
         press(page, move, table)
         taps += 1
     else:
@@ -794,16 +803,7 @@ def test_every_train_phase_of_a_default_length_game_names_every_station_clear(ba
             post(first)
             continue
         offered = api(tokens[0])["moves"] if seat == 0 else view["moves"]
-        kinds = {m["move"]["kind"] for m in offered}
-        if st["phase"] == "actions" and "pass" in kinds:
-            key = (seat, st["round"])
-            move = action_choice(view, offered, acted.get(key, 0))
-            acted[key] = acted.get(key, 0) + 1
-        elif kinds & {"place", "walk"}:
-            move = field_choice(view, [m["move"] for m in offered if m["move"]["kind"] in ("place", "walk")])
-        else:
-            move = next((m["move"] for m in offered if m["move"]["kind"] in ("skip", "ride_on")), offered[0]["move"])
-        post(move, tokens[0] if seat == 0 else None)
+        post(person_move(view, offered, acted), tokens[0] if seat == 0 else None)
     else:
         pytest.fail("the game did not end")
     assert checked == list(range(1, 7)), f"train phases checked: {checked}"
