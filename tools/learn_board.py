@@ -64,7 +64,7 @@ from companion.board_pieces import PLAYER_COLOURS  # noqa: E402
 from companion.vision import board_model, board_net  # noqa: E402
 
 TRAIN = range(300_000, 300_200)        # varied looks for the weights
-TRAIN_MORE = range(310_000, 310_400)   # ... and more of them, after TRAIN's (--looks beyond 200)
+TRAIN_MORE = range(310_000, 311_000)   # ... and more of them, after TRAIN's (--looks beyond 200)
 TEMPER = range(300_200, 300_240)       # ... and for the temperature and the bars
 DEV_TRAIN = range(200_000, 200_040)    # development looks for the weights (and the palette)
 DEV_TEMPER = range(210_000, 210_010)   # ... and for the temperature and the bars
@@ -100,38 +100,48 @@ def looks_of(varied=(), dev=()) -> list[tuple[int, str]]:
 def collect(looks: list[tuple[int, str]], crop: bool = True) -> dict[str, np.ndarray]:
     """The kept places of ``looks`` (:func:`looks_of`; rendered now if not cached), in one
     array each; their squares cut to the network's size about their middle (``crop``), or as
-    stored (training moves the cut at random: :func:`augment`)."""
-    parts = []
-    for s, fam in looks:
-        t0 = time.perf_counter()
-        d = board_data.look_data(s, fam)
-        if d is None:
-            print(f"  look {fam} {s}: no reference, left out", file=sys.stderr, flush=True)
-            continue
-        parts.append(d)
-        if time.perf_counter() - t0 > 1.0:
-            print(f"  look {fam} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
-    keys = ("squares", "x", "y") + (("drink_mm",) if all("drink_mm" in p for p in parts) else ())
-    counts = np.sum([p["counts"] for p in parts], axis=0)
-    out = {k: _stacked(parts, k) for k in keys}
+    stored (training moves the cut at random: :func:`augment`).
+
+    The squares are written to a file one look at a time and mapped from it (``np.memmap``),
+    never held whole in memory: 600 looks' squares were ~9 GB and their gathering ~19 GB at the
+    peak; 1,200 would not fit the machine's 23 GB. The file is removed at once (the map keeps
+    its pages, which the system caches as memory allows); the rest (numbers, names) is small."""
+    small: dict[str, list[np.ndarray]] = {}
+    counts, shape, dtype, total = [], None, None, 0
+    board_data.CACHE.mkdir(parents=True, exist_ok=True)
+    path = board_data.CACHE / f"gathered-{os.getpid()}-{time.monotonic_ns()}.squares"
+    with open(path, "wb") as out:
+        for s, fam in looks:
+            t0 = time.perf_counter()
+            d = board_data.look_data(s, fam)
+            if d is None:
+                print(f"  look {fam} {s}: no reference, left out", file=sys.stderr, flush=True)
+                continue
+            squares = np.ascontiguousarray(d.pop("squares"))
+            shape, dtype = shape or squares.shape[1:], dtype or squares.dtype
+            if squares.shape[1:] != shape or squares.dtype != dtype:
+                raise ValueError(f"look {fam} {s}: squares {squares.shape[1:]} {squares.dtype}, not {shape} {dtype}")
+            out.write(squares.tobytes())
+            total += len(squares)
+            counts.append(d["counts"])
+            for k in ("x", "y", "drink_mm"):
+                if k in d:
+                    small.setdefault(k, []).append(d[k])
+            if time.perf_counter() - t0 > 1.0:
+                print(f"  look {fam} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+    try:
+        if not total:
+            raise ValueError(f"no places in the looks {looks[:3]}{'...' if len(looks) > 3 else ''}")
+        squares = np.memmap(path, dtype, mode="r+", shape=(total, *shape))
+    finally:
+        path.unlink()
+    out_data = {"squares": squares, "x": np.concatenate(small["x"]), "y": np.concatenate(small["y"])}
+    if len(small.get("drink_mm", ())) == len(counts):
+        out_data["drink_mm"] = np.concatenate(small["drink_mm"])
     if crop:
-        out["squares"] = centre_crop(out["squares"])
-    out["counts"] = counts
-    return out
-
-
-def _stacked(parts: list[dict], key: str) -> np.ndarray:
-    """The parts' arrays under ``key`` one after another, each part's let go once copied: the
-    squares of 400 looks are ~6 GB, and two copies of them at once (np.concatenate's) were more
-    than the machine had."""
-    first = parts[0][key]
-    out = np.empty((sum(len(p[key]) for p in parts), *first.shape[1:]), first.dtype)
-    at = 0
-    for p in parts:
-        part = p.pop(key)
-        out[at:at + len(part)] = part
-        at += len(part)
-    return out
+        out_data["squares"] = centre_crop(out_data["squares"])
+    out_data["counts"] = np.sum(counts, axis=0)
+    return out_data
 
 
 def centre_crop(squares: np.ndarray, size: int = board_net.PATCH) -> np.ndarray:
