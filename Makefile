@@ -265,8 +265,9 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 # the bars and the palette, and the report: the held-out places, the pieces apart, the model
 # before on the same places, every station x player colour on three dev looks (the simulated
 # table's first; benchmarks/board_stations.py, ~5 min). Fixed seeds. On 600 varied training
-# looks (TRAIN and TRAIN_MORE): about 15 min of rendering (two workers) and 15 of training (two
-# threads; ~19 GB of memory at its peak), a target of its own. The committed network is this
+# looks (TRAIN and the first 400 of TRAIN_MORE): about 15 min of rendering (two workers) and 15 of
+# training (two threads; the squares mapped from a file, ~9 GB), a target of its own; 900 looks were
+# measured and not kept (docs/performance.md, "Sixteenth session"). The committed network is this
 # recipe's output (2026-12-07; docs/performance.md, "Fifteenth session"); on 400, 200 and 100
 # looks it had left more pieces unsure.
 .PHONY: board-model
