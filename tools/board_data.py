@@ -18,7 +18,9 @@ hand over the board are left out (the reader takes nothing from them).
 
 One file per look under build/learn_board/ (``<family>-<seed>-v<DATA_VERSION>.npz``): a second
 run reuses it. Seeds: see tools/learn_board.py (none is a seed of the benchmark or the tests;
-the evaluation family is never rendered here).
+the evaluation family is never rendered here). ``collect`` gathers many looks' places into one
+set, the squares written to a file one look at a time and mapped from it (more looks than the
+machine's memory holds).
 """
 from __future__ import annotations
 
@@ -296,6 +298,64 @@ def render_all(jobs: list[tuple[int, str]], workers: int = 1, fresh: bool = Fals
     for seed, family, n, secs in results:
         words = "no reference (left out)" if n < 0 else f"{n} places kept"
         print(f"  look {family} {seed}: {words} ({secs:.1f} s)", file=sys.stderr, flush=True)
+
+
+def looks_of(varied=(), dev=()) -> list[tuple[int, str]]:
+    """The looks ``varied`` then ``dev`` (seeds) as (seed, family): the order they are gathered in."""
+    return [*((s, "varied") for s in varied), *((s, "dev") for s in dev)]
+
+
+def collect(looks: list[tuple[int, str]], crop: bool = True) -> dict[str, np.ndarray]:
+    """The kept places of ``looks`` (:func:`looks_of`; rendered now if not cached), in one
+    array each; their squares cut to the network's size about their middle (``crop``), or as
+    stored (training moves the cut at random: ``learn_board.augment``).
+
+    The squares are written to a file one look at a time and mapped from it (``np.memmap``),
+    never held whole in memory: 600 looks' squares were ~9 GB and their gathering ~19 GB at the
+    peak; 1,200 would not fit the machine's 23 GB. The file is removed at once (the map keeps
+    its pages, which the system caches as memory allows); the rest (numbers, names) is small."""
+    small: dict[str, list[np.ndarray]] = {}
+    counts, shape, dtype, total = [], None, None, 0
+    CACHE.mkdir(parents=True, exist_ok=True)
+    path = CACHE / f"gathered-{os.getpid()}-{time.monotonic_ns()}.squares"
+    with open(path, "wb") as out:
+        for s, fam in looks:
+            t0 = time.perf_counter()
+            d = look_data(s, fam)
+            if d is None:
+                print(f"  look {fam} {s}: no reference, left out", file=sys.stderr, flush=True)
+                continue
+            squares = np.ascontiguousarray(d.pop("squares"))
+            shape, dtype = shape or squares.shape[1:], dtype or squares.dtype
+            if squares.shape[1:] != shape or squares.dtype != dtype:
+                raise ValueError(f"look {fam} {s}: squares {squares.shape[1:]} {squares.dtype}, not {shape} {dtype}")
+            out.write(squares.tobytes())
+            total += len(squares)
+            counts.append(d["counts"])
+            for k in ("x", "y", "drink_mm"):
+                if k in d:
+                    small.setdefault(k, []).append(d[k])
+            if time.perf_counter() - t0 > 1.0:
+                print(f"  look {fam} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
+    try:
+        if not total:
+            raise ValueError(f"no places in the looks {looks[:3]}{'...' if len(looks) > 3 else ''}")
+        squares = np.memmap(path, dtype, mode="r+", shape=(total, *shape))
+    finally:
+        path.unlink()
+    out_data = {"squares": squares, "x": np.concatenate(small["x"]), "y": np.concatenate(small["y"])}
+    if len(small.get("drink_mm", ())) == len(counts):
+        out_data["drink_mm"] = np.concatenate(small["drink_mm"])
+    if crop:
+        out_data["squares"] = centre_crop(out_data["squares"])
+    out_data["counts"] = np.sum(counts, axis=0)
+    return out_data
+
+
+def centre_crop(squares: np.ndarray, size: int = board_net.PATCH) -> np.ndarray:
+    """Squares kept larger than the network reads, cut to its size about the same middle."""
+    lo = squares.shape[1] // 2 - size // 2
+    return squares[:, lo:lo + size, lo:lo + size] if squares.shape[1] != size else squares
 
 
 def main(argv=None) -> int:

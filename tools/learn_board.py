@@ -47,7 +47,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import sys  # noqa: E402
-import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
@@ -90,64 +89,6 @@ MEEPLE_WEIGHT = 6.0           # ... and the meeples: a board has at most five am
 JITTER_MM = 1.0               # the spread of the random move of a training square's cut (px = mm; at most
                               # the stored margin): the reader's pose is a mm or so off now and then, and a
                               # network trained on squares cut exactly would be surer than it may be
-
-
-def looks_of(varied=(), dev=()) -> list[tuple[int, str]]:
-    """The looks ``varied`` then ``dev`` (seeds) as (seed, family): the order they are gathered in."""
-    return [*((s, "varied") for s in varied), *((s, "dev") for s in dev)]
-
-
-def collect(looks: list[tuple[int, str]], crop: bool = True) -> dict[str, np.ndarray]:
-    """The kept places of ``looks`` (:func:`looks_of`; rendered now if not cached), in one
-    array each; their squares cut to the network's size about their middle (``crop``), or as
-    stored (training moves the cut at random: :func:`augment`).
-
-    The squares are written to a file one look at a time and mapped from it (``np.memmap``),
-    never held whole in memory: 600 looks' squares were ~9 GB and their gathering ~19 GB at the
-    peak; 1,200 would not fit the machine's 23 GB. The file is removed at once (the map keeps
-    its pages, which the system caches as memory allows); the rest (numbers, names) is small."""
-    small: dict[str, list[np.ndarray]] = {}
-    counts, shape, dtype, total = [], None, None, 0
-    board_data.CACHE.mkdir(parents=True, exist_ok=True)
-    path = board_data.CACHE / f"gathered-{os.getpid()}-{time.monotonic_ns()}.squares"
-    with open(path, "wb") as out:
-        for s, fam in looks:
-            t0 = time.perf_counter()
-            d = board_data.look_data(s, fam)
-            if d is None:
-                print(f"  look {fam} {s}: no reference, left out", file=sys.stderr, flush=True)
-                continue
-            squares = np.ascontiguousarray(d.pop("squares"))
-            shape, dtype = shape or squares.shape[1:], dtype or squares.dtype
-            if squares.shape[1:] != shape or squares.dtype != dtype:
-                raise ValueError(f"look {fam} {s}: squares {squares.shape[1:]} {squares.dtype}, not {shape} {dtype}")
-            out.write(squares.tobytes())
-            total += len(squares)
-            counts.append(d["counts"])
-            for k in ("x", "y", "drink_mm"):
-                if k in d:
-                    small.setdefault(k, []).append(d[k])
-            if time.perf_counter() - t0 > 1.0:
-                print(f"  look {fam} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
-    try:
-        if not total:
-            raise ValueError(f"no places in the looks {looks[:3]}{'...' if len(looks) > 3 else ''}")
-        squares = np.memmap(path, dtype, mode="r+", shape=(total, *shape))
-    finally:
-        path.unlink()
-    out_data = {"squares": squares, "x": np.concatenate(small["x"]), "y": np.concatenate(small["y"])}
-    if len(small.get("drink_mm", ())) == len(counts):
-        out_data["drink_mm"] = np.concatenate(small["drink_mm"])
-    if crop:
-        out_data["squares"] = centre_crop(out_data["squares"])
-    out_data["counts"] = np.sum(counts, axis=0)
-    return out_data
-
-
-def centre_crop(squares: np.ndarray, size: int = board_net.PATCH) -> np.ndarray:
-    """Squares kept larger than the network reads, cut to its size about the same middle."""
-    lo = squares.shape[1] // 2 - size // 2
-    return squares[:, lo:lo + size, lo:lo + size] if squares.shape[1] != size else squares
 
 
 # --- training (PyTorch) -------------------------------------------------------------------------
@@ -399,23 +340,23 @@ def main(argv=None) -> int:
     if not 1 <= args.threads <= 64:
         ap.error(f"--threads {args.threads}: give 1 to 64")
     looks = [*TRAIN, *TRAIN_MORE][:args.looks] if args.looks is not None else list(TRAIN)
-    jobs = looks_of(varied=(*([] if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT),
+    jobs = board_data.looks_of(varied=(*([] if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT),
                     dev=(*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT))
     board_data.render_all(jobs, args.workers)
     if args.measure:
         model = board_model.spot_model(*args.model.split(",")) if args.model else board_model.spot_model()
-        report(model, collect(looks_of(dev=HELD_OUT)), "held-out dev looks")
-        report(model, collect(looks_of(varied=VARIED_HELD_OUT)), "held-out varied looks")
+        report(model, board_data.collect(board_data.looks_of(dev=HELD_OUT)), "held-out dev looks")
+        report(model, board_data.collect(board_data.looks_of(varied=VARIED_HELD_OUT)), "held-out varied looks")
         station_report({args.model or "committed": model})
         return 0
     if args.bars:
         with np.load(board_net.NET_PATH) as d:
             weights = {k: d[k] for k in d.files}
-        finish(weights, collect(looks_of(dev=DEV_TRAIN)))
+        finish(weights, board_data.collect(board_data.looks_of(dev=DEV_TRAIN)))
         return 0
-    dev = collect(looks_of(dev=DEV_TRAIN), crop=False)
+    dev = board_data.collect(board_data.looks_of(dev=DEV_TRAIN), crop=False)
     # the varied and dev looks gathered in one (two gathered apart and joined would be a second copy)
-    data = collect(looks_of(varied=looks, dev=DEV_TRAIN), crop=False)
+    data = board_data.collect(board_data.looks_of(varied=looks, dev=DEV_TRAIN), crop=False)
     if args.empty_share < 1.0:
         keep = (data["y"] > 0) | (np.random.default_rng(SEED).random(len(data["y"])) < args.empty_share)
         data = {**{k: data[k][keep] for k in ("squares", "x", "y")}, "counts": data["counts"]}
@@ -435,7 +376,7 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     """The temperature and the bars (on the tempering looks), the palette (the development
     training looks), the model written, and its report on the held-out looks."""
     net = board_net.PlaceNet(weights)
-    temper = collect(looks_of(varied=TEMPER, dev=DEV_TEMPER))
+    temper = board_data.collect(board_data.looks_of(varied=TEMPER, dev=DEV_TEMPER))
     gate = board_model.asked(temper["x"])
     asked = {k: temper[k][gate] for k in ("squares", "x", "y")}
     temperature = fit_temperature(net, asked)
@@ -449,9 +390,9 @@ def finish(weights: dict[str, np.ndarray], dev: dict[str, np.ndarray]) -> None:
     before = board_model.spot_model.__wrapped__() if board_model.MODEL_PATH.exists() else None
     board_model.save(settings, weights)
     model = board_model.spot_model.__wrapped__()
-    for held_out, title in ((looks_of(dev=HELD_OUT), "held-out dev looks"),
-                            (looks_of(varied=VARIED_HELD_OUT), "held-out varied looks")):
-        data = collect(held_out)
+    for held_out, title in ((board_data.looks_of(dev=HELD_OUT), "held-out dev looks"),
+                            (board_data.looks_of(varied=VARIED_HELD_OUT), "held-out varied looks")):
+        data = board_data.collect(held_out)
         report(model, data, title)
         if before is not None:
             report(before, data, "  ... the model before, on the same places")
