@@ -318,31 +318,32 @@ def collect(looks: list[tuple[int, str]], crop: bool = True) -> dict[str, np.nda
     counts, shape, dtype, total = [], None, None, 0
     CACHE.mkdir(parents=True, exist_ok=True)
     path = CACHE / f"gathered-{os.getpid()}-{time.monotonic_ns()}.squares"
-    with open(path, "wb") as out:
-        for s, fam in looks:
-            t0 = time.perf_counter()
-            d = look_data(s, fam)
-            if d is None:
-                print(f"  look {fam} {s}: no reference, left out", file=sys.stderr, flush=True)
-                continue
-            squares = np.ascontiguousarray(d.pop("squares"))
-            shape, dtype = shape or squares.shape[1:], dtype or squares.dtype
-            if squares.shape[1:] != shape or squares.dtype != dtype:
-                raise ValueError(f"look {fam} {s}: squares {squares.shape[1:]} {squares.dtype}, not {shape} {dtype}")
-            out.write(squares.tobytes())
-            total += len(squares)
-            counts.append(d["counts"])
-            for k in ("x", "y", "drink_mm"):
-                if k in d:
-                    small.setdefault(k, []).append(d[k])
-            if time.perf_counter() - t0 > 1.0:
-                print(f"  look {fam} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)", file=sys.stderr, flush=True)
-    try:
+    try:        # the file goes whatever happens: the map (or nothing) is what stays
+        with open(path, "wb") as out:
+            for s, fam in looks:
+                t0 = time.perf_counter()
+                d = look_data(s, fam)
+                if d is None:
+                    print(f"  look {fam} {s}: no reference, left out", file=sys.stderr, flush=True)
+                    continue
+                squares = np.ascontiguousarray(d.pop("squares"))
+                shape, dtype = shape or squares.shape[1:], dtype or squares.dtype
+                if squares.shape[1:] != shape or squares.dtype != dtype:
+                    raise ValueError(f"look {fam} {s}: squares {squares.shape[1:]} {squares.dtype}, not {shape} {dtype}")
+                out.write(squares.tobytes())
+                total += len(squares)
+                counts.append(d["counts"])
+                for k in ("x", "y", "drink_mm"):
+                    if k in d:
+                        small.setdefault(k, []).append(d[k])
+                if time.perf_counter() - t0 > 1.0:
+                    print(f"  look {fam} {s}: {len(d['y'])} places ({time.perf_counter() - t0:.1f} s)",
+                          file=sys.stderr, flush=True)
         if not total:
             raise ValueError(f"no places in the looks {looks[:3]}{'...' if len(looks) > 3 else ''}")
         squares = np.memmap(path, dtype, mode="r+", shape=(total, *shape))
     finally:
-        path.unlink()
+        path.unlink(missing_ok=True)
     out_data = {"squares": squares, "x": np.concatenate(small["x"]), "y": np.concatenate(small["y"])}
     if len(small.get("drink_mm", ())) == len(counts):
         out_data["drink_mm"] = np.concatenate(small["drink_mm"])

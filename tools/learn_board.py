@@ -341,7 +341,7 @@ def main(argv=None) -> int:
         ap.error(f"--threads {args.threads}: give 1 to 64")
     looks = [*TRAIN, *TRAIN_MORE][:args.looks] if args.looks is not None else list(TRAIN)
     jobs = board_data.looks_of(varied=(*([] if args.measure or args.bars else looks), *TEMPER, *VARIED_HELD_OUT),
-                    dev=(*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT))
+                               dev=(*DEV_TRAIN, *DEV_TEMPER, *HELD_OUT))
     board_data.render_all(jobs, args.workers)
     if args.measure:
         model = board_model.spot_model(*args.model.split(",")) if args.model else board_model.spot_model()
