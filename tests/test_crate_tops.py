@@ -1,0 +1,52 @@
+"""The calibration cans' tops marked by a network (issue 31, vision/crate_tops.py): the numpy
+network reads as PyTorch's layers do (shapes), its peaks are placed finer than a cell, and on a
+rendered held-out training look whose pale crate the hand-written finder refuses, the marks
+place every can in its slot."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import companion.vision.calibration_crate as cc
+from companion.sim.crate_looks import CrateLook
+from companion.sim.crate_render import CrateRenderer
+from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibrationError, calibrate_crates
+from companion.vision.crate_grid import to_frame
+from companion.vision.crate_tops import STRIDE, TopsNet, peaks, tops_by_scale, tops_net
+
+
+def test_a_peak_is_placed_between_cells_by_its_neighbours():
+    heat = np.zeros((10, 12), np.float32)
+    heat[4, 6], heat[4, 7] = 0.9, 0.9          # two equal cells: the top lies between them
+    heat[8, 2] = 0.2                           # below the bar: not a top
+    (x, y, score), = peaks(heat, 0.3, 8)
+    assert score == pytest.approx(0.9)
+    assert x == pytest.approx(6.5 * STRIDE + STRIDE / 2 - 0.5) and y == pytest.approx(4.5 * STRIDE - 0.5)
+
+
+def test_the_map_is_a_quarter_of_the_picture_and_every_scale_fits_the_photo():
+    net = TopsNet.random(seed=1)
+    assert net.heat(np.full((40, 60, 3), 128, np.uint8)).shape == (10, 15)
+    # a 640 x 360 photo: pitches of 16-64 px are read (a crate of 128 px pitches, 384 px long,
+    # would not fit in it: that scale's picture is too small to read)
+    levels = tops_by_scale(np.zeros((360, 640, 3), np.uint8), net)
+    assert len(levels) == 3
+
+
+# A look the network did not learn from (it learnt varied seeds below 2400) whose cans the
+# hand-written finder does not find under any guess of the plastic's colour
+MISSED = (2404, "varied")
+
+
+@pytest.mark.skipif(tops_net() is None, reason="no committed crate tops network")
+def test_a_crate_the_guesses_refuse_is_placed_by_the_network_marks():
+    photo, truth = CrateRenderer(CrateLook.from_seed(*MISSED)).render(CALIBRATION_LAYOUT,
+                                                                     np.random.default_rng([MISSED[0], 7031]))
+    with pytest.raises(CrateCalibrationError):
+        calibrate_crates(photo, learned=False)
+    placed = cc.place_crate(photo)          # the network's marks are on by default (LEARNED_TOPS)
+    assert placed.guess == -1 and placed.miss <= cc.SURE_MISS
+    cal = calibrate_crates(photo)
+    tops_at = {tuple(d["field"]): np.array(d["top_px"]) for d in truth["drinks"]}
+    for field, top in tops_at.items():
+        assert np.linalg.norm(to_frame(cal.H, [(field[0] + 0.5, field[1] + 0.5)])[0] - top) < 0.3 * cal.pitch_px
