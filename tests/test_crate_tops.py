@@ -50,3 +50,34 @@ def test_a_crate_the_guesses_refuse_is_placed_by_the_network_marks():
     tops_at = {tuple(d["field"]): np.array(d["top_px"]) for d in truth["drinks"]}
     for field, top in tops_at.items():
         assert np.linalg.norm(to_frame(cal.H, [(field[0] + 0.5, field[1] + 0.5)])[0] - top) < 0.3 * cal.pitch_px
+
+
+@pytest.fixture(scope="module")
+def tool():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "tools" / "learn_crate_tops.py"
+    spec = importlib.util.spec_from_file_location("learn_crate_tops", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_training_squares_hold_the_six_tops_at_the_networks_scale(tool):
+    look = CrateLook.from_seed(3, "dev")
+    photo, truth = CrateRenderer(look).render(CALIBRATION_LAYOUT, np.random.default_rng([3, 7050]))
+    cut = tool.squares(photo, truth, np.random.default_rng(0))
+    assert len(cut) == tool.ROUND_CRATE + 1
+    for sq, tops, pitch in cut[:tool.ROUND_CRATE]:          # round the crate: every top inside
+        assert sq.shape == (tool.SIDE, tool.SIDE, 3) and np.isfinite(tops).all()
+        assert 16 * 2 ** -tool.SPREAD <= pitch <= 16 * 2 ** tool.SPREAD
+        # neighbouring slots' tops lie about a pitch apart at the square's scale
+        gaps = np.linalg.norm(tops[:, None] - tops[None], axis=2) + np.eye(6) * 1e9
+        assert np.median(gaps.min(axis=1)) == pytest.approx(pitch, rel=0.35)
+    maps = tool.heat_targets(np.stack([t for _, t, _ in cut]), tool.SIDE // STRIDE)
+    assert [(m == 1.0).sum() for m in maps] == [int(np.isfinite(t[:, 0]).sum()) for _, t, _ in cut]
+
+
+def test_the_tool_never_renders_the_evaluation_family(tool, tmp_path):
+    with pytest.raises(SystemExit, match="never learned from"):
+        tool.main(["render", "--family", "dev", "--seeds", "909990:910010", "--out", str(tmp_path / "x.npz")])
