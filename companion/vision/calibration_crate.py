@@ -363,8 +363,9 @@ def place_crate(image: np.ndarray, guesses: bool | None = None, learned: bool | 
             best = placed
         if sure:
             break
-    if best is None and (LEARNED_TOPS if learned is None else learned):
-        best = learned_place(image)
+    loose = best is not None and not (len(best.tops) == 6 and best.miss <= SURE_MISS)
+    if (LEARNED_TOPS if learned is None else learned) and (best is None or (LOOSE_BY_NETWORK and loose)):
+        best = learned_place(image, None if best is None else best.plastic) or best
     if best is None:
         raise refusal
     return best
@@ -375,16 +376,19 @@ def place_crate(image: np.ndarray, guesses: bool | None = None, learned: bool | 
 # network"). The crates those refused photos hold are found by their cans alone, so that a
 # pale, glossy or tinted crate, or cans that touch, still calibrate.
 LEARNED_TOPS = True
+# Where the first guess's tops fit only loosely (five tops, or a miss over SURE_MISS), the
+# network's marks, when they fit within SURE_MISS, are taken instead (the first guess's plastic kept)
+LOOSE_BY_NETWORK = False
 TOP_DISC = 0.2           # pitches: the disc round a marked top whose median is its colour
 
 
-def learned_place(image: np.ndarray) -> Placed | None:
+def learned_place(image: np.ndarray, plastic: Plastic | None = None) -> Placed | None:
     """The calibration crate placed by the cans' tops the network marks (:func:`.crate_tops.tops_by_scale`):
     at each scale the six strongest marks, placed as :func:`crate_from_tops` places the
     hand-found ones, counted only when they fit within :data:`SURE_MISS`; of the scales, the
-    best fit. The plastic's colour is measured over the placed crate's walls
-    (:func:`wall_plastic`), or where they show too little warm colour, the photo's most
-    saturated warm colour (:func:`find_crate`). None when nothing fits."""
+    best fit. The plastic's colour is ``plastic`` when given, else measured over the placed
+    crate's walls (:func:`wall_plastic`), or where they show too little warm colour, the photo's
+    most saturated warm colour (:func:`find_crate`). None when nothing fits."""
     h, w = image.shape[:2]
     best = None
     for marks in tops_by_scale(image):
@@ -403,7 +407,7 @@ def learned_place(image: np.ndarray) -> Placed | None:
     if best is None:
         return None
     tops, H, points, fields, f, miss = best
-    plastic = wall_plastic(image, H, tops)
+    plastic = plastic or wall_plastic(image, H, tops)
     if plastic is None:
         try:
             plastic = find_crate(image)[1]
