@@ -325,8 +325,9 @@ def place_crate(image: np.ndarray, guesses: bool | None = None, learned: bool | 
     missed, a shadow taken for one: a column slid by a pitch, which a camera's slant can show),
     so a later guess counts only with all six tops fitting within :data:`SURE_MISS`. The first
     guess's refusal, in words, when none counts (or, ``learned``, default :data:`LEARNED_TOPS`,
-    the crate the network's marks place: :func:`learned_place`). ``guesses``: whether to go
-    past the first (default :data:`GUESS_PLASTIC`)."""
+    the crate the network's marks place: :func:`learned_place`; they also replace a loose fit
+    of the first guess, :data:`LOOSE_BY_NETWORK`). ``guesses``: whether to go past the first
+    (default :data:`GUESS_PLASTIC`)."""
     h, w = image.shape[:2]
     best, refusal = None, None
 
@@ -377,8 +378,12 @@ def place_crate(image: np.ndarray, guesses: bool | None = None, learned: bool | 
 # pale, glossy or tinted crate, or cans that touch, still calibrate.
 LEARNED_TOPS = True
 # Where the first guess's tops fit only loosely (five tops, or a miss over SURE_MISS), the
-# network's marks, when they fit within SURE_MISS, are taken instead (the first guess's plastic kept)
-LOOSE_BY_NETWORK = False
+# network's marks, when they fit within SURE_MISS, are taken instead (the first guess's plastic
+# kept): ON. On varied 700000-039 the loose fits put two crates' cans in wrong slots, the marks
+# none; fresh eval 910440-459 read 244 fields right against 220, the same 16 sure and wrong
+# (main's own, in a look it calibrates alike); fresh dev and varied looks alike
+# (docs/performance.md, "The cans' tops marked by a network"). False: the hand's loose fit kept.
+LOOSE_BY_NETWORK = True
 TOP_DISC = 0.2           # pitches: the disc round a marked top whose median is its colour
 
 
