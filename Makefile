@@ -212,6 +212,23 @@ crate-align-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY))
 	wait $$a && wait $$b
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_crate_align.py train $(ALIGN_DATA)/varied-a.npz $(ALIGN_DATA)/varied-b.npz $(ALIGN_DATA)/dev.npz --epochs 12
 
+# The calibration cans' tops network (companion/vision/crate_tops.py, issue 31): renders one
+# calibration photo a look (varied 0-2399, dev 0-599; never the evaluation family), cuts three
+# squares of each at random scales with the six tops' places, then PyTorch (TRAIN_PY, two threads)
+# trains the small map network and writes models/crate_tops.npz and crate_tops.json. About 5
+# minutes of rendering on two cores and 9 of training (docs/performance.md, "The cans' tops marked
+# by a network").
+TOPS_DATA := build/learn_crate_tops
+.PHONY: crate-tops-model
+crate-tops-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(TRAIN_VENV)/.installed)
+	mkdir -p $(TOPS_DATA)
+	{ test -f $(TOPS_DATA)/v0.npz || $(VENV)/bin/python tools/learn_crate_tops.py render --family varied --seeds 0:1200 --out $(TOPS_DATA)/v0.npz; } && \
+	{ test -f $(TOPS_DATA)/d0.npz || $(VENV)/bin/python tools/learn_crate_tops.py render --family dev --seeds 0:300 --out $(TOPS_DATA)/d0.npz; } & a=$$!; \
+	{ test -f $(TOPS_DATA)/v1.npz || $(VENV)/bin/python tools/learn_crate_tops.py render --family varied --seeds 1200:2400 --out $(TOPS_DATA)/v1.npz; } && \
+	{ test -f $(TOPS_DATA)/d1.npz || $(VENV)/bin/python tools/learn_crate_tops.py render --family dev --seeds 300:600 --out $(TOPS_DATA)/d1.npz; } & b=$$!; \
+	wait $$a && wait $$b
+	PYTHONPATH=. $(TRAIN_PY) tools/learn_crate_tops.py train $(TOPS_DATA)/v0.npz $(TOPS_DATA)/v1.npz $(TOPS_DATA)/d0.npz $(TOPS_DATA)/d1.npz --epochs 12
+
 # The landing reader's pixel classes (companion/vision/landing_pixels.py, issue 32 item 9): renders
 # varied looks 0-399 (3 scenes each, in two halves side by side) with each top-view pixel's truth
 # (the renderer's label picture) into build/landing_pixels/, trains the small network with PyTorch

@@ -1,6 +1,7 @@
 """Whether the crate calibration puts the six cans in their slots (issue 31), against the
 renderer's truth: per look, calibrated (and then every can's top nearest the slot the calibration
-gave it, or not) or refused, and how far the chosen fit missed the tops (pitches).
+gave it, or not) or refused, and how far the chosen fit missed the tops (pitches); how many
+the network's marks placed (``calibration_crate.learned_place``, where every guess refused).
 
 ``--photos training`` draws the calibration photos as tools/learn_crates.py renders them (the
 network's training looks); ``benchmark`` as benchmarks/crates.py does. Dev and varied only.
@@ -63,6 +64,8 @@ def main(argv=None) -> None:
                       "looks": len(rows), "refused": len(rows) - len(done),
                       "cans_in_their_slots": sum(r["right"] for r in done),
                       "wrong_slots": sum(not r["right"] for r in done),
+                      "placed_by_network": sum(r["guess"] == -1 for r in done),
+                      "network_wrong_slots": sum(r["guess"] == -1 and not r["right"] for r in done),
                       "miss_right_max": max([r["miss"] for r in done if r["right"]], default=None),
                       "miss_wrong": sorted(r["miss"] for r in done if not r["right"])}, indent=1))
 

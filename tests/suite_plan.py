@@ -46,6 +46,7 @@ KINDS = {  # module name prefix -> kind
     "test_crate_patches": "vision",     # a rendered frame's drinks' tops on their heights' patch rows
     "test_crate_focal": "vision",       # a rendered look's camera told by three frames' grids
     "test_crate_align": "vision",       # rendered frames' grids set right by the aligner network
+    "test_crate_tops": "vision",        # rendered calibration photos' cans' tops marked by the network
     "test_landings_api": "device",      # the simulated landing camera's thread, rendering frames
     "test_metro_osaka_data": "device",  # runs build_osaka.py in a subprocess
 }

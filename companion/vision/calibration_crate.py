@@ -23,6 +23,7 @@ from ..crate_fields import CrateLayout
 from .crate_grid import to_frame
 from .crate_plastic import Plastic, mean_hue, plastic_of, yellow_map
 from .crate_pinhole import as_camera
+from .crate_tops import tops_by_scale
 
 # slot -> drink (slots row by row: 0 1 / 2 3 / 4 5): the six stubby cans, the lowest drinks (their
 # tops about level with the rim, so the walls show all round them), every colour once, the white
@@ -302,7 +303,8 @@ class Placed:
     """The calibration crate found in a photo: its plastic, the cans' tops (px, BGR), crate
     units -> px, the tops' points and their fields' middles (crate units) in the same order,
     the focal length (px), how far the fit misses the farthest top (pitches) and which guess of
-    the plastic's colour found it (0: the most saturated warm colour)."""
+    the plastic's colour found it (0: the most saturated warm colour; -1: none, the tops marked by
+    the network found it, :func:`learned_place`)."""
 
     plastic: Plastic
     tops: list
@@ -314,7 +316,7 @@ class Placed:
     guess: int
 
 
-def place_crate(image: np.ndarray, guesses: bool | None = None) -> Placed:
+def place_crate(image: np.ndarray, guesses: bool | None = None, learned: bool | None = None) -> Placed:
     """The calibration crate in ``image`` from its cans' tops. The plastic's colour is guessed:
     first the most saturated warm colour (refused as :data:`MIN_TOPS` and :data:`MAX_MISS` say),
     then, until one finds the crate, the commonest warm ones (:func:`plastic_guesses`). A wrong
@@ -322,7 +324,9 @@ def place_crate(image: np.ndarray, guesses: bool | None = None) -> Placed:
     but five tops, or six fitting loosely, stand in some slots of a crate by chance (a can
     missed, a shadow taken for one: a column slid by a pitch, which a camera's slant can show),
     so a later guess counts only with all six tops fitting within :data:`SURE_MISS`. The first
-    guess's refusal, in words, when none counts. ``guesses``: whether to go past the first
+    guess's refusal, in words, when none counts (or, ``learned``, default :data:`LEARNED_TOPS`,
+    the crate the network's marks place: :func:`learned_place`; they also replace a loose fit
+    of the first guess, :data:`LOOSE_BY_NETWORK`). ``guesses``: whether to go past the first
     (default :data:`GUESS_PLASTIC`)."""
     h, w = image.shape[:2]
     best, refusal = None, None
@@ -360,6 +364,70 @@ def place_crate(image: np.ndarray, guesses: bool | None = None) -> Placed:
             best = placed
         if sure:
             break
+    loose = best is not None and not (len(best.tops) == 6 and best.miss <= SURE_MISS)
+    if (LEARNED_TOPS if learned is None else learned) and (best is None or (LOOSE_BY_NETWORK and loose)):
+        best = learned_place(image, None if best is None else best.plastic) or best
     if best is None:
         raise refusal
     return best
+
+
+# Where every guess of the plastic is refused, the cans' tops marked by a network
+# (crate_tops.py) place the crate: ON (docs/performance.md, "The cans' tops marked by a
+# network"). The crates those refused photos hold are found by their cans alone, so that a
+# pale, glossy or tinted crate, or cans that touch, still calibrate.
+LEARNED_TOPS = True
+# Where the first guess's tops fit only loosely (five tops, or a miss over SURE_MISS), the
+# network's marks, when they fit within SURE_MISS, are taken instead (the first guess's plastic
+# kept): ON. On varied 700000-039 the loose fits put two crates' cans in wrong slots, the marks
+# none; fresh eval 910440-459 read 244 fields right against 220, the same 16 sure and wrong
+# (main's own, in a look it calibrates alike); fresh dev and varied looks alike
+# (docs/performance.md, "The cans' tops marked by a network"). False: the hand's loose fit kept.
+LOOSE_BY_NETWORK = True
+TOP_DISC = 0.2           # pitches: the disc round a marked top whose median is its colour
+
+
+def learned_place(image: np.ndarray, plastic: Plastic | None = None) -> Placed | None:
+    """The calibration crate placed by the cans' tops the network marks (:func:`.crate_tops.tops_by_scale`):
+    at each scale the six strongest marks, placed as :func:`crate_from_tops` places the
+    hand-found ones, counted only when they fit within :data:`SURE_MISS`; of the scales, the
+    best fit. The plastic's colour is ``plastic`` when given, else measured over the placed
+    crate's walls (:func:`wall_plastic`), or where they show too little warm colour, the photo's
+    most saturated warm colour (:func:`find_crate`). None when nothing fits."""
+    h, w = image.shape[:2]
+    best = None
+    for marks in tops_by_scale(image):
+        if len(marks) < 6:
+            continue
+        pts = np.array([p for p, _ in marks[:6]])
+        gaps = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(6) * 1e9
+        radius = max(1, int(round(TOP_DISC * float(np.median(gaps.min(axis=1))))))
+        tops = [(p, _disc_median(image, p, radius)) for p in pts]
+        try:
+            H, points, fields, f, miss = crate_from_tops(tops, (w, h))
+        except CrateCalibrationError:
+            continue
+        if miss <= SURE_MISS and (best is None or miss < best[-1]):
+            best = (tops, H, points, fields, f, miss)
+    if best is None:
+        return None
+    tops, H, points, fields, f, miss = best
+    plastic = plastic or wall_plastic(image, H, tops)
+    if plastic is None:
+        try:
+            plastic = find_crate(image)[1]
+        except CrateCalibrationError:
+            return None
+    return Placed(plastic, tops, H, points, fields, f, miss, -1)
+
+
+def _disc_median(image: np.ndarray, centre: np.ndarray, radius: int) -> np.ndarray:
+    """The median BGR of a disc of ``radius`` px round ``centre`` (px)."""
+    x, y = (int(round(float(v))) for v in centre)
+    h, w = image.shape[:2]
+    x0, x1, y0, y1 = max(0, x - radius), min(w, x + radius + 1), max(0, y - radius), min(h, y + radius + 1)
+    if x0 >= x1 or y0 >= y1:
+        return np.zeros(3)
+    gy, gx = np.mgrid[y0:y1, x0:x1]
+    inside = (gx - x) ** 2 + (gy - y) ** 2 <= radius * radius
+    return np.median(image[y0:y1, x0:x1][inside], axis=0).astype(np.float64)

@@ -148,16 +148,19 @@ def disc_colour(image: np.ndarray, H: np.ndarray, centre, radius: float = 0.22) 
 OUTLINE = False
 
 
-def calibrate_crates(photo, profile=None, outline: bool | None = None, guesses: bool | None = None) -> CrateCalibration:
+def calibrate_crates(photo, profile=None, outline: bool | None = None, guesses: bool | None = None,
+                     learned: bool | None = None) -> CrateCalibration:
     """The calibration from one photo of the calibration crate (see the module's words);
     ``profile`` (the drinks' profile) is not needed: the white can gives the colour reference;
     ``outline``: where the cans do not come apart, find the crate by its outline (default
     :data:`OUTLINE`); ``guesses``: try the photo's commonest warm colours as the plastic's
-    (:func:`.calibration_crate.place_crate`; default :data:`.calibration_crate.GUESS_PLASTIC`)."""
+    (:func:`.calibration_crate.place_crate`; default :data:`.calibration_crate.GUESS_PLASTIC`);
+    ``learned``: where every guess is refused, place the crate by the cans' tops a network marks
+    (default :data:`.calibration_crate.LEARNED_TOPS`)."""
     image = read_photo(photo)
     h, w = image.shape[:2]
     try:
-        placed = place_crate(image, guesses)
+        placed = place_crate(image, guesses, learned)
     except CrateCalibrationError:
         # the cans do not come apart: the crate by its outline, the cans where it says (the
         # refusal in words when that fails too)
