@@ -172,7 +172,8 @@ def calibrate_crates(photo, profile=None, outline: bool | None = None, guesses: 
             raise
         return outline_calibration(image, H, plastic)
     white = min(placed.tops, key=lambda t: -float(t[1].sum()))[1]
-    return calibration_of((w, h), placed.H, placed.focal, placed.plastic, white)
+    notes = "the cans' tops marked by the network" if placed.guess == -1 else ""
+    return calibration_of((w, h), placed.H, placed.focal, placed.plastic, white, notes=notes)
 
 
 def outline_calibration(image: np.ndarray, H: np.ndarray, plastic: Plastic) -> CrateCalibration:
