@@ -1,16 +1,18 @@
 """The calibration cans' tops marked by a network (issue 31, vision/crate_tops.py): the numpy
-network reads as PyTorch's layers do (shapes), its peaks are placed finer than a cell, and on a
-rendered held-out training look whose pale crate the hand-written finder refuses, the marks
-place every can in its slot."""
+network's shapes, its peaks placed finer than a cell; on rendered looks it never learnt from,
+a crate the hand-written finder refuses and one it fits loosely and wrong are placed by the
+marks with every can in its slot; the training tool's squares and its refusal of eval looks."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 import companion.vision.calibration_crate as cc
+from companion.cli import main as cli_main
 from companion.sim.crate_looks import CrateLook
 from companion.sim.crate_render import CrateRenderer
-from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibrationError, calibrate_crates
+from companion.vision.crate_calibrate import CALIBRATION_LAYOUT, CrateCalibration, CrateCalibrationError
 from companion.vision.crate_grid import to_frame
 from companion.vision.crate_tops import STRIDE, TopsNet, peaks, tops_by_scale, tops_net
 
@@ -91,7 +93,7 @@ LOOSE = (2473, "varied")
 
 
 @pytest.mark.skipif(tops_net() is None, reason="no committed crate tops network")
-def test_a_loose_fit_of_the_hand_found_tops_gives_way_to_the_network_marks():
+def test_a_loose_fit_of_the_hand_found_tops_gives_way_to_the_network_marks(tmp_path, capsys):
     photo, truth = CrateRenderer(CrateLook.from_seed(*LOOSE)).render(CALIBRATION_LAYOUT,
                                                                     np.random.default_rng([LOOSE[0], 7031]))
     tops_at = {tuple(d["field"]): np.array(d["top_px"]) for d in truth["drinks"]}
@@ -103,6 +105,10 @@ def test_a_loose_fit_of_the_hand_found_tops_gives_way_to_the_network_marks():
 
     hand = cc.place_crate(photo, learned=False)
     assert len(hand.tops) == 5 and farthest(hand.H) > 1.0         # the trap: a loose fit, wrong
-    cal = calibrate_crates(photo)                                 # LOOSE_BY_NETWORK on by default
+    # the host's command (LOOSE_BY_NETWORK on by default) says how the crate was found
+    cv2.imwrite(str(tmp_path / "crate.png"), photo)
+    assert cli_main(["calibrate", "crates", str(tmp_path / "crate.png"), "--out", str(tmp_path / "cal.json")]) == 0
+    assert "(the cans' tops marked by the network)" in capsys.readouterr().err
+    cal = CrateCalibration.load(tmp_path / "cal.json")
     assert cal.notes == "the cans' tops marked by the network" and farthest(cal.H) < 0.3
     assert cal.plastic == hand.plastic                            # the first guess's plastic kept

@@ -32,7 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
-EVAL_SEEDS_FROM = 910_000
+from crate_seeds import training_seeds  # noqa: E402  (tools/, on the path above)
+
 SHIFT = 0.15            # pitches (sd), clipped at MAX_SHIFT
 MAX_SHIFT = 0.4
 TURN = 2.5              # degrees (sd)
@@ -85,12 +86,10 @@ def render(args) -> None:
     from companion.sim.crate_render import CrateRenderer
 
     cv2.setNumThreads(1)
-    lo, hi = (int(v) for v in args.seeds.split(":"))
-    if args.family == "eval" or hi > EVAL_SEEDS_FROM:
-        raise SystemExit("evaluation looks are only scored (benchmarks/crates.py), never learned from")
+    looks = training_seeds(args.family, args.seeds)
     Ps, Fs, Ts, Ls = [], [], [], []
     t0 = time.time()
-    for seed in range(lo, hi):
+    for seed in looks:
         r = CrateRenderer(CrateLook.from_seed(seed, args.family))
         rng = np.random.default_rng([seed, 7040])
         for _ in range(args.frames):
@@ -102,7 +101,7 @@ def render(args) -> None:
             Fs.append(got[1])
             Ts.append(got[2])
             Ls.append(np.full(len(got[0]), seed, np.int32))
-        if (seed - lo) % 20 == 0:
+        if (seed - looks.start) % 20 == 0:
             print(f"{args.family} {seed}: {sum(len(t) for t in Ts)} patches, {time.time() - t0:.0f} s", flush=True)
     np.savez_compressed(args.out, P=np.concatenate(Ps), F=np.concatenate(Fs), T=np.concatenate(Ts),
                         look=np.concatenate(Ls), family=args.family)

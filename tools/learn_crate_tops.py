@@ -30,8 +30,10 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
-EVAL_SEEDS_FROM = 910_000
+from crate_seeds import training_seeds  # noqa: E402  (tools/, on the path above)
+
 SIDE = 160               # px of a square at the read scale (40 cells)
 SPREAD = 0.65            # the squares' pitch: PITCH x 2^U(-SPREAD, SPREAD)
 ROUND_CRATE = 2          # squares round the crate a photo, and one anywhere
@@ -85,12 +87,10 @@ def render(args) -> None:
     from companion.vision.crate_calibrate import CALIBRATION_LAYOUT
 
     cv2.setNumThreads(1)
-    lo, hi = (int(v) for v in args.seeds.split(":"))
-    if args.family == "eval" or hi > EVAL_SEEDS_FROM:
-        raise SystemExit("evaluation looks are only scored (benchmarks/crates.py), never learned from")
+    looks = training_seeds(args.family, args.seeds)
     S, T, P, L = [], [], [], []
     t0 = time.time()
-    for seed in range(lo, hi):
+    for seed in looks:
         r = CrateRenderer(CrateLook.from_seed(seed, args.family))
         rng = np.random.default_rng([seed, 7050])
         for _ in range(args.photos):
@@ -100,7 +100,7 @@ def render(args) -> None:
                 T.append(tt)
                 P.append(pitch)
                 L.append(seed)
-        if (seed - lo) % 100 == 0:
+        if (seed - looks.start) % 100 == 0:
             print(f"{args.family} {seed}: {len(S)} squares, {time.time() - t0:.0f} s", flush=True)
     np.savez(args.out, S=np.stack(S), T=np.stack(T), P=np.array(P), look=np.array(L, np.int32))
     print(f"wrote {args.out}: {len(S)} squares")

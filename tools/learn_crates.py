@@ -46,10 +46,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
+from crate_seeds import training_seeds  # noqa: E402
 from crate_truth_patches import truth_calibration, truth_patches  # noqa: E402
 from net_widths import conv_widths, hidden_width  # noqa: E402
-
-EVAL_SEEDS_FROM = 910_000
 
 
 def label_cells(found, truth) -> np.ndarray:
@@ -98,15 +97,13 @@ def render(args) -> None:
     if args.guess_plastic:        # the calibration's later guesses of the plastic's colour on, as the reader's
         from companion.vision import calibration_crate
         calibration_crate.GUESS_PLASTIC = True
-    lo, hi = (int(v) for v in args.seeds.split(":"))
     if not 1 <= args.frames <= 99:
         raise SystemExit("--frames: 1 to 99 a look (a frame's id is seed * 100 + its number)")
-    if hi > EVAL_SEEDS_FROM and args.family == "eval":
-        raise SystemExit("evaluation seeds are only scored (benchmarks/crates.py), never learned from")
+    looks = training_seeds(args.family, args.seeds)
     P, F, Y, S, N = [], [], [], [], []
     stats = {"looks": 0, "cal_failed": 0, "cal_from_truth": 0, "frames": 0, "no_grid": 0, "cells": 0, "between": 0}
     t0 = time.time()
-    for seed in range(lo, hi):
+    for seed in looks:
         if args.budget and time.time() - t0 > args.budget:
             break
         look = CrateLook.from_seed(seed, args.family)

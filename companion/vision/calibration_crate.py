@@ -412,7 +412,8 @@ def learned_place(image: np.ndarray, plastic: Plastic | None = None) -> Placed |
     if best is None:
         return None
     tops, H, points, fields, f, miss = best
-    plastic = plastic or wall_plastic(image, H, tops)
+    if plastic is None:
+        plastic = wall_plastic(image, H, tops)
     if plastic is None:
         try:
             plastic = find_crate(image)[1]

@@ -160,8 +160,9 @@ def _calibrate_crates(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         print(cal.model_dump_json())
+    how = f" ({cal.notes})" if cal.notes else ""       # found by its outline, or by the network's marks
     print(f"companion: wrote {args.out}: crate pitch {cal.pitch_px:.0f} px in {cal.image_size[0]}x"
-          f"{cal.image_size[1]} frames", file=sys.stderr)
+          f"{cal.image_size[1]} frames{how}", file=sys.stderr)
     return 0
 
 

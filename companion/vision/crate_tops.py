@@ -34,7 +34,9 @@ PITCH = 16.0                  # px: the crate's pitch the network reads best
 STRIDE = 4                    # photo px (at the read scale) a cell of the map
 CHANNELS = (8, 16, 32, 32, 32)
 KEYS = tuple(f"c{i}{k}" for i in range(1, 7) for k in "wb")
-MAX_CELLS = 400_000           # a scale whose picture is larger than this is not read (the crate would be tiny)
+# a scale whose picture has more px than this is not read (its layers' memory, some 200 MB; a
+# crate of that scale's pitch would be under a 250th of such a photo)
+MAX_PIXELS = 1_600_000
 
 
 class TopsNet:
@@ -103,8 +105,8 @@ def tops_by_scale(image: np.ndarray, net: "TopsNet | None" = None, most: int = 8
     for pitch in PITCHES:
         s = PITCH / pitch
         size = (int(round(w * s)), int(round(h * s)))
-        if size[0] * size[1] > MAX_CELLS * STRIDE or min(size) < 3 * STRIDE * 4:
-            continue
+        if size[0] * size[1] > MAX_PIXELS or min(size) < 3 * PITCH:
+            continue            # too big to read, or too small to hold a crate three pitches long
         small = cv2.resize(image, size, interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
         found = peaks(net.heat(small), LEAST, most)
         out.append([(np.array([(x + 0.5) / s - 0.5, (y + 0.5) / s - 0.5]), score) for x, y, score in found])
