@@ -50,10 +50,15 @@ def test_a_crate_the_guesses_refuse_is_placed_by_the_network_marks():
     # the next test's)
     placed = cc.learned_place(photo)
     assert placed.guess == -1 and placed.miss <= cc.SURE_MISS
-    pitch = float(np.linalg.norm(to_frame(placed.H, [(0.5, 0.5)]) - to_frame(placed.H, [(1.5, 0.5)])))
-    for d in truth["drinks"]:
-        (x, y), top = d["field"], np.array(d["top_px"])
-        assert np.linalg.norm(to_frame(placed.H, [(x + 0.5, y + 0.5)])[0] - top) < 0.3 * pitch
+    assert farthest_slot(placed.H, truth) < 0.3
+
+
+def farthest_slot(H: np.ndarray, truth: dict) -> float:
+    """How far the slot middles the crate's placement ``H`` gives lie from their cans' true
+    tops, the farthest, in pitches."""
+    pitch = float(np.linalg.norm(to_frame(H, [(0.5, 0.5)]) - to_frame(H, [(1.5, 0.5)])))
+    return max(float(np.linalg.norm(to_frame(H, [(d["field"][0] + 0.5, d["field"][1] + 0.5)])[0] - d["top_px"]))
+               for d in truth["drinks"]) / pitch
 
 
 @pytest.fixture(scope="module")
@@ -96,19 +101,12 @@ LOOSE = (2473, "varied")
 def test_a_loose_fit_of_the_hand_found_tops_gives_way_to_the_network_marks(tmp_path, capsys):
     photo, truth = CrateRenderer(CrateLook.from_seed(*LOOSE)).render(CALIBRATION_LAYOUT,
                                                                     np.random.default_rng([LOOSE[0], 7031]))
-    tops_at = {tuple(d["field"]): np.array(d["top_px"]) for d in truth["drinks"]}
-
-    def farthest(H) -> float:
-        pitch = float(np.linalg.norm(to_frame(H, [(0.5, 0.5)]) - to_frame(H, [(1.5, 0.5)])))
-        return max(float(np.linalg.norm(to_frame(H, [(f[0] + 0.5, f[1] + 0.5)])[0] - top))
-                   for f, top in tops_at.items()) / pitch
-
     hand = cc.place_crate(photo, learned=False)
-    assert len(hand.tops) == 5 and farthest(hand.H) > 1.0         # the trap: a loose fit, wrong
+    assert len(hand.tops) == 5 and farthest_slot(hand.H, truth) > 1.0   # the trap: a loose fit, wrong
     # the host's command (LOOSE_BY_NETWORK on by default) says how the crate was found
     cv2.imwrite(str(tmp_path / "crate.png"), photo)
     assert cli_main(["calibrate", "crates", str(tmp_path / "crate.png"), "--out", str(tmp_path / "cal.json")]) == 0
     assert "(the cans' tops marked by the network)" in capsys.readouterr().err
     cal = CrateCalibration.load(tmp_path / "cal.json")
-    assert cal.notes == "the cans' tops marked by the network" and farthest(cal.H) < 0.3
+    assert cal.notes == "the cans' tops marked by the network" and farthest_slot(cal.H, truth) < 0.3
     assert cal.plastic == hand.plastic                            # the first guess's plastic kept

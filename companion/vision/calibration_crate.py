@@ -399,7 +399,7 @@ def learned_place(image: np.ndarray, plastic: Plastic | None = None) -> Placed |
     for marks in tops_by_scale(image):
         if len(marks) < 6:
             continue
-        pts = np.array([p for p, _ in marks[:6]])
+        pts = np.array([p for p, _ in marks])
         gaps = np.linalg.norm(pts[:, None] - pts[None], axis=2) + np.eye(6) * 1e9
         radius = max(1, int(round(TOP_DISC * float(np.median(gaps.min(axis=1))))))
         tops = [(p, _disc_median(image, p, radius)) for p in pts]
@@ -423,7 +423,8 @@ def learned_place(image: np.ndarray, plastic: Plastic | None = None) -> Placed |
 
 
 def _disc_median(image: np.ndarray, centre: np.ndarray, radius: int) -> np.ndarray:
-    """The median BGR of a disc of ``radius`` px round ``centre`` (px)."""
+    """The median BGR of a disc of ``radius`` px round ``centre`` (px). (crate_calibrate.disc_colour
+    takes a disc on the crate's plane through a homography, and that module imports this one.)"""
     x, y = (int(round(float(v))) for v in centre)
     h, w = image.shape[:2]
     x0, x1, y0, y1 = max(0, x - radius), min(w, x + radius + 1), max(0, y - radius), min(h, y + radius + 1)

@@ -78,7 +78,9 @@ def peaks(heat: np.ndarray, least: float, most: int) -> list[tuple[float, float,
     out, kept = [], []
     for y, x in zip(ys[order], xs[order]):
         # a flat top gives neighbouring maxima: one top (cans' tops lie 2.5 cells apart and more)
-        if len(out) == most or any((y - ky) ** 2 + (x - kx) ** 2 <= 2 for ky, kx in kept):
+        if len(out) == most:
+            break
+        if any((y - ky) ** 2 + (x - kx) ** 2 <= 2 for ky, kx in kept):
             continue
         kept.append((y, x))
         y0, y1, x0, x1 = max(0, y - 1), min(h, y + 2), max(0, x - 1), min(w, x + 2)
@@ -94,7 +96,7 @@ PITCHES = (16.0, 32.0, 64.0, 128.0, 256.0)
 LEAST = 0.3                   # a peak weaker than this is not a can's top
 
 
-def tops_by_scale(image: np.ndarray, net: "TopsNet | None" = None, most: int = 8) -> list[list[tuple[np.ndarray, float]]]:
+def tops_by_scale(image: np.ndarray, net: "TopsNet | None" = None, most: int = 6) -> list[list[tuple[np.ndarray, float]]]:
     """For each scale of :data:`PITCHES` that fits the photo, the peaks (the photo's px, score),
     strongest first; [] without a committed network."""
     net = net or tops_net()
