@@ -139,8 +139,8 @@ def test_no_drink_and_bad_frames_give_no_sure_reading(setup):
 def test_a_model_whose_bars_nothing_clears_reads_everything_unsure(setup):
     renderer, cal = setup
     model = landing_model()
-    doubtful = LandingEnsemble(model.members, {**model.settings, "sure": 1.01}) if isinstance(model, LandingEnsemble) \
-        else LandingModel(model.net, {**model.settings, "sure": 1.01})
+    bars = {**model.settings, "sure": 1.01, "sure_drink": 1.01}      # neither way of being sure can be cleared
+    doubtful = LandingEnsemble(model.members, bars) if isinstance(model, LandingEnsemble) else LandingModel(model.net, bars)
     scene = LandingScene(drinks=(PlacedDrink(drink="red-short_can", x=-40.0, y=160.0, length_mm=20, width_mm=11),))
     got = LandingReader(cal, doubtful).read(renderer.render(scene, np.random.default_rng(3)), ("red-short_can",))
     assert got.landings[0].seen and not got.landings[0].sure

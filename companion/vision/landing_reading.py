@@ -49,12 +49,27 @@ def choose(p: np.ndarray, middles: np.ndarray, scales: np.ndarray, rival_bar: fl
     rival_p = max((float(drink[j]) for j in range(len(p))
                    if j != best and float(np.linalg.norm(middles[j] - middles[best])) > RIVAL_MM), default=0.0)
     return {"index": best, "spot": spot, "p_spot": float(p[best, spot]), "scale": float(scales[best]),
+            "p_drink": float(drink[best]), "share": float(p[best, spot] / max(float(p[best, :3].sum()), 1e-12)),
             "middle": np.asarray(middles[best], np.float64), "rival_p": rival_p, "rival": rival_p >= rival_bar}
 
 
 def is_sure(pick: dict, model) -> bool:
-    return pick["p_spot"] >= model.sure and pick["scale"] <= model.sure_scale_mm and \
-        pick["rival_p"] < getattr(model, "rival", RIVAL)
+    """Whether a pick clears the model's bars: its spot's probability at least ``sure``, or (a
+    model with ``sure_drink`` and ``sure_share``) the patch at least ``sure_drink`` likely the
+    drink and its spot at least ``sure_share`` of the three spots' probability (62nd session:
+    a patch the network is torn about being the drink, yet sure where it lies, was left unsure
+    though mostly right: docs/performance.md, "Sure of the spot, less of the drink"); the middle's
+    scale at most ``sure_scale_mm`` and no rival either way.
+
+    >>> class Bars: sure, sure_scale_mm, rival, sure_drink, sure_share = 0.9, 7.0, 0.9, 0.7, 0.98
+    >>> pick = {"p_spot": 0.78, "p_drink": 0.79, "share": 0.99, "scale": 3.0, "rival_p": 0.0}
+    >>> is_sure(pick, Bars), is_sure({**pick, "share": 0.9}, Bars), is_sure({**pick, "p_drink": 0.6}, Bars)
+    (True, False, False)
+    """
+    drink_bar, share_bar = getattr(model, "sure_drink", None), getattr(model, "sure_share", None)
+    placed = pick["p_spot"] >= model.sure or (drink_bar is not None and share_bar is not None and
+                                              pick["p_drink"] >= drink_bar and pick["share"] >= share_bar)
+    return placed and pick["scale"] <= model.sure_scale_mm and pick["rival_p"] < getattr(model, "rival", RIVAL)
 
 
 def pick_of(cands: list, p: np.ndarray, off: np.ndarray, scale: np.ndarray, model) -> dict | None:
