@@ -251,7 +251,8 @@ landing-pixels: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(
 # training venv of its own, never a run-time dependency; one thread) and writes
 # models/landing_net.npz and landing_model.json. Fixed seeds: the committed model is this recipe's
 # (batch-normalised, 30 epochs, seed 0, its bars given; 55th session: docs/performance.md, "Learned
-# pixel classes"; on twice the looks since the 59th: "The landing network on twice the looks"). The
+# pixel classes"; on twice the looks since the 59th: "The landing network on twice the looks"; its
+# second way to be sure, --second-bars, given since the 62nd: "Sure of the spot, less of the drink"). The
 # renders of another machine or library may differ in a pixel (docs/performance.md, 42nd session):
 # compare before committing. About 28 min of rendering on two cores and 45 of training on one core
 # (this machine, 2026-12-07). One run's spread is large: train several seeds and compare
@@ -269,7 +270,8 @@ landing-model: $(VENV)/.installed $(if $(filter $(TRAIN_VENV)/%,$(TRAIN_PY)),$(T
 	test -f $(LANDINGS)/dev.npz || $(VENV)/bin/python tools/learn_landings.py render --family dev --seeds 10000:10034 --scenes 5 --pixels learned --out $(LANDINGS)/dev.npz
 	PYTHONPATH=. $(TRAIN_PY) tools/learn_landings.py train $(LANDINGS)/varied_a.npz $(LANDINGS)/varied_b.npz \
 	    $(LANDINGS)/varied_c.npz $(LANDINGS)/varied_d.npz --tune-on $(LANDINGS)/dev.npz \
-	    --epochs 30 --seed 0 --norm batch --widths 24,48,96,128 --hidden 256 --bars 0.9,7,0.9
+	    --epochs 30 --seed 0 --norm batch --widths 24,48,96,128 --hidden 256 --bars 0.9,7,0.9 \
+	    --second-bars 0.7,0.98
 
 # The board reader's place network (companion/vision/board_net.py, issue 29): renders the
 # training looks (varied 300000-300199 and dev 200000-200039, 6 boards each, METRO DRINKS'

@@ -105,6 +105,9 @@ def test_choose_reports_doubt():
     halves = choose(np.array([[0, 0.97, 0, 0.03], [0, 0.9, 0, 0.1]]), np.array([[0, 60.0], [3, 62.0]]), np.ones(2))
     assert halves["spot"] == 1 and not halves["rival"]
     assert choose(np.array([[0.1, 0.1, 0.1, 0.7]]), middles[:1], np.ones(1)) is None
+    # how likely the patch is the drink, and its spot's share of the three spots (is_sure's second way)
+    torn = choose(np.array([[0.0, 0.02, 0.78, 0.2]]), middles[:1], np.ones(1))
+    assert abs(torn["p_drink"] - 0.8) < 1e-9 and abs(torn["share"] - 0.975) < 1e-9 and torn["p_spot"] == 0.78
 
 
 def test_the_committed_model_reads_a_development_frame_right_where_sure(setup):
@@ -139,8 +142,8 @@ def test_no_drink_and_bad_frames_give_no_sure_reading(setup):
 def test_a_model_whose_bars_nothing_clears_reads_everything_unsure(setup):
     renderer, cal = setup
     model = landing_model()
-    doubtful = LandingEnsemble(model.members, {**model.settings, "sure": 1.01}) if isinstance(model, LandingEnsemble) \
-        else LandingModel(model.net, {**model.settings, "sure": 1.01})
+    bars = {**model.settings, "sure": 1.01, "sure_drink": 1.01}      # neither way of being sure can be cleared
+    doubtful = LandingEnsemble(model.members, bars) if isinstance(model, LandingEnsemble) else LandingModel(model.net, bars)
     scene = LandingScene(drinks=(PlacedDrink(drink="red-short_can", x=-40.0, y=160.0, length_mm=20, width_mm=11),))
     got = LandingReader(cal, doubtful).read(renderer.render(scene, np.random.default_rng(3)), ("red-short_can",))
     assert got.landings[0].seen and not got.landings[0].sure
@@ -310,15 +313,21 @@ def test_given_bars_are_kept_and_reported_on_the_tuning_drinks(tmp_path):
     for bad in ("0.9,7", "0.9,seven,0.9", "1.5,7,0.9", "0.9,0,0.9"):
         with pytest.raises(argparse.ArgumentTypeError):
             tool.bars_given(bad)
+    assert tool.second_given("0.7,0.98") == (0.7, 0.98)
+    for bad in ("0.7", "0.7,0.98,1", "0,0.98", "0.7,1.2"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            tool.second_given(bad)
     data = tmp_path / "tune.npz"
     tool.render(types.SimpleNamespace(family="dev", seeds="20000:20001", scenes=1, copies=1, budget=0, channels="top", pixels="rules",
                                       out=str(data)))
     net = LandingNet.random(seed=5)
     save_net({"channels": list(CHANNELS), "features": list(FEATURES), "seed": 5}, net.w,
              tmp_path / "landing_model.json", tmp_path / "landing_net.npz")
-    tool.retune(types.SimpleNamespace(tune_on=str(data), out_dir=str(tmp_path), max_wrong=0.002, bars=(0.93, 6.0, 0.8)))
+    tool.retune(types.SimpleNamespace(tune_on=str(data), out_dir=str(tmp_path), max_wrong=0.002, bars=(0.93, 6.0, 0.8),
+                                      second_bars=(0.7, 0.98)))
     settings = json.loads((tmp_path / "landing_model.json").read_text())
     assert (settings["sure"], settings["sure_scale_mm"], settings["rival"]) == (0.93, 6.0, 0.8)
+    assert (settings["sure_drink"], settings["sure_share"]) == (0.7, 0.98)     # the second way's, as given
     assert settings["tuned_on"]["bars"] == "given" and settings["seed"] == 5 and 0.5 <= settings["temperature"] <= 3.0
     counted = sum(settings["tuned_on"][k] for k in ("right", "sure_wrong", "unsure", "not_seen"))
     assert counted == int((np.load(data)["group_spot"] >= 0).sum())

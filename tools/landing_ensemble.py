@@ -132,14 +132,17 @@ def picks(read, data) -> list:
             for g in range(len(data["group_spot"]))]
 
 
-def score(chosen, data, sure: float, sure_scale: float, rival: float = 0.3) -> dict:
+def score(chosen, data, sure: float, sure_scale: float, rival: float = 0.3, second=None) -> dict:
     """As the benchmark counts (the distance rounded and capped as the reader reports it);
-    drinks not in the scene (the training renders' groups of spot -1) read sure: phantom."""
+    drinks not in the scene (the training renders' groups of spot -1) read sure: phantom.
+    ``second``: the second way's bars (drink, share; ``landing_reading.is_sure``)."""
     from companion.landing import MAX_DISTANCE_MM
+    from companion.vision.landing_reading import SureBars, is_sure as sure_by
+    bars = SureBars(sure, sure_scale, rival, *(second or (None, None)))
     c = {"right": 0, "sure_wrong": 0, "unsure": 0, "not_seen": 0, "phantom_sure": 0}
     for g, pick in enumerate(chosen):
         true_spot = int(data["group_spot"][g])
-        is_sure = pick is not None and pick["p_spot"] >= sure and pick["scale"] <= sure_scale and pick["rival_p"] < rival
+        is_sure = pick is not None and sure_by(pick, bars)
         if true_spot < 0:
             c["phantom_sure"] += int(is_sure)
         elif pick is None:
@@ -251,14 +254,16 @@ def compare(args) -> None:
             # tuning drinks is a lottery: docs/performance.md, 50th session); the tuning drinks counted
             own = loaded[members[0]].model
             sure, scale, rival = own.sure, own.sure_scale_mm, own.rival
-            c = score(chosen, tune, sure, scale, rival)
+            second = (own.sure_drink, own.sure_share) if own.sure_drink is not None else None
+            c = score(chosen, tune, sure, scale, rival, second)
         else:
+            second = None
             sure, scale, rival, c = bars(chosen, tune, args.max_wrong, args.rivals)
         row = {"model": label, "sure": sure, "scale": scale, "rival": rival,
                "bars": f"{c['right']} / {c['sure_wrong']} / {c['unsure']} / {c['not_seen']}"}
         for name, data in held.items():
             ch = picks(outputs(model, data), data)
-            h = score(ch, data, sure, scale, rival)
+            h = score(ch, data, sure, scale, rival, second)
             n = max(1, sum(h[k] for k in ("right", "sure_wrong", "unsure", "not_seen")))
             row[name] = " / ".join(f"{100 * h[k] / n:.1f}" for k in ("right", "sure_wrong", "unsure", "not_seen")) + \
                 f" ({h['right']}, {h['sure_wrong']})"

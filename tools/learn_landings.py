@@ -231,12 +231,15 @@ def decide(model, data) -> dict:
 RIVALS = (0.3, 0.5, 0.7, 0.9)    # the rival bars tried (landing_reading.choose's ``rival_p``), the strictest first
 
 
-def score(decided, data, sure: float, sure_scale: float, rival: float = 0.3) -> dict:
+def score(decided, data, sure: float, sure_scale: float, rival: float = 0.3, second=None) -> dict:
     """right / sure-wrong / unsure / not seen (of the drinks there), and drinks not there read
-    as seen and sure, with the bars ``sure``, ``sure_scale`` and ``rival``."""
+    as seen and sure, with the bars ``sure``, ``sure_scale``, ``rival`` and (``second``: drink,
+    share) the second way's (``landing_reading.is_sure``)."""
+    from companion.vision.landing_reading import SureBars, is_sure as sure_by
+    bars = SureBars(sure, sure_scale, rival, *(second or (None, None)))
     counts = {"right": 0, "sure_wrong": 0, "unsure": 0, "not_seen": 0, "phantom_sure": 0}
     for g, true_spot, pick in decided["rows"]:
-        is_sure = pick is not None and pick["p_spot"] >= sure and pick["scale"] <= sure_scale and pick["rival_p"] < rival
+        is_sure = pick is not None and sure_by(pick, bars)
         if true_spot < 0:
             counts["phantom_sure"] += int(is_sure)
         elif pick is None:
@@ -353,10 +356,11 @@ def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> Non
     # --bars: one setting given, not searched (the search on a few hundred drinks is a lottery:
     # docs/performance.md, 50th session); what it reads on the tuning drinks is reported all the same
     fixed = getattr(args, "bars", None)
+    second = getattr(args, "second_bars", None)     # the second way's bars: given, never searched
     for rival in ((fixed[2],) if fixed else RIVALS):
         for sure in ((fixed[0],) if fixed else (0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999)):
             for scale in ((fixed[1],) if fixed else (1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0, 10.0)):
-                c = score(decided, tune, sure, scale, rival)
+                c = score(decided, tune, sure, scale, rival, second)
                 drinks = max(1, c["right"] + c["sure_wrong"] + c["unsure"] + c["not_seen"])
                 # next to no sure mistakes first, then the most right (a tie: the stricter bars)
                 key = (c["sure_wrong"] + c["phantom_sure"] <= args.max_wrong * drinks, c["right"], -c["sure_wrong"])
@@ -364,6 +368,7 @@ def tune_bars(weights: dict, tune: dict, args, extra: dict | None = None) -> Non
                     best = (key, sure, scale, rival, c)
     _, sure, scale, rival, c = best
     settings = {**base, "temperature": temperature, "sure": sure, "sure_scale_mm": scale, "rival": rival,
+                **({"sure_drink": second[0], "sure_share": second[1]} if second else {}),
                 "tuned_on": {"data": Path(args.tune_on).name, **{k: int(v) for k, v in c.items()},
                              **({"bars": "given"} if fixed else {})}, **(extra or {})}
     out = Path(args.out_dir) if args.out_dir else None
@@ -403,6 +408,17 @@ def bars_given(text: str) -> tuple[float, float, float]:
     return sure, scale, rival
 
 
+def second_given(text: str) -> tuple[float, float]:
+    """``--second-bars 0.7,0.98``: the patch's probability of being the drink, its spot's share."""
+    try:
+        drink, share = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"two numbers drink,share (e.g. 0.7,0.98), not {text!r}") from None
+    if not (0.0 < drink <= 1.0 and 0.0 < share <= 1.0):
+        raise argparse.ArgumentTypeError("both within (0, 1]")
+    return drink, share
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="step", required=True)
@@ -438,11 +454,13 @@ def main() -> int:
     t.add_argument("--out-dir", help="write the model here, not into companion/vision/models")
     t.add_argument("--max-wrong", type=float, default=0.002, help="sure mistakes allowed on the held-out drinks (share)")
     t.add_argument("--bars", type=bars_given, help="sure,scale_mm,rival: these bars, not the ones the rule finds")
+    t.add_argument("--second-bars", type=second_given, help="drink,share: the second way to be sure (is_sure)")
     u = sub.add_parser("tune", help="set the temperature and the bars of an existing model on held-out crops")
     u.add_argument("--tune-on", required=True)
     u.add_argument("--out-dir", help="the model's folder (companion/vision/models by default)")
     u.add_argument("--max-wrong", type=float, default=0.002)
     u.add_argument("--bars", type=bars_given, help="sure,scale_mm,rival: these bars, not the ones the rule finds")
+    u.add_argument("--second-bars", type=second_given, help="drink,share: the second way to be sure (is_sure)")
     args = ap.parse_args()
     if args.step == "render":
         render(args)

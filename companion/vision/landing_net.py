@@ -104,6 +104,9 @@ class _Bars:
         self.sure = float(settings.get("sure", 0.99))
         self.sure_scale_mm = float(settings.get("sure_scale_mm", 2.5))
         self.rival = float(settings.get("rival", RIVAL))
+        # the second way to be sure (landing_reading.is_sure): none unless both are set
+        self.sure_drink = None if settings.get("sure_drink") is None else float(settings["sure_drink"])
+        self.sure_share = None if settings.get("sure_share") is None else float(settings["sure_share"])
         self.settings = settings
 
 

@@ -19,6 +19,7 @@ mask; on varied looks a drink found so was read sure and wrong: docs/performance
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -49,12 +50,40 @@ def choose(p: np.ndarray, middles: np.ndarray, scales: np.ndarray, rival_bar: fl
     rival_p = max((float(drink[j]) for j in range(len(p))
                    if j != best and float(np.linalg.norm(middles[j] - middles[best])) > RIVAL_MM), default=0.0)
     return {"index": best, "spot": spot, "p_spot": float(p[best, spot]), "scale": float(scales[best]),
+            "p_drink": float(drink[best]), "share": float(p[best, spot] / max(float(p[best, :3].sum()), 1e-12)),
             "middle": np.asarray(middles[best], np.float64), "rival_p": rival_p, "rival": rival_p >= rival_bar}
 
 
+@dataclass(frozen=True)
+class SureBars:
+    """Bars of a sure reading apart from a model (the training tools' searches and scores)."""
+
+    sure: float
+    sure_scale_mm: float
+    rival: float = RIVAL
+    sure_drink: float | None = None
+    sure_share: float | None = None
+
+
 def is_sure(pick: dict, model) -> bool:
-    return pick["p_spot"] >= model.sure and pick["scale"] <= model.sure_scale_mm and \
-        pick["rival_p"] < getattr(model, "rival", RIVAL)
+    """Whether a pick clears the model's bars: its spot's probability at least ``sure``, or (a
+    model with ``sure_drink`` and ``sure_share``) the patch at least ``sure_drink`` likely the
+    drink and its spot at least ``sure_share`` of the three spots' probability (62nd session:
+    a patch the network is torn about being the drink, yet sure where it lies, was left unsure
+    though mostly right: docs/performance.md, "Sure of the spot, less of the drink"); the middle's
+    scale at most ``sure_scale_mm`` and no rival either way.
+
+    >>> bars = SureBars(sure=0.9, sure_scale_mm=7.0, rival=0.9, sure_drink=0.7, sure_share=0.98)
+    >>> pick = {"p_spot": 0.78, "p_drink": 0.79, "share": 0.99, "scale": 3.0, "rival_p": 0.0}
+    >>> is_sure(pick, bars), is_sure({**pick, "share": 0.9}, bars), is_sure({**pick, "p_drink": 0.6}, bars)
+    (True, False, False)
+    >>> is_sure(pick, SureBars(sure=0.9, sure_scale_mm=7.0, rival=0.9))      # the first way alone
+    False
+    """
+    drink_bar, share_bar = getattr(model, "sure_drink", None), getattr(model, "sure_share", None)
+    placed = pick["p_spot"] >= model.sure or (drink_bar is not None and share_bar is not None and
+                                              pick["p_drink"] >= drink_bar and pick["share"] >= share_bar)
+    return placed and pick["scale"] <= model.sure_scale_mm and pick["rival_p"] < getattr(model, "rival", RIVAL)
 
 
 def pick_of(cands: list, p: np.ndarray, off: np.ndarray, scale: np.ndarray, model) -> dict | None:
