@@ -173,17 +173,17 @@ def bars(chosen, data, max_wrong: float = 0.002, rivals=None) -> tuple[float, fl
     return best[1:]
 
 
-def doubts(chosen, data, sure: float, sure_scale: float, rival: float = 0.3) -> dict:
+def doubts(chosen, data, sure: float, sure_scale: float, rival: float = 0.3, second=None) -> dict:
     """The unsure drinks by what kept them unsure (as tools/landing_doubts.py counts), and how
-    many of them the likeliest answer had right."""
+    many of them the likeliest answer had right (``second``: as ``score``)."""
     from companion.landing import MAX_DISTANCE_MM
+    from companion.vision.landing_reading import SureBars, is_sure
+    bars = SureBars(sure, sure_scale, rival, *(second or (None, None)))
     out = {"rival": 0, "p_short": 0, "scale_alone": 0, "unsure_right": 0}
     for g, pick in enumerate(chosen):
-        if pick is None or int(data["group_spot"][g]) < 0:
+        if pick is None or int(data["group_spot"][g]) < 0 or is_sure(pick, bars):
             continue
         is_rival = pick["rival_p"] >= rival
-        if pick["p_spot"] >= sure and pick["scale"] <= sure_scale and not is_rival:
-            continue
         out["rival"] += int(is_rival)
         out["p_short"] += int(pick["p_spot"] < sure)
         out["scale_alone"] += int(pick["p_spot"] >= sure and not is_rival)
@@ -267,7 +267,7 @@ def compare(args) -> None:
             n = max(1, sum(h[k] for k in ("right", "sure_wrong", "unsure", "not_seen")))
             row[name] = " / ".join(f"{100 * h[k] / n:.1f}" for k in ("right", "sure_wrong", "unsure", "not_seen")) + \
                 f" ({h['right']}, {h['sure_wrong']})"
-            row[name + " doubts"] = doubts(ch, data, sure, scale, rival)
+            row[name + " doubts"] = doubts(ch, data, sure, scale, rival, second)
         row["cpu_s"] = round(time.process_time() - t, 1)
         rows.append(row)
         print(json.dumps(row), flush=True)

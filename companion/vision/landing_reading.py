@@ -129,7 +129,8 @@ def read_learned(frame: np.ndarray, asked: tuple[str, ...], maps, calibration, m
             continue
         distance = min(MAX_DISTANCE_MM, round(math.hypot(*pick["middle"])))
         if notes is not None:
-            notes[name] = {"p_spot": round(pick["p_spot"], 3), "scale": round(pick["scale"], 1), "rival": pick["rival"],
+            notes[name] = {"p_spot": round(pick["p_spot"], 3), "p_drink": round(pick["p_drink"], 3),
+                           "share": round(pick["share"], 3), "scale": round(pick["scale"], 1), "rival": pick["rival"],
                            "candidates": k, "loose": loose}
         # the model's bars were set on crops of the colour's own mask: what the second look finds is asked
         out.append(Landing(drink=name, spot=SPOTS[pick["spot"]], distance_mm=distance,
