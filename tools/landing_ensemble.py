@@ -160,7 +160,7 @@ def score(chosen, data, sure: float, sure_scale: float, rival: float = 0.3, seco
 def bars(chosen, data, max_wrong: float = 0.002, rivals=None) -> tuple[float, float, float, dict]:
     """tools/learn_landings.py's ``tune_bars`` grid and rule: next to no sure mistakes, then the
     most right (``rivals``: the rival bars tried; learn_landings.RIVALS by default)."""
-    from learn_landings import RIVALS
+    from landing_bars import RIVALS
     best = None
     for rival in rivals or RIVALS:
         for sure in (0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999):
