@@ -14,7 +14,7 @@ mat not found in the look's calibration photo). Timed: the reader's ms a frame a
 the frame that settles (the comparison and ``landing_moves.explain``).
 
 Run:  .venv/bin/python benchmarks/landing_proposal.py --rounds 10 [--family dev|eval] [--truth]
-Prints a line per round on stderr and the figures as JSON on stdout.
+Prints a line per round on stderr (dev only: the eval family is only scored) and the figures as JSON on stdout.
 """
 from __future__ import annotations
 
@@ -132,8 +132,9 @@ def main(argv=None) -> int:
                 for i in range(args.rounds):
                     r = one_round(store, game, SEEDS[args.family] + i, args.family, args.truth)
                     results.append(r)
-                    print(f"{game} seed {r['seed']}: {r['verdict']} ({r['candidates']} candidates) "
-                          f"goal {r['goal']} first {r['first']}", file=sys.stderr)
+                    if args.family != "eval":       # the eval family is only scored: its totals alone
+                        print(f"{game} seed {r['seed']}: {r['verdict']} ({r['candidates']} candidates) "
+                              f"goal {r['goal']} first {r['first']}", file=sys.stderr)
         finally:
             store.close()
     verdicts = ["proposal_right", "proposal_wrong", "question_with_truth", "question_without", "nothing",
