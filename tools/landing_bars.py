@@ -1,7 +1,8 @@
-"""The landing network's bars of a sure reading, as the training tools read them: each tuning
-drink read as the reader reads it (``decide``: ``landing_reading.choose`` over its candidates),
-counted at given bars (``score``: ``landing_reading.is_sure``), and the bars given on the command
-line (``--bars``, ``--second-bars``). Used by ``learn_landings.py`` (train, tune).
+"""The landing network's bars of a sure reading, as the training tools read them: each drink of
+a set of crops read as the reader reads it (``outputs``, ``picks``, ``decide``:
+``landing_reading.choose`` over its candidates), counted at given bars (``score``:
+``landing_reading.is_sure``), and the bars given on the command line (``--bars``,
+``--second-bars``). Used by ``learn_landings.py`` (train, tune) and ``landing_ensemble.py``.
 """
 from __future__ import annotations
 
@@ -10,30 +11,39 @@ import argparse
 import numpy as np
 
 
-def decide(model, data) -> dict:
-    """Each asked drink (group) read as the reader does from its candidates' outputs
-    (``landing_reading.choose``)."""
-    from companion.vision.landing_reading import choose
-    n = len(data["classes"])
+def outputs(model, data) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A model's (or ensemble's) read of every crop: probabilities, middles on the table, scales."""
+    n = len(data["groups"])
     p, off, scale = [], [], []
+    width = len(model.channels)          # a cache may hold more channels than a model reads
     for s in range(0, n, 512):
-        a, b, c = model.read(data["crops"][s:s + 512], data["feats"][s:s + 512])
+        a, b, c = model.read(data["crops"][s:s + 512, ..., :width], data["feats"][s:s + 512])
         p.append(a), off.append(b), scale.append(c)
+    if not n:
+        return np.zeros((0, 4)), np.zeros((0, 2)), np.zeros(0)
     p, off, scale = (np.concatenate(v) for v in (p, off, scale))
-    # the middles on the table: the crop's (right, up) offset; a mirrored crop's right is left
     places = data["places"]
     up = places[:, 2:4].astype(np.float64)
     right = np.column_stack([up[:, 1], -up[:, 0]]) * np.where(places[:, 4:5] > 0.5, -1.0, 1.0)
-    middles = places[:, :2] + right * off[:, :1] + up * off[:, 1:2]
+    return p, places[:, :2] + right * off[:, :1] + up * off[:, 1:2], scale
+
+
+def picks(read, data) -> list:
+    """Each asked drink's reading as ``landing_reading.choose`` makes it."""
+    from companion.vision.landing_reading import choose
+    p, middles, scale = read
     by_group: dict[int, list[int]] = {}
     for i, g in enumerate(data["groups"]):
         by_group.setdefault(int(g), []).append(i)
-    rows = []
-    for g, true_spot in enumerate(data["group_spot"]):
-        idx = by_group.get(g, [])
-        pick = choose(p[idx], middles[idx], scale[idx]) if idx else None
-        rows.append((g, int(true_spot), pick))
-    return {"rows": rows}
+    return [choose(p[idx], middles[idx], scale[idx]) if (idx := by_group.get(g)) else None
+            for g in range(len(data["group_spot"]))]
+
+
+def decide(model, data) -> dict:
+    """Each asked drink (group) as ``(group, its true spot, the reader's pick)``: ``picks`` over
+    ``outputs``."""
+    chosen = picks(outputs(model, data), data)
+    return {"rows": [(g, int(spot), pick) for g, (spot, pick) in enumerate(zip(data["group_spot"], chosen))]}
 
 
 RIVALS = (0.3, 0.5, 0.7, 0.9)    # the rival bars tried (landing_reading.choose's ``rival_p``), the strictest first

@@ -43,6 +43,7 @@ import numpy as np  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
+from landing_bars import outputs, picks  # noqa: E402  (each drink's reading of the cached crops)
 
 SPOT_INDEX = {"slot": 0, "crate": 1, "outside": 2}
 
@@ -102,34 +103,6 @@ def cache(args) -> None:
                         pixels=np.array(args.pixels))
     print(f"{args.out}: {args.family} {args.first}-{seed}, {done} looks ({refused} calibrations refused, frames unusable "
           f"{unusable}), {len(group_spot)} drinks, {n} crops, {time.time() - t0:.0f} s")
-
-
-def outputs(model, data) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A model's (or ensemble's) read of every crop: probabilities, middles on the table, scales."""
-    n = len(data["groups"])
-    p, off, scale = [], [], []
-    width = len(model.channels)          # a cache may hold more channels than a model reads
-    for s in range(0, n, 512):
-        a, b, c = model.read(data["crops"][s:s + 512, ..., :width], data["feats"][s:s + 512])
-        p.append(a), off.append(b), scale.append(c)
-    if not n:
-        return np.zeros((0, 4)), np.zeros((0, 2)), np.zeros(0)
-    p, off, scale = (np.concatenate(v) for v in (p, off, scale))
-    places = data["places"]
-    up = places[:, 2:4].astype(np.float64)
-    right = np.column_stack([up[:, 1], -up[:, 0]]) * np.where(places[:, 4:5] > 0.5, -1.0, 1.0)
-    return p, places[:, :2] + right * off[:, :1] + up * off[:, 1:2], scale
-
-
-def picks(read, data) -> list:
-    """Each asked drink's reading as ``landing_reading.choose`` makes it."""
-    from companion.vision.landing_reading import choose
-    p, middles, scale = read
-    by_group: dict[int, list[int]] = {}
-    for i, g in enumerate(data["groups"]):
-        by_group.setdefault(int(g), []).append(i)
-    return [choose(p[idx], middles[idx], scale[idx]) if (idx := by_group.get(g)) else None
-            for g in range(len(data["group_spot"]))]
 
 
 def score(chosen, data, sure: float, sure_scale: float, rival: float = 0.3, second=None) -> dict:
